@@ -1,0 +1,81 @@
+"""How guarantees combine, convert and calibrate: pure functions on guarantee values.
+
+Submodules: ``composition`` (basic, advanced, optimal), ``rdp`` (Rényi DP),
+``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions) and
+``calibrate`` (smallest noise for a budget).
+"""
+
+from dpverify.accountants.calibrate import (
+    analytic_gaussian_sigma,
+    gaussian_epsilon,
+    laplace_epsilon,
+    min_gaussian_sigma,
+    min_laplace_scale,
+    min_noise_multiplier,
+)
+from dpverify.accountants.composition import (
+    advanced_composition,
+    basic_composition,
+    optimal_composition,
+    optimal_composition_delta,
+)
+from dpverify.accountants.pld import (
+    PrivacyLossDistribution,
+    compose_plds,
+    delta_for_epsilon,
+    epsilon_for_delta,
+)
+from dpverify.accountants.rdp import (
+    DEFAULT_ORDERS,
+    compose_rdp,
+    gaussian_rdp,
+    laplace_rdp,
+    pure_dp_rdp,
+    randomized_response_rdp,
+    rdp_to_dp,
+    rdp_to_dp_delta,
+    subsampled_gaussian_rdp,
+)
+from dpverify.accountants.zcdp import (
+    compose_zcdp,
+    pure_to_zcdp,
+    zcdp_to_dp,
+    zcdp_to_dp_delta,
+    zcdp_to_rdp,
+)
+
+__all__ = [
+    # composition of (ε, δ) guarantees
+    "basic_composition",
+    "advanced_composition",
+    "optimal_composition",
+    "optimal_composition_delta",
+    # Rényi DP
+    "DEFAULT_ORDERS",
+    "gaussian_rdp",
+    "laplace_rdp",
+    "randomized_response_rdp",
+    "pure_dp_rdp",
+    "subsampled_gaussian_rdp",
+    "compose_rdp",
+    "rdp_to_dp",
+    "rdp_to_dp_delta",
+    # zCDP
+    "compose_zcdp",
+    "pure_to_zcdp",
+    "zcdp_to_rdp",
+    "zcdp_to_dp",
+    "zcdp_to_dp_delta",
+    # privacy loss distributions
+    "PrivacyLossDistribution",
+    "compose_plds",
+    "epsilon_for_delta",
+    "delta_for_epsilon",
+    # calibration
+    "analytic_gaussian_sigma",
+    "gaussian_epsilon",
+    "laplace_epsilon",
+    "min_gaussian_sigma",
+    "min_laplace_scale",
+    "min_noise_multiplier",
+]

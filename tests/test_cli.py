@@ -1,0 +1,67 @@
+"""The dpverify command: thin wrappers, JSON output, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from dpverify.cli import main
+from dpverify.mechanisms.continuous import gaussian_privacy_profile
+
+
+def _json(capsys, *argv: str) -> dict:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("method", ["pld", "rdp", "analytic"])
+def test_account_gaussian_json(capsys, method: str) -> None:
+    out = _json(capsys, "account", "gaussian", "--sigma", "1", "--compositions", "1e3",
+                "--delta", "1e-5", "--method", method)
+    exact = gaussian_privacy_profile(1 / 1000 ** 0.5).epsilon_for_delta(1e-5)
+    assert out["method"] == method and out["delta"] == 1e-5 and out["compositions"] == 1000
+    assert exact <= out["epsilon"] <= exact * 1.05
+
+
+def test_account_laplace_pure_and_pld(capsys) -> None:
+    pure = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "10")
+    assert pure["epsilon"] == 1.0 and pure["method"] == "pure"
+    approx = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "100",
+                   "--delta", "1e-6")
+    assert approx["method"] == "pld" and approx["epsilon"] < 10.0
+
+
+def test_account_calibrate(capsys) -> None:
+    out = _json(capsys, "account", "calibrate", "--epsilon", "1", "--delta", "1e-5",
+                "--compositions", "100", "--method", "rdp")
+    assert out["sigma"] > 10 * 3.73 and out["epsilon"] == 1.0
+
+
+def test_human_readable_line(capsys) -> None:
+    assert main(["account", "gaussian", "--sigma", "2", "--delta", "1e-6"]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith("1 x gaussian with sigma=2.0: (epsilon=") and "method=pld" in line
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["account", "gaussian", "--sigma", "-1", "--delta", "1e-5"], "sigma=-1.0 must be in (0, inf)"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "2"], "delta=2.0 must be in (0, 1)"),
+    (["account", "gaussian", "--sigma", "nan", "--delta", "1e-5"], "sigma=nan"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--compositions", "0"],
+     "must be an integer >= 1"),
+])
+def test_bad_input_exits_2_with_a_message(capsys, argv: list[str], fragment: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_console_script_is_installed() -> None:
+    result = subprocess.run([sys.executable, "-m", "dpverify.cli", "account", "gaussian",
+                             "--sigma", "1", "--delta", "1e-5", "--method", "analytic", "--json"],
+                            capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout)["epsilon"] == pytest.approx(4.377178, abs=1e-6)

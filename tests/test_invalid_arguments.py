@@ -1,0 +1,129 @@
+"""Every public function refuses bad arguments with an error naming the parameter.
+
+One table: (function, valid keyword arguments, parameter, bad values). Each bad
+value replaces the valid one and must raise ValueError or TypeError whose
+message contains the parameter's name (STYLE rules 16–18, 31).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
+from dpverify.accountants import calibrate, composition, pld, rdp, zcdp
+from dpverify.mechanisms import continuous
+
+PLD = pld.PrivacyLossDistribution
+NAN, INF = math.nan, math.inf
+NOT_A_NUMBER = ["1.0", None, True]
+REALS_POSITIVE = [NAN, INF, -INF, 0.0, -1.0, *NOT_A_NUMBER]
+EPSILONS = [NAN, INF, -1.0, *NOT_A_NUMBER]
+DELTAS_OPEN = [NAN, -1e-3, 0.0, 1.0, 1.5, *NOT_A_NUMBER]  # δ in (0, 1)
+DELTAS = [NAN, -1e-3, 1.0, 1.5, *NOT_A_NUMBER]           # δ in [0, 1)
+COUNTS = [0, -1, 1.5, NAN, INF, "3", None, True]
+PROBABILITIES = [NAN, -0.1, 1.1, INF, *NOT_A_NUMBER]
+ORDERS = [(1.0, 2.0), (3.0, 2.0), (), (2.0, NAN), "23"]
+
+_curve = RDPCurve((2.0, 4.0), (0.5, 1.0))
+
+TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
+    # guarantees and exact profiles
+    ("PureDP", PureDP, {"epsilon": 1.0}, "epsilon", EPSILONS),
+    ("ApproxDP.delta", ApproxDP, {"epsilon": 1.0, "delta": 1e-5}, "delta", DELTAS),
+    ("ZCDP", ZCDP, {"rho": 0.5}, "rho", [NAN, INF, -1.0, *NOT_A_NUMBER]),
+    ("RDPCurve", RDPCurve, {"orders": (2.0, 3.0), "epsilons": (1.0, 2.0)}, "orders", ORDERS),
+    ("gaussian_privacy_profile", continuous.gaussian_privacy_profile, {"sigma": 1.0}, "sigma",
+     REALS_POSITIVE),
+    ("laplace_privacy_profile", continuous.laplace_privacy_profile,
+     {"scale": 1.0, "sensitivity": 1.0}, "sensitivity", REALS_POSITIVE),
+    # composition
+    ("advanced_composition.epsilon", composition.advanced_composition,
+     {"epsilon": 0.1, "delta": 1e-6, "k": 10, "delta_slack": 1e-6}, "epsilon", EPSILONS),
+    ("advanced_composition.delta", composition.advanced_composition,
+     {"epsilon": 0.1, "delta": 1e-6, "k": 10, "delta_slack": 1e-6}, "delta", DELTAS),
+    ("advanced_composition.k", composition.advanced_composition,
+     {"epsilon": 0.1, "delta": 1e-6, "k": 10, "delta_slack": 1e-6}, "k", COUNTS),
+    ("advanced_composition.delta_slack", composition.advanced_composition,
+     {"epsilon": 0.1, "delta": 1e-6, "k": 10, "delta_slack": 1e-6}, "delta_slack", DELTAS_OPEN),
+    ("optimal_composition.k", composition.optimal_composition,
+     {"epsilon": 0.1, "delta": 0.0, "k": 10, "target_delta": 1e-6}, "k", COUNTS),
+    ("optimal_composition.target_delta", composition.optimal_composition,
+     {"epsilon": 0.1, "delta": 0.0, "k": 10, "target_delta": 1e-6}, "target_delta", DELTAS_OPEN),
+    ("optimal_composition_delta.target_epsilon", composition.optimal_composition_delta,
+     {"epsilon": 0.1, "delta": 0.0, "k": 10, "target_epsilon": 0.5}, "target_epsilon", EPSILONS),
+    # RDP and zCDP
+    ("gaussian_rdp", rdp.gaussian_rdp, {"sigma": 1.0}, "sigma", REALS_POSITIVE),
+    ("gaussian_rdp.orders", rdp.gaussian_rdp, {"sigma": 1.0}, "orders", ORDERS),
+    ("laplace_rdp", rdp.laplace_rdp, {"scale": 1.0}, "scale", REALS_POSITIVE),
+    ("randomized_response_rdp", rdp.randomized_response_rdp, {"epsilon": 1.0}, "epsilon",
+     EPSILONS),
+    ("pure_dp_rdp", rdp.pure_dp_rdp, {"epsilon": 1.0}, "epsilon", EPSILONS),
+    ("subsampled_gaussian_rdp.sampling_probability", rdp.subsampled_gaussian_rdp,
+     {"sigma": 1.0, "sampling_probability": 0.01}, "sampling_probability", PROBABILITIES),
+    ("subsampled_gaussian_rdp.sigma", rdp.subsampled_gaussian_rdp,
+     {"sigma": 1.0, "sampling_probability": 0.01}, "sigma", REALS_POSITIVE),
+    ("rdp_to_dp", rdp.rdp_to_dp, {"curve": _curve, "delta": 1e-5}, "delta", DELTAS_OPEN),
+    ("rdp_to_dp.method", rdp.rdp_to_dp, {"curve": _curve, "delta": 1e-5}, "method",
+     ["exact", None]),
+    ("zcdp_to_dp", zcdp.zcdp_to_dp, {"zcdp": ZCDP(0.5), "delta": 1e-5}, "delta", DELTAS_OPEN),
+    ("zcdp_to_dp.method", zcdp.zcdp_to_dp, {"zcdp": ZCDP(0.5), "delta": 1e-5}, "method",
+     ["exact", None]),
+    ("zcdp_to_rdp.orders", zcdp.zcdp_to_rdp, {"zcdp": ZCDP(0.5)}, "orders", ORDERS),
+    # privacy loss distributions
+    ("PLD.from_gaussian", PLD.from_gaussian, {"sigma": 1.0}, "sigma", REALS_POSITIVE),
+    ("PLD.from_laplace", PLD.from_laplace, {"scale": 1.0}, "scale", REALS_POSITIVE),
+    ("PLD.from_randomized_response", PLD.from_randomized_response, {"epsilon": 1.0}, "epsilon",
+     EPSILONS),
+    ("PLD.from_subsampled_gaussian", PLD.from_subsampled_gaussian,
+     {"sigma": 1.0, "sampling_probability": 0.1}, "sampling_probability", PROBABILITIES),
+    ("PLD.from_approx_dp", PLD.from_approx_dp, {"epsilon": 1.0, "delta": 1e-6}, "delta", DELTAS),
+    ("PLD.from_pmfs", PLD.from_pmfs, {"p": [0.5, 0.5], "q": [0.25, 0.75]}, "p",
+     [[0.5, 0.6], [-0.5, 1.5], [0.5, NAN], [1.0]]),
+    # calibration
+    ("analytic_gaussian_sigma", calibrate.analytic_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),
+    ("min_gaussian_sigma.delta", calibrate.min_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "delta", DELTAS_OPEN),
+    ("min_gaussian_sigma.compositions", calibrate.min_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "compositions", COUNTS),
+    ("min_gaussian_sigma.method", calibrate.min_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "method", ["fft", None]),
+    ("gaussian_epsilon.sensitivity", calibrate.gaussian_epsilon,
+     {"sigma": 1.0, "delta": 1e-5}, "sensitivity", REALS_POSITIVE),
+    ("laplace_epsilon.scale", calibrate.laplace_epsilon, {"scale": 1.0}, "scale", REALS_POSITIVE),
+    ("min_laplace_scale.delta", calibrate.min_laplace_scale, {"epsilon": 1.0}, "delta", DELTAS),
+    ("min_noise_multiplier.steps", calibrate.min_noise_multiplier,
+     {"epsilon": 1.0, "delta": 1e-5, "sampling_probability": 0.01}, "steps", COUNTS),
+]
+
+CASES = [
+    pytest.param(function, valid, parameter, bad, id=f"{label}={bad!r}")
+    for label, function, valid, parameter, bads in TABLE
+    for bad in bads
+]
+
+
+@pytest.mark.parametrize("function, valid, parameter, bad", CASES)
+def test_bad_argument_is_refused_by_name(function: Callable[..., Any], valid: dict[str, Any],
+                                         parameter: str, bad: Any) -> None:
+    kwargs = {**valid, parameter: bad}
+    if parameter == "steps" and "steps" not in valid:
+        kwargs.setdefault("steps", bad)
+    with pytest.raises((ValueError, TypeError)) as info:
+        function(**kwargs)
+    assert parameter in str(info.value), f"message does not name {parameter!r}: {info.value}"
+
+
+@pytest.mark.parametrize("label, function, valid", [
+    pytest.param(label, function, valid, id=label) for label, function, valid, _, _ in TABLE
+])
+def test_valid_arguments_are_accepted(label: str, function: Callable[..., Any],
+                                      valid: dict[str, Any]) -> None:
+    """The table's baseline is valid, so each refusal above is due to the bad value alone."""
+    if label == "min_noise_multiplier.steps":
+        valid = {**valid, "steps": 10, "method": "rdp"}
+    function(**valid)
