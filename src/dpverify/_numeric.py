@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import TypeVar
@@ -61,9 +62,15 @@ def _to_float(value: Fraction | mpmath.mpf, direction: int) -> float:
     """Round an exact value to a float in ``direction`` (+1 up, -1 down)."""
     if not isinstance(value, Fraction) and mpmath.isinf(value):
         return math.inf if value > 0 else -math.inf
-    f = float(value)
+    try:
+        f = float(value)
+    except OverflowError:  # a Fraction beyond the float range
+        f = math.inf if value > 0 else -math.inf
+    if math.isinf(f):
+        # beyond the float range: infinity away from zero, the largest float towards it
+        return f if (f > 0) == (direction > 0) else math.copysign(sys.float_info.max, f)
     exact_f = Fraction(f) if isinstance(value, Fraction) else mpmath.mpf(f)
-    if math.isinf(f) or (exact_f - value) * direction >= 0:
+    if (exact_f - value) * direction >= 0:
         return f
     return math.nextafter(f, direction * math.inf)
 
