@@ -34,6 +34,7 @@ from dpverify.accountants.rdp import (
     randomized_response_rdp,
     rdp_to_dp,
     rdp_to_dp_delta,
+    scale_rdp,
     subsampled_gaussian_rdp,
 )
 from dpverify.accountants.zcdp import (
@@ -58,6 +59,7 @@ __all__ = [
     "pure_dp_rdp",
     "subsampled_gaussian_rdp",
     "compose_rdp",
+    "scale_rdp",
     "rdp_to_dp",
     "rdp_to_dp_delta",
     # zCDP
