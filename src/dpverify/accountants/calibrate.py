@@ -114,7 +114,7 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float 
     Examples
     --------
     >>> round(analytic_gaussian_sigma(1.0, 1e-5), 4)
-    3.7305
+    3.7306
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
@@ -214,11 +214,12 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, compositions: int = 1,
 
 
 def laplace_epsilon(scale: float, *, delta: float = 0.0, compositions: int = 1,
-                    sensitivity: float = 1.0, method: str = "pld") -> float:
+                    sensitivity: float = 1.0, method: str | None = None) -> float:
     """Upper bound on ε of ``compositions`` Laplace releases with noise ``scale``, at δ.
 
     ``method="pure"`` gives the exact pure-DP answer k·Δ/b (δ is then
-    ignored); ``"pld"`` and ``"rdp"`` need δ > 0.
+    ignored); ``"pld"`` and ``"rdp"`` need δ > 0. The default is ``"pure"``
+    when δ = 0 and ``"pld"`` otherwise.
 
     Soundness: an upper bound, rounded up, for adaptive composition of
     Laplace mechanisms on scalar queries with ℓ1 sensitivity ``sensitivity``.
@@ -229,6 +230,8 @@ def laplace_epsilon(scale: float, *, delta: float = 0.0, compositions: int = 1,
     scale = check_positive(scale, "scale")
     compositions = check_positive_int(compositions, "compositions")
     sensitivity = check_positive(sensitivity, "sensitivity")
+    if method is None:
+        method = "pure" if check_delta(delta) == 0.0 else "pld"
     method = check_choice(method, "method", LAPLACE_METHODS)
     if method == "pure":
         check_delta(delta)
@@ -276,7 +279,8 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int =
 
 def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: float,
                          steps: int, method: str = "pld",
-                         orders: Sequence[float] | None = None) -> float:
+                         orders: Sequence[float] | None = None,
+                         value_discretization_interval: float = 1e-4) -> float:
     """Smallest noise multiplier σ for ``steps`` Poisson-subsampled Gaussian steps (DP-SGD).
 
     Each step releases a sum over a Poisson sample (rate q) of records clipped
@@ -287,6 +291,9 @@ def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: 
     cheap (ms), whereas each fractional order of the subsampled Gaussian needs
     a slowly converging series (seconds per curve). Any set of orders gives a
     sound bound; pass ``orders=DEFAULT_ORDERS`` for the last few percent.
+    Likewise ``method="pld"`` searches on a grid of
+    ``value_discretization_interval`` = 1e-4 (about 1 s per candidate at
+    1000 steps); 1e-5 gives a σ about 1% smaller at five times the cost.
 
     Soundness: the returned σ is verified to meet (ε, δ) under ``method``
     (``"pld"`` or ``"rdp"``); it is within 1e-4 relative of the smallest such σ.
@@ -310,7 +317,8 @@ def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: 
             step = subsampled_gaussian_rdp(sigma, sampling_probability, orders=orders)
             curve = scale_rdp(step, steps)
             return rdp_to_dp(curve, delta=delta).epsilon <= epsilon
-        pld = PrivacyLossDistribution.from_subsampled_gaussian(sigma, sampling_probability)
+        pld = PrivacyLossDistribution.from_subsampled_gaussian(
+            sigma, sampling_probability, value_discretization_interval=value_discretization_interval)
         return pld.self_compose(steps).epsilon_for_delta(delta) <= epsilon
 
     try:
