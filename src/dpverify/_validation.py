@@ -32,6 +32,7 @@ __all__ = [
     "check_in_range",
     "check_choice",
     "check_increasing_sequence",
+    "check_nonempty_items",
 ]
 
 
@@ -186,3 +187,21 @@ def check_increasing_sequence(values: Any, name: str, *, low: float,
             raise value_error(name, items, "strictly increasing",
                         f"{name}[{i}]={items[i]!r} does not exceed {name}[{i - 1}]={items[i - 1]!r}")
     return floats
+
+
+def check_nonempty_items(values: Any, name: str, *, single: type | tuple[type, ...],
+                         example: str) -> tuple[Any, ...]:
+    """Return the items of a non-empty iterable of values to combine (compose, sum, ...).
+
+    A bare string, or a single value of the ``single`` type(s) passed where a
+    sequence of them is needed, is a :class:`TypeError` whose message shows
+    ``example``; an empty iterable is a :class:`ValueError`. The items
+    themselves are checked by the caller.
+    """
+    if isinstance(values, (str, bytes)) or isinstance(values, single) or not isinstance(
+            values, Iterable):
+        raise DpverifyTypeError(f"{name}={values!r} must be a sequence, e.g. {example}")
+    items = tuple(values)
+    if not items:
+        raise value_error(name, items, "non-empty", "there is nothing to combine")
+    return items

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 
 import mpmath
 import numpy as np
@@ -37,22 +36,19 @@ def gaussian() -> PLD:
 
 
 @functools.lru_cache(maxsize=None)
-def _gaussian_composed(count: int) -> tuple[PLD, float]:
-    """σ = 1 Gaussian PLD composed ``count`` times (default settings) and the seconds it took."""
-    start = time.perf_counter()
-    composed = PLD.from_gaussian(1.0).self_compose(count)
-    return composed, time.perf_counter() - start
+def _gaussian_composed(count: int) -> PLD:
+    """σ = 1 Gaussian PLD composed ``count`` times (default settings); timings live in
+    ``benchmarks/accounting.py``, not here."""
+    return PLD.from_gaussian(1.0).self_compose(count)
 
 
 # --------------------------------------------------------------------------- Gaussian vs exact
 @pytest.mark.parametrize("count", [1, 10, 100, 1000, 10000])
-def test_gaussian_composition_is_tight_fast_and_sound(gaussian, count):
+def test_gaussian_composition_is_tight_and_sound(gaussian, count):
     """k Gaussians with σ = 1 are one Gaussian with σ/√k (exact ≈ 633.93 at 1000, 5425.5 at 10⁴)."""
     exact = gaussian_privacy_profile(1 / math.sqrt(count)).epsilon_for_delta(1e-5)
-    composed, elapsed = _gaussian_composed(count)
-    ours = composed.epsilon_for_delta(1e-5)
+    ours = _gaussian_composed(count).epsilon_for_delta(1e-5)
     assert exact <= ours <= exact * 1.005
-    assert elapsed < 5.0, f"k={count} took {elapsed:.1f} s"
 
 
 def test_gaussian_delta_bounds_exact_profile(gaussian):
@@ -183,7 +179,7 @@ def test_subsampled_gaussian_single_step_bounds_exact():
 
 
 def test_subsampled_gaussian_with_rate_one_is_the_gaussian(gaussian):
-    full = PLD.from_subsampled_gaussian(1.0, 1.0)
+    full = PLD.from_subsampled_gaussian(1.0, 1.0, value_discretization_interval=1e-4)
     assert full.epsilon_for_delta(1e-5) == gaussian.epsilon_for_delta(1e-5)
 
 
@@ -210,7 +206,7 @@ def test_epsilon_for_delta_inverts_delta_for_epsilon(gaussian):
 
 def test_huge_losses_do_not_underflow(gaussian):
     """At k = 10⁴ the losses are ~5000: e^{-l} underflows, the log-space solver must not."""
-    composed, _ = _gaussian_composed(10000)
+    composed = _gaussian_composed(10000)
     epsilon = composed.epsilon_for_delta(1e-5)
     assert math.isfinite(epsilon) and composed.delta_for_epsilon(epsilon) <= 1e-5
 
@@ -254,7 +250,7 @@ def test_compose_refuses_incommensurable_grids():
 
 
 def test_asymmetric_compose_with_symmetric(gaussian):
-    sub = PLD.from_subsampled_gaussian(1.0, 0.1)
+    sub = PLD.from_subsampled_gaussian(1.0, 0.1, value_discretization_interval=1e-4)
     both = sub.compose(gaussian)
     assert not both.symmetric
     assert both.epsilon_for_delta(1e-5) >= gaussian.epsilon_for_delta(1e-5)
@@ -383,7 +379,7 @@ def test_gaussian_peers(gaussian, count):
     """dp-accounting runs at its default grid; at k = 1000 it takes ~50 s, so k <= 100 there."""
     dp_accounting = pytest.importorskip("dp_accounting")
     prv_rv = pytest.importorskip("prv_accountant.privacy_random_variables")
-    ours = _gaussian_composed(count)[0].epsilon_for_delta(1e-5)
+    ours = _gaussian_composed(count).epsilon_for_delta(1e-5)
     lower, _, upper = _prv_bounds(prv_rv.GaussianMechanism(1.0), count, 1e-5)
     assert lower <= ours <= 1.005 * upper
     if count <= 100:

@@ -30,6 +30,7 @@ from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_delta,
     check_epsilon,
+    check_nonempty_items,
     check_positive_int,
     check_probability,
     value_error,
@@ -57,12 +58,8 @@ _OTHER_ACCOUNTANTS = {
 
 def _checked_guarantees(guarantees: Iterable[PureDP | ApproxDP]) -> tuple[PureDP | ApproxDP, ...]:
     """Return the guarantees as a non-empty tuple of PureDP/ApproxDP values."""
-    if isinstance(guarantees, (str, bytes, PureDP, ApproxDP)) or not isinstance(guarantees, Iterable):
-        raise DpverifyTypeError(
-            f"guarantees={guarantees!r} must be a sequence of PureDP/ApproxDP values")
-    items = tuple(guarantees)
-    if not items:
-        raise value_error("guarantees", items, "non-empty", "there is nothing to compose")
+    items = check_nonempty_items(guarantees, "guarantees", single=(PureDP, ApproxDP),
+                                 example="[PureDP(0.5), ApproxDP(0.1, 1e-6)]")
     for position, item in enumerate(items):
         if isinstance(item, (PureDP, ApproxDP)):
             continue

@@ -25,6 +25,7 @@ from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
     check_increasing_sequence,
+    check_nonempty_items,
     check_positive,
     check_positive_int,
     check_probability,
@@ -471,14 +472,9 @@ def compose_rdp(curves: Sequence[RDPCurve]) -> RDPCurve:
 
 
 def _check_curves(curves: object) -> tuple[RDPCurve, ...]:
-    if isinstance(curves, RDPCurve) or not isinstance(curves, Sequence) or isinstance(
-            curves, (str, bytes)):
-        raise DpverifyTypeError(
-            f"curves={curves!r} must be a sequence of RDPCurve, e.g. [curve_1, curve_2]"
-        )
-    if not curves:
-        raise value_error("curves", curves, "non-empty")
-    return tuple(_check_curve(c, f"curves[{i}]") for i, c in enumerate(curves))
+    items = check_nonempty_items(curves, "curves", single=RDPCurve,
+                                 example="[curve_1, curve_2] of RDPCurve")
+    return tuple(_check_curve(c, f"curves[{i}]") for i, c in enumerate(items))
 
 
 def _exact_sum(weighted: Iterable[tuple[float, int]]) -> float:

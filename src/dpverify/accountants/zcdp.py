@@ -21,7 +21,7 @@ from dpverify._validation import (
     check_delta,
     check_epsilon,
     check_increasing_sequence,
-    value_error,
+    check_nonempty_items,
 )
 from dpverify.accountants.rdp import DEFAULT_ORDERS
 from dpverify.errors import DpverifyTypeError
@@ -81,14 +81,9 @@ def compose_zcdp(guarantees: Sequence[ZCDP]) -> ZCDP:
     >>> compose_zcdp([ZCDP(0.5), ZCDP(0.25, xi=0.1)])
     ZCDP(rho=0.75, xi=0.1)
     """
-    if isinstance(guarantees, ZCDP) or not isinstance(guarantees, Sequence) or isinstance(
-            guarantees, (str, bytes)):
-        raise DpverifyTypeError(
-            f"guarantees={guarantees!r} must be a sequence of ZCDP, e.g. [ZCDP(0.5), ZCDP(0.1)]"
-        )
-    if not guarantees:
-        raise value_error("guarantees", guarantees, "non-empty")
-    parts = [_check_zcdp(g, f"guarantees[{i}]") for i, g in enumerate(guarantees)]
+    items = check_nonempty_items(guarantees, "guarantees", single=ZCDP,
+                                 example="[ZCDP(0.5), ZCDP(0.1)]")
+    parts = [_check_zcdp(g, f"guarantees[{i}]") for i, g in enumerate(items)]
     rho = round_up(sum((Fraction(g.rho) for g in parts), Fraction(0)))
     xi = round_up(sum((Fraction(g.xi) for g in parts), Fraction(0)))
     return ZCDP(rho=rho, xi=xi)
