@@ -52,7 +52,8 @@ def _prv_epsilon(k: int, sigma: float = SIGMA) -> float:
     from prv_accountant.privacy_random_variables import GaussianMechanism
 
     accountant = PRVAccountant(prvs=[GaussianMechanism(noise_multiplier=sigma)],
-                               max_self_compositions=[k], eps_error=1e-3, delta_error=1e-10)
+                               max_self_compositions=[k], eps_error=0.01,
+                               delta_error=DELTA * 1e-3)
     _, _, upper = accountant.compute_epsilon(delta=DELTA, num_self_compositions=[k])
     return upper
 

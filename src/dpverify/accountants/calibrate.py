@@ -280,7 +280,7 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int =
 def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: float,
                          steps: int, method: str = "pld",
                          orders: Sequence[float] | None = None,
-                         value_discretization_interval: float = 1e-4) -> float:
+                         value_discretization_interval: float | None = None) -> float:
     """Smallest noise multiplier σ for ``steps`` Poisson-subsampled Gaussian steps (DP-SGD).
 
     Each step releases a sum over a Poisson sample (rate q) of records clipped
@@ -291,9 +291,10 @@ def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: 
     cheap (ms), whereas each fractional order of the subsampled Gaussian needs
     a slowly converging series (seconds per curve). Any set of orders gives a
     sound bound; pass ``orders=DEFAULT_ORDERS`` for the last few percent.
-    Likewise ``method="pld"`` searches on a grid of
-    ``value_discretization_interval`` = 1e-4 (about 1 s per candidate at
-    1000 steps); 1e-5 gives a σ about 1% smaller at five times the cost.
+    Likewise ``method="pld"`` uses a connect-the-dots grid scaled to the
+    mechanism (``value_discretization_interval=None``: 1/100 of the standard
+    deviation of one step's loss), well under 1 s per candidate at 1000 steps
+    and within ~1e-5 relative of the exact ε; an explicit interval is honoured.
 
     Soundness: the returned σ is verified to meet (ε, δ) under ``method``
     (``"pld"`` or ``"rdp"``); it is within 1e-4 relative of the smallest such σ.
