@@ -53,7 +53,7 @@ def test_min_gaussian_sigma_round_trip(method: str) -> None:
     assert gaussian_epsilon(sigma, delta=1e-5, compositions=100, method=method) <= 1.0
     exact = 10 * analytic_gaussian_sigma(1.0, 1e-5)
     assert sigma >= exact * (1 - 1e-12)  # no sound accountant needs less noise than the truth
-    assert sigma <= exact * {"pld": 1.01, "rdp": 1.15, "analytic": 1 + 1e-12}[method]
+    assert sigma <= exact * {"pld": 1.0001, "rdp": 1.15, "analytic": 1 + 1e-12}[method]
 
 
 @settings(max_examples=8, deadline=None)
