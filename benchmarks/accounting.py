@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 
 from dpverify.accountants.calibrate import gaussian_epsilon, min_gaussian_sigma
+from dpverify.accountants.pld import PrivacyLossDistribution
 
 DELTA = 1e-5
 SIGMA = 1.0
@@ -66,6 +67,12 @@ def _isolated(function: Callable[[], float]) -> tuple[str, float, float]:
     outcome = receiver.recv()
     process.join()
     return outcome
+
+
+def _fine_pld_epsilon(k: int) -> float:
+    """dpverify's PLD on a 10x finer grid than its default (σ_L/100 = 0.01 here)."""
+    pld = PrivacyLossDistribution.from_gaussian(SIGMA, value_discretization_interval=1e-3)
+    return pld.self_compose(k).epsilon_for_delta(DELTA)
 
 
 def _dp_accounting_epsilon(k: int, kind: str) -> float:
@@ -124,6 +131,7 @@ def epsilon_table(k: int, *, quick: bool) -> list[str]:
                                                         method="analytic"))
     runs: list[tuple[str, Callable[[], float]]] = [
         ("dpverify PLD", lambda: gaussian_epsilon(SIGMA, delta=DELTA, compositions=k)),
+        ("dpverify PLD (h = 1e-3)", lambda: _fine_pld_epsilon(k)),
         ("dpverify RDP", lambda: gaussian_epsilon(SIGMA, delta=DELTA, compositions=k,
                                                   method="rdp")),
         ("dp-accounting RDP", lambda: _dp_accounting_epsilon(k, "rdp")),
