@@ -10,6 +10,8 @@ Sampling from these laws with floating point is for simulation only (see
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import mpmath
 
 from dpverify._numeric import working_precision
@@ -17,11 +19,39 @@ from dpverify._validation import check_positive
 from dpverify.guarantees import PrivacyProfile
 
 __all__ = [
+    "Laplace",
+    "Gaussian",
     "gaussian_delta",
     "gaussian_privacy_profile",
     "laplace_delta",
     "laplace_privacy_profile",
 ]
+
+@dataclass(frozen=True, slots=True)
+class Laplace:
+    """Laplace noise with density ``exp(−|z|/scale) / (2 scale)``.
+
+    Continuous: sampling it with floating point is for simulation only.
+    """
+
+    scale: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scale", check_positive(self.scale, "scale"))
+
+
+@dataclass(frozen=True, slots=True)
+class Gaussian:
+    """Gaussian noise N(0, sigma²).
+
+    Continuous: sampling it with floating point is for simulation only.
+    """
+
+    sigma: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
+
 
 #: Significant digits that must survive the cancellation in the Gaussian profile.
 _KEPT_DIGITS = 25

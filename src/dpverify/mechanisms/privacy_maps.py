@@ -1,0 +1,172 @@
+"""Privacy maps: (mechanism, sensitivity, relation) → guarantee, through a registry.
+
+A privacy map is a pure function registered for a (mechanism type, guarantee
+type) pair with :func:`register_privacy_map`, as pyro's ``register_kl`` does
+for KL divergences: adding a mechanism never edits a central ``isinstance``
+chain. :func:`privacy_map` looks the pair up along the mechanism's MRO; with
+no ``target`` it returns the first map registered for the type (each module
+registers its tightest guarantee first). An unsupported pair raises
+:class:`~dpverify.errors.UnsupportedError` naming the supported ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import mpmath
+
+from dpverify._numeric import working_precision
+from dpverify._validation import check_positive, value_error
+from dpverify.errors import DpverifyTypeError, UnsupportedError
+from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify.neighbouring import Neighbouring
+
+__all__ = [
+    "privacy_map",
+    "register_privacy_map",
+    "supported_guarantees",
+    "pmf_pair_profile",
+]
+
+PrivacyMapFunction = Callable[..., Guarantee]
+F = TypeVar("F", bound=PrivacyMapFunction)
+
+_GUARANTEE_TYPES = (PureDP, ApproxDP, ZCDP, RDPCurve, PrivacyProfile)
+_REGISTRY: dict[type, dict[type, PrivacyMapFunction]] = {}
+
+
+def register_privacy_map(mechanism_type: type, guarantee_type: type) -> Callable[[F], F]:
+    """Decorator registering ``function(mechanism, *, sensitivity, relation)`` for a pair.
+
+    The first guarantee type registered for a mechanism type is its default.
+    Registering the same pair twice is a programming error (``ValueError``),
+    so a later definition can never silently win (autodp's pitfall).
+    """
+    if guarantee_type not in _GUARANTEE_TYPES:
+        raise DpverifyTypeError(f"guarantee_type={guarantee_type!r} must be one of "
+                                f"{', '.join(t.__name__ for t in _GUARANTEE_TYPES)}")
+
+    def decorator(function: F) -> F:
+        maps = _REGISTRY.setdefault(mechanism_type, {})
+        if guarantee_type in maps:
+            raise ValueError(f"a privacy map for ({mechanism_type.__name__}, "
+                             f"{guarantee_type.__name__}) is already registered")
+        maps[guarantee_type] = function
+        return function
+
+    return decorator
+
+
+def _maps_for(mechanism_type: type) -> dict[type, PrivacyMapFunction]:
+    for klass in mechanism_type.__mro__:
+        if klass in _REGISTRY:
+            return _REGISTRY[klass]
+    return {}
+
+
+def supported_guarantees(mechanism: Any) -> tuple[type, ...]:
+    """Guarantee types that :func:`privacy_map` can return for ``mechanism`` (default first)."""
+    _ensure_registered()
+    return tuple(_maps_for(type(mechanism)))
+
+
+def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
+                relation: Neighbouring | str = Neighbouring.REPLACE,
+                target: type | None = None) -> Guarantee:
+    """Return the privacy guarantee of ``mechanism`` for a query of the given sensitivity.
+
+    Parameters
+    ----------
+    mechanism
+        A dpverify mechanism value (``DiscreteLaplace(scale=2.0)``, ...).
+    sensitivity
+        Sensitivity of the query the mechanism privatises, in the norm the
+        mechanism's documentation states (ℓ1 for Laplace noise, ℓ2 for
+        Gaussian noise, ...); > 0.
+    relation
+        Neighbouring relation of the datasets (default replace-one).
+    target
+        Guarantee type wanted (``PureDP``, ``ZCDP``, ``RDPCurve``,
+        ``PrivacyProfile``, ``ApproxDP``); default: the mechanism's tightest.
+
+    Raises
+    ------
+    UnsupportedError
+        If no map is registered for the pair; the message names the supported
+        guarantee types.
+    """
+    _ensure_registered()
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    relation = Neighbouring.parse(relation)
+    maps = _maps_for(type(mechanism))
+    if not maps:
+        known = ", ".join(sorted(t.__name__ for t in _REGISTRY))
+        raise UnsupportedError(f"no privacy map for {type(mechanism).__name__}; "
+                               f"mechanisms with maps: {known}")
+    if target is None:
+        target = next(iter(maps))
+    if target not in maps:
+        supported = ", ".join(t.__name__ for t in maps)
+        raise UnsupportedError(f"no {getattr(target, '__name__', target)} map for "
+                               f"{type(mechanism).__name__}; supported: {supported}")
+    return maps[target](mechanism, sensitivity=sensitivity, relation=relation)
+
+
+def _exact(value: Any, name: str) -> mpmath.mpf:
+    """An exact rational or float probability as an mpmath number."""
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
+    try:
+        return mpmath.mpf(value)
+    except (TypeError, ValueError):
+        raise DpverifyTypeError(f"{name} has an entry {value!r} that is not a number") from None
+
+
+def pmf_pair_profile(p: Sequence[Any], q: Sequence[Any], *,
+                     description: str = "pair of finite pmfs") -> PrivacyProfile:
+    """Exact privacy profile of one ordered pair of finite pmfs on the same outcomes.
+
+    .. math:: δ(ε) = \\sum_o \\max(0,\\; p(o) - e^{ε} q(o))
+
+    (the hockey-stick divergence ``H_{e^ε}(p \\| q)``). Entries may be floats,
+    Fractions or mpmath numbers; they are taken as exact. For a mechanism's
+    guarantee take the maximum over both orders and over every neighbouring
+    pair (the worst pair of a randomized response, say).
+
+    >>> profile = pmf_pair_profile([0.75, 0.25], [0.25, 0.75])
+    >>> round(profile.delta_for_epsilon(0.0), 12)
+    0.5
+    """
+    if len(p) != len(q) or not len(p):
+        raise value_error("q", q, f"a pmf of the same non-zero length as p ({len(p)})")
+    with working_precision():
+        first, second = [_exact(v, "p") for v in p], [_exact(v, "q") for v in q]
+    for name, values in (("p", first), ("q", second)):
+        if any(not (v >= 0) for v in values) or abs(sum(values) - 1) > 1e-9:
+            raise value_error(name, list(values)[:8], "a pmf: non-negative entries summing to 1")
+
+    def curve(epsilon: mpmath.mpf) -> mpmath.mpf:
+        factor = mpmath.exp(epsilon)
+        return mpmath.fsum(max(mpmath.mpf(0), a - factor * b) for a, b in zip(first, second))
+
+    return PrivacyProfile(curve, description=description, relative_error=1e-40)
+
+
+_REGISTERED = False
+
+
+def _ensure_registered() -> None:
+    """Import the modules that register maps (kept lazy so this module stays light)."""
+    global _REGISTERED
+    if not _REGISTERED:
+        _REGISTERED = True
+        import importlib
+
+        for module in ("dpverify.mechanisms._noise_maps", "dpverify.mechanisms._local_maps"):
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as error:
+                if error.name != module:
+                    raise
