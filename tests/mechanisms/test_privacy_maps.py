@@ -1,0 +1,99 @@
+"""The privacy-map registry and the exact profile of a pmf pair."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dpverify import PrivacyProfile, PureDP, ZCDP
+from dpverify.errors import UnsupportedError
+from dpverify.mechanisms import privacy_maps
+from dpverify.mechanisms.privacy_maps import (
+    pmf_pair_profile,
+    privacy_map,
+    register_privacy_map,
+    supported_guarantees,
+)
+
+
+class _Toy:
+    """A mechanism type private to these tests."""
+
+
+class _ToyChild(_Toy):
+    pass
+
+
+@pytest.fixture
+def toy_registered():
+    @register_privacy_map(_Toy, PureDP)
+    def _pure(mechanism, *, sensitivity, relation):
+        return PureDP(2.0 * sensitivity)
+
+    @register_privacy_map(_Toy, ZCDP)
+    def _zcdp(mechanism, *, sensitivity, relation):
+        return ZCDP(0.5 * sensitivity**2)
+
+    yield
+    del privacy_maps._REGISTRY[_Toy]
+
+
+def test_default_is_the_first_registered_and_lookup_follows_the_mro(toy_registered) -> None:
+    assert privacy_map(_Toy(), sensitivity=1.5) == PureDP(3.0)
+    assert privacy_map(_ToyChild(), target=ZCDP) == ZCDP(0.5)
+    assert supported_guarantees(_ToyChild()) == (PureDP, ZCDP)
+
+
+def test_unsupported_target_names_the_supported_ones(toy_registered) -> None:
+    with pytest.raises(UnsupportedError, match="no RDPCurve map for _Toy; supported: PureDP, ZCDP"):
+        from dpverify import RDPCurve
+        privacy_map(_Toy(), target=RDPCurve)
+
+
+def test_registering_a_pair_twice_is_refused(toy_registered) -> None:
+    with pytest.raises(ValueError, match="already registered"):
+        register_privacy_map(_Toy, PureDP)(lambda m, **kw: PureDP(1.0))
+
+
+def test_unknown_mechanism_and_bad_sensitivity() -> None:
+    with pytest.raises(UnsupportedError, match="no privacy map for object"):
+        privacy_map(object())
+    with pytest.raises(ValueError, match="sensitivity"):
+        privacy_map(object(), sensitivity=-1.0)
+    with pytest.raises(TypeError, match="guarantee_type"):
+        register_privacy_map(_Toy, dict)
+
+
+@given(st.floats(0.01, 6.0), st.floats(0.0, 7.0))
+def test_pmf_pair_profile_matches_randomized_response(epsilon_0: float, epsilon: float) -> None:
+    """Binary RR with ε0: δ(ε) = (e^{ε0} − e^ε)₊ / (1 + e^{ε0}), computed at 60 digits."""
+    keep = math.exp(epsilon_0) / (1 + math.exp(epsilon_0))
+    profile = pmf_pair_profile([keep, 1 - keep], [1 - keep, keep])
+    with mpmath.workdps(60):
+        a, b = mpmath.mpf(keep), mpmath.mpf(1 - keep)
+        exact = max(mpmath.mpf(0), a - mpmath.exp(epsilon) * b)
+        assert mpmath.mpf(profile.delta_for_epsilon(epsilon)) >= exact
+        assert profile.delta_for_epsilon(epsilon) <= float(exact) + 1e-15
+
+
+def test_pmf_pair_profile_with_fractions_and_a_zero() -> None:
+    profile = pmf_pair_profile([Fraction(1, 2), Fraction(1, 2), 0], [Fraction(1, 4), 0, Fraction(3, 4)])
+    assert isinstance(profile, PrivacyProfile)
+    assert profile.epsilon_for_delta(0.49) > 0
+    assert profile.delta_for_epsilon(50.0) >= 0.5  # the outcome q cannot produce
+
+
+@pytest.mark.parametrize("p, q, name", [
+    ([0.5, 0.6], [0.5, 0.5], "p"),
+    ([0.5, 0.5], [1.5, -0.5], "q"),
+    ([0.5, 0.5], [1.0], "q"),
+    ([0.5, math.nan], [0.5, 0.5], "p"),
+])
+def test_pmf_pair_profile_rejects_bad_pmfs(p, q, name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        pmf_pair_profile(p, q)
