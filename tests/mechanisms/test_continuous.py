@@ -9,7 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import numpy as np
+
 from dpverify.mechanisms.continuous import (
+    Gaussian,
+    Laplace,
+    ShiftedDensity,
     gaussian_delta,
     gaussian_privacy_profile,
     laplace_delta,
@@ -85,3 +90,36 @@ def test_laplace_profile_is_zero_beyond_epsilon_0(epsilon_0: float, epsilon: flo
 def test_invalid_arguments(call, name: str) -> None:
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize("law", [Laplace(0.5), Laplace(3.0), Gaussian(0.7), Gaussian(4.0)])
+def test_density_cdf_sf_and_variance_agree_by_quadrature(law) -> None:
+    with mpmath.workdps(30):
+        assert abs(mpmath.quad(law.pdf, [-mpmath.inf, 0, mpmath.inf]) - 1) < 1e-20
+        for x in (-2.0, 0.0, 1.3):
+            assert abs(mpmath.quad(law.pdf, [-mpmath.inf, min(x, 0), x]) - law.cdf(x)) < 1e-20
+            assert abs(law.cdf(x) + law.sf(x) - 1) < 1e-25
+            assert abs(mpmath.exp(law.logpdf(x)) - law.pdf(x)) < 1e-25
+        second = mpmath.quad(lambda x: x * x * law.pdf(x), [-mpmath.inf, 0, mpmath.inf])
+        assert abs(second - mpmath.mpf(law.variance().numerator) / law.variance().denominator) < 1e-18
+    xs = np.array([-1.5, 0.0, 0.25, 3.0])
+    np.testing.assert_allclose(law.pdf_array(xs), [float(law.pdf(x)) for x in xs], rtol=1e-12)
+
+
+def test_gaussian_sf_keeps_relative_precision_far_out() -> None:
+    """sf(40) ≈ 3.66e-351 is far below the float range; it must not be 1 − cdf rounded to 0."""
+    with mpmath.workdps(50):
+        expected = mpmath.erfc(40 / mpmath.sqrt(2)) / 2
+        assert abs(Gaussian(1.0).sf(40.0) / expected - 1) < 1e-30
+        assert abs(Laplace(1.0).sf(800.0) / (mpmath.exp(-800) / 2) - 1) < 1e-30
+
+
+@pytest.mark.parametrize("law", [Laplace(1.0), Gaussian(2.0)])
+def test_law_on_shifts_the_density(law) -> None:
+    output = law.law_on(2.5)
+    assert isinstance(output, ShiftedDensity)
+    assert output.pdf(3.0) == law.pdf(0.5) and output.cdf(2.5) == law.cdf(0.0) == 0.5
+    assert output.sf(1.0) == law.sf(-1.5) and output.mean() == 2.5
+    assert output.variance() == law.variance()
+    with pytest.raises(ValueError, match="x"):
+        law.law_on(math.inf)

@@ -1,15 +1,106 @@
-"""What a mechanism is: exact laws and privacy profiles (no accountants, no RNG state)."""
+"""What a mechanism is: exact laws, privacy maps and samplers (no accountants, no RNG state).
 
+* Laws: :mod:`~dpverify.mechanisms.continuous` (Laplace, Gaussian),
+  :mod:`~dpverify.mechanisms.discrete` (discrete Laplace and Gaussian, Skellam,
+  Pólya difference, binomial), :mod:`~dpverify.mechanisms.randomized_response`,
+  :mod:`~dpverify.mechanisms.encoding` (the papers' local encoders and
+  garcelon's M_LDP), :mod:`~dpverify.mechanisms.protocols` (shuffler, secure
+  aggregation, binary and vector summation).
+* Privacy maps: :func:`privacy_map` (a registry keyed by mechanism and
+  guarantee type).
+* Sampling: exact integer samplers in :mod:`~dpverify.mechanisms.samplers`,
+  float ones in :mod:`~dpverify.mechanisms.simulation` (simulation only), and the
+  dispatch :func:`sample` / :func:`sample_aggregate`.
+"""
+
+from dpverify.mechanisms._noise_maps import (
+    discrete_gaussian_delta,
+    discrete_laplace_delta,
+    skellam_rdp,
+)
 from dpverify.mechanisms.continuous import (
+    Gaussian,
+    Laplace,
     gaussian_delta,
     gaussian_privacy_profile,
     laplace_delta,
     laplace_privacy_profile,
 )
+from dpverify.mechanisms.discrete import (
+    BinomialNoise,
+    DiscreteGaussian,
+    DiscreteLaplace,
+    PolyaDifference,
+    Skellam,
+)
+from dpverify.mechanisms.encoding import (
+    LocalPrivatizer,
+    m_ldp,
+    mldp_flip_probability,
+    randomized_rounding,
+    unary_encoding,
+)
+from dpverify.mechanisms.privacy_maps import (
+    pmf_pair_profile,
+    privacy_map,
+    register_privacy_map,
+    supported_guarantees,
+)
+from dpverify.mechanisms.protocols import (
+    BinarySummation,
+    SecureAggregation,
+    Shuffler,
+    VectorSummation,
+    secure_aggregation_modulus,
+    vector_summation_parameters,
+)
+from dpverify.mechanisms.randomized_response import (
+    BinaryRandomizedResponse,
+    RandomizedResponse,
+    binary_flip_probability,
+)
+from dpverify.mechanisms.sampling import register_sampler, sample, sample_aggregate, sample_users
 
 __all__ = [
+    # laws
+    "Laplace",
+    "Gaussian",
+    "DiscreteLaplace",
+    "DiscreteGaussian",
+    "Skellam",
+    "PolyaDifference",
+    "BinomialNoise",
+    "BinaryRandomizedResponse",
+    "RandomizedResponse",
+    "binary_flip_probability",
+    # encoders and the papers' local privatizer
+    "randomized_rounding",
+    "unary_encoding",
+    "LocalPrivatizer",
+    "m_ldp",
+    "mldp_flip_probability",
+    # protocols
+    "Shuffler",
+    "SecureAggregation",
+    "secure_aggregation_modulus",
+    "BinarySummation",
+    "VectorSummation",
+    "vector_summation_parameters",
+    # privacy maps and exact profiles
+    "privacy_map",
+    "register_privacy_map",
+    "supported_guarantees",
+    "pmf_pair_profile",
     "gaussian_delta",
     "gaussian_privacy_profile",
     "laplace_delta",
     "laplace_privacy_profile",
+    "discrete_laplace_delta",
+    "discrete_gaussian_delta",
+    "skellam_rdp",
+    # sampling
+    "sample",
+    "sample_aggregate",
+    "sample_users",
+    "register_sampler",
 ]

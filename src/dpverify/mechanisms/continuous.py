@@ -11,27 +11,94 @@ Sampling from these laws with floating point is for simulation only (see
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import mpmath
+import numpy as np
+from scipy import stats
 
 from dpverify._numeric import working_precision
-from dpverify._validation import check_positive
+from dpverify._validation import check_finite, check_positive
 from dpverify.guarantees import PrivacyProfile
 
 __all__ = [
     "Laplace",
     "Gaussian",
+    "ShiftedDensity",
     "gaussian_delta",
     "gaussian_privacy_profile",
     "laplace_delta",
     "laplace_privacy_profile",
 ]
 
+def _mp(x: Any, name: str = "x") -> mpmath.mpf:
+    if isinstance(x, Fraction):
+        return mpmath.mpf(x.numerator) / x.denominator
+    if isinstance(x, mpmath.mpf):
+        return x
+    return mpmath.mpf(check_finite(x, name))
+
+
 @dataclass(frozen=True, slots=True)
-class Laplace:
+class ShiftedDensity:
+    """The law of ``shift + noise``: the output law of an additive mechanism on input ``shift``.
+
+    >>> law = Laplace(scale=1.0).law_on(2.0)
+    >>> float(law.cdf(2.0))
+    0.5
+    """
+
+    noise: Any
+    shift: float
+
+    def pdf(self, x: Any) -> mpmath.mpf:
+        return self.noise.pdf(_mp(x) - self.shift)
+
+    def logpdf(self, x: Any) -> mpmath.mpf:
+        return self.noise.logpdf(_mp(x) - self.shift)
+
+    def cdf(self, x: Any) -> mpmath.mpf:
+        return self.noise.cdf(_mp(x) - self.shift)
+
+    def sf(self, x: Any) -> mpmath.mpf:
+        return self.noise.sf(_mp(x) - self.shift)
+
+    def mean(self) -> Fraction:
+        return self.noise.mean() + Fraction(self.shift)
+
+    def variance(self) -> Fraction:
+        return self.noise.variance()
+
+    def pdf_array(self, xs: np.ndarray) -> np.ndarray:
+        return self.noise.pdf_array(np.asarray(xs, dtype=float) - self.shift)
+
+
+class _ContinuousNoise:
+    """Shared methods of the additive continuous noise laws."""
+
+    __slots__ = ()
+
+    def law_on(self, x: Any) -> ShiftedDensity:
+        """Output law ``x + noise`` of the mechanism on the (finite, real) query value ``x``."""
+        return ShiftedDensity(self, check_finite(x, "x"))
+
+    def mean(self) -> Fraction:
+        return Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Laplace(_ContinuousNoise):
     """Laplace noise with density ``exp(−|z|/scale) / (2 scale)``.
 
-    Continuous: sampling it with floating point is for simulation only.
+    Continuous: sampling it with floating point is for simulation only. The
+    law methods (``pdf``, ``logpdf``, ``cdf``, ``sf = 1 − cdf``) are exact in
+    mpmath at the working precision; ``variance()`` is the exact rational
+    ``2 scale²``.
+
+    >>> law = Laplace(scale=2.0)
+    >>> float(law.pdf(0.0)), float(law.cdf(0.0)), law.variance()
+    (0.25, 0.5, Fraction(8, 1))
     """
 
     scale: float
@@ -39,18 +106,71 @@ class Laplace:
     def __post_init__(self) -> None:
         object.__setattr__(self, "scale", check_positive(self.scale, "scale"))
 
+    def pdf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            return mpmath.exp(self.logpdf(x))
+
+    def logpdf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            scale = mpmath.mpf(self.scale)
+            return -abs(_mp(x)) / scale - mpmath.log(2 * scale)
+
+    def cdf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            z = _mp(x) / self.scale
+            return mpmath.exp(z) / 2 if z < 0 else 1 - mpmath.exp(-z) / 2
+
+    def sf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            return self.cdf(-_mp(x))
+
+    def variance(self) -> Fraction:
+        return 2 * Fraction(self.scale) ** 2
+
+    def pdf_array(self, xs: np.ndarray) -> np.ndarray:
+        return stats.laplace.pdf(np.asarray(xs, dtype=float), scale=self.scale)
+
 
 @dataclass(frozen=True, slots=True)
-class Gaussian:
+class Gaussian(_ContinuousNoise):
     """Gaussian noise N(0, sigma²).
 
-    Continuous: sampling it with floating point is for simulation only.
+    Continuous: sampling it with floating point is for simulation only. The
+    law methods are exact in mpmath (``mpmath.ncdf`` for the tails, so ``sf``
+    keeps its relative precision far out); ``variance()`` is ``sigma²``.
+
+    >>> law = Gaussian(sigma=1.0)
+    >>> round(float(law.pdf(0.0)), 12), float(law.cdf(0.0)), law.variance()
+    (0.398942280401, 0.5, Fraction(1, 1))
     """
 
     sigma: float
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
+
+    def pdf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            return mpmath.npdf(_mp(x), 0, self.sigma)
+
+    def logpdf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            sigma = mpmath.mpf(self.sigma)
+            return -_mp(x) ** 2 / (2 * sigma ** 2) - mpmath.log(sigma * mpmath.sqrt(2 * mpmath.pi))
+
+    def cdf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            return mpmath.ncdf(_mp(x), 0, self.sigma)
+
+    def sf(self, x: Any) -> mpmath.mpf:
+        with working_precision():
+            return mpmath.ncdf(-_mp(x), 0, self.sigma)
+
+    def variance(self) -> Fraction:
+        return Fraction(self.sigma) ** 2
+
+    def pdf_array(self, xs: np.ndarray) -> np.ndarray:
+        return stats.norm.pdf(np.asarray(xs, dtype=float), scale=self.sigma)
 
 
 #: Significant digits that must survive the cancellation in the Gaussian profile.

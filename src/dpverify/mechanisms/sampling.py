@@ -33,6 +33,7 @@ from dpverify.mechanisms.discrete import (
     PolyaDifference,
     Skellam,
 )
+from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
 __all__ = ["sample", "sample_aggregate", "sample_users", "register_sampler", "supported_samplers"]
 
@@ -41,7 +42,6 @@ F = TypeVar("F", bound=SamplerFunction)
 
 _SAMPLERS: dict[type, SamplerFunction] = {}
 _AGGREGATES: dict[type, Callable[..., Any]] = {}
-_REGISTERED = False
 
 
 def register_sampler(mechanism_type: type) -> Callable[[F], F]:
@@ -61,23 +61,7 @@ def register_sampler(mechanism_type: type) -> Callable[[F], F]:
     return decorator
 
 
-def _ensure_registered() -> None:
-    """Import the modules that register samplers (lazy, so this module stays light)."""
-    global _REGISTERED
-    if not _REGISTERED:
-        _REGISTERED = True
-        import importlib
-
-        for module in ("dpverify.mechanisms.randomized_response",):
-            try:
-                importlib.import_module(module)
-            except ModuleNotFoundError as error:
-                if error.name != module:
-                    raise
-
-
 def _sampler_for(mechanism: Any) -> SamplerFunction:
-    _ensure_registered()
     for klass in type(mechanism).__mro__:
         if klass in _SAMPLERS:
             return _SAMPLERS[klass]
@@ -88,7 +72,6 @@ def _sampler_for(mechanism: Any) -> SamplerFunction:
 
 def supported_samplers() -> tuple[type, ...]:
     """Mechanism types :func:`sample` can draw from."""
-    _ensure_registered()
     return tuple(_SAMPLERS)
 
 
@@ -271,3 +254,17 @@ def _sum_binomials(mechanism: BinomialNoise, *, users: int, rng: np.random.Gener
 def _sum_gaussians(mechanism: Gaussian, *, users: int, rng: np.random.Generator,
                    size: Any) -> Any:
     return simulation.simulation_gaussian(mechanism.sigma * math.sqrt(users), rng=rng, size=size)
+
+
+@register_sampler(BinaryRandomizedResponse)
+def _binary_randomized_response(mechanism: BinaryRandomizedResponse, x: Any, *,
+                                rng: np.random.Generator, size: Any) -> Any:
+    """Exact (integer-only) binary randomized response, bit by bit."""
+    return mechanism.simulate(x, rng=rng, size=size)
+
+
+@register_sampler(RandomizedResponse)
+def _randomized_response(mechanism: RandomizedResponse, x: Any, *, rng: np.random.Generator,
+                         size: Any) -> Any:
+    """Simulation only: k-ary randomized response (its probabilities involve e^ε)."""
+    return mechanism.simulate(x, rng=rng, size=size)

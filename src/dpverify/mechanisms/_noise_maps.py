@@ -1,0 +1,338 @@
+"""Privacy maps of the additive noise mechanisms (registered with ``register_privacy_map``).
+
+For additive noise on a query ``f`` the guarantee depends on the neighbouring
+relation only through the sensitivity ``Δ = sup |f(x) − f(x')|`` over
+neighbouring pairs (ℓ1 for Laplace-type noise, ℓ2 for Gaussian-type noise;
+the same number for scalar queries). Every map below therefore accepts both
+``Neighbouring.REPLACE`` and ``Neighbouring.ADD_REMOVE``: the caller states Δ
+*under the relation it uses*, and the guarantee holds under that relation.
+The integer-noise maps require an integer Δ (integer-valued queries).
+
+Maps are registered tightest first, so the first one is each mechanism's
+default target. Every ε, ρ or δ reported is computed exactly (rationals) or
+in mpmath and rounded up. Proof notes: ``docs/proofs/noise_maps.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from dpverify._numeric import round_up, working_precision
+from dpverify._validation import check_epsilon, check_positive, value_error
+from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify.mechanisms.continuous import (
+    Gaussian,
+    Laplace,
+    gaussian_privacy_profile,
+    laplace_privacy_profile,
+)
+from dpverify.mechanisms._discrete_series import _discrete_gaussian_normaliser, _gaussian_series
+from dpverify.mechanisms.discrete import (
+    SERIES_RELATIVE_ERROR,
+    BinomialNoise,
+    DiscreteGaussian,
+    DiscreteLaplace,
+    PolyaDifference,
+    Skellam,
+)
+from dpverify.mechanisms.privacy_maps import pmf_pair_profile, register_privacy_map
+from dpverify.neighbouring import Neighbouring
+
+__all__ = [
+    "SKELLAM_ORDERS",
+    "discrete_gaussian_delta",
+    "discrete_laplace_delta",
+    "skellam_rdp",
+]
+
+#: Integer Rényi orders of the Skellam RDP curve (Agarwal et al.'s bound holds at integer orders).
+SKELLAM_ORDERS: tuple[int, ...] = tuple(range(2, 65)) + (80, 96, 128, 160, 192, 256, 384, 512, 1024)
+
+
+def _integer_sensitivity(sensitivity: float) -> int:
+    if sensitivity != math.floor(sensitivity):
+        raise value_error("sensitivity", sensitivity, "an integer for integer-valued noise",
+                          "an integer-valued query has integer sensitivity; round it up")
+    return int(sensitivity)
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    """``numerator / denominator`` rounded up (exact rational arithmetic first)."""
+    return round_up(Fraction(numerator) / Fraction(denominator))
+
+
+# --------------------------------------------------------------------------- Laplace, Gaussian
+
+
+@register_privacy_map(Laplace, PureDP)
+def _laplace_pure(mechanism: Laplace, *, sensitivity: float, relation: Neighbouring) -> PureDP:
+    """``PureDP(Δ/b)`` for ``f(x) + Lap(b)``, ``f`` of ℓ1 sensitivity Δ (Dwork et al. 2006).
+
+    Soundness: exact (the maximal privacy loss is Δ/b), rounded up; any relation.
+    """
+    return PureDP(_ratio(sensitivity, mechanism.scale))
+
+
+@register_privacy_map(Laplace, PrivacyProfile)
+def _laplace_profile(mechanism: Laplace, *, sensitivity: float,
+                     relation: Neighbouring) -> PrivacyProfile:
+    """Exact profile of ``f(x) + Lap(b)`` (:func:`laplace_privacy_profile`), ℓ1 sensitivity Δ."""
+    return laplace_privacy_profile(mechanism.scale, sensitivity=sensitivity)
+
+
+@register_privacy_map(Gaussian, PrivacyProfile)
+def _gaussian_profile(mechanism: Gaussian, *, sensitivity: float,
+                      relation: Neighbouring) -> PrivacyProfile:
+    """Exact analytic-Gaussian profile (Balle & Wang 2018, Thm 8), ℓ2 sensitivity Δ."""
+    return gaussian_privacy_profile(mechanism.sigma, sensitivity=sensitivity)
+
+
+@register_privacy_map(Gaussian, ZCDP)
+def _gaussian_zcdp(mechanism: Gaussian, *, sensitivity: float, relation: Neighbouring) -> ZCDP:
+    """``ZCDP(Δ²/(2σ²))`` (Bun & Steinke 2016, Prop. 1.6), ℓ2 sensitivity Δ.
+
+    Soundness: exact (``D_α = αΔ²/(2σ²)``), rounded up; any relation.
+    """
+    return ZCDP(round_up(Fraction(sensitivity) ** 2 / (2 * Fraction(mechanism.sigma) ** 2)))
+
+
+# --------------------------------------------------------------------------- discrete Laplace
+
+
+@register_privacy_map(DiscreteLaplace, PureDP)
+def _discrete_laplace_pure(mechanism: DiscreteLaplace, *, sensitivity: float,
+                           relation: Neighbouring) -> PureDP:
+    """``PureDP(Δ/t)`` for an integer query of sensitivity Δ plus ``DiscreteLaplace(t)``.
+
+    Soundness: exact, the pmf ratio ``P[k]/P[k+Δ] = e^{(|k+Δ| − |k|)/t}`` is
+    at most ``e^{Δ/t}``, attained at every k >= 0 (CKS 2020, Prop. 30);
+    rounded up; integer Δ; any relation.
+    """
+    return PureDP(_ratio(_integer_sensitivity(sensitivity), mechanism.scale))
+
+
+def discrete_laplace_delta(scale: float, epsilon: Any, *, sensitivity: int = 1) -> mpmath.mpf:
+    """Exact δ(ε) of an integer query of sensitivity Δ plus ``DiscreteLaplace(scale)``.
+
+    With ``f(k) = tanh(1/(2t)) e^{−|k|/t}`` and loss ``L(k) = (|k+Δ| − |k|)/t``:
+
+    .. math::
+
+        δ(ε) = \\frac{(1 - e^{ε - Δ/t})_+}{1 + e^{-1/t}}
+             + \\sum_{k=1-Δ}^{-1} f(k)\\,(1 - e^{ε - (Δ + 2k)/t})_+
+
+    (the first term is ``k >= 0`` where the loss is Δ/t; ``k <= −Δ`` has loss
+    −Δ/t). The pair is symmetric, so one order suffices. Notes:
+    ``docs/proofs/noise_maps.md`` §1.
+
+    >>> float(discrete_laplace_delta(1.0, 0.0)) == float(DiscreteLaplace(1.0).pmf(0))
+    True
+    """
+    scale = check_positive(scale, "scale")
+    delta = _integer_sensitivity(check_positive(sensitivity, "sensitivity"))
+    with working_precision():
+        t, epsilon = mpmath.mpf(scale), mpmath.mpf(epsilon)
+        total = mpmath.mpf(0)
+        if epsilon < delta / t:
+            total += -mpmath.expm1(epsilon - delta / t) / (1 + mpmath.exp(-1 / t))
+        lead = mpmath.tanh(1 / (2 * t))
+        for k in range(max(1 - delta, math.floor((epsilon * t - delta) / 2) + 1), 0):
+            total += lead * mpmath.exp(k / t) * -mpmath.expm1(epsilon - (delta + 2 * k) / t)
+        return total
+
+
+@register_privacy_map(DiscreteLaplace, PrivacyProfile)
+def _discrete_laplace_profile(mechanism: DiscreteLaplace, *, sensitivity: float,
+                              relation: Neighbouring) -> PrivacyProfile:
+    """Exact profile (:func:`discrete_laplace_delta`); integer Δ; any relation.
+
+    Soundness: exact for a shift of exactly Δ, and every term of the formula
+    grows with the shift, so smaller shifts are dominated
+    (``docs/proofs/noise_maps.md`` §1); δ rounded up when converted to a float.
+    """
+    delta = _integer_sensitivity(sensitivity)
+    return PrivacyProfile(lambda e: discrete_laplace_delta(mechanism.scale, e, sensitivity=delta),
+                          description=f"{mechanism!r}, sensitivity={delta}", relative_error=1e-40)
+
+
+# --------------------------------------------------------------------------- discrete Gaussian
+
+
+def discrete_gaussian_delta(sigma: float, epsilon: Any, *, sensitivity: int = 1) -> mpmath.mpf:
+    """Exact δ(ε) of an integer query of sensitivity Δ plus ``DiscreteGaussian(sigma)``.
+
+    Canonne, Kamath & Steinke 2020, Thm 7: with ``Y ~ N_Z(0, σ²)``
+
+    .. math:: δ(ε) = P[Y > εσ²/Δ − Δ/2] − e^{ε} P[Y > εσ²/Δ + Δ/2]
+
+    evaluated without cancellation as the sum of the non-negative terms
+    ``(w(k) − e^ε w(k+Δ))/Z`` over ``k > εσ²/Δ − Δ/2`` (the privacy loss
+    ``(2kΔ + Δ²)/(2σ²)`` is increasing in k), with the rigorous remainder
+    bound of the discrete-Gaussian series; relative error below
+    :data:`~dpverify.mechanisms.discrete.SERIES_RELATIVE_ERROR`.
+
+    >>> round(float(discrete_gaussian_delta(1.0, 1.0)), 12)  # the continuous Gaussian: 0.126937
+    0.141351339406
+    """
+    sigma = check_positive(sigma, "sigma")
+    delta = _integer_sensitivity(check_positive(sensitivity, "sensitivity"))
+    with working_precision():
+        a, epsilon = 1 / (2 * mpmath.mpf(sigma) ** 2), mpmath.mpf(epsilon)
+        start = int(mpmath.floor((epsilon / a - delta * delta) / (2 * delta))) + 1
+        loss_start = epsilon - (2 * start * delta + delta * delta) * a
+        total = _gaussian_series(a, start, loss_start=loss_start, loss_step=2 * delta * a)
+        return total / _discrete_gaussian_normaliser(sigma)
+
+
+@register_privacy_map(DiscreteGaussian, PrivacyProfile)
+def _discrete_gaussian_profile(mechanism: DiscreteGaussian, *, sensitivity: float,
+                               relation: Neighbouring) -> PrivacyProfile:
+    """Exact profile (:func:`discrete_gaussian_delta`, CKS 2020 Thm 7); integer Δ; any relation.
+
+    Soundness: CKS Thm 7 covers every pair with ``|f(x) − f(x')| <= Δ``; the
+    series is summed with a rigorous remainder and the float is rounded up
+    with ``relative_error = SERIES_RELATIVE_ERROR``.
+    """
+    delta = _integer_sensitivity(sensitivity)
+    return PrivacyProfile(lambda e: discrete_gaussian_delta(mechanism.sigma, e, sensitivity=delta),
+                          description=f"{mechanism!r}, sensitivity={delta}",
+                          relative_error=SERIES_RELATIVE_ERROR)
+
+
+@register_privacy_map(DiscreteGaussian, ZCDP)
+def _discrete_gaussian_zcdp(mechanism: DiscreteGaussian, *, sensitivity: float,
+                            relation: Neighbouring) -> ZCDP:
+    """``ZCDP(Δ²/(2σ²))`` for integer Δ (Canonne, Kamath & Steinke 2020, Thm 4).
+
+    Soundness: ``D_α(N_Z(0,σ²) ‖ N_Z(Δ,σ²)) <= αΔ²/(2σ²)`` for integer Δ
+    (CKS Thm 4, with equality only in the limit); rounded up; any relation.
+    """
+    delta = _integer_sensitivity(sensitivity)
+    return ZCDP(round_up(Fraction(delta) ** 2 / (2 * Fraction(mechanism.sigma) ** 2)))
+
+
+# --------------------------------------------------------------------------- Skellam
+
+
+def skellam_rdp(order: int, *, l1_sensitivity: float, l2_sensitivity: float,
+                variance: float) -> Fraction:
+    """Rényi-DP bound of the Skellam mechanism at an integer order (exact rational).
+
+    Agarwal, Kairouz & Liu 2021, Thm 3.5 (CATALOGUE A4.3 ``skellam_rdp``):
+
+    .. math::
+
+        ε(α) <= \\frac{αΔ_2^2}{2μ} + \\min\\left(\\frac{(2α-1)Δ_2^2 + 6Δ_1}{4μ^2},
+                 \\frac{3Δ_1}{2μ}\\right)
+
+    with μ the per-coordinate variance of the noise (``2·mu`` for
+    ``Skellam(mu)``). Integer α >= 2 only.
+
+    >>> skellam_rdp(2, l1_sensitivity=1, l2_sensitivity=1, variance=4)
+    Fraction(25, 64)
+    """
+    if isinstance(order, bool) or not isinstance(order, int) or order < 2:
+        raise value_error("order", order, "an integer >= 2", "the Skellam bound holds at integer orders")
+    l1 = Fraction(check_positive(l1_sensitivity, "l1_sensitivity"))
+    l2 = Fraction(check_positive(l2_sensitivity, "l2_sensitivity"))
+    var = Fraction(check_positive(variance, "variance"))
+    return order * l2 ** 2 / (2 * var) + min(((2 * order - 1) * l2 ** 2 + 6 * l1) / (4 * var ** 2),
+                                             3 * l1 / (2 * var))
+
+
+@register_privacy_map(Skellam, RDPCurve)
+def _skellam_rdp_curve(mechanism: Skellam, *, sensitivity: float,
+                       relation: Neighbouring) -> RDPCurve:
+    """RDP curve of an integer query of sensitivity Δ plus ``Skellam(mu)`` at :data:`SKELLAM_ORDERS`.
+
+    Soundness: Agarwal, Kairouz & Liu 2021, Thm 3.5 with Δ1 = Δ2 = Δ (scalar)
+    and variance 2·mu, an upper bound for every pair with ``|f(x) − f(x')| <= Δ``
+    (checked against the exact Rényi divergence in the tests); exact rational
+    arithmetic, rounded up; integer Δ; any relation.
+    """
+    delta = _integer_sensitivity(sensitivity)
+    variance = 2 * Fraction(mechanism.mu)
+    epsilons = tuple(round_up(skellam_rdp(order, l1_sensitivity=delta, l2_sensitivity=delta,
+                                          variance=variance)) for order in SKELLAM_ORDERS)
+    return RDPCurve(orders=SKELLAM_ORDERS, epsilons=epsilons)
+
+
+# --------------------------------------------------------------------------- Pólya difference
+
+
+@register_privacy_map(PolyaDifference, PureDP)
+def _polya_difference_pure(mechanism: PolyaDifference, *, sensitivity: float,
+                           relation: Neighbouring) -> PureDP:
+    """``PureDP(Δ/scale)`` of the **aggregate** of all ``shares`` users — not of one share.
+
+    Distributed DP (chowdhury Thm 1; Goryczka & Xiong 2015 Thm 5.1): when each
+    of ``shares`` users adds an independent ``PolyaDifference(shares, scale)``
+    to its contribution and only the sum is released (secure aggregation),
+    the total noise is exactly ``DiscreteLaplace(scale)``, so the released
+    sum of an integer query of sensitivity Δ is (Δ/scale)-DP. It needs all
+    ``shares`` users to add their share with the actual number ``shares``; a
+    single share alone is far less private.
+
+    Soundness: exact (as for the discrete Laplace), rounded up; integer Δ;
+    any relation.
+    """
+    return PureDP(_ratio(_integer_sensitivity(sensitivity), mechanism.scale))
+
+
+# --------------------------------------------------------------------------- binomial
+
+
+def _binomial_pairs(mechanism: BinomialNoise, sensitivity: float) -> list[tuple[list, list]]:
+    """Output pmfs ``(Bin, Bin + d)`` and ``(Bin + d, Bin)`` for every shift d = 1..Δ."""
+    delta = _integer_sensitivity(sensitivity)
+    counts = [mechanism.pmf(j - mechanism._offset()) for j in range(mechanism.trials + 1)]
+    pairs = []
+    for shift in range(1, min(delta, mechanism.trials + 1) + 1):
+        p, q = counts + [Fraction(0)] * shift, [Fraction(0)] * shift + counts
+        pairs += [(p, q), (q, p)]
+    return pairs
+
+
+@register_privacy_map(BinomialNoise, PrivacyProfile)
+def _binomial_profile(mechanism: BinomialNoise, *, sensitivity: float,
+                      relation: Neighbouring) -> PrivacyProfile:
+    """Exact profile of an integer query of sensitivity Δ plus ``BinomialNoise``.
+
+    The maximum over every shift d = 1..Δ and both orders of the exact
+    hockey-stick divergence of the pmf pair (:func:`pmf_pair_profile`).
+
+    Soundness: exact (the supremum over all possible pairs), integer Δ, any
+    relation; δ rounded up. For Δ > trials the supports separate and δ = 1.
+    """
+    profiles = [pmf_pair_profile(p, q) for p, q in _binomial_pairs(mechanism, sensitivity)]
+    return PrivacyProfile(lambda e: max(profile.curve(e) for profile in profiles),
+                          description=f"{mechanism!r}, sensitivity={sensitivity:g}",
+                          relative_error=1e-40)
+
+
+@register_privacy_map(BinomialNoise, ApproxDP)
+def _binomial_approx(mechanism: BinomialNoise, *, sensitivity: float,
+                     relation: Neighbouring) -> ApproxDP:
+    """The corner ``(ε*, δ(ε*))`` of the exact binomial profile.
+
+    ε* is the largest finite privacy loss ``log p(o)/q(o)`` over all pairs;
+    for ε >= ε* the profile is constant (the mass where ``q = 0``), so this is
+    the pair with the least δ that any ε can buy.
+
+    Soundness: ε* rounded up, then δ = δ(ε*) rounded up; integer Δ <= trials;
+    any relation.
+    """
+    if sensitivity > mechanism.trials:
+        raise value_error("sensitivity", sensitivity, f"at most trials={mechanism.trials}",
+                          "larger shifts separate the supports: delta = 1")
+    ratio = max(a / b for p, q in _binomial_pairs(mechanism, sensitivity)
+                for a, b in zip(p, q) if a > 0 and b > 0)
+    with working_precision():
+        corner = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
+    epsilon = check_epsilon(max(0.0, round_up(corner, relative_error=1e-40)), "epsilon")
+    profile = _binomial_profile(mechanism, sensitivity=sensitivity, relation=relation)
+    return ApproxDP(epsilon=epsilon, delta=profile.delta_for_epsilon(epsilon))
