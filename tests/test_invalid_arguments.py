@@ -11,11 +11,13 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
 from dpverify.accountants import calibrate, composition, pld, rdp, zcdp
-from dpverify.mechanisms import continuous
+from dpverify import mechanisms as mech
+from dpverify.mechanisms import continuous, samplers
 
 PLD = pld.PrivacyLossDistribution
 NAN, INF = math.nan, math.inf
@@ -29,6 +31,7 @@ PROBABILITIES = [NAN, -0.1, 1.1, INF, *NOT_A_NUMBER]
 ORDERS = [(1.0, 2.0), (3.0, 2.0), (), (2.0, NAN), "23"]
 
 _curve = RDPCurve((2.0, 4.0), (0.5, 1.0))
+_RNG = np.random.default_rng(0)
 
 TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     # guarantees and exact profiles
@@ -83,6 +86,36 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     ("PLD.from_approx_dp", PLD.from_approx_dp, {"epsilon": 1.0, "delta": 1e-6}, "delta", DELTAS),
     ("PLD.from_pmfs", PLD.from_pmfs, {"p": [0.5, 0.5], "q": [0.25, 0.75]}, "p",
      [[0.5, 0.6], [-0.5, 1.5], [0.5, NAN], [1.0]]),
+    # mechanisms: laws, privacy maps, samplers, encoders, protocols
+    ("DiscreteLaplace", mech.DiscreteLaplace, {"scale": 1.0}, "scale", REALS_POSITIVE),
+    ("DiscreteGaussian", mech.DiscreteGaussian, {"sigma": 1.0}, "sigma", REALS_POSITIVE),
+    ("Skellam", mech.Skellam, {"mu": 1.0}, "mu", REALS_POSITIVE),
+    ("PolyaDifference.shares", mech.PolyaDifference, {"shares": 4, "scale": 2.0}, "shares",
+     COUNTS),
+    ("BinomialNoise.probability", mech.BinomialNoise, {"trials": 8}, "probability",
+     [0.0, 1.0, *PROBABILITIES]),
+    ("BinaryRandomizedResponse", mech.BinaryRandomizedResponse, {"flip_probability": 0.5},
+     "flip_probability", [0.0, *PROBABILITIES]),
+    ("RandomizedResponse.k", mech.RandomizedResponse, {"k": 3, "epsilon": 1.0}, "k",
+     [1, *COUNTS]),
+    ("privacy_map.sensitivity", mech.privacy_map, {"mechanism": mech.Laplace(1.0)},
+     "sensitivity", REALS_POSITIVE),
+    ("discrete_laplace", samplers.discrete_laplace, {"scale": 2, "rng": _RNG}, "scale",
+     [NAN, INF, 0, -1, "2"]),
+    ("discrete_gaussian", samplers.discrete_gaussian, {"sigma": 2, "rng": _RNG}, "sigma",
+     [NAN, INF, 0, -1, "2"]),
+    ("bernoulli_exp", samplers.bernoulli_exp, {"gamma": 1, "rng": _RNG}, "gamma",
+     [NAN, INF, -1, "1"]),
+    ("randomized_rounding", mech.randomized_rounding, {"x": 0.5, "precision": 8, "rng": _RNG},
+     "precision", COUNTS),
+    ("mldp_flip_probability", mech.mldp_flip_probability,
+     {"epsilon_0": 1.0, "bits": 2, "dimension": 2}, "epsilon_0", [0.0, *EPSILONS]),
+    ("secure_aggregation_modulus", mech.secure_aggregation_modulus,
+     {"users": 10, "precision": 8, "tau": 5}, "users", COUNTS),
+    ("vector_summation_parameters.delta", mech.vector_summation_parameters,
+     {"epsilon": 1.0, "delta": 1e-6, "users": 1000, "dimension": 4}, "delta", DELTAS_OPEN),
+    ("BinarySummation.users", mech.BinarySummation, {"users": 10, "flip_probability": 0.5},
+     "users", COUNTS),
     # calibration
     ("analytic_gaussian_sigma", calibrate.analytic_gaussian_sigma,
      {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),
