@@ -97,7 +97,7 @@ def test_refuses_other_randomizers_and_bad_input():
     with pytest.raises(UnsupportedError, match="binary-rr"):
         variation_ratio_epsilon(1.0, 100, 1e-6, randomizer="k-rr")
     with pytest.raises(ValueError, match="local_epsilon"):
-        fmt_numerical_epsilon(0.0, 100, 1e-6)
+        fmt_numerical_epsilon(-1.0, 100, 1e-6)
     with pytest.raises(ValueError, match="n="):
         fmt_numerical_delta(1.0, 0, 0.1)
     with pytest.raises(ValueError, match="delta"):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import mpmath
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
-from dpverify._validation import check_delta, check_epsilon, check_positive_int
+from dpverify._validation import check_delta, check_epsilon, check_positive_int, value_error
 from dpverify.accountants._clone_kernel import clone_delta_upper
 from dpverify.errors import UnsupportedError
 
@@ -35,9 +35,22 @@ __all__ = [
 EPSILON_RTOL = 1e-5
 
 
+#: Largest batch the numerical bounds accept: their arrays grow linearly with n
+#: (about 8·n bytes), so 10^7 users take ~100 MB; the closed forms cover larger n.
+MAX_USERS = 10**7
+
+
+def check_users(n: int) -> int:
+    """Validate the batch size of a numerical bound: an integer in [1, MAX_USERS]."""
+    n = check_positive_int(n, "n")
+    if n > MAX_USERS:
+        raise value_error("n", n, f"at most {MAX_USERS} for the numerical bounds",
+                          "use a closed-form bound (e.g. 'fmt2021') for larger batches")
+    return n
+
+
 def _check_common(local_epsilon: float, n: int) -> tuple[float, int]:
-    return (check_epsilon(local_epsilon, "local_epsilon", allow_zero=False),
-            check_positive_int(n, "n"))
+    return check_epsilon(local_epsilon, "local_epsilon"), check_users(n)
 
 
 def _fmt_rho(local_epsilon: float) -> mpmath.mpf:
@@ -55,7 +68,7 @@ def _epsilon_search(local_epsilon: float, n: int, delta: float, rho: mpmath.mpf)
     def passes(epsilon: float) -> bool:
         return clone_delta_upper(local_epsilon, n, epsilon, rho) <= delta
 
-    if passes(0.0):
+    if local_epsilon == 0.0 or passes(0.0):  # a 0-LDP randomizer's output ignores its input
         return 0.0
     # ε0 always passes: the privacy loss of the pair never exceeds ε0.
     return round_up(bisect_passing(passes, 0.0, local_epsilon, rtol=EPSILON_RTOL,
