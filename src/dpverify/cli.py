@@ -7,6 +7,8 @@ Examples
     dpverify account gaussian --sigma 1.0 --compositions 1000 --delta 1e-5
     dpverify account laplace --scale 10 --compositions 100 --delta 1e-6 --json
     dpverify account calibrate --epsilon 1.0 --delta 1e-5 --compositions 1000
+    dpverify shuffle --local-epsilon 2 --n 1000000 --delta 1e-6 --bound best
+    dpverify shuffle --epsilon 0.1 --n 100000 --delta 1e-6 --inverse
 
 Every sub-command prints a human-readable line, or with ``--json`` a single
 JSON object with at least ``epsilon``, ``delta`` and ``method``. Invalid input
@@ -74,7 +76,49 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--mechanism", choices=("gaussian", "laplace"), default="gaussian")
     _add_common(calibrate, sorted(set(GAUSSIAN_METHODS) | set(LAPLACE_METHODS)), "pld")
     calibrate.set_defaults(handler=_account_calibrate)
+    _add_shuffle(commands)
     return parser
+
+
+def _add_shuffle(commands: Any) -> None:
+    from dpverify.accountants.shuffle import SHUFFLE_BOUNDS
+
+    shuffle = commands.add_parser(
+        "shuffle", help="privacy amplification by shuffling (and its inverse)",
+        description="Amplified epsilon of n users' local_epsilon-LDP reports after a shuffler, "
+                    "or with --inverse the largest local epsilon meeting --epsilon.")
+    shuffle.add_argument("--local-epsilon", type=float, help="each user's local epsilon_0")
+    shuffle.add_argument("--epsilon", type=float, help="target central epsilon (with --inverse)")
+    shuffle.add_argument("--n", type=_count, required=True, help="number of users in the batch")
+    shuffle.add_argument("--delta", type=float, required=True, help="target delta in (0, 1)")
+    shuffle.add_argument("--bound", choices=(*SHUFFLE_BOUNDS, "best"), default="fmt2021",
+                         help="amplification bound (default fmt2021, hanna eq. (10))")
+    shuffle.add_argument("--randomizer", choices=("generic", "binary-rr"), default="generic",
+                         help="the local randomizer: any epsilon_0-LDP one, or binary randomized "
+                              "response with that epsilon_0 (enables RR-only bounds)")
+    shuffle.add_argument("--inverse", action="store_true",
+                         help="print the largest local epsilon with amplified epsilon <= --epsilon")
+    shuffle.add_argument("--json", action="store_true", help="print one JSON object")
+    shuffle.set_defaults(handler=_shuffle)
+
+
+def _shuffle(args: argparse.Namespace) -> dict[str, Any]:
+    from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilon
+    from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse
+
+    family = BinaryRandomizedResponse.from_epsilon if args.randomizer == "binary-rr" else None
+    if args.inverse:
+        if args.epsilon is None:
+            raise ValueError("epsilon=None must be given with --inverse (the target)")
+        local = max_local_epsilon(args.epsilon, args.n, args.delta, bound=args.bound,
+                                  randomizer_family=family)
+        return {"epsilon": args.epsilon, "local_epsilon": local}
+    if args.local_epsilon is None:
+        raise ValueError("local_epsilon=None must be given (or use --inverse with --epsilon)")
+    randomizer = None if family is None else family(args.local_epsilon)
+    epsilon = amplified_epsilon(args.local_epsilon, args.n, args.delta, bound=args.bound,
+                                randomizer=randomizer)
+    return {"epsilon": epsilon, "local_epsilon": args.local_epsilon}
 
 
 def _account_gaussian(args: argparse.Namespace) -> dict[str, Any]:
@@ -107,11 +151,24 @@ def _account_calibrate(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _describe(result: dict[str, Any]) -> str:
+    if result["command"] == "shuffle":
+        return (f"n={result['n']} users, local epsilon_0={result['local_epsilon']!r}: "
+                f"(epsilon={result['epsilon']!r}, delta={result['delta']!r})-DP after shuffling "
+                f"[bound={result['bound']}, {result['seconds']:.3f} s]")
     noise = (f"sigma={result['sigma']!r}" if "sigma" in result else f"scale={result['scale']!r}")
     verb = "needs" if result["command"] == "calibrate" else "with"
     return (f"{result['compositions']} x {result['mechanism']} {verb} {noise}: "
             f"(epsilon={result['epsilon']!r}, delta={result['delta']!r})-DP "
             f"[method={result['method']}, {result['seconds']:.3f} s]")
+
+
+def _context(args: argparse.Namespace) -> dict[str, Any]:
+    """The inputs echoed next to every result."""
+    if args.command == "shuffle":
+        return {"command": "shuffle", "bound": args.bound, "n": args.n, "delta": args.delta,
+                "randomizer": args.randomizer, "inverse": args.inverse}
+    return {"command": args.kind, "method": args.method, "delta": args.delta,
+            "compositions": args.compositions, "sensitivity": args.sensitivity}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,9 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = handler(args)
     except (DpverifyError, ValueError, TypeError) as error:
         parser.exit(2, f"dpverify: error: {error}\n")
-    result = {"command": args.kind, "method": args.method, **result,
-              "delta": args.delta, "compositions": args.compositions,
-              "sensitivity": args.sensitivity,
+    context = _context(args)
+    result = {**{k: v for k, v in context.items() if k in ("command", "method")}, **result,
+              **{k: v for k, v in context.items() if k not in ("command", "method")},
               "seconds": round(time.perf_counter() - start, 6)}
     print(json.dumps(result) if args.json else _describe(result))
     return 0

@@ -18,6 +18,7 @@ from dpverify.accountants.shuffle import (
     max_local_epsilons,
     min_batch_size,
     register_shuffle_bound,
+    shuffled_binary_rr_epsilon,
 )
 from dpverify.errors import CalibrationError, UnsupportedError
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
@@ -186,3 +187,20 @@ def test_register_shuffle_bound_extends_the_dispatcher_and_best() -> None:
                                    randomizers=None)
     finally:
         del SHUFFLE_BOUNDS["test-half"]
+
+
+@pytest.mark.parametrize("local_epsilon", [1.0, 2.0])
+def test_bounds_are_ordered_above_the_exact_binary_rr_value(local_epsilon) -> None:
+    """For binary RR: exact <= variation-ratio <= fmt2021-numerical <= fmt2021 (where valid).
+
+    The exact value is the true privacy of the shuffled count (worst case over the
+    other users' bits), so every sound upper bound must sit above it.
+    """
+    n, delta = 2000, 1e-6
+    rr = BinaryRandomizedResponse.from_epsilon(local_epsilon)
+    exact = shuffled_binary_rr_epsilon(rr.flip_probability, n, delta)
+    ratio = amplified_epsilon(local_epsilon, n, delta, bound="variation-ratio", randomizer=rr)
+    numeric = amplified_epsilon(local_epsilon, n, delta, bound="fmt2021-numerical")
+    closed_form = amplified_epsilon(local_epsilon, n, delta, bound="fmt2021")
+    assert exact <= ratio <= numeric <= closed_form
+    assert amplified_epsilon(local_epsilon, n, delta, bound="best", randomizer=rr) == ratio

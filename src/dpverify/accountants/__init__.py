@@ -1,8 +1,9 @@
 """How guarantees combine, convert and calibrate: pure functions on guarantee values.
 
 Submodules: ``composition`` (basic, advanced, optimal), ``rdp`` (Rényi DP),
-``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions) and
-``calibrate`` (smallest noise for a budget).
+``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions),
+``shuffle`` (amplification by shuffling; ``shuffle_papers`` for the papers' own
+computations) and ``calibrate`` (smallest noise for a budget).
 """
 
 from dpverify.accountants.calibrate import (
@@ -36,6 +37,15 @@ from dpverify.accountants.rdp import (
     rdp_to_dp_delta,
     scale_rdp,
     subsampled_gaussian_rdp,
+)
+from dpverify.accountants.shuffle import (
+    amplified_delta,
+    amplified_epsilon,
+    max_local_epsilon,
+    min_batch_size,
+    min_flip_probability,
+    shuffled_binary_rr_delta,
+    shuffled_binary_rr_epsilon,
 )
 from dpverify.accountants.zcdp import (
     compose_zcdp,
@@ -73,6 +83,14 @@ __all__ = [
     "compose_plds",
     "epsilon_for_delta",
     "delta_for_epsilon",
+    # amplification by shuffling
+    "amplified_epsilon",
+    "amplified_delta",
+    "max_local_epsilon",
+    "min_batch_size",
+    "shuffled_binary_rr_epsilon",
+    "shuffled_binary_rr_delta",
+    "min_flip_probability",
     # calibration
     "analytic_gaussian_sigma",
     "gaussian_epsilon",

@@ -47,6 +47,11 @@ from dpverify._validation import (
 )
 from dpverify.accountants import _shuffle_closed_forms as closed
 from dpverify.accountants import _shuffle_numerical as numerical
+from dpverify.accountants._shuffle_exact import (
+    min_flip_probability,
+    shuffled_binary_rr_delta,
+    shuffled_binary_rr_epsilon,
+)
 from dpverify.errors import CalibrationError, DpverifyTypeError, DpverifyValueError, UnsupportedError
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
@@ -59,6 +64,9 @@ __all__ = [
     "max_local_epsilon",
     "max_local_epsilons",
     "min_batch_size",
+    "shuffled_binary_rr_delta",
+    "shuffled_binary_rr_epsilon",
+    "min_flip_probability",
 ]
 
 Randomizer = BinaryRandomizedResponse | RandomizedResponse | None
