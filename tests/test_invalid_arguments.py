@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
-from dpverify.accountants import calibrate, composition, pld, rdp, zcdp
+from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, zcdp
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 
@@ -116,6 +116,24 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      {"epsilon": 1.0, "delta": 1e-6, "users": 1000, "dimension": 4}, "delta", DELTAS_OPEN),
     ("BinarySummation.users", mech.BinarySummation, {"users": 10, "flip_probability": 0.5},
      "users", COUNTS),
+    # amplification by shuffling
+    ("amplified_epsilon.local_epsilon", shuffle.amplified_epsilon,
+     {"local_epsilon": 1.0, "n": 10**5, "delta": 1e-6}, "local_epsilon", EPSILONS),
+    ("amplified_epsilon.n", shuffle.amplified_epsilon,
+     {"local_epsilon": 1.0, "n": 10**5, "delta": 1e-6}, "n", COUNTS),
+    ("amplified_epsilon.delta", shuffle.amplified_epsilon,
+     {"local_epsilon": 1.0, "n": 10**5, "delta": 1e-6}, "delta", DELTAS_OPEN),
+    ("amplified_epsilon.bound", shuffle.amplified_epsilon,
+     {"local_epsilon": 1.0, "n": 10**5, "delta": 1e-6}, "bound", ["fmt", None]),
+    ("max_local_epsilon.epsilon", shuffle.max_local_epsilon,
+     {"epsilon": 0.1, "n": 10**5, "delta": 1e-6}, "epsilon", [0.0, *EPSILONS]),
+    ("min_batch_size.local_epsilon", shuffle.min_batch_size,
+     {"local_epsilon": 1.0, "epsilon": 0.1, "delta": 1e-6}, "local_epsilon", EPSILONS),
+    ("shuffled_binary_rr_epsilon.flip_probability", shuffle.shuffled_binary_rr_epsilon,
+     {"flip_probability": 0.5, "n": 100, "delta": 1e-6}, "flip_probability",
+     [0.0, *PROBABILITIES]),
+    ("shuffled_binary_rr_delta.n", shuffle.shuffled_binary_rr_delta,
+     {"flip_probability": 0.5, "n": 100, "epsilon": 0.5}, "n", COUNTS),
     # calibration
     ("analytic_gaussian_sigma", calibrate.analytic_gaussian_sigma,
      {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),
