@@ -132,11 +132,37 @@ class _IntegerNoise:
         return _log(self.pmf(k))
 
 
+class _SymmetricIntegerNoise(_IntegerNoise):
+    """Shared methods of the laws symmetric about 0 on all of Z.
+
+    Subclasses provide ``_upper_tail(k) = P[X > k]`` for ``k >= 0`` (exact);
+    the cdf and sf of negative points follow by symmetry.
+    """
+
+    __slots__ = ()
+
+    def cdf(self, k: Any) -> mpmath.mpf:
+        """``P[X <= k]`` (exact, mpmath)."""
+        with working_precision():
+            return _symmetric_cdf(self._upper_tail, k)
+
+    def sf(self, k: Any) -> mpmath.mpf:
+        """``P[X > k] = 1 − cdf(k)`` (exact, mpmath)."""
+        with working_precision():
+            return _symmetric_sf(self._upper_tail, k)
+
+    def support(self) -> tuple[None, None]:
+        return (None, None)
+
+    def mean(self) -> Fraction:
+        return Fraction(0)
+
+
 # --------------------------------------------------------------------------- discrete Laplace
 
 
 @dataclass(frozen=True, slots=True)
-class DiscreteLaplace(_IntegerNoise):
+class DiscreteLaplace(_SymmetricIntegerNoise):
     """Discrete Laplace noise: ``P[k] ∝ exp(−|k| / scale)`` on the integers.
 
     Canonne, Kamath & Steinke 2020, Def. 29 (parameter t = ``scale``); the
@@ -180,22 +206,6 @@ class DiscreteLaplace(_IntegerNoise):
             beta = self._beta()
             return beta ** a / (1 + beta)
 
-    def cdf(self, k: Any) -> mpmath.mpf:
-        """``P[X <= k]``: ``β^{−k}/(1+β)`` for k < 0, ``1 − β^{k+1}/(1+β)`` otherwise."""
-        with working_precision():
-            return _symmetric_cdf(self._upper_tail, k)
-
-    def sf(self, k: Any) -> mpmath.mpf:
-        """``P[X > k] = 1 − cdf(k)``."""
-        with working_precision():
-            return _symmetric_sf(self._upper_tail, k)
-
-    def support(self) -> tuple[None, None]:
-        return (None, None)
-
-    def mean(self) -> Fraction:
-        return Fraction(0)
-
     def variance(self) -> mpmath.mpf:
         """Exact ``2β / (1 − β)²``."""
         with working_precision():
@@ -212,7 +222,7 @@ class DiscreteLaplace(_IntegerNoise):
 
 
 @dataclass(frozen=True, slots=True)
-class DiscreteGaussian(_IntegerNoise):
+class DiscreteGaussian(_SymmetricIntegerNoise):
     """Discrete Gaussian noise: ``P[k] ∝ exp(−k² / (2 sigma²))`` on the integers.
 
     Canonne, Kamath & Steinke 2020, Def. 1 (``sigma`` is the parameter σ, not
@@ -254,20 +264,6 @@ class DiscreteGaussian(_IntegerNoise):
     def _upper_tail(self, a: int) -> mpmath.mpf:
         return _gaussian_series(self._a(), a) / _discrete_gaussian_normaliser(self.sigma)
 
-    def cdf(self, k: Any) -> mpmath.mpf:
-        with working_precision():
-            return _symmetric_cdf(self._upper_tail, k)
-
-    def sf(self, k: Any) -> mpmath.mpf:
-        with working_precision():
-            return _symmetric_sf(self._upper_tail, k)
-
-    def support(self) -> tuple[None, None]:
-        return (None, None)
-
-    def mean(self) -> Fraction:
-        return Fraction(0)
-
     def variance(self) -> mpmath.mpf:
         """``Σ k² e^{−k²/(2σ²)} / Z`` (< σ², CKS 2020 Prop. 19).
 
@@ -295,7 +291,7 @@ class DiscreteGaussian(_IntegerNoise):
 
 
 @dataclass(frozen=True, slots=True)
-class Skellam(_IntegerNoise):
+class Skellam(_SymmetricIntegerNoise):
     """Skellam noise: the difference of two i.i.d. Poisson(``mu``) variables (variance 2·mu).
 
     Agarwal, Kairouz & Liu 2021 (the Skellam mechanism); chowdhury Thm 2.
@@ -339,20 +335,6 @@ class Skellam(_IntegerNoise):
                 return total
             high *= 2
 
-    def cdf(self, k: Any) -> mpmath.mpf:
-        with working_precision():
-            return _symmetric_cdf(self._upper_tail, k)
-
-    def sf(self, k: Any) -> mpmath.mpf:
-        with working_precision():
-            return _symmetric_sf(self._upper_tail, k)
-
-    def support(self) -> tuple[None, None]:
-        return (None, None)
-
-    def mean(self) -> Fraction:
-        return Fraction(0)
-
     def variance(self) -> Fraction:
         """Exact ``2 mu``."""
         return 2 * _as_rational(self.mu)
@@ -367,7 +349,7 @@ class Skellam(_IntegerNoise):
 
 
 @dataclass(frozen=True, slots=True)
-class PolyaDifference(_IntegerNoise):
+class PolyaDifference(_SymmetricIntegerNoise):
     """One user's share of distributed discrete Laplace noise (chowdhury Thm 1).
 
     The law of ``γ⁺ − γ⁻`` with ``γ±`` i.i.d. Pólya(r = 1/``shares``,
@@ -411,20 +393,6 @@ class PolyaDifference(_IntegerNoise):
                 return total
             polya *= beta * (k + r) / (k + 1)
             k += 1
-
-    def cdf(self, k: Any) -> mpmath.mpf:
-        with working_precision():
-            return _symmetric_cdf(self._upper_tail, k)
-
-    def sf(self, k: Any) -> mpmath.mpf:
-        with working_precision():
-            return _symmetric_sf(self._upper_tail, k)
-
-    def support(self) -> tuple[None, None]:
-        return (None, None)
-
-    def mean(self) -> Fraction:
-        return Fraction(0)
 
     def variance(self) -> mpmath.mpf:
         """Exact ``2 r β / (1 − β)²`` (twice the Pólya variance)."""
