@@ -43,5 +43,5 @@ def test_hanna_inverse_round_trip():
 def test_hanna_validity_errors():
     with pytest.raises(ValueError, match="local_epsilon"):
         hanna_shuffle_epsilon(10.0, 1000, 1e-6)
-    with pytest.raises(ValueError, match="batch_sizes"):
+    with pytest.raises(ValueError, match="no local_epsilon"):
         hanna_local_epsilons([100], 0.1, 1e-6)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import mpmath
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
+from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilons
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -118,54 +119,25 @@ def min_shuffler_batch_length(epsilon: float, delta0: float, *, T: int, m: int, 
 def hanna_shuffle_epsilon(local_epsilon: float, n: int, delta: float) -> float:
     """Hanna et al. Eq. (10) (FMT 2021): f_{n,δ}(ε0), valid for ε0 <= ln(n / (16 ln(2/δ))).
 
-    .. math::
-
-        f = \\ln\\Bigl(1 + \\frac{e^{ε_0}-1}{e^{ε_0}+1}\\Bigl(\\frac{8\\sqrt{e^{ε_0}\\ln(4/δ)}}{\\sqrt n}
-            + \\frac{8e^{ε_0}}{n}\\Bigr)\\Bigr)
-
-    **Soundness**: upper bound (replace-one) inside the validity region, which
-    is checked (ValueError outside); mpmath, rounded up.
+    The ``"fmt2021"`` bound of :func:`dpverify.accountants.shuffle.amplified_epsilon`
+    (mpmath, rounded up; ValueError outside the validity region).
 
     >>> round(hanna_shuffle_epsilon(1.0, 10**6, 1e-6), 4)
     0.0235
     """
-    eps0 = check_epsilon(local_epsilon, "local_epsilon")
-    n = check_positive_int(n, "n")
-    delta = check_delta(delta, allow_zero=False)
-    with working_precision():
-        cap = mpmath.log(n / (16 * mpmath.log(2 / mpmath.mpf(delta))))
-        if not eps0 <= cap:
-            raise value_error("local_epsilon", local_epsilon,
-                              f"<= ln(n/(16 ln(2/delta))) = {float(cap)!r}", "FMT validity condition")
-        e = mpmath.exp(eps0)
-        value = mpmath.log1p(mpmath.tanh(mpmath.mpf(eps0) / 2) * (
-            8 * mpmath.sqrt(e * mpmath.log(4 / mpmath.mpf(delta)) / n) + 8 * e / n))
-    return round_up(value, relative_error=1e-30)
+    return amplified_epsilon(local_epsilon, n, delta, bound="fmt2021")
 
 
 def hanna_local_epsilons(batch_sizes, epsilon: float, delta: float) -> list[float]:
     """Hanna et al. Alg. 3 line 8: ε0^{(i)} = f^{-1}_{n_i,δ}(ε) for every batch size.
 
-    The largest valid ε0 with f_{n_i,δ}(ε0) <= ε (bisect_passing, passing end);
-    the validity cap ln(n/(16 ln(2/δ))) when f is below ε on the whole region.
-    Raises ValueError when the region is empty (n_i <= 16 ln(2/δ)).
+    :func:`dpverify.accountants.shuffle.max_local_epsilons` with ``bound="fmt2021"``:
+    the largest valid ε0 with f_{n_i,δ}(ε0) <= ε (verified in mpmath), and the
+    validity cap when f stays below ε on the whole region. Raises
+    :class:`~dpverify.errors.CalibrationError` (a ValueError) when no ε0 works.
 
     >>> [round(e, 3) for e in hanna_local_epsilons([10**4, 10**6], 0.1, 1e-6)]
     [0.528, 2.699]
     """
-    epsilon = check_epsilon(epsilon, allow_zero=False)
-    delta = check_delta(delta, allow_zero=False)
-    result = []
-    for i, n in enumerate(batch_sizes):
-        n = check_positive_int(n, f"batch_sizes[{i}]")
-        with working_precision():
-            cap = float(mpmath.log(n / (16 * mpmath.log(2 / mpmath.mpf(delta)))))
-        if not cap > 0:
-            raise value_error(f"batch_sizes[{i}]", n, "> 16 ln(2/delta)", "FMT validity region is empty")
-        cap = float(mpmath.mpf(cap) * (1 - 1e-15))
-        if hanna_shuffle_epsilon(cap, n, delta) <= epsilon:
-            result.append(cap)
-        else:
-            result.append(bisect_passing(lambda e: hanna_shuffle_epsilon(e, n, delta) <= epsilon,
-                                         0.0, cap, rtol=1e-12))
-    return result
+    return [float(e) for e in max_local_epsilons(epsilon, list(batch_sizes), delta,
+                                                 bound="fmt2021")]
