@@ -1,0 +1,552 @@
+"""chowdhury 2023's privacy protocol P = (R, S, A) with discrete noise and secure aggregation.
+
+Every privatizer here follows CATALOGUE A2.2 (chowdhury Alg. 1 l. 18–30):
+
+* **R** (each user): randomized rounding ``x̂ = ⌊xg⌋ + Ber(xg − ⌊xg⌋)``
+  (:func:`dpverify.mechanisms.randomized_rounding`), plus its share of the noise
+  ``η_i``, sent as ``y = (x̂ + η) mod m``;
+* **S**: secure aggregation, ``ŷ = (Σ y_i) mod m``
+  (:class:`dpverify.mechanisms.SecureAggregation`);
+* **A**: ``z = (ŷ − m)/g`` if ``ŷ > ng + τ`` (underflow correction), else ``ŷ/g``.
+
+with ``m = ng + 2τ + 1``. The instantiations (table A2.7) differ in the noise
+and in (g, τ): :class:`PolyaSecureAggregation` (Dist-DP-SE, Thm 1),
+:class:`SkellamSecureAggregation` (Dist-RDP-SE, Thm 2),
+:class:`DiscreteGaussianSecureAggregation` (Dist-CDP-SE, Thm 4),
+:class:`PolyaShuffle` (Thm 3, shuffle model through a relaxed SecAgg),
+:class:`CentralDiscreteLaplace` (CDP-SE, Thm 5, App. H.1) and
+:class:`LocalDiscreteLaplace` (LDP-SE, Thm 6, App. H.2).
+
+Two paths with the same law: ``per_user=True`` runs every user's randomizer,
+the modular secure sum and the analyser (auditable); the fast path draws the
+**total** noise from its exact law (sum of n Pólya differences = discrete
+Laplace, sum of Skellams = Skellam, …) and applies the same modular analyser
+to ``Σ x̂ + Σ η``, which is the same number as ``(Σ y_i) mod m``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from dpverify._numeric import round_down, round_up
+from dpverify._validation import (
+    check_choice,
+    check_epsilon,
+    check_in_range,
+    check_positive_int,
+    check_probability,
+    value_error,
+)
+from dpverify.bandits._aggregate_laws import (
+    discrete_laplace_subexponential,
+    distributed_discrete_gaussian_zcdp,
+    simulation_discrete_gaussian_sum,
+    simulation_discrete_laplace_sum,
+)
+from dpverify.bandits._policy import RewardBatch
+from dpverify.bandits._privatizer_base import ErrorLaw
+from dpverify.guarantees import Guarantee, PureDP
+from dpverify.mechanisms import (
+    DiscreteGaussian,
+    DiscreteLaplace,
+    PolyaDifference,
+    SecureAggregation,
+    Skellam,
+    privacy_map,
+    randomized_rounding,
+    sample_aggregate,
+    sample_users,
+    secure_aggregation_modulus,
+)
+from dpverify.mechanisms.samplers import discrete_laplace
+
+__all__ = [
+    "ProtocolParameters",
+    "PolyaSecureAggregation",
+    "SkellamSecureAggregation",
+    "DiscreteGaussianSecureAggregation",
+    "PolyaShuffle",
+    "CentralDiscreteLaplace",
+    "LocalDiscreteLaplace",
+    "distributed_dp_parameters",
+    "distributed_rdp_parameters",
+    "distributed_cdp_parameters",
+]
+
+SECURE_AGGREGATION = "distributed (secure aggregation)"
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolParameters:
+    """``n`` users, precision ``g``, accuracy ``τ`` and modulus ``m = ng + 2τ + 1``.
+
+    >>> ProtocolParameters(64, 8, 117).modulus, ProtocolParameters(64, 8, 117).bits_per_user
+    (747, 10)
+    """
+
+    users: int
+    precision: int
+    tau: int
+
+    @property
+    def modulus(self) -> int:
+        return secure_aggregation_modulus(self.users, self.precision, self.tau)
+
+    @property
+    def bits_per_user(self) -> int:
+        """``⌈log2 m⌉`` bits each user sends to S (chowdhury Sec. 4, "communication bits")."""
+        return (self.modulus - 1).bit_length()
+
+
+def distributed_dp_parameters(epsilon: float, users: int, tail_probability: float) -> ProtocolParameters:
+    """chowdhury Thm 1: ``g = ⌈ε√n⌉``, ``τ = ⌈(g/ε) log(2/p)⌉`` (p = 1/T in the theorem).
+
+    CATALOGUE A2.7 [R,C]: the garbled "g = εn" is ``⌈ε√n⌉`` as in the code.
+
+    >>> p = distributed_dp_parameters(1.0, 64, 1e-6)
+    >>> p.precision, p.tau, p.modulus
+    (8, 117, 747)
+    >>> distributed_dp_parameters(0.1, 4, 1e-6).modulus
+    297
+    """
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    users = check_positive_int(users, "users")
+    p = check_probability(tail_probability, "tail_probability", open_low=True)
+    precision = math.ceil(epsilon * math.sqrt(users))
+    return ProtocolParameters(users, precision, math.ceil(precision / epsilon * math.log(2 / p)))
+
+
+def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: float, *,
+                               scale_factor: float, tau_rule: str = "paper") -> ProtocolParameters:
+    """chowdhury Thm 2: ``g = ⌈sε√n⌉``; τ from Prop. 1 with total σ = g/ε.
+
+    ``tau_rule="paper"``: ``τ = ⌈(2g/ε)√log(2/p) + √2 log(2/p)⌉`` (CATALOGUE A2.7 [R]);
+    ``"code"``: the reference code's ``⌈2g log(2/p)/ε + √2 log(2/p)⌉`` (larger; T3-8).
+
+    >>> p = distributed_rdp_parameters(1.0, 1024, 1e-6, scale_factor=10)
+    >>> p.precision, p.tau, p.modulus
+    (320, 2459, 332599)
+    """
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    users = check_positive_int(users, "users")
+    p = check_probability(tail_probability, "tail_probability", open_low=True)
+    s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
+    rule = check_choice(tau_rule, "tau_rule", ("paper", "code"))
+    precision = math.ceil(s * epsilon * math.sqrt(users))
+    log_term = math.log(2 / p)
+    first = (2 * precision / epsilon) * (math.sqrt(log_term) if rule == "paper" else log_term)
+    return ProtocolParameters(users, precision, math.ceil(first + math.sqrt(2) * log_term))
+
+
+def distributed_cdp_parameters(epsilon: float, users: int, tail_probability: float, *,
+                               scale_factor: float) -> ProtocolParameters:
+    """chowdhury Thm 4: ``g = ⌈sε√n⌉``, ``τ = ⌈(g/ε)√(2 log(2/p))⌉``.
+
+    >>> distributed_cdp_parameters(0.5, 100, 1e-6, scale_factor=10).tau
+    539
+    """
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    users = check_positive_int(users, "users")
+    p = check_probability(tail_probability, "tail_probability", open_low=True)
+    s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
+    precision = math.ceil(s * epsilon * math.sqrt(users))
+    return ProtocolParameters(users, precision,
+                              math.ceil(precision / epsilon * math.sqrt(2 * math.log(2 / p))))
+
+
+class _SecureAggregationPrivatizer:
+    """Shared (R, S, A) machinery; subclasses define parameters, noise, guarantee and tails."""
+
+    model = SECURE_AGGREGATION
+    simulation = False  # True when the protocol itself is only simulated (Thm 3's relaxed SecAgg)
+
+    # -- hooks -------------------------------------------------------------------------
+    def parameters(self, users: int) -> ProtocolParameters:
+        raise NotImplementedError
+
+    def user_noise(self, parameters: ProtocolParameters) -> Any:
+        """The mechanism each user adds to its code (None: no local noise)."""
+        return None
+
+    def analyser_noise(self, parameters: ProtocolParameters) -> Any:
+        """The mechanism the analyser adds to the secure sum (None: none; central model only)."""
+        return None
+
+    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator) -> int:
+        """Fast path: the total noise ``Σ η_i`` (+ the analyser's) from its exact law."""
+        raise NotImplementedError
+
+    # -- shared ------------------------------------------------------------------------
+    def _require_tail_probability(self) -> float:
+        if self.tail_probability is None:
+            raise value_error("tail_probability", None, "set (a probability in (0, 1))",
+                              "use .for_horizon(T) for the theorem's p = 1/T")
+        return self.tail_probability
+
+    def for_horizon(self, horizon: int) -> Any:
+        """This privatizer with the theorem's tail probability p = 1/T, unless one is set."""
+        if self.tail_probability is not None:
+            return self
+        return replace(self, tail_probability=1.0 / check_positive_int(horizon, "horizon"))
+
+    def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
+                      per_user: bool = False) -> float:
+        """The analyser's estimate ``z`` of the batch's reward sum (chowdhury Alg. 1 l. 8–12)."""
+        params = self.parameters(rewards.size)
+        aggregation = SecureAggregation(params.modulus)
+        if per_user:
+            view = self._per_user_view(rewards, params, aggregation, rng)
+        else:
+            codes = self._code_total(rewards, params.precision, rng)
+            view = (codes + self._aggregate_noise(params, rng)) % params.modulus
+            view = self._relax(view, params, rng)
+        estimate = aggregation.analyse(view, users=params.users, precision=params.precision,
+                                       tau=params.tau)
+        return float(estimate)
+
+    @staticmethod
+    def _code_total(rewards: RewardBatch, precision: int, rng: np.random.Generator) -> int:
+        """``Σ x̂_i``: exactly ``g·Σ r_i`` for binary rewards, else randomized rounding of each."""
+        if rewards.binary:
+            return precision * int(rewards.total)
+        return int(np.sum(randomized_rounding(rewards.individual(), precision=precision, rng=rng)))
+
+    def _per_user_view(self, rewards: RewardBatch, params: ProtocolParameters,
+                       aggregation: SecureAggregation, rng: np.random.Generator) -> int:
+        values = np.asarray(rewards.individual(), dtype=float)
+        codes = np.atleast_1d(randomized_rounding(values, precision=params.precision, rng=rng))
+        noise_mechanism = self.user_noise(params)
+        if noise_mechanism is None:
+            noise = np.zeros(params.users, dtype=np.int64)
+        else:
+            noise = sample_users(noise_mechanism, 0, users=params.users, rng=rng)
+        messages = aggregation.randomize(codes.tolist(), [int(v) for v in noise])
+        view = self._relax(aggregation.aggregate(messages), params, rng)
+        central = self.analyser_noise(params)
+        if central is not None:  # chowdhury Alg. 3: η mod m added to the secure sum
+            view = (view + int(sample_aggregate(central, 0, users=1, rng=rng))) % params.modulus
+        return view
+
+    def _relax(self, view: int, params: ProtocolParameters, rng: np.random.Generator) -> int:
+        """The secure sum as the analyser receives it (exact for a perfect SecAgg)."""
+        return view
+
+    def estimate_error_law(self, users: int) -> ErrorLaw:
+        raise NotImplementedError
+
+
+def _cached(method: Any) -> Any:
+    """Memoise a per-batch-size method of a frozen (hashable) privatizer."""
+    return functools.lru_cache(maxsize=512)(method)
+
+
+# ------------------------------------------------------------------------- Thm 1: Pólya
+
+
+@dataclass(frozen=True)
+class PolyaSecureAggregation(_SecureAggregationPrivatizer):
+    """Dist-DP-SE's protocol (chowdhury Thm 1): Pólya shares, secure aggregation, pure ε-DP.
+
+    User i adds ``η_i = γ⁺ − γ⁻``, ``γ± ~ Pólya(1/n, e^{−ε/g})`` i.i.d.
+    (:class:`~dpverify.mechanisms.PolyaDifference`, Gamma **scale β/(1−β)**,
+    not the reference code's inverted scale, CATALOGUE T3-1); the n shares
+    sum to exactly ``Lap_Z(g/ε)``, so the secure sum of the codes (sensitivity
+    g) is ε-DP. Tail constants for β(b) (table A2.7): σ = √2/ε, h = 1/ε.
+
+    >>> privatizer = PolyaSecureAggregation(0.5, tail_probability=1e-6)
+    >>> privatizer.guarantee(1024)
+    PureDP(epsilon=0.5)
+    """
+
+    epsilon: float
+    tail_probability: float | None = None
+    name = "Pólya + SecAgg (Dist-DP-SE)"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        if self.tail_probability is not None:
+            check_probability(self.tail_probability, "tail_probability", open_low=True)
+
+    def _noise_epsilon(self) -> float:
+        return self.epsilon
+
+    @_cached
+    def parameters(self, users: int) -> ProtocolParameters:
+        return distributed_dp_parameters(self._noise_epsilon(), users, self._require_tail_probability())
+
+    def user_noise(self, parameters: ProtocolParameters) -> PolyaDifference:
+        return PolyaDifference(shares=parameters.users,
+                               scale=parameters.precision / self._noise_epsilon())
+
+    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator) -> int:
+        return int(sample_aggregate(self.user_noise(parameters), 0, users=parameters.users, rng=rng))
+
+    @_cached
+    def guarantee(self, users: int) -> Guarantee:
+        """Per batch: ``privacy_map`` of the n Pólya shares at sensitivity g (pure DP)."""
+        params = self.parameters(users)
+        return privacy_map(self.user_noise(params), sensitivity=params.precision)
+
+    def estimate_error_law(self, users: int) -> ErrorLaw:
+        e = self._noise_epsilon()
+        return ErrorLaw(sigma=math.sqrt(2) / e, h=1 / e,
+                        noise=DiscreteLaplace(self.parameters(users).precision / e),
+                        description="Lap_Z(g/ε)/g + rounding (chowdhury Thm 1, table A2.7)")
+
+
+# ------------------------------------------------------------------------- Thm 3: shuffle
+
+
+@dataclass(frozen=True)
+class PolyaShuffle(PolyaSecureAggregation):
+    """chowdhury Thm 3 (App. D.2): Thm 1's protocol over an (ε̂, q̂)-relaxed SecAgg simulated by shuffling.
+
+    As far as the paper specifies it (CATALOGUE A2.5): the Pólya noise, g and τ
+    use **ε′ = ε/2** and ``p′ = 1/(2T)`` (``tail_probability``); the
+    shuffle protocol of Cheu & Yan 2021 (``S′∘R′ⁿ``) is an (ε̂ = ε/4, q̂ = p′)
+    relaxation of secure aggregation, and the total loss is
+    ``2ε̂ + ε′ = ε`` (T3-5). The concrete R′ is not given in the paper, so
+    **this is a labelled simulation**: the secure sum is exact except with
+    probability q̂, when a uniformly random residue replaces it (an idealised
+    relaxed-correctness failure).
+
+    >>> privatizer = PolyaShuffle(1.0, tail_probability=1e-6)
+    >>> privatizer.parameters(64).precision, privatizer.guarantee(64)
+    (4, PureDP(epsilon=1.0))
+    """
+
+    name = "Pólya + relaxed SecAgg by shuffling (Thm 3, simulated)"
+    model = "shuffle (relaxed secure aggregation, simulated)"
+    simulation = True
+
+    def _noise_epsilon(self) -> float:
+        return self.epsilon / 2
+
+    def for_horizon(self, horizon: int) -> Any:
+        """Thm 3's ``p′ = q̂ = 1/(2T)``, unless a tail probability is set."""
+        if self.tail_probability is not None:
+            return self
+        return replace(self, tail_probability=1.0 / (2 * check_positive_int(horizon, "horizon")))
+
+    def _relax(self, view: int, params: ProtocolParameters, rng: np.random.Generator) -> int:
+        if rng.random() < self._require_tail_probability():
+            return int(rng.integers(params.modulus))
+        return view
+
+    @_cached
+    def guarantee(self, users: int) -> Guarantee:
+        """``2ε̂ + ε′`` with ε̂ = ε/4 (relaxed security) and ε′ the Pólya protocol's exact ε."""
+        inner = PolyaSecureAggregation.guarantee.__wrapped__(self, users)
+        return PureDP(round_up(Fraction(self.epsilon) / 2 + Fraction(inner.epsilon)))
+
+
+# ------------------------------------------------------------------------- Thm 2: Skellam
+
+
+@dataclass(frozen=True)
+class SkellamSecureAggregation(_SecureAggregationPrivatizer):
+    """Dist-RDP-SE's protocol (chowdhury Thm 2): Skellam shares ``Sk(0, g²/(nε²))``, RDP.
+
+    The total noise is ``Sk(0, g²/ε²)`` (Skellams add), so the secure sum has
+    the Skellam mechanism's RDP at sensitivity g (Agarwal et al. 2021, Thm 3.5;
+    integer orders only, T3-6), evaluated with the actual ⌈·⌉-ed g (T3-7).
+    Tail constants (table A2.7 [C,D]): σ = 2/ε + √2/(sε), h = 1/(sε).
+
+    >>> privatizer = SkellamSecureAggregation(1.0, scale_factor=10, tail_probability=1e-6)
+    >>> round(privatizer.guarantee(1024).epsilon_at(2), 5)
+    1.00001
+    """
+
+    epsilon: float
+    scale_factor: float = 10.0
+    tail_probability: float | None = None
+    tau_rule: str = "paper"
+    name = "Skellam + SecAgg (Dist-RDP-SE)"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        check_in_range(self.scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
+        check_choice(self.tau_rule, "tau_rule", ("paper", "code"))
+        if self.tail_probability is not None:
+            check_probability(self.tail_probability, "tail_probability", open_low=True)
+
+    @_cached
+    def parameters(self, users: int) -> ProtocolParameters:
+        return distributed_rdp_parameters(self.epsilon, users, self._require_tail_probability(),
+                                          scale_factor=self.scale_factor, tau_rule=self.tau_rule)
+
+    def user_noise(self, parameters: ProtocolParameters) -> Skellam:
+        """``Sk(0, g²/(nε²))``: Skellam(mu) has variance 2·mu."""
+        return Skellam(mu=parameters.precision ** 2 / (2 * parameters.users * self.epsilon ** 2))
+
+    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator) -> int:
+        return int(sample_aggregate(self.user_noise(parameters), 0, users=parameters.users, rng=rng))
+
+    @_cached
+    def guarantee(self, users: int) -> Guarantee:
+        """RDP curve of the total ``Skellam(n·mu)`` at sensitivity g (n·mu rounded down: less noise)."""
+        params = self.parameters(users)
+        total_mu = round_down(Fraction(self.user_noise(params).mu) * params.users)
+        return privacy_map(Skellam(mu=total_mu), sensitivity=params.precision)
+
+    def estimate_error_law(self, users: int) -> ErrorLaw:
+        e, s = self.epsilon, self.scale_factor
+        params = self.parameters(users)
+        return ErrorLaw(sigma=2 / e + math.sqrt(2) / (s * e), h=1 / (s * e),
+                        noise=Skellam(mu=params.precision ** 2 / (2 * e ** 2)),
+                        description="Sk(0, g²/ε²)/g + rounding (chowdhury Thm 2, table A2.7)")
+
+
+# ------------------------------------------------------------------------- Thm 4: discrete Gaussian
+
+
+@dataclass(frozen=True)
+class DiscreteGaussianSecureAggregation(_SecureAggregationPrivatizer):
+    """Dist-CDP-SE's protocol (chowdhury Thm 4, App. F): discrete Gaussian shares ``N_Z(0, g²/(nε²))``.
+
+    The sum of discrete Gaussians is **not** discrete Gaussian (T3-3): the
+    per-batch guarantee is Kairouz–Liu–Steinke's ½ε̂²-CDP with the ξ correction
+    at the actual n (:func:`distributed_discrete_gaussian_zcdp`). The fast path
+    draws the sum from its FFT-computed pmf (simulation only). Thm 4 assumes
+    ε ∈ (0, 1). Tail constants [D]: σ = √2/ε + √2/(sε), h = 0.
+
+    >>> privatizer = DiscreteGaussianSecureAggregation(0.5, tail_probability=1e-6)
+    >>> round(privatizer.guarantee(1024).rho, 6)
+    0.125
+    """
+
+    epsilon: float
+    scale_factor: float = 10.0
+    tail_probability: float | None = None
+    name = "discrete Gaussian + SecAgg (Dist-CDP-SE)"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        if not self.epsilon < 1:
+            raise value_error("epsilon", self.epsilon, "in (0, 1)", "chowdhury Thm 4 assumes epsilon < 1")
+        check_in_range(self.scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
+        if self.tail_probability is not None:
+            check_probability(self.tail_probability, "tail_probability", open_low=True)
+
+    @_cached
+    def parameters(self, users: int) -> ProtocolParameters:
+        return distributed_cdp_parameters(self.epsilon, users, self._require_tail_probability(),
+                                          scale_factor=self.scale_factor)
+
+    def user_noise(self, parameters: ProtocolParameters) -> DiscreteGaussian:
+        return DiscreteGaussian(sigma=parameters.precision / (self.epsilon * math.sqrt(parameters.users)))
+
+    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator) -> int:
+        sigma = self.user_noise(parameters).sigma
+        return simulation_discrete_gaussian_sum(sigma, parameters.users, rng=rng)
+
+    @_cached
+    def guarantee(self, users: int) -> Guarantee:
+        params = self.parameters(users)
+        sigma = self.user_noise(params).sigma
+        return distributed_discrete_gaussian_zcdp(sigma, params.users, sensitivity=params.precision)
+
+    def estimate_error_law(self, users: int) -> ErrorLaw:
+        e, s = self.epsilon, self.scale_factor
+        return ErrorLaw(sigma=math.sqrt(2) / e + math.sqrt(2) / (s * e), h=0.0,
+                        noise=None, description="Σ N_Z(0, g²/(nε²))/g + rounding (Thm 4)")
+
+
+# ------------------------------------------------------------------------- App. H: central, local
+
+
+@dataclass(frozen=True)
+class CentralDiscreteLaplace(PolyaSecureAggregation):
+    """CDP-SE (chowdhury Thm 5, App. H.1, Alg. 2–3): no local noise; the analyser adds ``Lap_Z(g/ε)``.
+
+    Central model: users send ``x̂ mod m`` through secure aggregation and the
+    (trusted) analyser adds ``η mod m``, ``η ~ Lap_Z(g/ε)`` (exact CKS
+    sampler), before the underflow rule. Same (g, τ, m) and tail constants
+    as Thm 1; (ε, 0)-DP in the central model. Thm 5 states ε ∈ (0, 1); the
+    privacy holds for every ε > 0.
+
+    >>> CentralDiscreteLaplace(0.5, tail_probability=1e-6).guarantee(64)
+    PureDP(epsilon=0.5)
+    """
+
+    name = "central discrete Laplace (CDP-SE)"
+    model = "central"
+
+    def user_noise(self, parameters: ProtocolParameters) -> None:
+        return None
+
+    def analyser_noise(self, parameters: ProtocolParameters) -> DiscreteLaplace:
+        return DiscreteLaplace(scale=parameters.precision / self.epsilon)
+
+    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator) -> int:
+        return int(discrete_laplace(self.analyser_noise(parameters).scale, rng=rng))
+
+    @_cached
+    def guarantee(self, users: int) -> Guarantee:
+        params = self.parameters(users)
+        return privacy_map(self.analyser_noise(params), sensitivity=params.precision)
+
+
+@dataclass(frozen=True)
+class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
+    """LDP-SE (chowdhury Thm 6, App. H.2, Alg. 4–5): every user adds ``Lap_Z(g/ε)``; local ε-DP.
+
+    Each message ``(x̂ + η_i) mod m`` is itself ε-DP (sensitivity g). The
+    paper's τ = ⌈(c g/ε)√(2n log(2/p))⌉ rests on an unknown absolute constant c
+    (Lemma 5; CATALOGUE T3-15). **Deviation (documented)**: the explicit
+    sub-exponential constants (ν², α = 2g/ε) of ``Lap_Z(g/ε)`` from its MGF
+    (:func:`discrete_laplace_subexponential`) replace c, and by Lemma 7
+    ``τ = ⌈ν√(2n log(2/p)) + 2α log(2/p)⌉``; for β(b),
+    σ = (√(2n) + ν√(2n))/g and h = 2α/g = 4/ε.
+
+    >>> privatizer = LocalDiscreteLaplace(0.5, tail_probability=1e-6)
+    >>> privatizer.guarantee(16), privatizer.parameters(16).precision
+    (PureDP(epsilon=0.5), 2)
+    """
+
+    epsilon: float
+    tail_probability: float | None = None
+    name = "local discrete Laplace (LDP-SE)"
+    model = "local"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        if self.tail_probability is not None:
+            check_probability(self.tail_probability, "tail_probability", open_low=True)
+
+    @_cached
+    def parameters(self, users: int) -> ProtocolParameters:
+        users = check_positive_int(users, "users")
+        p = self._require_tail_probability()
+        precision = math.ceil(self.epsilon * math.sqrt(users))
+        nu2, alpha = discrete_laplace_subexponential(precision / self.epsilon)
+        log_term = math.log(2 / p)
+        tau = math.ceil(math.sqrt(nu2 * 2 * users * log_term) + 2 * alpha * log_term)
+        return ProtocolParameters(users, precision, tau)
+
+    def user_noise(self, parameters: ProtocolParameters) -> DiscreteLaplace:
+        return DiscreteLaplace(scale=parameters.precision / self.epsilon)
+
+    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator) -> int:
+        return simulation_discrete_laplace_sum(self.user_noise(parameters).scale, parameters.users,
+                                               rng=rng)
+
+    @_cached
+    def guarantee(self, users: int) -> Guarantee:
+        """Each user's message alone: ``Lap_Z(g/ε)`` at sensitivity g (local ε-DP)."""
+        params = self.parameters(users)
+        return privacy_map(self.user_noise(params), sensitivity=params.precision)
+
+    def estimate_error_law(self, users: int) -> ErrorLaw:
+        params = self.parameters(users)
+        nu2, alpha = discrete_laplace_subexponential(params.precision / self.epsilon)
+        root = math.sqrt(2 * params.users)
+        return ErrorLaw(sigma=(root + math.sqrt(nu2) * root) / params.precision,
+                        h=2 * alpha / params.precision, noise=None,
+                        description="Σ Lap_Z(g/ε)/g + rounding, explicit MGF constants (Thm 6)")

@@ -1,0 +1,331 @@
+"""Stochastic K-armed bandit instances: frozen parameters, rewards drawn with an explicit ``rng``.
+
+* :class:`BernoulliBandit` — rewards in {0, 1} (tenenbaum 2021's setting);
+  the sum of a batch is drawn from its exact binomial law in one step.
+* :class:`ClippedGaussianBandit` — ``clip(N(μ, sd²), 0, 1)`` with ``sd = 0.1``
+  (chowdhury 2023 Sec. 7: "Gaussian ... projected to [0, 1]"; the reference
+  code clips). The arm means of the *clipped* law (:attr:`reward_means`,
+  exact closed form) differ slightly from μ near 0 and 1; regret is measured
+  against them.
+* :class:`CategoricalBandit` — rewards ``label/4`` with a categorical law of the
+  label on {0, …, 4}: the synthetic stand-in for chowdhury's MSLR-WEB10K
+  instance (:func:`mslr_synthetic_instance`).
+
+Instance generators (CATALOGUE A5): :func:`easy_instance` (μ ~ U[0.25, 0.75]),
+:func:`hard_instance` (μ ~ U[0.45, 0.55]), K = 10, and
+:func:`mslr_synthetic_instance` (K = 50). :class:`InstanceFamily` wraps a
+generator as a picklable callable ``rng → instance``, so that
+:func:`~dpverify.bandits.simulate.simulate` draws a fresh instance per run
+(the papers average over 20 random instances).
+
+Every environment exposes ``n_arms``, ``reward_means`` (exact), ``best_arm``,
+``gaps``, ``binary`` (rewards in {0, 1}), ``rewards(arm, size, *, rng)``
+(individual rewards) and ``reward_sum(arm, size, *, rng)`` (the sum of
+``size`` rewards, from its exact law where it has one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from dpverify._validation import (
+    check_choice,
+    check_int_at_least,
+    check_positive,
+    check_positive_int,
+    value_error,
+)
+
+__all__ = [
+    "BernoulliBandit",
+    "ClippedGaussianBandit",
+    "CategoricalBandit",
+    "InstanceFamily",
+    "easy_instance",
+    "hard_instance",
+    "mslr_synthetic_instance",
+    "instance_family",
+    "REWARD_FAMILIES",
+]
+
+#: Reward families of :func:`easy_instance` / :func:`hard_instance`.
+REWARD_FAMILIES = ("clipped-gaussian", "bernoulli")
+
+
+def _check_means(means: Any) -> tuple[float, ...]:
+    try:
+        values = tuple(float(m) for m in means)
+    except TypeError:
+        raise value_error("means", means, "a sequence of arm means in [0, 1]") from None
+    if len(values) < 1 or not all(0.0 <= m <= 1.0 for m in values):  # NaN fails
+        raise value_error("means", means, "a non-empty sequence of arm means in [0, 1]")
+    return values
+
+
+def _check_arm(arm: Any, n_arms: int) -> int:
+    arm = check_int_at_least(arm, "arm", 0)
+    if arm >= n_arms:
+        raise value_error("arm", arm, f"an arm index in [0, {n_arms})")
+    return arm
+
+
+class _Bandit:
+    """Shared read-only properties of the K-armed instances."""
+
+    __slots__ = ()
+
+    @property
+    def n_arms(self) -> int:
+        return len(self.means)
+
+    @property
+    def best_arm(self) -> int:
+        """Index of the best arm (the first one on ties)."""
+        return int(np.argmax(self.reward_means))
+
+    @property
+    def best_mean(self) -> float:
+        return float(max(self.reward_means))
+
+    @property
+    def gaps(self) -> NDArray[np.float64]:
+        """``Δ_a = μ* − μ_a`` of the reward law (exact)."""
+        means = np.asarray(self.reward_means)
+        return means.max() - means
+
+
+@dataclass(frozen=True, slots=True)
+class BernoulliBandit(_Bandit):
+    """Arm ``a`` pays ``Ber(means[a])``.
+
+    >>> env = BernoulliBandit((0.2, 0.7))
+    >>> env.best_arm, env.gaps.tolist()
+    (1, [0.49999999999999994, 0.0])
+    >>> env.reward_sum(1, 1000, rng=np.random.default_rng(0))
+    680
+    """
+
+    means: tuple[float, ...]
+    binary = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "means", _check_means(self.means))
+
+    @property
+    def reward_means(self) -> tuple[float, ...]:
+        return self.means
+
+    def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.int64]:
+        """``size`` independent rewards of ``arm`` (int64 zeros and ones)."""
+        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        return (rng.random(size) < self.means[arm]).astype(np.int64)
+
+    def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> int:
+        """The sum of ``size`` rewards of ``arm``: one ``Bin(size, μ_a)`` draw."""
+        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        return int(rng.binomial(size, self.means[arm]))
+
+
+def clipped_normal_mean(mu: float, sd: float) -> float:
+    """``E[clip(X, 0, 1)]`` for ``X ~ N(mu, sd²)`` (exact closed form).
+
+    .. math:: E = μ + E[(−X)^+] − E[(X − 1)^+], \\quad
+              E[(X − c)^+] = (μ − c)Φ(\\tfrac{μ − c}{σ}) + σφ(\\tfrac{μ − c}{σ})
+
+    >>> clipped_normal_mean(0.5, 0.1)
+    0.5
+    >>> round(clipped_normal_mean(0.25, 0.1) - 0.25, 6)
+    0.0002
+    """
+    def excess(shift: float) -> float:  # E[(Y)^+], Y ~ N(shift, sd²)
+        z = shift / sd
+        return shift * stats.norm.cdf(z) + sd * stats.norm.pdf(z)
+
+    return float(mu + excess(-mu) - excess(mu - 1.0))
+
+
+@dataclass(frozen=True, slots=True)
+class ClippedGaussianBandit(_Bandit):
+    """Arm ``a`` pays ``clip(N(means[a], sd²), 0, 1)`` (chowdhury Sec. 7, sd = 0.1).
+
+    >>> env = ClippedGaussianBandit((0.25, 0.75))
+    >>> round(env.reward_means[0], 6), env.binary
+    (0.2502, False)
+    >>> env.rewards(0, 3, rng=np.random.default_rng(0)).round(3).tolist()
+    [0.263, 0.237, 0.314]
+    """
+
+    means: tuple[float, ...]
+    sd: float = 0.1
+    binary = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "means", _check_means(self.means))
+        object.__setattr__(self, "sd", check_positive(self.sd, "sd"))
+
+    @property
+    def reward_means(self) -> tuple[float, ...]:
+        """Means of the clipped rewards (exact), which the regret is measured against."""
+        return tuple(clipped_normal_mean(m, self.sd) for m in self.means)
+
+    def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
+        """``size`` independent clipped-Gaussian rewards of ``arm``."""
+        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        values = rng.normal(self.means[arm], self.sd, size)
+        return np.clip(values, 0.0, 1.0, out=values)
+
+    def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
+        """The sum of ``size`` rewards (drawn one by one: the clipped sum has no closed law)."""
+        return float(self.rewards(arm, size, rng=rng).sum())
+
+
+#: Reward values of :class:`CategoricalBandit`: relevance labels 0..4 scaled to [0, 1].
+LABEL_REWARDS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class CategoricalBandit(_Bandit):
+    """Arm ``a`` pays ``label/4`` with ``label ~ Categorical(label_probabilities[a])`` on {0..4}.
+
+    >>> env = CategoricalBandit(((1.0, 0, 0, 0, 0), (0, 0, 0.5, 0, 0.5)))
+    >>> env.reward_means
+    (0.0, 0.75)
+    """
+
+    label_probabilities: tuple[tuple[float, ...], ...]
+    binary = False
+
+    def __post_init__(self) -> None:
+        rows = []
+        for row in self.label_probabilities:
+            values = np.asarray(row, dtype=float)
+            if values.shape != (len(LABEL_REWARDS),) or not (
+                    np.all(values >= 0) and abs(values.sum() - 1.0) <= 1e-9):
+                raise value_error("label_probabilities", self.label_probabilities,
+                                  "rows of 5 probabilities summing to 1")
+            rows.append(tuple((values / values.sum()).tolist()))
+        if not rows:
+            raise value_error("label_probabilities", self.label_probabilities, "non-empty")
+        object.__setattr__(self, "label_probabilities", tuple(rows))
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        return self.reward_means
+
+    @property
+    def reward_means(self) -> tuple[float, ...]:
+        return tuple(float(np.dot(row, LABEL_REWARDS)) for row in self.label_probabilities)
+
+    def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
+        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        labels = rng.choice(len(LABEL_REWARDS), size=size, p=self.label_probabilities[arm])
+        return labels / 4.0
+
+    def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
+        """The sum of ``size`` rewards from the exact multinomial law of the label counts."""
+        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        counts = rng.multinomial(size, self.label_probabilities[arm])
+        return float(np.dot(counts, np.arange(len(LABEL_REWARDS)))) / 4.0
+
+
+def _uniform_means(k: int, gap: float, rng: np.random.Generator) -> tuple[float, ...]:
+    """CATALOGUE A5: ``μ = gap·U[0,1)^K + (0.5 − gap/2)``."""
+    return tuple((gap * rng.random(k) + (0.5 - gap / 2)).tolist())
+
+
+def _instance(means: tuple[float, ...], rewards: str) -> Any:
+    rewards = check_choice(rewards, "rewards", REWARD_FAMILIES)
+    return ClippedGaussianBandit(means) if rewards == "clipped-gaussian" else BernoulliBandit(means)
+
+
+def easy_instance(k: int = 10, *, rng: np.random.Generator,
+                  rewards: str = "clipped-gaussian") -> Any:
+    """chowdhury's (after Vaswani et al. 2020) easy instance: μ_a ~ U[0.25, 0.75].
+
+    >>> env = easy_instance(rng=np.random.default_rng(0))
+    >>> env.n_arms, min(env.means) >= 0.25, max(env.means) <= 0.75
+    (10, True, True)
+    """
+    return _instance(_uniform_means(check_positive_int(k, "k"), 0.5, rng), rewards)
+
+
+def hard_instance(k: int = 10, *, rng: np.random.Generator,
+                  rewards: str = "clipped-gaussian") -> Any:
+    """chowdhury's hard instance: μ_a ~ U[0.45, 0.55].
+
+    >>> env = hard_instance(rng=np.random.default_rng(0), rewards="bernoulli")
+    >>> type(env).__name__, max(env.means) - min(env.means) <= 0.1
+    ('BernoulliBandit', True)
+    """
+    return _instance(_uniform_means(check_positive_int(k, "k"), 0.1, rng), rewards)
+
+
+def mslr_synthetic_instance(k: int = 50, *, rng: np.random.Generator) -> CategoricalBandit:
+    """Synthetic stand-in for chowdhury's MSLR-WEB10K instance (Fig. 1 d–f); **not the real data**.
+
+    The paper clusters the 1,200,192 query–url rows of MSLR-WEB10K (Qin & Liu
+    2013) into K = 50 clusters with K-means and takes each cluster's relevance
+    labels (0..4) as the arm's rewards. The data set cannot be downloaded in
+    this environment, so this generator (CATALOGUE A5, "synthetic stand-in",
+    ours) draws, per arm, a label distribution skewed towards low labels, as
+    relevance labels are: ``Dirichlet((4, 3, 1.5, 0.6, 0.3) · c)`` with
+    concentration ``c ~ U[0.5, 3]``; rewards are ``label/4`` (the
+    protocol needs rewards in [0, 1]).
+
+    >>> env = mslr_synthetic_instance(rng=np.random.default_rng(0))
+    >>> env.n_arms, 0.0 < min(env.reward_means) < max(env.reward_means) < 1.0
+    (50, True)
+    """
+    k = check_positive_int(k, "k")
+    base = np.array([4.0, 3.0, 1.5, 0.6, 0.3])
+    rows = tuple(tuple(rng.dirichlet(base * rng.uniform(0.5, 3.0)).tolist()) for _ in range(k))
+    return CategoricalBandit(rows)
+
+
+_GENERATORS: dict[str, Callable[..., Any]] = {
+    "easy": easy_instance,
+    "hard": hard_instance,
+    "mslr-synthetic": mslr_synthetic_instance,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceFamily:
+    """A picklable random-instance generator: ``family(rng)`` draws one instance.
+
+    >>> family = instance_family("hard", k=5, rewards="bernoulli")
+    >>> family(np.random.default_rng(0)).n_arms
+    5
+    """
+
+    name: str
+    k: int
+    rewards: str = "clipped-gaussian"
+
+    def __post_init__(self) -> None:
+        check_choice(self.name, "name", tuple(_GENERATORS))
+        object.__setattr__(self, "k", check_positive_int(self.k, "k"))
+        check_choice(self.rewards, "rewards", REWARD_FAMILIES)
+
+    def __call__(self, rng: np.random.Generator) -> Any:
+        if self.name == "mslr-synthetic":
+            return mslr_synthetic_instance(self.k, rng=rng)
+        return _GENERATORS[self.name](self.k, rng=rng, rewards=self.rewards)
+
+    def describe(self) -> str:
+        suffix = "" if self.name == "mslr-synthetic" else f", {self.rewards}"
+        return f"{self.name} (K={self.k}{suffix})"
+
+
+def instance_family(name: str, *, k: int | None = None,
+                    rewards: str = "clipped-gaussian") -> InstanceFamily:
+    """The named family (``easy``, ``hard``, ``mslr-synthetic``) with the papers' default K."""
+    name = check_choice(name, "name", tuple(_GENERATORS))
+    default = 50 if name == "mslr-synthetic" else 10
+    return InstanceFamily(name, default if k is None else k, rewards)
