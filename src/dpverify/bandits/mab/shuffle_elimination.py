@@ -1,0 +1,185 @@
+"""tenenbaum et al. 2021: SDP-AE (Alg. 1) and VB-SDP-AE (Alg. 2), arm elimination in the shuffle model.
+
+CATALOGUE 002.2. Phase t = 1, 2, …: every viable arm a ∈ V is pulled by a
+batch of fresh users — ``m`` of them (SDP-AE) or ``m^t = 2^t`` (VB-SDP-AE,
+t from 1, CATALOGUE T-T10) — whose rewards go through the shuffle-model
+``M_sum``; **all** past data are kept (no forgetting):
+
+.. math::
+
+    \\hat S^t_a = \\hat S^{t-1}_a + Z^t_a,\\quad N^t_a = N^{t-1}_a + m^t,\\quad
+    \\hat μ^t_a = \\hat S^t_a / N^t_a,\\quad
+    I^t_a = \\Big(\\frac{2\\sqrt t σ_{ε,δ}}{N^t_a} + \\frac{1}{\\sqrt{N^t_a}}\\Big)\\sqrt{2\\log T}
+
+At the end of the phase every a with ``μ̂_a + I_a < max_{a′ ∈ V}(μ̂_{a′} − I_{a′})``
+is removed (strict, T-T6). The run exits exactly at T pulls (T-T7): the
+simulator stops inside the last batch and no M_sum is run for it.
+
+σ_{ε,δ} is not a free constant: each call's error variance proxy comes from
+the chosen M_sum (:class:`~dpverify.bandits.privatizers.ShuffledNoisyBits` by
+default, :class:`~dpverify.bandits.privatizers.ShuffledRandomizedResponse` as
+the alternative reading), and ``√t σ`` is ``√(Σ_j σ_j²)`` over the actual calls.
+
+SDP-AE's batch size defaults to Cor. 3.2's ``m = ⌈σ²_{ε,δ}⌉`` (the reading
+the regret derivation needs, T-T2; ``batch_reading="printed"`` gives ⌈σ⌉).
+Rewards must be binary (Bernoulli instances; T-T8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dpverify._validation import check_choice, check_positive_int, value_error
+from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
+from dpverify.bandits.mab._elimination import (
+    geometric_batch_sizes,
+    schedule_guarantee,
+    surviving_arms,
+    tenenbaum_width,
+)
+from dpverify.bandits.privatizers import NonPrivate, ShuffledNoisyBits, ShuffledRandomizedResponse
+
+__all__ = [
+    "ShuffleArmElimination",
+    "ShuffleEliminationPolicy",
+    "sdp_ae",
+    "vb_sdp_ae",
+    "arm_elimination",
+    "MSUM_PROTOCOLS",
+]
+
+#: The readings of tenenbaum's M_sum (Appendix C is missing): see :mod:`dpverify.bandits.privatizers`.
+MSUM_PROTOCOLS = ("noise-bits", "randomized-response")
+
+
+@dataclass(frozen=True)
+class ShuffleArmElimination:
+    """tenenbaum's arm elimination: fixed batch size ``batch_size`` (SDP-AE) or ``2^t`` (``None``: VB-SDP-AE).
+
+    Examples
+    --------
+    >>> algorithm = arm_elimination()
+    >>> policy = algorithm.start(n_arms=2, horizon=100)
+    >>> [policy.next_batch().size for _ in range(1)]
+    [2]
+    """
+
+    privatizer: Any
+    batch_size: int | None = None
+    name: str = "arm elimination"
+
+    def __post_init__(self) -> None:
+        if self.batch_size is not None:
+            object.__setattr__(self, "batch_size", check_positive_int(self.batch_size, "batch_size"))
+
+    @property
+    def variable_batches(self) -> bool:
+        return self.batch_size is None
+
+    def phase_batch_size(self, phase: int) -> int:
+        """``m`` (SDP-AE) or ``m^t = 2^t`` (VB-SDP-AE)."""
+        return 2 ** phase if self.batch_size is None else self.batch_size
+
+    def start(self, *, n_arms: int, horizon: int, per_user: bool = False) -> ShuffleEliminationPolicy:
+        return ShuffleEliminationPolicy(self, n_arms=n_arms, horizon=horizon, per_user=per_user)
+
+    def batch_sizes(self, horizon: int) -> list[int]:
+        if self.batch_size is None:
+            return geometric_batch_sizes(2, horizon)
+        return [min(self.batch_size, check_positive_int(horizon, "horizon"))]
+
+    def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
+        delta = getattr(self.privatizer, "delta", 1e-6)
+        return schedule_guarantee(self.privatizer, self.batch_sizes(horizon), delta=delta,
+                                  notes="per batch: (ε, δ)-SDP of the shuffled M_sum")
+
+
+@dataclass
+class ShuffleEliminationPolicy:
+    """One run of :class:`ShuffleArmElimination`: sums ``Ŝ``, pulls ``N``, error variances ``V``."""
+
+    algorithm: ShuffleArmElimination
+    n_arms: int
+    horizon: int
+    per_user: bool = False
+    active: list[int] = field(init=False)
+    phase: int = field(init=False, default=0)
+    sums: dict[int, float] = field(init=False, default_factory=dict)
+    pulls: dict[int, int] = field(init=False, default_factory=dict)
+    error_variances: dict[int, float] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.n_arms = check_positive_int(self.n_arms, "n_arms")
+        self.horizon = check_positive_int(self.horizon, "horizon")
+        self.active = list(range(self.n_arms))
+        self.sums = {a: 0.0 for a in self.active}
+        self.pulls = {a: 0 for a in self.active}
+        self.error_variances = {a: 0.0 for a in self.active}
+        self._queue: list[int] = []
+
+    def next_batch(self) -> Batch:
+        if not self._queue:
+            if self.phase:
+                self._eliminate()
+            self.phase += 1
+            self._queue = list(self.active)
+        return Batch(self._queue[0], self.algorithm.phase_batch_size(self.phase))
+
+    def update(self, batch: Batch, rewards: RewardBatch, *, rng: np.random.Generator) -> None:
+        if not self._queue or batch.arm != self._queue[0]:
+            raise value_error("batch", batch, "the batch next_batch() returned")
+        privatizer = self.algorithm.privatizer
+        self.sums[batch.arm] += privatizer.privatize_sum(rewards, rng=rng, per_user=self.per_user)
+        self.pulls[batch.arm] += batch.size
+        law = privatizer.estimate_error_law(batch.size)
+        self.error_variances[batch.arm] += law.sub_gaussian_variance
+        self._queue.pop(0)
+
+    def widths(self) -> dict[int, float]:
+        """``I^t_a`` of every viable arm."""
+        return {a: tenenbaum_width(self.pulls[a], error_variance=self.error_variances[a],
+                                   horizon=max(self.horizon, 2)) for a in self.active}
+
+    def means(self) -> dict[int, float]:
+        return {a: self.sums[a] / self.pulls[a] for a in self.active}
+
+    def _eliminate(self) -> None:
+        self.active = surviving_arms(self.active, self.means(), self.widths())
+
+
+def _msum(epsilon: float, delta: float, protocol: str) -> Any:
+    protocol = check_choice(protocol, "protocol", MSUM_PROTOCOLS)
+    if protocol == "noise-bits":
+        return ShuffledNoisyBits(epsilon, delta)
+    return ShuffledRandomizedResponse(epsilon, delta)
+
+
+def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
+           protocol: str = "noise-bits", batch_reading: str = "squared") -> ShuffleArmElimination:
+    """SDP-AE (tenenbaum Alg. 1); ``batch_size=None`` is Cor. 3.2's m = ⌈σ²⌉ (or ⌈σ⌉, "printed").
+
+    σ is that of the chosen M_sum (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`).
+    """
+    privatizer = _msum(epsilon, delta, protocol)
+    if batch_size is None:
+        from dpverify.accountants.shuffle_papers import tenenbaum_batch_size, tenenbaum_msum_sigma
+
+        if protocol != "noise-bits":
+            raise value_error("batch_size", None, "given for the randomized-response M_sum",
+                              "its σ depends on the batch size")
+        sigma = tenenbaum_msum_sigma(epsilon, delta)
+        batch_size = tenenbaum_batch_size(sigma, reading=batch_reading)
+    return ShuffleArmElimination(privatizer, batch_size, name="SDP-AE")
+
+
+def vb_sdp_ae(epsilon: float, delta: float, *, protocol: str = "noise-bits") -> ShuffleArmElimination:
+    """VB-SDP-AE (tenenbaum Alg. 2): batch sizes 2^t, all data kept."""
+    return ShuffleArmElimination(_msum(epsilon, delta, protocol), None, name="VB-SDP-AE")
+
+
+def arm_elimination(batch_size: int | None = None) -> ShuffleArmElimination:
+    """Non-private batched arm elimination (σ = 0): fixed batches, or doubling ones (``None``)."""
+    return ShuffleArmElimination(NonPrivate(), batch_size, name="AE (non-private)")
