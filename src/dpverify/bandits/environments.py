@@ -27,7 +27,7 @@ Every environment exposes ``n_arms``, ``reward_means`` (exact), ``best_arm``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,7 @@ __all__ = [
     "hard_instance",
     "mslr_synthetic_instance",
     "instance_family",
+    "clipped_normal_mean",
     "REWARD_FAMILIES",
 ]
 
@@ -82,7 +83,7 @@ class _Bandit:
 
     @property
     def n_arms(self) -> int:
-        return len(self.means)
+        return len(self.reward_means)
 
     @property
     def best_arm(self) -> int:
@@ -163,16 +164,15 @@ class ClippedGaussianBandit(_Bandit):
 
     means: tuple[float, ...]
     sd: float = 0.1
+    #: Means of the clipped rewards (exact), which the regret is measured against.
+    reward_means: tuple[float, ...] = field(init=False, repr=False, compare=False)
     binary = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "means", _check_means(self.means))
         object.__setattr__(self, "sd", check_positive(self.sd, "sd"))
-
-    @property
-    def reward_means(self) -> tuple[float, ...]:
-        """Means of the clipped rewards (exact), which the regret is measured against."""
-        return tuple(clipped_normal_mean(m, self.sd) for m in self.means)
+        object.__setattr__(self, "reward_means",
+                           tuple(clipped_normal_mean(m, self.sd) for m in self.means))
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
         """``size`` independent clipped-Gaussian rewards of ``arm``."""
@@ -199,6 +199,7 @@ class CategoricalBandit(_Bandit):
     """
 
     label_probabilities: tuple[tuple[float, ...], ...]
+    reward_means: tuple[float, ...] = field(init=False, repr=False, compare=False)
     binary = False
 
     def __post_init__(self) -> None:
@@ -213,19 +214,18 @@ class CategoricalBandit(_Bandit):
         if not rows:
             raise value_error("label_probabilities", self.label_probabilities, "non-empty")
         object.__setattr__(self, "label_probabilities", tuple(rows))
+        object.__setattr__(self, "reward_means",
+                           tuple(float(np.dot(row, LABEL_REWARDS)) for row in rows))
 
     @property
     def means(self) -> tuple[float, ...]:
         return self.reward_means
 
-    @property
-    def reward_means(self) -> tuple[float, ...]:
-        return tuple(float(np.dot(row, LABEL_REWARDS)) for row in self.label_probabilities)
-
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
         arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
-        labels = rng.choice(len(LABEL_REWARDS), size=size, p=self.label_probabilities[arm])
-        return labels / 4.0
+        cdf = np.cumsum(self.label_probabilities[arm])
+        labels = np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right")
+        return np.minimum(labels, len(LABEL_REWARDS) - 1) / 4.0
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
         """The sum of ``size`` rewards from the exact multinomial law of the label counts."""

@@ -1,0 +1,90 @@
+"""Figures from simulation results (matplotlib, imported lazily; the ``plots`` extra).
+
+Kept out of :mod:`dpverify.bandits.simulate` so that simulating never needs matplotlib.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["plot_regret_panels", "plot_scaling"]
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError("figures need matplotlib: pip install 'dpverify[plots]'") from error
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_regret_panels(results: Any, path: str | Path, *, title: str = "",
+                       kind: str = "pseudo") -> Path:
+    """One panel per entry of ``results`` ((panel, simulations) pairs): ``Reg(t)/t`` ± standard error.
+
+    Linear time axis as in chowdhury Fig. 1; the band is ± one standard error
+    of the mean over runs (their shading is ± std/√20).
+    """
+    plt = _pyplot()
+    count = len(results)
+    columns = min(3, count)
+    rows = -(-count // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, 3.6 * rows), squeeze=False)
+    for axis, (panel, sims) in zip(axes.ravel(), results):
+        for sim in sims:
+            rounds = sim.checkpoints
+            mean = sim.time_average_regret(kind)
+            band = sim.standard_error(kind) / rounds
+            axis.plot(rounds, mean, label=sim.algorithm)
+            axis.fill_between(rounds, mean - band, mean + band, alpha=0.25)
+        axis.set_title(getattr(panel, "title", str(panel)), fontsize=10)
+        axis.set_xlabel("round t")
+        axis.set_ylabel("time-average regret")
+        axis.set_ylim(bottom=0)
+        axis.legend(fontsize=7)
+    for axis in axes.ravel()[count:]:
+        axis.set_visible(False)
+    if title:
+        figure.suptitle(title)
+    figure.tight_layout()
+    path = Path(path)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def plot_scaling(results: Any, path: str | Path, *, title: str = "") -> Path:
+    """Final regret against 1/ε on log–log axes, with reference slopes 1 and 2."""
+    from dpverify.bandits.experiments import scaling_rows
+
+    plt = _pyplot()
+    rows = scaling_rows(results)
+    figure, axis = plt.subplots(figsize=(6, 4.5))
+    for name in dict.fromkeys(r["algorithm"] for r in rows):
+        own = sorted((r for r in rows if r["algorithm"] == name), key=lambda r: r["epsilon"])
+        inverse = np.array([1 / r["epsilon"] for r in own])
+        axis.errorbar(inverse, [r["final_regret"] for r in own],
+                      yerr=[r["standard_error"] for r in own], marker="o", capsize=3, label=name)
+    inverse = np.array(sorted({1 / r["epsilon"] for r in rows}))
+    anchor = max(r["final_regret"] for r in rows)
+    for power, style in ((1, ":"), (2, "--")):
+        reference = anchor * (inverse / inverse[-1]) ** power
+        axis.plot(inverse, reference, "k" + style, linewidth=0.8, label=f"∝ 1/ε^{power}")
+    axis.set_xscale("log")
+    axis.set_yscale("log")
+    axis.set_xlabel("1/ε")
+    axis.set_ylabel("final regret Reg(T)")
+    axis.legend(fontsize=8)
+    if title:
+        axis.set_title(title, fontsize=9)
+    figure.tight_layout()
+    path = Path(path)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
