@@ -45,7 +45,7 @@ from dpverify.mechanisms.discrete import (
     PolyaDifference,
     Skellam,
 )
-from dpverify.mechanisms.privacy_maps import pmf_pair_profile, register_privacy_map
+from dpverify.mechanisms.privacy_maps import register_privacy_map
 from dpverify.neighbouring import Neighbouring
 
 __all__ = [
@@ -358,6 +358,7 @@ def binomial_noise_delta(trials: int, epsilon: Any, *, probability: float = 0.5,
     ten standard deviations), not to ``trials``. For ``d > trials`` the
     supports separate and δ = 1.
 
+    >>> from dpverify.mechanisms.privacy_maps import pmf_pair_profile
     >>> law = BinomialNoise(trials=40)
     >>> exact = pmf_pair_profile([law.pmf(k) for k in range(-20, 21)] + [0],
     ...                          [0] + [law.pmf(k) for k in range(-20, 21)]).curve(mpmath.mpf(0.5))
