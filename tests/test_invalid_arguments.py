@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
-from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, zcdp
+from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 
@@ -149,6 +149,29 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     ("min_laplace_scale.delta", calibrate.min_laplace_scale, {"epsilon": 1.0}, "delta", DELTAS),
     ("min_noise_multiplier.steps", calibrate.min_noise_multiplier,
      {"epsilon": 1.0, "delta": 1e-5, "sampling_probability": 0.01}, "steps", COUNTS),
+    ("min_binomial_trials.epsilon", calibrate.min_binomial_trials, {"epsilon": 1.0, "delta": 1e-6},
+     "epsilon", [NAN, INF, -1.0, 0.0, *NOT_A_NUMBER]),
+    ("min_binomial_trials.delta", calibrate.min_binomial_trials, {"epsilon": 1.0, "delta": 1e-6},
+     "delta", DELTAS_OPEN),
+    ("min_binomial_trials.sensitivity", calibrate.min_binomial_trials,
+     {"epsilon": 1.0, "delta": 1e-6}, "sensitivity", COUNTS),
+    ("NoisyBitSummation.noise_bits", mech.NoisyBitSummation, {"users": 10, "noise_bits": 2},
+     "noise_bits", COUNTS),
+    ("tenenbaum_msum_sigma.protocol", shuffle_papers.tenenbaum_msum_sigma,
+     {"epsilon": 1.0, "delta": 1e-6}, "protocol", ["rr", None, 3]),
+    ("tenenbaum_msum_sigma.batch_size", shuffle_papers.tenenbaum_msum_sigma,
+     {"epsilon": 1.0, "delta": 1e-6}, "batch_size", [0, -1, 1.5, NAN, "3", True]),
+    ("tenenbaum_batch_size.sigma", shuffle_papers.tenenbaum_batch_size, {"sigma": 2.0}, "sigma",
+     REALS_POSITIVE),
+    ("garcelon_total_guarantee.composition", shuffle_papers.garcelon_total_guarantee,
+     {"batch_length": 10**7, "horizon": 10**8, "flip_probability": 0.5, "m": 1, "d": 1,
+      "delta0": 1e-6, "delta_slack": 1e-6}, "composition", ["kov", None]),
+    ("garcelon_total_guarantee.horizon", shuffle_papers.garcelon_total_guarantee,
+     {"batch_length": 10**7, "horizon": 10**8, "flip_probability": 0.5, "m": 1, "d": 1,
+      "delta0": 1e-6, "delta_slack": 1e-6}, "horizon", COUNTS),
+    ("garcelon_total_guarantee.delta_slack", shuffle_papers.garcelon_total_guarantee,
+     {"batch_length": 10**7, "horizon": 10**8, "flip_probability": 0.5, "m": 1, "d": 1,
+      "delta0": 1e-6, "delta_slack": 1e-6}, "delta_slack", DELTAS_OPEN),
 ]
 
 CASES = [

@@ -12,11 +12,14 @@ from dpverify.accountants.calibrate import (
     analytic_gaussian_sigma,
     gaussian_epsilon,
     laplace_epsilon,
+    min_binomial_trials,
     min_gaussian_sigma,
     min_laplace_scale,
     min_noise_multiplier,
 )
 from dpverify.accountants.pld import PrivacyLossDistribution
+from dpverify.mechanisms import BinomialNoise, privacy_map
+from dpverify.mechanisms._noise_maps import binomial_noise_delta
 from dpverify.mechanisms.continuous import gaussian_privacy_profile
 
 
@@ -92,3 +95,28 @@ def test_min_noise_multiplier_rdp_and_pld() -> None:
 def test_invalid_arguments(call, name: str) -> None:
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@given(st.floats(0.05, 3.0), st.sampled_from([1e-3, 1e-6, 1e-9]), st.sampled_from([1, 2]))
+@settings(max_examples=15, deadline=None)
+def test_min_binomial_trials_is_the_exact_threshold(epsilon: float, delta: float,
+                                                    sensitivity: int) -> None:
+    """N passes and N − 1 fails, both by the exact mpmath δ."""
+    trials = min_binomial_trials(epsilon, delta, sensitivity=sensitivity)
+    assert binomial_noise_delta(trials, epsilon, sensitivity=sensitivity) <= delta
+    if trials > sensitivity:
+        assert binomial_noise_delta(trials - 1, epsilon, sensitivity=sensitivity) > delta
+
+
+def test_min_binomial_trials_against_the_pmf_pair_for_small_n() -> None:
+    """At ε = 1, δ = 1e-2 the threshold is small enough to enumerate with Fractions."""
+    trials = min_binomial_trials(1.0, 1e-2)
+    for n, passes in ((trials, True), (trials - 1, False)):
+        exact = privacy_map(BinomialNoise(n), sensitivity=1)
+        assert (exact.delta_for_epsilon(1.0) <= 1e-2) is passes
+
+
+def test_min_binomial_trials_grows_like_the_gaussian() -> None:
+    """N/4 is the variance: close to the analytic Gaussian σ² for small ε (CLT)."""
+    trials = min_binomial_trials(0.05, 1e-6)
+    assert trials / 4 == pytest.approx(analytic_gaussian_sigma(0.05, 1e-6) ** 2, rel=0.02)

@@ -4,6 +4,7 @@ divergence computed from the pmfs of the worst neighbouring pair (a shift by Δ)
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -134,7 +135,8 @@ def test_skellam_rdp_formula_value() -> None:
         skellam_rdp(2.5, l1_sensitivity=1, l2_sensitivity=1, variance=1)
 
 
-@pytest.mark.parametrize("trials, probability, sensitivity", [(8, 0.5, 1), (12, 0.5, 2), (7, 0.3, 1)])
+@pytest.mark.parametrize("trials, probability, sensitivity",
+                         [(8, 0.5, 1), (12, 0.5, 2), (7, 0.3, 1), (300, 0.3, 3), (1000, 0.5, 1)])
 def test_binomial_maps_against_pmf_pairs(trials: int, probability: float, sensitivity: int) -> None:
     mechanism = BinomialNoise(trials, probability)
     profile = privacy_map(mechanism, sensitivity=sensitivity)
@@ -143,13 +145,18 @@ def test_binomial_maps_against_pmf_pairs(trials: int, probability: float, sensit
     q = [0] * sensitivity + counts
     forward, backward = pmf_pair_profile(p, q), pmf_pair_profile(q, p)
     with mpmath.workdps(50):
-        for epsilon in (0.0, 0.5, 1.0, 3.0):
+        for epsilon in (0.0, 0.05, 0.5, 1.0, 3.0):
             e = mpmath.mpf(epsilon)
-            assert profile.curve(e) == max(forward.curve(e), backward.curve(e))
+            exact = max(forward.curve(e), backward.curve(e))
+            tolerance = exact * mpmath.mpf(10) ** -30  # the profile's stated relative_error
+            assert exact - tolerance <= profile.curve(e) <= exact + tolerance + 1e-60
     corner = privacy_map(mechanism, sensitivity=sensitivity, target=ApproxDP)
     assert corner.delta >= max(forward.delta_for_epsilon(corner.epsilon),
                                backward.delta_for_epsilon(corner.epsilon))
     assert corner.delta == pytest.approx(profile.delta_for_epsilon(corner.epsilon + 5.0), rel=1e-12)
+    ratio = max(Fraction(a) / b for pair in ((p, q), (q, p)) for a, b in zip(*pair) if a and b)
+    with mpmath.workdps(50):
+        assert corner.epsilon >= mpmath.log(ratio.numerator) - mpmath.log(ratio.denominator)
     if probability == 0.5 and sensitivity == 1:
         assert corner.epsilon == pytest.approx(math.log(trials), rel=1e-15)  # max ratio n at j = 1
         assert corner.delta == pytest.approx(2.0 ** -trials, rel=1e-15)

@@ -15,6 +15,7 @@ from scipy import stats
 
 from dpverify.mechanisms.protocols import (
     BinarySummation,
+    NoisyBitSummation,
     SecureAggregation,
     Shuffler,
     VectorSummation,
@@ -177,3 +178,43 @@ def test_vector_summation_is_unbiased_with_the_stated_variance() -> None:
 def test_bad_input_names_the_parameter(call, name: str) -> None:
     with pytest.raises((ValueError, TypeError), match=name):
         call()
+
+
+def test_noisy_bit_summation_paths_have_the_same_law() -> None:
+    """Per-user (coins + shuffle) and aggregate draws of the count: two-sample chi-square.
+
+    False-failure probability 1e-4 (the test's level) with a fixed seed.
+    """
+    protocol = NoisyBitSummation(users=5, noise_bits=4)
+    bits = [1, 0, 1, 1, 0]
+    rng = np.random.default_rng(11)
+    fast = np.array([protocol.simulate(bits, rng=rng) for _ in range(4000)])
+    slow = np.array([protocol.simulate(bits, rng=rng, per_user=True) for _ in range(4000)])
+    values = np.arange(fast.min(), fast.max() + 1)
+    table = np.array([[np.sum(fast == v) for v in values], [np.sum(slow == v) for v in values]])
+    table = table[:, table.sum(axis=0) >= 10]
+    assert stats.chi2_contingency(table).pvalue > 1e-4
+    expected = 3 + protocol.total_noise_bits / 2
+    assert abs(fast.mean() - expected) < 5 * math.sqrt(protocol.estimator_variance() / 4000)
+
+
+@given(st.integers(1, 20), st.integers(1, 10), st.data())
+@settings(max_examples=30, deadline=None)
+def test_noisy_bit_summation_estimate_is_unbiased(users: int, noise_bits: int, data) -> None:
+    protocol = NoisyBitSummation(users=users, noise_bits=noise_bits)
+    ones = data.draw(st.integers(0, users))
+    law = protocol.error_law
+    mean = sum(protocol.estimate(ones + j) * law.pmf(j - Fraction(protocol.total_noise_bits, 2))
+               for j in range(protocol.total_noise_bits + 1))
+    assert mean == ones
+    assert law.variance() == protocol.estimator_variance()
+
+
+def test_noisy_bit_summation_rejects_bad_bits() -> None:
+    protocol = NoisyBitSummation(users=2, noise_bits=1)
+    rng = np.random.default_rng(0)
+    for bad in ([1, 2], [1], [[1, 0]]):
+        with pytest.raises(ValueError, match="bits"):
+            protocol.simulate(bad, rng=rng)
+    with pytest.raises(ValueError, match="count"):
+        protocol.estimate(5)

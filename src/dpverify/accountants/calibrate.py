@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import mpmath
+import numpy as np
+from scipy import special
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
@@ -35,6 +37,7 @@ from dpverify.accountants.rdp import (
     subsampled_gaussian_rdp,
 )
 from dpverify.errors import CalibrationError
+from dpverify.mechanisms._noise_maps import binomial_noise_delta
 from dpverify.mechanisms.continuous import gaussian_delta, gaussian_privacy_profile
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "analytic_gaussian_sigma",
     "gaussian_epsilon",
     "laplace_epsilon",
+    "min_binomial_trials",
     "min_gaussian_sigma",
     "min_laplace_scale",
     "min_noise_multiplier",
@@ -329,3 +333,72 @@ def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: 
     except CalibrationError as error:
         raise CalibrationError(f"no noise multiplier meets epsilon={epsilon!r}, "
                                f"delta={delta!r}: {error}") from error
+
+
+def _binomial_delta_estimate(trials: int, epsilon: float, shift: int) -> float:
+    """Float estimate of δ(ε) for ``Bin(trials, 1/2)`` noise at integer sensitivity ``shift``.
+
+    The same sum as :func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta`
+    (the prefix where the loss exceeds ε), in numpy over the 40 standard
+    deviations below the crossing point: only a search guide, never reported.
+    """
+    def loss(y: np.ndarray) -> np.ndarray:
+        return (special.gammaln(y - shift + 1) + special.gammaln(trials - y + shift + 1)
+                - special.gammaln(y + 1) - special.gammaln(trials - y + 1))
+
+    low, high = shift - 1, trials
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if loss(np.array(middle)) > epsilon else (low, middle)
+    start = max(0, low - int(20 * math.sqrt(trials)) - 100)
+    y = np.arange(start, low + 1)
+    log_mass = (special.gammaln(trials + 1) - special.gammaln(y + 1)
+                - special.gammaln(trials - y + 1) - trials * math.log(2))
+    with np.errstate(over="ignore"):
+        excess = np.where(y >= shift, -np.expm1(epsilon - loss(np.maximum(y, shift))), 1.0)
+    return float(np.sum(np.exp(log_mass) * excess))
+
+
+def min_binomial_trials(epsilon: float, delta: float, *, sensitivity: int = 1) -> int:
+    """Smallest N such that an integer query of sensitivity Δ plus ``Bin(N, 1/2)`` is (ε, δ)-DP.
+
+    The binomial mechanism's calibration (Dwork et al. 2006; tenenbaum's
+    ``M_sum`` with noise bits): δ_N(ε), the exact hockey-stick divergence
+    of the shifted binomials
+    (:func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta`), is
+    non-increasing in N, because ``Bin(N + 1, 1/2) = Bin(N, 1/2) + Ber(1/2)``
+    and adding independent noise is post-processing. A float estimate of δ_N
+    locates N by bisection; the answer is then confirmed exactly: N passes
+    and N − 1 fails, both in mpmath (a neighbour is stepped to otherwise).
+
+    Soundness: the returned N has been evaluated exactly and meets (ε, δ)
+    (any neighbouring relation under which the count moves by at most Δ).
+
+    >>> n = min_binomial_trials(1.0, 1e-6)
+    >>> n, float(binomial_noise_delta(n, 1.0)) <= 1e-6 < float(binomial_noise_delta(n - 1, 1.0))
+    (80, True)
+    """
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    shift = check_positive_int(sensitivity, "sensitivity")
+
+    def meets(trials: int) -> bool:
+        return trials >= shift and binomial_noise_delta(trials, epsilon, sensitivity=shift) <= delta
+
+    def estimate_meets(trials: int) -> bool:
+        return trials >= shift and _binomial_delta_estimate(trials, epsilon, shift) <= delta
+
+    guess = max(shift, math.ceil(4 * analytic_gaussian_sigma(epsilon, delta, sensitivity=shift) ** 2))
+    low, high = max(shift, guess // 4), guess * 4
+    while not estimate_meets(high):
+        low, high = high, high * 4
+        if high > 2 ** 40:
+            raise CalibrationError(f"no binomial noise up to 2^40 trials meets ({epsilon}, {delta})")
+    while low > shift and estimate_meets(low):
+        low, high = max(shift, low // 4), low
+    trials = low if estimate_meets(low) else bisect_passing(estimate_meets, low, high, integer=True)
+    while not meets(trials):
+        trials += 1
+    while trials > shift and meets(trials - 1):
+        trials -= 1
+    return trials

@@ -1,4 +1,11 @@
-"""The shuffle-model papers' own privacy computations (garcelon Prop. 13 / Thm 5, hanna Alg. 3).
+"""The shuffle-model papers' own privacy computations.
+
+* garcelon: Prop. 13's per-batch ε (Eq. 24), Thm 5's batch-length condition
+  (Eq. 3, printed and re-derived), the smallest batch length, and the total
+  over ⌈T/l⌉ batches (advanced composition as the paper; optimal and PLD for
+  comparison);
+* hanna Alg. 3: Eq. (10) and ε0^{(i)} for every batch size;
+* tenenbaum: the noise of ``M_sum`` (σ_{ε,δ}) and Cor. 3.2's batch size.
 
 Formulas are implemented as printed, with the CATALOGUE's re-derivations as
 options; they are the papers' claims, evaluated in mpmath and rounded up.
@@ -6,14 +13,23 @@ options; they are the papers' claims, evaluated in mpmath and rounded up.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import mpmath
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
+from dpverify.accountants._shuffle_exact import min_flip_probability
+from dpverify.accountants.calibrate import min_binomial_trials
+from dpverify.accountants.composition import advanced_composition, optimal_composition
+from dpverify.accountants.pld import PrivacyLossDistribution
 from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilons
+from dpverify.guarantees import ApproxDP
 from dpverify._validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_positive,
     check_positive_int,
     check_probability,
     value_error,
@@ -25,6 +41,12 @@ __all__ = [
     "min_shuffler_batch_length",
     "hanna_shuffle_epsilon",
     "hanna_local_epsilons",
+    "garcelon_total_guarantee",
+    "GARCELON_COMPOSITIONS",
+    "tenenbaum_noise_bits",
+    "tenenbaum_msum_sigma",
+    "tenenbaum_batch_size",
+    "TENENBAUM_BATCH_READINGS",
 ]
 
 
@@ -141,3 +163,143 @@ def hanna_local_epsilons(batch_sizes, epsilon: float, delta: float) -> list[floa
     """
     return [float(e) for e in max_local_epsilons(epsilon, list(batch_sizes), delta,
                                                  bound="fmt2021")]
+
+
+# --------------------------------------------------------------------------- garcelon total
+
+
+#: Composition methods of :func:`garcelon_total_guarantee`.
+GARCELON_COMPOSITIONS = ("advanced", "optimal", "pld")
+
+
+def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: float, *, m: int,
+                             d: int, delta0: float, delta_slack: float,
+                             composition: str = "advanced") -> ApproxDP:
+    """Central guarantee of all ⌈T/l⌉ shuffler releases of SBLB (garcelon Thm 5's proof).
+
+    Each batch is (ε_c, δ0/T)-DP with ε_c = Prop. 13 (Eq. 24) evaluated with
+    T inside the logarithms (δ0 → δ0/T, as Thm 5's conditions are written),
+    so the k = ⌈T/l⌉ per-batch δ's add up to at most δ0. The k releases are
+    then composed:
+
+    * ``"advanced"`` — Dwork–Rothblum–Vadhan, as the paper (CATALOGUE E1):
+      ``ε = √(2k ln(1/δ')) ε_c + k ε_c (e^{ε_c} − 1)``, δ = kδ0/T + δ';
+    * ``"optimal"`` — Kairouz–Oh–Viswanath's exact optimal composition of k
+      (ε_c, δ0/T) guarantees at the same total δ: the least ε valid for
+      every such composition;
+    * ``"pld"`` — the same worst case through the privacy-loss distribution
+      of the (ε_c, δ0/T) dominating pair (grid rounding pessimistic).
+
+    The global failure event E_δ of the LDP noise (the "δ" of the paper's
+    (ε, δ0 + δ)) is the caller's to add. **Soundness**: as sound as Prop. 13,
+    whose constants rest on a reconstructed Cheu et al. lemma [R]; every
+    step after it is rigorous and rounded up.
+
+    >>> advanced = garcelon_total_guarantee(10**7, 10**8, 0.5, m=1, d=1, delta0=1e-6,
+    ...                                     delta_slack=1e-6)
+    >>> optimal = garcelon_total_guarantee(10**7, 10**8, 0.5, m=1, d=1, delta0=1e-6,
+    ...                                    delta_slack=1e-6, composition="optimal")
+    >>> optimal.epsilon <= advanced.epsilon, advanced.delta <= 2e-6
+    (True, True)
+    """
+    composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
+    horizon = check_positive_int(horizon, "horizon")
+    delta0 = check_delta(delta0, "delta0", allow_zero=False)
+    delta_slack = check_delta(delta_slack, "delta_slack", allow_zero=False)
+    per_batch_delta = delta0 / horizon
+    batches = -(-horizon // check_positive_int(batch_length, "batch_length"))
+    epsilon = garcelon_per_batch_epsilon(batch_length, flip_probability, m=m, d=d,
+                                         delta0=per_batch_delta)
+    total_delta = min(1.0, batches * per_batch_delta) + delta_slack
+    if total_delta >= 1:
+        raise value_error("delta_slack", delta_slack, f"< 1 - {batches} * delta0 / horizon")
+    if composition == "advanced":
+        return advanced_composition(epsilon, per_batch_delta, batches, delta_slack=delta_slack)
+    if composition == "optimal":
+        return optimal_composition(epsilon, per_batch_delta, batches, target_delta=total_delta)
+    pld = PrivacyLossDistribution.from_approx_dp(epsilon, per_batch_delta).self_compose(batches)
+    return ApproxDP(epsilon=pld.epsilon_for_delta(total_delta), delta=total_delta)
+
+
+# --------------------------------------------------------------------------- tenenbaum
+
+
+#: Readings of tenenbaum Cor. 3.2's batch size: ⌈σ²⌉ (what its regret needs) or ⌈σ⌉ (as printed).
+TENENBAUM_BATCH_READINGS = ("squared", "printed")
+
+
+def tenenbaum_noise_bits(epsilon: float, delta: float) -> int:
+    """Total noise bits N of the noise-bit ``M_sum`` for an (ε, δ)-SDP batch (tenenbaum §2.1, App. C).
+
+    tenenbaum's ``M_sum`` (their Appendix C is missing, CATALOGUE T-T1) is
+    read as :class:`~dpverify.mechanisms.protocols.NoisyBitSummation`: the
+    users' reward bits plus N fair coins, shuffled, so the analyser sees
+    ``Σ r_i + Bin(N, 1/2)``. One user's reward moves the count by one, so the
+    batch is (ε, δ)-SDP (replace-one) exactly when binomial noise of N
+    trials is (ε, δ)-DP at sensitivity 1; this is the smallest such N
+    (:func:`~dpverify.accountants.calibrate.min_binomial_trials`, exact). It
+    does not depend on the batch size m: each user sends ⌈N/m⌉ coins.
+
+    >>> tenenbaum_noise_bits(1.0, 1e-6)
+    80
+    """
+    return min_binomial_trials(epsilon, delta)
+
+
+def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise-bits",
+                         batch_size: int | None = None) -> float:
+    """σ_{ε,δ}: the sub-Gaussian scale of the chosen ``M_sum``'s error (tenenbaum Alg. 1–2, Def. 1).
+
+    * ``"noise-bits"`` (default; meets §2.1's requirements for every batch
+      size): the error ``Bin(N, 1/2) − N/2`` is SG(N/4) (Hoeffding), so
+      ``σ = √N / 2`` with N = :func:`tenenbaum_noise_bits`. A batch of m users
+      sends m⌈N/m⌉ >= N coins; pass ``batch_size`` to get that batch's σ.
+    * ``"randomized-response"``: Cheu et al.'s shuffled binary RR
+      (:class:`~dpverify.mechanisms.protocols.BinarySummation`) with the
+      smallest flip probability p whose exact shuffled guarantee is (ε, δ)
+      for the ``batch_size`` m users (required); the debiased error is a sum
+      of m independent terms each in an interval of length 1/(1 − p), so
+      SG(m/(4(1 − p)²)) and ``σ = √m / (2(1 − p))``. Its error depends on
+      the input in law, so it is not the drop-in §2.1 asks for (CATALOGUE
+      002.2), and below m ≈ log(1/δ)/ε² users shuffling gains little: p stays
+      near the local ``2/(e^ε + 1)`` and σ grows like √m/(1 − p).
+
+    Rounded up.
+
+    >>> tenenbaum_msum_sigma(1.0, 1e-6)
+    4.47213595499958
+    """
+    protocol = check_choice(protocol, "protocol", ("noise-bits", "randomized-response"))
+    if batch_size is not None:
+        batch_size = check_positive_int(batch_size, "batch_size")
+    with working_precision():
+        if protocol == "noise-bits":
+            bits = tenenbaum_noise_bits(epsilon, delta)
+            if batch_size is not None:
+                bits = batch_size * -(-bits // batch_size)
+            return round_up(mpmath.sqrt(bits) / 2, relative_error=1e-40)
+        if batch_size is None:
+            raise value_error("batch_size", batch_size, "an integer >= 1",
+                              "the randomized-response M_sum is calibrated to its batch")
+        p = min_flip_probability(batch_size, epsilon, delta)  # < 1: ε0-LDP RR alone has ε0 = ε
+        return round_up(mpmath.sqrt(batch_size) / (2 * (1 - mpmath.mpf(p))), relative_error=1e-40)
+
+
+def tenenbaum_batch_size(sigma: float, *, reading: str = "squared") -> int:
+    """SDP-AE's batch size m of tenenbaum Cor. 3.2.
+
+    The corollary prints ``m = ⌈σ_{ε,δ}⌉`` but then uses m = Θ(log(1/δ)/ε²)
+    = Θ(σ²), and its regret derivation (the mΔ_a term giving Δ_a log(1/δ)/ε²)
+    needs ``m = ⌈σ²⌉`` (CATALOGUE T-T2): ``reading="squared"`` (default) or
+    ``"printed"``. The batch size only tunes regret (every batch is private
+    whatever its size), and σ usually arrives rounded up, so a relative
+    excess of 1e-12 is forgiven: σ = √20 (as a float) gives m = 20.
+
+    >>> sigma = tenenbaum_msum_sigma(1.0, 1e-6)  # √80 / 2
+    >>> tenenbaum_batch_size(sigma), tenenbaum_batch_size(sigma, reading="printed")
+    (20, 5)
+    """
+    sigma = check_positive(sigma, "sigma")
+    reading = check_choice(reading, "reading", TENENBAUM_BATCH_READINGS)
+    value = Fraction(sigma) ** 2 if reading == "squared" else Fraction(sigma)
+    return max(1, math.ceil(value * (1 - Fraction(1, 10 ** 12))))

@@ -48,6 +48,7 @@ from dpverify.mechanisms.privacy_maps import (
 )
 from dpverify.mechanisms.protocols import (
     BinarySummation,
+    NoisyBitSummation,
     SecureAggregation,
     Shuffler,
     VectorSummation,
@@ -84,6 +85,7 @@ __all__ = [
     "SecureAggregation",
     "secure_aggregation_modulus",
     "BinarySummation",
+    "NoisyBitSummation",
     "VectorSummation",
     "vector_summation_parameters",
     # privacy maps and exact profiles

@@ -6,6 +6,9 @@
 * :class:`BinarySummation` — shuffled binary randomized response with
   debiasing (Cheu et al. 2019; tenenbaum's M_sum, garcelon's shuffler): the
   analyser sees the count of ones, whose exact law is exposed.
+* :class:`NoisyBitSummation` — each user's bit plus fair noise coins, shuffled:
+  binomial noise whose error is independent of the input (our reading of
+  tenenbaum's ``M_sum``).
 * :class:`VectorSummation` — dpdpe Alg. 2 (after Cheu, Joseph, Mao, Peng 2021),
   in :mod:`dpverify.mechanisms._vector_summation`, re-exported here.
 """
@@ -29,6 +32,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.errors import DpverifyTypeError
+from dpverify.mechanisms.discrete import BinomialNoise
 from dpverify.mechanisms._vector_summation import (
     VectorSummation,
     VectorSummationParameters,
@@ -41,6 +45,7 @@ __all__ = [
     "SecureAggregation",
     "secure_aggregation_modulus",
     "BinarySummation",
+    "NoisyBitSummation",
     "VectorSummation",
     "VectorSummationParameters",
     "vector_summation_parameters",
@@ -293,3 +298,83 @@ class BinarySummation:
         """Exact variance ``n (p/2)(1 − p/2)/(1 − p)²`` of :meth:`estimate` (any input)."""
         half = Fraction(self.flip_probability) / 2
         return self.users * half * (1 - half) / (1 - 2 * half) ** 2
+
+
+@dataclass(frozen=True, slots=True)
+class NoisyBitSummation:
+    """Shuffled binary summation with blanket noise bits (a binomial-mechanism ``M_sum``).
+
+    Each of ``users`` users sends its bit ``x_i ∈ {0, 1}`` together with
+    ``noise_bits`` independent fair coins; the shuffled multiset of all bits
+    is the count ``Y = Σ x_i + Bin(N, 1/2)``, ``N = users · noise_bits``, and
+    the analyser outputs ``Y − N/2``. The error ``Bin(N, 1/2) − N/2``
+    (:class:`~dpverify.mechanisms.discrete.BinomialNoise`) does not depend on
+    the input, is unbiased, and is sub-Gaussian with variance proxy ``N/4``
+    (Hoeffding), which are the properties tenenbaum §2.1 requires of ``M_sum``;
+    its privacy is that of binomial noise at sensitivity 1 (one user's bit),
+    exact (:func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta`).
+
+    tenenbaum's Appendix C (their ``M_sum``) is missing from the paper
+    (CATALOGUE T-T1); this protocol is our reading of its §2.1 ("E outputs the
+    user's reward bit together with a set of random bits, and A sums all these
+    bits and debiases the result"), not the paper's constants.
+
+    >>> protocol = NoisyBitSummation(users=4, noise_bits=3)
+    >>> protocol.total_noise_bits, protocol.estimate(8), protocol.error_law
+    (12, Fraction(2, 1), BinomialNoise(trials=12, probability=0.5))
+    """
+
+    users: int
+    noise_bits: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "users", check_positive_int(self.users, "users"))
+        object.__setattr__(self, "noise_bits", check_positive_int(self.noise_bits, "noise_bits"))
+
+    @property
+    def total_noise_bits(self) -> int:
+        """``N = users · noise_bits``."""
+        return self.users * self.noise_bits
+
+    @property
+    def error_law(self) -> BinomialNoise:
+        """Law of the analyser's error ``Bin(N, 1/2) − N/2`` (independent of the input)."""
+        return BinomialNoise(trials=self.total_noise_bits)
+
+    def messages(self, bits: Any, *, rng: np.random.Generator) -> np.ndarray:
+        """Every user's messages (its bit, then its coins), shuffled: the analyser's raw view."""
+        array = self._check_bits(bits)
+        coins = rng.integers(0, 2, size=(self.users, self.noise_bits), dtype=np.int8)
+        return rng.permutation(np.concatenate([array.astype(np.int8), coins.ravel()]))
+
+    def simulate(self, bits: Any, *, rng: np.random.Generator, per_user: bool = False) -> int:
+        """The count ``Y`` of ones the analyser sees; exact, integer-only.
+
+        ``per_user=True`` draws every coin and shuffles (the auditing path);
+        otherwise ``Y = Σ x_i + Bin(N, 1/2)`` in one exact draw (same law).
+
+        >>> rng = np.random.default_rng(2)
+        >>> 3 <= NoisyBitSummation(users=3, noise_bits=2).simulate([1, 1, 1], rng=rng) <= 9
+        True
+        """
+        array = self._check_bits(bits)
+        if per_user:
+            return int(self.messages(array, rng=rng).sum())
+        return int(array.sum()) + int(rng.binomial(self.total_noise_bits, 0.5))
+
+    def estimate(self, count: int) -> Fraction:
+        """The unbiased estimate ``Y − N/2`` of the number of ones."""
+        count = check_int_at_least(count, "count", 0)
+        if count > self.users + self.total_noise_bits:
+            raise value_error("count", count, f"at most users + N = {self.users + self.total_noise_bits}")
+        return count - Fraction(self.total_noise_bits, 2)
+
+    def estimator_variance(self) -> Fraction:
+        """Exact variance ``N/4`` of :meth:`estimate` (also its sub-Gaussian variance proxy)."""
+        return Fraction(self.total_noise_bits, 4)
+
+    def _check_bits(self, bits: Any) -> np.ndarray:
+        array = np.asarray(bits)
+        if array.shape != (self.users,) or not np.isin(array, (0, 1)).all():
+            raise value_error("bits", bits, f"a sequence of users={self.users} bits in {{0, 1}}")
+        return array.astype(np.int64)
