@@ -58,6 +58,8 @@ class Batch:
     size: int
 
     def __post_init__(self) -> None:
+        if type(self.arm) is int and type(self.size) is int and self.arm >= 0 and self.size >= 1:
+            return  # the hot path of simulations
         object.__setattr__(self, "arm", check_int_at_least(self.arm, "arm", 0))
         object.__setattr__(self, "size", check_positive_int(self.size, "size"))
 
@@ -85,10 +87,12 @@ class RewardBatch:
     binary: bool = False
 
     def __post_init__(self) -> None:
-        size = check_positive_int(self.size, "size")
+        size = self.size if type(self.size) is int and self.size >= 1 else \
+            check_positive_int(self.size, "size")
         object.__setattr__(self, "size", size)
         if self.binary:
-            total = check_int_at_least(self.total, "total", 0)
+            total = self.total if type(self.total) is int and self.total >= 0 else \
+                check_int_at_least(self.total, "total", 0)
             if total > size:
                 raise value_error("total", self.total, f"at most size={size} for binary rewards")
             object.__setattr__(self, "total", total)

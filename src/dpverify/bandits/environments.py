@@ -70,10 +70,18 @@ def _check_means(means: Any) -> tuple[float, ...]:
 
 
 def _check_arm(arm: Any, n_arms: int) -> int:
+    if type(arm) is int and 0 <= arm < n_arms:  # the simulator's hot path
+        return arm
     arm = check_int_at_least(arm, "arm", 0)
     if arm >= n_arms:
         raise value_error("arm", arm, f"an arm index in [0, {n_arms})")
     return arm
+
+
+def _check_size(size: Any) -> int:
+    if type(size) is int and size >= 1:
+        return size
+    return check_positive_int(size, "size")
 
 
 class _Bandit:
@@ -124,12 +132,12 @@ class BernoulliBandit(_Bandit):
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.int64]:
         """``size`` independent rewards of ``arm`` (int64 zeros and ones)."""
-        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         return (rng.random(size) < self.means[arm]).astype(np.int64)
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> int:
         """The sum of ``size`` rewards of ``arm``: one ``Bin(size, μ_a)`` draw."""
-        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         return int(rng.binomial(size, self.means[arm]))
 
 
@@ -176,7 +184,7 @@ class ClippedGaussianBandit(_Bandit):
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
         """``size`` independent clipped-Gaussian rewards of ``arm``."""
-        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         values = rng.normal(self.means[arm], self.sd, size)
         return np.clip(values, 0.0, 1.0, out=values)
 
@@ -222,14 +230,14 @@ class CategoricalBandit(_Bandit):
         return self.reward_means
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
-        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         cdf = np.cumsum(self.label_probabilities[arm])
         labels = np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right")
         return np.minimum(labels, len(LABEL_REWARDS) - 1) / 4.0
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
         """The sum of ``size`` rewards from the exact multinomial law of the label counts."""
-        arm, size = _check_arm(arm, self.n_arms), check_positive_int(size, "size")
+        arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         counts = rng.multinomial(size, self.label_probabilities[arm])
         return float(np.dot(counts, np.arange(len(LABEL_REWARDS)))) / 4.0
 

@@ -158,6 +158,11 @@ class CentralLaplace:
 # --------------------------------------------------------------------------- tenenbaum M_sum
 
 
+def _cached(method: Any) -> Any:
+    """Memoise a per-batch-size method of a frozen (hashable) privatizer."""
+    return functools.lru_cache(maxsize=512)(method)
+
+
 def _bits(rewards: RewardBatch) -> np.ndarray:
     values = np.asarray(rewards.individual())
     if not np.isin(values, (0, 1)).all():
@@ -206,7 +211,9 @@ class ShuffledNoisyBits:
 
         return tenenbaum_msum_sigma(self.epsilon, self.delta)
 
+    @_cached
     def protocol(self, users: int) -> Any:
+        """:class:`~dpverify.mechanisms.NoisyBitSummation` of ``users`` users, ⌈N/users⌉ coins each."""
         from dpverify.mechanisms import NoisyBitSummation
 
         users = check_positive_int(users, "users")
@@ -217,14 +224,16 @@ class ShuffledNoisyBits:
         protocol = self.protocol(rewards.size)
         if per_user or not rewards.binary:
             count = protocol.simulate(_bits(rewards), rng=rng, per_user=per_user)
-        else:  # fast path: the count is Σ r_i + Bin(N′, 1/2), one exact draw
-            count = int(rewards.total) + int(rng.binomial(protocol.total_noise_bits, 0.5))
-        return float(protocol.estimate(count))
+            return float(protocol.estimate(count))
+        # fast path: the count is Σ r_i + Bin(N′, 1/2) (one exact draw); estimate Y − N′/2
+        coins = protocol.total_noise_bits
+        return float(int(rewards.total) + int(rng.binomial(coins, 0.5))) - coins / 2
 
     def guarantee(self, users: int) -> Guarantee:
         """``(ε, δ)``: the exact δ of ``Bin(N, 1/2)`` noise at ε, sensitivity 1 (<= the target δ)."""
         return _noise_bits_guarantee(self.epsilon, self.total_noise_bits)
 
+    @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
         protocol = self.protocol(users)
         variance = float(protocol.estimator_variance())
@@ -270,6 +279,7 @@ class ShuffledRandomizedResponse:
     def flip_probability(self, users: int) -> float:
         return _rr_flip_probability(check_positive_int(users, "users"), self.epsilon, self.delta)
 
+    @_cached
     def protocol(self, users: int) -> BinarySummation:
         return BinarySummation(users=users, flip_probability=self.flip_probability(users))
 
@@ -291,6 +301,7 @@ class ShuffledRandomizedResponse:
         p = self.flip_probability(users)
         return ApproxDP(self.epsilon, shuffled_binary_rr_delta(p, users, self.epsilon))
 
+    @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
         p = self.flip_probability(users)
         variance = users / (4 * (1 - p) ** 2)

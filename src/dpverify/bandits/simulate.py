@@ -151,11 +151,13 @@ def _segment_lengths(start: int, size: int, checkpoints: NDArray[np.int64], curs
                      ) -> tuple[list[int], int]:
     """Lengths of the pieces of rounds (start, start + size] cut at the checkpoints inside it."""
     end = start + size
+    if cursor >= len(checkpoints) or checkpoints[cursor] > end:  # no checkpoint inside: one piece
+        return [size], cursor
     stop = int(np.searchsorted(checkpoints, end, side="right"))
     cuts = [int(c) - start for c in checkpoints[cursor:stop]]
     if not cuts or cuts[-1] != size:
         cuts.append(size)
-    return list(np.diff([0, *cuts])), stop
+    return [b - a for a, b in zip([0, *cuts[:-1]], cuts)], stop
 
 
 def _piece_sums(environment: Any, arm: int, lengths: list[int], rng: np.random.Generator,
