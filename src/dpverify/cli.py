@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(calibrate, sorted(set(GAUSSIAN_METHODS) | set(LAPLACE_METHODS)), "pld")
     calibrate.set_defaults(handler=_account_calibrate)
     _add_shuffle(commands)
+    _add_simulate_parser(commands)
+    _add_reproduce_parser(commands)
     return parser
 
 
@@ -164,6 +166,8 @@ def _describe(result: dict[str, Any]) -> str:
 
 def _context(args: argparse.Namespace) -> dict[str, Any]:
     """The inputs echoed next to every result."""
+    if hasattr(args, "context"):  # sub-commands that echo their own inputs
+        return args.context(args)
     if args.command == "shuffle":
         return {"command": "shuffle", "bound": args.bound, "n": args.n, "delta": args.delta,
                 "randomizer": args.randomizer, "inverse": args.inverse}
@@ -187,8 +191,138 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = {**{k: v for k, v in context.items() if k in ("command", "method")}, **result,
               **{k: v for k, v in context.items() if k not in ("command", "method")},
               "seconds": round(time.perf_counter() - start, 6)}
-    print(json.dumps(result) if args.json else _describe(result))
+    print(json.dumps(result) if args.json else getattr(args, "describe", _describe)(result))
     return 0
+
+
+# ----------------------------------------------------------------------------- bandits
+
+
+def _add_simulate_parser(commands: Any) -> None:
+    from dpverify.bandits.environments import REWARD_FAMILIES
+    from dpverify.bandits.mab import ALGORITHM_NAMES
+
+    simulate = commands.add_parser(
+        "simulate", help="simulate a (private) bandit algorithm and report its regret",
+        description="Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 on random "
+                    "instances (a fresh instance per run) and print its final regret and "
+                    "privacy guarantee.")
+    simulate.add_argument("--algorithm", choices=ALGORITHM_NAMES, required=True)
+    simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic"), default="easy",
+                          help="instance family (mslr-synthetic: a synthetic stand-in for MSLR-WEB10K)")
+    simulate.add_argument("--arms", type=_count, default=None,
+                          help="number of arms K (default 10; 50 for mslr-synthetic)")
+    simulate.add_argument("--rewards", choices=REWARD_FAMILIES, default=None,
+                          help="reward law of easy/hard (default bernoulli for sdp-ae/vb-sdp-ae, "
+                               "else clipped-gaussian)")
+    simulate.add_argument("--epsilon", type=float, default=None, help="privacy parameter epsilon")
+    simulate.add_argument("--delta", type=float, default=1e-6,
+                          help="delta (tenenbaum's delta; RDP/zCDP are reported at it)")
+    simulate.add_argument("--horizon", type=_count, required=True, help="horizon T")
+    simulate.add_argument("--runs", type=_count, default=1, help="independent runs")
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the spawned streams")
+    simulate.add_argument("--jobs", type=_count, default=1, help="worker processes")
+    simulate.add_argument("--batch-base", type=int, default=None,
+                          help="chowdhury's batch growth l(b) = base^b (default 2)")
+    simulate.add_argument("--confidence", type=float, default=None,
+                          help="confidence p of the radii (default 1/T; the papers' plots use 0.1)")
+    simulate.add_argument("--scale-factor", type=float, default=None,
+                          help="s of dist-rdp-se / dist-cdp-se (default 10)")
+    simulate.add_argument("--per-user", action="store_true",
+                          help="run every user's randomizer (slow, auditable path)")
+    simulate.add_argument("--progress", action="store_true", help="progress bar over runs")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.set_defaults(handler=_simulate_command, context=_simulate_context,
+                          describe=_describe_simulation)
+
+
+def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
+    names = {"batch_base": "batch_base", "confidence": "confidence", "scale_factor": "scale_factor"}
+    return {key: getattr(args, attr) for key, attr in names.items()
+            if getattr(args, attr) is not None}
+
+
+def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
+    from dpverify.bandits.environments import instance_family
+    from dpverify.bandits.mab import make_algorithm
+    from dpverify.bandits.simulate import simulate
+
+    rewards = args.rewards or ("bernoulli" if args.algorithm in ("sdp-ae", "vb-sdp-ae", "ae")
+                               else "clipped-gaussian")
+    family = instance_family(args.instance, k=args.arms, rewards=rewards)
+    algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                               **_simulate_options(args))
+    result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                      n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+    summary = result.summary()
+    guarantee = result.guarantee
+    return {"final_time_average_regret": summary["final_time_average_regret"],
+            "final_regret_std": summary["final_regret_std"],
+            **{k: v for k, v in summary.items() if k.startswith("final_")},
+            "epsilon": args.epsilon, "delta": args.delta,
+            "guarantee_model": summary["model"], "guarantee_epsilon": summary["epsilon"],
+            "guarantee_delta": summary["delta"],
+            "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
+                                    else repr(guarantee.per_batch)),
+            "arms": family.k,
+            "algorithm_label": result.algorithm, "environment": result.environment,
+            "simulation_seconds": result.seconds}
+
+
+def _simulate_context(args: argparse.Namespace) -> dict[str, Any]:
+    return {"command": "simulate", "algorithm": args.algorithm, "instance": args.instance,
+            "horizon": args.horizon, "runs": args.runs, "seed": args.seed,
+            "per_user": args.per_user}
+
+
+def _describe_simulation(result: dict[str, Any]) -> str:
+    privacy = ("non-private" if result["guarantee_model"] in (None, "none") else
+               f"(epsilon={result['guarantee_epsilon']!r}, delta={result['guarantee_delta']!r})"
+               f" [{result['guarantee_model']}]")
+    return (f"{result['algorithm_label']} on {result['environment']}, T={result['horizon']}, "
+            f"{result['runs']} run(s): final time-average regret "
+            f"{result['final_time_average_regret']:.6g} (std of Reg(T) over runs "
+            f"{result['final_regret_std']:.4g}); {privacy}; {result['seconds']:.2f} s")
+
+
+def _add_reproduce_parser(commands: Any) -> None:
+    from dpverify.bandits.experiments import EXPERIMENTS, SCALES
+
+    reproduce = commands.add_parser(
+        "reproduce", help="reproduce a paper figure (CSV and PNG)",
+        description="Run a named experiment of dpverify.bandits.experiments and write "
+                    "<name>.csv and <name>.png.")
+    reproduce.add_argument("name", choices=tuple(EXPERIMENTS))
+    reproduce.add_argument("--scale", choices=tuple(SCALES), default="quick",
+                           help="quick (T/10, 5 runs) or full (the paper's)")
+    reproduce.add_argument("--out", default=".", help="output directory (default: .)")
+    reproduce.add_argument("--seed", type=int, default=0)
+    reproduce.add_argument("--jobs", type=_count, default=1, help="worker processes")
+    reproduce.add_argument("--progress", action="store_true")
+    reproduce.add_argument("--json", action="store_true", help="print one JSON object")
+    reproduce.set_defaults(handler=_reproduce_command,
+                           context=lambda args: {"command": "reproduce", "name": args.name,
+                                                 "scale": args.scale, "seed": args.seed},
+                           describe=_describe_reproduction)
+
+
+def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
+    from dpverify.bandits.experiments import reproduce
+
+    outcome = reproduce(args.name, scale=args.scale, seed=args.seed, out_dir=args.out,
+                        n_jobs=args.jobs, progress=args.progress)
+    finals = [{"panel": panel.key, "algorithm": sim.algorithm, "epsilon": panel.epsilon,
+               "horizon": sim.horizon, "runs": sim.runs,
+               "final_time_average_regret": float(sim.final_regret().mean()) / sim.horizon}
+              for panel, sims in outcome.results for sim in sims]
+    return {"files": [str(path) for path in outcome.files], "results": finals}
+
+
+def _describe_reproduction(result: dict[str, Any]) -> str:
+    lines = [f"{row['panel']}: {row['algorithm']} (epsilon={row['epsilon']:g}, T={row['horizon']}): "
+             f"final time-average regret {row['final_time_average_regret']:.5g}"
+             for row in result["results"]]
+    return "\n".join(lines + [f"wrote {', '.join(result['files'])} [{result['seconds']:.1f} s]"])
 
 
 if __name__ == "__main__":  # pragma: no cover

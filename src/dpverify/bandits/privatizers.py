@@ -175,17 +175,30 @@ def _bits(rewards: RewardBatch) -> np.ndarray:
 class ShuffledNoisyBits:
     """tenenbaum's M_sum, reading (a) "noise-bits" (the default; CATALOGUE 002.2, T-T1).
 
-    Each of the m users of a batch sends its reward bit and ``⌈N/m⌉`` fair
-    coins through the shuffler (:class:`dpverify.mechanisms.NoisyBitSummation`);
-    the analyser outputs ``#ones − N′/2`` with ``N′ = m⌈N/m⌉ >= N``. The error
-    ``Bin(N′, 1/2) − N′/2`` is unbiased, independent of the input and
-    SG(N′/4) — the properties tenenbaum §2.1 asks of M_sum, for **every**
-    batch size. N is the smallest number of coins whose binomial noise is
-    (ε, δ)-DP at sensitivity 1, exactly
-    (:func:`dpverify.accountants.shuffle_papers.tenenbaum_noise_bits`); more
-    coins are post-processing (adding independent coins), so every batch is
-    (ε, δ)-SDP. The paper's Appendix C is missing: this is our reading, not
-    the paper's constants.
+    Each of the m users of a batch sends its reward bit plus fair coins
+    through the shuffler, **N coins in all** for every batch size: with
+    ``N = q m + r``, r users send q + 1 coins and the others q (users who send
+    no coin when m > N just send their bit). The shuffled multiset is the count
+    ``Y = Σ r_i + Bin(N, 1/2)`` and the analyser outputs ``Y − N/2``. The error
+    ``Bin(N, 1/2) − N/2`` is unbiased, independent of the input and SG(N/4),
+    with **σ_{ε,δ} = √N/2 the same for every m** — the properties tenenbaum
+    §2.1 asks of M_sum. N is the smallest number of coins whose binomial
+    noise is (ε, δ)-DP at sensitivity 1, exactly
+    (:func:`dpverify.accountants.shuffle_papers.tenenbaum_noise_bits`), so
+    every batch is (ε, δ)-SDP.
+
+    The users are run as (at most two) groups of
+    :class:`dpverify.mechanisms.NoisyBitSummation` with equal coin counts
+    (plus the coin-less users' bits); the count of the union multiset is the
+    sum of the groups' counts. Sending ``⌈N/m⌉`` coins each instead (the
+    protocol class's uniform reading) would add ``m⌈N/m⌉ >= m`` coins to a
+    batch of m > N users: an error SG(m/4) that grows with m, which the
+    confidence width cannot absorb (σ must not depend on m). The paper's
+    Appendix C is missing: this is our reading, not the paper's constants.
+
+    >>> privatizer = ShuffledNoisyBits(1.0, 1e-6)
+    >>> privatizer.total_noise_bits, privatizer.coin_groups(3), privatizer.coin_groups(100)
+    (80, ((2, 27), (1, 26)), ((80, 1), (20, 0)))
     """
 
     epsilon: float
@@ -206,28 +219,41 @@ class ShuffledNoisyBits:
 
     @property
     def sigma(self) -> float:
-        """σ_{ε,δ} = √N/2 (tenenbaum_msum_sigma): the SG scale of the error for N coins."""
+        """σ_{ε,δ} = √N/2 (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`)."""
         from dpverify.accountants.shuffle_papers import tenenbaum_msum_sigma
 
         return tenenbaum_msum_sigma(self.epsilon, self.delta)
 
     @_cached
-    def protocol(self, users: int) -> Any:
-        """:class:`~dpverify.mechanisms.NoisyBitSummation` of ``users`` users, ⌈N/users⌉ coins each."""
+    def coin_groups(self, users: int) -> tuple[tuple[int, int], ...]:
+        """``(group size, coins per user)`` pairs: N coins spread as evenly as possible."""
+        users = check_positive_int(users, "users")
+        share, extra = divmod(self.total_noise_bits, users)
+        groups = ((extra, share + 1), (users - extra, share))
+        return tuple(g for g in groups if g[0] > 0)
+
+    def _per_user_count(self, bits: np.ndarray, rng: np.random.Generator) -> int:
         from dpverify.mechanisms import NoisyBitSummation
 
-        users = check_positive_int(users, "users")
-        return NoisyBitSummation(users=users, noise_bits=-(-self.total_noise_bits // users))
+        count, start = 0, 0
+        for size, coins in self.coin_groups(len(bits)):
+            group = bits[start:start + size]
+            start += size
+            if coins == 0:  # these users send only their bit
+                count += int(group.sum())
+            else:
+                protocol = NoisyBitSummation(users=size, noise_bits=coins)
+                count += protocol.simulate(group, rng=rng, per_user=True)
+        return count
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float:
-        protocol = self.protocol(rewards.size)
+        coins = self.total_noise_bits
         if per_user or not rewards.binary:
-            count = protocol.simulate(_bits(rewards), rng=rng, per_user=per_user)
-            return float(protocol.estimate(count))
-        # fast path: the count is Σ r_i + Bin(N′, 1/2) (one exact draw); estimate Y − N′/2
-        coins = protocol.total_noise_bits
-        return float(int(rewards.total) + int(rng.binomial(coins, 0.5))) - coins / 2
+            count = self._per_user_count(_bits(rewards), rng)
+        else:  # fast path: the count is Σ r_i + Bin(N, 1/2), one exact draw
+            count = int(rewards.total) + int(rng.binomial(coins, 0.5))
+        return float(count) - coins / 2
 
     def guarantee(self, users: int) -> Guarantee:
         """``(ε, δ)``: the exact δ of ``Bin(N, 1/2)`` noise at ε, sensitivity 1 (<= the target δ)."""
@@ -235,11 +261,13 @@ class ShuffledNoisyBits:
 
     @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
-        protocol = self.protocol(users)
-        variance = float(protocol.estimator_variance())
-        return ErrorLaw(sigma=math.sqrt(2 * variance), h=0.0, noise=protocol.error_law,
+        from dpverify.mechanisms import BinomialNoise
+
+        variance = self.total_noise_bits / 4
+        return ErrorLaw(sigma=math.sqrt(2 * variance), h=0.0,
+                        noise=BinomialNoise(trials=self.total_noise_bits),
                         sub_gaussian_variance=variance,
-                        description="Bin(N′, 1/2) − N′/2, SG(N′/4), input-independent")
+                        description="Bin(N, 1/2) − N/2, SG(N/4), input-independent")
 
     def for_horizon(self, horizon: int) -> ShuffledNoisyBits:
         return self
