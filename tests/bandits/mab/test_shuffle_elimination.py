@@ -1,0 +1,69 @@
+"""tenenbaum SDP-AE / VB-SDP-AE: batch sizes, no forgetting, widths, strict elimination."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpverify import ApproxDP
+from dpverify.accountants.shuffle_papers import tenenbaum_batch_size, tenenbaum_msum_sigma
+from dpverify.bandits._policy import RewardBatch
+from dpverify.bandits.mab import arm_elimination, sdp_ae, vb_sdp_ae
+
+RNG = np.random.default_rng(0)
+
+
+def _phase(policy, rate: dict[int, float]) -> list[int]:
+    """Play one phase (the first next_batch() may eliminate and open it); return its batch sizes."""
+    batches = [policy.next_batch()]
+    for index in range(len(policy.active)):
+        batch = batches[-1] if index == 0 else policy.next_batch()
+        if index:
+            batches.append(batch)
+        total = int(round(rate[batch.arm] * batch.size))
+        policy.update(batch, RewardBatch(size=batch.size, total=total, binary=True), rng=RNG)
+    return [b.size for b in batches]
+
+
+def test_vb_batches_double_from_two_and_keep_all_data() -> None:
+    policy = vb_sdp_ae(1.0, 1e-6).start(n_arms=2, horizon=10 ** 6)
+    for t in (1, 2, 3, 4):
+        assert _phase(policy, {0: 0.5, 1: 0.5}) == [2 ** t, 2 ** t]  # m^t = 2^t, t from 1 (T-T10)
+        assert policy.pulls == {0: 2 ** (t + 1) - 2, 1: 2 ** (t + 1) - 2}  # N^t = 2^{t+1} − 2
+
+
+def test_width_is_the_papers_with_the_msum_sigma() -> None:
+    algorithm = vb_sdp_ae(1.0, 1e-6)
+    policy = algorithm.start(n_arms=2, horizon=10 ** 6)
+    for _ in range(3):
+        _phase(policy, {0: 0.5, 1: 0.5})
+    sigma, t, pulls = tenenbaum_msum_sigma(1.0, 1e-6), 3, 14
+    expected = (2 * math.sqrt(t) * sigma / pulls + 1 / math.sqrt(pulls)) * math.sqrt(2 * math.log(10 ** 6))
+    assert policy.widths()[0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_sdp_ae_batch_size_is_corollary_3_2() -> None:
+    sigma = tenenbaum_msum_sigma(0.5, 1e-6)
+    assert sdp_ae(0.5, 1e-6).batch_size == tenenbaum_batch_size(sigma) == math.ceil(sigma ** 2 - 1e-9)
+    assert sdp_ae(0.5, 1e-6, batch_reading="printed").batch_size == tenenbaum_batch_size(
+        sigma, reading="printed")
+    policy = sdp_ae(0.5, 1e-6, batch_size=7).start(n_arms=3, horizon=1000)
+    assert _phase(policy, {0: 0.5, 1: 0.5, 2: 0.5}) == [7, 7, 7]
+    with pytest.raises(ValueError, match="batch_size"):
+        sdp_ae(0.5, 1e-6, protocol="randomized-response")
+
+
+def test_elimination_happens_at_phase_end_and_is_strict() -> None:
+    policy = arm_elimination(batch_size=1000).start(n_arms=2, horizon=10 ** 6)
+    _phase(policy, {0: 0.9, 1: 0.1})
+    assert policy.active == [0, 1]  # statistics updated, elimination only when the next phase starts
+    policy.next_batch()
+    assert policy.active == [0]
+
+
+def test_guarantee_is_the_msum_per_batch() -> None:
+    g = vb_sdp_ae(0.5, 1e-6).guarantee(n_arms=10, horizon=10 ** 6)
+    assert isinstance(g.per_batch, ApproxDP) and g.per_batch.epsilon == 0.5
+    assert g.per_batch.delta <= 1e-6 and g.model == "shuffle" and g.total == g.per_batch
