@@ -229,6 +229,17 @@ def test_fast_path_has_the_per_user_law(privatizer, rewards) -> None:
     assert abs(fast.mean() - rewards.total) < 5 * fast.std() / math.sqrt(draws)  # unbiased
 
 
+@pytest.mark.parametrize("privatizer, rewards", SAME_LAW,
+                         ids=[f"{type(p).__name__}-{'bin' if r.binary else 'real'}" for p, r in SAME_LAW])
+def test_vectorised_estimates_have_the_fast_path_law(privatizer, rewards) -> None:
+    """Two-sample chi-square, ``sample_estimates`` vs ``privatize_sum`` (false failure 1e-3)."""
+    rng = np.random.default_rng(99)
+    loop = np.array([privatizer.privatize_sum(rewards, rng=rng) for _ in range(2000)])
+    vector = privatizer.sample_estimates(rewards, size=2000, rng=rng)
+    _, codes = np.unique(np.round(np.concatenate([loop, vector]), 9), return_inverse=True)
+    assert two_sample_chisquare(codes[:2000], codes[2000:]) > P_MIN
+
+
 def test_central_laplace_paths_and_independent_draws() -> None:
     """DP-SE noise: same law on both paths, and a fresh draw per call (not trap T3-2's shared one)."""
     rng = np.random.default_rng(7)

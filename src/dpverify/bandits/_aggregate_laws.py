@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -116,7 +117,8 @@ def _discrete_gaussian_sum_cdf(sigma: float, users: int) -> tuple[np.ndarray, in
     return np.cumsum(total / total.sum()), width
 
 
-def simulation_discrete_gaussian_sum(sigma: float, users: int, *, rng: np.random.Generator) -> int:
+def simulation_discrete_gaussian_sum(sigma: float, users: int, *, rng: np.random.Generator,
+                                     size: int | None = None) -> Any:
     """Simulation only: one draw of ``Σ_{i≤n} N_Z(0, σ²)`` from its FFT-computed pmf.
 
     The pmf of the sum is the n-th power of the discrete Gaussian's
@@ -129,10 +131,13 @@ def simulation_discrete_gaussian_sum(sigma: float, users: int, *, rng: np.random
     7
     """
     cdf, width = _discrete_gaussian_sum_cdf(float(sigma), int(users))
-    return int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right")) - width
+    if size is None:
+        return int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right")) - width
+    return np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right").astype(np.int64) - width
 
 
-def simulation_discrete_laplace_sum(scale: float, users: int, *, rng: np.random.Generator) -> int:
+def simulation_discrete_laplace_sum(scale: float, users: int, *, rng: np.random.Generator,
+                                    size: int | None = None) -> Any:
     """Simulation only: one draw of ``Σ_{i≤n} Lap_Z(scale)`` as ``NB(n, 1−β) − NB(n, 1−β)``.
 
     ``Lap_Z(b)`` is the difference of two i.i.d. geometric(β = e^{−1/b})
@@ -145,8 +150,11 @@ def simulation_discrete_laplace_sum(scale: float, users: int, *, rng: np.random.
     """
     success = -math.expm1(-1.0 / check_positive(scale, "scale"))  # 1 − β
     users = check_positive_int(users, "users")
-    first, second = rng.negative_binomial(users, success, size=2)
-    return int(first) - int(second)
+    if size is None:
+        first, second = rng.negative_binomial(users, success, size=2)
+        return int(first) - int(second)
+    both = rng.negative_binomial(users, success, size=(2, size))
+    return both[0] - both[1]
 
 
 def discrete_laplace_subexponential(scale: float) -> tuple[float, float]:

@@ -50,7 +50,8 @@ class Privatizer(Protocol):
     """Randomizer + secure computation + analyser for one batch's reward sum.
 
     ``privatize_sum`` returns the analyser's estimate of the batch's reward
-    sum; ``guarantee(n)`` the per-batch guarantee for a batch of ``n`` users
+    sum (``sample_estimates`` draws ``size`` of them at once, for audits);
+    ``guarantee(n)`` the per-batch guarantee for a batch of ``n`` users
     (through :func:`dpverify.mechanisms.privacy_map` and the accountants);
     ``estimate_error_law(n)`` the error information used for confidence widths.
     """
@@ -60,6 +61,9 @@ class Privatizer(Protocol):
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float: ...
+
+    def sample_estimates(self, rewards: RewardBatch, *, size: int,
+                         rng: np.random.Generator) -> np.ndarray: ...
 
     def guarantee(self, users: int) -> Guarantee | None: ...
 

@@ -102,6 +102,10 @@ class NonPrivate:
                       per_user: bool = False) -> float:
         return float(rewards.total)
 
+    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
+                         ) -> np.ndarray:
+        return np.full(check_positive_int(size, "size"), float(rewards.total))
+
     def guarantee(self, users: int) -> None:
         return None
 
@@ -142,6 +146,12 @@ class CentralLaplace:
         """``Σ r_i + Lap(1/ε)``; the per-user path sums the rebuilt individual rewards first."""
         total = float(np.sum(rewards.individual())) if per_user else float(rewards.total)
         return float(sample(self.mechanism, total, rng=rng))
+
+    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
+                         ) -> np.ndarray:
+        """``size`` independent draws of :meth:`privatize_sum` (vectorised, for audits)."""
+        return np.asarray(sample(self.mechanism, float(rewards.total), rng=rng,
+                                 size=check_positive_int(size, "size")), dtype=float)
 
     def guarantee(self, users: int) -> Guarantee:
         return privacy_map(self.mechanism, sensitivity=1.0)
@@ -255,6 +265,13 @@ class ShuffledNoisyBits:
             count = int(rewards.total) + int(rng.binomial(coins, 0.5))
         return float(count) - coins / 2
 
+    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
+                         ) -> np.ndarray:
+        """``size`` independent draws of :meth:`privatize_sum` (vectorised, for audits)."""
+        coins, ones = self.total_noise_bits, int(_bits(rewards).sum())
+        counts = ones + rng.binomial(coins, 0.5, size=check_positive_int(size, "size"))
+        return counts.astype(float) - coins / 2
+
     def guarantee(self, users: int) -> Guarantee:
         """``(ε, δ)``: the exact δ of ``Bin(N, 1/2)`` noise at ε, sensitivity 1 (<= the target δ)."""
         return _noise_bits_guarantee(self.epsilon, self.total_noise_bits)
@@ -321,6 +338,15 @@ class ShuffledRandomizedResponse:
             ones = int(rewards.total)
             count = int(rng.binomial(ones, 1 - half)) + int(rng.binomial(rewards.size - ones, half))
         return float(protocol.estimate(count))
+
+    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
+                         ) -> np.ndarray:
+        """``size`` independent draws of :meth:`privatize_sum` (vectorised, for audits)."""
+        protocol = self.protocol(rewards.size)
+        p, n, ones = protocol.flip_probability, rewards.size, int(_bits(rewards).sum())
+        size = check_positive_int(size, "size")
+        counts = rng.binomial(ones, 1 - p / 2, size=size) + rng.binomial(n - ones, p / 2, size=size)
+        return (counts - p * n / 2) / (1 - p)
 
     def guarantee(self, users: int) -> Guarantee:
         from dpverify.accountants import shuffled_binary_rr_delta
