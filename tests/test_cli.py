@@ -95,3 +95,41 @@ def test_shuffle_bad_input_exits_2(capsys, argv: list[str], fragment: str) -> No
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     assert exit_info.value.code == 2 and fragment in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- bandits
+
+
+def test_simulate_json(capsys) -> None:
+    out = _json(capsys, "simulate", "--algorithm", "dist-dp-se", "--instance", "easy", "--arms", "5",
+                "--epsilon", "0.5", "--horizon", "1e4", "--runs", "3", "--seed", "1")
+    for key in ("final_time_average_regret", "final_regret_std", "epsilon", "delta", "seconds"):
+        assert key in out
+    assert 0 < out["final_time_average_regret"] < 0.5 and out["final_regret_std"] >= 0
+    assert out["epsilon"] == 0.5 and out["guarantee_epsilon"] == 0.5 and out["guarantee_delta"] == 0.0
+    assert out["arms"] == 5 and out["runs"] == 3 and out["horizon"] == 10_000
+
+
+def test_simulate_is_reproducible_and_describes(capsys) -> None:
+    argv = ["simulate", "--algorithm", "vb-sdp-ae", "--epsilon", "1", "--horizon", "5000", "--runs",
+            "2", "--seed", "3"]
+    first, second = _json(capsys, *argv), _json(capsys, *argv)
+    assert first["final_time_average_regret"] == second["final_time_average_regret"]
+    assert first["guarantee_model"] == "shuffle" and first["environment"].endswith("bernoulli)")
+    assert main(argv) == 0
+    assert "VB-SDP-AE" in capsys.readouterr().out
+
+
+def test_simulate_refuses_a_private_algorithm_without_epsilon(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--algorithm", "dp-se", "--horizon", "100"])
+    assert info.value.code == 2 and "epsilon" in capsys.readouterr().err
+
+
+def test_reproduce_quick_panel(capsys, tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    out = _json(capsys, "reproduce", "chowdhury2023-fig1", "--scale", "quick", "--panels", "b",
+                "--runs", "2", "--out", str(tmp_path))
+    assert {row["panel"] for row in out["results"]} == {"b"} and len(out["results"]) == 4
+    assert all(path.endswith((".csv", ".png")) for path in out["files"])
+    assert (tmp_path / "chowdhury2023-fig1.png").exists()

@@ -18,6 +18,13 @@ from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
 from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
+from dpverify.bandits import Batch, RewardBatch
+from dpverify.bandits import environments as bandit_env
+from dpverify.bandits import experiments as bandit_experiments
+from dpverify.bandits import mab as bandit_mab
+from dpverify.bandits import privatizers as bandit_privatizers
+from dpverify.bandits import simulate as bandit_simulate
+from dpverify.bandits.mab import _elimination as bandit_elimination
 
 PLD = pld.PrivacyLossDistribution
 NAN, INF = math.nan, math.inf
@@ -172,6 +179,70 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     ("garcelon_total_guarantee.delta_slack", shuffle_papers.garcelon_total_guarantee,
      {"batch_length": 10**7, "horizon": 10**8, "flip_probability": 0.5, "m": 1, "d": 1,
       "delta0": 1e-6, "delta_slack": 1e-6}, "delta_slack", DELTAS_OPEN),
+    # bandits: environments, policy values, privatizers, algorithms, simulator, experiments
+    ("BernoulliBandit.means", bandit_env.BernoulliBandit, {"means": (0.2, 0.8)}, "means",
+     [(0.2, 1.5), (), (NAN,), "ab", None]),
+    ("ClippedGaussianBandit.sd", bandit_env.ClippedGaussianBandit, {"means": (0.5,), "sd": 0.1}, "sd",
+     REALS_POSITIVE),
+    ("easy_instance.k", bandit_env.easy_instance, {"k": 3, "rng": _RNG}, "k", COUNTS),
+    ("easy_instance.rewards", bandit_env.easy_instance, {"k": 3, "rng": _RNG, "rewards": "bernoulli"},
+     "rewards", ["gaussian", None]),
+    ("InstanceFamily.name", bandit_env.InstanceFamily, {"name": "easy", "k": 10}, "name",
+     ["medium", None]),
+    ("Batch.size", Batch, {"arm": 0, "size": 4}, "size", COUNTS),
+    ("Batch.arm", Batch, {"arm": 0, "size": 4}, "arm", [-1, 1.5, NAN, None, True]),
+    ("RewardBatch.total", RewardBatch, {"size": 4, "total": 2, "binary": True}, "total",
+     [-1, 5, 1.5, None]),
+    ("PolyaSecureAggregation.epsilon", bandit_privatizers.PolyaSecureAggregation,
+     {"epsilon": 1.0}, "epsilon", [NAN, INF, 0.0, -1.0, *NOT_A_NUMBER]),
+    ("PolyaSecureAggregation.tail_probability", bandit_privatizers.PolyaSecureAggregation,
+     {"epsilon": 1.0, "tail_probability": 0.1}, "tail_probability", [NAN, 0.0, 1.5, -0.1, "0.1"]),
+    ("SkellamSecureAggregation.scale_factor", bandit_privatizers.SkellamSecureAggregation,
+     {"epsilon": 1.0, "scale_factor": 10.0}, "scale_factor", [NAN, INF, 0.5, -1.0, "10"]),
+    ("SkellamSecureAggregation.tau_rule", bandit_privatizers.SkellamSecureAggregation,
+     {"epsilon": 1.0, "tau_rule": "paper"}, "tau_rule", ["theory", None]),
+    ("DiscreteGaussianSecureAggregation.epsilon", bandit_privatizers.DiscreteGaussianSecureAggregation,
+     {"epsilon": 0.5}, "epsilon", [NAN, 0.0, 1.0, 2.0, None]),
+    ("distributed_dp_parameters.users", bandit_privatizers.distributed_dp_parameters,
+     {"epsilon": 1.0, "users": 4, "tail_probability": 1e-3}, "users", COUNTS),
+    ("ShuffledNoisyBits.delta", bandit_privatizers.ShuffledNoisyBits,
+     {"epsilon": 1.0, "delta": 1e-6}, "delta", DELTAS_OPEN),
+    ("CentralLaplace.epsilon", bandit_privatizers.CentralLaplace, {"epsilon": 1.0}, "epsilon",
+     [NAN, INF, 0.0, -1.0, *NOT_A_NUMBER]),
+    ("make_algorithm.name", bandit_mab.make_algorithm, {"name": "se"}, "name", ["ucb", None]),
+    ("make_algorithm.epsilon", bandit_mab.make_algorithm, {"name": "dist-dp-se", "epsilon": 1.0},
+     "epsilon", [None, NAN, 0.0, -1.0, INF]),
+    ("dist_dp_se.batch_base", bandit_mab.dist_dp_se, {"epsilon": 1.0, "batch_base": 2}, "batch_base",
+     [1, 0, 2.5, NAN, None]),
+    ("dist_dp_se.confidence", bandit_mab.dist_dp_se, {"epsilon": 1.0, "confidence": 0.1},
+     "confidence", [0.0, 1.5, NAN, "0.1"]),
+    ("dist_rdp_se.delta", bandit_mab.dist_rdp_se, {"epsilon": 1.0, "delta": 1e-6}, "delta",
+     DELTAS_OPEN),
+    ("DPSE.epsilon", bandit_mab.DPSE, {"epsilon": 1.0}, "epsilon", [NAN, 0.0, -1.0, None]),
+    ("sdp_ae.protocol", bandit_mab.sdp_ae, {"epsilon": 1.0, "delta": 1e-6, "batch_size": 10},
+     "protocol", ["laplace", None]),
+    ("sdp_ae.batch_size", bandit_mab.sdp_ae, {"epsilon": 1.0, "delta": 1e-6, "batch_size": 10},
+     "batch_size", COUNTS[:-2]),
+    ("chowdhury_radius.confidence", bandit_elimination.chowdhury_radius,
+     {"batch_size": 4, "active_arms": 2, "batch_index": 1, "confidence": 0.1,
+      "error_law": bandit_privatizers.ErrorLaw(1.0, 1.0)}, "confidence", [0.0, 1.5, NAN]),
+    ("tenenbaum_width.pulls", bandit_elimination.tenenbaum_width,
+     {"pulls": 10, "error_variance": 1.0, "horizon": 100}, "pulls", COUNTS),
+    ("ErrorLaw.radius.failure_probability", bandit_privatizers.ErrorLaw(1.0, 1.0).radius,
+     {"failure_probability": 0.1}, "failure_probability", [0.0, 1.5, NAN, None]),
+    ("simulate.horizon", bandit_simulate.simulate,
+     {"algorithm": bandit_mab.make_algorithm("se"), "environment": bandit_env.BernoulliBandit((0.5,)),
+      "horizon": 10}, "horizon", COUNTS),
+    ("simulate.runs", bandit_simulate.simulate,
+     {"algorithm": bandit_mab.make_algorithm("se"), "environment": bandit_env.BernoulliBandit((0.5,)),
+      "horizon": 10}, "runs", COUNTS),
+    ("simulate.checkpoints", bandit_simulate.simulate,
+     {"algorithm": bandit_mab.make_algorithm("se"), "environment": bandit_env.BernoulliBandit((0.5,)),
+      "horizon": 10}, "checkpoints", [0, [3, 2], [0, 5], [5, 11], [1.5, 2.0]]),
+    ("log_checkpoints.count", bandit_simulate.log_checkpoints, {"horizon": 100, "count": 10}, "count",
+     COUNTS),
+    ("reproduce.scale", bandit_experiments.reproduce,
+     {"name": "chowdhury2023-fig1", "panels": ()}, "scale", ["huge", None]),
 ]
 
 CASES = [

@@ -298,6 +298,10 @@ def _add_reproduce_parser(commands: Any) -> None:
     reproduce.add_argument("--out", default=".", help="output directory (default: .)")
     reproduce.add_argument("--seed", type=int, default=0)
     reproduce.add_argument("--jobs", type=_count, default=1, help="worker processes")
+    reproduce.add_argument("--panels", default=None,
+                           help="comma-separated panel keys to run (default: all)")
+    reproduce.add_argument("--runs", type=_count, default=None,
+                           help="runs per algorithm (default: the scale's)")
     reproduce.add_argument("--progress", action="store_true")
     reproduce.add_argument("--json", action="store_true", help="print one JSON object")
     reproduce.set_defaults(handler=_reproduce_command,
@@ -309,8 +313,11 @@ def _add_reproduce_parser(commands: Any) -> None:
 def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.bandits.experiments import reproduce
 
+    panels = None if args.panels is None else tuple(p.strip() for p in args.panels.split(","))
     outcome = reproduce(args.name, scale=args.scale, seed=args.seed, out_dir=args.out,
-                        n_jobs=args.jobs, progress=args.progress)
+                        n_jobs=args.jobs, progress=args.progress, panels=panels, runs=args.runs)
+    if not outcome.results:
+        raise ValueError(f"panels={args.panels!r} matches no panel of {args.name}")
     finals = [{"panel": panel.key, "algorithm": sim.algorithm, "epsilon": panel.epsilon,
                "horizon": sim.horizon, "runs": sim.runs,
                "final_time_average_regret": float(sim.final_regret().mean()) / sim.horizon}

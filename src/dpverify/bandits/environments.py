@@ -62,7 +62,7 @@ REWARD_FAMILIES = ("clipped-gaussian", "bernoulli")
 def _check_means(means: Any) -> tuple[float, ...]:
     try:
         values = tuple(float(m) for m in means)
-    except TypeError:
+    except (TypeError, ValueError):
         raise value_error("means", means, "a sequence of arm means in [0, 1]") from None
     if len(values) < 1 or not all(0.0 <= m <= 1.0 for m in values):  # NaN fails
         raise value_error("means", means, "a non-empty sequence of arm means in [0, 1]")
