@@ -48,10 +48,9 @@ from dpverify.bandits._privatizer_base import (
     as_approx_dp,
     worst_case_guarantee,
 )
+from dpverify.bandits._central_local import CentralDiscreteLaplace, LocalDiscreteLaplace
 from dpverify.bandits._secure_aggregation import (
-    CentralDiscreteLaplace,
     DiscreteGaussianSecureAggregation,
-    LocalDiscreteLaplace,
     PolyaSecureAggregation,
     PolyaShuffle,
     ProtocolParameters,

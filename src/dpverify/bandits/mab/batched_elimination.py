@@ -148,7 +148,7 @@ class BatchedEliminationPolicy:
 
     def update(self, batch: Batch, rewards: RewardBatch, *, rng: np.random.Generator) -> None:
         if not self._queue or batch.arm != self._queue[0] or batch.size != self.batch_size:
-            raise value_error("batch", batch, f"the batch next_batch() returned")
+            raise value_error("batch", batch, "the batch next_batch() returned")
         total = self.privatizer.privatize_sum(rewards, rng=rng, per_user=self.per_user)
         self.estimates[batch.arm] = total / batch.size
         self._queue.pop(0)
