@@ -133,6 +133,16 @@ def test_rr_only_bounds_refuse_generic_randomizers() -> None:
         amplified_epsilon(1.0, 10**5, 1e-6, bound="balle2019")
     with pytest.raises(UnsupportedError, match="BinaryRandomizedResponse"):
         amplified_epsilon(1.0, 10**5, 1e-6, bound="cheu2019", randomizer=RandomizedResponse(2, 1.0))
+    with pytest.raises(UnsupportedError, match="RandomizedResponse"):
+        amplified_epsilon(1.0, 10**5, 1e-6, bound="variation-ratio")
+
+
+def test_variation_ratio_takes_k_ary_rr() -> None:
+    binary = amplified_epsilon(1.0, 10**4, 1e-6, bound="variation-ratio",
+                               randomizer=RandomizedResponse(2, 1.0))
+    ternary = amplified_epsilon(1.0, 10**4, 1e-6, bound="variation-ratio",
+                                randomizer=RandomizedResponse(3, 1.0))
+    assert binary < ternary <= amplified_epsilon(1.0, 10**4, 1e-6, bound="fmt2021-numerical")
 
 
 def test_balle2019_accepts_k_ary_rr_and_matches_the_formula() -> None:
