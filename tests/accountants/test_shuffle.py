@@ -226,3 +226,11 @@ def test_reconstructed_closed_forms_stay_above_the_exact_value(local_epsilon) ->
     exact = shuffled_binary_rr_epsilon(rr.flip_probability, n, delta)
     for bound in ("erlingsson2019", "balle2019", "cheu2019", "fmt2021", "best"):
         assert amplified_epsilon(local_epsilon, n, delta, bound=bound, randomizer=rr) >= exact
+
+
+@pytest.mark.parametrize("bound", ["fmt2021-numerical", "best"])
+def test_min_batch_size_with_the_capped_numerical_bound(bound) -> None:
+    """The numerical bounds accept n <= 10^7 only; the search still finds the smallest n."""
+    n = min_batch_size(2.0, 0.1, 1e-6, bound=bound)
+    assert amplified_epsilon(2.0, n, 1e-6, bound=bound) <= 0.1 < amplified_epsilon(
+        2.0, n - 1, 1e-6, bound=bound)

@@ -364,10 +364,13 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
                    bound: str = "fmt2021", randomizer: Randomizer = None) -> int:
     """Smallest ``n`` whose shuffled ε0-LDP reports are (``epsilon``, ``delta``)-DP by ``bound``.
 
-    Integer bisection (:func:`~dpverify._numeric.bisect_passing`) of "the
-    bound is valid at n and ``amplified ε <= epsilon``" over ``[1, 2^62]``;
+    Doubling from n = 1 until "the bound is valid at n and ``amplified ε <=
+    epsilon``" holds, then integer bisection
+    (:func:`~dpverify._numeric.bisect_passing`) on the last doubling step;
     monotone because the bounds decrease in n and their validity regions are
-    up-closed in n.
+    up-closed in n up to the numerical bounds' cap on n
+    (:data:`~dpverify.accountants._shuffle_numerical.MAX_USERS`), which the
+    doubling reaches from below.
 
     **Soundness:** the returned n passes the mpmath predicate (validity
     condition included) and n − 1 does not: ``amplified_epsilon(local_epsilon,
@@ -376,7 +379,7 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
     Raises
     ------
     CalibrationError
-        When even ``n = 2^62`` does not meet the budget.
+        When no n up to 2^62 (or the bound's cap on n) meets the budget.
 
     >>> n = min_batch_size(1.0, 0.1, 1e-6)
     >>> amplified_epsilon(1.0, n, 1e-6) <= 0.1 < amplified_epsilon(1.0, n - 1, 1e-6)
@@ -391,9 +394,12 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
 
     if meets(1):
         return 1
-    if not meets(_MAX_BATCH_SIZE):
-        raise CalibrationError(
-            f"no batch size up to 2^62 makes bound={name!r} give epsilon <= {epsilon!r} for "
-            f"local_epsilon={local_epsilon!r}, delta={delta!r} (the target is below what any n "
-            "in range gives, or the validity region excludes them all)")
-    return bisect_passing(meets, 1, _MAX_BATCH_SIZE, integer=True)
+    high = 2
+    while not meets(high):
+        if high >= _MAX_BATCH_SIZE:
+            raise CalibrationError(
+                f"no batch size up to 2^62 makes bound={name!r} give epsilon <= {epsilon!r} for "
+                f"local_epsilon={local_epsilon!r}, delta={delta!r} (the target is below what any "
+                "n in range gives, or the validity region excludes them all)")
+        high *= 2
+    return bisect_passing(meets, high // 2, high, integer=True)
