@@ -124,7 +124,7 @@ def _progress(total: int, enabled: bool) -> Any:
                 disable=not enabled, file=sys.stderr, leave=False)
 
 
-def run_search_and_count(draw: Draw, *, samples: int, families: Any, deltas: Sequence[float],
+def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Sequence[Any],
                          confidence: float, progress: bool = False) -> Counts:
     """Search on a first split, then count the candidates' events on the rest, in chunks.
 
@@ -141,10 +141,10 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, deltas: Seq
         n_search = min(max(1, int(samples * SEARCH_FRACTION)), SEARCH_CAP)
         a, b, width = _draw_search(draw, n_search)
         n_search, kind = len(a), output_kind(a)
-        planned = 2 * 2 * 3 * max(1, len(deltas))
+        planned = 2 * 2 * 3 * max(1, len(targets))
         z = float(stats.norm.isf((1 - confidence) / planned))
         candidates = search_events(a, b, families=families, n_certify=samples - n_search,
-                                   deltas=deltas, z=z)
+                                   targets=targets, z=z)
         del a, b
     if not candidates:
         raise AuditError("the event search found no candidate event")

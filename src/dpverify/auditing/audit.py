@@ -49,7 +49,8 @@ from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
 
-__all__ = ["audit", "audit_curve", "Sampler", "check_events", "claimed_delta_curve"]
+__all__ = ["audit", "audit_curve", "audit_from_draw", "Sampler", "check_events", "check_seed",
+           "claimed_delta_curve"]
 
 #: ``sampler(data, size, rng) -> np.ndarray``: ``size`` independent outputs of the mechanism on ``data``.
 Sampler = Callable[[Any, int, np.random.Generator], Any]
@@ -75,11 +76,19 @@ def _check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
                                 f"array")
     samples = check_int_at_least(samples, "samples", 10)
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    check_seed(seed)
+    return samples, confidence, check_events(events)
+
+
+def check_seed(seed: Any) -> Any:
+    """``None``, a non-negative int, or a ``numpy.random.SeedSequence``."""
     if not (seed is None or isinstance(seed, np.random.SeedSequence) or (
-            isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0)):
+            isinstance(seed, (int, np.integer)) and not isinstance(seed, bool))):
         raise DpverifyTypeError(f"seed={seed!r} must be None, a non-negative int or a "
                                 f"numpy SeedSequence")
-    return samples, confidence, check_events(events)
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise value_error("seed", seed, "a non-negative int")
+    return seed
 
 
 def sampler_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any) -> Draw:
@@ -156,13 +165,14 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     delta = check_delta(delta, "delta")
     start = time.perf_counter()
     draw = sampler_draw(sampler, x, x_prime, seed)
-    return _report(draw, epsilon=epsilon, delta=delta, samples=samples, confidence=confidence,
+    return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples, confidence=confidence,
                    events=events, progress=progress, start=start)
 
 
-def _report(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
+def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
             events: Any, progress: bool, start: float) -> AuditReport:
-    counts = run_search_and_count(draw, samples=samples, families=events, deltas=(delta,),
+    """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments)."""
+    counts = run_search_and_count(draw, samples=samples, families=events, targets=(("delta", delta),),
                                   confidence=confidence, progress=progress)
     bounds = certified_bounds(counts, confidence)
     lower_bounds = [epsilon_lower_bound(float(low), float(high), delta=delta)
@@ -313,7 +323,7 @@ def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
     claimed = tuple(curve(e) for e in grid)
     draw = sampler_draw(sampler, x, x_prime, seed)
     counts = run_search_and_count(draw, samples=samples, families=events,
-                                  deltas=tuple(min(d, 1 - 1e-12) for d in claimed),
+                                  targets=tuple(("delta", min(d, 1 - 1e-12)) for d in claimed),
                                   confidence=confidence, progress=progress)
     bounds = certified_bounds(counts, confidence)
     pairs = list(zip(bounds.p_lower.tolist(), bounds.p_prime_upper.tolist()))

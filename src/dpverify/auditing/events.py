@@ -245,19 +245,24 @@ def _wilson(successes: np.ndarray, trials: int, z: float, sign: int) -> np.ndarr
     return np.clip((centre + sign * spread) / (1 + z2n), 0.0, 1.0)
 
 
+#: A search target: ``("delta", δ)`` maximises the certified ``ε_lb`` at that δ;
+#: ``("epsilon", ε)`` maximises the certified ``δ_lb = p_low − e^ε p'_high``.
+Target = tuple[str, float]
+
+
 @dataclass(frozen=True)
 class _Plan:
-    """What scoring needs: split sizes, the δ's to serve, and the planned per-bound level."""
+    """What scoring needs: split sizes, the targets to serve, and the planned per-bound level."""
 
     n_search: int
     n_certify: int
-    deltas: tuple[float, ...]
+    targets: tuple[Target, ...]
     z: float
 
 
 def _predicted_scores(first: np.ndarray, second: np.ndarray, plan: _Plan,
-                      delta: float) -> np.ndarray:
-    """Predicted certified ``ln((p_low − δ)/p'_high)`` from search-split counts.
+                      target: Target) -> np.ndarray:
+    """Predicted certified bound for ``target`` from search-split counts.
 
     Plug-ins are one-sigma pessimistic on the search split (a guard against
     the winner's curse of tiny counts); the certified width uses ``plan.z``.
@@ -266,8 +271,11 @@ def _predicted_scores(first: np.ndarray, second: np.ndarray, plan: _Plan,
     q = _wilson(second, plan.n_search, 1.0, +1)
     low = _wilson(p * plan.n_certify, plan.n_certify, plan.z, -1)
     high = _wilson(q * plan.n_certify, plan.n_certify, plan.z, +1)
+    kind, value = target
+    if kind == "epsilon":
+        return low - np.exp(value) * high
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(low > delta, np.log(np.maximum(low - delta, 1e-300) / high), -np.inf)
+        return np.where(low > value, np.log(np.maximum(low - value, 1e-300) / high), -np.inf)
 
 
 def _pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:
@@ -289,8 +297,8 @@ def _candidates(statistic: Any, bounds: np.ndarray, counts: np.ndarray, plan: _P
     result: list[Candidate] = []
     fractions = counts / plan.n_search
     for first in (0, 1):
-        for point, delta in enumerate(plan.deltas):
-            scores = _predicted_scores(counts[:, first], counts[:, 1 - first], plan, delta)
+        for point, target in enumerate(plan.targets):
+            scores = _predicted_scores(counts[:, first], counts[:, 1 - first], plan, target)
             for index in _pick(scores, fractions, PER_FAMILY):
                 low, high = bounds[index]
                 event = Event(statistic, float(low), float(high), describe(low, high), family)
@@ -479,7 +487,7 @@ def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str],
-                  n_certify: int, deltas: Sequence[float], z: float) -> list[Candidate]:
+                  n_certify: int, targets: Sequence[Target], z: float) -> list[Candidate]:
     """Candidate events chosen on the search split ``a`` (from ``x``) and ``b`` (from ``x'``).
 
     Parameters
@@ -490,20 +498,22 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
         ``"auto"`` or one name (or several) from :data:`FAMILIES`.
     n_certify
         Size of the certification split per side (scores predict its bounds).
-    deltas
-        The δ's whose ε lower bounds are to be maximised (one per curve point).
+    targets
+        What to maximise, one per audited point: ``("delta", δ)`` for the
+        certified ε lower bound at δ, ``("epsilon", ε)`` for the certified
+        δ lower bound at ε.
     z
         Normal quantile of the planned per-bound level (scores only).
 
     Returns
     -------
     list of Candidate
-        At most :data:`PER_DIRECTION` per direction and δ, best predicted first.
+        At most :data:`PER_DIRECTION` per direction and target, best predicted first.
     """
     kind = output_kind(np.concatenate([np.asarray(a), np.asarray(b)]))
     names = _auto_families(kind, a, b) if families == "auto" else (
         (families,) if isinstance(families, str) else tuple(families))
-    plan = _Plan(len(a), n_certify, tuple(deltas), z)
+    plan = _Plan(len(a), n_certify, tuple(targets), z)
     pool: list[Candidate] = []
     for name in names:
         if name in ("threshold", "interval") and not kind.endswith("scalar"):
@@ -517,7 +527,7 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += _histogram_family(a, b, plan, kind)
         else:
             pool += _classifier_family(a, b, plan)
-    return _select(pool, len(plan.deltas))
+    return _select(pool, len(plan.targets))
 
 
 def _same_event(one: Candidate, other: Candidate) -> bool:
