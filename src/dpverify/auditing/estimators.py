@@ -181,8 +181,8 @@ def epsilon_lower_bound(p_lower: float, p_prime_upper: float, *, delta: float = 
     ``P[M(x) ∈ S] <= e^ε P[M(x') ∈ S] + δ`` (Jagielski et al. 2020). ``inf``
     when ``p_prime_upper = 0`` and ``p_lower > δ``.
 
-    **Soundness:** evaluated in mpmath, rounded down; clamped at 0 (every
-    mechanism is (ε, δ)-DP for no ε < 0).
+    **Soundness:** ``p_low − δ`` exact, the quotient rounded towards 0 and
+    the logarithm taken at 100 digits, then rounded down; clamped at 0.
 
     >>> round(epsilon_lower_bound(0.7, 0.2), 6)  # ln 3.5
     1.252763
@@ -196,9 +196,10 @@ def epsilon_lower_bound(p_lower: float, p_prime_upper: float, *, delta: float = 
         return 0.0
     if p_prime_upper == 0.0:
         return math.inf
-    with working_precision():
-        value = mpmath.log((mpmath.mpf(p_lower) - mpmath.mpf(delta)) / mpmath.mpf(p_prime_upper))
-    return max(0.0, round_down(value))
+    with working_precision(100):
+        numerator = mpmath.fsub(p_lower, delta, exact=True)
+        value = mpmath.log(mpmath.fdiv(numerator, p_prime_upper, rounding="f"))
+    return max(0.0, round_down(value, relative_error=1e-40))
 
 
 def delta_lower_bound(p_lower: float, p_prime_upper: float, *, epsilon: float) -> float:
@@ -208,6 +209,9 @@ def delta_lower_bound(p_lower: float, p_prime_upper: float, *, epsilon: float) -
     (the smallest δ for which the pair can be (ε, δ)-DP) when the two
     probability bounds hold: ``H_{e^ε} >= P[S] − e^ε P'[S]`` for every S.
 
+    **Soundness:** ``e^ε p'_high`` is rounded up and the difference taken
+    exactly, then rounded down (a tiny ``p'_high`` is never lost to rounding).
+
     >>> round(delta_lower_bound(0.5, 0.1, epsilon=1.0), 6)  # 0.5 - e * 0.1
     0.228172
     """
@@ -215,5 +219,7 @@ def delta_lower_bound(p_lower: float, p_prime_upper: float, *, epsilon: float) -
     p_prime_upper = check_probability(p_prime_upper, "p_prime_upper")
     epsilon = check_epsilon(epsilon, "epsilon")
     with working_precision():
-        value = mpmath.mpf(p_lower) - mpmath.exp(epsilon) * mpmath.mpf(p_prime_upper)
+        factor = mpmath.exp(epsilon) * (1 + mpmath.mpf(10) ** -45)  # >= e^ε despite mpmath's error
+        product = mpmath.fmul(factor, p_prime_upper, rounding="c")
+        value = mpmath.fsub(p_lower, product, exact=True)
     return max(0.0, round_down(value))
