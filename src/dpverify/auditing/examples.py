@@ -48,7 +48,7 @@ from dpverify.auditing.exact import exact_epsilon
 from dpverify.mechanisms.encoding import LocalPrivatizer
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
-__all__ = ["ExampleMechanism", "CATALOGUE", "example"]
+__all__ = ["ExampleMechanism", "CATALOGUE", "example", "explore_then_commit", "explore_then_commit_pmf"]
 
 
 @dataclass(frozen=True)
@@ -294,3 +294,51 @@ def example(name: str) -> ExampleMechanism:
     from dpverify._validation import check_choice
 
     return CATALOGUE[check_choice(name, "name", CATALOGUE)]
+
+
+# --------------------------------------------------------------------------- interactive
+
+
+def explore_then_commit(stream: Any, rng: np.random.Generator, *, noise_scale: float = 1.0,
+                        explore: int | None = None) -> list[int]:
+    """A private explore-then-commit bandit: its transcript (the arms pulled), for audits.
+
+    ``stream[t, k]`` is the reward in [0, 1] of arm ``k`` at round ``t``.
+    Rounds ``t < explore`` (default: half the horizon) pull arm ``t mod K``;
+    then the arm with the largest Laplace(``noise_scale``)-noised reward sum is
+    pulled until the end. A reward changes one arm's sum by at most 1, so the
+    commitment (hence the transcript) is ``1/noise_scale``-DP for streams that
+    differ in one reward (the Laplace mechanism plus post-processing).
+
+    >>> rng = np.random.default_rng(0)
+    >>> explore_then_commit(np.ones((6, 2)), rng)[:3]
+    [0, 1, 0]
+    """
+    rewards = np.asarray(stream, dtype=float)
+    horizon, arms = rewards.shape
+    explore = horizon // 2 if explore is None else explore
+    actions = [t % arms for t in range(explore)]
+    totals = np.zeros(arms)
+    for t, arm in enumerate(actions):
+        totals[arm] += rewards[t, arm]
+    best = int(np.argmax(totals + rng.laplace(0.0, noise_scale, arms)))
+    return actions + [best] * (horizon - explore)
+
+
+def explore_then_commit_pmf(stream: Any, *, noise_scale: float = 1.0,
+                            explore: int | None = None) -> tuple[float, float]:
+    """``(P[commit to arm 0], P[commit to arm 1])`` of :func:`explore_then_commit` with 2 arms.
+
+    The difference ``D`` of two i.i.d. Laplace(b) draws has
+    ``P[D > t] = e^{−t/b}(2 + t/b)/4`` for ``t >= 0`` (its density is
+    ``(1 + |t|/b) e^{−|t|/b}/(4b)``), and the commitment is arm 0 iff
+    ``D > S_1 − S_0``.
+    """
+    rewards = np.asarray(stream, dtype=float)
+    horizon = rewards.shape[0]
+    explore = horizon // 2 if explore is None else explore
+    sums = [sum(rewards[t, t % 2] for t in range(explore) if t % 2 == arm) for arm in (0, 1)]
+    gap = (sums[1] - sums[0]) / noise_scale
+    tail = math.exp(-abs(gap)) * (2 + abs(gap)) / 4
+    first = tail if gap >= 0 else 1 - tail
+    return first, 1 - first
