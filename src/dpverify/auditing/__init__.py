@@ -16,6 +16,7 @@ candidate event): ``docs/proofs/auditing.md``.
 """
 
 from dpverify.auditing.audit import audit, audit_curve, claimed_delta_curve
+from dpverify.auditing.divergences import HockeyStickBound, hockey_stick_lower_bound
 from dpverify.auditing.estimators import (
     ConfidenceInterval,
     clopper_pearson,
@@ -25,12 +26,19 @@ from dpverify.auditing.estimators import (
     epsilon_lower_bound,
 )
 from dpverify.auditing.events import FAMILIES, Event
+from dpverify.auditing.exact import exact_delta, exact_epsilon
+from dpverify.auditing.interactive import audit_interactive
 from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
 
 __all__ = [
     "audit",
     "audit_curve",
+    "audit_interactive",
     "claimed_delta_curve",
+    "exact_epsilon",
+    "exact_delta",
+    "hockey_stick_lower_bound",
+    "HockeyStickBound",
     "AuditReport",
     "CurveAuditReport",
     "CurvePoint",
