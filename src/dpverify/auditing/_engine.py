@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,12 +84,14 @@ def _draw_search(draw: Draw, n_search: int) -> tuple[np.ndarray, np.ndarray, int
         raise AuditError(f"the outputs on x have {width} coordinates, on x' {_width(heads[1])}")
     n_search = max(first, min(n_search, SEARCH_ELEMENTS // width))
     rest = n_search - first
-    sides = []
-    for side in (0, 1):
+
+    def tail(side: int) -> np.ndarray:
         parts = [heads[side]]
         if rest:
             parts.append(checked_output(draw(side, rest), rest, width))
-        sides.append(np.concatenate(parts))
+        return np.concatenate(parts)
+
+    sides = _per_side(tail)
     for side, array in zip(("x", "x'"), sides):
         if array.dtype.kind == "f" and np.isnan(array).any():
             raise AuditError(f"the sampler returned NaN outputs on {side}")
@@ -150,22 +153,42 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         raise AuditError("the event search found no candidate event")
     n_certify = samples - n_search
     groups = _groups(candidates)
-    totals = {side: {k: np.zeros(len(c), dtype=np.int64) for k, (_, c) in groups.items()}
-              for side in (0, 1)}
-    rows = max(64, CHUNK_ELEMENTS // (width or 1))
     with _progress(2 * n_certify, progress) as bar:
-        done = 0
-        while done < n_certify:
-            size = min(rows, n_certify - done)
-            for side in (0, 1):
-                chunk = checked_output(draw(side, size), size, width)
-                width = width or _width(chunk)
-                for key, counted in _count_chunk(chunk, groups).items():
-                    totals[side][key] += counted
-            done += size
-            bar.update(2 * size)
+        results = _per_side(lambda side: _certify_side(draw, side, n_certify, width, groups, bar))
+    totals = {side: results[side][0] for side in (0, 1)}
+    if n_certify and results[0][1] != results[1][1]:
+        raise AuditError(f"the outputs on x have {results[0][1]} coordinates, "
+                         f"on x' {results[1][1]}")
     return Counts(tuple(candidates), _event_counts(candidates, groups, totals, n_certify),
                   n_certify, n_search, kind)
+
+
+def _per_side(work: Callable[[int], Any]) -> list[Any]:
+    """``[work(0), work(1)]``, the two sides in two threads (numpy releases the GIL).
+
+    Each side has its own generator and its own position in the draw, so the
+    results do not depend on the scheduling.
+    """
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = [pool.submit(work, side) for side in (0, 1)]
+        return [future.result() for future in futures]
+
+
+def _certify_side(draw: Draw, side: int, n_certify: int, width: int | None,
+                  groups: dict[int, tuple[Any, np.ndarray]], bar: Any
+                  ) -> tuple[dict[int, np.ndarray], int | None]:
+    """Count one side's certification split, chunk by chunk (memory bounded)."""
+    totals = {k: np.zeros(len(c), dtype=np.int64) for k, (_, c) in groups.items()}
+    done = 0
+    while done < n_certify:
+        size = min(max(64, CHUNK_ELEMENTS // (width or 1)), n_certify - done)
+        chunk = checked_output(draw(side, size), size, width)
+        width = width or _width(chunk)
+        for key, counted in _count_chunk(chunk, groups).items():
+            totals[key] += counted
+        done += size
+        bar.update(size)
+    return totals, width
 
 
 def _event_counts(candidates: Sequence[Candidate], groups: dict, totals: dict,
