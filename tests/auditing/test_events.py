@@ -5,15 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpverify.auditing.events import (
-    Event,
-    HistogramRank,
-    Identity,
-    _KeyCoder,
-    output_kind,
-    search_events,
-    user_events,
-)
+from dpverify.auditing._statistics import HistogramRank, Identity, KeyCoder, output_kind
+from dpverify.auditing.events import Event, search_events, user_events
 
 Z = 3.0  # normal quantile used for scoring in these tests
 
@@ -37,7 +30,7 @@ def test_output_kind(values: np.ndarray, kind: str) -> None:
 
 def test_key_coder_is_injective_and_marks_unseen_rows() -> None:
     rows = np.array([[0, 5], [1, 5], [0, 6], [1, 6]])
-    coder = _KeyCoder.fit(rows)
+    coder = KeyCoder.fit(rows)
     assert sorted(coder(rows).tolist()) == [0, 1, 2, 3]
     assert coder(np.array([[2, 5], [0, 4], [0.5, 5]])).tolist() == [-1, -1, -1]
 

@@ -145,7 +145,9 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     :func:`dpverify.auditing._engine.certified_bounds` and
     ``docs/proofs/auditing.md``. Floating-point outputs of simulation samplers
     are audited as they are: a float artefact of a sampler is part of the
-    mechanism audited.
+    mechanism audited. The two sides are drawn in two threads, each with its
+    own generator, so ``sampler`` must not share mutable state between calls
+    on different data; the counts do not depend on the threads' scheduling.
 
     References: Bichsel et al. 2021 (DP-Sniper), Jagielski et al. 2020,
     Clopper & Pearson 1934.

@@ -30,13 +30,23 @@ multiplicity is in :mod:`dpverify.auditing.audit`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special
 
-from dpverify.errors import AuditError
+from dpverify.auditing._statistics import (
+    DENSE_SPAN,
+    Bins,
+    ClassifierScore,
+    HistogramRank,
+    Identity,
+    Indicator,
+    KeyCoder,
+    fit_logistic,
+    output_kind,
+    rows,
+)
 
 __all__ = [
     "FAMILIES",
@@ -60,115 +70,8 @@ PER_DIRECTION = 3
 MAX_PER_DIRECTION = 20
 #: Rows of the search split used to fit the classifier (per side).
 CLASSIFIER_ROWS = 50_000
-#: Largest key span for the histogram's dense lookup table.
-_DENSE_SPAN = 1 << 22
 #: At most this many distinct rows per search sample for a vector histogram in "auto".
 _HISTOGRAM_DENSITY = 0.2
-
-
-# --------------------------------------------------------------------------- statistics
-
-
-@dataclass(frozen=True, eq=False)
-class Identity:
-    """``s(y) = y`` for scalar outputs."""
-
-    description: str = "y"
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return np.asarray(samples, dtype=np.float64).reshape(len(samples))
-
-
-@dataclass(frozen=True, eq=False)
-class Indicator:
-    """``s(y) = 1[y ∈ S]`` for a user-supplied indicator ``function(samples) -> bool array``."""
-
-    function: Callable[[np.ndarray], Any]
-    description: str
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        values = np.asarray(self.function(samples))
-        if values.shape != (len(samples),):
-            raise AuditError(f"event {self.description!r} returned shape {values.shape}, "
-                             f"expected ({len(samples)},): one truth value per output")
-        return values.astype(np.float64)
-
-
-@dataclass(frozen=True, eq=False)
-class ClassifierScore:
-    """Logistic-regression score ``w·[z, z²] + b`` with ``z = (y − centre)/scale``."""
-
-    centre: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray
-    bias: float
-    description: str = "logistic score"
-
-    def features(self, samples: np.ndarray) -> np.ndarray:
-        z = (_rows(samples) - self.centre) / self.scale
-        return np.concatenate([z, z * z], axis=1)
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return self.features(samples) @ self.weights + self.bias
-
-
-@dataclass(frozen=True, eq=False)
-class _KeyCoder:
-    """Integer key of a discrete output (row): mixed radix over the search split's ranges.
-
-    Values outside those ranges, or not integers, get key −1 (unseen).
-    """
-
-    lows: np.ndarray
-    spans: np.ndarray
-    strides: np.ndarray
-
-    @classmethod
-    def fit(cls, pooled: np.ndarray) -> "_KeyCoder":
-        lows, highs = pooled.min(axis=0), pooled.max(axis=0)
-        spans = (highs - lows + 1).astype(np.int64)
-        if float(np.prod(spans.astype(np.float64))) >= 2.0 ** 62:
-            raise AuditError("too many distinct outputs for exact counting (histogram family)")
-        strides = np.concatenate([[1], np.cumprod(spans[:-1])]).astype(np.int64)
-        return cls(lows.astype(np.int64), spans, strides)
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        rows = _rows(samples)
-        integral = np.all(rows == np.floor(rows), axis=1) if rows.dtype.kind == "f" else True
-        with np.errstate(invalid="ignore"):
-            offsets = np.nan_to_num(rows, nan=-1).astype(np.int64) - self.lows
-        inside = np.all((offsets >= 0) & (offsets < self.spans), axis=1) & integral
-        return np.where(inside, offsets @ self.strides, -1)
-
-
-@dataclass(frozen=True, eq=False)
-class HistogramRank:
-    """Rank of an output's value in a likelihood-ratio order (``inf`` for unseen values)."""
-
-    coder: Any
-    keys: np.ndarray      # sorted keys seen on the search split
-    ranks: np.ndarray     # rank of keys[i] in the order
-    labels: tuple[str, ...]  # readable values, in rank order (first few)
-    description: str = "likelihood-ratio rank"
-    table: np.ndarray | None = field(default=None)
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        keys = self.coder(samples)
-        if self.table is not None:
-            inside = (keys >= 0) & (keys < len(self.table))
-            return np.where(inside, self.table[np.clip(keys, 0, len(self.table) - 1)], np.inf)
-        position = np.clip(np.searchsorted(self.keys, keys), 0, len(self.keys) - 1)
-        return np.where(self.keys[position] == keys, self.ranks[position], np.inf)
-
-
-@dataclass(frozen=True, eq=False)
-class _Bins:
-    """Bin index of a scalar output among sorted cut points (histogram of a continuous scalar)."""
-
-    cuts: np.ndarray
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return np.searchsorted(self.cuts, Identity()(samples), side="left").astype(np.int64)
 
 
 # --------------------------------------------------------------------------- events
@@ -211,26 +114,6 @@ class Candidate:
     first: int
     score: float = -np.inf
     point: int = 0
-
-
-def _rows(samples: np.ndarray) -> np.ndarray:
-    array = np.asarray(samples)
-    return array.reshape(len(array), -1)
-
-
-def output_kind(samples: np.ndarray) -> str:
-    """``"continuous"``/``"discrete"`` + ``" scalar"``/``" vector"`` for an output array.
-
-    >>> output_kind(np.array([1, 2, 3])), output_kind(np.array([[0.5, 1.0]]))
-    ('discrete scalar', 'continuous vector')
-    """
-    array = np.asarray(samples)
-    shape = "scalar" if array.ndim == 1 or (array.ndim == 2 and array.shape[1] == 1) else "vector"
-    if array.dtype.kind in "biu":
-        return f"discrete {shape}"
-    finite = array[np.isfinite(array)] if array.dtype.kind == "f" else array
-    integral = array.dtype.kind == "f" and bool(np.all(finite == np.floor(finite)))
-    return f"{'discrete' if integral else 'continuous'} {shape}"
 
 
 # --------------------------------------------------------------------------- scoring
@@ -364,7 +247,7 @@ def _interval_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidat
 
 
 def _label(coder: Any, key: int) -> str:
-    if isinstance(coder, _Bins):
+    if isinstance(coder, Bins):
         cuts = coder.cuts
         low = "-inf" if key == 0 else _format(cuts[key - 1])
         high = "inf" if key >= len(cuts) else _format(cuts[key])
@@ -377,7 +260,7 @@ def _histogram_statistics(keys_a: np.ndarray, keys_b: np.ndarray, coder: Any,
                           ) -> tuple[list[HistogramRank], np.ndarray]:
     """The two likelihood-ratio rankings (``x`` over ``x'`` and reverse) and sorted counts."""
     high = int(max(keys_a.max(), keys_b.max()))
-    if high < _DENSE_SPAN:
+    if high < DENSE_SPAN:
         ca = np.bincount(keys_a, minlength=high + 1)
         cb = np.bincount(keys_b, minlength=high + 1)
         keys = np.flatnonzero(ca + cb)
@@ -394,7 +277,7 @@ def _histogram_statistics(keys_a: np.ndarray, keys_b: np.ndarray, coder: Any,
         ranks[order] = np.arange(len(keys))
         span = int(keys.max()) + 1 if len(keys) else 0
         table = None
-        if 0 < span <= _DENSE_SPAN and keys.min() >= 0:
+        if 0 < span <= DENSE_SPAN and keys.min() >= 0:
             table = np.full(span, np.inf)
             table[keys] = ranks
         labels = tuple(_label(coder, int(keys[k])) for k in order[:8])
@@ -408,9 +291,9 @@ def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str) -> l
         if not kind.endswith("scalar"):
             raise ValueError("events='histogram' needs discrete outputs or continuous scalars")
         pooled = np.concatenate([Identity()(a), Identity()(b)])
-        coder: Any = _Bins(_cut_grid(pooled, 64))
+        coder: Any = Bins(_cut_grid(pooled, 64))
     else:
-        coder = _KeyCoder.fit(np.concatenate([_rows(a), _rows(b)]))
+        coder = KeyCoder.fit(np.concatenate([rows(a), rows(b)]))
     keys_a, keys_b = coder(a), coder(b)
     statistics, counts = _histogram_statistics(keys_a, keys_b, coder)
     result: list[Candidate] = []
@@ -431,33 +314,15 @@ def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str) -> l
     return result
 
 
-def _fit_logistic(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, float]:
-    """Minimise the mean log-loss plus ``1e-4 ‖w‖²/2`` (L-BFGS-B, analytic gradient)."""
-    penalty = 1e-4
-
-    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        margin = features @ theta[:-1] + theta[-1]
-        value = np.mean(np.logaddexp(0.0, margin) - labels * margin)
-        residual = (special.expit(margin) - labels) / len(labels)
-        gradient = np.concatenate([features.T @ residual, [residual.sum()]])
-        gradient[:-1] += penalty * theta[:-1]
-        return value + penalty * float(theta[:-1] @ theta[:-1]) / 2, gradient
-
-    start = np.zeros(features.shape[1] + 1)
-    result = optimize.minimize(loss, start, jac=True, method="L-BFGS-B",
-                               options={"maxiter": 200})
-    return result.x[:-1], float(result.x[-1])
-
-
 def _classifier_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidate]:
-    ra, rb = _rows(a).astype(np.float64), _rows(b).astype(np.float64)
+    ra, rb = rows(a).astype(np.float64), rows(b).astype(np.float64)
     fit_a, fit_b = ra[:CLASSIFIER_ROWS], rb[:CLASSIFIER_ROWS]
     pooled = np.concatenate([fit_a, fit_b])
     centre, scale = pooled.mean(axis=0), pooled.std(axis=0)
     scale = np.where(scale > 0, scale, 1.0)
     blank = ClassifierScore(centre, scale, np.zeros(2 * ra.shape[1]), 0.0)
     labels = np.concatenate([np.ones(len(fit_a)), np.zeros(len(fit_b))])
-    weights, bias = _fit_logistic(blank.features(pooled), labels)
+    weights, bias = fit_logistic(blank.features(pooled), labels)
     score = ClassifierScore(centre, scale, weights, bias,
                             description=f"logistic score on {ra.shape[1]} coordinates and "
                                         f"their squares")
@@ -475,13 +340,13 @@ def _auto_families(kind: str, a: np.ndarray, b: np.ndarray) -> tuple[str, ...]:
     if not _key_space_ok(a, b):
         return ("classifier",)
     head = a[:100_000]
-    distinct = len(np.unique(_KeyCoder.fit(np.concatenate([_rows(a), _rows(b)]))(head)))
+    distinct = len(np.unique(KeyCoder.fit(np.concatenate([rows(a), rows(b)]))(head)))
     return ("histogram", "classifier") if distinct <= _HISTOGRAM_DENSITY * len(head) else (
         "classifier",)
 
 
 def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
-    pooled = np.concatenate([_rows(a), _rows(b)])
+    pooled = np.concatenate([rows(a), rows(b)])
     spans = pooled.max(axis=0).astype(np.float64) - pooled.min(axis=0) + 1
     return float(np.prod(spans)) < 2.0 ** 62
 

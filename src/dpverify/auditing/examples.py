@@ -222,8 +222,8 @@ def _from_pmfs(pmfs: Callable, delta: float = 0.0) -> Callable[[], float]:
     return lambda: exact_epsilon(*pmfs(), delta=delta)
 
 
-def _build() -> dict[str, ExampleMechanism]:
-    entries = []
+def _correct() -> list[ExampleMechanism]:
+    entries: list[ExampleMechanism] = []
     add = entries.append
     add(ExampleMechanism("laplace", "Laplace(1) noise, x = 0 vs 1", _laplace(1.0), 0.0, 1.0,
                          1.0, 0.0, True, lambda: 1.0))
@@ -250,7 +250,12 @@ def _build() -> dict[str, ExampleMechanism]:
     add(ExampleMechanism("mldp", "garcelon's M_LDP (d = 1, m = 1, eps0 = 2)", mldp_sampler,
                          _MLDP_X, _MLDP_X_PRIME, 2.0, 0.0, True, _from_pmfs(mldp_pmfs),
                          mldp_pmfs))
-    # ---- buggy
+    return entries
+
+
+def _buggy() -> list[ExampleMechanism]:
+    entries: list[ExampleMechanism] = []
+    add = entries.append
     add(ExampleMechanism("laplace_half_scale", "Laplace(1/2) claimed as 1-DP", _laplace(0.5),
                          0.0, 1.0, 1.0, 0.0, False, lambda: 2.0))
     add(ExampleMechanism("gaussian_half_sigma", "Gaussian at half the analytic sigma",
@@ -278,10 +283,10 @@ def _build() -> dict[str, ExampleMechanism]:
     add(ExampleMechanism("polya_inverted_scale", "Polya shares with the inverted Gamma scale",
                          _polya_shares(4, 4.0, True), 0, 1, 0.25, 0.0, False,
                          lambda: -math.log1p(-math.exp(-0.25))))
-    return {entry.name: entry for entry in entries}
+    return entries
 
 
-CATALOGUE: dict[str, ExampleMechanism] = _build()
+CATALOGUE: dict[str, ExampleMechanism] = {entry.name: entry for entry in _correct() + _buggy()}
 """The built-in examples by name (correct ones first)."""
 
 

@@ -106,8 +106,9 @@ class AuditReport:
             f"  epsilon lower bound  {self.epsilon_lower_bound:.6g}  "
             f"(claimed {self.guarantee.epsilon!r}; confidence {self.confidence:g}, whole audit)",
             f"  event S              {self.event.description}  [{self.event.family}]",
-            f"  P[M({first}) in S]     {self.p_hat:.6g}  >= {self.p_interval.lower:.6g}",
-            f"  P[M({second}) in S]     {self.p_prime_hat:.6g}  <= {self.p_prime_interval.upper:.6g}",
+            f"  {'P[M(' + first + ') in S]':<21}{self.p_hat:.6g}  (>= {self.p_interval.lower:.6g})",
+            f"  {'P[M(' + second + ') in S]':<21}{self.p_prime_hat:.6g}  "
+            f"(<= {self.p_prime_interval.upper:.6g})",
             f"  bound                ln((p_low - delta) / p'_high), delta = {self.delta!r}",
             f"  samples per side     {self.samples} ({self.search_samples} search, "
             f"{self.certify_samples} certify; {self.kind} outputs)",
