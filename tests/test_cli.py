@@ -97,6 +97,57 @@ def test_shuffle_bad_input_exits_2(capsys, argv: list[str], fragment: str) -> No
     assert exit_info.value.code == 2 and fragment in capsys.readouterr().err
 
 
+def test_audit_flags_a_buggy_example_with_a_readable_report(capsys) -> None:
+    assert main(["audit", "laplace_half_scale", "--samples", "1e5", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("laplace_half_scale: ") and "true epsilon of this pair" in text
+    assert "VIOLATION" in text and "epsilon lower bound" in text
+
+
+def test_audit_json_for_a_correct_example(capsys) -> None:
+    out = _json(capsys, "audit", "randomized_response", "--samples", "20000", "--seed", "2")
+    assert out["command"] == "audit" and out["mechanism"] == "randomized_response"
+    assert out["violation"] is False and out["epsilon"] == 1.0 and out["delta"] == 0.0
+    assert 0 < out["epsilon_lower_bound"] <= out["true_epsilon"] and out["samples"] == 20000
+    assert {"event", "p_hat", "p_lower", "confidence", "method", "seconds"} <= set(out)
+
+
+def test_audit_claim_override_and_family(capsys) -> None:
+    out = _json(capsys, "audit", "laplace_half_scale", "--epsilon", "2.5", "--samples", "2e4",
+                "--seed", "3", "--events", "threshold", "--confidence", "0.99")
+    assert out["violation"] is False and out["family"] == "threshold"
+    assert out["claimed_epsilon"] == 2.5 and out["confidence"] == 0.99
+
+
+def test_audit_shows_a_progress_bar_on_long_audits(capsys, monkeypatch) -> None:
+    from dpverify import cli
+
+    monkeypatch.setattr(cli, "_PROGRESS_SAMPLES", 10)
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
+    captured = capsys.readouterr()
+    assert "certifying" in captured.err and "no violation found" in captured.out
+    monkeypatch.setattr(cli, "_PROGRESS_SAMPLES", 10**9)
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
+    assert "certifying" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["audit", "laplace", "--samples", "1e4", "--confidence", "1.5"], "confidence=1.5"),
+    (["audit", "laplace", "--samples", "1e4", "--epsilon", "-1"], "epsilon=-1.0"),
+    (["audit", "laplace", "--samples", "1e4", "--delta", "1"], "delta=1.0"),
+])
+def test_audit_bad_input_exits_2(capsys, argv: list[str], fragment: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2 and fragment in capsys.readouterr().err
+
+
+def test_audit_unknown_mechanism_exits_2(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["audit", "no_such_mechanism"])
+    assert exit_info.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
 # ----------------------------------------------------------------------------- bandits
 
 

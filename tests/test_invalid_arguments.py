@@ -25,6 +25,8 @@ from dpverify.bandits import mab as bandit_mab
 from dpverify.bandits import privatizers as bandit_privatizers
 from dpverify.bandits import simulate as bandit_simulate
 from dpverify.bandits.mab import _elimination as bandit_elimination
+from dpverify import auditing
+from dpverify.auditing.interactive import audit_interactive
 
 PLD = pld.PrivacyLossDistribution
 NAN, INF = math.nan, math.inf
@@ -39,6 +41,22 @@ ORDERS = [(1.0, 2.0), (3.0, 2.0), (), (2.0, NAN), "23"]
 
 _curve = RDPCurve((2.0, 4.0), (0.5, 1.0))
 _RNG = np.random.default_rng(0)
+
+
+def _coin(data, size, rng):
+    return rng.random(size) < (0.75 if data else 0.25)
+
+
+def _run(stream, rng):
+    return [int(rng.random() < (0.75 if stream else 0.25))]
+
+
+_AUDIT = {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 1.0, "samples": 100, "seed": 0}
+_CURVE = {"sampler": _coin, "x": 1, "x_prime": 0, "profile": PureDP(1.0), "samples": 100,
+          "seed": 0, "epsilons": [0.5]}
+_INTERACTIVE = {"run": _run, "stream": 1, "stream_prime": 0, "statistic": lambda t: t[0],
+                "epsilon": 1.0, "runs": 30, "seed": 0}
+SEEDS = [-1, 1.5, "7", True]
 
 TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     # guarantees and exact profiles
@@ -243,6 +261,44 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      COUNTS),
     ("reproduce.scale", bandit_experiments.reproduce,
      {"name": "chowdhury2023-fig1", "panels": ()}, "scale", ["huge", None]),
+    # auditing
+    ("clopper_pearson.trials", auditing.clopper_pearson, {"successes": 3, "trials": 10},
+     "trials", COUNTS),
+    ("clopper_pearson.successes", auditing.clopper_pearson, {"successes": 3, "trials": 10},
+     "successes", [-1, 11, 1.5, "3", None, True, NAN]),
+    ("clopper_pearson.confidence", auditing.clopper_pearson, {"successes": 3, "trials": 10},
+     "confidence", [0.0, 1.0, *PROBABILITIES]),
+    ("clopper_pearson_lower.alpha", auditing.clopper_pearson_lower,
+     {"successes": 3, "trials": 10, "alpha": 0.05}, "alpha", [0.0, 1.0, *PROBABILITIES]),
+    ("epsilon_lower_bound.delta", auditing.epsilon_lower_bound,
+     {"p_lower": 0.5, "p_prime_upper": 0.1}, "delta", DELTAS),
+    ("epsilon_lower_bound.p_lower", auditing.epsilon_lower_bound,
+     {"p_lower": 0.5, "p_prime_upper": 0.1}, "p_lower", PROBABILITIES),
+    ("audit.epsilon", auditing.audit, _AUDIT, "epsilon", EPSILONS),
+    ("audit.delta", auditing.audit, _AUDIT, "delta", DELTAS),
+    ("audit.samples", auditing.audit, _AUDIT, "samples", [*COUNTS, 9]),
+    ("audit.confidence", auditing.audit, _AUDIT, "confidence", [0.0, 1.0, *PROBABILITIES]),
+    ("audit.seed", auditing.audit, _AUDIT, "seed", SEEDS),
+    ("audit.events", auditing.audit, _AUDIT, "events", ["best", [], [1], None]),
+    ("audit.sampler", auditing.audit, _AUDIT, "sampler", [None, 3]),
+    ("audit_curve.profile", auditing.audit_curve, _CURVE, "profile", [1.0, None, "pure"]),
+    ("audit_curve.epsilons", auditing.audit_curve, _CURVE, "epsilons",
+     [[], [-1.0], [NAN], "0.5", [0.1] * 41]),
+    ("audit_curve.samples", auditing.audit_curve, _CURVE, "samples", COUNTS),
+    ("audit_curve.confidence", auditing.audit_curve, _CURVE, "confidence", PROBABILITIES),
+    ("audit_interactive.runs", audit_interactive, _INTERACTIVE, "runs", [*COUNTS, 9]),
+    ("audit_interactive.epsilon", audit_interactive, _INTERACTIVE, "epsilon", EPSILONS),
+    ("audit_interactive.delta", audit_interactive, _INTERACTIVE, "delta", DELTAS),
+    ("audit_interactive.n_jobs", audit_interactive, _INTERACTIVE, "n_jobs",
+     [0, -2, 1.5, None, "2"]),
+    ("audit_interactive.seed", audit_interactive, _INTERACTIVE, "seed", SEEDS),
+    ("audit_interactive.statistic", audit_interactive, _INTERACTIVE, "statistic", [None, 1]),
+    ("audit_interactive.confidence", audit_interactive, _INTERACTIVE, "confidence",
+     PROBABILITIES),
+    ("exact_epsilon.delta", auditing.exact_epsilon, {"p": [0.5, 0.5], "q": [0.25, 0.75]},
+     "delta", DELTAS),
+    ("exact_delta.epsilon", auditing.exact_delta, {"p": [0.5, 0.5], "q": [0.25, 0.75],
+                                                    "epsilon": 0.1}, "epsilon", EPSILONS),
 ]
 
 CASES = [

@@ -75,3 +75,11 @@ def test_grow_until() -> None:
     assert grow_until(lambda x: x > 100, 1.0, limit=1e6) == (64.0, 128.0)
     with pytest.raises(CalibrationError, match="no feasible value"):
         grow_until(lambda x: False, 1.0, limit=10.0)
+
+
+def test_directed_rounding_keeps_an_exact_mpf_value() -> None:
+    """1 − 2^-220 computed exactly must round down below 1, not to 1 at 50 digits."""
+    import mpmath
+
+    value = mpmath.fsub(1, mpmath.ldexp(1, -220), exact=True)
+    assert round_down(value) < 1.0 and round_up(value) == 1.0

@@ -54,7 +54,7 @@ def _widen(x: int | float | Fraction | mpmath.mpf, relative_error: float,
     """Return ``x * (1 + direction * relative_error)`` exactly (Fraction) or in mpmath."""
     if isinstance(x, Fraction):
         return x + direction * abs(x) * Fraction(relative_error)
-    value = mpmath.mpf(x)
+    value = x if isinstance(x, mpmath.mpf) else mpmath.mpf(x)  # keep an mpf's own precision
     return value + direction * abs(value) * mpmath.mpf(relative_error) if relative_error else value
 
 

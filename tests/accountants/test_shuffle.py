@@ -133,6 +133,16 @@ def test_rr_only_bounds_refuse_generic_randomizers() -> None:
         amplified_epsilon(1.0, 10**5, 1e-6, bound="balle2019")
     with pytest.raises(UnsupportedError, match="BinaryRandomizedResponse"):
         amplified_epsilon(1.0, 10**5, 1e-6, bound="cheu2019", randomizer=RandomizedResponse(2, 1.0))
+    with pytest.raises(UnsupportedError, match="RandomizedResponse"):
+        amplified_epsilon(1.0, 10**5, 1e-6, bound="variation-ratio")
+
+
+def test_variation_ratio_takes_k_ary_rr() -> None:
+    binary = amplified_epsilon(1.0, 10**4, 1e-6, bound="variation-ratio",
+                               randomizer=RandomizedResponse(2, 1.0))
+    ternary = amplified_epsilon(1.0, 10**4, 1e-6, bound="variation-ratio",
+                                randomizer=RandomizedResponse(3, 1.0))
+    assert binary < ternary <= amplified_epsilon(1.0, 10**4, 1e-6, bound="fmt2021-numerical")
 
 
 def test_balle2019_accepts_k_ary_rr_and_matches_the_formula() -> None:
@@ -216,3 +226,11 @@ def test_reconstructed_closed_forms_stay_above_the_exact_value(local_epsilon) ->
     exact = shuffled_binary_rr_epsilon(rr.flip_probability, n, delta)
     for bound in ("erlingsson2019", "balle2019", "cheu2019", "fmt2021", "best"):
         assert amplified_epsilon(local_epsilon, n, delta, bound=bound, randomizer=rr) >= exact
+
+
+@pytest.mark.parametrize("bound", ["fmt2021-numerical", "best"])
+def test_min_batch_size_with_the_capped_numerical_bound(bound) -> None:
+    """The numerical bounds accept n <= 10^7 only; the search still finds the smallest n."""
+    n = min_batch_size(2.0, 0.1, 1e-6, bound=bound)
+    assert amplified_epsilon(2.0, n, 1e-6, bound=bound) <= 0.1 < amplified_epsilon(
+        2.0, n - 1, 1e-6, bound=bound)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import mpmath
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpverify.accountants import _shuffle_closed_forms as closed
 
@@ -74,3 +76,10 @@ def test_validity_violations_name_the_condition(check, args, condition) -> None:
     with pytest.raises(ValueError, match=condition.replace("(", r"\(").replace(")", r"\)")
                        .replace("*", r"\*")):
         check(*args)
+
+
+@given(st.floats(0.01, 5.0), st.integers(10**3, 10**9), st.sampled_from([1e-4, 1e-6, 1e-10]))
+@settings(max_examples=60, deadline=None)
+def test_fmt2021_tight_is_never_below_the_printed_form(eps0: float, n: int, delta: float) -> None:
+    """(1 + e^{−ε0})/(1 + e^{−ε0−ê}) >= 1: FMT's code's variant is the looser of the two."""
+    assert closed.fmt2021_tight_epsilon(eps0, n, delta) >= closed.fmt2021_epsilon(eps0, n, delta)

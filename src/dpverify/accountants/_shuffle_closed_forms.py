@@ -123,7 +123,15 @@ def fmt2021_meets(local_epsilon: float, n: int, delta: float, target: float) -> 
 
 
 def fmt2021_tight_epsilon(local_epsilon: float, n: int, delta: float) -> mpmath.mpf:
-    """FMT's code (CATALOGUE E2 (b)): ``ln(1 + (1 − e^{−ε0})/(1 + e^{−ε0−ê}) · (a + c))``."""
+    """FMT's code (CATALOGUE E2 (b)): ``ln(1 + (1 − e^{−ε0})/(1 + e^{−ε0−ê}) · (a + c))``.
+
+    With ``ê = ln(1 + a + c) >= 0`` the factor is at least the printed
+    ``(e^{ε0} − 1)/(e^{ε0} + 1) = (1 − e^{−ε0})/(1 + e^{−ε0})`` of
+    :func:`fmt2021_epsilon`, by ``(1 + e^{−ε0})/(1 + e^{−ε0−ê}) >= 1``: despite
+    the CATALOGUE's name this variant is never tighter than the printed
+    closed form (it is FMT's code, kept for fidelity; ``bound="best"`` takes
+    the smaller). Its validity condition (``ln(4/δ)``) is also stricter.
+    """
     with working_precision():
         eps0 = mpmath.mpf(local_epsilon)
         _, a, c = _fmt_terms(eps0, n, mpmath.mpf(delta))

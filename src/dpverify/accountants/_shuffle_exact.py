@@ -37,7 +37,6 @@ from dataclasses import dataclass
 
 import mpmath
 import numpy as np
-from scipy.signal import fftconvolve
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
@@ -72,12 +71,15 @@ class _Window:
     values: np.ndarray
     eta: float
     tail: float
+    mean: float = 0.0
+    variance: float = 0.0
 
     @functools.cached_property
     def suffix(self) -> np.ndarray:
         return np.cumsum(self.values[::-1])[::-1]
 
 
+@functools.lru_cache(maxsize=1024)
 def _binomial_window(m: int, q: mpmath.mpf) -> _Window:
     """pmf of Bin(m, q) on a Hoeffding window, via a float ratio product from an mpmath anchor.
 
@@ -88,7 +90,7 @@ def _binomial_window(m: int, q: mpmath.mpf) -> _Window:
     if m == 0 or q == 0:
         return _Window(0, np.ones(1), 0.0, 0.0)
     if q == 1:
-        return _Window(m, np.ones(1), 0.0, 0.0)
+        return _Window(m, np.ones(1), 0.0, 0.0, mean=float(m))
     half = math.ceil(math.sqrt(_HOEFFDING * m)) + 1
     mean = float(m * q)
     lo, hi = max(0, math.floor(mean) - half), min(m, math.ceil(mean) + half)
@@ -109,7 +111,8 @@ def _binomial_window(m: int, q: mpmath.mpf) -> _Window:
     eta = (3 * width + 2) * _UNIT * (1 + 1e-6)
     # Hoeffding tails, dropped tiny values, and underflow of products in later sums
     tail = 2 * math.exp(-2 * half * half / m) + _FLOOR * (dropped + 1) + 1e-300 * width
-    return _Window(lo + int(kept[0]), values[kept[0]:kept[-1] + 1].copy(), eta, tail)
+    return _Window(lo + int(kept[0]), values[kept[0]:kept[-1] + 1].copy(), eta, tail,
+                   mean=mean, variance=mean * float(1 - q))
 
 
 @dataclass(frozen=True)
@@ -146,16 +149,18 @@ class _RestLaw:
         right = b.values[y - i_hi - b.lo:y - i_lo - b.lo + 1][::-1]
         return float(np.dot(left, right))
 
+    @functools.cached_property
     def trusted_span(self) -> tuple[int, int]:
-        """The y range where R exceeds 1e-12 of its peak (located by a float FFT).
+        """Where to search for t*: the mean ± 8 standard deviations of R, inside the windows.
 
-        Only used to choose where to search for t*; every value used in a bound
-        is recomputed by a direct, error-bounded sum.
+        Only a guide; every value used in a bound is recomputed by a direct,
+        error-bounded sum, and a t* outside the span is handled by the
+        callers' tail branches.
         """
-        full = fftconvolve(self.ones.values, self.zeros.values)
-        good = np.flatnonzero(full > 1e-12 * full.max())
-        start = self.ones.lo + self.zeros.lo
-        return start + int(good[0]), start + int(good[-1])
+        mean = self.ones.mean + self.zeros.mean
+        lo, hi = self.span
+        half = 8 * math.sqrt(self.ones.variance + self.zeros.variance) + 2
+        return max(lo, math.floor(mean - half)), min(hi, math.ceil(mean + half))
 
     def tail_at_least(self, t: int) -> float:
         """Window part of P(R ≥ t) (a lower bound up to relative eta)."""
@@ -166,7 +171,9 @@ class _RestLaw:
         return float(np.dot(a.values[inside], suffix[index[inside]]))
 
 
+@functools.lru_cache(maxsize=256)
 def _rest_law(ones: int, zeros: int, p: float) -> _RestLaw:
+    """Cached: the ε bisection evaluates the same few populations at many ε."""
     a = mpmath.mpf(p) / 2
     return _RestLaw(_binomial_window(ones, 1 - a), _binomial_window(zeros, a))
 
@@ -197,7 +204,7 @@ def _pair_delta_bound(ones: int, zeros: int, p: float, epsilon: float) -> mpmath
         def lower(y: int) -> mpmath.mpf:
             return mpmath.mpf(law.pmf(y)) * (1 - 2 * eta)
 
-        lo, hi = law.trusted_span()
+        lo, hi = law.trusted_span
 
         def positive(y: int) -> bool:
             return float(c1) * law.pmf(y - 1) > float(c3) * law.pmf(y)
@@ -214,8 +221,11 @@ def _pair_delta_bound(ones: int, zeros: int, p: float, epsilon: float) -> mpmath
             certified_low = c1 * upper(first - 1) - c3 * lower(first) < 0
             if not (certified_high and certified_low):  # pragma: no cover - float bisection is ±1 off
                 first, last = lo - 1, hi + 1
-        best = max(c1 * upper(t - 1) - c2 * mpmath.mpf(law.tail_at_least(t)) * (1 - 2 * eta)
-                   for t in range(first, last + 1))
+        tails = [mpmath.mpf(law.tail_at_least(last))]  # P(R >= t) = P(R >= t + 1) + R(t)
+        for t in range(last - 1, first - 1, -1):
+            tails.append(tails[-1] + mpmath.mpf(law.pmf(t)))
+        best = max(c1 * upper(t - 1) - c2 * tail * (1 - 3 * eta)
+                   for t, tail in zip(range(last, first - 1, -1), tails))
         return max(best + extra + tail, mpmath.mpf(0))
 
 
@@ -369,7 +379,8 @@ def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
     over all k), so its passing end is <= the exact ε; the full computation at
     that end must pass, otherwise its worst k joins K and the search repeats.
     """
-    candidates = {_worst_case_delta(p, n, local / 2, rtol=rtol)[1]}
+    # every worst k we have computed lay within a few users of an end
+    candidates = {k for j in range(8) for k in (min(j, n - 1), max(n - 1 - j, 0))}
     while True:
         def passes(eps: float) -> bool:
             return all(_pair_delta_bound(k, n - 1 - k, p, eps) <= delta for k in candidates)

@@ -9,20 +9,29 @@ clone probability ``ρ`` differs:
   neighbours, ``ρ = e^{-ε0}``;
 * ``variation_ratio_*``: Wang et al., "Unified, Tight and Fast Privacy
   Amplification in the Shuffle Model of Differential Privacy", with the
-  (p, β, q) parameters of binary randomized response, ``p = q = e^{ε0}``,
-  ``β = tanh(ε0/2)``, hence ``α = β/(p-1) = 1/(e^{ε0}+1)``, clone weights
-  ``r = αp/q = 1/(e^{ε0}+1)`` for each of the two values and no third
-  component (``1 - α - αp = 0``): ``ρ = 2/(e^{ε0}+1)``.
+  (p, β, q) parameters of k-ary randomized response, ``p = q = e^{ε0}``,
+  ``β = (e^{ε0} − 1)/(e^{ε0} + k − 1)`` (binary: ``tanh(ε0/2)``), hence
+  clone weights ``1/(e^{ε0} + k − 1)`` for each of the two values,
+  ``ρ = 2/(e^{ε0} + k − 1)``, and the victim's third component (weight
+  ``(k − 2)/(e^{ε0} + k − 1)``, the same under both inputs) factored out.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import mpmath
 
-from dpverify._numeric import bisect_passing, round_up, working_precision
-from dpverify._validation import check_delta, check_epsilon, check_positive_int, value_error
+from dpverify._numeric import round_up, working_precision
+from dpverify._validation import (
+    check_delta,
+    check_epsilon,
+    check_int_at_least,
+    check_positive_int,
+    value_error,
+)
 from dpverify.accountants._clone_kernel import clone_delta_upper
-from dpverify.errors import UnsupportedError
 
 __all__ = [
     "fmt_numerical_delta",
@@ -58,21 +67,71 @@ def _fmt_rho(local_epsilon: float) -> mpmath.mpf:
         return mpmath.exp(-mpmath.mpf(local_epsilon))
 
 
-def _binary_rr_rho(local_epsilon: float) -> mpmath.mpf:
+def _randomized_response_rho(local_epsilon: float, k: int) -> mpmath.mpf:
+    """Clone probability 2/(e^{ε0} + k − 1) of k-ary randomized response (k = 2: binary)."""
     with working_precision(30):
-        return 2 / (mpmath.exp(mpmath.mpf(local_epsilon)) + 1)
+        return 2 / (mpmath.exp(mpmath.mpf(local_epsilon)) + k - 1)
 
 
-def _epsilon_search(local_epsilon: float, n: int, delta: float, rho: mpmath.mpf) -> float:
-    """Smallest ε (to :data:`EPSILON_RTOL`, passing end) with ``δ_upper(ε) <= delta``."""
-    def passes(epsilon: float) -> bool:
-        return clone_delta_upper(local_epsilon, n, epsilon, rho) <= delta
+def _randomized_response_weight(local_epsilon: float, k: int) -> mpmath.mpf:
+    """(e^{ε0} + 1)/(e^{ε0} + k − 1): the victim's mass on its two informative values.
 
-    if local_epsilon == 0.0 or passes(0.0):  # a 0-LDP randomizer's output ignores its input
+    Rounded up (it multiplies an upper bound on δ).
+    """
+    with working_precision(30):
+        growth = mpmath.exp(mpmath.mpf(local_epsilon))
+        return (growth + 1) / (growth + k - 1) * (1 + mpmath.mpf(10) ** -25)
+
+
+def _epsilon_search(local_epsilon: float, n: int, delta: float,
+                    delta_upper: Callable[[float], mpmath.mpf]) -> float:
+    """Smallest ε (to :data:`EPSILON_RTOL`, passing end) with ``delta_upper(ε) <= delta``.
+
+    ``delta_upper`` is non-increasing in ε and ε0 always passes (the privacy
+    loss of the clone pair never exceeds ε0). A bracket ``[lo, hi]`` (``lo``
+    fails, ``hi`` passes) is found by dividing ε0 by 8, then narrowed by the
+    Illinois variant of regula falsi on ``ln δ_upper(e^x) − ln δ`` (a
+    bisection step in ``ln ε`` whenever a δ is 0): every step keeps one
+    failing and one passing end, so the result, the passing end once
+    ``hi/lo − 1 <= EPSILON_RTOL``, has been evaluated and meets δ. It takes
+    about ten evaluations where plain bisection on ``[0, ε0]`` takes 25.
+    """
+    if local_epsilon == 0.0:  # a 0-LDP randomizer's output ignores its input
         return 0.0
-    # ε0 always passes: the privacy loss of the pair never exceeds ε0.
-    return round_up(bisect_passing(passes, 0.0, local_epsilon, rtol=EPSILON_RTOL,
-                                   atol=1e-15))
+    target = mpmath.log(delta)
+    hi, hi_value = local_epsilon, delta_upper(local_epsilon)
+    lo = local_epsilon / 8
+    lo_value = delta_upper(lo)
+    while lo_value <= delta:
+        if lo < 1e-12:
+            return 0.0 if delta_upper(0.0) <= delta else round_up(lo)
+        hi, hi_value, lo = lo, lo_value, lo / 8
+        lo_value = delta_upper(lo)
+    lo_score = float(mpmath.log(lo_value) - target)
+    hi_score = float(mpmath.log(hi_value) - target) if hi_value > 0 else None
+    side = 0
+    while hi / lo - 1 > EPSILON_RTOL:
+        log_lo, log_hi = math.log(lo), math.log(hi)
+        if hi_score is None:
+            x = (log_lo + log_hi) / 2
+        else:
+            x = (log_lo * hi_score - log_hi * lo_score) / (hi_score - lo_score)
+            margin = (log_hi - log_lo) * 1e-3
+            x = min(max(x, log_lo + margin), log_hi - margin)
+        middle = math.exp(x)
+        value = delta_upper(middle)
+        if value <= delta:
+            hi = middle
+            hi_score = float(mpmath.log(value) - target) if value > 0 else None
+            if side == +1:  # Illinois: the end kept twice has its score halved
+                lo_score /= 2
+            side = +1
+        else:
+            lo, lo_score = middle, float(mpmath.log(value) - target)
+            if side == -1 and hi_score is not None:
+                hi_score /= 2
+            side = -1
+    return round_up(hi)
 
 
 def fmt_numerical_delta(local_epsilon: float, n: int, epsilon: float) -> mpmath.mpf:
@@ -138,51 +197,54 @@ def fmt_numerical_epsilon(local_epsilon: float, n: int, delta: float) -> float:
     """
     local_epsilon, n = _check_common(local_epsilon, n)
     delta = check_delta(delta, allow_zero=False)
-    return _epsilon_search(local_epsilon, n, delta, _fmt_rho(local_epsilon))
-
-
-def _check_randomizer(randomizer: str) -> None:
-    if randomizer != "binary-rr":
-        raise UnsupportedError(
-            f"randomizer={randomizer!r}: the variation-ratio bound is offered only for "
-            "'binary-rr'; for k-ary RR (k > 2) and generic ε0-LDP randomizers the "
-            "reduction lumps the victim's third component with the other users' "
-            "outputs, which is not a proven post-processing (see issue 4); use "
-            "fmt_numerical_* instead"
-        )
+    rho = _fmt_rho(local_epsilon)
+    return _epsilon_search(local_epsilon, n, delta,
+                           lambda e: clone_delta_upper(local_epsilon, n, e, rho))
 
 
 def variation_ratio_delta(local_epsilon: float, n: int, epsilon: float, *,
-                          randomizer: str = "binary-rr") -> mpmath.mpf:
-    """Upper bound on δ(ε) of shuffled binary randomized response, variation-ratio bound.
+                          k: int = 2) -> mpmath.mpf:
+    """Upper bound on δ(ε) of shuffled k-ary randomized response, variation-ratio bound.
 
-    The (p, β, q) reduction of Wang et al. with ``p = q = e^{ε0}`` and total
-    variation ``β = tanh(ε0/2)``: the clone pair of :func:`fmt_numerical_delta`
-    with clone probability ``ρ = 2/(e^{ε0}+1)`` instead of ``e^{-ε0}``.
+    The (p, β, q) reduction of Wang et al. for k-ary RR (k = 2: binary), with
+    ``p = q = e^{ε0}`` and ``β = (e^{ε0} − 1)/(e^{ε0} + k − 1)``:
+
+    .. math::
+
+        δ(ε) \\le \\frac{e^{ε_0} + 1}{e^{ε_0} + k - 1}\\,
+            D_{\\mathrm{clone}}\\bigl(ε_0, n, ε;\\ ρ = \\tfrac{2}{e^{ε_0} + k - 1}\\bigr)
+
+    with ``D_clone`` the clone pair of :func:`fmt_numerical_delta` (there
+    ``ρ = e^{-ε0}``).
 
     Parameters
     ----------
     local_epsilon
-        ε0 = ln((2 - f)/f) > 0 of binary RR with flip probability f.
+        ε0 of the randomized response (binary: ln((2 − f)/f) for flip probability f).
     n, epsilon
         As in :func:`fmt_numerical_delta`.
-    randomizer
-        Only ``"binary-rr"`` (see Notes); anything else raises UnsupportedError.
+    k
+        Number of values of the randomized response, >= 2.
 
     Notes
     -----
-    **Soundness** (why binary RR only): binary RR's report is, exactly, a fair
-    coin with probability ``2/(e^{ε0}+1)`` and the input bit otherwise. So
-    every other user is independently a clone of the victim's "0" output or of
-    its "1" output with probability ``1/(e^{ε0}+1)`` each, and otherwise reports
-    its own bit; the shuffled multiset is a post-processing of the clone counts
-    and the victim's report (the own-bit users form a data-dependent set
-    independent of the victim). The pair is therefore dominating, and this is
-    an upper bound, replace-one neighbours, for all n >= 1. For k-ary RR and
-    generic randomizers the paper's reduction lumps the victim's third
-    component with the others' outputs; that step is not a post-processing in
-    general (FMT 2023's erratum restricts the same "stronger clone" statement),
-    so it is refused here.
+    **Soundness** (why randomized response only): k-ary RR outputs each of
+    the values 0 and 1 with probability at least ``1/(e^{ε0} + k − 1)``
+    whatever its input. So every other user is independently a clone of the
+    value 0 or of the value 1 with that probability each, and otherwise
+    draws from a law that depends only on its own input; the shuffled
+    multiset is a post-processing of the clone counts, the victim's report
+    and those independent draws. For neighbouring victim inputs 0 and 1, the
+    victim reports one of the other k − 2 values with the same probability
+    ``t = (k − 2)/(e^{ε0} + k − 1)`` under both, so the view is a mixture
+    with a common part of weight t, and by joint convexity of the
+    hockey-stick divergence δ is at most ``1 − t`` times the divergence of
+    the informative part, where the victim reports 0 w.p.
+    ``e^{ε0}/(e^{ε0} + 1)``: the clone pair. Upper bound, replace-one
+    neighbours, all n >= 1. For generic ε0-LDP randomizers the paper's
+    reduction lumps the victim's third component with the others' outputs,
+    which is not a post-processing in general (FMT 2023's erratum restricts
+    the same "stronger clone" statement): use :func:`fmt_numerical_delta`.
 
     Examples
     --------
@@ -191,15 +253,16 @@ def variation_ratio_delta(local_epsilon: float, n: int, epsilon: float, *,
     """
     local_epsilon, n = _check_common(local_epsilon, n)
     epsilon = check_epsilon(epsilon)
-    _check_randomizer(randomizer)
-    return clone_delta_upper(local_epsilon, n, epsilon, _binary_rr_rho(local_epsilon))
+    k = check_int_at_least(k, "k", 2)
+    with working_precision():
+        return _randomized_response_weight(local_epsilon, k) * clone_delta_upper(
+            local_epsilon, n, epsilon, _randomized_response_rho(local_epsilon, k))
 
 
-def variation_ratio_epsilon(local_epsilon: float, n: int, delta: float, *,
-                            randomizer: str = "binary-rr") -> float:
-    """Upper bound on ε of shuffled binary randomized response, variation-ratio bound.
+def variation_ratio_epsilon(local_epsilon: float, n: int, delta: float, *, k: int = 2) -> float:
+    """Upper bound on ε of shuffled k-ary randomized response, variation-ratio bound.
 
-    Smallest ε with :func:`variation_ratio_delta` ``<= delta`` (bisection to
+    Smallest ε with :func:`variation_ratio_delta` ``<= delta`` (search to
     1e-5 relative, passing end, rounded up). Soundness as there.
 
     Examples
@@ -209,6 +272,7 @@ def variation_ratio_epsilon(local_epsilon: float, n: int, delta: float, *,
     """
     local_epsilon, n = _check_common(local_epsilon, n)
     delta = check_delta(delta, allow_zero=False)
-    _check_randomizer(randomizer)
-    return _epsilon_search(local_epsilon, n, delta, _binary_rr_rho(local_epsilon))
-
+    k = check_int_at_least(k, "k", 2)
+    weight, rho = _randomized_response_weight(local_epsilon, k), _randomized_response_rho(local_epsilon, k)
+    return _epsilon_search(local_epsilon, n, delta,
+                           lambda e: weight * clone_delta_upper(local_epsilon, n, e, rho))

@@ -13,6 +13,8 @@ name                   source                                            randomi
 ``"erlingsson2019"``   Erlingsson et al. 2019, ε0 < 1/2 corollary [R]    any ε0-LDP
 ``"balle2019"``        Balle–Bell–Gascón–Nissim 2019, k-RR blanket [R]   binary / k-ary RR
 ``"cheu2019"``         Cheu et al. 2019, binary RR sum (E3) [R]          binary RR
+``"fmt2021-numerical"``  FMT 2021 Thm 3.2 ("clones"), rigorous numerics  any ε0-LDP
+``"variation-ratio"``  Wang et al. (p, β, q) analysis, rigorous numerics  binary / k-ary RR
 =====================  ================================================  =====================
 
 Other modules add bounds with :func:`register_shuffle_bound`; ``bound="best"``
@@ -31,29 +33,30 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import mpmath
 import numpy as np
 
-from dpverify._numeric import bisect_passing, round_up, working_precision
-from dpverify._validation import (
-    check_choice,
-    check_delta,
-    check_epsilon,
-    check_positive_int,
-    value_error,
-)
+from dpverify._numeric import bisect_passing, round_up
+from dpverify._validation import check_delta, check_epsilon, check_positive_int
 from dpverify.accountants import _shuffle_closed_forms as closed
-from dpverify.accountants import _shuffle_numerical as numerical
+from dpverify.accountants._shuffle_bounds import (
+    SHUFFLE_BOUNDS,
+    Randomizer,
+    ShuffleBound,
+    bound_value,
+    check_bound_name,
+    check_randomizer,
+    checked_forward,
+    passes_budget,
+    register_shuffle_bound,
+)
 from dpverify.accountants._shuffle_exact import (
     min_flip_probability,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
-from dpverify.errors import CalibrationError, DpverifyTypeError, DpverifyValueError, UnsupportedError
-from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
+from dpverify.errors import CalibrationError, DpverifyTypeError
 
 __all__ = [
     "ShuffleBound",
@@ -69,7 +72,6 @@ __all__ = [
     "min_flip_probability",
 ]
 
-Randomizer = BinaryRandomizedResponse | RandomizedResponse | None
 #: Relative gap of the verified bracket around a float root located with numpy.
 _ROOT_BRACKET = 3e-13
 #: Relative tolerance of the inverse searches (a 1e-9 relative step always crosses the root).
@@ -80,175 +82,6 @@ _FLOAT_FAIL_MARGIN = 1e-13
 _MAX_LOCAL_EPSILON = 4096.0
 _MAX_BATCH_SIZE = 1 << 62
 _TINY_DELTA = 1e-300
-
-
-@dataclass(frozen=True, slots=True)
-class ShuffleBound:
-    """A registered amplification bound.
-
-    ``epsilon(local_epsilon, n, delta, randomizer)`` returns an mpmath upper
-    bound on ε (relative error below ``1e-40``); ``check`` (same arguments)
-    raises :class:`ValueError` naming the violated validity condition.
-    ``randomizers`` is ``None`` for bounds proven for every ε0-LDP randomizer,
-    otherwise the randomizer classes the bound is proven for. ``approximate``
-    (optional) is a float64 numpy twin of ``epsilon`` for generic randomizers,
-    ``inf`` outside the validity region, used only to locate roots.
-    ``meets(local_epsilon, n, delta, target)`` (optional, generic randomizers)
-    is a faster mpmath form of "``check`` passes and ``epsilon <= target``"
-    for the inverse searches.
-    """
-
-    name: str
-    epsilon: Callable[[float, int, float, Any], mpmath.mpf]
-    check: Callable[[float, int, float, Any], None]
-    randomizers: tuple[type, ...] | None = None
-    approximate: Callable[[np.ndarray, np.ndarray, float], np.ndarray] | None = None
-    meets: Callable[[float, int, float, float], bool] | None = None
-
-    def supports(self, randomizer: Randomizer) -> bool:
-        """Whether the bound is proven for ``randomizer`` (None: a generic ε0-LDP randomizer)."""
-        if self.randomizers is None:
-            return True
-        return randomizer is not None and isinstance(randomizer, self.randomizers)
-
-
-#: name → :class:`ShuffleBound`; extend it with :func:`register_shuffle_bound`.
-SHUFFLE_BOUNDS: dict[str, ShuffleBound] = {}
-
-
-def register_shuffle_bound(name: str, *, epsilon: Callable[..., mpmath.mpf],
-                           check: Callable[..., None], randomizers: Sequence[type] | None,
-                           approximate: Callable[..., np.ndarray] | None = None,
-                           meets: Callable[..., bool] | None = None,
-                           replace: bool = False) -> ShuffleBound:
-    """Register an amplification bound under ``name`` and return it.
-
-    ``randomizers=None`` declares the bound proven for every ε0-LDP
-    randomizer; otherwise pass the classes it is proven for (calls with other
-    randomizers raise :class:`~dpverify.errors.UnsupportedError`).
-
-    >>> bound = register_shuffle_bound("doc-example", epsilon=lambda e, n, d, r: mpmath.mpf(e),
-    ...                                check=lambda e, n, d, r: None, randomizers=None)
-    >>> amplified_epsilon(0.5, 10, 1e-6, bound="doc-example") >= 0.5
-    True
-    >>> del SHUFFLE_BOUNDS["doc-example"]
-    """
-    if not isinstance(name, str) or not name or name == "best":
-        raise value_error("name", name, "a non-empty string other than 'best'")
-    if name in SHUFFLE_BOUNDS and not replace:
-        raise value_error("name", name, "not already registered", "pass replace=True to replace it")
-    if not (callable(epsilon) and callable(check)):
-        raise DpverifyTypeError("epsilon and check must be callables (local_epsilon, n, delta, "
-                                "randomizer)")
-    classes = None if randomizers is None else tuple(randomizers)
-    bound = ShuffleBound(name, epsilon, check, classes, approximate, meets)
-    SHUFFLE_BOUNDS[name] = bound
-    return bound
-
-
-def _blanket_k(randomizer: Randomizer) -> int:
-    return 2 if isinstance(randomizer, BinaryRandomizedResponse) else randomizer.k
-
-
-register_shuffle_bound(
-    "fmt2021", epsilon=lambda e, n, d, r: closed.fmt2021_epsilon(e, n, d),
-    check=lambda e, n, d, r: closed.fmt2021_check(e, n, d), randomizers=None,
-    approximate=closed.fmt2021_epsilon_array, meets=closed.fmt2021_meets)
-register_shuffle_bound(
-    "fmt2021-tight", epsilon=lambda e, n, d, r: closed.fmt2021_tight_epsilon(e, n, d),
-    check=lambda e, n, d, r: closed.fmt2021_tight_check(e, n, d), randomizers=None,
-    approximate=closed.fmt2021_tight_epsilon_array)
-register_shuffle_bound(
-    "erlingsson2019", epsilon=lambda e, n, d, r: closed.erlingsson2019_epsilon(e, n, d),
-    check=lambda e, n, d, r: closed.erlingsson2019_check(e, n, d), randomizers=None)
-register_shuffle_bound(
-    "balle2019", epsilon=lambda e, n, d, r: closed.balle2019_epsilon(e, n, d, _blanket_k(r)),
-    check=lambda e, n, d, r: closed.balle2019_check(e, n, d, _blanket_k(r)),
-    randomizers=(BinaryRandomizedResponse, RandomizedResponse))
-register_shuffle_bound(
-    "cheu2019", epsilon=lambda e, n, d, r: closed.cheu2019_epsilon(r.flip_probability, n, d),
-    check=lambda e, n, d, r: closed.cheu2019_check(r.flip_probability, n, d),
-    randomizers=(BinaryRandomizedResponse,))
-register_shuffle_bound(
-    "fmt2021-numerical",
-    epsilon=lambda e, n, d, r: mpmath.mpf(numerical.fmt_numerical_epsilon(e, n, d)),
-    check=lambda e, n, d, r: numerical.check_users(n), randomizers=None)
-register_shuffle_bound(
-    "variation-ratio",
-    epsilon=lambda e, n, d, r: mpmath.mpf(numerical.variation_ratio_epsilon(e, n, d)),
-    check=lambda e, n, d, r: numerical.check_users(n), randomizers=(BinaryRandomizedResponse,))
-
-
-# --- evaluation -----------------------------------------------------------------------------------
-
-def _check_bound_name(bound: Any) -> str:
-    return check_choice(bound, "bound", (*SHUFFLE_BOUNDS, "best"))
-
-
-def _check_randomizer(randomizer: Any, local_epsilon: float) -> float:
-    """Validate ``randomizer``; return the ε0 to account with (at least the randomizer's own)."""
-    if randomizer is None:
-        return local_epsilon
-    if isinstance(randomizer, BinaryRandomizedResponse):
-        p = mpmath.mpf(randomizer.flip_probability)
-        with working_precision():
-            own = mpmath.log((2 - p) / p)
-    elif isinstance(randomizer, RandomizedResponse):
-        own = mpmath.mpf(randomizer.epsilon)
-    else:
-        raise DpverifyTypeError(f"randomizer={randomizer!r} must be None (a generic ε0-LDP "
-                                "randomizer), a BinaryRandomizedResponse or a RandomizedResponse")
-    if own > local_epsilon * (1 + 1e-9) + 1e-300:
-        raise value_error("local_epsilon", local_epsilon, f"at least the randomizer's own ε0 = "
-                          f"{mpmath.nstr(own, 12)}", f"randomizer={randomizer!r}")
-    # Any randomizer is also ε0'-LDP for ε0' >= its own ε0, and every bound increases in ε0.
-    return max(local_epsilon, round_up(own, relative_error=closed.FORMULA_RELATIVE_ERROR))
-
-
-def _unsupported(bound: ShuffleBound, randomizer: Randomizer) -> UnsupportedError:
-    names = ", ".join(c.__name__ for c in bound.randomizers or ())
-    given = "a generic ε0-LDP randomizer (randomizer=None)" if randomizer is None \
-        else type(randomizer).__name__
-    return UnsupportedError(f"bound={bound.name!r} is proven only for {names}, not for {given}; "
-                            "pass randomizer=... or use a generic bound such as 'fmt2021'")
-
-
-def _bound_value(name: str, local_epsilon: float, n: int, delta: float,
-                 randomizer: Randomizer) -> mpmath.mpf:
-    """The named bound in mpmath, after its validity check; ``"best"`` is the valid minimum."""
-    if name != "best":
-        bound = SHUFFLE_BOUNDS[name]
-        if not bound.supports(randomizer):
-            raise _unsupported(bound, randomizer)
-        bound.check(local_epsilon, n, delta, randomizer)
-        return bound.epsilon(local_epsilon, n, delta, randomizer)
-    values, reasons = [], []
-    for bound in SHUFFLE_BOUNDS.values():
-        if bound.randomizers is not None and not bound.supports(randomizer):
-            continue
-        try:
-            bound.check(local_epsilon, n, delta, randomizer)
-        except DpverifyValueError as error:
-            reasons.append(str(error))
-            continue
-        values.append(bound.epsilon(local_epsilon, n, delta, randomizer))
-    if not values:
-        raise DpverifyValueError("bound='best': no registered bound is valid here: "
-                                 + " | ".join(reasons))
-    return min(values)
-
-
-def _passes(name: str, local_epsilon: float, n: int, delta: float, randomizer: Randomizer,
-            target: float) -> bool:
-    """The budget predicate of the searches: valid here and the bound is ``<= target``."""
-    bound = SHUFFLE_BOUNDS.get(name)
-    if bound is not None and bound.meets is not None and randomizer is None:
-        return bound.meets(local_epsilon, n, delta, target)
-    try:
-        value = _bound_value(name, local_epsilon, n, delta, randomizer)
-    except DpverifyValueError:
-        return False
-    return value * (1 + closed.FORMULA_RELATIVE_ERROR) <= target
 
 
 def amplified_epsilon(local_epsilon: float, n: int, delta: float, *, bound: str = "fmt2021",
@@ -292,15 +125,10 @@ def amplified_epsilon(local_epsilon: float, n: int, delta: float, *, bound: str 
     >>> amplified_epsilon(1.0, 10**6, 1e-6)
     0.023496774905355632
     """
-    eps0, n, delta, name = _checked_forward(local_epsilon, n, delta, bound)
-    eps0 = _check_randomizer(randomizer, eps0)
-    value = _bound_value(name, eps0, n, delta, randomizer)
+    eps0, n, delta, name = checked_forward(local_epsilon, n, delta, bound)
+    eps0 = check_randomizer(randomizer, eps0)
+    value = bound_value(name, eps0, n, delta, randomizer)
     return round_up(value, relative_error=closed.FORMULA_RELATIVE_ERROR)
-
-
-def _checked_forward(local_epsilon: Any, n: Any, delta: Any, bound: Any) -> tuple:
-    return (check_epsilon(local_epsilon, "local_epsilon"), check_positive_int(n, "n"),
-            check_delta(delta, "delta", allow_zero=False), _check_bound_name(bound))
 
 
 def amplified_delta(local_epsilon: float, n: int, epsilon: float, *, bound: str = "fmt2021",
@@ -324,12 +152,12 @@ def amplified_delta(local_epsilon: float, n: int, epsilon: float, *, bound: str 
     >>> amplified_delta(1.0, 10**6, 0.05) <= 1e-6
     True
     """
-    eps0, n, epsilon_checked, name = _checked_forward(local_epsilon, n, 0.5, bound)
+    eps0, n, epsilon_checked, name = checked_forward(local_epsilon, n, 0.5, bound)
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
-    eps0 = _check_randomizer(randomizer, eps0)
+    eps0 = check_randomizer(randomizer, eps0)
 
     def meets(log_delta: float) -> bool:
-        return _passes(name, eps0, n, math.exp(log_delta), randomizer, epsilon)
+        return passes_budget(name, eps0, n, math.exp(log_delta), randomizer, epsilon)
 
     high = next((math.log(d) for d in (0.999, 0.5, 0.1, 0.0099) if meets(math.log(d))), None)
     if high is None:
@@ -356,7 +184,7 @@ def _local_epsilon_predicate(name: str, epsilon: float, n: int, delta: float,
                              ) -> Callable[[float], bool]:
     def meets(eps0: float) -> bool:
         randomizer = None if family is None else family(eps0)
-        return _passes(name, _check_randomizer(randomizer, eps0), n, delta, randomizer, epsilon)
+        return passes_budget(name, check_randomizer(randomizer, eps0), n, delta, randomizer, epsilon)
     return meets
 
 
@@ -469,7 +297,7 @@ def max_local_epsilon(epsilon: float, n: int, delta: float, *, bound: str = "fmt
     True
     """
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
-    _, n, delta, name = _checked_forward(0.0, n, delta, bound)
+    _, n, delta, name = checked_forward(0.0, n, delta, bound)
     family = _check_family(randomizer_family)
     meets = _local_epsilon_predicate(name, epsilon, n, delta, family)
     approx = _approximate(name) if family is None else None
@@ -504,7 +332,7 @@ def max_local_epsilons(epsilon: float, batch_sizes: Sequence[int], delta: float,
     """
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
     delta = check_delta(delta, "delta", allow_zero=False)
-    name = _check_bound_name(bound)
+    name = check_bound_name(bound)
     if isinstance(batch_sizes, (str, bytes)) or not isinstance(batch_sizes, (Sequence, np.ndarray)):
         raise DpverifyTypeError(f"batch_sizes={batch_sizes!r} must be a sequence of integers")
     ns = [check_positive_int(v, f"batch_sizes[{i}]") for i, v in enumerate(batch_sizes)]
@@ -536,10 +364,13 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
                    bound: str = "fmt2021", randomizer: Randomizer = None) -> int:
     """Smallest ``n`` whose shuffled ε0-LDP reports are (``epsilon``, ``delta``)-DP by ``bound``.
 
-    Integer bisection (:func:`~dpverify._numeric.bisect_passing`) of "the
-    bound is valid at n and ``amplified ε <= epsilon``" over ``[1, 2^62]``;
+    Doubling from n = 1 until "the bound is valid at n and ``amplified ε <=
+    epsilon``" holds, then integer bisection
+    (:func:`~dpverify._numeric.bisect_passing`) on the last doubling step;
     monotone because the bounds decrease in n and their validity regions are
-    up-closed in n.
+    up-closed in n up to the numerical bounds' cap on n
+    (:data:`~dpverify.accountants._shuffle_numerical.MAX_USERS`), which the
+    doubling reaches from below.
 
     **Soundness:** the returned n passes the mpmath predicate (validity
     condition included) and n − 1 does not: ``amplified_epsilon(local_epsilon,
@@ -548,24 +379,27 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
     Raises
     ------
     CalibrationError
-        When even ``n = 2^62`` does not meet the budget.
+        When no n up to 2^62 (or the bound's cap on n) meets the budget.
 
     >>> n = min_batch_size(1.0, 0.1, 1e-6)
     >>> amplified_epsilon(1.0, n, 1e-6) <= 0.1 < amplified_epsilon(1.0, n - 1, 1e-6)
     True
     """
-    eps0, _, delta, name = _checked_forward(local_epsilon, 1, delta, bound)
+    eps0, _, delta, name = checked_forward(local_epsilon, 1, delta, bound)
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
-    eps0 = _check_randomizer(randomizer, eps0)
+    eps0 = check_randomizer(randomizer, eps0)
 
     def meets(n: int) -> bool:
-        return _passes(name, eps0, n, delta, randomizer, epsilon)
+        return passes_budget(name, eps0, n, delta, randomizer, epsilon)
 
     if meets(1):
         return 1
-    if not meets(_MAX_BATCH_SIZE):
-        raise CalibrationError(
-            f"no batch size up to 2^62 makes bound={name!r} give epsilon <= {epsilon!r} for "
-            f"local_epsilon={local_epsilon!r}, delta={delta!r} (the target is below what any n "
-            "in range gives, or the validity region excludes them all)")
-    return bisect_passing(meets, 1, _MAX_BATCH_SIZE, integer=True)
+    high = 2
+    while not meets(high):
+        if high >= _MAX_BATCH_SIZE:
+            raise CalibrationError(
+                f"no batch size up to 2^62 makes bound={name!r} give epsilon <= {epsilon!r} for "
+                f"local_epsilon={local_epsilon!r}, delta={delta!r} (the target is below what any "
+                "n in range gives, or the validity region excludes them all)")
+        high *= 2
+    return bisect_passing(meets, high // 2, high, integer=True)

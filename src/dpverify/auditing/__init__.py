@@ -1,0 +1,53 @@
+"""Empirical lower bounds on privacy: audit an implementation against its claim.
+
+* :func:`audit` — one (ε, δ) claim on a neighbouring pair; :class:`AuditReport`.
+* :func:`audit_curve` — a whole claimed privacy profile; :class:`CurveAuditReport`.
+* :func:`audit_interactive` — a whole interactive algorithm (a bandit over a
+  reward stream), runs in parallel over processes.
+* :func:`exact_epsilon`, :func:`exact_delta` — the exact privacy of a pair of
+  finite pmfs, to cross-check the statistical path.
+* :func:`clopper_pearson`, :func:`epsilon_lower_bound`, :func:`delta_lower_bound`
+  — the estimators underneath; :func:`hockey_stick_lower_bound` — a δ(ε)
+  lower bound from two samples.
+
+Every reported bound is a lower bound holding with probability at least
+``confidence`` for the whole audit (event search, both directions, every
+candidate event): ``docs/proofs/auditing.md``.
+"""
+
+from dpverify.auditing.audit import audit, audit_curve, claimed_delta_curve
+from dpverify.auditing.divergences import HockeyStickBound, hockey_stick_lower_bound
+from dpverify.auditing.estimators import (
+    ConfidenceInterval,
+    clopper_pearson,
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    delta_lower_bound,
+    epsilon_lower_bound,
+)
+from dpverify.auditing.events import FAMILIES, Event
+from dpverify.auditing.exact import exact_delta, exact_epsilon
+from dpverify.auditing.interactive import audit_interactive
+from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
+
+__all__ = [
+    "audit",
+    "audit_curve",
+    "audit_interactive",
+    "claimed_delta_curve",
+    "exact_epsilon",
+    "exact_delta",
+    "hockey_stick_lower_bound",
+    "HockeyStickBound",
+    "AuditReport",
+    "CurveAuditReport",
+    "CurvePoint",
+    "Event",
+    "FAMILIES",
+    "ConfidenceInterval",
+    "clopper_pearson",
+    "clopper_pearson_lower",
+    "clopper_pearson_upper",
+    "epsilon_lower_bound",
+    "delta_lower_bound",
+]

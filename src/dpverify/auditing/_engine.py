@@ -1,0 +1,262 @@
+"""The audit engine shared by audit, audit_curve, audit_interactive and the divergence bounds.
+
+One pass: draw the search split, choose candidate events on it
+(:func:`dpverify.auditing.events.search_events`), then draw the certification
+split in memory-bounded chunks and count, per candidate, how many outputs of
+each side fall in its event — vectorised, ``O(n)`` per cut point on the
+candidate's 1-D statistic. Bounds are then Clopper–Pearson at the
+Bonferroni level described in :func:`certified_bounds`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from dpverify._validation import check_int_at_least
+from dpverify.auditing.estimators import clopper_pearson_lower, clopper_pearson_upper
+from dpverify.auditing.events import Candidate, output_kind, search_events, user_events
+from dpverify.errors import AuditError
+
+__all__ = ["Draw", "Counts", "run_search_and_count", "certified_bounds", "SEARCH_CAP"]
+
+#: ``draw(side, size)``: the next ``size`` outputs of side 0 (``x``) or 1 (``x'``).
+Draw = Callable[[int, int], np.ndarray]
+
+#: Most rows per side spent on the event search.
+SEARCH_CAP = 1_000_000
+#: Most array elements held by the search split per side (vector outputs).
+SEARCH_ELEMENTS = 1 << 24
+#: Elements per certification chunk (scalars: 2^16 outputs, about 0.5 MB).
+CHUNK_ELEMENTS = 1 << 16
+#: Fraction of the samples spent on the search (capped by SEARCH_CAP).
+SEARCH_FRACTION = 1 / 3
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Certification counts: ``counts[i, side]`` outputs of ``side`` in candidate ``i``'s event."""
+
+    candidates: tuple[Candidate, ...]
+    counts: np.ndarray
+    n_certify: int
+    n_search: int
+    kind: str
+
+
+def checked_output(values: Any, size: int, width: int | None, name: str = "sampler") -> np.ndarray:
+    """The sampler's output as ``(size,)`` or ``(size, d)`` numbers; AuditError otherwise."""
+    array = np.asarray(values)
+    if array.dtype == bool:
+        array = array.astype(np.int8)
+    if array.dtype.kind not in "iuf":
+        raise AuditError(f"{name} returned {array.dtype} outputs; expected numbers "
+                         f"(scalars, integer or float vectors, or categorical codes)")
+    if array.ndim == 0 or array.shape[0] != size:
+        raise AuditError(f"{name} returned shape {array.shape} for size={size}; the first axis "
+                         f"must index the {size} independent outputs")
+    if array.ndim > 2:
+        array = array.reshape(size, -1)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    row = 1 if array.ndim == 1 else array.shape[1]
+    if width is not None and row != width:
+        raise AuditError(f"{name} returned outputs of {row} coordinates, earlier ones had {width}")
+    return array
+
+
+def _width(array: np.ndarray) -> int:
+    return 1 if array.ndim == 1 else array.shape[1]
+
+
+def _draw_search(draw: Draw, n_search: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Both sides' search splits; shrinks the split for wide outputs (memory bound)."""
+    first = min(n_search, 1024)
+    heads = [checked_output(draw(side, first), first, None) for side in (0, 1)]
+    width = _width(heads[0])
+    if _width(heads[1]) != width:
+        raise AuditError(f"the outputs on x have {width} coordinates, on x' {_width(heads[1])}")
+    n_search = max(first, min(n_search, SEARCH_ELEMENTS // width))
+    rest = n_search - first
+
+    def tail(side: int) -> np.ndarray:
+        parts = [heads[side]]
+        if rest:
+            parts.append(checked_output(draw(side, rest), rest, width))
+        return np.concatenate(parts)
+
+    sides = _per_side(tail)
+    for side, array in zip(("x", "x'"), sides):
+        if array.dtype.kind == "f" and np.isnan(array).any():
+            raise AuditError(f"the sampler returned NaN outputs on {side}")
+    return sides[0], sides[1], width
+
+
+def _count_chunk(chunk: np.ndarray, groups: dict[int, tuple[Any, np.ndarray]]) -> dict[int, np.ndarray]:
+    """``#{s <= cut}`` for every statistic's cut points (count_nonzero per cut, SIMD-fast)."""
+    result = {}
+    for key, (statistic, cuts) in groups.items():
+        values = statistic(chunk)
+        if len(cuts) > 24:
+            ordered = np.sort(values)
+            result[key] = np.searchsorted(ordered, cuts, side="right")
+        else:
+            result[key] = np.array([np.count_nonzero(values <= cut) for cut in cuts])
+    return result
+
+
+def _groups(candidates: Sequence[Candidate]) -> dict[int, tuple[Any, np.ndarray]]:
+    groups: dict[int, tuple[Any, list[float]]] = {}
+    for candidate in candidates:
+        statistic = candidate.event.statistic
+        entry = groups.setdefault(id(statistic), (statistic, []))
+        entry[1].extend(c for c in (candidate.event.low, candidate.event.high) if c != -np.inf)
+    return {k: (s, np.unique(np.asarray(c, dtype=np.float64))) for k, (s, c) in groups.items()}
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="samples", unit_scale=True, desc="certifying",
+                disable=not enabled, file=sys.stderr, leave=False)
+
+
+def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Sequence[Any],
+                         confidence: float, progress: bool = False) -> Counts:
+    """Search on a first split, then count the candidates' events on the rest, in chunks.
+
+    With user-supplied events (a list of callables) there is no search: all
+    ``samples`` certify.
+    """
+    samples = check_int_at_least(samples, "samples", 10)
+    fixed = not isinstance(families, str)
+    if fixed:
+        candidates = user_events(families)
+        n_search, width = 0, None
+        kind = "user events"
+    else:
+        n_search = min(max(1, int(samples * SEARCH_FRACTION)), SEARCH_CAP)
+        a, b, width = _draw_search(draw, n_search)
+        n_search, kind = len(a), output_kind(a)
+        planned = 2 * 2 * 3 * max(1, len(targets))
+        z = float(stats.norm.isf((1 - confidence) / planned))
+        candidates = search_events(a, b, families=families, n_certify=samples - n_search,
+                                   targets=targets, z=z)
+        del a, b
+    if not candidates:
+        raise AuditError("the event search found no candidate event")
+    n_certify = samples - n_search
+    groups = _groups(candidates)
+    with _progress(2 * n_certify, progress) as bar:
+        results = _per_side(lambda side: _certify_side(draw, side, n_certify, width, groups, bar))
+    totals = {side: results[side][0] for side in (0, 1)}
+    if n_certify and results[0][1] != results[1][1]:
+        raise AuditError(f"the outputs on x have {results[0][1]} coordinates, "
+                         f"on x' {results[1][1]}")
+    return Counts(tuple(candidates), _event_counts(candidates, groups, totals, n_certify),
+                  n_certify, n_search, kind)
+
+
+def _per_side(work: Callable[[int], Any]) -> list[Any]:
+    """``[work(0), work(1)]``, the two sides in two threads (numpy releases the GIL).
+
+    Each side has its own generator and its own position in the draw, so the
+    results do not depend on the scheduling.
+    """
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = [pool.submit(work, side) for side in (0, 1)]
+        return [future.result() for future in futures]
+
+
+def _certify_side(draw: Draw, side: int, n_certify: int, width: int | None,
+                  groups: dict[int, tuple[Any, np.ndarray]], bar: Any
+                  ) -> tuple[dict[int, np.ndarray], int | None]:
+    """Count one side's certification split, chunk by chunk (memory bounded)."""
+    totals = {k: np.zeros(len(c), dtype=np.int64) for k, (_, c) in groups.items()}
+    done = 0
+    while done < n_certify:
+        size = min(max(64, CHUNK_ELEMENTS // (width or 1)), n_certify - done)
+        chunk = checked_output(draw(side, size), size, width)
+        width = width or _width(chunk)
+        for key, counted in _count_chunk(chunk, groups).items():
+            totals[key] += counted
+        done += size
+        bar.update(size)
+    return totals, width
+
+
+def _event_counts(candidates: Sequence[Candidate], groups: dict, totals: dict,
+                  n_certify: int) -> np.ndarray:
+    counts = np.zeros((len(candidates), 2), dtype=np.int64)
+    for index, candidate in enumerate(candidates):
+        statistic = candidate.event.statistic
+        cuts = groups[id(statistic)][1]
+        for side in (0, 1):
+            le = totals[side][id(statistic)]
+
+            def below(cut: float) -> int:
+                if cut == -np.inf:
+                    return 0
+                return int(le[np.searchsorted(cuts, cut)])
+
+            counts[index, side] = below(candidate.event.high) - below(candidate.event.low)
+    return counts
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Simultaneous one-sided bounds: ``p_lower[i] <= P[M(first) ∈ S_i]``, ``p_upper[i] >= P[M(second) ∈ S_i]``."""
+
+    p_hat: np.ndarray
+    p_prime_hat: np.ndarray
+    p_lower: np.ndarray
+    p_prime_upper: np.ndarray
+    alpha: float
+    bounds: int
+
+
+def certified_bounds(counts: Counts, confidence: float) -> Bounds:
+    """Clopper–Pearson bounds on every candidate, Bonferroni-corrected over the whole audit.
+
+    Accounting: each of the ``K`` candidates (an event and a direction)
+    contributes two one-sided bounds — a lower bound on ``p = P[M(first) ∈ S]``
+    and an upper bound on ``p' = P[M(second) ∈ S]`` — each at level
+    ``α = (1 − confidence)/(2K)``. Given the search split, the events are
+    fixed and the certification counts are independent binomials, so by the
+    union bound all ``2K`` bounds hold together with probability at least
+    ``confidence`` (conditionally on the search, hence also unconditionally).
+    Every ε or δ lower bound the audit reports (each candidate, each curve
+    point, either direction) is a function of these bounds alone, so all of
+    them are valid together. Proof note: ``docs/proofs/auditing.md``.
+    """
+    first = np.array([c.first for c in counts.candidates])
+    rows = np.arange(len(first))
+    k_first, k_second = counts.counts[rows, first], counts.counts[rows, 1 - first]
+    bounds = 2 * len(first)
+    alpha = (1 - confidence) / bounds
+    n = counts.n_certify
+    return Bounds(p_hat=k_first / n, p_prime_hat=k_second / n,
+                  p_lower=np.atleast_1d(clopper_pearson_lower(k_first, n, alpha=alpha)),
+                  p_prime_upper=np.atleast_1d(clopper_pearson_upper(k_second, n, alpha=alpha)),
+                  alpha=alpha, bounds=bounds)
+
+
+def sliced_draw(first: np.ndarray, second: np.ndarray) -> Draw:
+    """A :data:`Draw` serving two pre-drawn output arrays front to back."""
+    positions = [0, 0]
+    arrays = (first, second)
+
+    def draw(side: int, size: int) -> np.ndarray:
+        start = positions[side]
+        if start + size > len(arrays[side]):
+            raise AuditError("not enough pre-drawn outputs")
+        positions[side] = start + size
+        return arrays[side][start:start + size]
+
+    return draw

@@ -1,0 +1,164 @@
+"""The 1-D statistics behind the event families, and the output-kind test.
+
+Every audit event is ``{y : low < s(y) <= high}`` for one of these statistics
+``s`` (see :mod:`dpverify.auditing.events`): the output itself, a user
+indicator, a logistic-regression score, or the rank of a discrete value (or of
+a bin) in a likelihood-ratio order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import optimize, special
+
+from dpverify.errors import AuditError
+
+__all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
+           "rows", "output_kind", "fit_logistic"]
+
+#: Largest key span for the histogram's dense lookup table.
+DENSE_SPAN = 1 << 22
+
+
+@dataclass(frozen=True, eq=False)
+class Identity:
+    """``s(y) = y`` for scalar outputs."""
+
+    description: str = "y"
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return np.asarray(samples, dtype=np.float64).reshape(len(samples))
+
+
+@dataclass(frozen=True, eq=False)
+class Indicator:
+    """``s(y) = 1[y ∈ S]`` for a user-supplied indicator ``function(samples) -> bool array``."""
+
+    function: Callable[[np.ndarray], Any]
+    description: str
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        values = np.asarray(self.function(samples))
+        if values.shape != (len(samples),):
+            raise AuditError(f"event {self.description!r} returned shape {values.shape}, "
+                             f"expected ({len(samples)},): one truth value per output")
+        return values.astype(np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class ClassifierScore:
+    """Logistic-regression score ``w·[z, z²] + b`` with ``z = (y − centre)/scale``."""
+
+    centre: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    description: str = "logistic score"
+
+    def features(self, samples: np.ndarray) -> np.ndarray:
+        z = (rows(samples) - self.centre) / self.scale
+        return np.concatenate([z, z * z], axis=1)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return self.features(samples) @ self.weights + self.bias
+
+
+@dataclass(frozen=True, eq=False)
+class KeyCoder:
+    """Integer key of a discrete output (row): mixed radix over the search split's ranges.
+
+    Values outside those ranges, or not integers, get key −1 (unseen).
+    """
+
+    lows: np.ndarray
+    spans: np.ndarray
+    strides: np.ndarray
+
+    @classmethod
+    def fit(cls, pooled: np.ndarray) -> "KeyCoder":
+        lows, highs = pooled.min(axis=0), pooled.max(axis=0)
+        spans = (highs - lows + 1).astype(np.int64)
+        if float(np.prod(spans.astype(np.float64))) >= 2.0 ** 62:
+            raise AuditError("too many distinct outputs for exact counting (histogram family)")
+        strides = np.concatenate([[1], np.cumprod(spans[:-1])]).astype(np.int64)
+        return cls(lows.astype(np.int64), spans, strides)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        table = rows(samples)
+        integral = np.all(table == np.floor(table), axis=1) if table.dtype.kind == "f" else True
+        with np.errstate(invalid="ignore"):
+            offsets = np.nan_to_num(table, nan=-1).astype(np.int64) - self.lows
+        inside = np.all((offsets >= 0) & (offsets < self.spans), axis=1) & integral
+        return np.where(inside, offsets @ self.strides, -1)
+
+
+@dataclass(frozen=True, eq=False)
+class HistogramRank:
+    """Rank of an output's value in a likelihood-ratio order (``inf`` for unseen values)."""
+
+    coder: Any
+    keys: np.ndarray      # sorted keys seen on the search split
+    ranks: np.ndarray     # rank of keys[i] in the order
+    labels: tuple[str, ...]  # readable values, in rank order (first few)
+    description: str = "likelihood-ratio rank"
+    table: np.ndarray | None = field(default=None)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        keys = self.coder(samples)
+        if self.table is not None:
+            inside = (keys >= 0) & (keys < len(self.table))
+            return np.where(inside, self.table[np.clip(keys, 0, len(self.table) - 1)], np.inf)
+        position = np.clip(np.searchsorted(self.keys, keys), 0, len(self.keys) - 1)
+        return np.where(self.keys[position] == keys, self.ranks[position], np.inf)
+
+
+@dataclass(frozen=True, eq=False)
+class Bins:
+    """Bin index of a scalar output among sorted cut points (histogram of a continuous scalar)."""
+
+    cuts: np.ndarray
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.cuts, Identity()(samples), side="left").astype(np.int64)
+
+
+def rows(samples: np.ndarray) -> np.ndarray:
+    array = np.asarray(samples)
+    return array.reshape(len(array), -1)
+
+
+def output_kind(samples: np.ndarray) -> str:
+    """``"continuous"``/``"discrete"`` + ``" scalar"``/``" vector"`` for an output array.
+
+    >>> output_kind(np.array([1, 2, 3])), output_kind(np.array([[0.5, 1.0]]))
+    ('discrete scalar', 'continuous vector')
+    """
+    array = np.asarray(samples)
+    shape = "scalar" if array.ndim == 1 or (array.ndim == 2 and array.shape[1] == 1) else "vector"
+    if array.dtype.kind in "biu":
+        return f"discrete {shape}"
+    finite = array[np.isfinite(array)] if array.dtype.kind == "f" else array
+    integral = array.dtype.kind == "f" and bool(np.all(finite == np.floor(finite)))
+    return f"{'discrete' if integral else 'continuous'} {shape}"
+
+
+def fit_logistic(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, float]:
+    """Minimise the mean log-loss plus ``1e-4 ‖w‖²/2`` (L-BFGS-B, analytic gradient)."""
+    penalty = 1e-4
+
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        margin = features @ theta[:-1] + theta[-1]
+        value = np.mean(np.logaddexp(0.0, margin) - labels * margin)
+        residual = (special.expit(margin) - labels) / len(labels)
+        gradient = np.concatenate([features.T @ residual, [residual.sum()]])
+        gradient[:-1] += penalty * theta[:-1]
+        return value + penalty * float(theta[:-1] @ theta[:-1]) / 2, gradient
+
+    start = np.zeros(features.shape[1] + 1)
+    result = optimize.minimize(loss, start, jac=True, method="L-BFGS-B",
+                               options={"maxiter": 200})
+    return result.x[:-1], float(result.x[-1])

@@ -1,0 +1,344 @@
+"""Statistical audits: confidence-backed ε lower bounds from runs on neighbouring inputs.
+
+:func:`audit` tests one (ε, δ) claim; :func:`audit_curve` a whole privacy
+profile, at a grid of ε (the Delta-Siege idea, Lokna et al. 2023). Both run
+the same pipeline:
+
+1. draw a **search** split (a third of the samples, at most
+   :data:`~dpverify.auditing._engine.SEARCH_CAP` per side) and choose a few
+   candidate events on it, in both directions
+   (:mod:`dpverify.auditing.events`);
+2. draw the disjoint **certification** split in chunks and count each
+   candidate's event on both sides;
+3. turn counts into Clopper–Pearson bounds, Bonferroni-corrected over every
+   bound the audit uses (:func:`dpverify.auditing._engine.certified_bounds`),
+   and report ``ε_lb = ln((p_low − δ)/p'_high)`` (Jagielski et al. 2020).
+
+**False alarms.** If the pair really is (ε, δ)-DP, all bounds hold together
+with probability >= ``confidence``, and then no candidate's ``ε_lb`` exceeds
+ε: the audit flags a correct mechanism with probability at most
+``1 − confidence``, whatever the search did (``docs/proofs/auditing.md``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from dpverify._numeric import bisect_passing, round_up, working_precision
+from dpverify._validation import (
+    check_delta,
+    check_epsilon,
+    check_int_at_least,
+    check_probability,
+    value_error,
+)
+from dpverify.auditing._engine import Draw, certified_bounds, run_search_and_count
+from dpverify.auditing.estimators import (
+    ConfidenceInterval,
+    delta_lower_bound,
+    epsilon_lower_bound,
+)
+from dpverify.auditing.events import FAMILIES
+from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
+from dpverify.errors import DpverifyTypeError
+from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
+
+__all__ = ["audit", "audit_curve", "audit_from_draw", "Sampler", "check_events", "check_seed",
+           "claimed_delta_curve"]
+
+#: ``sampler(data, size, rng) -> np.ndarray``: ``size`` independent outputs of the mechanism on ``data``.
+Sampler = Callable[[Any, int, np.random.Generator], Any]
+
+
+def check_events(events: Any) -> Any:
+    """``"auto"``, a family name, or a non-empty list of indicator callables."""
+    if isinstance(events, str):
+        if events not in ("auto", *FAMILIES):
+            raise value_error("events", events, f"one of {('auto', *FAMILIES)!r} or a list of "
+                                                f"indicator callables")
+        return events
+    if isinstance(events, Sequence) and events and all(callable(e) for e in events):
+        return list(events)
+    raise DpverifyTypeError(f"events={events!r} must be 'auto', a family name, or a non-empty "
+                            f"list of callables samples -> bool array")
+
+
+def _check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
+                  events: Any) -> tuple[int, float, Any]:
+    if not callable(sampler):
+        raise DpverifyTypeError(f"sampler={sampler!r} must be callable: (data, size, rng) -> "
+                                f"array")
+    samples = check_int_at_least(samples, "samples", 10)
+    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    check_seed(seed)
+    return samples, confidence, check_events(events)
+
+
+def check_seed(seed: Any) -> Any:
+    """``None``, a non-negative int, or a ``numpy.random.SeedSequence``."""
+    if not (seed is None or isinstance(seed, np.random.SeedSequence) or (
+            isinstance(seed, (int, np.integer)) and not isinstance(seed, bool))):
+        raise DpverifyTypeError(f"seed={seed!r} must be None, a non-negative int or a "
+                                f"numpy SeedSequence")
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise value_error("seed", seed, "a non-negative int")
+    return seed
+
+
+def sampler_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any) -> Draw:
+    """A :data:`~dpverify.auditing._engine.Draw` calling the sampler with independent streams.
+
+    ``SeedSequence(seed).spawn(2)``: one generator per side, so the two sides'
+    outputs are independent and the same seed gives the same audit.
+    """
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    generators = [np.random.default_rng(child) for child in sequence.spawn(2)]
+    data = (x, x_prime)
+    return lambda side, size: sampler(data[side], size, generators[side])
+
+
+def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float = 0.0,
+          samples: int = 1_000_000, confidence: float = 0.95, seed: Any = None,
+          events: Any = "auto", progress: bool = False) -> AuditReport:
+    """Audit the claim that a mechanism is (ε, δ)-DP on the neighbouring pair (x, x').
+
+    Parameters
+    ----------
+    sampler
+        ``sampler(data, size, rng) -> np.ndarray``: ``size`` independent
+        outputs on ``data`` — shape ``(size,)`` (scalars, integers or
+        categorical codes) or ``(size, d)`` (vectors); draw with ``rng`` only.
+    x, x_prime
+        The neighbouring inputs, passed to ``sampler`` as they are.
+    epsilon, delta
+        The claim (``delta = 0``: pure ε-DP).
+    samples
+        Outputs drawn per side, search and certification together (>= 10).
+    confidence
+        Probability that the whole audit's bounds hold (default 0.95).
+    seed
+        ``None``, an int or a ``SeedSequence``; the same seed gives the same report.
+    events
+        ``"auto"`` (by output kind), ``"threshold"``, ``"interval"``,
+        ``"histogram"``, ``"classifier"``, or a list of indicator callables
+        ``f(outputs) -> bool array`` (then no search: all samples certify).
+    progress
+        Show a tqdm progress bar on stderr while certifying.
+
+    Returns
+    -------
+    AuditReport
+        ``violation`` is true only if ``epsilon_lower_bound > epsilon``.
+
+    Notes
+    -----
+    **Soundness.** With probability >= ``confidence`` over all the audit's
+    randomness, ``epsilon_lower_bound`` is at most the smallest ε for which
+    the pair is (ε, δ)-DP with the claimed δ; the correction covers the
+    search, both directions and every candidate event. See
+    :func:`dpverify.auditing._engine.certified_bounds` and
+    ``docs/proofs/auditing.md``. Floating-point outputs of simulation samplers
+    are audited as they are: a float artefact of a sampler is part of the
+    mechanism audited. The two sides are drawn in two threads, each with its
+    own generator, so ``sampler`` must not share mutable state between calls
+    on different data; the counts do not depend on the threads' scheduling.
+
+    References: Bichsel et al. 2021 (DP-Sniper), Jagielski et al. 2020,
+    Clopper & Pearson 1934.
+
+    Examples
+    --------
+    Laplace noise of scale 1/2 claimed to be 1-DP (it is 2-DP):
+
+    >>> def noisy(data, size, rng):
+    ...     return data + rng.laplace(0.0, 0.5, size)
+    >>> report = audit(noisy, 0.0, 1.0, epsilon=1.0, samples=200_000, seed=1)
+    >>> report.violation, 1.0 < report.epsilon_lower_bound <= 2.0
+    (True, True)
+    """
+    samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    epsilon = check_epsilon(epsilon, "epsilon")
+    delta = check_delta(delta, "delta")
+    start = time.perf_counter()
+    draw = sampler_draw(sampler, x, x_prime, seed)
+    return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples, confidence=confidence,
+                   events=events, progress=progress, start=start)
+
+
+def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
+            events: Any, progress: bool, start: float) -> AuditReport:
+    """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments)."""
+    counts = run_search_and_count(draw, samples=samples, families=events, targets=(("delta", delta),),
+                                  confidence=confidence, progress=progress)
+    bounds = certified_bounds(counts, confidence)
+    lower_bounds = [epsilon_lower_bound(float(low), float(high), delta=delta)
+                    for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
+    ratios = [(low - delta) / high if high > 0 else math.inf
+              for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
+    best = max(range(len(lower_bounds)), key=lambda i: (lower_bounds[i], ratios[i]))
+    candidate = counts.candidates[best]
+    guarantee = PureDP(epsilon) if delta == 0 else ApproxDP(epsilon, delta)
+    return AuditReport(
+        guarantee=guarantee,
+        epsilon_lower_bound=lower_bounds[best],
+        event=candidate.event,
+        direction="x, x'" if candidate.first == 0 else "x', x",
+        p_hat=float(bounds.p_hat[best]),
+        p_prime_hat=float(bounds.p_prime_hat[best]),
+        p_interval=ConfidenceInterval(float(bounds.p_lower[best]), 1.0),
+        p_prime_interval=ConfidenceInterval(0.0, float(bounds.p_prime_upper[best])),
+        samples=samples,
+        seconds=time.perf_counter() - start,
+        confidence=confidence,
+        violation=lower_bounds[best] > epsilon,
+        search_samples=counts.n_search,
+        certify_samples=counts.n_certify,
+        bounds=bounds.bounds,
+        kind=counts.kind,
+    )
+
+
+# --------------------------------------------------------------------------- curves
+
+
+def _approx_dp_delta(epsilon_0: float, delta_0: float) -> Callable[[float], float]:
+    """δ(ε) of the dominating pair of (ε0, δ0)-DP (Kairouz, Oh & Viswanath 2015, Thm 2.1).
+
+    .. math:: δ(ε) = δ_0 + (1 - δ_0)\\frac{(e^{ε_0} - e^{ε})_+}{1 + e^{ε_0}},
+
+    the largest δ(ε) any (ε0, δ0)-DP pair can have; rounded up.
+    """
+    def curve(epsilon: float) -> float:
+        with working_precision():
+            weight = mpmath.exp(epsilon_0)
+            excess = max(mpmath.mpf(0), weight - mpmath.exp(epsilon))
+            return min(1.0, round_up(delta_0 + (1 - mpmath.mpf(delta_0)) * excess / (1 + weight),
+                                     relative_error=1e-40))
+    return curve
+
+
+def claimed_delta_curve(profile: Any) -> Callable[[float], float]:
+    """The claim as ``ε ↦ δ(ε)`` (an upper bound, rounded up) for any guarantee type.
+
+    ``PrivacyProfile`` is evaluated directly; ``ZCDP`` and ``RDPCurve`` go
+    through :mod:`dpverify.accountants` (``zcdp_to_dp_delta``,
+    ``rdp_to_dp_delta``); ``PureDP`` and ``ApproxDP`` use their dominating
+    pair. Rounding up can only hide violations, never invent them.
+
+    >>> curve = claimed_delta_curve(PureDP(1.0))
+    >>> round(curve(0.0), 6)  # (e - 1)/(e + 1)
+    0.462117
+    """
+    if isinstance(profile, PrivacyProfile):
+        return profile.delta_for_epsilon
+    if isinstance(profile, ZCDP):
+        from dpverify.accountants.zcdp import zcdp_to_dp_delta
+
+        return lambda epsilon: zcdp_to_dp_delta(profile, epsilon=epsilon)
+    if isinstance(profile, RDPCurve):
+        from dpverify.accountants.rdp import rdp_to_dp_delta
+
+        return lambda epsilon: rdp_to_dp_delta(profile, epsilon=epsilon)
+    if isinstance(profile, ApproxDP):
+        return _approx_dp_delta(profile.epsilon, profile.delta)
+    if isinstance(profile, PureDP):
+        return _approx_dp_delta(profile.epsilon, 0.0)
+    raise DpverifyTypeError(f"profile={profile!r} must be a PrivacyProfile, ZCDP, RDPCurve, "
+                            f"ApproxDP or PureDP")
+
+
+def _default_epsilons(curve: Callable[[float], float], samples: int) -> tuple[float, ...]:
+    """Eight ε in (0, ε_hi], ε_hi where the claimed δ falls to ~10/samples (or its floor)."""
+    target = max(10.0 / samples, curve(64.0) * (1 + 1e-9))
+    if curve(0.0) <= target:
+        return (0.0,)
+    high = bisect_passing(lambda e: curve(e) <= target, 0.0, 64.0, rtol=1e-3)
+    return tuple(float(e) for e in np.linspace(high / 8, high, 8))
+
+
+def _check_epsilons(epsilons: Any) -> tuple[float, ...]:
+    if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, Sequence) or not epsilons:
+        raise DpverifyTypeError(f"epsilons={epsilons!r} must be a non-empty sequence of "
+                                f"epsilons")
+    values = tuple(check_epsilon(e, f"epsilons[{i}]") for i, e in enumerate(epsilons))
+    if len(values) > 40:
+        raise value_error("epsilons", f"<{len(values)} values>", "at most 40 points")
+    return values
+
+
+def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
+                epsilons: Sequence[float] | None = None, samples: int = 1_000_000,
+                confidence: float = 0.95, seed: Any = None, events: Any = "auto",
+                progress: bool = False) -> CurveAuditReport:
+    """Audit a claimed privacy profile ε ↦ δ(ε) at a grid of ε; report the most violated point.
+
+    Parameters
+    ----------
+    sampler, x, x_prime, samples, confidence, seed, events, progress
+        As in :func:`audit`.
+    profile
+        The claim: a :class:`~dpverify.guarantees.PrivacyProfile`, or a
+        ``ZCDP``, ``RDPCurve``, ``ApproxDP`` or ``PureDP`` converted to its
+        implied δ(ε) (:func:`claimed_delta_curve`).
+    epsilons
+        The ε grid (at most 40 points); default eight points up to where the
+        claimed δ falls to about ``10/samples``.
+
+    Returns
+    -------
+    CurveAuditReport
+        Per point, the certified ``δ_lb(ε) = max_S p_low(S) − e^ε p'_high(S)``
+        and ``ε_lb(δ(ε))``; a point is violated when ``ε_lb > ε``.
+
+    Notes
+    -----
+    The Delta-Siege idea (Lokna et al. 2023): audit the whole (ε, δ) curve,
+    not one point, since an implementation can meet one (ε, δ) and fail
+    another. **Correction across points:** the search picks the best events
+    for each point's δ; all picked events are certified once, with the
+    Bonferroni split of :func:`audit` over the union (at most 20 per
+    direction). Every point's bound is a function of those simultaneous
+    bounds, so the false-alarm probability of the *whole curve* is at most
+    ``1 − confidence``.
+
+    Examples
+    --------
+    A Gaussian claimed as 0.5-zCDP (σ = 1) but run with σ = 0.5:
+
+    >>> from dpverify import ZCDP
+    >>> def gaussian(data, size, rng):
+    ...     return data + rng.normal(0.0, 0.5, size)
+    >>> report = audit_curve(gaussian, 0.0, 1.0, profile=ZCDP(0.5), samples=200_000, seed=3)
+    >>> report.violation
+    True
+    """
+    samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    curve = claimed_delta_curve(profile)
+    grid = _default_epsilons(curve, samples) if epsilons is None else _check_epsilons(epsilons)
+    start = time.perf_counter()
+    claimed = tuple(curve(e) for e in grid)
+    draw = sampler_draw(sampler, x, x_prime, seed)
+    counts = run_search_and_count(draw, samples=samples, families=events,
+                                  targets=tuple(("delta", min(d, 1 - 1e-12)) for d in claimed),
+                                  confidence=confidence, progress=progress)
+    bounds = certified_bounds(counts, confidence)
+    pairs = list(zip(bounds.p_lower.tolist(), bounds.p_prime_upper.tolist()))
+    points = []
+    for epsilon, delta in zip(grid, claimed):
+        safe_delta = min(delta, 1 - 1e-12)
+        eps_bounds = [epsilon_lower_bound(low, high, delta=safe_delta) for low, high in pairs]
+        best = int(np.argmax(eps_bounds))
+        delta_bound = max(delta_lower_bound(low, high, epsilon=epsilon) for low, high in pairs)
+        points.append(CurvePoint(epsilon, delta, delta_bound, eps_bounds[best],
+                                 counts.candidates[best].event, eps_bounds[best] > epsilon))
+    worst = max(points, key=lambda p: p.excess)
+    return CurveAuditReport(guarantee=profile, points=tuple(points), most_violated=worst,
+                            violation=any(p.violation for p in points), samples=samples,
+                            seconds=time.perf_counter() - start, confidence=confidence,
+                            bounds=bounds.bounds, kind=counts.kind)

@@ -1,0 +1,225 @@
+"""Confidence bounds on event probabilities, and the ε and δ lower bounds they certify.
+
+The building block of every audit: an event ``S`` is fixed, ``k`` of ``n``
+independent outputs of ``M(x)`` fall in it, and the Clopper–Pearson bound
+turns ``k`` into a one-sided bound on ``p = P[M(x) ∈ S]`` that fails with
+probability at most ``alpha``, whatever ``p`` is. Two such bounds, a lower one
+on ``p`` and an upper one on ``p' = P[M(x') ∈ S]``, certify
+
+.. math:: ε \\ge ε_{lb} = \\ln\\frac{p_{low} - δ}{p'_{high}}
+
+for every ε at which the mechanism could be (ε, δ)-DP on the pair, because
+(ε, δ)-DP requires ``p <= e^ε p' + δ`` (Jagielski, Ullman & Oprea 2020, §3;
+the δ = 0 case is DP-Sniper's, Bichsel et al. 2021).
+
+Soundness
+---------
+``scipy.stats.beta.ppf`` is accurate to a few ulps; every bound is widened by
+a relative ``1e-9`` in its conservative direction, and the ε bound is
+evaluated in mpmath and rounded down (:func:`dpverify._numeric.round_down`).
+
+References
+----------
+Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial
+limits illustrated in the case of the binomial. *Biometrika* 26(4).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+import numpy as np
+from scipy import stats
+
+from dpverify._numeric import round_down, working_precision
+from dpverify._validation import (
+    check_delta,
+    check_epsilon,
+    check_int_at_least,
+    check_probability,
+    value_error,
+)
+from dpverify.errors import DpverifyTypeError
+
+__all__ = [
+    "ConfidenceInterval",
+    "clopper_pearson",
+    "clopper_pearson_lower",
+    "clopper_pearson_upper",
+    "epsilon_lower_bound",
+    "delta_lower_bound",
+]
+
+#: Relative widening applied to scipy's beta quantiles (their error is a few ulps).
+BETA_SLACK = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class ConfidenceInterval:
+    """A confidence interval ``lower <= p <= upper`` on a probability.
+
+    One-sided intervals carry the trivial end (0 or 1) on their other side.
+
+    >>> ConfidenceInterval(lower=0.25, upper=1.0)
+    ConfidenceInterval(lower=0.25, upper=1.0)
+    """
+
+    lower: float
+    upper: float
+
+    def __post_init__(self) -> None:
+        lower = check_probability(self.lower, "lower")
+        upper = check_probability(self.upper, "upper")
+        if not lower <= upper:
+            raise value_error("lower", self.lower, f"<= upper={self.upper!r}")
+        object.__setattr__(self, "lower", lower)
+        object.__setattr__(self, "upper", upper)
+
+    def __contains__(self, value: float) -> bool:
+        return self.lower <= value <= self.upper
+
+
+def _counts(successes: Any, trials: Any) -> tuple[np.ndarray, int]:
+    trials = check_int_at_least(trials, "trials", 1)
+    array = np.asarray(successes)
+    if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer) or (
+            np.issubdtype(array.dtype, np.floating) and np.all(array == np.floor(array)))):
+        raise DpverifyTypeError(f"successes={successes!r} must be an integer count "
+                                f"or an array of counts")
+    if array.size and not (array.min() >= 0 and array.max() <= trials):
+        raise value_error("successes", successes, f"in [0, trials={trials}]")
+    return array.astype(np.float64), trials
+
+
+def _alpha(alpha: Any) -> float:
+    return check_probability(alpha, "alpha", open_low=True, open_high=True)
+
+
+def clopper_pearson_lower(successes: Any, trials: int, *, alpha: float) -> Any:
+    """One-sided Clopper–Pearson lower bound: ``P[p < bound] <= alpha`` for every ``p``.
+
+    .. math:: p_{low} = B^{-1}(α;\\, k, n - k + 1), \\qquad p_{low} = 0 \\text{ if } k = 0,
+
+    with ``B^{-1}`` the Beta quantile (Clopper & Pearson 1934). Vectorised
+    over ``successes``; returns a float for a scalar count.
+
+    **Soundness:** exact coverage ``>= 1 − alpha`` (the binomial tail is
+    monotone in p); the quantile is lowered by a relative ``1e-9``.
+
+    >>> round(clopper_pearson_lower(50, 100, alpha=0.025), 4)
+    0.3983
+    """
+    k, n = _counts(successes, trials)
+    alpha = _alpha(alpha)
+    with np.errstate(all="ignore"):
+        bound = np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1), n - k + 1), 0.0)
+    bound = np.clip(bound * (1 - BETA_SLACK), 0.0, 1.0)
+    return float(bound) if bound.ndim == 0 else bound
+
+
+def clopper_pearson_upper(successes: Any, trials: int, *, alpha: float) -> Any:
+    """One-sided Clopper–Pearson upper bound: ``P[p > bound] <= alpha`` for every ``p``.
+
+    .. math:: p_{high} = B^{-1}(1 - α;\\, k + 1, n - k), \\qquad p_{high} = 1 \\text{ if } k = n.
+
+    With ``k = 0`` this is ``1 − α^{1/n}`` (≈ ``ln(1/α)/n``, the "rule of
+    three" at α = 0.05).
+
+    **Soundness:** as :func:`clopper_pearson_lower`; raised by a relative ``1e-9``.
+
+    >>> round(clopper_pearson_upper(0, 1000, alpha=0.05), 6)  # 1 - 0.05**(1/1000)
+    0.002991
+    """
+    k, n = _counts(successes, trials)
+    alpha = _alpha(alpha)
+    with np.errstate(all="ignore"):
+        bound = np.where(k < n, stats.beta.isf(alpha, k + 1, np.maximum(n - k, 1)), 1.0)
+    bound = np.clip(bound * (1 + BETA_SLACK), 0.0, 1.0)
+    return float(bound) if bound.ndim == 0 else bound
+
+
+def clopper_pearson(successes: Any, trials: int, *, confidence: float = 0.95) -> ConfidenceInterval:
+    """Two-sided Clopper–Pearson interval at ``confidence`` (``(1 − confidence)/2`` per side).
+
+    Parameters
+    ----------
+    successes
+        ``k``, the number of outputs in the event (an integer in ``[0, trials]``).
+    trials
+        ``n >= 1``, the number of independent outputs.
+    confidence
+        Coverage in (0, 1).
+
+    Returns
+    -------
+    ConfidenceInterval
+        Contains ``k/n``; covers the true probability with probability at
+        least ``confidence`` (Clopper & Pearson 1934).
+
+    Examples
+    --------
+    >>> interval = clopper_pearson(7, 10, confidence=0.95)
+    >>> round(interval.lower, 4), round(interval.upper, 4)
+    (0.3475, 0.9333)
+    """
+    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    alpha = (1 - confidence) / 2
+    if np.ndim(successes) != 0:
+        raise value_error("successes", successes, "a single count")
+    return ConfidenceInterval(lower=clopper_pearson_lower(successes, trials, alpha=alpha),
+                              upper=clopper_pearson_upper(successes, trials, alpha=alpha))
+
+
+def epsilon_lower_bound(p_lower: float, p_prime_upper: float, *, delta: float = 0.0) -> float:
+    """``ε_lb = ln((p_low − δ)/p'_high)``, rounded down; 0 when nothing is certified.
+
+    If ``P[M(x) ∈ S] >= p_lower`` and ``P[M(x') ∈ S] <= p_prime_upper``, no
+    ε below ``ε_lb`` makes the pair (ε, δ)-DP, since (ε, δ)-DP demands
+    ``P[M(x) ∈ S] <= e^ε P[M(x') ∈ S] + δ`` (Jagielski et al. 2020). ``inf``
+    when ``p_prime_upper = 0`` and ``p_lower > δ``.
+
+    **Soundness:** ``p_low − δ`` exact, the quotient rounded towards 0 and
+    the logarithm taken at 100 digits, then rounded down; clamped at 0.
+
+    >>> round(epsilon_lower_bound(0.7, 0.2), 6)  # ln 3.5
+    1.252763
+    >>> epsilon_lower_bound(0.1, 0.2, delta=0.05)
+    0.0
+    """
+    p_lower = check_probability(p_lower, "p_lower")
+    p_prime_upper = check_probability(p_prime_upper, "p_prime_upper")
+    delta = check_delta(delta, "delta")
+    if not p_lower > delta:
+        return 0.0
+    if p_prime_upper == 0.0:
+        return math.inf
+    with working_precision(100):
+        numerator = mpmath.fsub(p_lower, delta, exact=True)
+        value = mpmath.log(mpmath.fdiv(numerator, p_prime_upper, rounding="f"))
+    return max(0.0, round_down(value, relative_error=1e-40))
+
+
+def delta_lower_bound(p_lower: float, p_prime_upper: float, *, epsilon: float) -> float:
+    """``δ_lb = p_low − e^ε p'_high``, rounded down; 0 when nothing is certified.
+
+    A lower bound on the hockey-stick divergence ``H_{e^ε}(M(x) ‖ M(x'))``
+    (the smallest δ for which the pair can be (ε, δ)-DP) when the two
+    probability bounds hold: ``H_{e^ε} >= P[S] − e^ε P'[S]`` for every S.
+
+    **Soundness:** ``e^ε p'_high`` is rounded up and the difference taken
+    exactly, then rounded down (a tiny ``p'_high`` is never lost to rounding).
+
+    >>> round(delta_lower_bound(0.5, 0.1, epsilon=1.0), 6)  # 0.5 - e * 0.1
+    0.228172
+    """
+    p_lower = check_probability(p_lower, "p_lower")
+    p_prime_upper = check_probability(p_prime_upper, "p_prime_upper")
+    epsilon = check_epsilon(epsilon, "epsilon")
+    with working_precision():
+        factor = mpmath.exp(epsilon) * (1 + mpmath.mpf(10) ** -45)  # >= e^ε despite mpmath's error
+        product = mpmath.fmul(factor, p_prime_upper, rounding="c")
+        value = mpmath.fsub(p_lower, product, exact=True)
+    return max(0.0, round_down(value))

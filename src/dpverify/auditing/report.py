@@ -1,0 +1,217 @@
+"""Audit results as frozen values: :class:`AuditReport` and :class:`CurveAuditReport`.
+
+Both print as a short multi-line report (``str(report)``) and convert to a
+JSON-ready dict (``report.to_dict()``). Their ``violation`` is true only when a
+lower bound certified at the stated confidence — for the whole audit, search
+and every candidate event included — exceeds the claim.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from dpverify.auditing.estimators import ConfidenceInterval
+from dpverify.auditing.events import Event
+from dpverify.guarantees import ApproxDP, PureDP
+
+__all__ = ["AuditReport", "CurvePoint", "CurveAuditReport"]
+
+_SIDES = {0: ("x", "x'"), 1: ("x'", "x")}
+
+
+def _guarantee_text(guarantee: Any) -> str:
+    if isinstance(guarantee, PureDP):
+        return f"{guarantee.epsilon!r}-DP"
+    if isinstance(guarantee, ApproxDP):
+        return f"({guarantee.epsilon!r}, {guarantee.delta!r})-DP"
+    description = getattr(guarantee, "description", "")
+    return description or type(guarantee).__name__
+
+
+def _number(value: float) -> float | str:
+    """JSON has no infinity: write it as the string "inf"."""
+    return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The result of :func:`dpverify.auditing.audit`.
+
+    Attributes
+    ----------
+    guarantee
+        The claim: :class:`~dpverify.guarantees.PureDP` (δ = 0) or
+        :class:`~dpverify.guarantees.ApproxDP`.
+    epsilon_lower_bound
+        ``ln((p_low − δ)/p'_high)`` of the best certified event, rounded down;
+        0 when nothing is certified. Holds with probability >= ``confidence``.
+    event
+        The event ``S`` that gave it (``event.description`` is readable;
+        ``event(outputs)`` returns indicators).
+    direction
+        ``"x, x'"``: ``p`` is ``P[M(x) ∈ S]`` and ``p'`` is ``P[M(x') ∈ S]``;
+        ``"x', x"``: the reverse.
+    p_hat, p_prime_hat
+        Empirical probabilities of ``S`` on the certification split.
+    p_interval, p_prime_interval
+        Their one-sided simultaneous confidence intervals ``[p_low, 1]`` and
+        ``[0, p'_high]`` (the two bounds actually used).
+    samples
+        Outputs drawn per side (search plus certification).
+    seconds
+        Wall-clock time of the audit.
+    confidence
+        Probability that every bound of the audit holds together.
+    violation
+        ``epsilon_lower_bound > guarantee.epsilon``.
+    search_samples, certify_samples
+        The split of ``samples`` (the search never certifies).
+    bounds
+        Number of one-sided bounds the false-alarm budget ``1 − confidence``
+        was split over (Bonferroni).
+    kind
+        The output kind the event search saw (``"continuous scalar"``, ...).
+    """
+
+    guarantee: PureDP | ApproxDP
+    epsilon_lower_bound: float
+    event: Event
+    direction: str
+    p_hat: float
+    p_prime_hat: float
+    p_interval: ConfidenceInterval
+    p_prime_interval: ConfidenceInterval
+    samples: int
+    seconds: float
+    confidence: float
+    violation: bool
+    search_samples: int = 0
+    certify_samples: int = 0
+    bounds: int = 0
+    kind: str = ""
+
+    @property
+    def delta(self) -> float:
+        """The claimed δ (0 for pure DP)."""
+        return getattr(self.guarantee, "delta", 0.0)
+
+    def __str__(self) -> str:
+        first, second = self.direction.split(", ")
+        verdict = ("VIOLATION: the claim is refuted" if self.violation
+                   else "no violation found (the claim may still be false)")
+        lines = [
+            f"audit of a {_guarantee_text(self.guarantee)} claim: {verdict}",
+            f"  epsilon lower bound  {self.epsilon_lower_bound:.6g}  "
+            f"(claimed {self.guarantee.epsilon!r}; confidence {self.confidence:g}, whole audit)",
+            f"  event S              {self.event.description}  [{self.event.family}]",
+            f"  {'P[M(' + first + ') in S]':<21}{self.p_hat:.6g}  (>= {self.p_interval.lower:.6g})",
+            f"  {'P[M(' + second + ') in S]':<21}{self.p_prime_hat:.6g}  "
+            f"(<= {self.p_prime_interval.upper:.6g})",
+            f"  bound                ln((p_low - delta) / p'_high), delta = {self.delta!r}",
+            f"  samples per side     {self.samples} ({self.search_samples} search, "
+            f"{self.certify_samples} certify; {self.kind} outputs)",
+            f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds",
+            f"  time                 {self.seconds:.3f} s",
+        ]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (infinity written as ``"inf"``)."""
+        return {
+            "claimed_epsilon": self.guarantee.epsilon,
+            "claimed_delta": self.delta,
+            "epsilon_lower_bound": _number(self.epsilon_lower_bound),
+            "violation": self.violation,
+            "event": self.event.description,
+            "family": self.event.family,
+            "direction": self.direction,
+            "p_hat": self.p_hat,
+            "p_prime_hat": self.p_prime_hat,
+            "p_lower": self.p_interval.lower,
+            "p_prime_upper": self.p_prime_interval.upper,
+            "samples": self.samples,
+            "search_samples": self.search_samples,
+            "certify_samples": self.certify_samples,
+            "bounds": self.bounds,
+            "confidence": self.confidence,
+            "seconds": self.seconds,
+            "kind": self.kind,
+        }
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One audited point of a privacy profile: the claim ``δ(ε)`` and what was certified.
+
+    ``delta_lower_bound`` bounds the pair's ``δ(ε)`` from below;
+    ``epsilon_lower_bound`` bounds the smallest ε with δ(ε) <= ``claimed_delta``;
+    ``violation`` is ``epsilon_lower_bound > epsilon``.
+    """
+
+    epsilon: float
+    claimed_delta: float
+    delta_lower_bound: float
+    epsilon_lower_bound: float
+    event: Event
+    violation: bool
+
+    @property
+    def excess(self) -> float:
+        """``epsilon_lower_bound − epsilon``: positive exactly at a violation."""
+        return self.epsilon_lower_bound - self.epsilon
+
+
+@dataclass(frozen=True)
+class CurveAuditReport:
+    """The result of :func:`dpverify.auditing.audit_curve`.
+
+    ``points`` holds every audited ε; ``most_violated`` is the point of
+    largest ``excess`` (the closest to a violation when there is none);
+    ``violation`` is true when any point is violated. All points' bounds hold
+    together with probability >= ``confidence`` (one Bonferroni split over
+    ``bounds`` one-sided bounds covers the whole curve).
+    """
+
+    guarantee: Any
+    points: tuple[CurvePoint, ...]
+    most_violated: CurvePoint
+    violation: bool
+    samples: int
+    seconds: float
+    confidence: float
+    bounds: int = 0
+    kind: str = ""
+
+    def __str__(self) -> str:
+        verdict = "VIOLATION: the claimed curve is refuted" if self.violation else \
+            "no violation found"
+        lines = [f"curve audit of {_guarantee_text(self.guarantee)}: {verdict}",
+                 f"  {'epsilon':>10}  {'claimed delta':>14}  {'delta lower bd':>14}  "
+                 f"{'eps lower bd':>12}"]
+        for point in self.points:
+            mark = "  <- violated" if point.violation else ""
+            if point is self.most_violated:
+                mark += "  (most violated)" if point.violation else "  (closest)"
+            lines.append(f"  {point.epsilon:>10.4g}  {point.claimed_delta:>14.4g}  "
+                         f"{point.delta_lower_bound:>14.4g}  {point.epsilon_lower_bound:>12.4g}"
+                         f"{mark}")
+        lines += [f"  event at the most violated point: {self.most_violated.event.description}",
+                  f"  samples per side {self.samples}; confidence {self.confidence:g} for the "
+                  f"whole curve (Bonferroni over {self.bounds} bounds); {self.seconds:.3f} s"]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary."""
+        return {
+            "violation": self.violation,
+            "points": [{"epsilon": p.epsilon, "claimed_delta": p.claimed_delta,
+                        "delta_lower_bound": p.delta_lower_bound,
+                        "epsilon_lower_bound": _number(p.epsilon_lower_bound),
+                        "violation": p.violation, "event": p.event.description}
+                       for p in self.points],
+            "most_violated_epsilon": self.most_violated.epsilon,
+            "samples": self.samples, "seconds": self.seconds, "confidence": self.confidence,
+            "bounds": self.bounds,
+        }
