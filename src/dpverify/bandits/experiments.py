@@ -152,7 +152,8 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     """Run the experiment ``name`` and write ``<name>.csv`` and ``<name>.png`` into ``out_dir``.
 
     Every algorithm of a panel sees the same random instances and reward
-    streams (common random numbers: the panel's seed is ``(seed, panel index)``).
+    streams (common random numbers: the panel's seed is ``(seed, panel index)``;
+    in an ε sweep every panel uses ``(seed,)``, so the sweep is over ε alone).
     ``panels`` selects panels by key; ``runs`` overrides the scale's run count.
     ``out_dir=None`` writes nothing. Figures need matplotlib (the ``plots`` extra).
     """
@@ -167,8 +168,10 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     results = []
     for index, panel in chosen:
         horizon = max(panel.horizon // divisor, 10)
+        # an ε sweep compares panels: all of them see the same instances and streams
+        panel_seed = [seed] if experiment.kind == "scaling" else [seed, index]
         sims = tuple(simulate(spec.build(panel.epsilon, panel.delta), panel.instances, horizon,
-                              runs=runs, seed=[seed, index], n_jobs=n_jobs, progress=progress)
+                              runs=runs, seed=panel_seed, n_jobs=n_jobs, progress=progress)
                      for spec in panel.algorithms)
         sims = tuple(_relabel(sim, spec.label) for sim, spec in zip(sims, panel.algorithms))
         results.append((panel, sims))
