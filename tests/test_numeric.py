@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dpverify._numeric import bisect_passing, grow_until, log_add, log_sub, round_down, round_up
+from dpverify._numeric import (
+    bisect_passing,
+    grow_until,
+    log_add,
+    log_sub,
+    regula_falsi_passing,
+    round_down,
+    round_up,
+)
 from dpverify.errors import CalibrationError
 
 fractions = st.fractions(min_value=-10**6, max_value=10**6, max_denominator=10**9)
@@ -83,3 +91,22 @@ def test_directed_rounding_keeps_an_exact_mpf_value() -> None:
 
     value = mpmath.fsub(1, mpmath.ldexp(1, -220), exact=True)
     assert round_down(value) < 1.0 and round_up(value) == 1.0
+
+
+def test_regula_falsi_passing_returns_the_evaluated_passing_end() -> None:
+    calls = []
+
+    def excess(x: float) -> float:
+        calls.append(x)
+        return math.exp(x) - 3.0  # passes for x <= ln 3
+
+    x = regula_falsi_passing(excess, 0.0, 5.0, rtol=1e-12)
+    assert x in calls and math.exp(x) <= 3.0 and abs(x - math.log(3)) < 1e-11
+    assert len(calls) < 30  # superlinear: bisection would need ~42
+
+
+def test_regula_falsi_passing_with_infinite_excess_and_bad_brackets() -> None:
+    x = regula_falsi_passing(lambda x: -math.inf if x >= 1 else 1.0, 0.0, 4.0, rtol=1e-9)
+    assert 1.0 <= x <= 1.0 + 2e-9
+    with pytest.raises(CalibrationError, match="both ends"):
+        regula_falsi_passing(lambda x: -1.0, 0.0, 1.0)

@@ -33,6 +33,7 @@ __all__ = [
     "log_add",
     "log_sub",
     "bisect_passing",
+    "regula_falsi_passing",
     "grow_until",
 ]
 
@@ -191,6 +192,56 @@ def bisect_passing(predicate: Callable[[Number], bool], low: Number, high: Numbe
             passing = middle
         else:
             failing = middle
+    return passing
+
+
+def regula_falsi_passing(excess: Callable[[float], float], low: float, high: float, *,
+                         rtol: float = 1e-12, atol: float = 0.0,
+                         max_iterations: int = 200) -> float:
+    """:func:`bisect_passing` for a continuous monotone *excess*, with Illinois steps.
+
+    ``excess(x) <= 0`` means ``x`` meets the budget (``-inf`` is allowed: a
+    bisection step is taken while an end's excess is infinite). The bracket
+    is verified as in :func:`bisect_passing`; each step evaluates the
+    regula-falsi point (Illinois variant: an end kept twice in a row has its
+    excess halved, so convergence is superlinear and both ends move), kept a
+    thousandth of the bracket away from either end, and replaces the end of
+    the same verdict. The passing end is returned once ``|passing − failing|
+    <= atol + rtol·|passing|``: it has been evaluated and meets the budget.
+
+    >>> x = regula_falsi_passing(lambda x: x * x - 2, 0.0, 2.0)
+    >>> x * x <= 2 and abs(x - 2 ** 0.5) < 1e-11
+    True
+    """
+    values = {low: excess(low), high: excess(high)}
+    if (values[low] <= 0) == (values[high] <= 0):
+        state = "passes" if values[low] <= 0 else "fails"
+        raise CalibrationError(
+            f"cannot verify the search bracket [{low!r}, {high!r}]: the budget predicate "
+            f"{state} at both ends")
+    passing, failing = (low, high) if values[low] <= 0 else (high, low)
+    pass_excess, fail_excess = values[passing], values[failing]
+    kept = 0  # +1: the passing end was replaced last time, -1: the failing end
+    for _ in range(max_iterations):
+        width = failing - passing
+        if abs(width) <= atol + rtol * abs(passing):
+            break
+        if math.isinf(pass_excess) or math.isinf(fail_excess):
+            middle = passing + width / 2
+        else:
+            fraction = pass_excess / (pass_excess - fail_excess)
+            middle = passing + width * min(max(fraction, 1e-3), 1 - 1e-3)
+        if middle in (passing, failing):  # adjacent floats
+            break
+        value = excess(middle)
+        if value <= 0:
+            passing, pass_excess = middle, value
+            fail_excess = fail_excess / 2 if kept == +1 else fail_excess
+            kept = +1
+        else:
+            failing, fail_excess = middle, value
+            pass_excess = pass_excess / 2 if kept == -1 else pass_excess
+            kept = -1
     return passing
 
 

@@ -18,12 +18,13 @@ clone probability ``ρ`` differs:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
 import mpmath
 
-from dpverify._numeric import round_up, working_precision
+from dpverify._numeric import regula_falsi_passing, round_up, working_precision
 from dpverify._validation import (
     check_delta,
     check_epsilon,
@@ -89,49 +90,32 @@ def _epsilon_search(local_epsilon: float, n: int, delta: float,
 
     ``delta_upper`` is non-increasing in ε and ε0 always passes (the privacy
     loss of the clone pair never exceeds ε0). A bracket ``[lo, hi]`` (``lo``
-    fails, ``hi`` passes) is found by dividing ε0 by 8, then narrowed by the
-    Illinois variant of regula falsi on ``ln δ_upper(e^x) − ln δ`` (a
-    bisection step in ``ln ε`` whenever a δ is 0): every step keeps one
-    failing and one passing end, so the result, the passing end once
-    ``hi/lo − 1 <= EPSILON_RTOL``, has been evaluated and meets δ. It takes
-    about ten evaluations where plain bisection on ``[0, ε0]`` takes 25.
+    fails, ``hi`` passes) is found by dividing ε0 by 8, then narrowed by
+    :func:`~dpverify._numeric.regula_falsi_passing` on
+    ``ln δ_upper(e^x) − ln δ`` in ``x = ln ε`` (about ten evaluations where
+    bisection on ``[0, ε0]`` takes 25). The returned ε has been evaluated and
+    meets δ.
     """
     if local_epsilon == 0.0:  # a 0-LDP randomizer's output ignores its input
         return 0.0
     target = mpmath.log(delta)
-    hi, hi_value = local_epsilon, delta_upper(local_epsilon)
-    lo = local_epsilon / 8
-    lo_value = delta_upper(lo)
-    while lo_value <= delta:
+
+    @functools.lru_cache(maxsize=None)  # the bracket ends are evaluated once
+    def excess(log_epsilon: float) -> float:
+        value = delta_upper(math.exp(log_epsilon))
+        if not value > 0:
+            return -math.inf
+        gap = mpmath.log(value) - target  # its sign is the verdict: keep it through float()
+        return float(gap) if gap <= 0 else max(float(gap), math.ulp(0.0))
+
+    hi, lo = local_epsilon, local_epsilon / 8
+    while excess(math.log(lo)) <= 0:
         if lo < 1e-12:
             return 0.0 if delta_upper(0.0) <= delta else round_up(lo)
-        hi, hi_value, lo = lo, lo_value, lo / 8
-        lo_value = delta_upper(lo)
-    lo_score = float(mpmath.log(lo_value) - target)
-    hi_score = float(mpmath.log(hi_value) - target) if hi_value > 0 else None
-    side = 0
-    while hi / lo - 1 > EPSILON_RTOL:
-        log_lo, log_hi = math.log(lo), math.log(hi)
-        if hi_score is None:
-            x = (log_lo + log_hi) / 2
-        else:
-            x = (log_lo * hi_score - log_hi * lo_score) / (hi_score - lo_score)
-            margin = (log_hi - log_lo) * 1e-3
-            x = min(max(x, log_lo + margin), log_hi - margin)
-        middle = math.exp(x)
-        value = delta_upper(middle)
-        if value <= delta:
-            hi = middle
-            hi_score = float(mpmath.log(value) - target) if value > 0 else None
-            if side == +1:  # Illinois: the end kept twice has its score halved
-                lo_score /= 2
-            side = +1
-        else:
-            lo, lo_score = middle, float(mpmath.log(value) - target)
-            if side == -1 and hi_score is not None:
-                hi_score /= 2
-            side = -1
-    return round_up(hi)
+        hi, lo = lo, lo / 8
+    log_epsilon = regula_falsi_passing(excess, math.log(lo), math.log(hi), atol=EPSILON_RTOL,
+                                       rtol=0.0)
+    return round_up(math.exp(log_epsilon))
 
 
 def fmt_numerical_delta(local_epsilon: float, n: int, epsilon: float) -> mpmath.mpf:

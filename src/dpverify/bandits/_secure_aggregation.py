@@ -174,8 +174,12 @@ class _SecureAggregationPrivatizer:
 
     def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator,
                          size: int | None = None) -> Any:
-        """Fast path: the total noise ``Σ η_i`` (+ the analyser's) from its exact law (``size`` draws)."""
-        raise NotImplementedError
+        """Fast path: the total noise ``Σ η_i`` (+ the analyser's) from its exact law (``size`` draws).
+
+        Default: ``sample_aggregate`` of :meth:`user_noise` over the n users.
+        """
+        return sample_aggregate(self.user_noise(parameters), 0, users=parameters.users, rng=rng,
+                                size=size)
 
     # -- shared ------------------------------------------------------------------------
     def _require_tail_probability(self) -> float:
@@ -307,11 +311,6 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
         return PolyaDifference(shares=parameters.users,
                                scale=parameters.precision / self._noise_epsilon())
 
-    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator,
-                         size: int | None = None) -> Any:
-        return sample_aggregate(self.user_noise(parameters), 0, users=parameters.users, rng=rng,
-                                size=size)
-
     @_cached
     def guarantee(self, users: int) -> Guarantee:
         """Per batch: ``privacy_map`` of the n Pólya shares at sensitivity g (pure DP)."""
@@ -414,11 +413,6 @@ class SkellamSecureAggregation(_SecureAggregationPrivatizer):
     def user_noise(self, parameters: ProtocolParameters) -> Skellam:
         """``Sk(0, g²/(nε²))``: Skellam(mu) has variance 2·mu."""
         return Skellam(mu=parameters.precision ** 2 / (2 * parameters.users * self.epsilon ** 2))
-
-    def _aggregate_noise(self, parameters: ProtocolParameters, rng: np.random.Generator,
-                         size: int | None = None) -> Any:
-        return sample_aggregate(self.user_noise(parameters), 0, users=parameters.users, rng=rng,
-                                size=size)
 
     @_cached
     def guarantee(self, users: int) -> Guarantee:
