@@ -39,6 +39,7 @@ from dpverify.bandits.privatizers import (
     distributed_rdp_parameters,
     worst_case_guarantee,
 )
+from dpverify.mechanisms import NoisyBitSummation
 
 T = 10 ** 6
 
@@ -156,11 +157,13 @@ def test_noise_bits_guarantee_and_coins() -> None:
     n = privatizer.total_noise_bits
     g = privatizer.guarantee(16)
     assert isinstance(g, ApproxDP) and g.epsilon == 1.0 and 0 < g.delta <= 1e-6
+    rng = np.random.default_rng(3)
     for users in (1, 3, n - 1, n, n + 1, 10 * n):
-        groups = privatizer.coin_groups(users)
-        assert sum(size for size, _ in groups) == users
-        assert sum(size * coins for size, coins in groups) == n
-        assert max(c for _, c in groups) - min(c for _, c in groups) <= 1
+        coins = NoisyBitSummation(users=users, noise_bits=n).coins_per_user()
+        assert coins.sum() == n and coins.max() - coins.min() <= 1  # N coins, evenly
+        bits = np.zeros(users, dtype=int)
+        assert 0 <= privatizer.privatize_sum(RewardBatch(users, 0, bits, binary=True), rng=rng,
+                                             per_user=True) + n / 2 <= n
         assert privatizer.estimate_error_law(users).sub_gaussian_variance == n / 4
     assert privatizer.sigma == pytest.approx(math.sqrt(n) / 2)
 

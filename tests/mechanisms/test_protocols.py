@@ -185,7 +185,7 @@ def test_noisy_bit_summation_paths_have_the_same_law() -> None:
 
     False-failure probability 1e-4 (the test's level) with a fixed seed.
     """
-    protocol = NoisyBitSummation(users=5, noise_bits=4)
+    protocol = NoisyBitSummation(users=5, noise_bits=20)
     bits = [1, 0, 1, 1, 0]
     rng = np.random.default_rng(11)
     fast = np.array([protocol.simulate(bits, rng=rng) for _ in range(4000)])
@@ -194,24 +194,26 @@ def test_noisy_bit_summation_paths_have_the_same_law() -> None:
     table = np.array([[np.sum(fast == v) for v in values], [np.sum(slow == v) for v in values]])
     table = table[:, table.sum(axis=0) >= 10]
     assert stats.chi2_contingency(table).pvalue > 1e-4
-    expected = 3 + protocol.total_noise_bits / 2
+    expected = 3 + protocol.noise_bits / 2
     assert abs(fast.mean() - expected) < 5 * math.sqrt(protocol.estimator_variance() / 4000)
 
 
-@given(st.integers(1, 20), st.integers(1, 10), st.data())
+@given(st.integers(1, 20), st.integers(1, 60), st.data())
 @settings(max_examples=30, deadline=None)
 def test_noisy_bit_summation_estimate_is_unbiased(users: int, noise_bits: int, data) -> None:
     protocol = NoisyBitSummation(users=users, noise_bits=noise_bits)
+    coins = protocol.coins_per_user()
+    assert coins.sum() == noise_bits and coins.max() - coins.min() <= 1  # N in all, evenly
     ones = data.draw(st.integers(0, users))
     law = protocol.error_law
-    mean = sum(protocol.estimate(ones + j) * law.pmf(j - Fraction(protocol.total_noise_bits, 2))
-               for j in range(protocol.total_noise_bits + 1))
+    mean = sum(protocol.estimate(ones + j) * law.pmf(j - Fraction(protocol.noise_bits, 2))
+               for j in range(protocol.noise_bits + 1))
     assert mean == ones
     assert law.variance() == protocol.estimator_variance()
 
 
 def test_noisy_bit_summation_rejects_bad_bits() -> None:
-    protocol = NoisyBitSummation(users=2, noise_bits=1)
+    protocol = NoisyBitSummation(users=2, noise_bits=2)
     rng = np.random.default_rng(0)
     for bad in ([1, 2], [1], [[1, 0]]):
         with pytest.raises(ValueError, match="bits"):

@@ -238,7 +238,8 @@ def tenenbaum_noise_bits(epsilon: float, delta: float) -> int:
     batch is (ε, δ)-SDP (replace-one) exactly when binomial noise of N
     trials is (ε, δ)-DP at sensitivity 1; this is the smallest such N
     (:func:`~dpverify.accountants.calibrate.min_binomial_trials`, exact). It
-    does not depend on the batch size m: each user sends ⌈N/m⌉ coins.
+    does not depend on the batch size m: the N coins are spread over the m
+    users.
 
     >>> tenenbaum_noise_bits(1.0, 1e-6)
     80
@@ -252,8 +253,8 @@ def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise
 
     * ``"noise-bits"`` (default; meets §2.1's requirements for every batch
       size): the error ``Bin(N, 1/2) − N/2`` is SG(N/4) (Hoeffding), so
-      ``σ = √N / 2`` with N = :func:`tenenbaum_noise_bits`. A batch of m users
-      sends m⌈N/m⌉ >= N coins; pass ``batch_size`` to get that batch's σ.
+      ``σ = √N / 2`` with N = :func:`tenenbaum_noise_bits`, whatever the
+      batch size (a batch carries exactly N coins; ``batch_size`` is ignored).
     * ``"randomized-response"``: Cheu et al.'s shuffled binary RR
       (:class:`~dpverify.mechanisms.protocols.BinarySummation`) with the
       smallest flip probability p whose exact shuffled guarantee is (ε, δ)
@@ -274,10 +275,8 @@ def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise
         batch_size = check_positive_int(batch_size, "batch_size")
     with working_precision():
         if protocol == "noise-bits":
-            bits = tenenbaum_noise_bits(epsilon, delta)
-            if batch_size is not None:
-                bits = batch_size * -(-bits // batch_size)
-            return round_up(mpmath.sqrt(bits) / 2, relative_error=1e-40)
+            return round_up(mpmath.sqrt(tenenbaum_noise_bits(epsilon, delta)) / 2,
+                            relative_error=1e-40)
         if batch_size is None:
             raise value_error("batch_size", batch_size, "an integer >= 1",
                               "the randomized-response M_sum is calibrated to its batch")

@@ -196,18 +196,13 @@ class ShuffledNoisyBits:
     (:func:`dpverify.accountants.shuffle_papers.tenenbaum_noise_bits`), so
     every batch is (ε, δ)-SDP.
 
-    The users are run as (at most two) groups of
-    :class:`dpverify.mechanisms.NoisyBitSummation` with equal coin counts
-    (plus the coin-less users' bits); the count of the union multiset is the
-    sum of the groups' counts. Sending ``⌈N/m⌉`` coins each instead (the
-    protocol class's uniform reading) would add ``m⌈N/m⌉ >= m`` coins to a
-    batch of m > N users: an error SG(m/4) that grows with m, which the
-    confidence width cannot absorb (σ must not depend on m). The paper's
-    Appendix C is missing: this is our reading, not the paper's constants.
+    The per-user path is :class:`dpverify.mechanisms.NoisyBitSummation`
+    with the batch's m users and N coins. The paper's Appendix C is missing:
+    this is our reading, not the paper's constants.
 
     >>> privatizer = ShuffledNoisyBits(1.0, 1e-6)
-    >>> privatizer.total_noise_bits, privatizer.coin_groups(3), privatizer.coin_groups(100)
-    (80, ((2, 27), (1, 26)), ((80, 1), (20, 0)))
+    >>> privatizer.total_noise_bits, privatizer.sigma == 80 ** 0.5 / 2
+    (80, True)
     """
 
     epsilon: float
@@ -233,27 +228,11 @@ class ShuffledNoisyBits:
 
         return tenenbaum_msum_sigma(self.epsilon, self.delta)
 
-    @_cached
-    def coin_groups(self, users: int) -> tuple[tuple[int, int], ...]:
-        """``(group size, coins per user)`` pairs: N coins spread as evenly as possible."""
-        users = check_positive_int(users, "users")
-        share, extra = divmod(self.total_noise_bits, users)
-        groups = ((extra, share + 1), (users - extra, share))
-        return tuple(g for g in groups if g[0] > 0)
-
     def _per_user_count(self, bits: np.ndarray, rng: np.random.Generator) -> int:
         from dpverify.mechanisms import NoisyBitSummation
 
-        count, start = 0, 0
-        for size, coins in self.coin_groups(len(bits)):
-            group = bits[start:start + size]
-            start += size
-            if coins == 0:  # these users send only their bit
-                count += int(group.sum())
-            else:
-                protocol = NoisyBitSummation(users=size, noise_bits=coins)
-                count += protocol.simulate(group, rng=rng, per_user=True)
-        return count
+        protocol = NoisyBitSummation(users=len(bits), noise_bits=self.total_noise_bits)
+        return protocol.simulate(bits, rng=rng, per_user=True)
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float:

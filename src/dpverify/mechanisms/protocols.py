@@ -304,24 +304,29 @@ class BinarySummation:
 class NoisyBitSummation:
     """Shuffled binary summation with blanket noise bits (a binomial-mechanism ``M_sum``).
 
-    Each of ``users`` users sends its bit ``x_i ∈ {0, 1}`` together with
-    ``noise_bits`` independent fair coins; the shuffled multiset of all bits
-    is the count ``Y = Σ x_i + Bin(N, 1/2)``, ``N = users · noise_bits``, and
-    the analyser outputs ``Y − N/2``. The error ``Bin(N, 1/2) − N/2``
+    Each of ``users`` users sends its bit ``x_i ∈ {0, 1}`` together with fair
+    coins, ``noise_bits = N`` coins in the whole batch spread as evenly as
+    possible (with ``N = q·users + r``, r users send q + 1 coins and the
+    others q; when users > N some send only their bit). The shuffled
+    multiset of all bits is the count ``Y = Σ x_i + Bin(N, 1/2)`` and the
+    analyser outputs ``Y − N/2``. The error ``Bin(N, 1/2) − N/2``
     (:class:`~dpverify.mechanisms.discrete.BinomialNoise`) does not depend on
-    the input, is unbiased, and is sub-Gaussian with variance proxy ``N/4``
-    (Hoeffding), which are the properties tenenbaum §2.1 requires of ``M_sum``;
-    its privacy is that of binomial noise at sensitivity 1 (one user's bit),
-    exact (:func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta`).
+    the input or on the batch size, is unbiased, and is sub-Gaussian with
+    variance proxy ``N/4`` (Hoeffding): the properties tenenbaum §2.1
+    requires of ``M_sum``. Its privacy is that of binomial noise at
+    sensitivity 1 (one user's bit), exact
+    (:func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta`).
 
     tenenbaum's Appendix C (their ``M_sum``) is missing from the paper
     (CATALOGUE T-T1); this protocol is our reading of its §2.1 ("E outputs the
     user's reward bit together with a set of random bits, and A sums all these
-    bits and debiases the result"), not the paper's constants.
+    bits and debiases the result"), not the paper's constants. (Giving every
+    user ⌈N/m⌉ coins instead would put more than m coins into a batch of
+    m > N users: an error growing with m.)
 
-    >>> protocol = NoisyBitSummation(users=4, noise_bits=3)
-    >>> protocol.total_noise_bits, protocol.estimate(8), protocol.error_law
-    (12, Fraction(2, 1), BinomialNoise(trials=12, probability=0.5))
+    >>> protocol = NoisyBitSummation(users=4, noise_bits=10)
+    >>> protocol.coins_per_user().tolist(), protocol.estimate(8), protocol.error_law
+    ([3, 3, 2, 2], Fraction(3, 1), BinomialNoise(trials=10, probability=0.5))
     """
 
     users: int
@@ -331,21 +336,21 @@ class NoisyBitSummation:
         object.__setattr__(self, "users", check_positive_int(self.users, "users"))
         object.__setattr__(self, "noise_bits", check_positive_int(self.noise_bits, "noise_bits"))
 
-    @property
-    def total_noise_bits(self) -> int:
-        """``N = users · noise_bits``."""
-        return self.users * self.noise_bits
+    def coins_per_user(self) -> np.ndarray:
+        """How many coins each user sends: N spread as evenly as possible."""
+        share, extra = divmod(self.noise_bits, self.users)
+        return share + (np.arange(self.users) < extra).astype(np.int64)
 
     @property
     def error_law(self) -> BinomialNoise:
         """Law of the analyser's error ``Bin(N, 1/2) − N/2`` (independent of the input)."""
-        return BinomialNoise(trials=self.total_noise_bits)
+        return BinomialNoise(trials=self.noise_bits)
 
     def messages(self, bits: Any, *, rng: np.random.Generator) -> np.ndarray:
         """Every user's messages (its bit, then its coins), shuffled: the analyser's raw view."""
         array = self._check_bits(bits)
-        coins = rng.integers(0, 2, size=(self.users, self.noise_bits), dtype=np.int8)
-        return rng.permutation(np.concatenate([array.astype(np.int8), coins.ravel()]))
+        coins = rng.integers(0, 2, size=self.noise_bits, dtype=np.int8)
+        return rng.permutation(np.concatenate([array.astype(np.int8), coins]))
 
     def simulate(self, bits: Any, *, rng: np.random.Generator, per_user: bool = False) -> int:
         """The count ``Y`` of ones the analyser sees; exact, integer-only.
@@ -354,24 +359,24 @@ class NoisyBitSummation:
         otherwise ``Y = Σ x_i + Bin(N, 1/2)`` in one exact draw (same law).
 
         >>> rng = np.random.default_rng(2)
-        >>> 3 <= NoisyBitSummation(users=3, noise_bits=2).simulate([1, 1, 1], rng=rng) <= 9
+        >>> 3 <= NoisyBitSummation(users=3, noise_bits=6).simulate([1, 1, 1], rng=rng) <= 9
         True
         """
         array = self._check_bits(bits)
         if per_user:
             return int(self.messages(array, rng=rng).sum())
-        return int(array.sum()) + int(rng.binomial(self.total_noise_bits, 0.5))
+        return int(array.sum()) + int(rng.binomial(self.noise_bits, 0.5))
 
     def estimate(self, count: int) -> Fraction:
         """The unbiased estimate ``Y − N/2`` of the number of ones."""
         count = check_int_at_least(count, "count", 0)
-        if count > self.users + self.total_noise_bits:
-            raise value_error("count", count, f"at most users + N = {self.users + self.total_noise_bits}")
-        return count - Fraction(self.total_noise_bits, 2)
+        if count > self.users + self.noise_bits:
+            raise value_error("count", count, f"at most users + N = {self.users + self.noise_bits}")
+        return count - Fraction(self.noise_bits, 2)
 
     def estimator_variance(self) -> Fraction:
         """Exact variance ``N/4`` of :meth:`estimate` (also its sub-Gaussian variance proxy)."""
-        return Fraction(self.total_noise_bits, 4)
+        return Fraction(self.noise_bits, 4)
 
     def _check_bits(self, bits: Any) -> np.ndarray:
         array = np.asarray(bits)
