@@ -20,12 +20,10 @@ Peer libraries are imported only here and in tests, never by dpverify itself.
 from __future__ import annotations
 
 import argparse
-import math
-import multiprocessing
-import resource
 import time
 from collections.abc import Callable
 
+from _forked import run_forked
 from dpverify.accountants.calibrate import gaussian_epsilon, min_gaussian_sigma
 from dpverify.accountants.pld import PrivacyLossDistribution
 
@@ -43,30 +41,6 @@ def _timed(function: Callable[[], float]) -> tuple[float, float]:
     start = time.perf_counter()
     value = function()
     return value, time.perf_counter() - start
-
-
-def _child(function: Callable[[], float], connection) -> None:  # pragma: no cover
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
-    try:
-        connection.send(("ok", *_timed(function)))
-    except MemoryError:
-        connection.send(("out of memory (> 8 GiB)", math.nan, math.nan))
-    except Exception as error:  # a peer's own failure is a result to report
-        connection.send((f"failed: {type(error).__name__}", math.nan, math.nan))
-
-
-def _isolated(function: Callable[[], float]) -> tuple[str, float, float]:
-    """Run ``function`` in a forked process with memory and time limits."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(function, sender))
-    process.start()
-    if not receiver.poll(TIME_LIMIT_SECONDS):
-        process.kill()
-        return f"timeout (> {TIME_LIMIT_SECONDS} s)", math.nan, math.nan
-    outcome = receiver.recv()
-    process.join()
-    return outcome
 
 
 def _fine_pld_epsilon(k: int) -> float:
@@ -119,7 +93,8 @@ def _prv_sigma(epsilon: float, k: int) -> float:
 
 
 def _row(name: str, run: Callable[[], float], exact: float) -> str:
-    status, value, seconds = _isolated(run)
+    status, value, seconds = run_forked(run, seconds=TIME_LIMIT_SECONDS,
+                                        memory_bytes=MEMORY_LIMIT_BYTES)
     if status != "ok":
         return f"| {name} | {status} | | |"
     return f"| {name} | {value:.6f} | {(value - exact) / exact:+.4%} | {seconds:.3f} |"

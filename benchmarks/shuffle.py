@@ -19,12 +19,11 @@ stall the table.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
-import time
 from collections.abc import Callable
 
 import numpy as np
 
+from _forked import run_forked
 from dpverify.accountants.shuffle import (
     SHUFFLE_BOUNDS,
     amplified_epsilon,
@@ -38,26 +37,10 @@ DELTA = 1e-6
 TIME_LIMIT_SECONDS = 300
 
 
-def _child(function: Callable[[], float], connection) -> None:  # pragma: no cover
-    start = time.perf_counter()
-    try:
-        value = function()
-        connection.send((f"{value:.6g}", time.perf_counter() - start))
-    except Exception as error:  # an invalid regime is a result to report
-        connection.send((f"{type(error).__name__}: {str(error)[:60]}", time.perf_counter() - start))
-
-
 def _timed(function: Callable[[], float]) -> tuple[str, float]:
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(function, sender))
-    process.start()
-    if not receiver.poll(TIME_LIMIT_SECONDS):
-        process.kill()
-        return f"timeout (> {TIME_LIMIT_SECONDS} s)", float("nan")
-    outcome = receiver.recv()
-    process.join()
-    return outcome
+    """``(value or error text, seconds)`` of one cell, run in a forked child."""
+    status, value, seconds = run_forked(function, seconds=TIME_LIMIT_SECONDS)
+    return (f"{value:.6g}" if status == "ok" else status), seconds
 
 
 def bound_rows(sizes: list[int]) -> list[str]:
