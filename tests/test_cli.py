@@ -98,7 +98,7 @@ def test_shuffle_bad_input_exits_2(capsys, argv: list[str], fragment: str) -> No
 
 
 def test_audit_flags_a_buggy_example_with_a_readable_report(capsys) -> None:
-    assert main(["audit", "laplace_half_scale", "--samples", "1e5", "--seed", "1"]) == 0
+    assert main(["audit", "laplace_half_scale", "--samples", "1e5", "--seed", "1"]) == 1
     text = capsys.readouterr().out
     assert text.startswith("laplace_half_scale: ") and "true epsilon of this pair" in text
     assert "VIOLATION" in text and "epsilon lower bound" in text

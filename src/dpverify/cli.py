@@ -115,7 +115,8 @@ def _add_audit(commands: Any) -> None:
         "audit", help="statistical privacy audit of a built-in example mechanism",
         description="Run a built-in example mechanism on its neighbouring pair and certify a "
                     "lower bound on its epsilon at --confidence; the claim defaults to the "
-                    "example's own. Mechanisms: " + ", ".join(CATALOGUE) + ".")
+                    "example's own. Exit status 1 when a violation is certified. "
+                    "Mechanisms: " + ", ".join(CATALOGUE) + ".")
     audit.add_argument("mechanism", choices=tuple(CATALOGUE), metavar="MECHANISM",
                        help="built-in example (see the list above)")
     audit.add_argument("--epsilon", type=float, help="claimed epsilon (default: the example's)")
@@ -152,7 +153,7 @@ def _audit_command(args: argparse.Namespace) -> dict[str, Any]:
     return {"mechanism": mechanism.name, "method": args.events, **report.to_dict(),
             "epsilon": epsilon, "delta": delta,
             "true_epsilon": true_epsilon if true_epsilon != float("inf") else "inf",
-            "_text": text}
+            "_text": text, "_status": 1 if report.violation else 0}
 
 
 def _shuffle(args: argparse.Namespace) -> dict[str, Any]:
@@ -231,7 +232,11 @@ def _context(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``dpverify`` command; return the exit status."""
+    """Run the ``dpverify`` command; return the exit status.
+
+    0 on success; 1 when ``dpverify audit`` certifies a violation of the claim
+    (so that scripts and CI jobs fail on it); 2 on bad input.
+    """
     from dpverify.errors import DpverifyError
 
     parser = build_parser()
@@ -248,8 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               "seconds": round(time.perf_counter() - start, 6)}
     text = getattr(args, "describe", _describe)(result)
     result.pop("_text", None)
+    status = result.pop("_status", 0)
     print(json.dumps(result) if args.json else text)
-    return 0
+    return status
 
 
 # ----------------------------------------------------------------------------- bandits
