@@ -6,7 +6,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from dpverify.accountants import _shuffle_exact
 from dpverify.accountants._shuffle_exact import (
+    _window_half_width,
     min_flip_probability, shuffled_binary_rr_delta, shuffled_binary_rr_epsilon)
 
 
@@ -75,3 +77,43 @@ def test_min_flip_probability_round_trip():
 def test_bad_input(kwargs, name):
     with pytest.raises(ValueError, match=name):
         shuffled_binary_rr_delta(**kwargs)
+
+
+@pytest.mark.parametrize("m", [1, 7, 50, 1000, 10**5])
+@pytest.mark.parametrize("q", [1e-3, 0.12, 0.5, 0.88])
+def test_window_tail_bounds_the_mass_outside_the_window(m, q):
+    from scipy.stats import binom
+
+    half, tail = _window_half_width(m, q)
+    lo, hi = math.floor(m * q) - half, math.ceil(m * q) + half
+    outside = binom.cdf(lo - 1, m, q) + binom.sf(hi, m, q)
+    assert 0 < tail < 1e-29 and outside <= tail
+
+
+def test_window_is_narrower_than_hoeffding_away_from_one_half():
+    assert _window_half_width(10**6, 0.12)[0] < 0.7 * math.sqrt(35 * 10**6)
+    assert _window_half_width(10**6, 0.5)[0] == math.ceil(math.sqrt(35 * 10**6)) + 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 300), st.floats(0.05, 0.95), st.floats(0.0, 2.0))
+def test_float_preselection_keeps_the_exact_maximiser(ones, zeros, p, eps):
+    """The mpmath maximum over the preselected t* equals that over all candidates."""
+    import mpmath
+
+    calls = []
+    original = _shuffle_exact._float_preselection
+
+    def spy(candidates, pmf, tails, c1, c2, eta, tail):
+        chosen = original(candidates, pmf, tails, c1, c2, eta, tail)
+        exact = [c1 * (mpmath.mpf(pmf[t - 1]) * (1 + 2 * eta) + tail) - c2 * tails[i] * (1 - 3 * eta)
+                 for i, t in enumerate(candidates)]
+        calls.append(max(exact[i] for i, _ in chosen) == max(exact))
+        return chosen
+
+    _shuffle_exact._float_preselection = spy
+    try:
+        _shuffle_exact._pair_delta_bound(ones, zeros, p, eps)
+    finally:
+        _shuffle_exact._float_preselection = original
+    assert all(calls)
