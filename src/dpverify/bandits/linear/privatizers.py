@@ -1,0 +1,566 @@
+"""Privatizers of the linear bandits: hanna 2022's Laplace sums and dpdpe's vector averages.
+
+No linear algorithm adds noise itself: it hands the data of one phase to one
+of these and receives the analyser's estimate. Two modes everywhere
+(CATALOGUE 001.6, B6):
+
+* ``mode="paper"`` — exactly the printed noise level. hanna adds ``Lap(1/ε)``
+  while rewards lie in [−1, 1] (sensitivity 2, trap T-H1), so the printed
+  algorithms are really 2ε-DP (2ε0-LDP); dpdpe calibrates its Gaussians
+  classically, ``σ = Δ√(2 ln(1.25/δ))/ε``, which is proven only for ε < 1 (trap
+  B6-4; the figures use ε = 10).
+* ``mode="sound"`` — hanna: ``Lap(2/ε)`` (the correct sensitivity 2 of a reward
+  in [−1, 1]; equivalent to mapping rewards to [0, 1] and adding ``Lap(1/ε)``);
+  dpdpe: the analytic Gaussian mechanism (Balle & Wang 2018,
+  :func:`dpverify.accountants.calibrate.analytic_gaussian_sigma`), exact at any ε.
+
+``guarantee(...)`` always reports the **true** guarantee of the noise actually
+added (through :func:`dpverify.mechanisms.privacy_map` and the accountants),
+and ``claimed`` the paper's claim, so a paper-mode gap is visible.
+
+============================== ============ =====================================
+privatizer                     paper        guarantee (one batch / phase)
+============================== ============ =====================================
+:class:`LaplaceSum`            hanna Alg. 1 pure ε per batch (central)
+:class:`LocalLaplaceSum`       hanna Alg. 2 pure ε0 per message (local)
+:class:`ShuffledLaplaceSum`    hanna Alg. 3 (ε, δ) per batch by FMT amplification
+:class:`CentralGaussianAverage` dpdpe Thm 1 (ε, δ) per phase (central)
+:class:`LocalGaussianAverage`  dpdpe Thm 2/6 (ε, δ) per message (local)
+:class:`ShuffleVectorAverage`  dpdpe Alg. 2 (ε, δ)-SDP per phase [R] (shuffle)
+:class:`ExactAverage`          DPE          none
+============================== ============ =====================================
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpverify._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_positive,
+    check_positive_int,
+    value_error,
+)
+from dpverify.bandits._policy import RewardBatch
+from dpverify.errors import CalibrationError
+from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile, PureDP
+from dpverify.mechanisms import Gaussian, Laplace, VectorSummation, privacy_map
+
+__all__ = [
+    "MODES",
+    "LOCAL_CONSTANTS",
+    "laplace_sum_width",
+    "paper_laplace_sum_width",
+    "LaplaceSum",
+    "LocalLaplaceSum",
+    "ShuffledLaplaceSum",
+    "CentralGaussianAverage",
+    "LocalGaussianAverage",
+    "ShuffleVectorAverage",
+    "ExactAverage",
+    "classical_gaussian_sigma",
+]
+
+#: Modes of every linear privatizer and algorithm.
+MODES = ("paper", "sound")
+#: dpdpe's two printed local noise constants: Thm 6 / App. A.2 (√2 inside) and Thm 2 (without).
+LOCAL_CONSTANTS = ("thm6", "thm2")
+#: Range of hanna's rewards: [−1, 1], so one reward changes a sum by at most 2.
+REWARD_SENSITIVITY = 2.0
+
+
+def laplace_sum_width(terms: int, weight: float, scale: float, log_term: float) -> float:
+    """Sound width t with ``P[Σ_{i<=n} l_i z_i >= t] <= e^{−L}``, ``z_i ~ Lap(scale)``, ``|l_i| <= c``.
+
+    From ``E e^{λ l z} = 1/(1 − λ²l²s²) <= exp(2λ²c²s²)`` for ``|λ| <= 1/(√2 c s)``
+    (``1/(1 − u) <= e^{2u}`` on [0, 1/2]) and Chernoff (CATALOGUE 001.4, ours,
+    **not from the paper**):
+
+    .. math:: t = c s \\sqrt{8 n L} \\ \\text{if}\\ L <= n, \\qquad
+              t = \\sqrt 2\\, c s (n + L) \\ \\text{otherwise.}
+
+    >>> round(laplace_sum_width(200, 1.0, 1.0, math.log(50)), 3)
+    79.109
+    """
+    n = check_positive_int(terms, "terms")
+    c, s = check_positive(weight, "weight"), check_positive(scale, "scale")
+    L = check_positive(log_term, "log_term")
+    if L <= n:
+        return c * s * math.sqrt(8 * n * L)
+    return math.sqrt(2) * c * s * (n + L)
+
+
+def paper_laplace_sum_width(terms: int, weight: float, scale: float, log_term: float) -> float:
+    """hanna Lemma 4/5's width ``(c/b)√(n L)`` (b = 1/scale) — too narrow (trap T-H2).
+
+    Lemma 4's MGF step is false; a Monte Carlo tail at this width is about
+    0.082 against the target ``e^{−L}`` = 0.02 (n = 200, L = ln 50).
+
+    >>> round(paper_laplace_sum_width(200, 1.0, 1.0, math.log(50)), 3)
+    27.971
+    """
+    n = check_positive_int(terms, "terms")
+    c, s = check_positive(weight, "weight"), check_positive(scale, "scale")
+    return c * s * math.sqrt(n * check_positive(log_term, "log_term"))
+
+
+def _laplace_scale(epsilon: float, mode: str) -> float:
+    return (1.0 if mode == "paper" else REWARD_SENSITIVITY) / epsilon
+
+
+def _laplace_sum_noise(scale: float, terms: int, rng: np.random.Generator,
+                       size: int | None = None) -> Any:
+    """Simulation only: ``Σ_{i<=n} Lap(scale)`` from its exact law ``Γ(n, s) − Γ(n, s)``."""
+    return rng.gamma(terms, scale, size) - rng.gamma(terms, scale, size)
+
+
+@dataclass(frozen=True)
+class LaplaceSum:
+    """hanna Alg. 1 (central): the server adds one ``Lap(scale)`` to each core action's reward sum.
+
+    ``scale = 1/ε`` (paper) or ``2/ε`` (sound). A user is in one sum only
+    (parallel composition), so a batch is ``privacy_map(Lap(scale), Δ = 2)``:
+    **2ε-DP in paper mode** (claimed ε), ε-DP in sound mode. Continuous
+    Laplace: simulation only.
+
+    >>> LaplaceSum(0.5).guarantee(10), LaplaceSum(0.5, "sound").guarantee(10)
+    (PureDP(epsilon=1.0), PureDP(epsilon=0.5))
+    """
+
+    epsilon: float
+    mode: str = "paper"
+    name = "central Laplace (hanna Alg. 1)"
+    model = "central"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+
+    @property
+    def scale(self) -> float:
+        return _laplace_scale(self.epsilon, self.mode)
+
+    @property
+    def claimed(self) -> Guarantee:
+        return PureDP(self.epsilon)
+
+    def for_batch(self, users: int) -> LaplaceSum:
+        return self
+
+    def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
+                      per_user: bool = False) -> float:
+        total = float(np.sum(rewards.individual())) if per_user else float(rewards.total)
+        return total + float(rng.laplace(0.0, self.scale))
+
+    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
+                         ) -> NDArray[np.float64]:
+        """``size`` independent draws of :meth:`privatize_sum` (for audits)."""
+        return float(rewards.total) + rng.laplace(0.0, self.scale, check_positive_int(size, "size"))
+
+    def noise_terms(self, action_sizes: Any) -> int:
+        """Laplace terms in one batch's estimate: one per core action."""
+        return len(action_sizes)
+
+    def guarantee(self, users: int) -> Guarantee:
+        return privacy_map(Laplace(scale=self.scale), sensitivity=REWARD_SENSITIVITY)
+
+
+@dataclass(frozen=True)
+class LocalLaplaceSum:
+    """hanna Alg. 2 (local): every client sends ``r + Lap(scale)``; the server sums.
+
+    ``scale = 1/ε0`` (paper: really 2ε0-LDP) or ``2/ε0`` (sound). The sum of n
+    messages is drawn from its exact law ``Σ r + Γ(n, s) − Γ(n, s)``; the
+    per-user path draws every message.
+
+    >>> LocalLaplaceSum(1.0).guarantee(5)
+    PureDP(epsilon=2.0)
+    """
+
+    epsilon: float
+    mode: str = "paper"
+    name = "local Laplace (hanna Alg. 2)"
+    model = "local"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+
+    @property
+    def scale(self) -> float:
+        return _laplace_scale(self.epsilon, self.mode)
+
+    @property
+    def claimed(self) -> Guarantee:
+        return PureDP(self.epsilon)
+
+    def for_batch(self, users: int) -> LocalLaplaceSum:
+        return self
+
+    def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
+                      per_user: bool = False) -> float:
+        if per_user:
+            values = np.asarray(rewards.individual(), dtype=float)
+            return float(np.sum(values + rng.laplace(0.0, self.scale, values.size)))
+        return float(rewards.total) + float(_laplace_sum_noise(self.scale, rewards.size, rng))
+
+    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
+                         ) -> NDArray[np.float64]:
+        size = check_positive_int(size, "size")
+        return float(rewards.total) + _laplace_sum_noise(self.scale, rewards.size, rng, size)
+
+    def noise_terms(self, action_sizes: Any) -> int:
+        """One Laplace term per client of the batch: ``n_i``."""
+        return int(sum(action_sizes))
+
+    def guarantee(self, users: int) -> Guarantee:
+        """Each message alone: ``privacy_map(Lap(scale), Δ = 2)`` (local)."""
+        return privacy_map(Laplace(scale=self.scale), sensitivity=REWARD_SENSITIVITY)
+
+
+@functools.lru_cache(maxsize=1024)
+def _shuffle_local_epsilon(epsilon: float, users: int, delta: float) -> float:
+    """ε0^{(i)} = max(ε, f^{-1}_{n_i,δ}(ε)) (hanna Alg. 3 line 8; fallback ε, trap T-H8)."""
+    from dpverify.accountants.shuffle import max_local_epsilon
+
+    try:
+        return max(epsilon, max_local_epsilon(epsilon, users, delta))
+    except CalibrationError:
+        return epsilon
+
+
+@dataclass(frozen=True)
+class ShuffledLaplaceSum:
+    """hanna Alg. 3 (shuffled): clients send ``r + Lap(scale(ε0^{(i)}))`` through a shuffler.
+
+    ``ε0^{(i)} = f^{-1}_{n_i,δ}(ε)`` from
+    :func:`dpverify.accountants.shuffle.max_local_epsilon` (FMT 2021), and ε
+    itself when the amplification bound is invalid or gives less (an ε-LDP
+    randomizer alone is (ε, 0)-DP; trap T-H8). The shuffler forwards
+    (action, message) pairs without the client's identity, so the server's
+    data is each action's sum of noisy messages — computed exactly as in the
+    local model, at ε0^{(i)}. :meth:`for_batch` gives that batch's sum privatizer.
+
+    True guarantee of a batch of n users (:meth:`guarantee`): the randomizer
+    is ε_loc-LDP with ε_loc = ε0 (sound) or 2ε0 (paper); the batch is
+    (min(ε_loc, f_{n,δ}(ε_loc)), δ)-DP (f only where FMT's condition holds).
+
+    >>> privatizer = ShuffledLaplaceSum(0.5, 1e-6, mode="sound")
+    >>> privatizer.guarantee(10 ** 5).epsilon <= 0.5
+    True
+    >>> ShuffledLaplaceSum(0.5, 1e-6).guarantee(10 ** 5).epsilon > 0.5  # paper: 2ε0-LDP
+    True
+    """
+
+    epsilon: float
+    delta: float
+    mode: str = "paper"
+    name = "shuffled Laplace (hanna Alg. 3)"
+    model = "shuffle"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+
+    @property
+    def claimed(self) -> Guarantee:
+        return ApproxDP(self.epsilon, self.delta)
+
+    def local_epsilon(self, users: int) -> float:
+        """ε0^{(i)} for a batch of ``users`` clients."""
+        return _shuffle_local_epsilon(self.epsilon, check_positive_int(users, "users"), self.delta)
+
+    def for_batch(self, users: int) -> LocalLaplaceSum:
+        return LocalLaplaceSum(self.local_epsilon(users), self.mode)
+
+    def noise_terms(self, action_sizes: Any) -> int:
+        return int(sum(action_sizes))
+
+    def guarantee(self, users: int) -> Guarantee:
+        from dpverify.accountants.shuffle import amplified_epsilon
+
+        local = self.for_batch(users).guarantee(users).epsilon
+        try:
+            amplified = amplified_epsilon(local, users, self.delta)
+        except ValueError:  # outside FMT's validity region: only the local guarantee holds
+            return ApproxDP(local, 0.0)
+        return ApproxDP(min(local, amplified), self.delta if amplified < local else 0.0)
+
+
+# --------------------------------------------------------------------------- dpdpe (vectors)
+
+
+def classical_gaussian_sigma(epsilon: float, delta: float, sensitivity: float) -> float:
+    """``Δ√(2 ln(1.25/δ))/ε`` (Dwork & Roth Thm A.1; proven only for ε < 1, dpdpe Thm 8).
+
+    >>> round(classical_gaussian_sigma(1.0, 1e-5, 1.0), 4)
+    4.8448
+    """
+    return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+
+
+@functools.lru_cache(maxsize=256)
+def _gaussian_delta(sigma_over_sensitivity: float, epsilon: float) -> float:
+    profile = privacy_map(Gaussian(sigma=sigma_over_sensitivity), sensitivity=1.0,
+                          target=PrivacyProfile)
+    return float(profile.delta_for_epsilon(epsilon))
+
+
+def _clip_check(values: Any, bound: float) -> NDArray[np.float64]:
+    array = np.asarray(values, dtype=float)
+    if array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 1:
+        raise value_error("values", f"<shape {array.shape}>", "a (users, dimension) array")
+    if not np.all(np.abs(array) <= bound * (1 + 1e-12)):
+        raise value_error("values", "<array>", f"entries in [-bound, bound] = [-{bound}, {bound}]")
+    return array
+
+
+class _GaussianAverage:
+    """Shared parts of the Gaussian dpdpe privatizers (``sigma_ratio`` = σ/Δ is phase-independent)."""
+
+    epsilon: float
+    delta: float
+    bound: float
+    mode: str
+    unit = "reals"
+
+    def _check(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
+        object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
+        object.__setattr__(self, "bound", check_positive(self.bound, "bound"))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+
+    @functools.cached_property
+    def _sound_ratio(self) -> float:
+        from dpverify.accountants.calibrate import analytic_gaussian_sigma
+
+        return analytic_gaussian_sigma(self.epsilon, self.delta)
+
+    @property
+    def claimed(self) -> Guarantee:
+        return ApproxDP(self.epsilon, self.delta)
+
+    def communication(self, users: int, dimension: int) -> float:
+        """Reals sent in a phase: ``|U_l|·s_l``."""
+        return float(users * dimension)
+
+    def guarantee(self, users: int = 1, dimension: int = 1) -> ApproxDP:
+        """``(ε, δ_exact(ε))`` of the noise actually added (exact Gaussian profile, Balle–Wang).
+
+        σ/Δ does not depend on the phase, so neither does the guarantee. In paper
+        mode δ_exact(ε) exceeds the claimed δ when the classical calibration fails
+        (e.g. ε = 10, δ = 0.25: δ_exact ≈ 0.79), i.e. the claim is not established.
+        """
+        return ApproxDP(self.epsilon, _gaussian_delta(self.sigma_ratio, self.epsilon))
+
+
+@dataclass(frozen=True)
+class CentralGaussianAverage(_GaussianAverage):
+    """dpdpe Thm 1 (Eq. 5): the server adds ``N(0, σ_nc² I)`` to the clients' average.
+
+    Sensitivity of the average (replace one client): ``Δ = 2B√s/|U|``;
+    ``σ_nc = Δ√(2 ln(1.25/δ))/ε`` (paper) or the analytic-Gaussian σ (sound).
+    Width noise ``σ_n = 2σ_nc√d``. Continuous Gaussian: simulation only.
+
+    >>> privatizer = CentralGaussianAverage(10.0, 0.25)
+    >>> privatizer.guarantee().delta > 0.25, CentralGaussianAverage(10.0, 0.25, mode="sound").guarantee().delta <= 0.25
+    (True, True)
+    """
+
+    epsilon: float
+    delta: float
+    bound: float = 1.0
+    mode: str = "paper"
+    name = "central Gaussian (CDP-DPE)"
+    model = "central"
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    @property
+    def sigma_ratio(self) -> float:
+        return classical_gaussian_sigma(self.epsilon, self.delta, 1.0) if self.mode == "paper" \
+            else self._sound_ratio
+
+    def sensitivity(self, users: int, dimension: int) -> float:
+        return 2 * self.bound * math.sqrt(dimension) / users
+
+    def noise_sd(self, users: int, dimension: int) -> float:
+        """σ_nc of a phase with ``users`` clients and ``dimension`` = s_l coordinates."""
+        return self.sigma_ratio * self.sensitivity(users, dimension)
+
+    def width_sigma(self, users: int, dimension: int, d: int) -> float:
+        """dpdpe's σ_n = 2σ_nc√d."""
+        return 2 * self.noise_sd(users, dimension) * math.sqrt(d)
+
+    def privatize_average(self, values: Any, *, rng: np.random.Generator,
+                          per_user: bool = False) -> NDArray[np.float64]:
+        array = _clip_check(values, self.bound)
+        users, dimension = array.shape
+        return array.mean(axis=0) + rng.normal(0.0, self.noise_sd(users, dimension), dimension)
+
+
+@dataclass(frozen=True)
+class LocalGaussianAverage(_GaussianAverage):
+    """dpdpe Thm 2/6 (Eq. 7): every client adds ``N(0, σ_nl² I)``; the server averages.
+
+    Per-message sensitivity ``Δ = 2B√s``; ``σ_nl = 2B√(2 s ln(1.25/δ))/ε``
+    (``constant="thm6"``, App. A.2, the default) or ``2B√(s ln(1.25/δ))/ε``
+    (``"thm2"``, §4.2 as printed: √2 smaller, trap B6-1) in paper mode; the
+    analytic σ in sound mode. Width noise ``σ_n = 2σ_nl√(d/|U|)``. The fast path
+    draws the average noise ``N(0, σ_nl²/|U|)`` (its exact law).
+
+    >>> LocalGaussianAverage(1.0, 1e-5, constant="thm2").guarantee().delta > 1e-5
+    True
+    """
+
+    epsilon: float
+    delta: float
+    bound: float = 1.0
+    mode: str = "paper"
+    constant: str = "thm6"
+    name = "local Gaussian (LDP-DPE)"
+    model = "local"
+
+    def __post_init__(self) -> None:
+        self._check()
+        object.__setattr__(self, "constant", check_choice(self.constant, "constant",
+                                                          LOCAL_CONSTANTS))
+
+    @property
+    def sigma_ratio(self) -> float:
+        if self.mode == "sound":
+            return self._sound_ratio
+        factor = 1.0 if self.constant == "thm6" else 1 / math.sqrt(2)
+        return factor * classical_gaussian_sigma(self.epsilon, self.delta, 1.0)
+
+    def sensitivity(self, users: int, dimension: int) -> float:
+        return 2 * self.bound * math.sqrt(dimension)
+
+    def noise_sd(self, users: int, dimension: int) -> float:
+        """σ_nl (each client's noise)."""
+        return self.sigma_ratio * self.sensitivity(users, dimension)
+
+    def width_sigma(self, users: int, dimension: int, d: int) -> float:
+        """dpdpe's σ_n = 2σ_nl√(d/|U|) (trap B6-2)."""
+        return 2 * self.noise_sd(users, dimension) * math.sqrt(d / users)
+
+    def privatize_average(self, values: Any, *, rng: np.random.Generator,
+                          per_user: bool = False) -> NDArray[np.float64]:
+        array = _clip_check(values, self.bound)
+        users, dimension = array.shape
+        sd = self.noise_sd(users, dimension)
+        if per_user:
+            return (array + rng.normal(0.0, sd, array.shape)).mean(axis=0)
+        return array.mean(axis=0) + rng.normal(0.0, sd / math.sqrt(users), dimension)
+
+
+@dataclass(frozen=True)
+class ShuffleVectorAverage:
+    """dpdpe Alg. 2: the (ε, δ)-SDP shuffled vector average on :class:`~dpverify.mechanisms.VectorSummation`.
+
+    Inputs ``‖y_u‖₂ <= Δ2 = B√s`` (a norm bound, trap B6-5); parameters
+    ``(g, b, p)`` of Eq. (22) ([R], from Cheu et al. 2021 as printed by dpdpe,
+    ε ∈ (0, 15), δ ∈ (0, 1/2)). The fast path draws each coordinate's count
+    of ones from its exact law: Σ floors + Σ Ber(fractions) + ``Bin(|U|b, p)``;
+    the per-user path runs every client's encoder and the shuffler.
+    Width noise σ_n = 2σ_ns√d with σ_ns² the input-free variance proxy
+    ``Δ2²(1 + b)/(g²|U|)`` (CATALOGUE B2.4: the paper's σ_ns has an unknown
+    constant). Both modes are identical (no sound alternative to the [R]
+    constants is available); the guarantee is the claim of dpdpe Thm 3/9.
+    Communication: ``(g + b)·s`` bits per client.
+    """
+
+    epsilon: float
+    delta: float
+    bound: float = 1.0
+    mode: str = "paper"
+    name = "shuffle vector summation (SDP-DPE)"
+    model = "shuffle"
+    unit = "bits"
+
+    def __post_init__(self) -> None:
+        from dpverify._validation import check_in_range
+
+        object.__setattr__(self, "epsilon", check_in_range(
+            self.epsilon, "epsilon", 0.0, 15.0, low_closed=False, high_closed=False))
+        object.__setattr__(self, "delta", check_in_range(
+            self.delta, "delta", 0.0, 0.5, low_closed=False, high_closed=False))
+        object.__setattr__(self, "bound", check_positive(self.bound, "bound"))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+
+    @property
+    def claimed(self) -> Guarantee:
+        return ApproxDP(self.epsilon, self.delta)
+
+    @functools.lru_cache(maxsize=256)
+    def protocol(self, users: int, dimension: int) -> VectorSummation:
+        return VectorSummation.from_privacy(self.epsilon, self.delta, users=users,
+                                            dimension=dimension,
+                                            norm_bound=self.bound * math.sqrt(dimension))
+
+    def noise_sd(self, users: int, dimension: int) -> float:
+        """σ_ns = √(variance proxy) of one coordinate of the average."""
+        return math.sqrt(self.protocol(users, dimension).variance_proxy())
+
+    def width_sigma(self, users: int, dimension: int, d: int) -> float:
+        return 2 * self.noise_sd(users, dimension) * math.sqrt(d)
+
+    def communication(self, users: int, dimension: int) -> float:
+        protocol = self.protocol(users, dimension)
+        return float(users * dimension * (protocol.precision + protocol.trials))
+
+    def privatize_average(self, values: Any, *, rng: np.random.Generator,
+                          per_user: bool = False) -> NDArray[np.float64]:
+        array = _clip_check(values, self.bound)
+        users, dimension = array.shape
+        protocol = self.protocol(users, dimension)
+        if per_user:
+            reports = protocol.simulate_reports(array, rng=rng)
+            return protocol.analyse(protocol.shuffle_view(reports))
+        scaled = (array + protocol.norm_bound) * protocol.precision / (2 * protocol.norm_bound)
+        floor = np.floor(scaled)
+        rounding = (rng.random(scaled.shape) < scaled - floor).sum(axis=0)
+        noise = rng.binomial(users * protocol.trials, protocol.probability, dimension)
+        return protocol.analyse(floor.sum(axis=0) + rounding + noise)
+
+    def guarantee(self, users: int = 1, dimension: int = 1) -> ApproxDP:
+        """The claim of dpdpe Thm 3/9 ([R]: Cheu et al. 2021's constants, not verified here)."""
+        return ApproxDP(self.epsilon, self.delta)
+
+
+@dataclass(frozen=True)
+class ExactAverage:
+    """DPE: the plain average (no privacy; σ_n = 0).
+
+    >>> ExactAverage().privatize_average([[0.5], [0.0]], rng=np.random.default_rng(0)).tolist()
+    [0.25]
+    """
+
+    bound: float = 1.0
+    name = "non-private (DPE)"
+    model = "none"
+    unit = "reals"
+    claimed = None
+
+    def width_sigma(self, users: int, dimension: int, d: int) -> float:
+        return 0.0
+
+    def communication(self, users: int, dimension: int) -> float:
+        return float(users * dimension)
+
+    def privatize_average(self, values: Any, *, rng: np.random.Generator,
+                          per_user: bool = False) -> NDArray[np.float64]:
+        return _clip_check(values, self.bound).mean(axis=0)
+
+    def guarantee(self, users: int = 1, dimension: int = 1) -> None:
+        return None
