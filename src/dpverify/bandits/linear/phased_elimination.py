@@ -82,7 +82,7 @@ def batch_base(horizon: int) -> float:
     """``q = (2T)^{1/ln T}`` (natural log, so e <= q <= e² for T >= 3; T-H4).
 
     >>> round(batch_base(10 ** 6), 4)
-    2.8577
+    2.8581
     """
     horizon = check_positive_int(horizon, "horizon")
     if horizon < 3:
@@ -114,9 +114,9 @@ def hanna_width(model: str, mode: str, *, dimension: int, base: float, batch: in
                 active: int, horizon: int, action_sizes: Any, epsilon: float | None) -> float:
     """γ_i of the table in the module docstring (``epsilon`` is ε, ε0 or ε0^{(i)}).
 
-    >>> round(hanna_width("none", "paper", dimension=2, base=2.8577, batch=1, active=10,
+    >>> round(hanna_width("none", "paper", dimension=2, base=2.8581, batch=1, active=10,
     ...                   horizon=10 ** 6, action_sizes=[2, 2], epsilon=None), 4)
-    6.8364
+    9.363
     """
     model = check_choice(model, "model", HANNA_MODELS)
     mode = check_choice(mode, "mode", MODES)

@@ -88,7 +88,7 @@ def laplace_sum_width(terms: int, weight: float, scale: float, log_term: float) 
               t = \\sqrt 2\\, c s (n + L) \\ \\text{otherwise.}
 
     >>> round(laplace_sum_width(200, 1.0, 1.0, math.log(50)), 3)
-    79.109
+    79.115
     """
     n = check_positive_int(terms, "terms")
     c, s = check_positive(weight, "weight"), check_positive(scale, "scale")
