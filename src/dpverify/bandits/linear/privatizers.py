@@ -408,6 +408,15 @@ class CentralGaussianAverage(_GaussianAverage):
         users, dimension = array.shape
         return array.mean(axis=0) + rng.normal(0.0, self.noise_sd(users, dimension), dimension)
 
+    def sample_averages(self, values: Any, *, size: int, rng: np.random.Generator
+                        ) -> NDArray[np.float64]:
+        """``size`` independent draws of :meth:`privatize_average`, shape ``(size, s)`` (audits)."""
+        array = _clip_check(values, self.bound)
+        users, dimension = array.shape
+        size = check_positive_int(size, "size")
+        return array.mean(axis=0) + rng.normal(0.0, self.noise_sd(users, dimension),
+                                               (size, dimension))
+
 
 @dataclass(frozen=True)
 class LocalGaussianAverage(_GaussianAverage):
@@ -462,6 +471,15 @@ class LocalGaussianAverage(_GaussianAverage):
         if per_user:
             return (array + rng.normal(0.0, sd, array.shape)).mean(axis=0)
         return array.mean(axis=0) + rng.normal(0.0, sd / math.sqrt(users), dimension)
+
+    def sample_messages(self, value: Any, *, size: int, rng: np.random.Generator
+                        ) -> NDArray[np.float64]:
+        """``size`` draws of one client's message ``ȳ + N(0, σ_nl² I)``, shape ``(size, s)`` (audits)."""
+        row = _clip_check(np.atleast_2d(value), self.bound)
+        if row.shape[0] != 1:
+            raise value_error("value", value, "one client's vector")
+        size = check_positive_int(size, "size")
+        return row[0] + rng.normal(0.0, self.noise_sd(1, row.shape[1]), (size, row.shape[1]))
 
 
 @dataclass(frozen=True)
