@@ -20,7 +20,7 @@ Fedorov–Wynn exact line-search step
           γ = \\frac{g_k/m - 1}{g_k - 1},
 
 starting (by default) from a **sparse** design — uniform on ``m`` spanning
-actions picked by column-pivoted QR — so that the support stays small
+actions picked by pivoted Gram–Schmidt — so that the support stays small
 (hanna's uniform start gives full support, trap T-H9), then prunes: it drops
 the smallest weights one by one while ``g <= target`` still holds.
 
@@ -48,7 +48,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import linalg
 
 from dpverify._validation import (
     check_choice,
@@ -71,8 +70,8 @@ __all__ = [
     "net_size_bound",
 ]
 
-#: Relative tolerance of the rank decision in :func:`span_basis`.
-RANK_TOLERANCE = 1e-9
+#: Relative tolerance (on singular values) of the rank decision in :func:`span_basis`.
+RANK_TOLERANCE = 1e-6
 
 
 def design_budget(d: int) -> float:
@@ -111,24 +110,29 @@ def span_basis(actions: Any, *, tolerance: float = RANK_TOLERANCE) -> NDArray[np
     """An orthonormal basis (columns, shape ``(d, m)``) of ``span(actions)``.
 
     Singular values below ``tolerance × largest`` count as zero (m >= 1 unless
-    every action is 0, which raises).
+    every action is 0, which raises). Computed from the eigen-decomposition of
+    the d × d Gram matrix (cheap for k >> d; squared singular values are
+    resolved to ~1e-16 of the largest, hence the default tolerance 1e-6).
 
     >>> span_basis([[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]).shape
     (3, 1)
     """
     points = _check_actions(actions)
-    _, singular, vt = np.linalg.svd(points, full_matrices=False)
-    if singular[0] <= 0:
+    eigenvalues, vectors = np.linalg.eigh(points.T @ points)
+    eigenvalues, vectors = eigenvalues[::-1], vectors[:, ::-1]
+    if eigenvalues[0] <= 0:
         raise value_error("actions", "<all zero>", "at least one non-zero action")
-    rank = int(np.sum(singular > tolerance * singular[0]))
-    return vt[:rank].T.copy()
+    rank = int(np.sum(eigenvalues > tolerance ** 2 * eigenvalues[0]))
+    return vectors[:, :rank].copy()
 
 
 def g_value(coordinates: NDArray[np.float64], weights: NDArray[np.float64]) -> NDArray[np.float64]:
     """``‖x‖²_{V(π)^{-1}}`` for every row ``x`` of ``coordinates`` (V must be invertible)."""
     matrix = (coordinates * weights[:, None]).T @ coordinates
-    solved = linalg.solve(matrix, coordinates.T, assume_a="pos")
-    return np.einsum("ij,ji->i", coordinates, solved)
+    inverse = np.linalg.inv(matrix)
+    if not np.all(np.isfinite(inverse)):
+        raise np.linalg.LinAlgError("singular design matrix")
+    return ((coordinates @ inverse) * coordinates).sum(axis=1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,11 +158,15 @@ class Design:
 
 
 def _sparse_start(coordinates: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Uniform on m actions chosen by column-pivoted QR of the (m, k) coordinate matrix."""
-    m = coordinates.shape[1]
-    _, _, pivots = linalg.qr(coordinates.T, mode="economic", pivoting=True)
-    weights = np.zeros(coordinates.shape[0])
-    weights[pivots[:m]] = 1.0 / m
+    """Uniform on m actions chosen greedily by largest residual norm (pivoted Gram–Schmidt)."""
+    k, m = coordinates.shape
+    residual = coordinates.copy()
+    weights = np.zeros(k)
+    for _ in range(m):
+        pick = int(np.argmax(np.einsum("ij,ij->i", residual, residual)))
+        direction = residual[pick] / np.linalg.norm(residual[pick])
+        residual -= np.outer(residual @ direction, direction)
+        weights[pick] = 1.0 / m
     return weights
 
 
@@ -177,7 +185,7 @@ def _prune(coordinates: NDArray[np.float64], weights: NDArray[np.float64], targe
         try:
             if g_value(coordinates, trial).max() > target:
                 return weights
-        except (linalg.LinAlgError, ValueError):
+        except (np.linalg.LinAlgError, ValueError):
             return weights
         weights = trial
 

@@ -385,6 +385,10 @@ class _LinearBandit(_Bandit):
         return int(self.actions.shape[1])
 
     @property
+    def n_arms(self) -> int:
+        return int(self.actions.shape[0])
+
+    @property
     def reward_means(self) -> tuple[float, ...]:
         return tuple((self.actions @ self.theta).tolist())
 
