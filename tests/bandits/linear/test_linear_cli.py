@@ -48,3 +48,15 @@ def test_reproduce_writes_csv_and_png(tmp_path, capsys):
     out = _json(capsys, "reproduce", "dpdpe-fig2c", "--runs", "1", "--out", str(tmp_path))
     assert {p.split("/")[-1] for p in out["files"]} == {"dpdpe-fig2c.csv", "dpdpe-fig2c.png"}
     assert {row["algorithm"] for row in out["results"]} == {"DPE", "DPE-FixedU (equal communication)"}
+
+
+def test_linear_experiments_are_registered():
+    from dpverify.bandits.experiments import EXPERIMENTS
+
+    names = {"hanna2022-fig2", "hanna2022-fig3b", "dpdpe-fig2a", "dpdpe-fig2b", "dpdpe-fig2c"}
+    assert names <= set(EXPERIMENTS)
+    fig2b = EXPERIMENTS["dpdpe-fig2b"].panels[0]
+    assert (fig2b.epsilon, fig2b.delta, fig2b.horizon, fig2b.instances.k, fig2b.instances.d) == \
+        (10.0, 0.25, 10 ** 6, 1000, 20)
+    assert EXPERIMENTS["hanna2022-fig3b"].panels[0].horizon == 10 ** 7
+    assert EXPERIMENTS["hanna2022-fig2"].runs >= 10

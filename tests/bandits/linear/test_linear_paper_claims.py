@@ -58,7 +58,8 @@ def test_hanna_regret_decreases_with_epsilon_towards_nonprivate():
 
 def test_hanna_core_set_beats_no_core_set():
     # observed (K = 1000, d = 2, T = 1e5, 10 runs): core set ≈ 1.67e4 ± 5e2 vs no core set
-    # ≈ 3.94e4 ± 3e2. (At T = 1e6 the gap nearly closes: 5.9e4 vs 6.5e4; not asserted.)
+    # ≈ 3.94e4 ± 3e2. At T = 1e6 the gap nearly closes (5.9e4 vs 6.5e4) and at the paper's
+    # T = 1e7 it reverses (test below).
     family = LinearInstanceFamily("sphere", 1000, 2)
     core, _ = _final("hanna-central", family, 10 ** 5, 6)
     whole, _ = _final("hanna-central", family, 10 ** 5, 6, core_set=False)
@@ -66,6 +67,19 @@ def test_hanna_core_set_beats_no_core_set():
     mean_whole, se_whole = _mean_se(whole)
     assert mean_whole - mean_core > 4 * np.hypot(se_core, se_whole)
     assert mean_whole > 1.5 * mean_core
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "does not reproduce at hanna Fig. 3(b)'s T = 1e7 (K = 1000, d = 2, ε = 1, paper mode): "
+    "full reproduction (20 runs) gives Reg(T)/T = 0.0291 with the core set vs 0.0223 without "
+    "(non-private 0.0291). The 2-point core set sits at the ends of the active arc (largest "
+    "gaps), while the full-support design also plays near-optimal actions; the extra Laplace "
+    "terms only delay elimination to batch ~10, which matters less at large T"))
+def test_hanna_core_set_beats_no_core_set_at_the_papers_horizon():
+    family = LinearInstanceFamily("sphere", 1000, 2)
+    core, _ = _final("hanna-central", family, 10 ** 7, 4)
+    whole, _ = _final("hanna-central", family, 10 ** 7, 4, core_set=False)
+    assert whole.mean() > 1.2 * core.mean()
 
 
 # ---------------------------------------------------------------------- dpdpe
