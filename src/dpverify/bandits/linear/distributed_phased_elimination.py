@@ -55,7 +55,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits.design import Design, design_budget, support_size_bound
+from dpverify.bandits.design import Design, design_budget
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear.privatizers import (
     LOCAL_CONSTANTS,
@@ -244,7 +244,6 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
         self.privatizer = algorithm.privatizer
         dimension = environment.actions.shape[1]
         self.h1 = design_budget(dimension)
-        self.support_limit = support_size_bound(dimension)
         self.confidence = algorithm.confidence if algorithm.confidence is not None else \
             1.0 / (environment.actions.shape[0] * horizon)
         self.clients_used = 0
