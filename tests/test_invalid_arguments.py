@@ -25,6 +25,11 @@ from dpverify.bandits import mab as bandit_mab
 from dpverify.bandits import privatizers as bandit_privatizers
 from dpverify.bandits import simulate as bandit_simulate
 from dpverify.bandits.mab import _elimination as bandit_elimination
+from dpverify.bandits import design as bandit_design
+from dpverify.bandits import linear as bandit_linear
+from dpverify.bandits.linear import distributed_phased_elimination as linear_dpdpe
+from dpverify.bandits.linear import phased_elimination as linear_hanna
+from dpverify.bandits.linear import privatizers as linear_privatizers
 from dpverify import auditing
 from dpverify.auditing.interactive import audit_interactive
 
@@ -261,6 +266,58 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      COUNTS),
     ("reproduce.scale", bandit_experiments.reproduce,
      {"name": "chowdhury2023-fig1", "panels": ()}, "scale", ["huge", None]),
+    # linear bandits: designs, nets, environments, privatizers, algorithms
+    ("g_optimal_design.actions", bandit_design.g_optimal_design,
+     {"actions": [[1.0, 0.0], [0.0, 1.0]]}, "actions", [[], [1.0, 2.0], [[NAN, 0.0]], None, "ab"]),
+    ("g_optimal_design.factor", bandit_design.g_optimal_design,
+     {"actions": [[1.0, 0.0], [0.0, 1.0]]}, "factor", [1.0, 0.5, NAN, -1.0]),
+    ("g_optimal_design.start", bandit_design.g_optimal_design,
+     {"actions": [[1.0, 0.0], [0.0, 1.0]]}, "start", ["dense", None]),
+    ("support_size_bound.d", bandit_design.support_size_bound, {"d": 3}, "d", COUNTS),
+    ("ball_net.zeta", bandit_design.ball_net, {"d": 2, "zeta": 0.5}, "zeta", [0.0, 1.5, NAN, -1.0]),
+    ("sphere_net.d", bandit_design.sphere_net, {"d": 2, "zeta": 0.5}, "d", COUNTS),
+    ("greedy_net.zeta", bandit_design.greedy_net, {"points": [[0.0, 1.0]], "zeta": 0.5}, "zeta",
+     REALS_POSITIVE),
+    ("LinearBandit.actions", bandit_env.LinearBandit, {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]},
+     "actions", [[[2.0, 0.0]], [], [[NAN, 0.0]]]),
+    ("LinearBandit.theta", bandit_env.LinearBandit, {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]},
+     "theta", [[2.0, 0.0], [1.0], [NAN, 0.0]]),
+    ("sphere_instance.k", bandit_env.sphere_instance, {"k": 3, "d": 2, "rng": _RNG}, "k", COUNTS),
+    ("DistributedLinearBandit.heterogeneity", bandit_env.DistributedLinearBandit,
+     {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]}, "heterogeneity", REALS_POSITIVE),
+    ("LinearInstanceFamily.kind", bandit_env.LinearInstanceFamily, {"kind": "sphere", "k": 3, "d": 2},
+     "kind", ["ball", None]),
+    ("make_linear_algorithm.name", bandit_linear.make_linear_algorithm, {"name": "dpe"}, "name",
+     ["ucb", None]),
+    ("make_linear_algorithm.epsilon", bandit_linear.make_linear_algorithm,
+     {"name": "hanna-central", "epsilon": 1.0}, "epsilon", [NAN, 0.0, -1.0, None]),
+    ("PhasedElimination.mode", bandit_linear.PhasedElimination, {"model": "central", "epsilon": 1.0},
+     "mode", ["exact", None]),
+    ("PhasedElimination.model", bandit_linear.PhasedElimination, {"model": "central", "epsilon": 1.0},
+     "model", ["global", None]),
+    ("DistributedPhasedElimination.alpha", bandit_linear.DistributedPhasedElimination,
+     {"model": "central", "epsilon": 1.0, "delta": 0.25}, "alpha", [0.0, 1.0, NAN]),
+    ("DistributedPhasedElimination.local_constant", bandit_linear.DistributedPhasedElimination,
+     {"model": "local", "epsilon": 1.0, "delta": 0.25}, "local_constant", ["thm3", None]),
+    ("LaplaceSum.epsilon", linear_privatizers.LaplaceSum, {"epsilon": 1.0}, "epsilon",
+     [NAN, 0.0, -1.0, None]),
+    ("ShuffledLaplaceSum.delta", linear_privatizers.ShuffledLaplaceSum,
+     {"epsilon": 1.0, "delta": 1e-6}, "delta", DELTAS_OPEN),
+    ("CentralGaussianAverage.delta", linear_privatizers.CentralGaussianAverage,
+     {"epsilon": 1.0, "delta": 1e-5}, "delta", DELTAS_OPEN),
+    ("ShuffleVectorAverage.epsilon", linear_privatizers.ShuffleVectorAverage,
+     {"epsilon": 1.0, "delta": 0.1}, "epsilon", [15.0, 0.0, NAN]),
+    ("laplace_sum_width.terms", linear_privatizers.laplace_sum_width,
+     {"terms": 5, "weight": 1.0, "scale": 1.0, "log_term": 2.0}, "terms", COUNTS),
+    ("dpdpe_width.confidence", linear_dpdpe.dpdpe_width,
+     {"dimension": 2, "users": 2, "plays": 10.0, "heterogeneity": 0.1, "width_sigma": 0.0,
+      "confidence": 0.01}, "confidence", [0.0, 1.0, NAN]),
+    ("phase_schedule.horizon", linear_dpdpe.phase_schedule, {"horizon": 100, "d": 2, "alpha": 0.8},
+     "horizon", COUNTS),
+    ("batch_base.horizon", linear_hanna.batch_base, {"horizon": 100}, "horizon", COUNTS),
+    ("hanna_width.model", linear_hanna.hanna_width,
+     {"model": "none", "mode": "paper", "dimension": 2, "base": 3.0, "batch": 1, "active": 2,
+      "horizon": 100, "action_sizes": [1, 1], "epsilon": None}, "model", ["global", None]),
     # auditing
     ("clopper_pearson.trials", auditing.clopper_pearson, {"successes": 3, "trials": 10},
      "trials", COUNTS),

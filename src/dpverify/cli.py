@@ -262,7 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _add_simulate_parser(commands: Any) -> None:
-    from dpverify.bandits.environments import REWARD_FAMILIES
+    from dpverify.bandits.environments import LINEAR_INSTANCES, REWARD_FAMILIES
+    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
     from dpverify.bandits.mab import ALGORITHM_NAMES
 
     simulate = commands.add_parser(
@@ -270,17 +271,22 @@ def _add_simulate_parser(commands: Any) -> None:
         description="Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 on random "
                     "instances (a fresh instance per run) and print its final regret and "
                     "privacy guarantee.")
-    simulate.add_argument("--algorithm", choices=ALGORITHM_NAMES, required=True)
-    simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic"), default="easy",
-                          help="instance family (mslr-synthetic: a synthetic stand-in for MSLR-WEB10K)")
+    simulate.add_argument("--algorithm", choices=ALGORITHM_NAMES + LINEAR_ALGORITHM_NAMES,
+                          required=True)
+    simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic",
+                                                 *LINEAR_INSTANCES), default=None,
+                          help="instance family (default easy; sphere for hanna-*, dpdpe for "
+                               "dpdpe-*/dpe*; mslr-synthetic: a synthetic stand-in for "
+                               "MSLR-WEB10K)")
     simulate.add_argument("--arms", type=_count, default=None,
                           help="number of arms K (default 10; 50 for mslr-synthetic)")
     simulate.add_argument("--rewards", choices=REWARD_FAMILIES, default=None,
                           help="reward law of easy/hard (default bernoulli for sdp-ae/vb-sdp-ae, "
                                "else clipped-gaussian)")
     simulate.add_argument("--epsilon", type=float, default=None, help="privacy parameter epsilon")
-    simulate.add_argument("--delta", type=float, default=1e-6,
-                          help="delta (tenenbaum's delta; RDP/zCDP are reported at it)")
+    simulate.add_argument("--delta", type=float, default=None,
+                          help="delta (tenenbaum's delta; RDP/zCDP are reported at it; default "
+                               "1e-6, 0.25 for dpdpe-*)")
     simulate.add_argument("--horizon", type=_count, required=True, help="horizon T")
     simulate.add_argument("--runs", type=_count, default=1, help="independent runs")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the spawned streams")
@@ -291,6 +297,7 @@ def _add_simulate_parser(commands: Any) -> None:
                           help="confidence p of the radii (default 1/T; the papers' plots use 0.1)")
     simulate.add_argument("--scale-factor", type=float, default=None,
                           help="s of dist-rdp-se / dist-cdp-se (default 10)")
+    _add_linear_simulate_options(simulate)
     simulate.add_argument("--per-user", action="store_true",
                           help="run every user's randomizer (slow, auditable path)")
     simulate.add_argument("--progress", action="store_true", help="progress bar over runs")
@@ -307,9 +314,14 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.bandits.environments import instance_family
+    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
     from dpverify.bandits.mab import make_algorithm
     from dpverify.bandits.simulate import simulate
 
+    if args.algorithm in LINEAR_ALGORITHM_NAMES:
+        return _linear_simulate(args)
+    args.instance = args.instance or "easy"
+    args.delta = 1e-6 if args.delta is None else args.delta
     rewards = args.rewards or ("bernoulli" if args.algorithm in ("sdp-ae", "vb-sdp-ae", "ae")
                                else "clipped-gaussian")
     family = instance_family(args.instance, k=args.arms, rewards=rewards)
@@ -330,6 +342,68 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
             "arms": family.k,
             "algorithm_label": result.algorithm, "environment": result.environment,
             "simulation_seconds": result.seconds}
+
+
+def _add_linear_simulate_options(simulate: Any) -> None:
+    simulate.add_argument("--mode", choices=("paper", "sound"), default="paper",
+                          help="linear algorithms: paper (as printed: hanna Lap(1/eps) on rewards "
+                               "in [-1, 1], i.e. really 2eps-DP, and its confidence widths; dpdpe "
+                               "classical Gaussian calibration) or sound (Lap(2/eps) and a correct "
+                               "Laplace-sum bound; analytic Gaussian)")
+    simulate.add_argument("--dim", type=_count, default=None,
+                          help="dimension d of the linear instances (default 2 sphere, 20 dpdpe)")
+    simulate.add_argument("--actions", type=_count, default=None,
+                          help="number of actions k of the linear instances (default 10 sphere, "
+                               "1000 dpdpe); actions and theta* uniform on the unit sphere; "
+                               "sphere rewards are +-1 with mean <x, theta*>; dpdpe clients have "
+                               "theta_u = theta* + N(0, 0.1^2 I), N(0, 1) reward noise, B = 1, "
+                               "|U| = 10^5")
+
+
+def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
+    """``dpverify simulate`` for the linear algorithms (hanna-*, dpdpe-*, dpe, dpe-fixedu)."""
+    from dpverify.bandits.environments import LINEAR_INSTANCES, LinearInstanceFamily
+    from dpverify.bandits.linear import make_linear_algorithm
+    from dpverify.bandits.simulate import simulate
+
+    hanna = args.algorithm.startswith("hanna")
+    args.instance = args.instance or ("sphere" if hanna else "dpdpe")
+    if args.instance not in LINEAR_INSTANCES:
+        raise ValueError(f"instance={args.instance!r} must be one of {LINEAR_INSTANCES} for "
+                         f"the linear algorithm {args.algorithm}")
+    if not hanna and args.instance != "dpdpe":
+        raise ValueError(f"instance={args.instance!r} must be 'dpdpe' for {args.algorithm}")
+    k = args.actions or (10 if args.instance == "sphere" else 1000)
+    d = args.dim or (2 if args.instance == "sphere" else 20)
+    args.delta = args.delta if args.delta is not None else (1e-6 if hanna else 0.25)
+    options: dict[str, Any] = {} if args.algorithm in ("hanna-nonprivate", "dpe", "dpe-fixedu") \
+        else {"mode": args.mode}
+    if args.algorithm == "dpe-fixedu":
+        options.update(horizon=args.horizon, dimension=d)
+    if args.confidence is not None and not hanna:
+        options["confidence"] = args.confidence
+    algorithm = make_linear_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                                      **options)
+    family = LinearInstanceFamily(args.instance, k, d)
+    result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                      n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+    summary = result.summary()
+    guarantee = result.guarantee
+    out = {"final_time_average_regret": summary["final_time_average_regret"],
+           "final_regret_std": summary["final_regret_std"],
+           **{key: v for key, v in summary.items() if key.startswith("final_")},
+           "epsilon": args.epsilon, "delta": args.delta, "mode": args.mode,
+           "guarantee_model": summary["model"], "guarantee_epsilon": summary["epsilon"],
+           "guarantee_delta": summary["delta"],
+           "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
+                                   else repr(guarantee.per_batch)),
+           "guarantee_notes": None if guarantee is None else guarantee.notes,
+           "arms": k, "dim": d,
+           "algorithm_label": result.algorithm, "environment": result.environment,
+           "simulation_seconds": result.seconds}
+    if "communication_cost" in summary:
+        out["communication_cost"] = summary["communication_cost"]
+    return out
 
 
 def _simulate_context(args: argparse.Namespace) -> dict[str, Any]:

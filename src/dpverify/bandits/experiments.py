@@ -21,6 +21,10 @@ Registry :data:`EXPERIMENTS`:
   σ >~ 100/Δ, i.e. ε <~ 0.02 here; above, SDP-AE's cost hides under its
   non-private part. tenenbaum has no experiments (CATALOGUE 002.5): ours.
 
+The linear-bandit experiments ``hanna2022-fig2``, ``hanna2022-fig3b`` and
+``dpdpe-fig2a|fig2b|fig2c`` are defined in :mod:`dpverify.bandits.linear_experiments`
+and registered here.
+
 ``scale="quick"`` uses 5 runs and divides the horizons of Fig. 1 by 10 (the
 ε sweep keeps T = 10^6, where its slopes show); ``"full"`` is the paper's.
 """
@@ -170,7 +174,7 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
         horizon = max(panel.horizon // divisor, 10)
         # an ε sweep compares panels: all of them see the same instances and streams
         panel_seed = [seed] if experiment.kind == "scaling" else [seed, index]
-        sims = tuple(simulate(spec.build(panel.epsilon, panel.delta), panel.instances, horizon,
+        sims = tuple(simulate(_build(spec, panel, horizon), panel.instances, horizon,
                               runs=runs, seed=panel_seed, n_jobs=n_jobs, progress=progress)
                      for spec in panel.algorithms)
         sims = tuple(_relabel(sim, spec.label) for sim, spec in zip(sims, panel.algorithms))
@@ -180,6 +184,13 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
         files = _write(experiment, tuple(results), Path(out_dir))
     return ExperimentResult(experiment, scale, tuple(results), tuple(files),
                             time.perf_counter() - start)
+
+
+def _build(spec: Any, panel: Panel, horizon: int) -> Any:
+    """The spec's algorithm; specs with ``needs_horizon`` (DPE-FixedU) also get the horizon."""
+    if getattr(spec, "needs_horizon", False):
+        return spec.build(panel.epsilon, panel.delta, horizon=horizon)
+    return spec.build(panel.epsilon, panel.delta)
 
 
 def _relabel(result: SimulationResult, label: str) -> SimulationResult:
@@ -240,3 +251,13 @@ def _write_scaling_csv(results: tuple, path: Path) -> None:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
+
+
+def _register_linear() -> None:
+    """Add the linear-bandit experiments (:mod:`dpverify.bandits.linear_experiments`)."""
+    from dpverify.bandits.linear_experiments import LINEAR_EXPERIMENTS
+
+    EXPERIMENTS.update(LINEAR_EXPERIMENTS)
+
+
+_register_linear()

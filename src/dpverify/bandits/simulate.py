@@ -104,6 +104,8 @@ class SimulationResult:
     guarantee: BanditGuarantee | None
     seconds: float
     per_user: bool = False
+    #: Per-run communication cost C(T) when the algorithm counts it (dpdpe: reals or bits).
+    communication_cost: NDArray[np.float64] | None = field(default=None, repr=False)
 
     def regret(self, kind: str = "pseudo") -> NDArray[np.float64]:
         """Per-run cumulative regret curves of the given kind (``pseudo`` or ``realised``)."""
@@ -144,6 +146,8 @@ class SimulationResult:
                    delta=None if approx is None else approx.delta,
                    model=None if self.guarantee is None else self.guarantee.model,
                    seconds=self.seconds)
+        if self.communication_cost is not None:
+            out["communication_cost"] = float(np.mean(self.communication_cost))
         return out
 
 
@@ -170,15 +174,25 @@ def _piece_sums(environment: Any, arm: int, lengths: list[int], rng: np.random.G
 
 
 def _run_once(algorithm: Any, source: Any, horizon: int, checkpoints: NDArray[np.int64],
-              per_user: bool, seed: np.random.SeedSequence) -> tuple[NDArray, NDArray, NDArray]:
-    """One run: (pseudo-regret at checkpoints, realised regret at checkpoints, pulls per arm)."""
+              per_user: bool, seed: np.random.SeedSequence) -> tuple[NDArray, NDArray, NDArray, Any]:
+    """One run: (pseudo-regret, realised regret at checkpoints, pulls per arm, communication).
+
+    An algorithm with ``needs_environment = True`` (the linear ones) gets the
+    environment in ``start``: its policy reads the public action vectors, and
+    DP-DPE's simulated clients draw their local averages from it; the server
+    side never reads θ*. ``communication`` is the policy's
+    ``communication_cost`` attribute at the end of the run, if it has one.
+    """
     instance_seed, run_seed = seed.spawn(2)
-    environment = source(np.random.default_rng(instance_seed)) if isinstance(source, InstanceFamily) \
-        else source
+    environment = source(np.random.default_rng(instance_seed)) if _is_family(source) else source
     rng = np.random.default_rng(run_seed)
     gaps, best = environment.gaps, environment.best_arm
     individual = per_user or not environment.binary
-    policy = algorithm.start(n_arms=environment.n_arms, horizon=horizon, per_user=per_user)
+    if getattr(algorithm, "needs_environment", False):  # linear algorithms: public actions, clients
+        policy = algorithm.start(n_arms=environment.n_arms, horizon=horizon, per_user=per_user,
+                                 environment=environment)
+    else:
+        policy = algorithm.start(n_arms=environment.n_arms, horizon=horizon, per_user=per_user)
     pseudo_out, realised_out = np.zeros(len(checkpoints)), np.zeros(len(checkpoints))
     pulls = np.zeros(environment.n_arms, dtype=np.int64)
     t, pseudo, realised, cursor = 0, 0.0, 0.0, 0
@@ -207,11 +221,16 @@ def _run_once(algorithm: Any, source: Any, horizon: int, checkpoints: NDArray[np
                                   values=values, binary=bool(environment.binary))
             policy.update(batch, rewards, rng=rng)
     pseudo_out[cursor:], realised_out[cursor:] = pseudo, realised  # a policy that stopped early
-    return pseudo_out, realised_out, pulls
+    return pseudo_out, realised_out, pulls, getattr(policy, "communication_cost", None)
+
+
+def _is_family(source: Any) -> bool:
+    """A random-instance generator (``InstanceFamily`` or any family with ``draws_instances``)."""
+    return isinstance(source, InstanceFamily) or getattr(source, "draws_instances", False) is True
 
 
 def _describe(source: Any) -> str:
-    if isinstance(source, InstanceFamily):
+    if _is_family(source):
         return source.describe()
     return f"{type(source).__name__}(K={source.n_arms})"
 
@@ -264,14 +283,15 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     runs = check_positive_int(runs, "runs")
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     points = _check_checkpoints(checkpoints, horizon)
-    if not (isinstance(environment, InstanceFamily) or hasattr(environment, "gaps")):
+    if not (_is_family(environment) or hasattr(environment, "gaps")):
         raise value_error("environment", environment, "a bandit instance or an InstanceFamily")
     root = np.random.SeedSequence(seed)
     seeds = root.spawn(runs)
     start = time.perf_counter()
     outcomes = _run_all(algorithm, environment, horizon, points, per_user, seeds, n_jobs, progress)
     seconds = time.perf_counter() - start
-    n_arms = environment.k if isinstance(environment, InstanceFamily) else environment.n_arms
+    n_arms = environment.k if _is_family(environment) else environment.n_arms
+    costs = [o[3] for o in outcomes]
     return SimulationResult(
         algorithm=getattr(algorithm, "name", type(algorithm).__name__),
         environment=_describe(environment), horizon=horizon, runs=runs,
@@ -280,12 +300,14 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
         realised_regret=_frozen(np.stack([o[1] for o in outcomes])),
         pulls=_frozen(np.stack([o[2] for o in outcomes])),
         guarantee=algorithm.guarantee(n_arms=n_arms, horizon=horizon),
-        seconds=seconds, per_user=per_user)
+        seconds=seconds, per_user=per_user,
+        communication_cost=None if any(c is None for c in costs) else _frozen(
+            np.asarray(costs, dtype=float)))
 
 
 def _run_all(algorithm: Any, environment: Any, horizon: int, points: NDArray[np.int64],
              per_user: bool, seeds: list[np.random.SeedSequence], n_jobs: int,
-             progress: bool) -> list[tuple[NDArray, NDArray, NDArray]]:
+             progress: bool) -> list[tuple[NDArray, NDArray, NDArray, Any]]:
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(seeds), disable=not progress, desc=getattr(algorithm, "name", "runs"))

@@ -1,0 +1,113 @@
+"""Private linear bandits by phased elimination: hanna 2022 and DP-DPE (dpdpe).
+
+:func:`make_linear_algorithm` builds one by its CLI name:
+
+================= ================================================== ============================
+name              algorithm                                          guarantee (true, per batch)
+================= ================================================== ============================
+hanna-central     hanna Alg. 1: Laplace on each core action's sum     ε-DP (2ε in paper mode)
+hanna-local       hanna Alg. 2: Laplace on each reward                ε0-LDP (2ε0 in paper mode)
+hanna-shuffled    hanna Alg. 3: shuffler + ε0^{(i)} = f^{-1}(ε)       (ε, δ) by FMT amplification
+hanna-nonprivate  batched phased elimination, no noise               none
+dpdpe-central     DP-DPE + central Gaussian (Thm 1)                  (ε, δ_exact) central
+dpdpe-local       DP-DPE + local Gaussian (Thm 6, or Thm 2)          (ε, δ_exact) local
+dpdpe-shuffle     DP-DPE + shuffled vector summation (Alg. 2)        (ε, δ)-SDP [R]
+dpe               DPE (non-private)                                  none
+dpe-fixedu        DPE-FixedU (fixed U, same total communication)     none
+================= ================================================== ============================
+
+``mode="paper"`` runs the algorithms as printed, ``mode="sound"`` with the
+corrected noise and widths (see the modules).
+
+>>> make_linear_algorithm("hanna-central", epsilon=1.0, mode="sound").name
+'hanna Alg. 1 central (sound)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dpverify._validation import check_choice, value_error
+from dpverify.bandits.linear.distributed_phased_elimination import (
+    DistributedPhasedElimination,
+    DistributedPhasedEliminationPolicy,
+    fixed_users_for_equal_communication,
+    phase_schedule,
+)
+from dpverify.bandits.linear.phased_elimination import (
+    PhasedElimination,
+    PhasedEliminationPolicy,
+)
+
+__all__ = [
+    "PhasedElimination",
+    "PhasedEliminationPolicy",
+    "DistributedPhasedElimination",
+    "DistributedPhasedEliminationPolicy",
+    "fixed_users_for_equal_communication",
+    "phase_schedule",
+    "make_linear_algorithm",
+    "LINEAR_ALGORITHM_NAMES",
+]
+
+
+def _hanna(model: str) -> Callable[..., Any]:
+    def build(epsilon: float | None, delta: float, **options: Any) -> Any:
+        return PhasedElimination(model, epsilon, delta, **options)
+
+    return build
+
+
+def _dpdpe(model: str) -> Callable[..., Any]:
+    def build(epsilon: float | None, delta: float, **options: Any) -> Any:
+        return DistributedPhasedElimination(model, epsilon, delta, **options)
+
+    return build
+
+
+def _fixed_users(epsilon: float | None, delta: float, *, horizon: int | None = None,
+                 dimension: int = 20, users: int | None = None, **options: Any) -> Any:
+    if users is None:
+        if horizon is None:
+            raise value_error("horizon", None, "given (or users) for dpe-fixedu")
+        users = fixed_users_for_equal_communication(horizon, dimension,
+                                                    options.get("alpha", 0.8))
+    return DistributedPhasedElimination("none", None, delta, users=users, **options)
+
+
+_BUILDERS: dict[str, Callable[..., Any]] = {
+    "hanna-central": _hanna("central"),
+    "hanna-local": _hanna("local"),
+    "hanna-shuffled": _hanna("shuffle"),
+    "hanna-nonprivate": _hanna("none"),
+    "dpdpe-central": _dpdpe("central"),
+    "dpdpe-local": _dpdpe("local"),
+    "dpdpe-shuffle": _dpdpe("shuffle"),
+    "dpe": _dpdpe("none"),
+    "dpe-fixedu": _fixed_users,
+}
+
+#: Names accepted by :func:`make_linear_algorithm` and ``dpverify simulate --algorithm``.
+LINEAR_ALGORITHM_NAMES = tuple(_BUILDERS)
+_NON_PRIVATE = frozenset({"hanna-nonprivate", "dpe", "dpe-fixedu"})
+
+
+def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: float | None = None,
+                          **options: Any) -> Any:
+    """The linear algorithm called ``name`` (module table) at (ε, δ).
+
+    ``delta`` defaults to 1e-6 for hanna (Alg. 3's δ) and 0.25 for DP-DPE
+    (dpdpe §7). ``options`` go to the constructor (``mode``, ``core_set``,
+    ``alpha``, ``reward_bound``, ``local_constant``, …); ``dpe-fixedu`` takes
+    ``horizon`` and ``dimension`` (to size U for equal communication) or ``users``.
+
+    >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 6).users
+    245
+    """
+    name = check_choice(name, "name", LINEAR_ALGORITHM_NAMES)
+    if name not in _NON_PRIVATE and epsilon is None:
+        raise value_error("epsilon", None, "given for a private algorithm")
+    if delta is None:
+        delta = 1e-6 if name.startswith("hanna") else 0.25
+    return _BUILDERS[name](epsilon, delta, **options)

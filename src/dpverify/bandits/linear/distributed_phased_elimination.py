@@ -1,0 +1,279 @@
+"""DP-DPE (dpdpe Alg. 1): global reward maximisation with partial, distributed, private feedback.
+
+Phase l = 1, 2, … (CATALOGUE B2.1): design π_l on D_l with g <= 2m and
+support <= 4d log log d + 16 (:func:`~dpverify.bandits.design.g_optimal_design`,
+in span(D_l)); play every x ∈ supp π_l ``T_l(x) = ⌈h_l π_l(x)⌉`` times;
+sample ``|U_l| = ⌈2^{αl}⌉`` **fresh** clients (``users`` fixed for
+DPE-FixedU); each client's average ``y_l^u(x)`` over its ``T_l(x)`` plays
+(drawn from its exact law by the environment, clipped by the client to
+[−B, B], trap B6-11) goes through the privatizer; then
+
+.. math::
+
+    V_l = \\sum_x T_l(x) x x^\\top,\\quad θ̃_l = V_l^{-1}\\sum_x T_l(x) x ỹ_l(x),\\quad
+    W_l = \\Big(\\sqrt{\\tfrac{2d}{|U_l| h_l}} + \\tfrac{σ}{\\sqrt{|U_l|}} + σ_n\\Big)
+          \\sqrt{2\\log(1/β)},
+
+eliminate x with ``max_{b ∈ D_l}⟨θ̃_l, b − x⟩ > 2W_l``, ``h_{l+1} = 2h_l``.
+W_l's third term is ``σ_n√(2 log 1/β)`` (the printed ``σ_n/√|V_l|`` is an
+artefact, trap B6-3); σ_n = 0 (DPE), 2σ_nc√d (CDP), 2σ_nl√(d/|U_l|) (LDP),
+2σ_ns√d (SDP); d is the span dimension m of D_l. ``h_1 = 4d·max(ln ln d, 0) + 16``
+(natural log, trap B6-8; 103.78 for d = 20). β = 1/(kT) by default.
+
+Communication ``C(T) = Σ_l |U_l| N_l``: N_l = s_l reals (DPE, CDP, LDP) or
+(g_l + b_l)s_l bits (SDP), counted for every phase whose clients report
+(a phase cut by T reports nothing: its estimate is never used, trap B6-15).
+
+**Simulation** (documented extension of the batch protocol): the algorithm
+declares ``needs_environment``; :func:`~dpverify.bandits.simulate.simulate`
+passes the environment to :meth:`DistributedPhasedElimination.start`, and the
+policy's simulated *clients* call
+:meth:`~dpverify.bandits.environments.DistributedLinearBandit.client_averages`;
+the server side reads only the public actions. Regret is booked by the
+simulator from the batches (one per support point), as for every algorithm.
+
+DPE-FixedU: U fixed so that the total communication equals DPE's on the same
+horizon (CATALOGUE B2.6, our reading): ``U = round(Σ_l s_l⌈2^{αl}⌉ / Σ_l s_l)``
+with the nominal s_l = ⌊h_1⌋ over the phases DPE completes —
+:func:`fixed_users_for_equal_communication`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpverify._validation import (
+    check_choice,
+    check_in_range,
+    check_positive_int,
+    check_probability,
+    value_error,
+)
+from dpverify.bandits._policy import BanditGuarantee
+from dpverify.bandits.design import Design, design_budget
+from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
+from dpverify.bandits.linear.privatizers import (
+    LOCAL_CONSTANTS,
+    MODES,
+    CentralGaussianAverage,
+    ExactAverage,
+    LocalGaussianAverage,
+    ShuffleVectorAverage,
+)
+
+__all__ = [
+    "DPDPE_MODELS",
+    "DistributedPhasedElimination",
+    "DistributedPhasedEliminationPolicy",
+    "dpdpe_width",
+    "phase_schedule",
+    "fixed_users_for_equal_communication",
+]
+
+#: Privatizers of DP-DPE: none (DPE), central (CDP), local (LDP), shuffle (SDP).
+DPDPE_MODELS = ("none", "central", "local", "shuffle")
+
+
+def dpdpe_width(*, dimension: int, users: int, plays: float, heterogeneity: float,
+                width_sigma: float, confidence: float) -> float:
+    """W_l = (√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β)) (dpdpe Eq. 3, B6-3).
+
+    >>> round(dpdpe_width(dimension=20, users=2, plays=103.78, heterogeneity=0.1,
+    ...                   width_sigma=0.0, confidence=1e-9), 4)
+    3.2814
+    """
+    log_term = math.log(1 / check_probability(confidence, "confidence", open_low=True,
+                                              open_high=True))
+    return (math.sqrt(2 * dimension / (users * plays)) + heterogeneity / math.sqrt(users)
+            + width_sigma) * math.sqrt(2 * log_term)
+
+
+def phase_schedule(horizon: int, d: int, alpha: float) -> list[tuple[int, float, int]]:
+    """Nominal ``(l, h_l, ⌈2^{αl}⌉)`` of the phases started before T (``Σ h_{l'} < T``).
+
+    >>> [(l, round(h, 2), u) for l, h, u in phase_schedule(10 ** 6, 20, 0.8)][:3]
+    [(1, 103.78, 2), (2, 207.55, 4), (3, 415.1, 6)]
+    >>> len(phase_schedule(10 ** 6, 20, 0.8))
+    14
+    """
+    horizon, d = check_positive_int(horizon, "horizon"), check_positive_int(d, "d")
+    h1, played, phases = design_budget(d), 0.0, []
+    l = 1
+    while played < horizon:
+        h = h1 * 2 ** (l - 1)
+        phases.append((l, h, math.ceil(2 ** (alpha * l))))
+        played += h
+        l += 1
+    return phases
+
+
+def fixed_users_for_equal_communication(horizon: int, d: int, alpha: float) -> int:
+    """DPE-FixedU's U: ``round(Σ_l s_l⌈2^{αl}⌉ / Σ_l s_l)`` over DPE's completed phases.
+
+    With a constant nominal s_l this is the mean of ⌈2^{αl}⌉ (our reading of
+    "the same total communication", CATALOGUE B2.6).
+
+    >>> fixed_users_for_equal_communication(10 ** 6, 20, 0.8)
+    245
+    """
+    phases = phase_schedule(horizon, d, alpha)
+    completed = [u for l, h, u in phases if sum(p[1] for p in phases[:l]) <= horizon] or \
+        [phases[0][2]]
+    return max(1, int(round(sum(completed) / len(completed))))
+
+
+@dataclass(frozen=True)
+class DistributedPhasedElimination:
+    """DP-DPE with a privatizer (``model``), DPE (``"none"``) or DPE-FixedU (``users`` set).
+
+    Parameters
+    ----------
+    model
+        ``"central"`` (CDP-DPE, Thm 1), ``"local"`` (LDP-DPE, Thm 2/6),
+        ``"shuffle"`` (SDP-DPE, Alg. 2) or ``"none"`` (DPE).
+    epsilon, delta
+        Per-phase privacy (fresh clients: the whole run by parallel composition).
+    mode
+        ``"paper"`` (classical Gaussian calibration) or ``"sound"`` (analytic).
+    alpha
+        ``|U_l| = ⌈2^{αl}⌉`` (dpdpe §7: 0.8).
+    heterogeneity
+        σ of ξ_u, known to the algorithm (0.1).
+    reward_bound
+        B; the clients clip their averages to [−B, B].
+    confidence
+        β (``None``: 1/(kT)).
+    users
+        A fixed |U| per phase (DPE-FixedU); ``None``: ⌈2^{αl}⌉.
+    local_constant
+        ``"thm6"`` or ``"thm2"`` (the two printed σ_nl, trap B6-1).
+
+    >>> DistributedPhasedElimination("central", 10.0, 0.25).guarantee(n_arms=1000, horizon=10 ** 6).notes[:29]
+    'paper mode; claimed ApproxDP('
+    """
+
+    model: str
+    epsilon: float | None = None
+    delta: float = 0.25
+    mode: str = "paper"
+    alpha: float = 0.8
+    heterogeneity: float = 0.1
+    reward_bound: float = 1.0
+    confidence: float | None = None
+    users: int | None = None
+    local_constant: str = "thm6"
+    name: str = ""
+    needs_environment = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "model", check_choice(self.model, "model", DPDPE_MODELS))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        object.__setattr__(self, "alpha", check_in_range(self.alpha, "alpha", 0.0, 1.0,
+                                                         low_closed=False, high_closed=False))
+        object.__setattr__(self, "local_constant", check_choice(
+            self.local_constant, "local_constant", LOCAL_CONSTANTS))
+        if self.confidence is not None:
+            check_probability(self.confidence, "confidence", open_low=True, open_high=True)
+        if self.users is not None:
+            object.__setattr__(self, "users", check_positive_int(self.users, "users"))
+        self.privatizer  # validates ε, δ, B for the chosen model
+        if not self.name:
+            label = {"none": "DPE", "central": "CDP-DPE", "local": "LDP-DPE",
+                     "shuffle": "SDP-DPE"}[self.model]
+            if self.users is not None:
+                label += f"-FixedU (U={self.users})"
+            object.__setattr__(self, "name", label if self.model == "none" else
+                               f"{label} ({self.mode})")
+
+    @property
+    def privatizer(self) -> Any:
+        if self.model == "none":
+            return ExactAverage(self.reward_bound)
+        if self.model == "central":
+            return CentralGaussianAverage(self.epsilon, self.delta, self.reward_bound, self.mode)
+        if self.model == "local":
+            return LocalGaussianAverage(self.epsilon, self.delta, self.reward_bound, self.mode,
+                                        self.local_constant)
+        return ShuffleVectorAverage(self.epsilon, self.delta, self.reward_bound, self.mode)
+
+    def phase_users(self, phase: int) -> int:
+        return self.users if self.users is not None else math.ceil(2 ** (self.alpha * phase))
+
+    def start(self, *, n_arms: int, horizon: int, per_user: bool = False,
+              environment: Any = None) -> DistributedPhasedEliminationPolicy:
+        if environment is None or not hasattr(environment, "client_averages"):
+            raise value_error("environment", environment,
+                              "a distributed linear environment (client_averages)")
+        return DistributedPhasedEliminationPolicy(self, environment, check_positive_int(
+            horizon, "horizon"), per_user=per_user)
+
+    def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
+        """Per phase = total (fresh clients each phase: parallel composition; dpdpe B1).
+
+        Central/local: the exact Gaussian profile of the noise actually added
+        (σ/Δ is the same in every phase). Shuffle: the claim of Thm 3/9 [R].
+        """
+        privatizer = self.privatizer
+        if self.model == "none":
+            return BanditGuarantee("none", None, None, None, "non-private")
+        per_phase = privatizer.guarantee()
+        claim = privatizer.claimed
+        note = f"{self.mode} mode; claimed {claim}"
+        if per_phase.delta > claim.delta * (1 + 1e-12):
+            note += (f"; the claim is NOT established: the classical Gaussian calibration is "
+                     f"proven only for epsilon < 1, and the exact delta at epsilon={claim.epsilon} "
+                     f"is {per_phase.delta:.4g} > {claim.delta} (dpdpe trap B6-4)")
+        if self.model == "shuffle":
+            note += "; Cheu et al. 2021 constants as printed by dpdpe Eq. (22) [R], not verified"
+        return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note)
+
+
+class DistributedPhasedEliminationPolicy(PhasedPolicy):
+    """One run of :class:`DistributedPhasedElimination`; ``communication_cost`` is C(T) so far."""
+
+    def __init__(self, algorithm: DistributedPhasedElimination, environment: Any, horizon: int,
+                 *, per_user: bool) -> None:
+        super().__init__(environment.actions, horizon, per_user=per_user)
+        self.algorithm = algorithm
+        self.environment = environment
+        self.privatizer = algorithm.privatizer
+        dimension = environment.actions.shape[1]
+        self.h1 = design_budget(dimension)
+        self.confidence = algorithm.confidence if algorithm.confidence is not None else \
+            1.0 / (environment.actions.shape[0] * horizon)
+        self.clients_used = 0
+        self.communication_cost = 0.0
+
+    def _plan(self, phase: int, design: Design) -> NDArray[np.int64] | None:
+        if self.played >= self.horizon:
+            return None
+        plays = self.h1 * 2 ** (phase - 1)
+        return np.ceil(plays * design.weights[design.support] - 1e-9).astype(np.int64).clip(min=1)
+
+    def _finish(self, rng: np.random.Generator) -> tuple[NDArray[np.float64], float]:
+        algorithm, design = self.algorithm, self.design
+        users = algorithm.phase_users(self.phase)
+        self.clients_used += users
+        if self.clients_used > self.environment.population:
+            raise value_error("horizon", self.horizon,
+                              f"small enough for the population of {self.environment.population} "
+                              "clients (every phase needs fresh ones)")
+        bound = algorithm.reward_bound
+        averages = self.environment.client_averages(self.support, self.counts, users, rng=rng)
+        np.clip(averages, -bound, bound, out=averages)
+        estimate = self.privatizer.privatize_average(averages, rng=rng, per_user=self.per_user)
+        dimension = int(self.support.size)
+        self.communication_cost += self.privatizer.communication(users, dimension)
+        coordinates = self.actions[self.support] @ design.basis
+        theta = least_squares(coordinates, self.counts, estimate)
+        sigma_n = self.privatizer.width_sigma(users, dimension, design.dimension)
+        width = dpdpe_width(dimension=design.dimension, users=users,
+                            plays=self.h1 * 2 ** (self.phase - 1),
+                            heterogeneity=algorithm.heterogeneity, width_sigma=sigma_n,
+                            confidence=self.confidence)
+        return theta, width
