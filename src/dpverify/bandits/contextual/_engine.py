@@ -44,6 +44,7 @@ class Learner:
     fixed_batch: bool = False
     eta: float = 0.5
     scale: float = 1.0  # θ̃ = Ṽ^{-1} B̃ / scale (L for SBLB's normalised features)
+    radius_scale: float = 1.0  # multiplies β (1 = the paper's radius; not in the papers otherwise)
 
     def __init__(self, d: int) -> None:
         self.d = d
@@ -126,7 +127,7 @@ class Learner:
         """UCB arms of every round: ``argmax_a ⟨x, θ̃⟩ + β ‖x‖_{Ṽ^{-1}}`` (lowest index on ties)."""
         means = contexts @ self.theta
         widths = np.sqrt(np.maximum(np.einsum("nkd,nkd->nk", contexts @ self.inverse, contexts), 0))
-        return np.argmax(means + self.beta * widths, axis=1)
+        return np.argmax(means + (self.radius_scale * self.beta) * widths, axis=1)
 
 
 class _Book:

@@ -58,6 +58,7 @@ class _ExactLearner(Learner):
     def __init__(self, algorithm: "LinUCB", d: int) -> None:
         self.algorithm = algorithm
         self.eta = algorithm.eta
+        self.radius_scale = algorithm.radius_scale
         self.rows, self.cols = np.tril_indices(d)
         super().__init__(d)
 
@@ -98,9 +99,11 @@ class LinUCB:
     L: float = 1.0
     S: float = 1.0
     sigma: float = 0.5
+    radius_scale: float = 1.0
     name: str = "linucb"
 
     def __post_init__(self) -> None:
+        check_positive(self.radius_scale, "radius_scale")
         check_probability(self.confidence, "confidence", open_low=True, open_high=True)
         for field_name in ("lam", "L", "S", "sigma"):
             check_positive(getattr(self, field_name), field_name)
@@ -134,9 +137,11 @@ class LDPLinUCB:
     L: float = 1.0
     S: float = 1.0
     sigma: float = 0.5
+    radius_scale: float = 1.0
     name: str = "ldp-linucb"
 
     def __post_init__(self) -> None:
+        check_positive(self.radius_scale, "radius_scale")
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_delta(self.delta, allow_zero=False)
         for field_name in ("L", "S", "sigma"):
@@ -152,7 +157,8 @@ class LDPLinUCB:
 
     def start(self, *, horizon: int, dimension: int, per_user: bool = False) -> Learner:
         return ShuffledLinearLearner(self.parameters(horizon=horizon, dimension=dimension),
-                                     unit=1, fixed_batch=False, per_user=per_user)
+                                     unit=1, fixed_batch=False, per_user=per_user,
+                                     radius_scale=self.radius_scale)
 
     def guarantee(self, *, horizon: int, dimension: int) -> BanditGuarantee:
         local = PureDP(self.epsilon)

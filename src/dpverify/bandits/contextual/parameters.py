@@ -103,7 +103,7 @@ def regularizer(t: float, *, delta: float, m: int, p: float, lam: float) -> floa
     >>> regularizer(0, delta=0.1, m=1, p=0.5, lam=2.0)
     2.0
     >>> round(regularizer(100, delta=0.1, m=1, p=0.5, lam=0.0), 4)  # 5 √(800 ln 2000)
-    389.8693
+    389.8949
     """
     t = check_nonnegative(t, "t")
     delta = check_delta(delta, allow_zero=False)
@@ -129,7 +129,7 @@ def confidence_radius(t: float, *, delta: float, sigma: float, d: int, L: float,
     contexts of the instances here have norm L, so every arm ties).
 
     >>> round(confidence_radius(1, delta=0.5, sigma=0.5, d=1, L=1, S=1, m=1, p=0.5, lam_t=1), 4)
-    7.6863
+    13.2525
     """
     t = check_positive(t, "t")
     delta = check_delta(delta, allow_zero=False)
@@ -224,7 +224,7 @@ def sblb_parameters(epsilon: float, delta: float, T: int, d: int, regime: str = 
 
     >>> params = sblb_parameters(0.001, 1e-6, 10**5, 2)
     >>> params.m, params.eta, round(params.lam, 3), round(params.p, 6)
-    (1, 0.5, 316.228, 0.931876)
+    (1, 0.5, 316.228, 0.931871)
     >>> params.batch_length > params.horizon  # Thm 5's constants: no batch completes
     True
     """

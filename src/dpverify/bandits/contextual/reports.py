@@ -130,7 +130,7 @@ def debias(counts: Any, users: Any, *, d: int, bits: int,
     ``(..., d)`` estimate of ``Σ r x/(2L)`` (each unbiased, since
     ``E[count] = m(users p/2 + (1 − p) Σ v)``).
 
-    >>> gram, vector = debias([[4, 2, 3]], 2, d=1, bits=2, p=0.0)
+    >>> gram, vector = debias([[4, 3]], 2, d=1, bits=2, p=0.0)
     >>> gram.tolist(), vector.tolist()
     [[[0.5]]], [[1.0]]
     """

@@ -80,8 +80,9 @@ class ShuffledLinearLearner(Learner):
     """One run's state of SBLB / fixed-batch SBLB / LDP LinUCB (``unit = l``, or 1 without a shuffler)."""
 
     def __init__(self, params: _params.SBLBParameters, *, unit: int, fixed_batch: bool,
-                 per_user: bool) -> None:
+                 per_user: bool, radius_scale: float = 1.0) -> None:
         self.params = params
+        self.radius_scale = radius_scale
         self.unit = unit
         self.fixed_batch = fixed_batch
         self.per_user = per_user
@@ -141,6 +142,10 @@ class SBLB:
         Override l (not the paper's; the guarantee is recomputed for it).
     L, S, sigma
         Assumption 3's bounds (σ = 1/2 for the Bernoulli instances).
+    radius_scale
+        Multiplies β_j in the users' UCB (default 1: Eq. (7) as printed). Not
+        in the paper: an exploration knob for experiments (privacy unaffected:
+        the users' choice is local post-processing of the released model).
 
     >>> algo = SBLB(epsilon=0.001, delta=1e-6)
     >>> params = algo.parameters(horizon=10**4, dimension=2)
@@ -158,10 +163,12 @@ class SBLB:
     L: float = 1.0
     S: float = 1.0
     sigma: float = 0.5
+    radius_scale: float = 1.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
+        check_positive(self.radius_scale, "radius_scale")
         check_choice(self.regime, "regime", _params.REGIMES)
         check_choice(self.form, "form", _params.BATCH_FORMS)
         if self.batch_length is not None:
@@ -185,7 +192,8 @@ class SBLB:
     def start(self, *, horizon: int, dimension: int, per_user: bool = False) -> Learner:
         params = self.parameters(horizon=horizon, dimension=dimension)
         return ShuffledLinearLearner(params, unit=params.batch_length,
-                                     fixed_batch=self.fixed_batch, per_user=per_user)
+                                     fixed_batch=self.fixed_batch, per_user=per_user,
+                                     radius_scale=self.radius_scale)
 
     def guarantee(self, *, horizon: int, dimension: int,
                   composition: str = "advanced") -> BanditGuarantee:
