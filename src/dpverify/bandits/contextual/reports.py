@@ -132,7 +132,7 @@ def debias(counts: Any, users: Any, *, d: int, bits: int,
 
     >>> gram, vector = debias([[4, 3]], 2, d=1, bits=2, p=0.0)
     >>> gram.tolist(), vector.tolist()
-    [[[0.5]]], [[1.0]]
+    ([[[0.5]]], [[1.0]])
     """
     counts = np.asarray(counts, dtype=float)
     d = check_positive_int(d, "d")
