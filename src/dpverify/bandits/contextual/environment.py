@@ -21,7 +21,8 @@ Context generators (:data:`CONTEXT_GENERATORS`):
 * ``"sphere"`` — every ``x_{t,a}`` i.i.d. uniform on the positive-orthant
   part of the sphere of radius L (above);
 * ``"correlated"`` (harder) — the K contexts of a round share a common
-  direction: ``x_{t,a} = L |√ρ g_t + √(1 − ρ) g_{t,a}| / ‖·‖`` with
+  direction: ``x_{t,a} = L (√ρ u_t + √(1 − ρ) u_{t,a}) / ‖·‖`` with ``u``'s
+  i.i.d. uniform on the positive-orthant unit sphere and
   ``ρ = correlation`` (default 0.9): the arms of a round are close to each
   other, so the per-round gaps are small and the best arm changes from round
   to round, while a round's common direction moves the whole reward level
@@ -120,11 +121,12 @@ class ContextualLinearBandit:
         """The contexts of ``rounds`` consecutive rounds at once: shape ``(rounds, K, d)``."""
         rounds = check_positive_int(rounds, "rounds")
         shape = (rounds, self.n_arms, self.dimension)
-        gaussians = rng.standard_normal(shape)
+        directions = _orthant_sphere(rng.standard_normal(shape), 1.0)
         if self.generator == "correlated":
-            common = rng.standard_normal((rounds, 1, self.dimension))
-            gaussians = np.sqrt(self.correlation) * common + np.sqrt(1 - self.correlation) * gaussians
-        return _orthant_sphere(gaussians, self.context_bound)
+            common = _orthant_sphere(rng.standard_normal((rounds, 1, self.dimension)), 1.0)
+            directions = (np.sqrt(self.correlation) * common
+                          + np.sqrt(1 - self.correlation) * directions)
+        return _orthant_sphere(directions, self.context_bound)
 
     def mean_rewards(self, contexts: NDArray[np.float64]) -> NDArray[np.float64]:
         """``⟨x, θ*⟩`` for every context (last axis d), clipped to [0, 1] against rounding."""
