@@ -256,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _add_simulate_parser(commands: Any) -> None:
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
     from dpverify.bandits.environments import REWARD_FAMILIES
     from dpverify.bandits.mab import ALGORITHM_NAMES
 
@@ -264,9 +265,12 @@ def _add_simulate_parser(commands: Any) -> None:
         description="Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 on random "
                     "instances (a fresh instance per run) and print its final regret and "
                     "privacy guarantee.")
-    simulate.add_argument("--algorithm", choices=ALGORITHM_NAMES, required=True)
-    simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic"), default="easy",
-                          help="instance family (mslr-synthetic: a synthetic stand-in for MSLR-WEB10K)")
+    simulate.add_argument("--algorithm", choices=(*ALGORITHM_NAMES, *CONTEXTUAL_ALGORITHMS),
+                          required=True)
+    simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic",
+                                                 *CONTEXTUAL_INSTANCES), default="easy",
+                          help="instance family (mslr-synthetic: a synthetic stand-in for MSLR-WEB10K; "
+                               "contextual[-correlated]: garcelon's linear contextual bandit)")
     simulate.add_argument("--arms", type=_count, default=None,
                           help="number of arms K (default 10; 50 for mslr-synthetic)")
     simulate.add_argument("--rewards", choices=REWARD_FAMILIES, default=None,
@@ -285,6 +289,7 @@ def _add_simulate_parser(commands: Any) -> None:
                           help="confidence p of the radii (default 1/T; the papers' plots use 0.1)")
     simulate.add_argument("--scale-factor", type=float, default=None,
                           help="s of dist-rdp-se / dist-cdp-se (default 10)")
+    _add_contextual_options(simulate)
     simulate.add_argument("--per-user", action="store_true",
                           help="run every user's randomizer (slow, auditable path)")
     simulate.add_argument("--progress", action="store_true", help="progress bar over runs")
@@ -300,6 +305,8 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
+    if _is_contextual(args):
+        return _contextual_simulate(args)
     from dpverify.bandits.environments import instance_family
     from dpverify.bandits.mab import make_algorithm
     from dpverify.bandits.simulate import simulate
@@ -322,6 +329,69 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
             "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
                                     else repr(guarantee.per_batch)),
             "arms": family.k,
+            "algorithm_label": result.algorithm, "environment": result.environment,
+            "simulation_seconds": result.seconds}
+
+
+#: Instances of the contextual algorithms (garcelon 2022).
+CONTEXTUAL_INSTANCES = ("contextual", "contextual-correlated")
+
+
+def _add_contextual_options(simulate: Any) -> None:
+    simulate.add_argument("--dim", type=_count, default=None,
+                          help="context dimension d of the contextual instance (default 5)")
+    simulate.add_argument("--regime", choices=("cor8", "cor7"), default="cor8",
+                          help="SBLB's parameter choice: garcelon Cor. 8 (default) or Cor. 7")
+    simulate.add_argument("--batch-form", choices=("derived", "printed"), default="derived",
+                          help="Thm 5's Eq. (3) for the shuffler batch length (derived: 2 - 2p)")
+    simulate.add_argument("--radius-scale", type=float, default=None,
+                          help="multiply the contextual algorithms' confidence radius (default 1)")
+
+
+def _is_contextual(args: argparse.Namespace) -> bool:
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
+
+    contextual = args.algorithm in CONTEXTUAL_ALGORITHMS
+    if contextual != (args.instance in CONTEXTUAL_INSTANCES):
+        raise ValueError(f"--algorithm {args.algorithm} needs --instance "
+                         f"{'contextual' if contextual else 'easy, hard or mslr-synthetic'} "
+                         f"(got --instance {args.instance})")
+    return contextual
+
+
+def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
+    """``simulate`` for garcelon's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
+    from dpverify.bandits.contextual import (
+        make_contextual_algorithm,
+        random_contextual_instance,
+        simulate_contextual,
+    )
+
+    generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
+    family = random_contextual_instance(args.dim or 5, args.arms or 10, generator=generator)
+    options: dict[str, Any] = {}
+    if args.radius_scale is not None:
+        options["radius_scale"] = args.radius_scale
+    if args.algorithm.startswith("sblb"):
+        options.update(regime=args.regime, form=args.batch_form)
+    algorithm = make_contextual_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                                          **options)
+    result = simulate_contextual(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                                 n_jobs=args.jobs, per_user=args.per_user)
+    summary, guarantee = result.summary(), result.guarantee
+    dims = {"horizon": args.horizon, "dimension": family.dimension}
+    local = algorithm.local_epsilon(**dims)
+    length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
+    return {"final_time_average_regret": summary["final_time_average_regret"],
+            "final_regret_std": summary["final_regret_std"],
+            **{k: v for k, v in summary.items() if k.startswith("final_")},
+            "epsilon": args.epsilon, "delta": args.delta,
+            "guarantee_model": summary["model"], "guarantee_epsilon": summary["epsilon"],
+            "guarantee_delta": summary["delta"],
+            "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
+                                    else repr(guarantee.per_batch)),
+            "arms": family.n_arms, "dimension": family.dimension,
+            "local_epsilon": local, "batch_length": length,
             "algorithm_label": result.algorithm, "environment": result.environment,
             "simulation_seconds": result.seconds}
 

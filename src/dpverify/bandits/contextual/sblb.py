@@ -215,7 +215,9 @@ class SBLB:
                  f"at delta0 (+ delta for E_delta); total: {composition} composition of "
                  f"ceil(T/l) = {q.shuffler_batches} releases ({released} complete), per-batch "
                  f"delta0/T, slack delta0, + delta (E_delta); l = {q.batch_length} "
-                 f"(Thm 5, {q.form} form{'' if self.batch_length is None else ', overridden'})")
+                 f"(Thm 5, {q.form} form{'' if self.batch_length is None else ', overridden'})"
+                 + ("; l > T: no batch completes, nothing is ever released (the accountants' "
+                    "number is then only an upper bound)" if released == 0 else ""))
         return BanditGuarantee(model="shuffle", per_batch=ApproxDP(per_batch, q.delta0 + q.delta),
                                total=with_event, approx_dp=with_event, notes=notes)
 
