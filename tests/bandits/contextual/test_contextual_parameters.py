@@ -90,3 +90,22 @@ def test_paper_constants_need_batches_longer_than_the_horizon() -> None:
         for d in (2, 5):
             q = P.sblb_parameters(P.cor8_epsilon_limit(T), 1e-6, T, d, "cor8")
             assert q.batch_length > T
+
+
+@pytest.mark.parametrize("epsilon, T, d, epsilon_0", [(1.0, 10**10, 1, 0.5), (1.0, 10**12, 2, 1.0)])
+def test_thm5_derived_length_meets_the_target_by_the_accountants(epsilon, T, d, epsilon_0) -> None:
+    """CATALOGUE T10: audit Thm 5 with Prop. 13 + advanced composition over ⌈T/l⌉ batches.
+
+    Where the derived l is below T (huge T), the accountants confirm ε_total <= ε; at the
+    printed form's l the composed ε is not even finite.
+    """
+    from dpverify.accountants.shuffle_papers import garcelon_total_guarantee
+
+    p = P.flip_probability(epsilon_0, m=1, d=d)
+    derived = P.batch_length(epsilon, 1e-6, T=T, m=1, d=d, p=p)
+    assert derived < T
+    total = garcelon_total_guarantee(derived, T, p, m=1, d=d, delta0=1e-6, delta_slack=1e-6)
+    assert total.epsilon <= epsilon
+    printed = P.batch_length(epsilon, 1e-6, T=T, m=1, d=d, p=p, form="printed")
+    with pytest.raises((ValueError, OverflowError)):
+        garcelon_total_guarantee(printed, T, p, m=1, d=d, delta0=1e-6, delta_slack=1e-6)

@@ -206,7 +206,8 @@ class SBLB:
             total = garcelon_total_guarantee(q.batch_length, horizon, q.p, m=q.m, d=q.dimension,
                                              delta0=q.delta0, delta_slack=q.delta0,
                                              composition=composition)
-        except ValueError:  # ε_c so large that the composed ε overflows: basic composition
+        except (ValueError, OverflowError, TypeError):  # ε_c so large that composing it overflows
+            # (the accountants raise ValueError/OverflowError; optimal composition a TypeError)
             composition = "basic (the requested composition overflows)"
             total = _basic_total(q, horizon)
         with_event = ApproxDP(total.epsilon, min(total.delta + q.delta, 1.0 - 1e-16))
