@@ -97,7 +97,7 @@ def test_thm5_derived_length_meets_the_target_by_the_accountants(epsilon, T, d, 
     """CATALOGUE T10: audit Thm 5 with Prop. 13 + advanced composition over ⌈T/l⌉ batches.
 
     Where the derived l is below T (huge T), the accountants confirm ε_total <= ε; at the
-    printed form's l the composed ε is not even finite.
+    printed form's l the composed ε is astronomically large.
     """
     from dpverify.accountants.shuffle_papers import garcelon_total_guarantee
 
@@ -107,5 +107,5 @@ def test_thm5_derived_length_meets_the_target_by_the_accountants(epsilon, T, d, 
     total = garcelon_total_guarantee(derived, T, p, m=1, d=d, delta0=1e-6, delta_slack=1e-6)
     assert total.epsilon <= epsilon
     printed = P.batch_length(epsilon, 1e-6, T=T, m=1, d=d, p=p, form="printed")
-    with pytest.raises((ValueError, OverflowError)):
-        garcelon_total_guarantee(printed, T, p, m=1, d=d, delta0=1e-6, delta_slack=1e-6)
+    assert garcelon_total_guarantee(printed, T, p, m=1, d=d, delta0=1e-6,
+                                    delta_slack=1e-6).epsilon > 1e6 * epsilon
