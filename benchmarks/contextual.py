@@ -20,7 +20,7 @@ from dpverify.bandits.contextual import (
     LDPLinUCB,
     LinUCB,
     SBLB,
-    random_contextual_instance,
+    ContextualInstanceFamily,
     simulate_contextual,
 )
 
@@ -37,7 +37,7 @@ def _cases() -> list[tuple[str, object]]:
 
 
 def _row(label: str, algorithm, horizon: int, dim: int, arms: int, per_user: bool) -> None:
-    family = random_contextual_instance(dim, arms)
+    family = ContextualInstanceFamily(dim, arms)
     algorithm.guarantee(horizon=horizon, dimension=dim)  # accounting outside the timed run
     length = (algorithm.parameters(horizon=horizon, dimension=dim).batch_length
               if hasattr(algorithm, "parameters") else 1)

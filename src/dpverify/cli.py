@@ -363,12 +363,12 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``simulate`` for garcelon's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
     from dpverify.bandits.contextual import (
         make_contextual_algorithm,
-        random_contextual_instance,
+        ContextualInstanceFamily,
         simulate_contextual,
     )
 
     generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
-    family = random_contextual_instance(args.dim or 5, args.arms or 10, generator=generator)
+    family = ContextualInstanceFamily(args.dim or 5, args.arms or 10, generator=generator)
     options: dict[str, Any] = {}
     if args.radius_scale is not None:
         options["radius_scale"] = args.radius_scale

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from dpverify.bandits.contextual import LDPLinUCB, LinUCB, random_contextual_instance
+from dpverify.bandits.contextual import LDPLinUCB, LinUCB, ContextualInstanceFamily
 from dpverify.bandits.contextual import _engine, simulate_contextual
 from dpverify.bandits.contextual.linucb import oful_radius
 
-FAMILY = random_contextual_instance(3, 10)
+FAMILY = ContextualInstanceFamily(3, 10)
 
 
 def test_oful_radius_formula() -> None:

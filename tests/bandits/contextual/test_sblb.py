@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from dpverify.accountants.shuffle_papers import garcelon_per_batch_epsilon, garcelon_total_guarantee
-from dpverify.bandits.contextual import SBLB, random_contextual_instance, simulate_contextual
+from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, simulate_contextual
 from dpverify.bandits.contextual import _engine
 from dpverify.bandits.contextual.parameters import regularizer
 
-FAMILY = random_contextual_instance(2, 10)
+FAMILY = ContextualInstanceFamily(2, 10)
 
 
 def _random_policy_regret(horizon: int, runs: int, seed: int) -> float:

@@ -10,8 +10,8 @@
 * :mod:`~dpverify.bandits.contextual.linucb` — LinUCB (OFUL) and LDP LinUCB;
 * :mod:`~dpverify.bandits.contextual.simulate` — :func:`simulate_contextual`.
 
->>> from dpverify.bandits.contextual import SBLB, random_contextual_instance, simulate_contextual
->>> result = simulate_contextual(SBLB(0.002, form="printed"), random_contextual_instance(2, 5),
+>>> from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, simulate_contextual
+>>> result = simulate_contextual(SBLB(0.002, form="printed"), ContextualInstanceFamily(2, 5),
 ...                              5000, seed=0)
 >>> result.guarantee.model
 'shuffle'
@@ -20,7 +20,7 @@
 from dpverify.bandits.contextual.environment import (
     CONTEXT_GENERATORS,
     ContextualLinearBandit,
-    random_contextual_instance,
+    ContextualInstanceFamily,
 )
 from dpverify.bandits.contextual.linucb import LDPLinUCB, LinUCB
 from dpverify.bandits.contextual.parameters import SBLBParameters, sblb_parameters
@@ -30,7 +30,7 @@ from dpverify.bandits.contextual.simulate import simulate_contextual
 __all__ = [
     "CONTEXT_GENERATORS",
     "ContextualLinearBandit",
-    "random_contextual_instance",
+    "ContextualInstanceFamily",
     "SBLB",
     "LinUCB",
     "LDPLinUCB",

@@ -45,7 +45,7 @@ from dpverify._validation import (
     value_error,
 )
 
-__all__ = ["ContextualLinearBandit", "CONTEXT_GENERATORS", "random_contextual_instance"]
+__all__ = ["ContextualLinearBandit", "CONTEXT_GENERATORS", "ContextualInstanceFamily"]
 
 #: Context generators of :class:`ContextualLinearBandit`.
 CONTEXT_GENERATORS = ("sphere", "correlated")
@@ -143,12 +143,12 @@ class ContextualLinearBandit:
 
 
 @dataclass(frozen=True)
-class random_contextual_instance:  # noqa: N801 - used like a function: rng -> instance
+class ContextualInstanceFamily:
     """A picklable instance family: ``family(rng)`` draws θ* uniformly on the positive-orthant sphere.
 
     ``‖θ*‖ = S = parameter_bound`` (default 1; ``L S <= 1`` is required).
 
-    >>> family = random_contextual_instance(dimension=3, n_arms=5)
+    >>> family = ContextualInstanceFamily(dimension=3, n_arms=5)
     >>> env = family(np.random.default_rng(1))
     >>> env.dimension, env.n_arms, round(env.parameter_bound, 12)
     (3, 5, 1.0)

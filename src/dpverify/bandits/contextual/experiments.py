@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.bandits.contextual.environment import random_contextual_instance
+from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.contextual.linucb import LDPLinUCB, LinUCB
 from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
 from dpverify.bandits.contextual.sblb import SBLB
@@ -124,7 +124,7 @@ def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_
     for index, (cell, algorithms, cell_runs) in enumerate(_cells(name, scale)):
         if cells is not None and cell.key not in cells:
             continue
-        family = random_contextual_instance(cell.dimension, ARMS)
+        family = ContextualInstanceFamily(cell.dimension, ARMS)
         sims = tuple(replace(simulate_contextual(algorithm, family, cell.horizon,
                                                  runs=runs or cell_runs, seed=[seed, index],
                                                  n_jobs=n_jobs, checkpoints=[cell.horizon]),

@@ -24,7 +24,7 @@ from dpverify._validation import check_positive_int, value_error
 from dpverify.bandits.contextual._engine import run
 from dpverify.bandits.contextual.environment import (
     ContextualLinearBandit,
-    random_contextual_instance,
+    ContextualInstanceFamily,
 )
 from dpverify.bandits.simulate import SimulationResult, _check_checkpoints, _frozen
 
@@ -35,7 +35,7 @@ def _run_once(algorithm: Any, source: Any, horizon: int, checkpoints: NDArray[np
               per_user: bool, seed: np.random.SeedSequence) -> tuple[NDArray, NDArray, NDArray]:
     instance_seed, run_seed = seed.spawn(2)
     environment = source(np.random.default_rng(instance_seed)) \
-        if isinstance(source, random_contextual_instance) else source
+        if isinstance(source, ContextualInstanceFamily) else source
     learner = algorithm.start(horizon=horizon, dimension=environment.dimension, per_user=per_user)
     return run(learner, environment, horizon, checkpoints, np.random.default_rng(run_seed))
 
@@ -46,11 +46,11 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     """Run a contextual algorithm ``runs`` times for ``horizon`` rounds.
 
     ``environment`` is a :class:`ContextualLinearBandit` or a
-    :class:`random_contextual_instance` family (a fresh θ* per run).
+    :class:`ContextualInstanceFamily` family (a fresh θ* per run).
     ``per_user=True`` draws every user's M_LDP bits (slow, auditable).
 
     >>> from dpverify.bandits.contextual.linucb import LinUCB
-    >>> family = random_contextual_instance(dimension=2, n_arms=5)
+    >>> family = ContextualInstanceFamily(dimension=2, n_arms=5)
     >>> result = simulate_contextual(LinUCB(), family, 2000, runs=2, seed=0)
     >>> result.pseudo_regret.shape[0], bool(np.all(np.diff(result.pseudo_regret, axis=1) >= 0))
     (2, True)
@@ -58,9 +58,9 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     horizon = check_positive_int(horizon, "horizon")
     runs = check_positive_int(runs, "runs")
     n_jobs = check_positive_int(n_jobs, "n_jobs")
-    if not isinstance(environment, (ContextualLinearBandit, random_contextual_instance)):
+    if not isinstance(environment, (ContextualLinearBandit, ContextualInstanceFamily)):
         raise value_error("environment", environment,
-                          "a ContextualLinearBandit or a random_contextual_instance family")
+                          "a ContextualLinearBandit or a ContextualInstanceFamily family")
     points = _check_checkpoints(checkpoints, horizon)
     root = np.random.SeedSequence(seed)
     seeds = root.spawn(runs)
