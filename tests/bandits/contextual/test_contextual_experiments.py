@@ -22,7 +22,7 @@ def test_one_scaling_cell_writes_csv_and_png(tmp_path) -> None:
     assert {"garcelon2022-scaling.csv", "garcelon2022-scaling.png"} <= names
     with (tmp_path / "garcelon2022-scaling.csv").open() as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == 2 * 5 and {r["horizon"] for r in rows} == {"1000", "3162"}
+    assert len(rows) == 2 * 6 and {r["horizon"] for r in rows} == {"1000", "3162"}
     assert all(float(r["final_regret"]) >= 0 for r in rows)
 
 
