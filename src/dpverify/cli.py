@@ -392,6 +392,8 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
                                     else repr(guarantee.per_batch)),
             "arms": family.n_arms, "dimension": family.dimension,
             "local_epsilon": local, "batch_length": length,
+            "guarantee_epsilon_by_composition": (algorithm.total_epsilons(**dims)
+                                                 if hasattr(algorithm, "total_epsilons") else None),
             "algorithm_label": result.algorithm, "environment": result.environment,
             "simulation_seconds": result.seconds}
 

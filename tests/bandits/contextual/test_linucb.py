@@ -26,6 +26,7 @@ def test_linucb_estimates_theta_and_has_sublinear_regret() -> None:
     pseudo, _, _ = _engine.run(learner, env, 50_000, np.array([5_000, 50_000]),
                                np.random.default_rng(1))
     assert np.linalg.norm(learner.theta - env.theta_star) < 0.1
+    assert learner.samples == 50_000  # every round released once: discarded rounds were redrawn
     assert pseudo[1] < 10 ** 0.8 * pseudo[0]  # growth over a 10x horizon well below linear
     assert pseudo[1] / 50_000 < 0.01
 
