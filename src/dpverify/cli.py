@@ -262,22 +262,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _add_simulate_parser(commands: Any) -> None:
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
     from dpverify.bandits.environments import LINEAR_INSTANCES, REWARD_FAMILIES
     from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
     from dpverify.bandits.mab import ALGORITHM_NAMES
 
     simulate = commands.add_parser(
         "simulate", help="simulate a (private) bandit algorithm and report its regret",
-        description="Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 on random "
+        description="Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 (multi-armed), "
+                    "hanna 2022 / dpdpe (linear) or garcelon 2022 (contextual) on random "
                     "instances (a fresh instance per run) and print its final regret and "
                     "privacy guarantee.")
-    simulate.add_argument("--algorithm", choices=ALGORITHM_NAMES + LINEAR_ALGORITHM_NAMES,
-                          required=True)
+    simulate.add_argument("--algorithm", choices=(*ALGORITHM_NAMES, *LINEAR_ALGORITHM_NAMES,
+                                                  *CONTEXTUAL_ALGORITHMS), required=True)
     simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic",
-                                                 *LINEAR_INSTANCES), default=None,
+                                                 *LINEAR_INSTANCES, *CONTEXTUAL_INSTANCES),
+                          default=None,
                           help="instance family (default easy; sphere for hanna-*, dpdpe for "
-                               "dpdpe-*/dpe*; mslr-synthetic: a synthetic stand-in for "
-                               "MSLR-WEB10K)")
+                               "dpdpe-*/dpe*, contextual for sblb*/linucb/ldp-linucb; "
+                               "mslr-synthetic: a synthetic stand-in for MSLR-WEB10K; "
+                               "contextual[-correlated]: garcelon's linear contextual bandit)")
     simulate.add_argument("--arms", type=_count, default=None,
                           help="number of arms K (default 10; 50 for mslr-synthetic)")
     simulate.add_argument("--rewards", choices=REWARD_FAMILIES, default=None,
@@ -298,6 +302,7 @@ def _add_simulate_parser(commands: Any) -> None:
     simulate.add_argument("--scale-factor", type=float, default=None,
                           help="s of dist-rdp-se / dist-cdp-se (default 10)")
     _add_linear_simulate_options(simulate)
+    _add_contextual_options(simulate)
     simulate.add_argument("--per-user", action="store_true",
                           help="run every user's randomizer (slow, auditable path)")
     simulate.add_argument("--progress", action="store_true", help="progress bar over runs")
@@ -313,6 +318,8 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
+    if _is_contextual(args):
+        return _contextual_simulate(args)
     from dpverify.bandits.environments import instance_family
     from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
     from dpverify.bandits.mab import make_algorithm
@@ -351,7 +358,8 @@ def _add_linear_simulate_options(simulate: Any) -> None:
                                "classical Gaussian calibration) or sound (Lap(2/eps) and a correct "
                                "Laplace-sum bound; analytic Gaussian)")
     simulate.add_argument("--dim", type=_count, default=None,
-                          help="dimension d of the linear instances (default 2 sphere, 20 dpdpe)")
+                          help="dimension d of the linear and contextual instances (default 2 "
+                               "sphere, 20 dpdpe, 5 contextual)")
     simulate.add_argument("--actions", type=_count, default=None,
                           help="number of actions k of the linear instances (default 10 sphere, "
                                "1000 dpdpe); actions and theta* uniform on the unit sphere; "
@@ -404,6 +412,72 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     if "communication_cost" in summary:
         out["communication_cost"] = summary["communication_cost"]
     return out
+
+
+#: Instances of the contextual algorithms (garcelon 2022).
+CONTEXTUAL_INSTANCES = ("contextual", "contextual-correlated")
+
+
+def _add_contextual_options(simulate: Any) -> None:
+    simulate.add_argument("--regime", choices=("cor8", "cor7"), default="cor8",
+                          help="SBLB's parameter choice: garcelon Cor. 8 (default) or Cor. 7")
+    simulate.add_argument("--batch-form", choices=("derived", "printed"), default="derived",
+                          help="Thm 5's Eq. (3) for the shuffler batch length (derived: 2 - 2p)")
+    simulate.add_argument("--radius-scale", type=float, default=None,
+                          help="multiply the contextual algorithms' confidence radius (default 1)")
+
+
+def _is_contextual(args: argparse.Namespace) -> bool:
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
+
+    contextual = args.algorithm in CONTEXTUAL_ALGORITHMS
+    if contextual and args.instance is None:
+        args.instance = "contextual"
+    if contextual != (args.instance in CONTEXTUAL_INSTANCES):
+        raise ValueError(f"--algorithm {args.algorithm} needs --instance "
+                         f"{'contextual[-correlated]' if contextual else 'of its own family'} "
+                         f"(got --instance {args.instance})")
+    return contextual
+
+
+def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
+    """``simulate`` for garcelon's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
+    from dpverify.bandits.contextual import (
+        make_contextual_algorithm,
+        ContextualInstanceFamily,
+        simulate_contextual,
+    )
+
+    args.delta = 1e-6 if args.delta is None else args.delta
+    generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
+    family = ContextualInstanceFamily(args.dim or 5, args.arms or 10, generator=generator)
+    options: dict[str, Any] = {}
+    if args.radius_scale is not None:
+        options["radius_scale"] = args.radius_scale
+    if args.algorithm.startswith("sblb"):
+        options.update(regime=args.regime, form=args.batch_form)
+    algorithm = make_contextual_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                                          **options)
+    result = simulate_contextual(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                                 n_jobs=args.jobs, per_user=args.per_user)
+    summary, guarantee = result.summary(), result.guarantee
+    dims = {"horizon": args.horizon, "dimension": family.dimension}
+    local = algorithm.local_epsilon(**dims)
+    length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
+    return {"final_time_average_regret": summary["final_time_average_regret"],
+            "final_regret_std": summary["final_regret_std"],
+            **{k: v for k, v in summary.items() if k.startswith("final_")},
+            "epsilon": args.epsilon, "delta": args.delta,
+            "guarantee_model": summary["model"], "guarantee_epsilon": summary["epsilon"],
+            "guarantee_delta": summary["delta"],
+            "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
+                                    else repr(guarantee.per_batch)),
+            "arms": family.n_arms, "dim": family.dimension,
+            "local_epsilon": local, "batch_length": length,
+            "guarantee_epsilon_by_composition": (algorithm.total_epsilons(**dims)
+                                                 if hasattr(algorithm, "total_epsilons") else None),
+            "algorithm_label": result.algorithm, "environment": result.environment,
+            "simulation_seconds": result.seconds}
 
 
 def _simulate_context(args: argparse.Namespace) -> dict[str, Any]:

@@ -24,6 +24,8 @@ Registry :data:`EXPERIMENTS`:
 The linear-bandit experiments ``hanna2022-fig2``, ``hanna2022-fig3b`` and
 ``dpdpe-fig2a|fig2b|fig2c`` are defined in :mod:`dpverify.bandits.linear_experiments`
 and registered here.
+* ``garcelon2022-scaling`` and ``garcelon2022-privacy`` — garcelon 2022 has
+  no experiments: ours (:mod:`dpverify.bandits.contextual.experiments`).
 
 ``scale="quick"`` uses 5 runs and divides the horizons of Fig. 1 by 10 (the
 ε sweep keeps T = 10^6, where its slopes show); ``"full"`` is the paper's.
@@ -146,8 +148,16 @@ def _scaling() -> Experiment:
                       panels, runs=20, kind="scaling", quick_divisor=1)
 
 
+def _contextual() -> tuple[Experiment, ...]:
+    """garcelon 2022's experiments (ours): run by :mod:`dpverify.bandits.contextual.experiments`."""
+    from dpverify.bandits.contextual.experiments import CONTEXTUAL_EXPERIMENTS
+
+    return tuple(Experiment(name, description, (), kind="contextual", quick_divisor=1)
+                 for name, description in CONTEXTUAL_EXPERIMENTS.items())
+
+
 #: Named experiments.
-EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_fig1(), _scaling())}
+EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_fig1(), _scaling(), *_contextual())}
 
 
 def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | Path | None = None,
@@ -166,9 +176,17 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
     divisor, scale_runs = SCALES[check_choice(scale, "scale", tuple(SCALES))]
     divisor = experiment.quick_divisor if scale == "quick" else divisor
-    runs = check_positive_int(runs, "runs") if runs is not None else (scale_runs or experiment.runs)
-    chosen = [(i, p) for i, p in enumerate(experiment.panels) if panels is None or p.key in panels]
+    explicit_runs = None if runs is None else check_positive_int(runs, "runs")
+    runs = explicit_runs if explicit_runs is not None else (scale_runs or experiment.runs)
     start = time.perf_counter()
+    if experiment.kind == "contextual":  # garcelon 2022: cells of (d, T, ε), see that module
+        from dpverify.bandits.contextual.experiments import run_contextual
+
+        cells, written = run_contextual(name, scale=scale, seed=seed, out_dir=out_dir,
+                                        n_jobs=n_jobs, cells=panels, runs=explicit_runs)
+        return ExperimentResult(experiment, scale, cells, tuple(written),
+                                time.perf_counter() - start)
+    chosen = [(i, p) for i, p in enumerate(experiment.panels) if panels is None or p.key in panels]
     results = []
     for index, panel in chosen:
         horizon = max(panel.horizon // divisor, 10)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["plot_regret_panels", "plot_scaling"]
+__all__ = ["plot_regret_panels", "plot_scaling", "plot_contextual"]
 
 
 def _pyplot() -> Any:
@@ -83,6 +83,44 @@ def plot_scaling(results: Any, path: str | Path, *, title: str = "") -> Path:
     axis.legend(fontsize=8)
     if title:
         axis.set_title(title, fontsize=9)
+    figure.tight_layout()
+    path = Path(path)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "") -> Path:
+    """garcelon experiments: final regret against ``x`` ("horizon" or "epsilon"), one panel per d.
+
+    Log–log; for ``x="horizon"`` with reference slopes 1/2, 2/3, 3/4 and 1.
+    ``table`` is :func:`dpverify.bandits.contextual.experiments.rows`.
+    """
+    plt = _pyplot()
+    dimensions = sorted({r["dimension"] for r in table})
+    figure, axes = plt.subplots(1, len(dimensions), figsize=(6 * len(dimensions), 4.5),
+                                squeeze=False)
+    for axis, dimension in zip(axes[0], dimensions):
+        own = [r for r in table if r["dimension"] == dimension]
+        for name in dict.fromkeys(r["algorithm"] for r in own):
+            points = sorted((r for r in own if r["algorithm"] == name), key=lambda r: r[x])
+            axis.errorbar([r[x] for r in points], [max(r["final_regret"], 1e-3) for r in points],
+                          yerr=[r["standard_error"] for r in points], marker="o", capsize=3,
+                          label=name)
+        if x == "horizon":
+            grid = np.array(sorted({r["horizon"] for r in own}), dtype=float)
+            anchor = max(r["final_regret"] for r in own)
+            for power, style in ((0.5, ":"), (2 / 3, "-."), (0.75, "--"), (1.0, "-")):
+                axis.plot(grid, anchor * (grid / grid[-1]) ** power, "k" + style, linewidth=0.7,
+                          label=f"∝ T^{power:.2g}")
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("horizon T" if x == "horizon" else "central ε")
+        axis.set_ylabel("final regret Reg(T)")
+        axis.set_title(f"d = {dimension}", fontsize=10)
+        axis.legend(fontsize=7)
+    if title:
+        figure.suptitle(title, fontsize=10)
     figure.tight_layout()
     path = Path(path)
     figure.savefig(path, dpi=110)

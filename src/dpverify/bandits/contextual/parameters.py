@@ -1,0 +1,257 @@
+"""SBLB's parameters (garcelon 2022): p ↔ ε0, λ_j (Eq. 8), β_j (Eq. 7), the batch length l, Cor. 7/8.
+
+* :func:`flip_probability` / :func:`local_epsilon` — Prop. 4/12:
+  ``p = 2/(exp(2ε0/(m d (d+3))) + 1)`` and its inverse
+  ``ε0 = (m d (d+3)/2) ln(2/p − 1)`` (``m d (d+3)/2`` randomized bits).
+* :func:`regularizer` — Eq. (8): ``λ_j = √(8 t ln(2t/δ))/m + 2√(8 t ln(2t/δ))/((1−p)√m) + λ``.
+* :func:`confidence_radius` — Eq. (7), verbatim (CATALOGUE T11).
+* :func:`batch_length` — the smallest l meeting Thm 5: ``l p >= 14 log(8mT/δ0)``
+  and Eq. (3), printed (``1 − 2p``) or re-derived (``2 − 2p``, ``√(2p ·)``) form
+  (through :func:`dpverify.accountants.shuffle_papers.min_shuffler_batch_length`).
+* :func:`sblb_parameters` — the parameter choices of Cor. 7 and Cor. 8 as a
+  frozen :class:`SBLBParameters`.
+
+``t`` in λ_j and β_j is the number of samples actually aggregated (a multiple
+of l, CATALOGUE T5). Both are tuning quantities of the algorithm (not privacy
+bounds), computed in float.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mpmath
+
+from dpverify._numeric import round_up, working_precision
+from dpverify._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+    check_probability,
+    value_error,
+)
+from dpverify.accountants.shuffle_papers import min_shuffler_batch_length
+from dpverify.mechanisms.encoding import mldp_flip_probability
+
+__all__ = [
+    "flip_probability",
+    "local_epsilon",
+    "number_of_bits",
+    "regularizer",
+    "confidence_radius",
+    "batch_length",
+    "cor8_epsilon_limit",
+    "SBLBParameters",
+    "sblb_parameters",
+    "REGIMES",
+    "BATCH_FORMS",
+]
+
+#: Parameter regimes of :func:`sblb_parameters`.
+REGIMES = ("cor7", "cor8")
+#: Forms of Thm 5's Eq. (3) (CATALOGUE 000.3, T9).
+BATCH_FORMS = ("printed", "derived")
+
+
+def number_of_bits(m: int, d: int) -> int:
+    """``m d (d+3)/2``: the randomized bits of one M_LDP report (Alg. 2).
+
+    >>> number_of_bits(1, 5)
+    20
+    """
+    return check_positive_int(m, "m") * check_positive_int(d, "d") * (d + 3) // 2
+
+
+def flip_probability(epsilon_0: float, *, m: int, d: int) -> float:
+    """Prop. 4/12: ``p = 2/(exp(2ε0/(m d (d+3))) + 1)``, rounded up (so M_LDP is at most ε0-LDP).
+
+    :func:`dpverify.mechanisms.encoding.mldp_flip_probability`.
+
+    >>> round(flip_probability(1.0, m=1, d=1), 6)
+    0.755081
+    """
+    return mldp_flip_probability(epsilon_0, bits=m, dimension=d)
+
+
+def local_epsilon(p: float, *, m: int, d: int) -> float:
+    """Prop. 4/12 inverted: ``ε0 = (m d (d+3)/2) ln(2/p − 1)``, rounded up (the LDP level of p).
+
+    >>> round(local_epsilon(flip_probability(1.0, m=2, d=3), m=2, d=3), 9)
+    1.0
+    """
+    p = check_probability(p, "p", open_low=True)
+    bits = number_of_bits(m, d)
+    with working_precision():
+        return round_up(bits * mpmath.log(2 / mpmath.mpf(p) - 1), relative_error=1e-40)
+
+
+def _log_term(t: float, delta: float) -> float:
+    return t * math.log(2 * t / delta) if t > 0 else 0.0
+
+
+def regularizer(t: float, *, delta: float, m: int, p: float, lam: float) -> float:
+    """Eq. (8): ``λ_j = √(8 t ln(2t/δ))/m + 2√(8 t ln(2t/δ))/((1−p)√m) + λ``.
+
+    ``t`` = samples aggregated so far; ``λ_j = λ`` at t = 0 (the limit). The
+    regularizer of Ṽ after an update is ``2λ_j − λ`` (Alg. 1's increments
+    ``2(λ_{j+1} − λ_j)`` from ``Ṽ_0 = λ I``, CATALOGUE T4).
+
+    >>> regularizer(0, delta=0.1, m=1, p=0.5, lam=2.0)
+    2.0
+    >>> round(regularizer(100, delta=0.1, m=1, p=0.5, lam=0.0), 4)  # 5 √(800 ln 2000)
+    389.8949
+    """
+    t = check_nonnegative(t, "t")
+    delta = check_delta(delta, allow_zero=False)
+    m = check_positive_int(m, "m")
+    p = check_probability(p, "p", open_high=True)
+    lam = check_positive(lam, "lam") if lam != 0 else 0.0
+    root = math.sqrt(8 * _log_term(t, delta))
+    return root / m + 2 * root / ((1 - p) * math.sqrt(m)) + lam
+
+
+def confidence_radius(t: float, *, delta: float, sigma: float, d: int, L: float, S: float, m: int,
+                      p: float, lam_t: float) -> float:
+    """Eq. (7), verbatim (CATALOGUE T11: ``d log(3 + tL²/λ_j)`` outside σ's root):
+
+    .. math::
+
+        β_j = σ\\sqrt{8\\log(2t/δ)} + d\\log(3 + tL^2/λ_j) + S\\sqrt{3λ_j}
+              + \\frac{d}{\\sqrt{λ_j}}\\Big(2\\sqrt{p(1 - p/2)\\,t m\\log(2t/δ)}
+              + \\frac{8\\log(2t/δ)}{3} + \\frac{\\sqrt 8}{m}\\sqrt{t\\log(2t/δ)}\\Big)
+
+    Undefined at t = 0 (log 0, CATALOGUE T21): callers use t = 1 for β_0.
+    SBLB's first actions do not depend on β_0 anyway (θ̃_0 = 0 and all
+    contexts of the instances here have norm L, so every arm ties).
+
+    >>> round(confidence_radius(1, delta=0.5, sigma=0.5, d=1, L=1, S=1, m=1, p=0.5, lam_t=1), 4)
+    13.2525
+    """
+    t = check_positive(t, "t")
+    delta = check_delta(delta, allow_zero=False)
+    sigma = check_nonnegative(sigma, "sigma")
+    d, m = check_positive_int(d, "d"), check_positive_int(m, "m")
+    L, S = check_positive(L, "L"), check_nonnegative(S, "S")
+    p = check_probability(p, "p")
+    lam_t = check_positive(lam_t, "lam_t")
+    log = math.log(2 * t / delta)
+    noise = (2 * math.sqrt(p * (1 - p / 2) * t * m * log) + 8 * log / 3
+             + math.sqrt(8) / m * math.sqrt(t * log))
+    return (sigma * math.sqrt(8 * log) + d * math.log(3 + t * L * L / lam_t)
+            + S * math.sqrt(3 * lam_t) + d / math.sqrt(lam_t) * noise)
+
+
+def batch_length(epsilon: float, delta0: float, *, T: int, m: int, d: int, p: float,
+                 form: str = "derived") -> int:
+    """Thm 5: the smallest shuffler batch length l with ``l p >= 14 log(8mT/δ0)`` and Eq. (3).
+
+    ``form="derived"`` (default) uses the re-derived ``2 − 2p + 2√(2p log(2mT/δ0)/l)``,
+    ``"printed"`` the paper's ``1 − 2p + 2√(2 log(2mT/δ0)/l)`` (CATALOGUE 000.3, T9).
+    The derived form needs a longer batch (its condition is stronger in p).
+
+    >>> printed = batch_length(0.5, 1e-6, T=10**8, m=1, d=1, p=0.5, form="printed")
+    >>> derived = batch_length(0.5, 1e-6, T=10**8, m=1, d=1, p=0.5)
+    >>> printed <= derived
+    True
+    """
+    form = check_choice(form, "form", BATCH_FORMS)
+    return min_shuffler_batch_length(epsilon, delta0, T=T, m=m, d=d, flip_probability=p,
+                                     variant=form)
+
+
+def cor8_epsilon_limit(T: int) -> float:
+    """Cor. 8's requirement ``ε <= 1/(27 T^{1/4})`` (so that ``ε^{2/3}T^{1/6} <= 1/9``, p >= 8/9).
+
+    >>> round(cor8_epsilon_limit(10**4), 6)
+    0.003704
+    """
+    return 1 / (27 * check_positive_int(T, "T") ** 0.25)
+
+
+@dataclass(frozen=True, slots=True)
+class SBLBParameters:
+    """Every parameter of one SBLB deployment (Alg. 1), and where it came from.
+
+    ``epsilon``/``delta``: the central (JDP) target; ``delta0``: Thm 5's δ0
+    (= δ, as Cor. 7); ``epsilon_0``: the LDP level of each report; ``p``:
+    the bits' flip probability (= :func:`flip_probability` of ε0); ``m``:
+    bits per entry; ``batch_length``: l (Thm 5); ``lam``: λ; ``eta``: η of
+    the det trigger; ``L``, ``S``, ``sigma``: Assumption 3's bounds.
+    """
+
+    regime: str
+    epsilon: float
+    delta: float
+    delta0: float
+    horizon: int
+    dimension: int
+    epsilon_0: float
+    p: float
+    m: int
+    batch_length: int
+    lam: float
+    eta: float
+    L: float
+    S: float
+    sigma: float
+    form: str
+
+    @property
+    def shuffler_batches(self) -> int:
+        """``⌈T/l⌉`` (only ``⌊T/l⌋`` are complete and released)."""
+        return -(-self.horizon // self.batch_length)
+
+
+def sblb_parameters(epsilon: float, delta: float, T: int, d: int, regime: str = "cor8", *,
+                    form: str = "derived", L: float = 1.0, S: float = 1.0, sigma: float = 0.5,
+                    strict: bool = True) -> SBLBParameters:
+    """SBLB's parameters for a central (ε, δ) target at horizon T in dimension d.
+
+    * ``"cor8"`` (Cor. 8): η = 1/2, λ = √T, m = 1, ``p = 1 − ε^{2/3}T^{1/6}``,
+      i.e. ``ε0 = (d(d+3)/2) ln(2/p − 1)``; requires ``ε <= 1/(27 T^{1/4})``
+      (checked when ``strict``; otherwise only ``ε^{2/3}T^{1/6} < 1``, p > 0).
+      Regret Õ(T^{2/3}/ε^{1/3}).
+    * ``"cor7"`` (Cor. 7): ``ε = √(e^{ε0} − 1)`` i.e. ``ε0 = ln(1 + ε²)``, δ0 = δ.
+      Cor. 7 leaves η, λ, m unspecified (Eq. 4 is Õ only): we take Cor. 8's
+      η = 1/2, λ = √T, m = 1. Regret Õ(T^{3/4}/ε^{1/2}).
+
+    In both, δ0 = δ and l = :func:`batch_length` (``form``); ε0 is recomputed
+    from p and p from ε0 (rounded up), so the stored pair is consistent.
+
+    >>> params = sblb_parameters(0.001, 1e-6, 10**5, 2)
+    >>> params.m, params.eta, round(params.lam, 3), round(params.p, 6)
+    (1, 0.5, 316.228, 0.931871)
+    >>> params.batch_length > params.horizon  # Thm 5's constants: no batch completes
+    True
+    """
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    T = check_positive_int(T, "T")
+    d = check_positive_int(d, "d")
+    regime = check_choice(regime, "regime", REGIMES)
+    form = check_choice(form, "form", BATCH_FORMS)
+    L, S, sigma = check_positive(L, "L"), check_positive(S, "S"), check_positive(sigma, "sigma")
+    m, eta, lam = 1, 0.5, math.sqrt(T)
+    if regime == "cor8":
+        level = epsilon ** (2 / 3) * T ** (1 / 6)
+        if strict and epsilon > cor8_epsilon_limit(T):
+            raise value_error("epsilon", epsilon, f"<= 1/(27 T^(1/4)) = {cor8_epsilon_limit(T)!r}",
+                              "Cor. 8's requirement (pass strict=False to go beyond it)")
+        if level >= 1:
+            raise value_error("epsilon", epsilon, f"< T^(-1/4) = {T ** -0.25!r}",
+                              "Cor. 8's p = 1 - eps^(2/3) T^(1/6) must be positive")
+        epsilon_0 = local_epsilon(1 - level, m=m, d=d)
+    else:
+        epsilon_0 = float(mpmath.log1p(mpmath.mpf(epsilon) ** 2))
+    p = flip_probability(epsilon_0, m=m, d=d)
+    if not p < 1:
+        raise value_error("epsilon", epsilon, "large enough that p < 1")
+    length = batch_length(epsilon, delta, T=T, m=m, d=d, p=p, form=form)
+    return SBLBParameters(regime=regime, epsilon=epsilon, delta=delta, delta0=delta, horizon=T,
+                          dimension=d, epsilon_0=epsilon_0, p=p, m=m, batch_length=length,
+                          lam=lam, eta=eta, L=L, S=S, sigma=sigma, form=form)
+

@@ -1,0 +1,41 @@
+"""``dpverify simulate`` with the contextual algorithms: the MAB JSON keys plus local_epsilon and batch_length."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpverify.cli import main
+
+MAB_KEYS = {"final_time_average_regret", "final_regret_std", "final_regret", "final_realised_regret",
+            "epsilon", "delta", "guarantee_model", "guarantee_epsilon", "guarantee_delta",
+            "guarantee_per_batch", "arms", "algorithm_label", "environment", "simulation_seconds",
+            "algorithm", "instance", "horizon", "runs", "seed", "per_user", "seconds"}
+
+
+@pytest.mark.parametrize("algorithm, epsilon", [("sblb", "0.002"), ("sblb-fixed-batch", "0.002"),
+                                                ("ldp-linucb", "1"), ("linucb", None)])
+def test_simulate_contextual_json(capsys, algorithm, epsilon) -> None:
+    argv = ["simulate", "--algorithm", algorithm, "--instance", "contextual", "--dim", "2",
+            "--arms", "4", "--delta", "1e-6", "--horizon", "3000", "--runs", "2", "--seed", "1",
+            "--json"] + ([] if epsilon is None else ["--epsilon", epsilon])
+    if algorithm.startswith("sblb"):
+        argv += ["--batch-form", "printed"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert MAB_KEYS <= set(out) and {"local_epsilon", "batch_length"} <= set(out)
+    assert out["arms"] == 4 and out["dim"] == 2 and out["runs"] == 2
+    if algorithm == "linucb":
+        assert out["local_epsilon"] is None and out["guarantee_model"] == "none"
+    elif algorithm == "ldp-linucb":
+        assert out["local_epsilon"] == 1.0 and out["batch_length"] == 1
+    else:
+        assert out["guarantee_model"] == "shuffle" and out["batch_length"] > 1
+
+
+def test_contextual_algorithm_on_a_mab_instance_is_refused(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--algorithm", "linucb", "--instance", "easy", "--horizon", "100"])
+    assert info.value.code == 2
+    assert "--instance" in capsys.readouterr().err
