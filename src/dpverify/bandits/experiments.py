@@ -21,11 +21,12 @@ Registry :data:`EXPERIMENTS`:
   σ >~ 100/Δ, i.e. ε <~ 0.02 here; above, SDP-AE's cost hides under its
   non-private part. tenenbaum has no experiments (CATALOGUE 002.5): ours.
 
+* ``garcelon2022-scaling`` and ``garcelon2022-privacy`` — garcelon 2022 has
+  no experiments: ours (:mod:`dpverify.bandits.contextual.experiments`).
+
 The linear-bandit experiments ``hanna2022-fig2``, ``hanna2022-fig3b`` and
 ``dpdpe-fig2a|fig2b|fig2c`` are defined in :mod:`dpverify.bandits.linear_experiments`
 and registered here.
-* ``garcelon2022-scaling`` and ``garcelon2022-privacy`` — garcelon 2022 has
-  no experiments: ours (:mod:`dpverify.bandits.contextual.experiments`).
 
 ``scale="quick"`` uses 5 runs and divides the horizons of Fig. 1 by 10 (the
 ε sweep keeps T = 10^6, where its slopes show); ``"full"`` is the paper's.
@@ -157,7 +158,7 @@ def _contextual() -> tuple[Experiment, ...]:
 
 
 #: Named experiments.
-EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_fig1(), _scaling(), *_contextual())}
+EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_fig1(), _scaling())}
 
 
 def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | Path | None = None,
@@ -271,11 +272,12 @@ def _write_scaling_csv(results: tuple, path: Path) -> None:
         writer.writerows(rows)
 
 
-def _register_linear() -> None:
-    """Add the linear-bandit experiments (:mod:`dpverify.bandits.linear_experiments`)."""
+def _register_linear_and_contextual() -> None:
+    """Add the linear-bandit and contextual experiments (their modules import this one)."""
     from dpverify.bandits.linear_experiments import LINEAR_EXPERIMENTS
 
     EXPERIMENTS.update(LINEAR_EXPERIMENTS)
+    EXPERIMENTS.update({experiment.name: experiment for experiment in _contextual()})
 
 
-_register_linear()
+_register_linear_and_contextual()
