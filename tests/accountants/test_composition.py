@@ -8,6 +8,7 @@ the k-fold product distributions (2^k or 4^k outcomes).
 
 from __future__ import annotations
 
+import warnings
 import itertools
 import math
 from fractions import Fraction
@@ -458,3 +459,12 @@ def test_segment_solve_raises_precision_when_it_cancels() -> None:
     with mpmath.workdps(15):
         root = solve_on_segment(epsilon, delta, k, target, index)
     assert abs(root - expected) <= 1e-12 * expected
+
+
+@pytest.mark.parametrize("epsilon, k", [(800.0, 1000), (1e5, 10), (50.0, 3)])
+def test_optimal_composition_of_huge_epsilons_is_finite_and_below_basic(epsilon, k):
+    """Regression: δ_RR's upper bound exceeded 1 at huge ε and log1p(−δ_RR) went complex (TypeError)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        composed = optimal_composition(epsilon, 1e-12, k, target_delta=1e-6)
+    assert 0.99 * k * epsilon < composed.epsilon <= k * epsilon

@@ -150,7 +150,14 @@ def randomized_response_delta_upper(epsilon: float, k: int, x: mpmath.mpf) -> mp
 
 
 def total_delta_upper(delta: float, k: int, randomized_response_delta: mpmath.mpf) -> mpmath.mpf:
-    """``1 - (1-δ)^k (1 - δ_RR)`` without cancellation, times ``1 + RELATIVE_ERROR``."""
+    """``1 - (1-δ)^k (1 - δ_RR)`` without cancellation, times ``1 + RELATIVE_ERROR``.
+
+    A hockey-stick divergence is at most 1, so an upper bound ``δ_RR >= 1``
+    (rounding and tail bounds can push it past 1 when ε is huge and δ_RR is
+    1 − e^{-hundreds}) means the trivial total δ = 1.
+    """
+    if randomized_response_delta >= 1:
+        return mpmath.mpf(1)
     exponent = k * mpmath.log1p(-mpmath.mpf(delta)) + mpmath.log1p(-randomized_response_delta)
     return -mpmath.expm1(exponent) * (1 + mpmath.mpf(RELATIVE_ERROR))
 
