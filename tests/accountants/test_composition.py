@@ -8,9 +8,9 @@ the k-fold product distributions (2^k or 4^k outcomes).
 
 from __future__ import annotations
 
-import warnings
 import itertools
 import math
+import warnings
 from fractions import Fraction
 
 import mpmath
