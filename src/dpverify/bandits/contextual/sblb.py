@@ -211,10 +211,9 @@ class SBLB:
             total = garcelon_total_guarantee(q.batch_length, horizon, q.p, m=q.m, d=q.dimension,
                                              delta0=q.delta0, delta_slack=q.delta0,
                                              composition=composition)
-        except (ValueError, OverflowError, TypeError):  # ε_c so large that composing it overflows
+        except (ValueError, OverflowError):  # ε_c so large that composing it overflows
             if not fallback:
                 raise
-            # (the accountants raise ValueError/OverflowError; optimal composition a TypeError)
             composition = "basic (the requested composition overflows)"
             total = _basic_total(q, horizon)
         with_event = ApproxDP(total.epsilon, min(total.delta + q.delta, 1.0 - 1e-16))
@@ -249,7 +248,7 @@ class SBLB:
                     out[composition] = self.guarantee(
                         horizon=horizon, dimension=dimension, composition=composition,
                         fallback=False).approx_dp.epsilon
-                except (ValueError, OverflowError, TypeError):
+                except (ValueError, OverflowError):
                     out[composition] = None
         return out
 
