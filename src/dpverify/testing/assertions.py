@@ -202,7 +202,8 @@ def assert_conservative(upper_bound: Any, exact: Any, *, name: str, rel_tol: flo
         return None
     index = int(np.argmax(np.where(short, truth - upper, -np.inf)))
     bad_upper, bad_exact = float(upper.flat[index]), float(truth.flat[index])
-    where = "" if upper.ndim == 0 else f" at index {np.unravel_index(index, upper.shape)}"
+    position = tuple(int(i) for i in np.unravel_index(index, upper.shape))
+    where = "" if upper.ndim == 0 else f" at index {position}"
     raise AssertionError(
         f"{name} is not conservative: upper bound {bad_upper!r} < exact value {bad_exact!r}"
         f"{where} (shortfall {bad_exact - bad_upper:.6g}, relative "
