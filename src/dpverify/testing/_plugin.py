@@ -135,6 +135,7 @@ def _marker_settings(item: pytest.Item, state: _session.RunState) -> dict[str, A
     if marker.args or unknown:
         pytest.fail(f"{where}: takes only the keywords {', '.join(_MARKER_KEYS)} "
                     f"(got args={marker.args!r}, unknown keywords={unknown})", pytrace=False)
+    problem = None
     try:
         for key, value in marker.kwargs.items():
             if key == "confidence":
@@ -144,7 +145,9 @@ def _marker_settings(item: pytest.Item, state: _session.RunState) -> dict[str, A
             else:
                 settings[key] = _parse_int(key, value, 10 if key == "samples" else 0)
     except pytest.UsageError as error:
-        pytest.fail(f"{where}: {error}", pytrace=False)
+        problem = str(error)
+    if problem is not None:
+        pytest.fail(f"{where}: {problem}", pytrace=False)
     return settings
 
 

@@ -31,7 +31,7 @@ class AuditRecord:
 
 @dataclass
 class TestContext:
-    """The running test: its node id, its effective audit settings, and a call counter."""
+    """The running test: its node id and its effective audit settings."""
 
     __test__ = False  # not a pytest test class
 
@@ -39,7 +39,6 @@ class TestContext:
     samples: int | None
     confidence: float | None
     seed: int
-    calls: int = 0
 
 
 @dataclass
@@ -79,8 +78,8 @@ def describe(value: Any) -> str:
 def stream_seed(seed: int, nodeid: str, *spawn_key: int) -> Any:
     """A test's ``numpy.random.SeedSequence``: entropy ``(seed, sha256(nodeid))``.
 
-    Child ``spawn_key=(0,)`` feeds the ``dp_rng`` fixture and ``(1, i)`` the
-    ``i``-th :func:`~dpverify.testing.assert_satisfies` call of the test. It
+    Child ``spawn_key=(0,)`` feeds the ``dp_rng`` fixture and ``(1, digest)``
+    an :func:`~dpverify.testing.assert_satisfies` call (digest of its question). It
     depends on nothing but ``seed`` and ``nodeid``, so selecting, reordering or
     parallelising tests changes no test's streams. (numpy is imported here, on
     first use, to keep the plugin's import light.)

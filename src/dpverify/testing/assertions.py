@@ -9,6 +9,7 @@ accountant-side check: an upper bound must not fall below the exact value.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any
 
@@ -35,16 +36,28 @@ def _claim_text(epsilon: float, delta: float) -> str:
     return f"{epsilon!r}-DP" if delta == 0 else f"({epsilon!r}, {delta!r})-DP"
 
 
-def _settings(samples: Any, confidence: Any, seed: Any) -> tuple[Any, Any, Any, str]:
+def _fingerprint(*values: Any) -> int:
+    """A 64-bit digest of an audit's question (arrays by their bytes, anything else by repr)."""
+    digest = hashlib.sha256()
+    for value in values:
+        if isinstance(value, np.ndarray):
+            digest.update(f"{value.dtype}{value.shape}".encode() + np.ascontiguousarray(value).tobytes())
+        else:
+            digest.update(repr(value).encode("utf-8", "backslashreplace"))
+        digest.update(b"\x00")
+    return int.from_bytes(digest.digest()[:8], "little")
+
+
+def _settings(samples: Any, confidence: Any, seed: Any,
+              question: tuple[Any, ...]) -> tuple[Any, Any, Any, str]:
     """Explicit argument > ``dp_audit`` marker > command-line option > library default."""
     state = _session.current()
     test = state.test if state is not None else None
     if test is not None:
-        test.calls += 1
         samples = test.samples if samples is None else samples
         confidence = test.confidence if confidence is None else confidence
         if seed is None:
-            seed = _session.stream_seed(test.seed, test.nodeid, 1, test.calls)
+            seed = _session.stream_seed(test.seed, test.nodeid, 1, _fingerprint(*question))
         where = test.nodeid
     else:
         where = "<no pytest plugin>"
@@ -79,8 +92,11 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
         test, the ``--dpverify-samples`` / ``--dpverify-confidence`` options,
         then :data:`DEFAULT_SAMPLES` (100 000) and :data:`DEFAULT_CONFIDENCE`
         (0.999). ``seed=None`` under the plugin is a stream spawned from
-        ``--dpverify-seed``, the test's node id and the call's index within
-        the test; outside the plugin it is :data:`DEFAULT_SEED`.
+        ``--dpverify-seed``, the test's node id and a digest of the call's
+        question ``(x, x_prime, epsilon, delta, label)`` — so a hypothesis
+        replay of the same example re-runs the same audit, and the verdict
+        does not depend on which tests run or in what order; outside the
+        plugin it is :data:`DEFAULT_SEED`.
     label
         The name shown in the failure message and the plugin's summary table
         (default: the sampler's qualified name).
@@ -117,7 +133,8 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     label = _session.describe(sampler) if label is None else label
     if not isinstance(label, str):
         raise DpverifyTypeError(f"label={label!r} must be a string")
-    samples, confidence, seed, where = _settings(samples, confidence, seed)
+    samples, confidence, seed, where = _settings(samples, confidence, seed,
+                                                 (x, x_prime, epsilon, delta, label))
     report = audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
                    confidence=confidence, seed=seed, events=events)
     state = _session.current()
