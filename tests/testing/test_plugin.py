@@ -41,6 +41,15 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest("-p", "no:cacheprovider", *_plugin_args(), *args)
 
 
+def run_subprocess(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.RunResult:
+    """A fresh interpreter importing the same dpverify as this one (a checkout's src or site-packages)."""
+    import os
+
+    here = str(Path(dpverify.testing.assertions.__file__).resolve().parents[2])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *_plugin_args())
+
+
 USER_TESTS = '''
 import numpy as np
 from dpverify.testing import assert_satisfies
@@ -182,17 +191,42 @@ def test_marker_seed(dp_rng):
     assert _draws(run(pytester, "-s", "--dpverify-seed=5"))["marked"] == marked
 
 
-def test_from_type_works_in_a_users_run(pytester: pytest.Pytester) -> None:
-    """The plugin registers the guarantee strategies for a test module that never imports them."""
+def test_from_type_works_in_a_users_run(pytester: pytest.Pytester,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plugin registers the guarantee strategies for a test module that never imports them.
+
+    In a subprocess: hypothesis's type registry is global, and this process
+    has imported :mod:`dpverify.testing.strategies` (so registered) already.
+    Unregistered, ``from_type`` would build ``ApproxDP`` from arbitrary floats
+    and the test would error.
+    """
     pytester.makepyfile(test_user='''
+import sys
 from hypothesis import given, strategies as st
 from dpverify import ApproxDP
+
+def test_not_imported_by_the_user():
+    assert "dpverify.testing.strategies" in sys.modules  # the plugin did it
 
 @given(st.from_type(ApproxDP))
 def test_valid(guarantee):
     assert 0 < guarantee.delta < 1 and guarantee.epsilon >= 0
 ''')
-    run(pytester).assert_outcomes(passed=1)
+    run_subprocess(pytester, monkeypatch).assert_outcomes(passed=2)
+
+
+def test_the_plugin_imports_nothing_heavy_in_a_run_that_does_not_use_it(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile(test_user='''
+import sys
+
+def test_light():
+    heavy = [m for m in sys.modules if m.startswith(("numpy", "scipy", "mpmath",
+             "dpverify.auditing", "dpverify.mechanisms", "dpverify.guarantees",
+             "dpverify.testing.strategies", "dpverify.testing.assertions"))]
+    assert "dpverify.testing._plugin" in sys.modules and not heavy, heavy
+''')
+    run_subprocess(pytester, monkeypatch).assert_outcomes(passed=1)
 
 
 def _readme_example() -> str:

@@ -28,9 +28,10 @@ label, claim, certified ε lower bound and verdict.
 
 The module is light on purpose: at import it loads only pytest (already
 loaded) and :mod:`dpverify.testing._session` (no imports). numpy is imported by
-the ``dp_rng`` fixture, hypothesis and :mod:`dpverify.testing.strategies` only
-when the session has already loaded both hypothesis and dpverify's guarantee
-types (then the guarantee types get their ``st.from_type`` strategies), and
+the ``dp_rng`` fixture, :mod:`dpverify.testing.strategies` (which registers
+``st.from_type`` strategies for the guarantee types) only in runs whose test
+files mention both dpverify and hypothesis, before the first such file is
+imported, and
 :mod:`dpverify.auditing` only by the tests that call ``assert_satisfies``.
 """
 
@@ -101,16 +102,39 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         _session.pop(state)
 
 
-def _register_type_strategies() -> None:
-    """``st.from_type`` for dpverify's guarantee types, if the run already uses both libraries.
+def _register_type_strategies(*, needed: bool = False) -> None:
+    """``st.from_type`` for dpverify's guarantee types, in runs that use hypothesis and dpverify.
 
-    Importing :mod:`dpverify.testing.strategies` registers them. It is done
-    only when hypothesis and :mod:`dpverify.guarantees` are both loaded (by a
-    conftest, or by the collected test modules), so a run that does not use
-    them pays nothing.
+    Importing :mod:`dpverify.testing.strategies` registers them. Hypothesis
+    resolves ``st.from_type(ApproxDP)`` against the registry when the
+    strategy is *created* — typically in a ``@given`` at a test module's
+    import — so registration must come first: it happens in
+    ``pytest_configure`` when a conftest already loaded hypothesis and
+    :mod:`dpverify.guarantees`, and otherwise when collection reaches the
+    first ``.py`` file whose text mentions both ``dpverify`` and
+    ``hypothesis`` (``needed=True``), just before that file is imported. A run
+    that never does pays nothing.
     """
-    if "hypothesis" in sys.modules and "dpverify.guarantees" in sys.modules:
+    if "dpverify.testing.strategies" in sys.modules:
+        return
+    if not needed and not ("hypothesis" in sys.modules and "dpverify.guarantees" in sys.modules):
+        return
+    try:
         import dpverify.testing.strategies  # noqa: F401  (registers on import)
+    except ModuleNotFoundError as error:  # hypothesis is not installed: nothing to register for
+        if error.name is None or not error.name.startswith("hypothesis"):
+            raise
+
+
+def pytest_collect_file(file_path: Any, parent: Any) -> None:
+    if file_path.suffix == ".py" and "dpverify.testing.strategies" not in sys.modules:
+        try:
+            source = file_path.read_bytes()
+        except OSError:
+            return None
+        if b"dpverify" in source and b"hypothesis" in source:
+            _register_type_strategies(needed=True)
+    return None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -119,7 +143,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     state = config.stash.get(_STATE, None)
-    if state is None or config.getoption("dpverify_seed") == "0" and config.option.verbose < 1:
+    if state is None or (state.seed == 0 and config.option.verbose < 1):
         return None
     return f"dpverify: --dpverify-seed={state.seed}"
 
