@@ -190,3 +190,14 @@ def test_bad_bounds_are_refused_eagerly_by_name(function, kwargs, name) -> None:
     """The error comes from the call itself, before anything is drawn."""
     with pytest.raises((ValueError, TypeError), match=name):
         function(**kwargs)
+
+
+@pytest.mark.parametrize("direction", [[1e-300, -5e-310, 0.0], [5e-324, 0.0, 0.0], [1.0, 1.0, 1.0],
+                                       [-0.0, 0.0, 0.0]])
+@pytest.mark.parametrize("order", [1, 2])
+def test_scaling_a_tiny_direction_neither_overflows_nor_loops(direction, order) -> None:
+    """Regression: a subnormal direction scaled to the radius overflowed to inf (and looped)."""
+    vector = dst._within(np.array(direction), 2.0, order, 2.0)
+    assert np.isfinite(vector).all() and np.linalg.norm(vector, ord=order) <= 2.0
+    if any(direction):
+        assert np.linalg.norm(vector, ord=order) > 1.999
