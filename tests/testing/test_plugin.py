@@ -81,8 +81,8 @@ def test_correct_laplace_passes_and_half_scale_fails_readably(pytester: pytest.P
     result.stdout.fnmatch_lines([
         "*dpverify audits: 2 run, 1 violations (--dpverify-seed=0)*",
         "*test*mechanism*claim*certified eps >=*verdict*",
-        "*test_user.py::test_correct_laplace*laplace*1.0-DP*ok*",
-        "*test_user.py::test_buggy_laplace*laplace_half_scale*1.0-DP*VIOLATION*",
+        "*test_user.py::test_correct_laplace*laplace*1-DP*ok*",
+        "*test_user.py::test_buggy_laplace*laplace_half_scale*1-DP*VIOLATION*",
     ])
 
 

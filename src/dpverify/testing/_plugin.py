@@ -218,7 +218,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     state = config.stash.get(_STATE, None)
     if state is None or not state.records:
         return
-    rows = [(_cell(r.test, 56), _cell(r.label, 28), r.claim, f"{r.epsilon_lower_bound:.4g}",
+    rows = [(_cell(r.test.rsplit("/", 1)[-1], 60), _cell(r.label, 32), r.claim, f"{r.epsilon_lower_bound:.4g}",
              "VIOLATION" if r.violation else "ok") for r in state.records]
     header = ("test", "mechanism", "claim", "certified eps >=", "verdict")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]

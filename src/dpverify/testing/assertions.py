@@ -32,7 +32,9 @@ DEFAULT_CONFIDENCE = 0.999
 DEFAULT_SEED = 0
 
 
-def _claim_text(epsilon: float, delta: float) -> str:
+def _claim_text(epsilon: float, delta: float, *, compact: bool = False) -> str:
+    if compact:
+        return f"{epsilon:.4g}-DP" if delta == 0 else f"({epsilon:.4g}, {delta:.3g})-DP"
     return f"{epsilon!r}-DP" if delta == 0 else f"({epsilon!r}, {delta!r})-DP"
 
 
@@ -140,7 +142,7 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     state = _session.current()
     if state is not None:
         state.records.append(_session.AuditRecord(
-            test=where, label=label, claim=_claim_text(report.guarantee.epsilon, report.delta),
+            test=where, label=label, claim=_claim_text(report.guarantee.epsilon, report.delta, compact=True),
             epsilon_lower_bound=report.epsilon_lower_bound, violation=report.violation,
             samples=report.samples, confidence=report.confidence))
     if report.violation:
