@@ -239,7 +239,9 @@ def _readme_example() -> str:
 
 def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_my_mechanism=_readme_example())
-    result = run(pytester, "--strict-markers")
+    # --hypothesis-seed fixes the examples, so the 10 audits of true claims are
+    # fixed too (else each run would risk a false failure of up to 10 × 1e-3).
+    result = run(pytester, "--strict-markers", "--hypothesis-seed=0")
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["*dpverify audits:*run, 1 violations*",
                                  "*noisy_count, half noise*VIOLATION*"])
