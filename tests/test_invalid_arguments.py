@@ -35,6 +35,8 @@ from dpverify.bandits.contextual import parameters as contextual_params
 from dpverify.bandits.contextual import reports as contextual_reports
 from dpverify import auditing
 from dpverify.auditing.interactive import audit_interactive
+from dpverify import testing as dp_testing
+from dpverify.testing import strategies as dp_strategies
 
 PLD = pld.PrivacyLossDistribution
 NAN, INF = math.nan, math.inf
@@ -65,6 +67,10 @@ _CURVE = {"sampler": _coin, "x": 1, "x_prime": 0, "profile": PureDP(1.0), "sampl
 _INTERACTIVE = {"run": _run, "stream": 1, "stream_prime": 0, "statistic": lambda t: t[0],
                 "epsilon": 1.0, "runs": 30, "seed": 0}
 SEEDS = [-1, 1.5, "7", True]
+_SATISFIES = {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 2.0, "samples": 100, "seed": 0}
+_CONSERVATIVE = {"upper_bound": 1.0, "exact": 1.0, "name": "eps"}
+_REALS = [NAN, "1", None, True]
+_TOLERANCES = [-1.0, NAN, INF, "0", None]
 
 TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     # guarantees and exact profiles
@@ -429,6 +435,60 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      {"algorithm": bandit_contextual.LinUCB(), "horizon": 50,
       "environment": bandit_contextual.ContextualInstanceFamily(2, 2)}, "environment",
      [None, 3]),
+    # testing: assertions and strategies (bounds validated eagerly, at the call)
+    ("assert_satisfies.epsilon", dp_testing.assert_satisfies, _SATISFIES, "epsilon", EPSILONS),
+    ("assert_satisfies.delta", dp_testing.assert_satisfies, _SATISFIES, "delta", DELTAS),
+    ("assert_satisfies.samples", dp_testing.assert_satisfies, _SATISFIES, "samples",
+     [0, -1, 1.5, NAN, INF, "3", True, 9]),
+    ("assert_satisfies.confidence", dp_testing.assert_satisfies, _SATISFIES, "confidence",
+     [0.0, 1.0, NAN, -0.1, 1.1, INF, "1.0", True]),
+    ("assert_satisfies.seed", dp_testing.assert_satisfies, _SATISFIES, "seed", SEEDS),
+    ("assert_satisfies.sampler", dp_testing.assert_satisfies, _SATISFIES, "sampler", [None, 3]),
+    ("assert_satisfies.label", dp_testing.assert_satisfies, _SATISFIES, "label", [3, b"x"]),
+    ("assert_conservative.upper_bound", dp_testing.assert_conservative, _CONSERVATIVE,
+     "upper_bound", _REALS),
+    ("assert_conservative.exact", dp_testing.assert_conservative, _CONSERVATIVE, "exact", _REALS),
+    ("assert_conservative.name", dp_testing.assert_conservative, _CONSERVATIVE, "name",
+     ["", None, 3]),
+    ("assert_conservative.rel_tol", dp_testing.assert_conservative, _CONSERVATIVE, "rel_tol",
+     _TOLERANCES),
+    ("assert_conservative.abs_tol", dp_testing.assert_conservative, _CONSERVATIVE, "abs_tol",
+     _TOLERANCES),
+    ("epsilons.min_value", dp_strategies.epsilons, {}, "min_value", [-1.0, NAN, INF, "0", None]),
+    ("epsilons.max_value", dp_strategies.epsilons, {"min_value": 1.0}, "max_value",
+     [0.5, -1.0, NAN, INF, "0", None]),
+    ("deltas.max_value", dp_strategies.deltas, {}, "max_value", DELTAS),
+    ("deltas.min_value", dp_strategies.deltas, {}, "min_value", [0.2, *DELTAS]),
+    ("orders.min_value", dp_strategies.orders, {}, "min_value", [0.5, NAN, INF, "2", None]),
+    ("orders.max_value", dp_strategies.orders, {"min_value": 2.0}, "max_value",
+     [2.0, 1.5, NAN, INF, "3", None]),
+    ("sensitivities.max_value", dp_strategies.sensitivities, {}, "max_value",
+     [0.0, -1.0, NAN, INF, "1", None]),
+    ("guarantees.types", dp_strategies.guarantees, {}, "types",
+     [PureDP, [], [float], "PureDP", 3]),
+    ("guarantees.max_delta", dp_strategies.guarantees, {}, "max_delta", DELTAS_OPEN),
+    ("guarantees.max_epsilon", dp_strategies.guarantees, {}, "max_epsilon", EPSILONS),
+    ("neighbouring_datasets.elements", dp_strategies.neighbouring_datasets, {"elements": dp_strategies.epsilons()},
+     "elements", [[0, 1], None, 3]),
+    ("neighbouring_datasets.relation", dp_strategies.neighbouring_datasets,
+     {"elements": dp_strategies.epsilons()}, "relation", ["swap", None, 3]),
+    ("neighbouring_datasets.min_size", dp_strategies.neighbouring_datasets,
+     {"elements": dp_strategies.epsilons()}, "min_size", COUNTS),
+    ("neighbouring_datasets.max_size", dp_strategies.neighbouring_datasets,
+     {"elements": dp_strategies.epsilons(), "min_size": 2}, "max_size", [1, 0, 1.5, "3", None]),
+    ("neighbouring_reward_streams.horizon", dp_strategies.neighbouring_reward_streams,
+     {"horizon": 5}, "horizon", COUNTS),
+    ("neighbouring_reward_streams.kind", dp_strategies.neighbouring_reward_streams,
+     {"horizon": 5}, "kind", ["gaussian", None, 1]),
+    ("bounded_vectors.dimension", dp_strategies.bounded_vectors, {"dimension": 3}, "dimension",
+     COUNTS),
+    ("bounded_vectors.norm", dp_strategies.bounded_vectors, {"dimension": 3}, "norm",
+     ["linf", None, 2]),
+    ("bounded_vectors.bound", dp_strategies.bounded_vectors, {"dimension": 3}, "bound",
+     REALS_POSITIVE),
+    ("neighbouring_bounded_vectors.max_users", dp_strategies.neighbouring_bounded_vectors,
+     {"dimension": 3, "min_users": 2}, "max_users", [1, 0, 1.5, None]),
+    ("mechanisms.types", dp_strategies.mechanisms, {}, "types", [[], [PureDP], "Laplace", PureDP]),
 ]
 
 CASES = [

@@ -1,42 +1,62 @@
 """dpverify: differential-privacy accounting and verification.
 
 The names most users need are re-exported here; everything else lives in the
-subpackages ``dpverify.accountants`` and ``dpverify.mechanisms``. Importing
-``dpverify`` imports nothing heavy beyond numpy and mpmath.
+subpackages ``dpverify.accountants`` and ``dpverify.mechanisms``.
+
+The re-exports are resolved lazily (PEP 562 ``__getattr__``): ``import
+dpverify`` itself imports nothing, so that loading a submodule that needs
+none of them — the pytest plugin :mod:`dpverify.testing._plugin`, which every
+test run of an environment with dpverify installed loads — costs no numpy or
+mpmath import. ``from dpverify import PureDP`` works as before.
 """
 
-from dpverify.errors import (
-    AuditError,
-    CalibrationError,
-    DpverifyError,
-    UnsupportedError,
-)
-from dpverify.guarantees import (
-    ApproxDP,
-    EpsilonBounds,
-    Guarantee,
-    PrivacyProfile,
-    PureDP,
-    RDPCurve,
-    ZCDP,
-)
-from dpverify.neighbouring import Neighbouring, are_neighbours
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the static view of the lazy re-exports below
+    from dpverify.errors import AuditError, CalibrationError, DpverifyError, UnsupportedError
+    from dpverify.guarantees import (
+        ZCDP,
+        ApproxDP,
+        EpsilonBounds,
+        Guarantee,
+        PrivacyProfile,
+        PureDP,
+        RDPCurve,
+    )
+    from dpverify.neighbouring import Neighbouring, are_neighbours
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "__version__",
-    "PureDP",
-    "ApproxDP",
-    "ZCDP",
-    "RDPCurve",
-    "PrivacyProfile",
-    "EpsilonBounds",
-    "Guarantee",
-    "Neighbouring",
-    "are_neighbours",
-    "DpverifyError",
-    "UnsupportedError",
-    "CalibrationError",
-    "AuditError",
-]
+_REEXPORTS = {
+    "PureDP": "dpverify.guarantees",
+    "ApproxDP": "dpverify.guarantees",
+    "ZCDP": "dpverify.guarantees",
+    "RDPCurve": "dpverify.guarantees",
+    "PrivacyProfile": "dpverify.guarantees",
+    "EpsilonBounds": "dpverify.guarantees",
+    "Guarantee": "dpverify.guarantees",
+    "Neighbouring": "dpverify.neighbouring",
+    "are_neighbours": "dpverify.neighbouring",
+    "DpverifyError": "dpverify.errors",
+    "UnsupportedError": "dpverify.errors",
+    "CalibrationError": "dpverify.errors",
+    "AuditError": "dpverify.errors",
+}
+
+__all__ = ["__version__", *_REEXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _REEXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dpverify' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_REEXPORTS))

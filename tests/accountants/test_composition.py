@@ -29,6 +29,7 @@ from dpverify.accountants.composition import (
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ZCDP, ApproxDP, PrivacyProfile, PureDP, RDPCurve
 from dpverify.mechanisms.continuous import gaussian_delta, gaussian_privacy_profile
+from dpverify.testing import strategies as dst
 
 REFERENCE_DPS = 80
 
@@ -161,10 +162,7 @@ def test_basic_composition_refuses_non_guarantees(bad) -> None:
         basic_composition(bad)
 
 
-guarantee_strategy = st.one_of(
-    st.builds(PureDP, st.floats(0, 10)),
-    st.builds(ApproxDP, st.floats(0, 10), st.floats(0, 0.05)),
-)
+guarantee_strategy = dst.guarantees(types=(PureDP, ApproxDP), max_epsilon=10.0, max_delta=0.05)
 
 
 @given(st.lists(guarantee_strategy, min_size=1, max_size=12))
@@ -334,7 +332,7 @@ def test_optimal_composition_of_zero_epsilon_is_zero() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(epsilon=st.floats(0, 2, exclude_min=True), delta=st.floats(0, 1e-3),
+@given(epsilon=dst.epsilons(min_value=1e-9, max_value=2.0), delta=dst.deltas(max_value=1e-3),
        k=st.integers(1, 200), slack=st.floats(1e-12, 0.5))
 def test_optimal_is_at_most_advanced_and_basic(epsilon, delta, k, slack) -> None:
     advanced = advanced_composition(epsilon, delta, k, delta_slack=slack)

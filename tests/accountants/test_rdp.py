@@ -30,6 +30,8 @@ from dpverify.accountants.rdp import (
 )
 from dpverify.guarantees import PureDP, RDPCurve
 from dpverify.mechanisms.continuous import gaussian_privacy_profile
+from dpverify.testing import assert_conservative
+from dpverify.testing import strategies as dst
 
 SMALL_ORDERS = (1.5, 2.0, 3.5, 8.0)
 
@@ -281,11 +283,11 @@ def test_rdp_to_dp_delta_of_infinite_curve_is_one():
 # --------------------------------------------------------------------------- properties
 
 sigmas = st.floats(0.3, 20.0)
-deltas = st.floats(1e-10, 0.1).map(lambda d: float(d))
+deltas = dst.deltas(min_value=1e-10, max_value=0.1)
 
 
 @settings(max_examples=30, deadline=None)
-@given(sigma=sigmas, factor=st.floats(1.01, 4.0), delta=st.sampled_from([1e-3, 1e-6, 1e-9]))
+@given(sigma=sigmas, factor=st.floats(1.01, 4.0), delta=dst.deltas(min_value=1e-9, max_value=1e-3))
 def test_epsilon_decreases_as_noise_grows(sigma, factor, delta):
     low_noise = rdp_to_dp(gaussian_rdp(sigma), delta=delta).epsilon
     high_noise = rdp_to_dp(gaussian_rdp(sigma * factor), delta=delta).epsilon
@@ -301,7 +303,7 @@ def test_subsampled_epsilon_decreases_as_noise_grows(sigma, factor, q):
 
 
 @settings(max_examples=30, deadline=None)
-@given(sigma=st.floats(0.2, 10.0), scale=st.floats(0.1, 10.0), epsilon=st.floats(0.0, 3.0))
+@given(sigma=st.floats(0.2, 10.0), scale=st.floats(0.1, 10.0), epsilon=dst.epsilons(max_value=3.0))
 def test_composition_costs_at_least_each_part(sigma, scale, epsilon):
     orders = SMALL_ORDERS + (32.0,)
     parts = [gaussian_rdp(sigma, orders=orders), laplace_rdp(scale, orders=orders),
@@ -317,7 +319,9 @@ def test_composition_costs_at_least_each_part(sigma, scale, epsilon):
 def test_conversions_are_conservative_against_exact_gaussian(sigma, delta):
     exact = exact_gaussian_epsilon(sigma, delta)
     tight = rdp_to_dp(gaussian_rdp(sigma), delta=delta).epsilon
-    assert exact <= tight <= rdp_to_dp(gaussian_rdp(sigma), delta=delta, method="mironov").epsilon
+    assert_conservative(tight, exact, name=f"rdp_to_dp tight epsilon of Gaussian(sigma={sigma!r})")
+    mironov = rdp_to_dp(gaussian_rdp(sigma), delta=delta, method="mironov").epsilon
+    assert_conservative(mironov, tight, name="mironov conversion vs the tight one")
 
 
 @settings(max_examples=15, deadline=None)

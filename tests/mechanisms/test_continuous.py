@@ -20,6 +20,7 @@ from dpverify.mechanisms.continuous import (
     laplace_delta,
     laplace_privacy_profile,
 )
+from dpverify.testing import strategies as dst
 
 
 def _hockey_stick_by_quadrature(logp, logq, epsilon: float, points: list[float]) -> mpmath.mpf:
@@ -63,14 +64,14 @@ def test_gaussian_profile_reference_value() -> None:
 
 
 @settings(max_examples=40)
-@given(st.floats(0.2, 20.0), st.floats(1.0, 4.0), st.floats(0.0, 10.0))
+@given(st.floats(0.2, 20.0), st.floats(1.0, 4.0), dst.epsilons(max_value=10.0))
 def test_gaussian_delta_decreases_as_noise_grows(sigma: float, factor: float, epsilon: float) -> None:
     small = gaussian_privacy_profile(sigma).delta_for_epsilon(epsilon)
     large = gaussian_privacy_profile(sigma * factor).delta_for_epsilon(epsilon)
     assert large <= small
 
 
-@given(st.floats(0.01, 10.0), st.floats(0.0, 12.0))
+@given(dst.epsilons(min_value=0.01, max_value=10.0), dst.epsilons(max_value=12.0))
 def test_laplace_profile_is_zero_beyond_epsilon_0(epsilon_0: float, epsilon: float) -> None:
     delta = laplace_privacy_profile(1.0 / epsilon_0).delta_for_epsilon(epsilon)
     if epsilon >= epsilon_0 * (1 + 1e-12):

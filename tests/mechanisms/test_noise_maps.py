@@ -29,6 +29,7 @@ from dpverify.mechanisms.discrete import (
 )
 from dpverify.mechanisms.privacy_maps import pmf_pair_profile, privacy_map, supported_guarantees
 from dpverify.neighbouring import Neighbouring
+from dpverify.testing import strategies as dst
 
 DELTAS = (1e-2, 1e-4, 1e-6)
 
@@ -221,7 +222,7 @@ _GROWTH = st.floats(1.01, 5.0)
 
 
 @settings(max_examples=30, deadline=None)
-@given(_NOISE, _GROWTH, st.integers(1, 5))
+@given(_NOISE, _GROWTH, dst.sensitivities(max_value=5, integers=True))
 def test_epsilon_decreases_as_noise_grows_and_scales_with_sensitivity(noise: float, growth: float,
                                                                       sensitivity: int) -> None:
     for make in (Laplace, DiscreteLaplace, lambda s: PolyaDifference(3, s)):
@@ -239,7 +240,8 @@ def test_epsilon_decreases_as_noise_grows_and_scales_with_sensitivity(noise: flo
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.floats(0.3, 4.0), _GROWTH, st.integers(1, 3), st.floats(0.0, 3.0))
+@given(st.floats(0.3, 4.0), _GROWTH, dst.sensitivities(max_value=3, integers=True),
+       dst.epsilons(max_value=3.0))
 def test_exact_profiles_decrease_with_noise_and_grow_with_sensitivity(noise: float, growth: float,
                                                                       sensitivity: int, epsilon: float) -> None:
     for delta_function in (discrete_gaussian_delta, discrete_laplace_delta):

@@ -19,6 +19,7 @@ from dpverify.mechanisms.randomized_response import (
     bernoulli_dyadic,
     binary_flip_probability,
 )
+from dpverify.testing import strategies as dst
 
 FLIPS = st.floats(min_value=1e-300, max_value=1.0, allow_nan=False)
 
@@ -32,7 +33,7 @@ def test_binary_law_is_exact_and_sums_to_one(p: float, x: int) -> None:
 
 
 @settings(max_examples=30)
-@given(st.integers(2, 12), st.floats(0.0, 8.0), st.data())
+@given(st.integers(2, 12), dst.epsilons(max_value=8.0), st.data())
 def test_kary_law_sums_to_one_and_has_ratio_exp_epsilon(k: int, epsilon: float, data) -> None:
     x = data.draw(st.integers(0, k - 1))
     law = RandomizedResponse(k, epsilon).law_on(x)

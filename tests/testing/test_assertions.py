@@ -1,0 +1,112 @@
+"""dpverify.testing.assertions: assert_satisfies and assert_conservative.
+
+Statistical tests here use fixed seeds; a correct mechanism fails an
+``assert_satisfies`` call with probability <= 1 − confidence (audit guarantee),
+and every seed used is fixed, so the outcomes below are deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpverify.auditing import AuditReport
+from dpverify.testing import _session, assert_conservative, assert_satisfies
+from dpverify.testing.assertions import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES
+
+
+def laplace(data, size, rng):
+    return data + rng.laplace(0.0, 1.0, size)
+
+
+def half_scale_laplace(data, size, rng):
+    return data + rng.laplace(0.0, 0.5, size)
+
+
+def test_a_correct_laplace_passes_and_returns_the_report() -> None:
+    report = assert_satisfies(laplace, 0.0, 1.0, epsilon=1.0, samples=50_000, seed=3)
+    assert isinstance(report, AuditReport) and not report.violation
+    assert report.epsilon_lower_bound <= 1.0
+
+
+def test_half_the_scale_fails_with_the_report_in_the_message() -> None:
+    with pytest.raises(AssertionError) as info:
+        assert_satisfies(half_scale_laplace, 0.0, 1.0, epsilon=1.0, samples=50_000, seed=3)
+    message = str(info.value)
+    assert message.startswith("half_scale_laplace is not 1.0-DP")
+    assert "certified epsilon lower bound 1." in message
+    assert "event S" in message and "P[M(" in message and "samples per side" in message
+
+
+def test_an_approximate_claim_and_a_label_appear_in_the_message() -> None:
+    with pytest.raises(AssertionError, match=r"my mechanism is not \(1.0, 1e-06\)-DP"):
+        assert_satisfies(half_scale_laplace, 0.0, 1.0, epsilon=1.0, delta=1e-6, samples=50_000,
+                         seed=3, label="my mechanism")
+
+
+def test_library_defaults_apply_outside_the_plugin() -> None:
+    """Only meaningful when no plugin session is active (the plugin's own test covers that case)."""
+    saved = list(_session._STACK)
+    _session._STACK.clear()
+    try:
+        report = assert_satisfies(laplace, 0.0, 1.0, epsilon=1.0)
+        again = assert_satisfies(laplace, 0.0, 1.0, epsilon=1.0)
+    finally:
+        _session._STACK[:] = saved
+    assert report.samples == DEFAULT_SAMPLES and report.confidence == DEFAULT_CONFIDENCE
+    assert report.epsilon_lower_bound == again.epsilon_lower_bound  # fixed default seed
+
+
+def test_the_same_seed_gives_the_same_verdict_and_bound() -> None:
+    first = assert_satisfies(laplace, 0.0, 1.0, epsilon=1.0, samples=20_000, seed=11)
+    second = assert_satisfies(laplace, 0.0, 1.0, epsilon=1.0, samples=20_000, seed=11)
+    assert first.epsilon_lower_bound == second.epsilon_lower_bound
+
+
+def test_calls_are_recorded_for_the_plugin_summary() -> None:
+    state = _session.RunState(seed=5)
+    state.test = _session.TestContext(nodeid="t.py::test_x", samples=2_000, confidence=0.9,
+                                      seed=5)
+    _session.push(state)
+    try:
+        with pytest.raises(AssertionError):
+            assert_satisfies(half_scale_laplace, 0.0, 1.0, epsilon=1.0, samples=50_000)
+        report = assert_satisfies(laplace, 0.0, 1.0, epsilon=1.0)
+    finally:
+        _session.pop(state)
+    assert report.samples == 2_000 and report.confidence == 0.9  # the context's defaults
+    assert [(r.test, r.label, r.violation) for r in state.records] == [
+        ("t.py::test_x", "half_scale_laplace", True), ("t.py::test_x", "laplace", False)]
+
+
+def test_assert_conservative_passes_at_and_above_the_exact_value() -> None:
+    assert_conservative(1.0, 1.0, name="eps")
+    assert_conservative(math.inf, 3.0, name="eps")
+    assert_conservative(np.array([1.0, 2.0]), np.array([0.5, 2.0]), name="curve")
+    assert_conservative(0.999999, 1.0, name="eps", rel_tol=1e-6)
+    assert_conservative(0.9, 1.0, name="eps", abs_tol=0.1)
+
+
+def test_assert_conservative_names_the_bound_and_the_shortfall() -> None:
+    with pytest.raises(AssertionError, match=r"rdp epsilon is not conservative: upper bound 0.9 "
+                                             r"< exact value 1.0"):
+        assert_conservative(0.9, 1.0, name="rdp epsilon")
+    with pytest.raises(AssertionError, match=r"at index \(1,\)"):
+        assert_conservative([1.0, 1.5, 3.0], [1.0, 2.0, 2.0], name="curve")
+    with pytest.raises(AssertionError, match="not conservative"):
+        assert_conservative(5.0, math.inf, name="eps")
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"upper_bound": math.nan}, "upper_bound"),
+    ({"exact": "1"}, "exact"),
+    ({"name": ""}, "name"),
+    ({"rel_tol": -1.0}, "rel_tol"),
+    ({"abs_tol": math.nan}, "abs_tol"),
+])
+def test_assert_conservative_refuses_bad_arguments(kwargs, name) -> None:
+    arguments = {"upper_bound": 1.0, "exact": 1.0, "name": "eps", **kwargs}
+    with pytest.raises((ValueError, TypeError), match=name):
+        assert_conservative(**arguments)
