@@ -336,8 +336,12 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
                                **_simulate_options(args))
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
-    summary = result.summary()
-    guarantee = result.guarantee
+    return _simulation_json(result, args, arms=family.k)
+
+
+def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
+    """The JSON keys every ``dpverify simulate`` shares, then the family's ``extra`` ones."""
+    summary, guarantee = result.summary(), result.guarantee
     return {"final_time_average_regret": summary["final_time_average_regret"],
             "final_regret_std": summary["final_regret_std"],
             **{k: v for k, v in summary.items() if k.startswith("final_")},
@@ -346,9 +350,8 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
             "guarantee_delta": summary["delta"],
             "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
                                     else repr(guarantee.per_batch)),
-            "arms": family.k,
             "algorithm_label": result.algorithm, "environment": result.environment,
-            "simulation_seconds": result.seconds}
+            "simulation_seconds": result.seconds, **extra}
 
 
 def _add_linear_simulate_options(simulate: Any) -> None:
@@ -395,20 +398,9 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     family = LinearInstanceFamily(args.instance, k, d)
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
-    summary = result.summary()
-    guarantee = result.guarantee
-    out = {"final_time_average_regret": summary["final_time_average_regret"],
-           "final_regret_std": summary["final_regret_std"],
-           **{key: v for key, v in summary.items() if key.startswith("final_")},
-           "epsilon": args.epsilon, "delta": args.delta, "mode": args.mode,
-           "guarantee_model": summary["model"], "guarantee_epsilon": summary["epsilon"],
-           "guarantee_delta": summary["delta"],
-           "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
-                                   else repr(guarantee.per_batch)),
-           "guarantee_notes": None if guarantee is None else guarantee.notes,
-           "arms": k, "dim": d,
-           "algorithm_label": result.algorithm, "environment": result.environment,
-           "simulation_seconds": result.seconds}
+    summary, guarantee = result.summary(), result.guarantee
+    out = _simulation_json(result, args, mode=args.mode, arms=k, dim=d,
+                           guarantee_notes=None if guarantee is None else guarantee.notes)
     if "communication_cost" in summary:
         out["communication_cost"] = summary["communication_cost"]
     return out
@@ -460,24 +452,13 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
                                           **options)
     result = simulate_contextual(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                                  n_jobs=args.jobs, per_user=args.per_user)
-    summary, guarantee = result.summary(), result.guarantee
     dims = {"horizon": args.horizon, "dimension": family.dimension}
-    local = algorithm.local_epsilon(**dims)
     length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
-    return {"final_time_average_regret": summary["final_time_average_regret"],
-            "final_regret_std": summary["final_regret_std"],
-            **{k: v for k, v in summary.items() if k.startswith("final_")},
-            "epsilon": args.epsilon, "delta": args.delta,
-            "guarantee_model": summary["model"], "guarantee_epsilon": summary["epsilon"],
-            "guarantee_delta": summary["delta"],
-            "guarantee_per_batch": (None if guarantee is None or guarantee.per_batch is None
-                                    else repr(guarantee.per_batch)),
-            "arms": family.n_arms, "dim": family.dimension,
-            "local_epsilon": local, "batch_length": length,
-            "guarantee_epsilon_by_composition": (algorithm.total_epsilons(**dims)
-                                                 if hasattr(algorithm, "total_epsilons") else None),
-            "algorithm_label": result.algorithm, "environment": result.environment,
-            "simulation_seconds": result.seconds}
+    return _simulation_json(
+        result, args, arms=family.n_arms, dim=family.dimension,
+        local_epsilon=algorithm.local_epsilon(**dims), batch_length=length,
+        guarantee_epsilon_by_composition=(algorithm.total_epsilons(**dims)
+                                          if hasattr(algorithm, "total_epsilons") else None))
 
 
 def _simulate_context(args: argparse.Namespace) -> dict[str, Any]:

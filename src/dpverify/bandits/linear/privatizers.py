@@ -127,22 +127,11 @@ def _laplace_sum_noise(scale: float, terms: int, rng: np.random.Generator,
 
 
 @dataclass(frozen=True)
-class LaplaceSum:
-    """hanna Alg. 1 (central): the server adds one ``Lap(scale)`` to each core action's reward sum.
-
-    ``scale = 1/ε`` (paper) or ``2/ε`` (sound). A user is in one sum only
-    (parallel composition), so a batch is ``privacy_map(Lap(scale), Δ = 2)``:
-    **2ε-DP in paper mode** (claimed ε), ε-DP in sound mode. Continuous
-    Laplace: simulation only.
-
-    >>> LaplaceSum(0.5).guarantee(10), LaplaceSum(0.5, "sound").guarantee(10)
-    (PureDP(epsilon=1.0), PureDP(epsilon=0.5))
-    """
+class _LaplacePrivatizer:
+    """The parts hanna's central and local Laplace privatizers share: ε, mode, scale, claim."""
 
     epsilon: float
     mode: str = "paper"
-    name = "central Laplace (hanna Alg. 1)"
-    model = "central"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
@@ -156,8 +145,30 @@ class LaplaceSum:
     def claimed(self) -> Guarantee:
         return PureDP(self.epsilon)
 
-    def for_batch(self, users: int) -> LaplaceSum:
+    def for_batch(self, users: int) -> _LaplacePrivatizer:
+        """The same privatizer for every batch size."""
         return self
+
+    def guarantee(self, users: int) -> Guarantee:
+        """``privacy_map(Lap(scale), Δ = 2)``: of one sum (central) or one message (local)."""
+        return privacy_map(Laplace(scale=self.scale), sensitivity=REWARD_SENSITIVITY)
+
+
+@dataclass(frozen=True)
+class LaplaceSum(_LaplacePrivatizer):
+    """hanna Alg. 1 (central): the server adds one ``Lap(scale)`` to each core action's reward sum.
+
+    ``scale = 1/ε`` (paper) or ``2/ε`` (sound). A user is in one sum only
+    (parallel composition), so a batch is ``privacy_map(Lap(scale), Δ = 2)``:
+    **2ε-DP in paper mode** (claimed ε), ε-DP in sound mode. Continuous
+    Laplace: simulation only.
+
+    >>> LaplaceSum(0.5).guarantee(10), LaplaceSum(0.5, "sound").guarantee(10)
+    (PureDP(epsilon=1.0), PureDP(epsilon=0.5))
+    """
+
+    name = "central Laplace (hanna Alg. 1)"
+    model = "central"
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float:
@@ -173,12 +184,9 @@ class LaplaceSum:
         """Laplace terms in one batch's estimate: one per core action."""
         return len(action_sizes)
 
-    def guarantee(self, users: int) -> Guarantee:
-        return privacy_map(Laplace(scale=self.scale), sensitivity=REWARD_SENSITIVITY)
-
 
 @dataclass(frozen=True)
-class LocalLaplaceSum:
+class LocalLaplaceSum(_LaplacePrivatizer):
     """hanna Alg. 2 (local): every client sends ``r + Lap(scale)``; the server sums.
 
     ``scale = 1/ε0`` (paper: really 2ε0-LDP) or ``2/ε0`` (sound). The sum of n
@@ -189,25 +197,8 @@ class LocalLaplaceSum:
     PureDP(epsilon=2.0)
     """
 
-    epsilon: float
-    mode: str = "paper"
     name = "local Laplace (hanna Alg. 2)"
     model = "local"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
-        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
-
-    @property
-    def scale(self) -> float:
-        return _laplace_scale(self.epsilon, self.mode)
-
-    @property
-    def claimed(self) -> Guarantee:
-        return PureDP(self.epsilon)
-
-    def for_batch(self, users: int) -> LocalLaplaceSum:
-        return self
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float:
@@ -224,10 +215,6 @@ class LocalLaplaceSum:
     def noise_terms(self, action_sizes: Any) -> int:
         """One Laplace term per client of the batch: ``n_i``."""
         return int(sum(action_sizes))
-
-    def guarantee(self, users: int) -> Guarantee:
-        """Each message alone: ``privacy_map(Lap(scale), Δ = 2)`` (local)."""
-        return privacy_map(Laplace(scale=self.scale), sensitivity=REWARD_SENSITIVITY)
 
 
 @functools.lru_cache(maxsize=1024)
