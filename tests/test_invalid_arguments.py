@@ -20,6 +20,7 @@ from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
 from dpverify.bandits import environments as bandit_env
+from dpverify.bandits.linear import environments as linear_env
 from dpverify.bandits import experiments as bandit_experiments
 from dpverify.bandits import mab as bandit_mab
 from dpverify.bandits import privatizers as bandit_privatizers
@@ -287,14 +288,14 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     ("sphere_net.d", bandit_design.sphere_net, {"d": 2, "zeta": 0.5}, "d", COUNTS),
     ("greedy_net.zeta", bandit_design.greedy_net, {"points": [[0.0, 1.0]], "zeta": 0.5}, "zeta",
      REALS_POSITIVE),
-    ("LinearBandit.actions", bandit_env.LinearBandit, {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]},
+    ("LinearBandit.actions", linear_env.LinearBandit, {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]},
      "actions", [[[2.0, 0.0]], [], [[NAN, 0.0]]]),
-    ("LinearBandit.theta", bandit_env.LinearBandit, {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]},
+    ("LinearBandit.theta", linear_env.LinearBandit, {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]},
      "theta", [[2.0, 0.0], [1.0], [NAN, 0.0]]),
-    ("sphere_instance.k", bandit_env.sphere_instance, {"k": 3, "d": 2, "rng": _RNG}, "k", COUNTS),
-    ("DistributedLinearBandit.heterogeneity", bandit_env.DistributedLinearBandit,
+    ("sphere_instance.k", linear_env.sphere_instance, {"k": 3, "d": 2, "rng": _RNG}, "k", COUNTS),
+    ("DistributedLinearBandit.heterogeneity", linear_env.DistributedLinearBandit,
      {"actions": [[1.0, 0.0]], "theta": [0.5, 0.5]}, "heterogeneity", REALS_POSITIVE),
-    ("LinearInstanceFamily.kind", bandit_env.LinearInstanceFamily, {"kind": "sphere", "k": 3, "d": 2},
+    ("LinearInstanceFamily.kind", linear_env.LinearInstanceFamily, {"kind": "sphere", "k": 3, "d": 2},
      "kind", ["ball", None]),
     ("make_linear_algorithm.name", bandit_linear.make_linear_algorithm, {"name": "dpe"}, "name",
      ["ucb", None]),

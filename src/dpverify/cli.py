@@ -263,7 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _add_simulate_parser(commands: Any) -> None:
     from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
-    from dpverify.bandits.environments import LINEAR_INSTANCES, REWARD_FAMILIES
+    from dpverify.bandits.environments import REWARD_FAMILIES
+    from dpverify.bandits.linear.environments import LINEAR_INSTANCES
     from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
     from dpverify.bandits.mab import ALGORITHM_NAMES
 
@@ -373,7 +374,7 @@ def _add_linear_simulate_options(simulate: Any) -> None:
 
 def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``dpverify simulate`` for the linear algorithms (hanna-*, dpdpe-*, dpe, dpe-fixedu)."""
-    from dpverify.bandits.environments import LINEAR_INSTANCES, LinearInstanceFamily
+    from dpverify.bandits.linear.environments import LINEAR_INSTANCES, LinearInstanceFamily
     from dpverify.bandits.linear import make_linear_algorithm
     from dpverify.bandits.simulate import simulate
 

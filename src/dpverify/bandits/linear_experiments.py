@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from dpverify.bandits.environments import LinearInstanceFamily
+from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.experiments import Experiment, Panel
 
 __all__ = ["LinearAlgorithmSpec", "LINEAR_EXPERIMENTS", "HANNA_EPSILONS", "DPDPE_EPSILONS"]

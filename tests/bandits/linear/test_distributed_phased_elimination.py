@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from dpverify.bandits.environments import DistributedLinearBandit, LinearInstanceFamily
+from dpverify.bandits.linear.environments import DistributedLinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear import DistributedPhasedElimination, make_linear_algorithm
 from dpverify.bandits.linear.distributed_phased_elimination import (
     dpdpe_width,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpverify.bandits.environments import LinearInstanceFamily
+from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.simulate import simulate
 

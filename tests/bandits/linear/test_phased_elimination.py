@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from dpverify.bandits.environments import LinearBandit, LinearInstanceFamily
+from dpverify.bandits.linear.environments import LinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear import PhasedElimination, make_linear_algorithm
 from dpverify.bandits.linear.phased_elimination import (
     batch_base,

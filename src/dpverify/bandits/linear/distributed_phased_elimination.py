@@ -28,7 +28,7 @@ Communication ``C(T) = Σ_l |U_l| N_l``: N_l = s_l reals (DPE, CDP, LDP) or
 declares ``needs_environment``; :func:`~dpverify.bandits.simulate.simulate`
 passes the environment to :meth:`DistributedPhasedElimination.start`, and the
 policy's simulated *clients* call
-:meth:`~dpverify.bandits.environments.DistributedLinearBandit.client_averages`;
+:meth:`~dpverify.bandits.linear.environments.DistributedLinearBandit.client_averages`;
 the server side reads only the public actions. Regret is booked by the
 simulator from the batches (one per support point), as for every algorithm.
 

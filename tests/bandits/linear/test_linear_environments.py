@@ -1,11 +1,11 @@
-"""Linear environments: the reward laws documented in dpverify.bandits.environments."""
+"""Linear environments: the reward laws documented in dpverify.bandits.linear.environments."""
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.stats
 
-from dpverify.bandits.environments import (
+from dpverify.bandits.linear.environments import (
     DistributedLinearBandit,
     LinearBandit,
     LinearInstanceFamily,
