@@ -1,6 +1,7 @@
-"""Goodness-of-fit helpers shared by the sampler tests (imported as ``_gof``).
+"""Goodness-of-fit helpers shared by the statistical tests (imported as ``_gof``).
 
-Test directories are not packages; pytest puts this directory on ``sys.path``.
+Test directories are not packages; ``pythonpath`` in pyproject.toml puts
+``tests/`` on ``sys.path``.
 """
 
 from __future__ import annotations
