@@ -87,14 +87,20 @@ def _fmt_limit(n: int, delta: float, log_argument: int) -> mpmath.mpf:
     return mpmath.log(mpmath.mpf(n) / (16 * mpmath.log(log_argument / mpmath.mpf(delta))))
 
 
-def fmt2021_check(local_epsilon: float, n: int, delta: float) -> None:
-    """Validity of FMT 2021 Thm 3.1 (CATALOGUE E2): ``ε0 <= ln(n / (16 ln(2/δ)))``."""
+def _check_fmt_limit(bound: str, log_argument: int, local_epsilon: float, n: int,
+                     delta: float) -> None:
+    """Raise unless ``ε0 <= ln(n / (16 ln(log_argument/δ)))`` (FMT's validity region)."""
     with working_precision():
-        limit = _fmt_limit(n, delta, 2)
+        limit = _fmt_limit(n, delta, log_argument)
         if not _at_most(mpmath.mpf(local_epsilon), limit):
-            raise _regime_error("fmt2021", "local_epsilon <= ln(n / (16 ln(2/delta)))",
+            raise _regime_error(bound, f"local_epsilon <= ln(n / (16 ln({log_argument}/delta)))",
                                 f"local_epsilon={local_epsilon!r}, n={n}, delta={delta!r}: "
                                 f"the limit is {mpmath.nstr(limit, 8)}")
+
+
+def fmt2021_check(local_epsilon: float, n: int, delta: float) -> None:
+    """Validity of FMT 2021 Thm 3.1 (CATALOGUE E2): ``ε0 <= ln(n / (16 ln(2/δ)))``."""
+    _check_fmt_limit("fmt2021", 2, local_epsilon, n, delta)
 
 
 @functools.lru_cache(maxsize=64)
@@ -141,12 +147,7 @@ def fmt2021_tight_epsilon(local_epsilon: float, n: int, delta: float) -> mpmath.
 
 def fmt2021_tight_check(local_epsilon: float, n: int, delta: float) -> None:
     """FMT's code's conservative validity: ``ε0 <= ln(n / (16 ln(4/δ)))``."""
-    with working_precision():
-        limit = _fmt_limit(n, delta, 4)
-        if not _at_most(mpmath.mpf(local_epsilon), limit):
-            raise _regime_error("fmt2021-tight", "local_epsilon <= ln(n / (16 ln(4/delta)))",
-                                f"local_epsilon={local_epsilon!r}, n={n}, delta={delta!r}: "
-                                f"the limit is {mpmath.nstr(limit, 8)}")
+    _check_fmt_limit("fmt2021-tight", 4, local_epsilon, n, delta)
 
 
 def _fmt_array_terms(eps0: np.ndarray, n: np.ndarray, delta: float) -> tuple[Any, Any, Any]:
