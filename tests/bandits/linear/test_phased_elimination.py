@@ -10,6 +10,7 @@ import pytest
 from dpverify.bandits.linear.environments import LinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear import PhasedElimination, make_linear_algorithm
 from dpverify.bandits.linear.phased_elimination import (
+    PhasedEliminationPolicy,
     batch_base,
     batch_count,
     batch_pulls,
@@ -83,3 +84,34 @@ def test_shuffled_guarantee_paper_vs_sound():
 def test_start_needs_a_linear_environment():
     with pytest.raises(ValueError, match="environment"):
         PhasedElimination("none").start(n_arms=3, horizon=10)
+
+
+@pytest.mark.parametrize("mode", ["paper", "sound"])
+def test_shuffled_guarantee_covers_the_batches_actually_played(mode, monkeypatch):
+    """Every batch's true bound (its real n_i, the ε0 it was given) is within the reported one."""
+    from dpverify.bandits.linear import privatizers
+
+    epsilon, delta, horizon, k = 0.3, 1e-6, 10 ** 6, 10
+    algorithm = PhasedElimination("shuffle", epsilon, delta, mode=mode)
+    reported = algorithm.guarantee(n_arms=k, horizon=horizon).approx_dp
+    chosen = []  # (clients in the batch, the ε0 it was given)
+    original = PhasedEliminationPolicy._plan
+
+    def spy(self, phase, design):
+        counts = original(self, phase, design)
+        if counts is not None:
+            chosen.append((int(counts.sum()), math.ceil(self.base ** phase),
+                           self.batch_privatizer.epsilon))
+        return counts
+
+    monkeypatch.setattr(PhasedEliminationPolicy, "_plan", spy)
+    simulate(algorithm, LinearInstanceFamily("sphere", k, 2), horizon, runs=2, seed=5)
+    assert len(chosen) >= 10
+    shuffled = privatizers.ShuffledLaplaceSum(epsilon, delta, mode)
+    for users, nominal, local in chosen:
+        size = users if mode == "paper" else nominal  # what ε0 is chosen for (printed / sound)
+        assert local == shuffled.local_epsilon(size)
+        truth = shuffled.guarantee(users, local_users=size)  # the batch as it was played
+        assert truth.epsilon <= reported.epsilon
+    if mode == "sound":
+        assert reported.epsilon <= epsilon

@@ -100,6 +100,16 @@ def batch_count(horizon: int) -> int:
     return max(int(math.floor(math.log(horizon))) - 1, 1) if horizon > 1 else 1
 
 
+def nominal_batch_sizes(horizon: int) -> list[int]:
+    """The distinct nominal batch sizes N_i = ⌈q^i⌉, i = 1..M.
+
+    >>> nominal_batch_sizes(100)
+    [4, 10, 32]
+    """
+    base = batch_base(horizon)
+    return sorted({max(1, math.ceil(base ** i)) for i in range(1, batch_count(horizon) + 1)})
+
+
 def batch_pulls(weights: Any, base: float, batch: int) -> NDArray[np.int64]:
     """``n_ia = ⌈π_i(a) q^i⌉`` for the support weights (every core action pulled at least once).
 
@@ -199,16 +209,22 @@ class PhasedElimination:
     def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
         """True guarantee of the noise added (parallel composition: each user in one batch).
 
-        Shuffled: worst case over the nominal batch sizes ⌈q^i⌉ (the actual
-        n_i exceed them by at most |C_i|).
+        Shuffled: batch i has n_i = Σ_a ⌈π_i(a) q^i⌉ clients, between the
+        nominal N_i = ⌈q^i⌉ and N_i + |C_i| − 1 <= N_i + K − 1. Paper mode
+        chooses ε0^{(i)} for the actual n_i (as printed), so each batch is
+        bounded by amplification at N_i of the ε0 chosen for N_i + K − 1
+        (:meth:`ShuffledLaplaceSum.guarantee`); sound mode chooses ε0^{(i)}
+        for N_i, so amplification at N_i covers the batch exactly as claimed.
+        Worst case over the batches.
         """
         privatizer = self.privatizer
         if privatizer is None:
             return BanditGuarantee("none", None, None, None, "non-private")
         if self.model == "shuffle":
-            base = batch_base(horizon)
-            sizes = sorted({max(1, math.ceil(base ** i)) for i in range(1, batch_count(horizon) + 1)})
-            per_batch = worst_case_guarantee([privatizer.guarantee(n) for n in sizes])
+            n_arms = check_positive_int(n_arms, "n_arms")
+            extra = n_arms - 1 if self.mode == "paper" else 0
+            per_batch = worst_case_guarantee([privatizer.guarantee(n, local_users=n + extra)
+                                              for n in nominal_batch_sizes(horizon)])
         else:
             per_batch = privatizer.guarantee(1)
         approx = as_approx_dp(per_batch, delta=self.delta)
@@ -238,8 +254,11 @@ class PhasedEliminationPolicy(PhasedPolicy):
             return None
         counts = batch_pulls(design.weights[design.support], self.base, phase)
         privatizer = self.algorithm.privatizer
-        self.batch_privatizer = None if privatizer is None else privatizer.for_batch(
-            int(counts.sum()))
+        # ε0^{(i)} for the batch's clients: the actual n_i as printed (paper), the nominal
+        # N_i = ⌈q^i⌉ <= n_i in sound mode (what its guarantee covers)
+        users = int(counts.sum()) if self.algorithm.mode == "paper" else \
+            max(1, math.ceil(self.base ** phase))
+        self.batch_privatizer = None if privatizer is None else privatizer.for_batch(users)
         return counts
 
     def _finish(self, rng: np.random.Generator) -> tuple[NDArray[np.float64], float]:

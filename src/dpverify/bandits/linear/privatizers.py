@@ -276,10 +276,21 @@ class ShuffledLaplaceSum:
     def noise_terms(self, action_sizes: Any) -> int:
         return int(sum(action_sizes))
 
-    def guarantee(self, users: int) -> Guarantee:
+    def guarantee(self, users: int, *, local_users: int | None = None) -> Guarantee:
+        """A batch of ``users`` clients whose ε0^{(i)} was chosen for ``local_users`` (default: the same).
+
+        With ``local_users >= users`` this bounds every batch of at least
+        ``users`` clients whose ε0 was chosen for at most ``local_users``:
+        ε0^{(i)} grows with the size it is chosen for, and a shuffle of more
+        clients is a post-processing of a shuffle of fewer (add the others'
+        reports and reshuffle), so amplification at ``users`` still holds.
+        """
         from dpverify.accountants.shuffle import amplified_epsilon
 
-        local = self.for_batch(users).guarantee(users).epsilon
+        users = check_positive_int(users, "users")
+        local_users = users if local_users is None else check_positive_int(local_users,
+                                                                           "local_users")
+        local = self.for_batch(local_users).guarantee(users).epsilon
         try:
             amplified = amplified_epsilon(local, users, self.delta)
         except ValueError:  # outside FMT's validity region: only the local guarantee holds
