@@ -210,7 +210,7 @@ def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: 
     batches = -(-horizon // check_positive_int(batch_length, "batch_length"))
     epsilon = garcelon_per_batch_epsilon(batch_length, flip_probability, m=m, d=d,
                                          delta0=per_batch_delta)
-    total_delta = min(1.0, batches * per_batch_delta) + delta_slack
+    total_delta = round_up(batches * Fraction(per_batch_delta) + Fraction(delta_slack))
     if total_delta >= 1:
         raise value_error("delta_slack", delta_slack, f"< 1 - {batches} * delta0 / horizon")
     if composition == "advanced":

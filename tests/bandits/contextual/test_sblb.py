@@ -102,3 +102,17 @@ def test_batch_length_override() -> None:
     assert algo.parameters(horizon=10**4, dimension=2).batch_length == 500
     assert "overridden" in algo.guarantee(horizon=10**4, dimension=2).notes
     assert math.isfinite(algo.guarantee(horizon=10**4, dimension=2).approx_dp.epsilon)
+
+
+@pytest.mark.parametrize("composition", ["advanced", "optimal", "pld"])
+def test_reported_deltas_are_upper_bounds_of_the_exact_sums(composition):
+    """Per release δ0 + δ and in total k·δ0/T + δ0 + δ, compared in exact rationals."""
+    from fractions import Fraction
+
+    algorithm = SBLB(0.01, delta=3e-7, regime="cor8", form="printed")
+    q = algorithm.parameters(horizon=10 ** 5, dimension=2)
+    report = algorithm.guarantee(horizon=10 ** 5, dimension=2, composition=composition)
+    assert Fraction(report.per_batch.delta) >= Fraction(q.delta0) + Fraction(q.delta)
+    per_batch = Fraction(q.delta0 / 10 ** 5)
+    exact_total = q.shuffler_batches * per_batch + Fraction(q.delta0) + Fraction(q.delta)
+    assert Fraction(report.approx_dp.delta) >= exact_total

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 from numpy.typing import NDArray
@@ -44,6 +46,7 @@ from dpverify._validation import (
     check_epsilon,
     check_positive,
     check_positive_int,
+    value_error,
 )
 from dpverify.accountants.shuffle_papers import (
     GARCELON_COMPOSITIONS,
@@ -72,8 +75,16 @@ def _basic_total(q: _params.SBLBParameters, horizon: int) -> ApproxDP:
                                            delta0=q.delta0 / horizon)
     with working_precision():
         epsilon = round_up(batches * mpmath.mpf(per_batch), relative_error=1e-40)
-        delta = round_up(batches * mpmath.mpf(q.delta0) / horizon, relative_error=1e-40)
-    return ApproxDP(epsilon, min(delta, 0.5))
+    return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.delta0) / horizon))
+
+
+def _delta_sum(*deltas: float | Fraction) -> float:
+    """``Σ δ`` rounded up (exact rationals); a sum >= 1 is a vacuous guarantee and an error."""
+    total = round_up(sum(Fraction(delta) for delta in deltas))
+    if total >= 1:
+        raise value_error("delta", float(sum(Fraction(d) for d in deltas)),
+                          "a total below 1 (delta0 and delta together)")
+    return total
 
 
 class ShuffledLinearLearner(Learner):
@@ -216,7 +227,7 @@ class SBLB:
                 raise
             composition = "basic (the requested composition overflows)"
             total = _basic_total(q, horizon)
-        with_event = ApproxDP(total.epsilon, min(total.delta + q.delta, 1.0 - 1e-16))
+        with_event = ApproxDP(total.epsilon, _delta_sum(total.delta, q.delta))
         released = horizon // q.batch_length
         notes = (f"local: {PureDP(q.epsilon_0)!r} per report (Prop. 4); per release: Prop. 13 "
                  f"at delta0 (+ delta for E_delta); total: {composition} composition of "
@@ -225,7 +236,7 @@ class SBLB:
                  f"(Thm 5, {q.form} form{'' if self.batch_length is None else ', overridden'})"
                  + ("; l > T: no batch completes, nothing is ever released (the accountants' "
                     "number is then only an upper bound)" if released == 0 else ""))
-        return BanditGuarantee(model="shuffle", per_batch=ApproxDP(per_batch, q.delta0 + q.delta),
+        return BanditGuarantee(model="shuffle", per_batch=ApproxDP(per_batch, _delta_sum(q.delta0, q.delta)),
                                total=with_event, approx_dp=with_event, notes=notes)
 
     def total_epsilons(self, *, horizon: int, dimension: int) -> dict[str, float | None]:
