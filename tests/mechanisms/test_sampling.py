@@ -143,7 +143,13 @@ def test_gaussian_aggregate_matches_user_path() -> None:
     assert scipy.stats.kstest(slow, scipy.stats.norm(scale=6.0).cdf).pvalue > P_MIN
 
 
-@pytest.mark.parametrize("mechanism", [DiscreteGaussian(1.0), DiscreteLaplace(2.0), Laplace(1.0)],
+def test_laplace_aggregate_matches_user_path() -> None:
+    fast, slow = both_paths(Laplace(1.5), 6, 50_000, seed=23)
+    assert scipy.stats.ks_2samp(fast, slow).pvalue > P_MIN
+    assert abs(fast.var() / (6 * 2 * 1.5 ** 2) - 1) < 0.05  # variance n · 2b²
+
+
+@pytest.mark.parametrize("mechanism", [DiscreteGaussian(1.0), DiscreteLaplace(2.0)],
                          ids=lambda m: type(m).__name__)
 def test_sums_without_a_closed_form_use_the_user_path(mechanism) -> None:
     """A sum of discrete Gaussians is not discrete Gaussian (CATALOGUE T3-3): no shortcut."""

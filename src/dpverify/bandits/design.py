@@ -82,7 +82,7 @@ def design_budget(d: int) -> float:
     """
     d = check_positive_int(d, "d")
     loglog = math.log(math.log(d)) if d > math.e else 0.0
-    return 4 * d * max(loglog, 0.0) + 16
+    return 4 * d * loglog + 16
 
 
 def support_size_bound(d: int) -> int:

@@ -140,12 +140,13 @@ def sample_aggregate(mechanism: Any, x_sum: Any = 0, *, users: int, rng: np.rand
         \\;(\\text{only for } n = \\text{shares}),\\quad
         \\sum_{i=1}^{n} \\mathrm{Sk}(μ) = \\mathrm{Sk}(nμ),\\quad
         \\sum_{i=1}^{n} \\mathrm{Bin}(N, p) = \\mathrm{Bin}(nN, p),\\quad
-        \\sum_{i=1}^{n} N(0, σ^2) = N(0, nσ^2)
+        \\sum_{i=1}^{n} N(0, σ^2) = N(0, nσ^2),\\quad
+        \\sum_{i=1}^{n} \\mathrm{Lap}(b) = Γ(n, b) − Γ(n, b)
 
     (Goryczka & Xiong 2015, Thm 5.1 / chowdhury Thm 1; CATALOGUE 003 T3-3).
     The Pólya sum is then drawn with the exact :func:`~samplers.discrete_laplace`.
     Otherwise (discrete Laplace, discrete Gaussian — whose sum is *not* discrete
-    Gaussian — Laplace, Pólya shares with ``users != shares``) it sums
+    Gaussian — Pólya shares with ``users != shares``) it sums
     :func:`sample_users`.
 
     Examples
@@ -254,6 +255,12 @@ def _sum_binomials(mechanism: BinomialNoise, *, users: int, rng: np.random.Gener
 def _sum_gaussians(mechanism: Gaussian, *, users: int, rng: np.random.Generator,
                    size: Any) -> Any:
     return simulation.simulation_gaussian(mechanism.sigma * math.sqrt(users), rng=rng, size=size)
+
+
+@_aggregate(Laplace)
+def _sum_laplaces(mechanism: Laplace, *, users: int, rng: np.random.Generator,
+                  size: Any) -> Any:
+    return simulation.simulation_laplace_sum(mechanism.scale, users, rng=rng, size=size)
 
 
 @register_sampler(BinaryRandomizedResponse)

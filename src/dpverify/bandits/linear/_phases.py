@@ -9,8 +9,6 @@ batch is in, lets the algorithm estimate θ and eliminate. Subclasses fill in
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numpy.typing import NDArray
 
@@ -24,8 +22,8 @@ def least_squares(coordinates: NDArray[np.float64], counts: NDArray[np.int64],
                   responses: NDArray[np.float64]) -> NDArray[np.float64]:
     """``θ̂ = V^{-1} Σ_x c_x y_x r_x`` with ``V = Σ_x c_x y_x y_xᵀ`` (coordinates in the span).
 
-    ``responses`` are per-action *averages* weighted by ``counts`` (dpdpe) or
-    sums with unit weight (hanna: pass counts = 1 and sums).
+    ``responses`` are per-action *averages* (dpdpe's client averages; hanna's
+    privatised sums divided by the pull counts), weighted by ``counts``.
 
     >>> least_squares(np.eye(2), np.array([1, 1]), np.array([0.5, -0.5])).tolist()
     [0.5, -0.5]
@@ -65,7 +63,6 @@ class PhasedPolicy:
         self.support: NDArray[np.int64] | None = None
         self.exploit_arm: int | None = None
         self.last_scores: NDArray[np.float64] | None = None
-        self.history: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ protocol
     def next_batch(self) -> Batch | None:
@@ -88,9 +85,6 @@ class PhasedPolicy:
         coordinates = self.actions[self.active] @ self.design.basis
         scores = coordinates @ theta
         keep = eliminate(scores, width)
-        self.history.append({"phase": self.phase, "active": int(self.active.size),
-                             "support": int(self.support.size), "width": float(width),
-                             "pulls": int(self.counts.sum())})
         self.active = self.active[keep]
         self.last_scores = scores[keep]
         self.pending = {}

@@ -73,7 +73,6 @@ class _GaussianAverage:
     delta: float
     bound: float
     mode: str
-    unit = "reals"
 
     def _check(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
@@ -246,7 +245,6 @@ class ShuffleVectorAverage:
     mode: str = "paper"
     name = "shuffle vector summation (SDP-DPE)"
     model = "shuffle"
-    unit = "bits"
 
     def __post_init__(self) -> None:
         from dpverify._validation import check_in_range
@@ -309,7 +307,6 @@ class ExactAverage:
     bound: float = 1.0
     name = "non-private (DPE)"
     model = "none"
-    unit = "reals"
     claimed = None
 
     def width_sigma(self, users: int, dimension: int, d: int) -> float:

@@ -55,7 +55,7 @@ from dpverify._validation import (
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits._privatizer_base import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.design import Design
-from dpverify.bandits.linear._phases import PhasedPolicy
+from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear.privatizers import (
     MODES,
     LaplaceSum,
@@ -269,8 +269,7 @@ class PhasedEliminationPolicy(PhasedPolicy):
             sums[j] = float(rewards.total) if self.batch_privatizer is None else \
                 self.batch_privatizer.privatize_sum(rewards, rng=rng, per_user=self.per_user)
         coordinates = self.actions[self.support] @ design.basis
-        weighted = coordinates * self.counts[:, None]
-        theta = np.linalg.solve(weighted.T @ coordinates, coordinates.T @ sums)
+        theta = least_squares(coordinates, self.counts, sums / self.counts)
         epsilon = None if self.batch_privatizer is None else self.batch_privatizer.epsilon
         width = hanna_width(algorithm.model, algorithm.mode, dimension=design.dimension,
                             base=self.base, batch=self.phase, active=int(self.active.size),

@@ -36,7 +36,6 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -61,6 +60,7 @@ from dpverify.bandits.linear._vector_privatizers import (
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import ApproxDP, Guarantee, PureDP
 from dpverify.mechanisms import Laplace, privacy_map
+from dpverify.mechanisms.simulation import simulation_laplace_sum
 
 __all__ = [
     "MODES",
@@ -120,12 +120,6 @@ def _laplace_scale(epsilon: float, mode: str) -> float:
     return (1.0 if mode == "paper" else REWARD_SENSITIVITY) / epsilon
 
 
-def _laplace_sum_noise(scale: float, terms: int, rng: np.random.Generator,
-                       size: int | None = None) -> Any:
-    """Simulation only: ``Σ_{i<=n} Lap(scale)`` from its exact law ``Γ(n, s) − Γ(n, s)``."""
-    return rng.gamma(terms, scale, size) - rng.gamma(terms, scale, size)
-
-
 @dataclass(frozen=True)
 class _LaplacePrivatizer:
     """The parts hanna's central and local Laplace privatizers share: ε, mode, scale, claim."""
@@ -180,10 +174,6 @@ class LaplaceSum(_LaplacePrivatizer):
         """``size`` independent draws of :meth:`privatize_sum` (for audits)."""
         return float(rewards.total) + rng.laplace(0.0, self.scale, check_positive_int(size, "size"))
 
-    def noise_terms(self, action_sizes: Any) -> int:
-        """Laplace terms in one batch's estimate: one per core action."""
-        return len(action_sizes)
-
 
 @dataclass(frozen=True)
 class LocalLaplaceSum(_LaplacePrivatizer):
@@ -205,16 +195,12 @@ class LocalLaplaceSum(_LaplacePrivatizer):
         if per_user:
             values = np.asarray(rewards.individual(), dtype=float)
             return float(np.sum(values + rng.laplace(0.0, self.scale, values.size)))
-        return float(rewards.total) + float(_laplace_sum_noise(self.scale, rewards.size, rng))
+        return float(rewards.total) + float(simulation_laplace_sum(self.scale, rewards.size, rng=rng))
 
     def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
                          ) -> NDArray[np.float64]:
         size = check_positive_int(size, "size")
-        return float(rewards.total) + _laplace_sum_noise(self.scale, rewards.size, rng, size)
-
-    def noise_terms(self, action_sizes: Any) -> int:
-        """One Laplace term per client of the batch: ``n_i``."""
-        return int(sum(action_sizes))
+        return float(rewards.total) + simulation_laplace_sum(self.scale, rewards.size, rng=rng, size=size)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -272,9 +258,6 @@ class ShuffledLaplaceSum:
 
     def for_batch(self, users: int) -> LocalLaplaceSum:
         return LocalLaplaceSum(self.local_epsilon(users), self.mode)
-
-    def noise_terms(self, action_sizes: Any) -> int:
-        return int(sum(action_sizes))
 
     def guarantee(self, users: int, *, local_users: int | None = None) -> Guarantee:
         """A batch of ``users`` clients whose ε0^{(i)} was chosen for ``local_users`` (default: the same).
