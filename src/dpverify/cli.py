@@ -375,7 +375,7 @@ def _add_linear_simulate_options(simulate: Any) -> None:
 def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``dpverify simulate`` for the linear algorithms (hanna-*, dpdpe-*, dpe, dpe-fixedu)."""
     from dpverify.bandits.linear.environments import LINEAR_INSTANCES, LinearInstanceFamily
-    from dpverify.bandits.linear import make_linear_algorithm
+    from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
     from dpverify.bandits.simulate import simulate
 
     hanna = args.algorithm.startswith("hanna")
@@ -388,7 +388,7 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     k = args.actions or (10 if args.instance == "sphere" else 1000)
     d = args.dim or (2 if args.instance == "sphere" else 20)
     args.delta = args.delta if args.delta is not None else (1e-6 if hanna else 0.25)
-    options: dict[str, Any] = {} if args.algorithm in ("hanna-nonprivate", "dpe", "dpe-fixedu") \
+    options: dict[str, Any] = {} if args.algorithm in NON_PRIVATE_LINEAR_ALGORITHMS \
         else {"mode": args.mode}
     if args.algorithm == "dpe-fixedu":
         options.update(horizon=args.horizon, dimension=d)

@@ -47,12 +47,12 @@ class LinearAlgorithmSpec:
         return self.name == "dpe-fixedu"
 
     def build(self, epsilon: float, delta: float, horizon: int | None = None) -> Any:
-        from dpverify.bandits.linear import make_linear_algorithm
+        from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
 
         options = dict(self.options)
         if self.needs_horizon:
             options.update(horizon=horizon, dimension=20)
-        private = self.name not in ("hanna-nonprivate", "dpe", "dpe-fixedu")
+        private = self.name not in NON_PRIVATE_LINEAR_ALGORITHMS
         return make_linear_algorithm(self.name, epsilon=epsilon if private else None,
                                      delta=delta, **options)
 

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from dpverify.bandits.linear.environments import LinearInstanceFamily
-from dpverify.bandits.linear import make_linear_algorithm
+from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
 from dpverify.bandits.simulate import simulate
 
 
 def _final(name, family, horizon, runs, seed=3, **options):
-    private = name not in ("hanna-nonprivate", "dpe", "dpe-fixedu")
+    private = name not in NON_PRIVATE_LINEAR_ALGORITHMS
     if name == "dpe-fixedu":
         options.update(horizon=horizon, dimension=family.d)
     epsilon = options.pop("epsilon", 1.0 if name.startswith("hanna") else 10.0)

@@ -250,6 +250,7 @@ def sblb_parameters(epsilon: float, delta: float, T: int, d: int, regime: str = 
     p = flip_probability(epsilon_0, m=m, d=d)
     if not p < 1:
         raise value_error("epsilon", epsilon, "large enough that p < 1")
+    epsilon_0 = local_epsilon(p, m=m, d=d)  # the LDP level of the p actually used, rounded up
     length = batch_length(epsilon, delta, T=T, m=m, d=d, p=p, form=form)
     return SBLBParameters(regime=regime, epsilon=epsilon, delta=delta, delta0=delta, horizon=T,
                           dimension=d, epsilon_0=epsilon_0, p=p, m=m, batch_length=length,

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpverify._validation import check_positive_int, check_probability, value_error
+from dpverify.bandits.contextual.parameters import number_of_bits
 from dpverify.mechanisms.encoding import LocalPrivatizer, randomized_rounding
 from dpverify.mechanisms.protocols import Shuffler
 
@@ -52,8 +53,7 @@ def entry_count(d: int) -> int:
     >>> entry_count(5)
     20
     """
-    d = check_positive_int(d, "d")
-    return d * (d + 3) // 2
+    return number_of_bits(1, d)
 
 
 def encoded_values(privatizer: LocalPrivatizer, contexts: Any, rewards: Any) -> NDArray[np.float64]:

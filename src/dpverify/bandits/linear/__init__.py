@@ -49,6 +49,7 @@ __all__ = [
     "phase_schedule",
     "make_linear_algorithm",
     "LINEAR_ALGORITHM_NAMES",
+    "NON_PRIVATE_LINEAR_ALGORITHMS",
 ]
 
 
@@ -90,7 +91,8 @@ _BUILDERS: dict[str, Callable[..., Any]] = {
 
 #: Names accepted by :func:`make_linear_algorithm` and ``dpverify simulate --algorithm``.
 LINEAR_ALGORITHM_NAMES = tuple(_BUILDERS)
-_NON_PRIVATE = frozenset({"hanna-nonprivate", "dpe", "dpe-fixedu"})
+#: The names of :data:`LINEAR_ALGORITHM_NAMES` that add no noise (no ε needed).
+NON_PRIVATE_LINEAR_ALGORITHMS = frozenset({"hanna-nonprivate", "dpe", "dpe-fixedu"})
 
 
 def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: float | None = None,
@@ -106,7 +108,7 @@ def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: flo
     245
     """
     name = check_choice(name, "name", LINEAR_ALGORITHM_NAMES)
-    if name not in _NON_PRIVATE and epsilon is None:
+    if name not in NON_PRIVATE_LINEAR_ALGORITHMS and epsilon is None:
         raise value_error("epsilon", None, "given for a private algorithm")
     if delta is None:
         delta = 1e-6 if name.startswith("hanna") else 0.25
