@@ -452,7 +452,7 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
     algorithm = make_contextual_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                           **options)
     result = simulate_contextual(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
-                                 n_jobs=args.jobs, per_user=args.per_user)
+                                 n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
     dims = {"horizon": args.horizon, "dimension": family.dimension}
     length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
     return _simulation_json(

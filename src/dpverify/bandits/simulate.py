@@ -49,7 +49,7 @@ from dpverify._validation import check_choice, check_positive_int, value_error
 from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
 
-__all__ = ["simulate", "SimulationResult", "log_checkpoints", "REGRET_KINDS"]
+__all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "REGRET_KINDS"]
 
 #: The two regret notions recorded.
 REGRET_KINDS = ("pseudo", "realised")
@@ -288,7 +288,9 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     root = np.random.SeedSequence(seed)
     seeds = root.spawn(runs)
     start = time.perf_counter()
-    outcomes = _run_all(algorithm, environment, horizon, points, per_user, seeds, n_jobs, progress)
+    outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
+                          n_jobs=n_jobs, progress=progress,
+                          label=getattr(algorithm, "name", "runs"))
     seconds = time.perf_counter() - start
     n_arms = environment.k if _is_family(environment) else environment.n_arms
     costs = [o[3] for o in outcomes]
@@ -305,24 +307,28 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
             np.asarray(costs, dtype=float)))
 
 
-def _run_all(algorithm: Any, environment: Any, horizon: int, points: NDArray[np.int64],
-             per_user: bool, seeds: list[np.random.SeedSequence], n_jobs: int,
-             progress: bool) -> list[tuple[NDArray, NDArray, NDArray, Any]]:
+def run_seeded(run_once: Any, arguments: tuple, seeds: list[np.random.SeedSequence], *,
+               n_jobs: int, progress: bool, label: str) -> list[Any]:
+    """``[run_once(*arguments, seed) for seed in seeds]``, in order, over ``n_jobs`` fork workers.
+
+    The outcomes do not depend on ``n_jobs`` (each run has its own spawned
+    seed and they are reassembled in order); a tqdm bar counts the runs.
+    """
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=len(seeds), disable=not progress, desc=getattr(algorithm, "name", "runs"))
+    bar = tqdm(total=len(seeds), disable=not progress, desc=label)
     try:
         if n_jobs == 1 or len(seeds) == 1:
             outcomes = []
             for seed in seeds:
-                outcomes.append(_run_once(algorithm, environment, horizon, points, per_user, seed))
+                outcomes.append(run_once(*arguments, seed))
                 bar.update()
             return outcomes
         results: list[Any] = [None] * len(seeds)
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=min(n_jobs, len(seeds)), mp_context=context) as pool:
-            futures = {pool.submit(_run_once, algorithm, environment, horizon, points, per_user,
-                                   seed): index for index, seed in enumerate(seeds)}
+            futures = {pool.submit(run_once, *arguments, seed): index
+                       for index, seed in enumerate(seeds)}
             for future in as_completed(futures):
                 results[futures[future]] = future.result()
                 bar.update()

@@ -11,10 +11,8 @@ shared loop is :func:`dpverify.bandits.contextual._engine.run`.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -26,7 +24,12 @@ from dpverify.bandits.contextual.environment import (
     ContextualLinearBandit,
     ContextualInstanceFamily,
 )
-from dpverify.bandits.simulate import SimulationResult, _check_checkpoints, _frozen
+from dpverify.bandits.simulate import (
+    SimulationResult,
+    _check_checkpoints,
+    _frozen,
+    run_seeded,
+)
 
 __all__ = ["simulate_contextual"]
 
@@ -41,13 +44,15 @@ def _run_once(algorithm: Any, source: Any, horizon: int, checkpoints: NDArray[np
 
 
 def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1,
-                        seed: Any = None, n_jobs: int = 1, per_user: bool = False,
+                        seed: Any = None, n_jobs: int = 1, progress: bool = False,
+                        per_user: bool = False,
                         checkpoints: int | Sequence[int] = 200) -> SimulationResult:
     """Run a contextual algorithm ``runs`` times for ``horizon`` rounds.
 
     ``environment`` is a :class:`ContextualLinearBandit` or a
     :class:`ContextualInstanceFamily` family (a fresh θ* per run).
-    ``per_user=True`` draws every user's M_LDP bits (slow, auditable).
+    ``per_user=True`` draws every user's M_LDP bits (slow, auditable);
+    ``progress`` shows a tqdm bar over runs.
 
     >>> from dpverify.bandits.contextual.linucb import LinUCB
     >>> family = ContextualInstanceFamily(dimension=2, n_arms=5)
@@ -67,13 +72,8 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     dimension = environment.dimension
     guarantee = algorithm.guarantee(horizon=horizon, dimension=dimension)
     start = time.perf_counter()
-    if n_jobs == 1 or runs == 1:
-        outcomes = [_run_once(algorithm, environment, horizon, points, per_user, s) for s in seeds]
-    else:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(n_jobs, runs), mp_context=context) as pool:
-            outcomes = list(pool.map(_run_once, *zip(*[(algorithm, environment, horizon, points,
-                                                        per_user, s) for s in seeds])))
+    outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
+                          n_jobs=n_jobs, progress=progress, label=algorithm.name)
     seconds = time.perf_counter() - start
     return SimulationResult(
         algorithm=algorithm.name, environment=environment.describe(), horizon=horizon, runs=runs,
