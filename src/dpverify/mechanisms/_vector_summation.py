@@ -167,6 +167,24 @@ class VectorSummation:
         noise = rng.binomial(self.trials, self.probability, size=scaled.shape)
         return (floor.astype(np.int64) + rounding + noise).astype(np.int64)
 
+    def simulate_totals(self, vectors: Any, *, rng: np.random.Generator) -> np.ndarray:
+        """Simulation only: :meth:`shuffle_view` of :meth:`simulate_reports`, drawn from its law.
+
+        Per coordinate, the total is ``Σ_u ⌊w_u⌋`` plus ``Σ_u Ber(frac(w_u))``
+        (the randomized roundings) plus ``Bin(|U| b, p)`` (the sum of the users'
+        independent ``Bin(b, p)``): one binomial per coordinate instead of one
+        per user.
+
+        >>> protocol = VectorSummation(2, 1, 1.0, precision=10, trials=4, probability=0.5)
+        >>> protocol.simulate_totals([[0.5], [-1.0]], rng=np.random.default_rng(0)).shape
+        (1,)
+        """
+        scaled = self._scaled(vectors)
+        floor = np.floor(scaled)
+        rounding = (rng.random(scaled.shape) < scaled - floor).sum(axis=0)
+        noise = rng.binomial(self.users * self.trials, self.probability, size=self.dimension)
+        return floor.sum(axis=0).astype(np.int64) + rounding + noise
+
     def shuffle_view(self, reports: Any) -> np.ndarray:
         """The analyser's view after per-coordinate shuffling: the count of ones per coordinate."""
         counts = np.asarray(reports)

@@ -285,11 +285,7 @@ class ShuffleVectorAverage:
         if per_user:
             reports = protocol.simulate_reports(array, rng=rng)
             return protocol.analyse(protocol.shuffle_view(reports))
-        scaled = (array + protocol.norm_bound) * protocol.precision / (2 * protocol.norm_bound)
-        floor = np.floor(scaled)
-        rounding = (rng.random(scaled.shape) < scaled - floor).sum(axis=0)
-        noise = rng.binomial(users * protocol.trials, protocol.probability, dimension)
-        return protocol.analyse(floor.sum(axis=0) + rounding + noise)
+        return protocol.analyse(protocol.simulate_totals(array, rng=rng))
 
     def guarantee(self, users: int = 1, dimension: int = 1) -> ApproxDP:
         """The claim of dpdpe Thm 3/9 ([R]: Cheu et al. 2021's constants, not verified here)."""
