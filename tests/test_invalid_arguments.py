@@ -177,6 +177,10 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     # calibration
     ("analytic_gaussian_sigma", calibrate.analytic_gaussian_sigma,
      {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),
+    ("classical_gaussian_sigma.epsilon", calibrate.classical_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),
+    ("classical_gaussian_sigma.delta", calibrate.classical_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "delta", DELTAS_OPEN),
     ("min_gaussian_sigma.delta", calibrate.min_gaussian_sigma,
      {"epsilon": 1.0, "delta": 1e-5}, "delta", DELTAS_OPEN),
     ("min_gaussian_sigma.compositions", calibrate.min_gaussian_sigma,

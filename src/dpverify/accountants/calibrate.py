@@ -44,6 +44,7 @@ __all__ = [
     "GAUSSIAN_METHODS",
     "LAPLACE_METHODS",
     "analytic_gaussian_sigma",
+    "classical_gaussian_sigma",
     "gaussian_epsilon",
     "laplace_epsilon",
     "min_binomial_trials",
@@ -81,6 +82,23 @@ def _smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: flo
         if meets(far) != meets(near):
             return bisect_passing(meets, near, far, rtol=rtol)
         near, step = far, min(1.0, step * 10)
+
+
+def classical_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float = 1.0) -> float:
+    """The classical calibration ``Δ√(2 ln(1.25/δ))/ε`` (Dwork & Roth 2014, Thm A.1).
+
+    **Not a guarantee by itself**: the theorem proves (ε, δ)-DP only for
+    ε < 1; above it the noise can be too small (check with
+    :func:`analytic_gaussian_sigma`, which is exact). Kept because papers
+    (dpdpe's experiments) use it at any ε.
+
+    >>> round(classical_gaussian_sigma(1.0, 1e-5), 4)
+    4.8448
+    """
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
 
 
 def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float = 1.0) -> float:
@@ -131,8 +149,8 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float 
         with working_precision():
             return gaussian_delta(sensitivity / sigma, epsilon) * (1 + mpmath.mpf(1e-18)) <= bound
 
-    return _smallest_passing(meets, sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon,
-                             rtol=1e-12)
+    return _smallest_passing(meets, classical_gaussian_sigma(epsilon, delta,
+                                                             sensitivity=sensitivity), rtol=1e-12)
 
 
 def gaussian_epsilon(sigma: float, *, delta: float, compositions: int = 1,

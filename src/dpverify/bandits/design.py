@@ -41,7 +41,6 @@ and :func:`net_size_bound` is Lemma 1's ``(3/ζ)^d + d``.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -270,7 +269,7 @@ def _cube_grid(d: int, spacing: float) -> NDArray[np.float64]:
     ticks = (np.arange(-count, count + 1) * spacing).clip(-1.0, 1.0)
     if d * math.log(ticks.size) > math.log(5e6):
         raise value_error("zeta", spacing, f"coarse enough for a grid in d={d} (over 5e6 points)")
-    return np.array(list(itertools.product(ticks, repeat=d)), dtype=float)
+    return np.stack(np.meshgrid(*[ticks] * d, indexing="ij"), axis=-1).reshape(-1, d)
 
 
 def ball_net(d: int, zeta: float) -> NDArray[np.float64]:
@@ -329,10 +328,10 @@ def greedy_net(points: Any, zeta: float) -> NDArray[np.int64]:
     cloud = _check_actions(points)
     zeta = check_positive(zeta, "zeta")
     kept: list[int] = []
-    centres = np.empty((0, cloud.shape[1]))
+    centres = np.empty_like(cloud)  # the kept points, filled in order (no re-allocation)
     for index, point in enumerate(cloud):
-        if centres.shape[0] and np.min(np.linalg.norm(centres - point, axis=1)) <= zeta:
+        if kept and np.min(np.linalg.norm(centres[:len(kept)] - point, axis=1)) <= zeta:
             continue
+        centres[len(kept)] = point
         kept.append(index)
-        centres = np.vstack([centres, point])
     return np.asarray(kept, dtype=np.int64)

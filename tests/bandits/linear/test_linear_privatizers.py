@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from dpverify.accountants.calibrate import analytic_gaussian_sigma
+from dpverify.accountants.calibrate import analytic_gaussian_sigma, classical_gaussian_sigma
 from dpverify.accountants.shuffle import amplified_epsilon
 from dpverify.bandits._policy import RewardBatch
 from dpverify.bandits.linear.privatizers import (
@@ -19,7 +19,6 @@ from dpverify.bandits.linear.privatizers import (
     LocalLaplaceSum,
     ShuffledLaplaceSum,
     ShuffleVectorAverage,
-    classical_gaussian_sigma,
     laplace_sum_width,
     paper_laplace_sum_width,
 )
@@ -83,7 +82,7 @@ def test_gaussian_noise_levels():
     assert math.isclose(central.noise_sd(users, s),
                         2 * B * math.sqrt(2 * s * math.log(1.25 / 0.25)) / (10.0 * users))
     assert math.isclose(central.noise_sd(users, s),
-                        classical_gaussian_sigma(10.0, 0.25, 2 * B * math.sqrt(s) / users))
+                        classical_gaussian_sigma(10.0, 0.25, sensitivity=2 * B * math.sqrt(s) / users))
     thm6 = LocalGaussianAverage(1.0, 1e-5, B).noise_sd(1, s)
     thm2 = LocalGaussianAverage(1.0, 1e-5, B, constant="thm2").noise_sd(1, s)
     assert math.isclose(thm6 / thm2, math.sqrt(2))  # trap B6-1

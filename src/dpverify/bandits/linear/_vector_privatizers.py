@@ -22,6 +22,7 @@ from dpverify._validation import (
     check_positive_int,
     value_error,
 )
+from dpverify.accountants.calibrate import classical_gaussian_sigma
 from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile
 from dpverify.mechanisms import Gaussian, VectorSummation, privacy_map
 
@@ -32,22 +33,12 @@ __all__ = [
     "LocalGaussianAverage",
     "ShuffleVectorAverage",
     "ExactAverage",
-    "classical_gaussian_sigma",
 ]
 
 #: Modes of every linear privatizer and algorithm.
 MODES = ("paper", "sound")
 #: dpdpe's two printed local noise constants: Thm 6 / App. A.2 (√2 inside) and Thm 2 (without).
 LOCAL_CONSTANTS = ("thm6", "thm2")
-
-
-def classical_gaussian_sigma(epsilon: float, delta: float, sensitivity: float) -> float:
-    """``Δ√(2 ln(1.25/δ))/ε`` (Dwork & Roth Thm A.1; proven only for ε < 1, dpdpe Thm 8).
-
-    >>> round(classical_gaussian_sigma(1.0, 1e-5, 1.0), 4)
-    4.8448
-    """
-    return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
 
 
 @functools.lru_cache(maxsize=256)
@@ -129,7 +120,7 @@ class CentralGaussianAverage(_GaussianAverage):
 
     @property
     def sigma_ratio(self) -> float:
-        return classical_gaussian_sigma(self.epsilon, self.delta, 1.0) if self.mode == "paper" \
+        return classical_gaussian_sigma(self.epsilon, self.delta) if self.mode == "paper" \
             else self._sound_ratio
 
     def sensitivity(self, users: int, dimension: int) -> float:
@@ -191,7 +182,7 @@ class LocalGaussianAverage(_GaussianAverage):
         if self.mode == "sound":
             return self._sound_ratio
         factor = 1.0 if self.constant == "thm6" else 1 / math.sqrt(2)
-        return factor * classical_gaussian_sigma(self.epsilon, self.delta, 1.0)
+        return factor * classical_gaussian_sigma(self.epsilon, self.delta)
 
     def sensitivity(self, users: int, dimension: int) -> float:
         return 2 * self.bound * math.sqrt(dimension)

@@ -55,7 +55,6 @@ from dpverify.bandits.linear._vector_privatizers import (
     ExactAverage,
     LocalGaussianAverage,
     ShuffleVectorAverage,
-    classical_gaussian_sigma,
 )
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import ApproxDP, Guarantee, PureDP
@@ -74,7 +73,6 @@ __all__ = [
     "LocalGaussianAverage",
     "ShuffleVectorAverage",
     "ExactAverage",
-    "classical_gaussian_sigma",
 ]
 
 #: Range of hanna's rewards: [−1, 1], so one reward changes a sum by at most 2.
