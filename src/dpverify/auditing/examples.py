@@ -5,26 +5,26 @@ the claimed (ε, δ), and the *true* ε of that pair at the claimed δ (closed
 form, exact pmfs, or quadrature). Correct examples meet their claim; buggy
 ones are classic implementation mistakes:
 
-========================  ======  =====================================================
-name                      claim   mechanism
-========================  ======  =====================================================
-laplace                   1       Laplace(1) noise on a sensitivity-1 query
-gaussian                  1,1e-5  Gaussian at the analytic σ (Balle & Wang 2018)
-randomized_response       1       4-ary randomized response
-noisy_max_exponential     1       report-noisy-max, Exp(2/ε) noise, releases the index
-shuffled_binary_rr        1,1e-6  shuffled binary RR count, p = min_flip_probability
-polya_difference          0.25    sum of 4 Pólya-difference shares (discrete Laplace)
-mldp                      2       garcelon's M_LDP, d = 1, m = 1
-laplace_half_scale        1       Laplace(1/2): the scale halved
-gaussian_half_sigma       1,1e-5  Gaussian at half the analytic σ
-noisy_max_value           1       report-noisy-max releasing the noisy maximum
-svt_no_query_noise        1       sparse vector without query noise (LSL 2017, Alg. 5)
-svt_no_cutoff             1       sparse vector answering every query (LSL 2017, Alg. 6)
-histogram_wrong_sensitivity 1     Laplace(1/ε) on a histogram under replace-one (Δ1 = 2)
-rr_wrong_p                1       binary RR with p = 1/(e^ε + 1) instead of 2/(e^ε + 1)
-mldp_budget_over_d        2       M_LDP splitting ε0 over d, not d(d+3)/2, coordinates
-polya_inverted_scale      0.25    Pólya shares with Gamma scale (1 − β)/β (inverted)
-========================  ======  =====================================================
+===========================  ======  ======================================================
+name                         claim   mechanism
+===========================  ======  ======================================================
+laplace                      1       Laplace(1) noise on a sensitivity-1 query
+gaussian                     1,1e-5  Gaussian at the analytic σ (Balle & Wang 2018)
+randomized_response          1       4-ary randomized response
+noisy_max_exponential        1       report-noisy-max, Exp(2/ε) noise, releases the index
+shuffled_binary_rr           1,1e-6  shuffled binary RR count, p = min_flip_probability
+polya_difference             0.25    sum of 4 Pólya-difference shares (discrete Laplace)
+mldp                         2       garcelon's M_LDP, d = 1, m = 1
+laplace_half_scale           1       Laplace(1/2): the scale halved
+gaussian_half_sigma          1,1e-5  Gaussian at half the analytic σ
+noisy_max_value              1       report-noisy-max releasing the noisy maximum
+svt_no_query_noise           1       sparse vector without query noise (LSL 2017, Alg. 5)
+svt_no_cutoff                1       sparse vector answering every query (LSL 2017, Alg. 6)
+histogram_wrong_sensitivity  1       Laplace(1/ε) on a histogram under replace-one (Δ1 = 2)
+rr_wrong_p                   1       binary RR with p = 1/(e^ε + 1) instead of 2/(e^ε + 1)
+mldp_budget_over_d           2       M_LDP splitting ε0 over d, not d(d+3)/2, coordinates
+polya_inverted_scale         0.25    Pólya shares with Gamma scale (1 − β)/β (inverted)
+===========================  ======  ======================================================
 
 All samplers are float/numpy simulations (vectorised for speed), as an audit
 of a real implementation would run that implementation.

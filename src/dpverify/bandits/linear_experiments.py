@@ -10,7 +10,7 @@
 * ``dpdpe-fig2a`` — final regret against ε ∈ :data:`DPDPE_EPSILONS` of CDP-,
   LDP- and SDP-DPE at δ = 0.25; ``dpdpe-fig2b`` — time-average regret curves of
   DPE, CDP-, LDP-, SDP-DPE at ε = 10, δ = 0.25; ``dpdpe-fig2c`` — DPE vs DPE-FixedU
-  (U for equal total communication). All: T = 10^6, |U| = 10^5, d = 20,
+  (U for equal total communication). All: T = 10^6, ``|U| = 10^5``, d = 20,
   k = 1000, σ = 0.1, α = 0.8, β = 1/(kT), 20 runs; paper mode (classical
   Gaussian calibration, as the figures).
 
