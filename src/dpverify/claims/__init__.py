@@ -1,0 +1,1 @@
+"""The papers' claims, checked (placeholder; filled below)."""
