@@ -127,8 +127,9 @@ def tenenbaum_batch_size() -> Derivation:
     ``O(log T/Δ + Δ log(1/δ)/ε²)`` with σ² = Θ(log(1/δ)/ε²): the privacy term
     ``σ² log T/(mΔ)`` must not exceed ``log T/Δ`` (so m >= σ²), and the batch
     term ``mΔ`` is then ``Θ(σ²Δ)``. The smallest integer is ``m = ⌈σ²⌉``.
-    With the printed ``m = ⌈σ⌉`` the privacy term is ``≈ σ log T/Δ``: the ratio
-    to log T/Δ grows without bound in σ.
+    With the printed ``m = ⌈σ⌉`` the privacy term is ``≈ σ log T/Δ``; its ratio
+    to Cor. 3.2's ``log T/Δ + Δσ²`` peaks at ``√log T/(2Δ)`` (σ = √log T/Δ),
+    unbounded in T: no constant makes the printed m meet the corollary.
 
     ``evaluate(sigma=)`` returns ⌈σ²⌉ (an integer).
     """
@@ -142,9 +143,13 @@ def tenenbaum_batch_size() -> Derivation:
     steps.append(f"smallest integer: m = {sp.sstr(derived)}; then m Δ ≤ (σ² + 1) Δ = "
                  "Θ(Δ log(1/δ)/ε²), Cor. 3.2's bound")
     printed = sp.ceiling(sigma)
-    ratio = sp.limit((sigma ** 2 * log_t / (sigma * gap)) / (log_t / gap), sigma, sp.oo)
-    steps.append(f"with m = σ (printed): privacy term / (log T/Δ) = σ → {sp.sstr(ratio)} as σ → ∞, "
-                 "so Cor. 3.2's O(Σ log T/Δ_a + k log(1/δ)/ε²) does not follow")
+    bound = log_t / gap + gap * sigma ** 2  # Cor. 3.2 per arm, σ² = Θ(log(1/δ)/ε²)
+    ratio = (sigma ** 2 * log_t / (sigma * gap)) / bound
+    worst = [r for r in sp.solve(sp.diff(ratio, sigma), sigma) if r.is_positive][0]
+    peak = sp.simplify(ratio.subs(sigma, worst))
+    steps.append(f"with m = σ (printed) the privacy term σ log T/Δ over Cor. 3.2's log T/Δ + Δσ² peaks at "
+                 f"σ = {sp.sstr(worst)} at {sp.sstr(peak)} → {sp.sstr(sp.limit(peak, log_t, sp.oo))} as "
+                 "T → ∞: no constant C independent of T, Δ, ε makes the printed m meet Cor. 3.2")
     function = sp.lambdify(sigma, derived, "mpmath")
     return Derivation("tenenbaum Cor. 3.2: the batch size m", tuple(steps), derived, printed,
                       False, lambda *, sigma: int(function(mpmath.mpf(sigma))))

@@ -63,26 +63,50 @@ def _vb_beats_fixed(scale: str) -> Evidence:
                     {"vb_max": vb_max, "fixed_min": fixed_min, "T": T, "runs": runs})
 
 
-def _rate(reading: str):
-    def check(scale: str) -> Evidence:
-        horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 6) if scale == "quick" else \
-            ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
-        gaps = [0.0, 0.5]
-        epsilon, delta = 0.1, 1e-6
-        algorithm = make_algorithm("sdp-ae", epsilon=epsilon, delta=delta, batch_reading=reading)
-        rows = regret_rows(algorithm, BernoulliBandit((0.25, 0.75)), horizons, runs=runs, seed=4,
-                           bound=lambda T: regret_bounds.tenenbaum_cor32(gaps, T, epsilon=epsilon,
-                                                                         delta=delta, constant=1.0))
-        ok, constants = rate_verdict(rows)
-        return Evidence(HOLDS if ok else FAILS,
-                        f"SDP-AE with m from the {reading} reading, 2 arms (Δ = 1/2), ε = {epsilon}: the "
-                        "implied constant of Cor. 3.2's O(Σ log T/Δ_a + Δ_a log(1/δ)/ε²) is "
-                        + ", ".join(f"{c:.3g}" for c in constants)
-                        + f" at T = {', '.join(str(r['T']) for r in rows)}",
-                        {"rows": rows, "implied_constants": constants, "reading": reading},
-                        figure=bound_figure(f"tenenbaum Cor. 3.2 × max implied C ({reading} m)", rows,
-                                            label="Cor. 3.2 bound", scale=max(constants)))
-    return check
+def _final(reading: str, epsilon: float, T: int, runs: int) -> tuple[float, float]:
+    algorithm = make_algorithm("sdp-ae", epsilon=epsilon, delta=1e-6, batch_reading=reading)
+    final = simulate(algorithm, BernoulliBandit((0.25, 0.75)), T, runs=runs, seed=4).final_regret()
+    return float(final.mean()), float(final.std(ddof=1) / math.sqrt(runs))
+
+
+def _readings(scale: str) -> Evidence:
+    T, runs = (10 ** 6, 4) if scale == "quick" else (10 ** 7, 10)
+    rows = []
+    for epsilon in (1.0, 0.3, 0.1):
+        squared, printed = _final("squared", epsilon, T, runs), _final("printed", epsilon, T, runs)
+        rows.append({"epsilon": epsilon, "m_squared": tenenbaum_batch_size(tenenbaum_msum_sigma(epsilon, 1e-6)),
+                     "m_printed": tenenbaum_batch_size(tenenbaum_msum_sigma(epsilon, 1e-6),
+                                                       reading="printed"),
+                     "regret_squared": squared[0], "regret_printed": printed[0],
+                     "ratio": printed[0] / squared[0]})
+    ok = all(r["regret_squared"] < r["regret_printed"] for r in rows)
+    return Evidence(CORRECTED if ok else FAILS,
+                    f"SDP-AE on 2 arms (Δ = 1/2), T = {T}, {runs} runs: the printed m = ⌈σ⌉ costs "
+                    + ", ".join(f"×{r['ratio']:.2g} at ε = {r['epsilon']:g}" for r in rows)
+                    + " the regret of m = ⌈σ²⌉ (the symbolic claim shows the printed m breaks the bound "
+                    "by a factor up to √log T/(2Δ))",
+                    {"rows": rows, "T": T, "runs": runs},
+                    figure={"kind": "bound", "title": f"tenenbaum SDP-AE at T = {T}: m = ⌈σ²⌉ vs ⌈σ⌉",
+                            "x": [r["epsilon"] for r in rows], "xlabel": "ε", "ylabel": "final regret",
+                            "log": True, "series": {"m = ⌈σ²⌉ (derived)": [r["regret_squared"] for r in rows],
+                                                    "m = ⌈σ⌉ (printed)": [r["regret_printed"] for r in rows]}})
+
+
+def _rate(scale: str) -> Evidence:
+    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 6) if scale == "quick" else \
+        ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
+    env, epsilon, delta = BernoulliBandit((0.25, 0.75)), 0.1, 1e-6
+    rows = regret_rows(make_algorithm("sdp-ae", epsilon=epsilon, delta=delta), env, horizons, runs=runs,
+                       seed=4, bound=lambda T: regret_bounds.tenenbaum_cor32(env.gaps, T, epsilon=epsilon,
+                                                                             delta=delta, constant=1.0))
+    ok, constants = rate_verdict(rows)
+    return Evidence(HOLDS if ok else FAILS,
+                    f"SDP-AE (m = ⌈σ²⌉), 2 arms (Δ = 1/2), ε = {epsilon}: the implied constant of Cor. 3.2's "
+                    "O(Σ log T/Δ_a + Δ_a log(1/δ)/ε²) is " + ", ".join(f"{c:.3g}" for c in constants)
+                    + f" at T = {', '.join(str(r['T']) for r in rows)}",
+                    {"rows": rows, "implied_constants": constants},
+                    figure=bound_figure("tenenbaum Cor. 3.2 × max implied C vs SDP-AE", rows,
+                                        label="Cor. 3.2 bound", scale=max(constants)))
 
 
 CLAIMS = (
@@ -94,7 +118,7 @@ CLAIMS = (
           "VB-SDP-AE's additive kσ log T beats SDP-AE's k log(1/δ)/ε² at small ε", "empirical",
           _vb_beats_fixed),
     Claim(PAPER, "cor32-rate", "Cor. 3.2 (m = ⌈σ²⌉)", "the regret grows as O(Σ log T/Δ_a + Δ_a log(1/δ)/ε²)",
-          "empirical", _rate("squared")),
-    Claim(PAPER, "cor32-printed-rate", "Cor. 3.2 as printed (m = ⌈σ⌉)",
-          "the regret grows as O(Σ log T/Δ_a + Δ_a log(1/δ)/ε²)", "empirical", _rate("printed")),
+          "empirical", _rate),
+    Claim(PAPER, "cor32-readings", "Cor. 3.2 (m = ⌈σ⌉ as printed)",
+          "SDP-AE with the printed batch size attains Cor. 3.2's regret", "empirical", _readings),
 )
