@@ -141,3 +141,25 @@ def test_unknown_paper_or_key_is_refused(tmp_path, capsys) -> None:
 def test_markdown_has_the_derivation_and_numbers(run) -> None:
     text = Path(run[1], "tenenbaum.md").read_text(encoding="utf-8")
     assert "Derivation:" in text and "ceiling(sigma**2)" in text
+
+
+def test_mslr_claim_runs_on_a_local_copy(tmp_path, monkeypatch) -> None:
+    """With DPVERIFY_MSLR set, fig1-mslr builds the K-means instance and simulates (tiny file here)."""
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    lines = []
+    for row in range(400):
+        label = int(rng.integers(0, 5))
+        values = rng.normal(size=3) + label
+        lines.append(f"{label} qid:{row // 10} " + " ".join(f"{i + 1}:{v:.4f}" for i, v in enumerate(values)))
+    path = tmp_path / "train.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
+    import dpverify.claims.chowdhury as chowdhury
+    from dpverify.bandits import mslr
+
+    monkeypatch.setenv("DPVERIFY_MSLR", str(path))
+    monkeypatch.setattr(chowdhury, "mslr_instance",
+                        lambda p, **options: mslr.mslr_instance(p, **{**options, "features": 3}))
+    evidence = next(c for c in chowdhury.CLAIMS if c.key == "fig1-mslr").check("quick")
+    assert evidence.verdict in (HOLDS, FAILS) and evidence.numbers["runs"] == 3

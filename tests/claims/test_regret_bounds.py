@@ -135,3 +135,23 @@ def test_rate_rule_refutes_a_wrong_rate() -> None:
     rows = regret_rows(make_algorithm("sdp-ae", epsilon=0.01, delta=1e-6), env, [10 ** 3, 10 ** 4, 10 ** 5],
                        runs=4, seed=4, bound=lambda T: math.log(T))
     assert not rate_verdict(rows)[0]
+
+
+# --------------------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(log_t=st.floats(2, 9), epsilon=st.floats(0.05, 10.0), d=st.integers(1, 30), k=st.integers(2, 10 ** 4))
+def test_bounds_grow_with_t_and_shrink_with_epsilon(log_t, epsilon, d, k) -> None:
+    T = int(10 ** log_t)
+    for bound in (lambda T, e: rb.dpdpe_thm5(T, d=d, k=k, epsilon=e, delta=0.25),
+                  lambda T, e: rb.dpdpe_thm6(T, d=d, k=k, epsilon=e, delta=0.25),
+                  lambda T, e: rb.hanna_thm1(T, epsilon=e, constant=1.0, d=d),
+                  lambda T, e: rb.hanna_thm3(T, epsilon=e, delta=1e-6, constant=1.0, d=d),
+                  lambda T, e: rb.tenenbaum_cor34([0.0, 0.3, 0.1], T, epsilon=e, delta=1e-6, constant=1.0),
+                  lambda T, e: rb.chowdhury_theorem("dist-rdp-se", [0.0, 0.3], T, epsilon=e, constant=1.0)):
+        assert bound(2 * T, epsilon) >= bound(T, epsilon)
+        assert bound(T, epsilon) >= bound(T, 2 * epsilon)
