@@ -431,15 +431,16 @@ def chowdhury_lemma2(gaps: Sequence[float], T: int, *, sigma: float, h: float,
 
 
 #: chowdhury's theorems by privatizer, with the (σ, h) of CATALOGUE table A2.7.
-CHOWDHURY_VARIANTS = ("dist-dp-se", "dist-rdp-se", "dist-cdp-se", "cdp-se", "ldp-se")
+CHOWDHURY_VARIANTS = ("dist-dp-se", "dist-rdp-se", "dist-cdp-se", "shuffle-dp-se", "cdp-se", "ldp-se")
 
 
 def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: float,
                       constant: float, scale_factor: float = 10.0, ldp_constant: float | None = None
                       ) -> float:
-    """chowdhury Thms 1, 2, 4, 5, 6 through Lemma 2 and their ``(σ, h)`` (CATALOGUE A2.7).
+    """chowdhury Thms 1–6 through Lemma 2 and their ``(σ, h)`` (CATALOGUE A2.7).
 
-    dist-dp-se / cdp-se: σ = √2/ε, h = 1/ε (Thm 1 / 5); dist-rdp-se:
+    dist-dp-se / cdp-se: σ = √2/ε, h = 1/ε (Thm 1 / 5); shuffle-dp-se (Thm 3):
+    as Thm 1 with ε' = ε/2 (T3-5); dist-rdp-se:
     σ = 2/ε + √2/(sε), h = 1/(sε) (Thm 2); dist-cdp-se: σ = √2/ε + √2/(sε),
     h = 0 (Thm 4, ε ∈ (0, 1)); ldp-se: Thm 6's ``O(Σ log T/(ε²Δ_a))`` (its
     Lemma 5 constant c is unknown, so ``ldp_constant`` is unused and the
@@ -459,6 +460,7 @@ def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: f
         return _constant(constant) * float(np.sum(math.log(T) / (epsilon ** 2 * positive)))
     sigma, h = {"dist-dp-se": (math.sqrt(2) / epsilon, 1 / epsilon),
                 "cdp-se": (math.sqrt(2) / epsilon, 1 / epsilon),
+                "shuffle-dp-se": (2 * math.sqrt(2) / epsilon, 2 / epsilon),
                 "dist-rdp-se": (2 / epsilon + math.sqrt(2) / (s * epsilon), 1 / (s * epsilon)),
                 "dist-cdp-se": (math.sqrt(2) / epsilon + math.sqrt(2) / (s * epsilon), 0.0)}[variant]
     return chowdhury_lemma2(gaps, T, sigma=sigma, h=h, constant=constant)
