@@ -87,3 +87,15 @@ def test_claims_sit_between_bandits_and_cli() -> None:
     """claims may import bandits; bandits may not import claims; cli may import claims."""
     assert _rank("dpverify.bandits.simulate")[0] < _rank("dpverify.claims.report")[0]
     assert _rank("dpverify.claims.report")[0] < _rank("dpverify.cli.claims")[0]
+
+
+#: Modules that must never import the experiments (figures come from result tables only).
+PLOTTING = ("dpverify.bandits.plots",)
+
+
+@pytest.mark.parametrize("module", PLOTTING)
+def test_plotting_never_imports_experiments(module: str) -> None:
+    path = PACKAGE.parent / (module.replace(".", "/") + ".py")
+    imported = _dpverify_imports(path)
+    assert not any(m == "dpverify.bandits.experiments" or m.startswith("dpverify.bandits.experiments.")
+                   for m in imported), f"{module} imports the experiments: {sorted(imported)}"

@@ -25,7 +25,7 @@ from dpverify.accountants.shuffle_papers import (
     hanna_local_epsilons,
     tenenbaum_batch_size,
 )
-from dpverify.bandits._secure_aggregation import distributed_dp_parameters
+from dpverify.bandits.privatizers import distributed_dp_parameters
 from dpverify.claims import symbolic
 from dpverify.errors import CalibrationError
 from dpverify.mechanisms import DiscreteLaplace, privacy_map

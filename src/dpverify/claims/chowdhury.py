@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 
 from dpverify.auditing import audit
-from dpverify.bandits._secure_aggregation import distributed_dp_parameters
+from dpverify.bandits.privatizers import distributed_dp_parameters
 from dpverify.bandits.environments import BernoulliBandit, InstanceFamily
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.mslr import mslr_instance
