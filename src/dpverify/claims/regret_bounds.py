@@ -72,7 +72,10 @@ def _constant(constant: Any) -> float:
 
 
 def _gaps(gaps: Any) -> np.ndarray:
-    values = np.asarray(gaps, dtype=float)
+    try:
+        values = np.asarray(gaps, dtype=float)
+    except (TypeError, ValueError):
+        raise value_error("gaps", gaps, "a non-empty 1-d sequence of finite numbers >= 0") from None
     if values.ndim != 1 or values.size < 1 or not np.all(np.isfinite(values)) or np.any(values < 0):
         raise value_error("gaps", gaps, "a non-empty 1-d sequence of finite numbers >= 0")
     return values
