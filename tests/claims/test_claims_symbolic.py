@@ -54,7 +54,8 @@ def test_garcelon_derivation_gives_two_minus_two_p_and_differs_from_print() -> N
 
 def _garcelon_a(l: int, epsilon: float, delta0: float, T: int, d: int) -> mpmath.mpf:
     log8 = mpmath.log(8 * T / mpmath.mpf(delta0))
-    return epsilon * l / (32 * d * (d + 3) * log8 * mpmath.sqrt(2 * T * mpmath.log(2 * T / mpmath.mpf(delta0))))
+    root = mpmath.sqrt(2 * T * mpmath.log(2 * T / mpmath.mpf(delta0)))
+    return epsilon * l / (32 * d * (d + 3) * log8 * root)
 
 
 @FEW

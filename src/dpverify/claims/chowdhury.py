@@ -45,7 +45,8 @@ def _constants(scale: str) -> Evidence:
     ok = all(r["tau"] >= r["tau_min_sympy"] and r["exact_tail_at_tau"] <= 1e-6 for r in rows)
     return Evidence(HOLDS if ok else FAILS,
                     "τ = ⌈(g/ε) ln(2/p)⌉ exceeds the least τ with P[|Lap_Z(g/ε)| > τ] <= p by "
-                    "(g/ε) ln(1 + e^{-ε/g}) + 1 (sympy); the exact tail at the library's τ is below p = 1e-6; "
+                    "(g/ε) ln(1 + e^{-ε/g}) + 1 (sympy); the exact tail at the library's τ is below "
+                    "p = 1e-6; "
                     "m = ng + 2τ + 1 is the size of the range of Σx̂ + noise",
                     {"rows": rows}, derivation=derivation.text())
 

@@ -175,7 +175,8 @@ def _thm7_rate(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     "Thm 7's σ_ns constant C is unspecified: with C = 1 the implied constant of Eq. (80) is "
                     + ", ".join(f"{c:.3g}" for c in constants)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)} (SDP-DPE, one instance, k = 10, d = 2, ε = 10)"
+                    + f" at T = {', '.join(str(r['T']) for r in rows)}"
+                    + " (SDP-DPE, one instance, k = 10, d = 2, ε = 10)"
                     + ("" if ok else ": the regret grows faster than the bound — with Eq. (22)'s noise "
                        "SDP-DPE never eliminates, its regret is linear"),
                     {"rows": rows, "implied_constants": constants},
@@ -202,6 +203,6 @@ CLAIMS = (
     Claim(PAPER, "thm6-bound", "Thm 6, Eq. (66)", "E[R(T)] of LDP-DPE is at most Eq. (66)", "statistical",
           _bound_check("dpdpe-local", lambda T: regret_bounds.dpdpe_thm6(T, d=2, k=10, epsilon=10.0,
                                                                          delta=0.25), "Thm 6")),
-    Claim(PAPER, "thm7-rate", "Thm 7, Eq. (80)", "E[R(T)] of SDP-DPE is at most Eq. (80) for some C", "empirical",
-          _thm7_rate),
+    Claim(PAPER, "thm7-rate", "Thm 7, Eq. (80)", "E[R(T)] of SDP-DPE is at most Eq. (80) for some C",
+          "empirical", _thm7_rate),
 )

@@ -196,8 +196,9 @@ def _rate_claim(algorithm: str, bound, theorem: str, **options):
                            LinearInstanceFamily("sphere", 10, 2), horizons, runs=runs, seed=7, bound=bound)
         ok, constants = rate_verdict(rows)
         return Evidence(HOLDS if ok else FAILS,
-                        f"{theorem}'s constant C is unspecified; {algorithm} (sound mode, K = 10, d = 2): the "
-                        "implied C = mean regret / bound(C = 1) is " + ", ".join(f"{c:.3g}" for c in constants)
+                        f"{theorem}'s constant C is unspecified; {algorithm} (sound mode, K = 10, d = 2): "
+                        "the implied C = mean regret / bound(C = 1) is "
+                        + ", ".join(f"{c:.3g}" for c in constants)
                         + f" at T = {', '.join(str(r['T']) for r in rows)}"
                         + (" (not growing: the rate holds)" if ok else " (growing: the rate is refuted)"),
                         {"rows": rows, "implied_constants": constants},
@@ -219,7 +220,8 @@ CLAIMS = (
     Claim(PAPER, "lemma1-net", "Lemma 1, Eq. (19)",
           "on a continuous action set, a ζ-net (ζ = 1/T) adds at most 1 to the regret", "empirical",
           _zeta_net),
-    Claim(PAPER, "for-free", "§6, Fig. 2", "central and shuffled follow the non-private regret; local is worse",
+    Claim(PAPER, "for-free", "§6, Fig. 2",
+          "central and shuffled follow the non-private regret; local is worse",
           "empirical", _for_free),
     Claim(PAPER, "core-set", "§6, Fig. 3(b)", "the core set beats the whole active set", "empirical",
           _core_set),

@@ -275,7 +275,9 @@ def garcelon_cor8(T: int, *, epsilon: float, d: int, L: float = 1.0, S: float = 
 
 
 def garcelon_cor7(T: int, *, epsilon_0: float, constant: float) -> float:
-    """garcelon Cor. 7, Eq. (4), an Õ bound: ``C (T^{3/4}√(e^{ε0}+1)/√(e^{ε0}−1) + log T (e^{ε0}+1)²/4 + √T/√(e^{ε0}−1))``.
+    """garcelon Cor. 7, Eq. (4), an Õ bound (C unspecified):
+
+    ``C (T^{3/4}√(e^{ε0}+1)/√(e^{ε0}−1) + log T (e^{ε0}+1)²/4 + √T/√(e^{ε0}−1))``.
 
     >>> round(garcelon_cor7(10 ** 4, epsilon_0=1.0, constant=1.0))
     1579

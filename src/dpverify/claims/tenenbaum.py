@@ -94,9 +94,9 @@ def _readings(scale: str) -> Evidence:
     rows = []
     for epsilon in epsilons:
         squared, printed = _final("squared", epsilon, T, runs), _final("printed", epsilon, T, runs)
-        rows.append({"epsilon": epsilon, "m_squared": tenenbaum_batch_size(tenenbaum_msum_sigma(epsilon, 1e-6)),
-                     "m_printed": tenenbaum_batch_size(tenenbaum_msum_sigma(epsilon, 1e-6),
-                                                       reading="printed"),
+        sigma = tenenbaum_msum_sigma(epsilon, 1e-6)
+        rows.append({"epsilon": epsilon, "m_squared": tenenbaum_batch_size(sigma),
+                     "m_printed": tenenbaum_batch_size(sigma, reading="printed"),
                      "regret_squared": squared[0], "regret_printed": printed[0],
                      "ratio": printed[0] / squared[0]})
     ok = all(r["regret_squared"] < r["regret_printed"] for r in rows)
@@ -108,8 +108,9 @@ def _readings(scale: str) -> Evidence:
                     {"rows": rows, "T": T, "runs": runs},
                     figure={"kind": "bound", "title": f"tenenbaum SDP-AE at T = {T}: m = ⌈σ²⌉ vs ⌈σ⌉",
                             "x": [r["epsilon"] for r in rows], "xlabel": "ε", "ylabel": "final regret",
-                            "log": True, "series": {"m = ⌈σ²⌉ (derived)": [r["regret_squared"] for r in rows],
-                                                    "m = ⌈σ⌉ (printed)": [r["regret_printed"] for r in rows]}})
+                            "log": True,
+                            "series": {"m = ⌈σ²⌉ (derived)": [r["regret_squared"] for r in rows],
+                                       "m = ⌈σ⌉ (printed)": [r["regret_printed"] for r in rows]}})
 
 
 def _rate(scale: str) -> Evidence:
