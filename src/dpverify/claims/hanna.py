@@ -145,10 +145,10 @@ def _zeta_net(scale: str) -> Evidence:
     ok = all(r["T_gap"] <= r["lemma_allowance_T_zeta"] for r in rows)
     paper_size = net_size_bound(2, 1 / 10 ** 6)
     return Evidence(HOLDS if ok else FAILS,
-                    f"playing a ζ-net of the sphere (ζ = 1/√T, T = {T}) costs T·(‖θ‖ − max_net ⟨θ,a⟩) "
-                    f"<= {max(r['T_gap'] for r in rows):.3g} extra regret, within Lemma 1's Tζ; the "
-                    f"prescribed ζ = 1/T is not playable (Lemma 1's size bound at T = 1e6, d = 2: "
-                    f"{paper_size:.3g} actions, T-H10)",
+                    f"playing a ζ-net of the sphere with ζ = 1/√T (T = {T}) costs T·(‖θ‖ − max_net ⟨θ,a⟩) "
+                    f"<= {max(r['T_gap'] for r in rows):.3g} extra regret (on the sphere a chord ζ loses at "
+                    "most ζ²/2 per round, so ζ = 1/√T already adds <= 1/2); Lemma 1's prescribed ζ = 1/T "
+                    f"is not playable (its size bound at T = 1e6, d = 2: {paper_size:.3g} actions, T-H10)",
                     {"rows": rows, "paper_net_size_bound": paper_size, "zeta": zeta, "T": T})
 
 
