@@ -67,7 +67,7 @@ def test_garcelon_derived_condition_matches_the_library(log_l, p, epsilon, log_t
     assume(l * p >= 14 * math.log(8 * T / delta0) * 1.001)
     big_a = _garcelon_a(l, epsilon, delta0, T, d)
     margin = GARCELON.evaluate(l=l, p=p, A=big_a, log2=mpmath.log(2 * T / mpmath.mpf(delta0)))
-    assume(abs(margin) > 1e-20)
+    assume(abs(margin) > 1e-9)  # away from the boundary: the two evaluate at different precisions
     library = garcelon_batch_length_ok(l, epsilon, delta0, T=T, m=1, d=d, flip_probability=p)
     assert library == (margin >= 0)
 
