@@ -195,3 +195,27 @@ def test_dpdpe_variance_matches_the_protocol(epsilon, log_delta, log_users, s) -
                                    delta=delta, p=protocol.probability))
     # p is the float rounded up from b₀/(2b): relative 1e-15 differences only
     assert library == pytest.approx(derived, rel=1e-9)
+
+
+SKELLAM = symbolic.chowdhury_skellam_rdp()
+
+
+def test_chowdhury_thm2_is_the_n_equals_one_bound() -> None:
+    assert SKELLAM.agrees
+    assert [float(SKELLAM.evaluate(alpha=a, epsilon=1, s=10, n=1)) for a in (2, 3, 10)] == \
+        pytest.approx([1.009, 1.514, 5.049])  # CATALOGUE A4.3's worked values
+
+
+@settings(max_examples=15, deadline=None)
+@given(epsilon=st.floats(0.1, 3.0), s=st.floats(1.5, 20.0), log_n=st.floats(0, 4), alpha=st.integers(2, 20))
+def test_chowdhury_skellam_rdp_matches_the_privatizer(epsilon, s, log_n, alpha) -> None:
+    """The library's per-batch RDP (actual g = ⌈sε√n⌉) <= ε̂_n(α) at g = sε√n <= Thm 2's uniform bound."""
+    from dpverify.bandits.privatizers import SkellamSecureAggregation
+
+    users = int(10 ** log_n)
+    curve = SkellamSecureAggregation(epsilon, scale_factor=s, tail_probability=1e-6).guarantee(users)
+    library = curve.epsilon_at(alpha)
+    per_n = float(SKELLAM.evaluate(alpha=alpha, epsilon=epsilon, s=s, n=users))
+    uniform = float(SKELLAM.evaluate(alpha=alpha, epsilon=epsilon, s=s, n=1))
+    assert library <= per_n * (1 + 1e-9) and per_n <= uniform * (1 + 1e-12)
+    assert library >= alpha * epsilon ** 2 / 2 * (1 - 1e-9)  # the Gaussian-like leading term

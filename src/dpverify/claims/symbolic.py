@@ -15,6 +15,8 @@ quantity (``tests/claims/test_symbolic.py``, hypothesis).
   ``u = e^{ε0/2}`` and its validity region ``ε0 <= ln(n/(16 ln(2/δ)))``;
 * :func:`chowdhury_protocol_constants` — chowdhury Thm 1's ``(g, τ, m)`` from
   the discrete Laplace tail and the modular range;
+* :func:`chowdhury_skellam_rdp` — chowdhury Thm 2's uniform RDP bound from
+  Agarwal–Kairouz–Liu's Skellam bound at g = sε√n (its supremum over n is n = 1);
 * :func:`chowdhury_inverted_polya` — the variance the public code's inverted
   Pólya scale delivers, and the ε it really gives;
 * :func:`dpdpe_shuffle_variance` — the analyser's error of dpdpe Alg. 2 with
@@ -40,6 +42,7 @@ __all__ = [
     "hanna_shuffle_inverse",
     "chowdhury_protocol_constants",
     "chowdhury_inverted_polya",
+    "chowdhury_skellam_rdp",
     "dpdpe_shuffle_variance",
 ]
 
@@ -266,6 +269,42 @@ def chowdhury_inverted_polya() -> Derivation:
                       False, lambda *, g, epsilon: (ratio_function(mpmath.mpf(g), mpmath.mpf(epsilon)),
                                                     delivered_function(mpmath.mpf(g),
                                                                        mpmath.mpf(epsilon))))
+
+
+def chowdhury_skellam_rdp() -> Derivation:
+    """chowdhury Thm 2: Dist-RDP-SE's ε̂(α), uniform in the batch size n.
+
+    Agarwal, Kairouz & Liu 2021 Thm 3.5 at Δ₁ = Δ₂ = g and total variance
+    ``g²/ε²`` gives ``αε²/2 + min{((2α−1)g² + 6g)ε⁴/(4g⁴), 3gε²/(2g²)}``; with
+    ``g = sε√n`` this is ε̂_n(α), decreasing in n, so its supremum is n = 1:
+    ``αε²/2 + min{(2α−1)ε²/(4s²) + 3ε/(2s³), 3ε/(2s)}`` — the printed Thm 2 form.
+    The library uses the actual ``g = ⌈sε√n⌉`` (ε̂ decreases in g, T3-7).
+
+    ``evaluate(alpha=, epsilon=, s=, n=)`` returns ε̂_n(α) (n = 1: the uniform bound).
+    """
+    alpha, eps, s_, n, g = _positive("alpha epsilon s n g")
+    variance = g ** 2 / eps ** 2
+    agarwal = alpha * g ** 2 / (2 * variance) + sp.Min(
+        ((2 * alpha - 1) * g ** 2 + 6 * g) / (4 * variance ** 2), 3 * g / (2 * variance))
+    per_n = sp.simplify(agarwal.subs(g, s_ * eps * sp.sqrt(n)))
+    steps = [f"Agarwal et al. Thm 3.5 (Δ₁ = Δ₂ = g, variance g²/ε²): {sp.sstr(sp.simplify(agarwal))}",
+             f"g = sε√n: ε̂_n(α) = {sp.sstr(per_n)}"]
+    minimum = next(t for t in sp.Add.make_args(per_n) if isinstance(t, sp.Min))
+    derivatives = [sp.simplify(sp.diff(arg, n)) for arg in minimum.args]
+    excess = sp.Symbol("t", positive=True)  # α = 1 + t > 1 (RDP orders)
+    negative = all(sp.ask(sp.Q.negative(sp.simplify(dv.subs(alpha, 1 + excess)))) for dv in derivatives)
+    steps.append("both arguments of the min decrease in n (derivatives "
+                 f"{'; '.join(sp.sstr(dv) for dv in derivatives)}; negative for α > 1: {negative}), so the "
+                 "supremum over n >= 1 is at n = 1")
+    derived = sp.simplify(per_n.subs(n, 1))
+    printed = alpha * eps ** 2 / 2 + sp.Min(
+        (2 * alpha - 1) * eps ** 2 / (4 * s_ ** 2) + 3 * eps / (2 * s_ ** 3), 3 * eps / (2 * s_))
+    agrees = bool(sp.simplify(derived - printed) == 0)
+    steps.append(f"n = 1: {sp.sstr(derived)}; printed Thm 2 form: equal = {agrees}")
+    function = sp.lambdify((alpha, eps, s_, n), per_n, "mpmath")
+    return Derivation("chowdhury Thm 2: the uniform RDP bound of Dist-RDP-SE", tuple(steps), derived, printed,
+                      agrees, lambda *, alpha, epsilon, s, n: function(*(mpmath.mpf(v) for v in
+                                                                        (alpha, epsilon, s, n))))
 
 
 # --------------------------------------------------------------------------- dpdpe Eq. (22)
