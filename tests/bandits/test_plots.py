@@ -12,7 +12,14 @@ pytest.importorskip("matplotlib")
 
 from dpverify.bandits.environments import InstanceFamily  # noqa: E402
 from dpverify.bandits.mab import make_algorithm  # noqa: E402
-from dpverify.bandits.plots import BAND, FORMATS, caption, plot_results, save_figure  # noqa: E402
+from dpverify.bandits.plots import (  # noqa: E402
+    BAND,
+    ERROR_BARS,
+    FORMATS,
+    caption,
+    plot_results,
+    save_figure,
+)
 from dpverify.bandits.simulate import simulate  # noqa: E402
 
 
@@ -44,7 +51,7 @@ def test_one_curve_and_band_per_result_with_the_caption(results) -> None:
     assert len(axis.collections) == len(results)  # one band each
     for line, sim in zip(axis.get_lines(), results):
         np.testing.assert_allclose(line.get_ydata(), sim.time_average_regret())
-    assert figure.texts[-1].get_text() == f"my scale; 3 runs per curve; {BAND}"
+    assert figure.texts[-1].get_text() == f"my scale; T = 5,000; 3 runs per curve; {BAND}"
 
 
 def test_the_legend_is_outside_the_axes(results) -> None:
@@ -79,7 +86,7 @@ def test_one_run_has_no_band_and_says_run(results) -> None:
                       runs=1, seed=2, checkpoints=10)
     figure = plot_results(single)
     assert not figure.axes[0].collections
-    assert figure.texts[-1].get_text() == f"1 run per curve; {BAND}"
+    assert figure.texts[-1].get_text() == f"T = 2,000; 1 run per curve; {BAND}"
 
 
 @pytest.mark.parametrize("bad, error, fragment", [
@@ -101,5 +108,7 @@ def test_bad_options_name_the_parameter(results, keyword: str, value: str) -> No
 
 def test_caption_ranges_and_refusal() -> None:
     assert caption([2, 5, 5]) == f"2–5 runs per curve; {BAND}"
+    assert caption(["3"], horizon="T = 10^5", marks=ERROR_BARS) == (
+        f"T = 10^5; 3 runs per curve; {ERROR_BARS}")
     with pytest.raises(ValueError, match="runs"):
         caption([])

@@ -15,7 +15,8 @@ import numpy as np
 from dpverify._validation import check_choice, value_error
 from dpverify.errors import DpverifyTypeError
 
-__all__ = ["plot_results", "plot_regret_panels", "plot_scaling", "plot_contextual", "FORMATS"]
+__all__ = ["plot_results", "plot_regret_panels", "plot_scaling", "plot_contextual", "caption",
+           "FORMATS"]
 
 #: Figure file formats (``--format`` of ``dpverify reproduce``).
 FORMATS = ("png", "pdf", "svg")
@@ -138,24 +139,43 @@ def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "") ->
 
 
 # --------------------------------------------------------------------------- your own results
-#: What the band around each curve is, stated on every figure.
+#: What the band around each curve is, stated on every curve figure.
 BAND = "band: ± 1 standard error of the mean over runs"
+#: What the error bars are, stated on every point figure.
+ERROR_BARS = "error bars: ± 1 standard error of the mean over runs"
 
 
-def caption(runs: Any, *, scale: str = "") -> str:
-    """The line every figure carries: its scale, the number of runs per curve, what the bands are.
+def _rounds(value: float) -> str:
+    """``10^5`` for a power of ten, else ``31,623``."""
+    value = int(value)
+    power = len(str(value)) - 1
+    return f"10^{power}" if value == 10 ** power and power > 1 else f"{value:,}"
+
+
+def _horizons(rows: Sequence[Mapping[str, Any]]) -> str:
+    """``T = 10^5`` or ``T = 10^3 … 10^5`` from the rows' ``horizon`` column ("" without one)."""
+    horizons = sorted({int(float(r["horizon"])) for r in rows if r.get("horizon") not in (None, "")})
+    if not horizons:
+        return ""
+    if len(horizons) == 1:
+        return f"T = {_rounds(horizons[0])}"
+    return f"T = {_rounds(horizons[0])} … {_rounds(horizons[-1])}"
+
+
+def caption(runs: Any, *, scale: str = "", horizon: str = "", marks: str = BAND) -> str:
+    """The line every figure carries: its scale, horizon, runs per curve and what the bands are.
 
     >>> caption([5, 5], scale="quick scale (T/10)")
     'quick scale (T/10); 5 runs per curve; band: ± 1 standard error of the mean over runs'
-    >>> caption([1, 20])
-    '1–20 runs per curve; band: ± 1 standard error of the mean over runs'
+    >>> caption([1, 20], horizon="T = 10^5", marks=ERROR_BARS)
+    'T = 10^5; 1–20 runs per curve; error bars: ± 1 standard error of the mean over runs'
     """
-    counts = sorted({int(r) for r in runs})
+    counts = sorted({int(float(r)) for r in runs})
     if not counts:
         raise value_error("runs", runs, "at least one run count")
     many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     noun = "run" if counts == [1] else "runs"
-    return "; ".join(part for part in (scale, f"{many} {noun} per curve", BAND) if part)
+    return "; ".join(part for part in (scale, horizon, f"{many} {noun} per curve", marks) if part)
 
 
 def _new_figure(**options: Any) -> Any:
@@ -167,9 +187,15 @@ def _new_figure(**options: Any) -> Any:
     return Figure(**options)
 
 
-def legend_outside(axis: Any, *, fontsize: float = 7) -> None:
-    """The legend to the right of the axes, where it cannot cover data."""
-    if axis.get_legend_handles_labels()[0]:
+def legend_outside(axis: Any, *, where: str = "right", fontsize: float = 7) -> None:
+    """The legend outside the axes (``"right"`` of them or ``"below"`` the x label): never over data."""
+    handles, labels = axis.get_legend_handles_labels()
+    if not handles:
+        return
+    if where == "below":
+        axis.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                    ncol=2, borderaxespad=0.0, frameon=False)
+    else:
         axis.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                     borderaxespad=0.0, frameon=False)
 
@@ -177,17 +203,16 @@ def legend_outside(axis: Any, *, fontsize: float = 7) -> None:
 def save_figure(figure: Any, path: str | Path, *, image_format: str | None = None) -> Path:
     """Save ``figure`` to ``path`` in ``image_format`` (png, pdf or svg; default: the path's suffix).
 
-    A path without a suffix gets the format's. The bounding box is tight, so a
-    legend placed outside the axes is kept.
+    A path whose suffix is not the format's gets the format's suffix. The
+    bounding box is tight, so a legend placed outside the axes is kept.
     """
     path = Path(path)
     suffix = path.suffix.lstrip(".").lower()
     if image_format is None:
-        image_format = suffix or "png"
+        image_format = suffix if suffix in FORMATS else "png"
     image_format = check_choice(image_format, "image_format", FORMATS)
     if suffix != image_format:
-        path = path.with_name(f"{path.name}.{image_format}" if not suffix or suffix not in FORMATS
-                              else f"{path.stem}.{image_format}")
+        path = path.with_name(f"{path.stem if suffix in FORMATS else path.name}.{image_format}")
     figure.savefig(path, format=image_format, dpi=110, bbox_inches="tight")
     return path
 
@@ -278,7 +303,7 @@ def plot_results(results: Any, path: str | Path | None = None, *, metric: str = 
     ...                  runs=3, seed=0) for name in ("cdp-se", "ldp-se")]
     >>> figure = plot_results(runs, title="central vs local, ε = 1")
     >>> figure.texts[-1].get_text()
-    '3 runs per curve; band: ± 1 standard error of the mean over runs'
+    'T = 10^4; 3 runs per curve; band: ± 1 standard error of the mean over runs'
     """
     metric = check_choice(metric, "metric", ("time-average", "cumulative"))
     kind = check_choice(kind, "kind", ("pseudo", "realised"))
@@ -302,8 +327,9 @@ def plot_results(results: Any, path: str | Path | None = None, *, metric: str = 
     if title:
         axis.set_title(title, fontsize=10)
     legend_outside(axis)
-    figure.text(0.01, 0.005, caption([c[4] for c in curves], scale=scale), fontsize=7,
-                ha="left", va="bottom")
+    horizon = f"T = {_rounds(max(c[1][-1] for c in curves))}"
+    figure.text(0.01, 0.005, caption([c[4] for c in curves], scale=scale, horizon=horizon),
+                fontsize=7, ha="left", va="bottom")
     figure.tight_layout(rect=(0, 0.05, 1, 1))
     if path is not None:
         save_figure(figure, path, image_format=image_format)
