@@ -31,9 +31,11 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import mpmath
@@ -49,7 +51,7 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.accountants._pld_fft import compose_grids
+from dpverify.accountants._pld_fft import choose_tilt, compose_grids
 from dpverify.accountants._pld_grid import (
     LossGrid,
     delta_upper,
@@ -84,6 +86,9 @@ DEFAULT_TAIL_MASS_TRUNCATION = 1e-15
 POINTS_PER_STANDARD_DEVIATION = 100
 #: With ``value_discretization_interval=None``, atoms at ±ε get h = ε / this (exact in floats).
 POINTS_PER_EPSILON = 128
+#: A query is recomputed (tilted, finer tails) when the float error and truncated mass
+#: it carries exceed this fraction of the δ in question.
+REFINE_FRACTION = 1e-3
 
 
 def _check_grid_options(interval: Any, tail: Any, default: float) -> tuple[float, float]:
@@ -147,6 +152,10 @@ class PrivacyLossDistribution:
 
     directions: tuple[LossGrid, ...]
     tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION
+    #: ``((base PLD, count), ...)`` for a composition: what queries may recompute from.
+    recipe: tuple = field(default=())
+    #: For a base PLD: ``rebuild(tail)`` builds it again with another tail truncation.
+    rebuild: Callable[[float], PrivacyLossDistribution] | None = field(default=None)
 
     def __post_init__(self) -> None:
         directions = self.directions
@@ -228,7 +237,9 @@ class PrivacyLossDistribution:
         spec = SubsampledGaussian(_noise(sigma, sensitivity), 1.0)
         interval, tail = _check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              spec.loss_std() / POINTS_PER_STANDARD_DEVIATION)
-        return cls((monotone_grid(spec, interval, tail),), tail)
+        return cls((monotone_grid(spec, interval, tail),), tail, rebuild=partial(
+            cls.from_gaussian, sigma, sensitivity=sensitivity,
+            value_discretization_interval=interval))
 
     @classmethod
     def from_laplace(cls, scale: float, *, sensitivity: float = 1.0,
@@ -258,7 +269,7 @@ class PrivacyLossDistribution:
         epsilon_0 = round_up(Fraction(sensitivity) / Fraction(scale))
         interval, tail = _check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              epsilon_0 / POINTS_PER_EPSILON)
-        return cls((laplace_grid(epsilon_0, interval),), tail)
+        return cls((laplace_grid(epsilon_0, interval),), tail)  # no tail cut: nothing to rebuild
 
     @classmethod
     def from_randomized_response(cls, epsilon: float, *, k: int = 2,
@@ -409,11 +420,13 @@ class PrivacyLossDistribution:
         remove = SubsampledGaussian(_noise(sigma, sensitivity), q)
         interval, tail = _check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              remove.loss_std() / POINTS_PER_STANDARD_DEVIATION)
+        rebuild = partial(cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity,
+                          value_discretization_interval=interval)
         if q == 1.0:
-            return cls((monotone_grid(remove, interval, tail),), tail)
+            return cls((monotone_grid(remove, interval, tail),), tail, rebuild=rebuild)
         add = SubsampledGaussian(remove.sigma, q, swapped=True)
         return cls((monotone_grid(remove, interval, tail), monotone_grid(add, interval, tail)),
-                   tail)
+                   tail, rebuild=rebuild)
 
     # ----------------------------------------------------------------- composition
     def compose(self, other: PrivacyLossDistribution) -> PrivacyLossDistribution:
@@ -453,10 +466,17 @@ class PrivacyLossDistribution:
     def delta_for_epsilon(self, epsilon: float) -> float:
         """Upper bound on δ(ε), rounded up (max over directions, float error added).
 
+        The float error is the grid's, not recomputed per query, so δ(ε) is
+        exactly non-increasing in ε. For δ far below the float error
+        (``error_bound`` at small ε, ~1e-12 after an FFT) ask the composition
+        recomputed for this ε: ``pld.refined(epsilon=ε).delta_for_epsilon(ε)``.
+
         >>> round(PrivacyLossDistribution.from_gaussian(1.0).delta_for_epsilon(1.0), 3)
         0.127
         """
-        epsilon = check_epsilon(epsilon, "epsilon")
+        return self._delta(check_epsilon(epsilon, "epsilon"))
+
+    def _delta(self, epsilon: float) -> float:
         with working_precision():
             return min(1.0, round_up(max(delta_upper(d, epsilon) for d in self.directions)))
 
@@ -464,15 +484,78 @@ class PrivacyLossDistribution:
         """Smallest ε (to 1e-13 relative, rounded up) whose bounded δ is <= ``delta``.
 
         Returns ``0.0`` if δ(0) <= ``delta`` and ``math.inf`` if the mass at
-        ``+∞`` plus the error bound already exceeds ``delta``. Exact for the
-        discrete distribution: a closed form on the right grid interval,
-        refined by :func:`~dpverify._numeric.bisect_passing` on the rigorous δ.
+        ``+∞`` already exceeds ``delta``. Exact for the discrete distribution: a
+        closed form on the right grid interval, refined by
+        :func:`~dpverify._numeric.bisect_passing` on the rigorous δ. When the
+        float error and truncated tail mass are not negligible at this δ (more
+        than :data:`REFINE_FRACTION` of it), the composition is recomputed for
+        it (:meth:`refined`) and the smaller ε returned: there is no fixed
+        floor on δ (1e-30 and below work). Both answers are sound; near the
+        switch (δ ≈ 1000 × the float error) ε may therefore step down by up to
+        ~1e-4 relative as δ decreases.
 
         >>> round(PrivacyLossDistribution.from_gaussian(1.0).epsilon_for_delta(1e-5), 3)
         4.377
         """
         delta = check_delta(delta, "delta")
+        eager = self._epsilon(delta)
+        if not self._refinable:
+            return eager
+        intrinsic = max(d.infinity_mass - d.truncation for d in self.directions)
+        if intrinsic > delta:
+            return math.inf
+        uncertainty = max(d.truncation + float(d.error_at(min(eager, d.largest_loss)))
+                          for d in self.directions)
+        if uncertainty > REFINE_FRACTION * delta:
+            eager = min(eager, self.refined(delta=delta)._epsilon(delta))
+        return eager
+
+    def _epsilon(self, delta: float) -> float:
         return max(epsilon_upper(d, delta) for d in self.directions)
+
+    @property
+    def _refinable(self) -> bool:
+        return bool(self.recipe) or self.rebuild is not None
+
+    def refined(self, *, epsilon: float | None = None,
+                delta: float | None = None) -> PrivacyLossDistribution:
+        """This PLD recomputed for a query at ``epsilon`` (a δ query) or ``delta`` (an ε query).
+
+        The base mechanisms are rebuilt with tails cut below 1e-8 of the δ in
+        question (over all compositions), and each direction is composed with
+        an exponential tilt ``t`` chosen by Chernoff's bound for the query
+        (:func:`~dpverify.accountants._pld_fft.choose_tilt`), so the FFT's
+        float error at losses above ε is ``e^{−tε}`` times the error in the
+        tilted norm: relative to δ rather than a fixed ~1e-12 floor.
+
+        **Soundness.** Upper bound, as every PLD: the same pessimistic grids,
+        only smaller tails and a weighted error norm (``docs/proofs/pld.md``, §6).
+        """
+        factors = self.recipe or ((self, 1),)
+        total = sum(count for _, count in factors)
+        interval = max(pld.value_discretization_interval for pld, _ in factors)
+        directions = max(len(pld.directions) for pld, _ in factors)
+        probe = [[regrid(pld.directions[min(i, len(pld.directions) - 1)], interval)
+                  for pld, _ in factors] for i in range(directions)]
+        counts = [count for _, count in factors]
+        if delta is None:
+            level = max(math.exp(max(-700.0, choose_tilt(grids, counts, epsilon=epsilon)[1]))
+                        for grids in probe)
+        else:
+            level = delta
+        tail = min(self.tail_mass_truncation, max(1e-300, 1e-8 * level / (total + 1)))
+        rebuilt = [(pld.rebuild(tail_mass_truncation=tail) if pld.rebuild else pld, count)
+                   for pld, count in factors]
+        out = []
+        for i in range(directions):
+            grids = [regrid(pld.directions[min(i, len(pld.directions) - 1)], interval)
+                     for pld, _ in rebuilt]
+            if len(grids) == 1 and counts[0] == 1:
+                out.append(grids[0])
+                continue
+            tilt, _ = choose_tilt(grids, counts, epsilon=epsilon, delta=delta)
+            out.append(compose_grids(grids, counts, tail=tail, tilt=tilt))
+        return PrivacyLossDistribution(tuple(out), tail)
 
     def to_privacy_profile(self) -> PrivacyProfile:
         """The bounded δ(ε) as a :class:`~dpverify.guarantees.PrivacyProfile` (upper bound).
@@ -517,9 +600,17 @@ def compose_plds(plds: Sequence[PrivacyLossDistribution]) -> PrivacyLossDistribu
 def _compose_counted(factors: list[tuple[PrivacyLossDistribution, int]]) -> PrivacyLossDistribution:
     """Compose ``count`` copies of each PLD: regrid onto the coarsest spacing, then one FFT.
 
-    A symmetric PLD contributes its one direction to both directions of an
-    asymmetric composition.
+    Compositions are flattened into their base mechanisms (one FFT over all of
+    them), and the result remembers them (``recipe``) so that a query can
+    recompute it tilted (:meth:`PrivacyLossDistribution.refined`). A symmetric
+    PLD contributes its one direction to both directions of an asymmetric
+    composition.
     """
+    flat: dict[int, list] = {}
+    for pld, count in factors:
+        for base, inner in (pld.recipe or ((pld, 1),)):
+            flat.setdefault(id(base), [base, 0])[1] += inner * count
+    factors = [(base, count) for base, count in flat.values()]
     tail = max(pld.tail_mass_truncation for pld, _ in factors)
     interval = max(pld.value_discretization_interval for pld, _ in factors)
     count = max(len(pld.directions) for pld, _ in factors)
@@ -529,7 +620,8 @@ def _compose_counted(factors: list[tuple[PrivacyLossDistribution, int]]) -> Priv
         grids = [regrid(pld.directions[min(direction, len(pld.directions) - 1)], interval)
                  for pld, _ in factors]
         directions.append(compose_grids(grids, counts, tail=tail))
-    return PrivacyLossDistribution(tuple(directions), tail)
+    return PrivacyLossDistribution(tuple(directions), tail,
+                                   recipe=tuple((base, k) for base, k in factors))
 
 
 def epsilon_for_delta(pld: PrivacyLossDistribution, delta: float) -> float:
