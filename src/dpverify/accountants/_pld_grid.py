@@ -38,6 +38,7 @@ __all__ = [
     "grid_from_atoms",
     "regrid",
     "coarsen",
+    "spread",
     "delta_upper",
     "epsilon_upper",
     "check_grid_size",
@@ -244,6 +245,35 @@ def regrid(grid: LossGrid, interval: float) -> LossGrid:
     # losses move up by < interval: the weighted error norm grows by at most e^{tilt·interval}
     return LossGrid(interval, first, frozen(sums), grid.infinity_mass, grid.error,
                     grid.truncation, grid.tilt, grid.error_log_scale + grid.tilt * interval)
+
+
+def spread(grid: LossGrid, interval: float) -> LossGrid:
+    """Connect-the-dots onto the coarser grid ``{j · interval}`` (any ratio; error-free grids).
+
+    As :func:`coarsen` for a ratio that need not be a power of 2: the coarse
+    neighbours of ``l = i h`` come from :func:`_coarse_indices` (exact), the
+    gap ``l − (j − 1) H`` is computed in floats and widened by its rounding
+    bound (a larger gap sends more mass up: a move up), so the share is an
+    upper bound. Grids with a float error, or a finer target, fall back to
+    :func:`regrid` (every loss moved up).
+    """
+    if interval <= grid.interval or grid.error:
+        return regrid(grid, interval)
+    indices = grid.offset + np.arange(len(grid.probabilities), dtype=np.int64)
+    upper = _coarse_indices(indices, grid.interval, interval)
+    losses = indices * grid.interval
+    below = (upper - 1) * interval
+    gap = losses - below
+    gap = np.minimum(gap + 4 * _U * (np.abs(losses) + np.abs(below)) + 1e-300, interval)
+    up = np.minimum(np.expm1(-gap) / math.expm1(-interval) * (1 + 8 * _U), 1.0)
+    first = int(upper[0]) - 1
+    size = int(upper[-1]) - first + 1
+    sums = np.bincount(upper - first, weights=grid.probabilities * up, minlength=size)
+    sums[:size - 1] += np.bincount(upper - 1 - first, weights=grid.probabilities * (1.0 - up),
+                                   minlength=size - 1)[:size - 1]
+    per_bin = 2 * int(math.ceil(interval / grid.interval)) + 4
+    sums = sums * (1 + 2 * per_bin * _U)
+    return LossGrid(interval, first, frozen(sums), grid.infinity_mass, 0.0, grid.truncation)
 
 
 def coarsen(grid: LossGrid, factor: int) -> LossGrid:

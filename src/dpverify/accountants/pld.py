@@ -54,10 +54,10 @@ from dpverify._validation import (
 from dpverify.accountants._pld_fft import choose_tilt, compose_grids
 from dpverify.accountants._pld_grid import (
     LossGrid,
+    spread,
     delta_upper,
     epsilon_upper,
     grid_from_atoms,
-    regrid,
 )
 from dpverify.accountants._pld_losses import (
     SubsampledGaussian,
@@ -533,9 +533,9 @@ class PrivacyLossDistribution:
         """
         factors = self.recipe or ((self, 1),)
         total = sum(count for _, count in factors)
-        interval = max(pld.value_discretization_interval for pld, _ in factors)
+        interval = common_interval(factors)
         directions = max(len(pld.directions) for pld, _ in factors)
-        probe = [[regrid(pld.directions[min(i, len(pld.directions) - 1)], interval)
+        probe = [[spread(pld.directions[min(i, len(pld.directions) - 1)], interval)
                   for pld, _ in factors] for i in range(directions)]
         counts = [count for _, count in factors]
         if delta is None:
@@ -548,7 +548,7 @@ class PrivacyLossDistribution:
                    for pld, count in factors]
         out = []
         for i in range(directions):
-            grids = [regrid(pld.directions[min(i, len(pld.directions) - 1)], interval)
+            grids = [spread(pld.directions[min(i, len(pld.directions) - 1)], interval)
                      for pld, _ in rebuilt]
             if len(grids) == 1 and counts[0] == 1:
                 out.append(grids[0])
@@ -597,6 +597,17 @@ def compose_plds(plds: Sequence[PrivacyLossDistribution]) -> PrivacyLossDistribu
     return _compose_counted([(pld, count) for pld, count in counted.values()])
 
 
+def common_interval(factors: Sequence[tuple[PrivacyLossDistribution, int]]) -> float:
+    """Grid spacing of a composition: the coarsest among the factors composed most often.
+
+    The many-fold factor keeps its own grid (no regridding error multiplied by
+    its count); finer factors are spread onto it connect-the-dots, coarser
+    ones moved up to it.
+    """
+    most = max(count for _, count in factors)
+    return max(pld.value_discretization_interval for pld, count in factors if count == most)
+
+
 def _compose_counted(factors: list[tuple[PrivacyLossDistribution, int]]) -> PrivacyLossDistribution:
     """Compose ``count`` copies of each PLD: regrid onto the coarsest spacing, then one FFT.
 
@@ -612,12 +623,12 @@ def _compose_counted(factors: list[tuple[PrivacyLossDistribution, int]]) -> Priv
             flat.setdefault(id(base), [base, 0])[1] += inner * count
     factors = [(base, count) for base, count in flat.values()]
     tail = max(pld.tail_mass_truncation for pld, _ in factors)
-    interval = max(pld.value_discretization_interval for pld, _ in factors)
+    interval = common_interval(factors)
     count = max(len(pld.directions) for pld, _ in factors)
     counts = [k for _, k in factors]
     directions = []
     for direction in range(count):
-        grids = [regrid(pld.directions[min(direction, len(pld.directions) - 1)], interval)
+        grids = [spread(pld.directions[min(direction, len(pld.directions) - 1)], interval)
                  for pld, _ in factors]
         directions.append(compose_grids(grids, counts, tail=tail))
     return PrivacyLossDistribution(tuple(directions), tail,
