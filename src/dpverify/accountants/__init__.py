@@ -2,10 +2,16 @@
 
 Submodules: ``composition`` (basic, advanced, optimal), ``rdp`` (Rényi DP),
 ``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions),
+``events`` and ``accountant`` (event values and the ``PrivacyAccountant`` ledger),
 ``shuffle`` (amplification by shuffling; ``shuffle_papers`` for the papers' own
 computations) and ``calibrate`` (smallest noise for a budget).
 """
 
+from dpverify.accountants.accountant import (
+    ACCOUNTING_METHODS,
+    PrivacyAccountant,
+    from_dp_accounting,
+)
 from dpverify.accountants.calibrate import (
     analytic_gaussian_sigma,
     gaussian_epsilon,
@@ -19,6 +25,17 @@ from dpverify.accountants.composition import (
     basic_composition,
     optimal_composition,
     optimal_composition_delta,
+)
+from dpverify.accountants.events import (
+    ComposedEvent,
+    MechanismEvent,
+    PoissonSampledEvent,
+    RepeatAndSelectEvent,
+    SampledWithoutReplacementEvent,
+    SelfComposedEvent,
+    TreeAggregationEvent,
+    event_from_dict,
+    event_to_dict,
 )
 from dpverify.accountants.pld import (
     PrivacyLossDistribution,
@@ -56,6 +73,19 @@ from dpverify.accountants.zcdp import (
 )
 
 __all__ = [
+    # accountant objects and events
+    "PrivacyAccountant",
+    "ACCOUNTING_METHODS",
+    "from_dp_accounting",
+    "MechanismEvent",
+    "ComposedEvent",
+    "SelfComposedEvent",
+    "PoissonSampledEvent",
+    "SampledWithoutReplacementEvent",
+    "TreeAggregationEvent",
+    "RepeatAndSelectEvent",
+    "event_to_dict",
+    "event_from_dict",
     # composition of (ε, δ) guarantees
     "basic_composition",
     "advanced_composition",
