@@ -97,13 +97,15 @@ def test_state_dict_round_trips_through_json(method):
 
 
 # --------------------------------------------------------------------------- relations
-def test_subsampled_gaussian_refused_under_replace_one():
+def test_subsampled_gaussian_under_every_relation():
     event = PoissonSampledEvent(Gaussian(sigma=1.0), 0.01)
-    assert PrivacyAccountant("pld", neighbouring="add-remove").supports(event)
-    assert PrivacyAccountant("pld", neighbouring="replace-special").supports(event)
-    assert not PrivacyAccountant("pld", neighbouring="replace").supports(event)
+    for relation in ("add-remove", "replace-special", "replace"):
+        assert PrivacyAccountant("pld", neighbouring=relation).supports(event)
     with pytest.raises(UnsupportedError, match="replace"):
         PrivacyAccountant("rdp", neighbouring="replace").compose(event)
+    by_relation = {relation: PrivacyAccountant("pld", neighbouring=relation).compose(event, 100)
+                   .get_epsilon(1e-5) for relation in ("add-remove", "replace-special", "replace")}
+    assert by_relation["add-remove"] == by_relation["replace-special"] < by_relation["replace"]
 
 
 @pytest.mark.parametrize("method, neighbouring", [("nope", "add-remove"), ("pld", "swap")])

@@ -16,8 +16,9 @@ Neighbouring relations: ``"add-remove"``, ``"replace"`` (replace-one) and
 ``"replace-special"`` (replace a record by a special value that contributes
 nothing). A mechanism event's sensitivity is the caller's, under the chosen
 relation; the Poisson-subsampled Gaussian has the dominating pairs of Zhu,
-Dong, Wang (AISTATS 2022, Prop. 30), which hold under add-remove and
-replace-special; replace-one is refused for it (not yet accounted).
+Dong, Wang (AISTATS 2022, Prop. 30): under add-remove and replace-special by
+PLD and RDP, under replace-one (contributions ±1: the pair
+``(1−q)N(0) + qN(±1)``, dp_accounting's ``REPLACE_ONE``) by PLD only.
 """
 
 from __future__ import annotations
@@ -292,9 +293,9 @@ def _poisson_gaussian(accountant: PrivacyAccountant, event: PoissonSampledEvent,
     noise = _gaussian_noise(event.event)
     if noise is None:
         raise _unsupported(event, method, "Poisson sampling of a Gaussian only (so far)")
-    if accountant.neighbouring == "replace":
-        raise _unsupported(event, method, "the subsampled Gaussian is accounted under "
-                                          "add-remove and replace-special only (so far)")
+    if accountant.neighbouring == "replace" and method != "pld":
+        raise _unsupported(event, method, "under replace-one the subsampled Gaussian is "
+                                          "accounted by PLD only (so far)")
     sigma, sensitivity = noise
     return round_down_ratio(sigma, sensitivity), event.sampling_probability
 
@@ -317,7 +318,8 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         return None if probe else inner.self_compose(event.count)
     if isinstance(event, PoissonSampledEvent):
         sigma, q = _poisson_gaussian(accountant, event, "pld")
-        return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(sigma, q)
+        return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
+            sigma, q, relation=accountant.neighbouring)
     noise = _gaussian_noise(event)
     if noise is not None:
         return None if probe else PrivacyLossDistribution.from_gaussian(noise[0], sensitivity=noise[1])

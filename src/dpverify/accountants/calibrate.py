@@ -301,11 +301,19 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int =
     return _smallest_passing(meets, start, rtol=_PLD_RTOL if method == "pld" else 1e-10)
 
 
-def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: float,
-                         steps: int, method: str = "pld",
+def min_noise_multiplier(epsilon: float, delta: float, *,
+                         sampling_probability: float | None = None,
+                         steps: int | None = None, method: str = "pld",
                          orders: Sequence[float] | None = None,
-                         value_discretization_interval: float | None = None) -> float:
+                         value_discretization_interval: float | None = None,
+                         epochs: float | None = None, dataset_size: int | None = None,
+                         batch_size: int | None = None) -> float:
     """Smallest noise multiplier σ for ``steps`` Poisson-subsampled Gaussian steps (DP-SGD).
+
+    Give either ``sampling_probability`` and ``steps``, or the training-loop
+    view ``dataset_size``, ``batch_size`` (expected) and ``epochs`` or ``steps``:
+    then ``q = batch_size / dataset_size`` and ``steps = floor(epochs ·
+    dataset_size / batch_size)`` (Opacus's ``get_noise_multiplier`` convention).
 
     Each step releases a sum over a Poisson sample (rate q) of records clipped
     to ℓ2 norm 1, plus N(0, σ²) noise; the relation is add/remove.
@@ -330,9 +338,8 @@ def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: 
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
-    sampling_probability = check_probability(sampling_probability, "sampling_probability",
-                                             open_low=True)
-    steps = check_positive_int(steps, "steps")
+    sampling_probability, steps = _training_schedule(sampling_probability, steps, epochs,
+                                                     dataset_size, batch_size)
     method = check_choice(method, "method", ("pld", "rdp"))
     if orders is None:
         orders = tuple(order for order in DEFAULT_ORDERS if order == int(order) and order <= 256)
@@ -351,6 +358,38 @@ def min_noise_multiplier(epsilon: float, delta: float, *, sampling_probability: 
     except CalibrationError as error:
         raise CalibrationError(f"no noise multiplier meets epsilon={epsilon!r}, "
                                f"delta={delta!r}: {error}") from error
+
+
+def _training_schedule(sampling_probability: float | None, steps: int | None,
+                       epochs: float | None, dataset_size: int | None,
+                       batch_size: int | None) -> tuple[float, int]:
+    """(q, steps) from either (q, steps) or (dataset_size, batch_size, epochs | steps)."""
+    from dpverify._validation import value_error
+
+    if dataset_size is not None or batch_size is not None:
+        if sampling_probability is not None:
+            raise value_error("sampling_probability", sampling_probability,
+                              "omitted when dataset_size and batch_size are given")
+        dataset_size = check_positive_int(dataset_size, "dataset_size")
+        batch_size = check_positive_int(batch_size, "batch_size")
+        if batch_size > dataset_size:
+            raise value_error("batch_size", batch_size, f"at most dataset_size ({dataset_size})")
+        sampling_probability = batch_size / dataset_size
+    elif epochs is not None:
+        raise value_error("epochs", epochs, "given with dataset_size and batch_size")
+    if sampling_probability is None:
+        raise value_error("sampling_probability", None,
+                          "given (or dataset_size and batch_size)")
+    sampling_probability = check_probability(sampling_probability, "sampling_probability",
+                                             open_low=True)
+    if (steps is None) == (epochs is None):
+        raise value_error("steps", steps, "given, or epochs instead (exactly one of them)")
+    if epochs is not None:
+        epochs = check_positive(epochs, "epochs")
+        steps = math.floor(epochs * dataset_size / batch_size)
+        if steps < 1:
+            raise value_error("epochs", epochs, "large enough for one step")
+    return sampling_probability, check_positive_int(steps, "steps")
 
 
 def _binomial_delta_estimate(trials: int, epsilon: float, shift: int) -> float:

@@ -42,6 +42,7 @@ import mpmath
 
 from dpverify._numeric import round_down, round_up, working_precision
 from dpverify._validation import (
+    check_choice,
     check_delta,
     check_epsilon,
     check_in_range,
@@ -60,6 +61,7 @@ from dpverify.accountants._pld_grid import (
     grid_from_atoms,
 )
 from dpverify.accountants._pld_losses import (
+    ReplaceSubsampledGaussian,
     SubsampledGaussian,
     check_normalised,
     laplace_grid,
@@ -385,7 +387,7 @@ class PrivacyLossDistribution:
 
     @classmethod
     def from_subsampled_gaussian(cls, sigma: float, sampling_probability: float, *,
-                                 sensitivity: float = 1.0,
+                                 sensitivity: float = 1.0, relation: str = "add-remove",
                                  value_discretization_interval: float | None = None,
                                  tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
                                  ) -> PrivacyLossDistribution:
@@ -410,6 +412,14 @@ class PrivacyLossDistribution:
         bound and each tilt a lower bound; ``σ/Δ`` is rounded down.
         ``sampling_probability = 1`` is the plain Gaussian.
 
+        ``relation="replace"`` (replace-one) uses the symmetric pair
+        ``(1−q)N(0, σ²) + qN(Δ, σ²)`` vs ``(1−q)N(0, σ²) + qN(−Δ, σ²)`` (the record's
+        clipped contributions differ by at most 2Δ; dp_accounting's
+        ``REPLACE_ONE``), whose loss is also monotone in the output with a
+        closed-form inverse (:class:`~dpverify.accountants._pld_losses.ReplaceSubsampledGaussian`);
+        ``"replace-special"`` (replace by a record contributing 0) is the
+        add/remove pair.
+
         >>> pld = PrivacyLossDistribution.from_subsampled_gaussian(1.0, 0.01)
         >>> pld.symmetric
         False
@@ -417,6 +427,18 @@ class PrivacyLossDistribution:
         sigma = check_positive(sigma, "sigma")
         q = check_probability(sampling_probability, "sampling_probability", open_low=True)
         sensitivity = check_positive(sensitivity, "sensitivity")
+        relation = check_choice(relation, "relation", ("add-remove", "replace", "replace-special"))
+        if relation == "replace":
+            if q == 1.0:
+                return cls.from_gaussian(sigma, sensitivity=2 * sensitivity,
+                                         value_discretization_interval=value_discretization_interval,
+                                         tail_mass_truncation=tail_mass_truncation)
+            spec = ReplaceSubsampledGaussian(_noise(sigma, sensitivity), q)
+            interval, tail = _check_grid_options(value_discretization_interval, tail_mass_truncation,
+                                                 spec.loss_std() / POINTS_PER_STANDARD_DEVIATION)
+            return cls((monotone_grid(spec, interval, tail),), tail, rebuild=partial(
+                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity, relation=relation,
+                value_discretization_interval=interval))
         remove = SubsampledGaussian(_noise(sigma, sensitivity), q)
         interval, tail = _check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              remove.loss_std() / POINTS_PER_STANDARD_DEVIATION)
