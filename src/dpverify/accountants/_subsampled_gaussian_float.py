@@ -28,6 +28,7 @@ magnitudes (each log term is a sum of at most 6 rounded components: 6u).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -73,13 +74,27 @@ def _log_binomial(alpha: np.ndarray, i: np.ndarray) -> tuple[np.ndarray, np.ndar
     return value, sign, error
 
 
+@functools.lru_cache(maxsize=64)
+def _binomial_table(alphas: tuple[float, ...], start: int, width: int,
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_log_binomial` of the orders (rows) and ``i = start, …, start + width − 1``
+    (columns), cached: it depends on neither q nor σ."""
+    i = np.arange(start, start + width, dtype=np.float64)[None, :]
+    alpha = np.asarray(alphas)[:, None]
+    alpha = np.where(i <= alpha, alpha, i) if start == 2 else alpha   # integer rows: k <= α only
+    tables = _log_binomial(alpha, i)
+    for table in tables:
+        table.setflags(write=False)
+    return tables
+
+
 def _integer_orders(q: float, sigma: float, alphas: np.ndarray) -> np.ndarray:
     """Upper bounds on ``ln A_α`` for integer orders (rows), by log-sum-exp of raised logs."""
     k = np.arange(2, int(alphas.max()) + 1, dtype=np.float64)[None, :]
     alpha = alphas[:, None]
     valid = k <= alpha
     alpha_safe = np.where(valid, alpha, k)
-    log_c, _, c_error = _log_binomial(alpha_safe, k)
+    log_c, _, c_error = _binomial_table(tuple(alphas.tolist()), 2, k.size)
     exponent = (k * k - k) / (2 * sigma ** 2)
     with np.errstate(over="ignore", invalid="ignore"):
         log_excess = np.where(exponent < 30, np.log(np.expm1(np.minimum(exponent, 30.0))),
@@ -106,16 +121,20 @@ def _fractional_orders(q: float, sigma: float, alphas: np.ndarray,
     i = np.arange(width, dtype=np.float64)[None, :]
     alpha = alphas[:, None]
     j = alpha - i
-    log_c, sign, c_error = _log_binomial(alpha, i)
+    log_c, sign, c_error = _binomial_table(tuple(alphas.tolist()), 0, width)
     z_low, z_high = (z0 - i) / sigma, (j - z0) / sigma
     tail_low, tail_high = log_ndtr(z_low), log_ndtr(z_high)
     log_q, log_p = math.log(q), math.log1p(-q)
     log_low = log_c + (alpha - i) * log_p + i * log_q + (i * i - i) / (2 * sigma ** 2) + tail_low
     log_high = log_c + j * log_q + i * log_p + (j * j - j) / (2 * sigma ** 2) + tail_high
-    scale = (alpha + i) * (abs(log_q) + abs(log_p)) + (alpha * alpha + i * i) / sigma ** 2
-    error_low = (c_error + 6 * _U * (np.abs(log_c) + scale + np.abs(tail_low) + np.abs(log_low))
+    # each log term is a sum of 5 rounded components: error <= 6u · Σ |component| (+ tails)
+    size_low = (np.abs(log_c) + np.abs((alpha - i) * log_p) + i * abs(log_q)
+                + (i * i + i) / (2 * sigma ** 2) + np.abs(tail_low))
+    size_high = (np.abs(log_c) + np.abs(j * log_q) + i * abs(log_p)
+                 + (j * j + np.abs(j)) / (2 * sigma ** 2) + np.abs(tail_high))
+    error_low = (c_error + 6 * _U * size_low
                  + log_ndtr_error(z_low, tail_low) + _argument_error(z_low))
-    error_high = (c_error + 6 * _U * (np.abs(log_c) + scale + np.abs(tail_high) + np.abs(log_high))
+    error_high = (c_error + 6 * _U * size_high
                   + log_ndtr_error(z_high, tail_high) + _argument_error(z_high))
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         low, high = np.exp(log_low), np.exp(log_high)

@@ -523,7 +523,19 @@ def scale_rdp(curve: RDPCurve, count: int) -> RDPCurve:
     """
     curve = _check_curve(curve)
     count = check_positive_int(count, "count")
-    values = tuple(math.inf if math.isinf(e) else round_up(Fraction(e) * count)
-                   for e in curve.epsilons)
+    values = tuple(math.inf if math.isinf(e) else _product_up(e, count) for e in curve.epsilons)
     return RDPCurve(orders=curve.orders, epsilons=values)
+
+
+def _product_up(value: float, count: int) -> float:
+    """The smallest float >= ``value · count`` (exactly what ``round_up(Fraction(value) * count)``
+    gives, by integer arithmetic on the nearest float product instead of rationals)."""
+    product = value * count
+    if math.isinf(product):
+        return math.inf
+    numerator, denominator = value.as_integer_ratio()
+    p_numerator, p_denominator = product.as_integer_ratio()
+    if p_numerator * denominator >= numerator * count * p_denominator:
+        return product
+    return math.nextafter(product, math.inf)
 
