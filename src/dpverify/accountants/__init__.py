@@ -37,6 +37,7 @@ from dpverify.accountants.events import (
     event_from_dict,
     event_to_dict,
 )
+from dpverify.accountants.group import group_privacy
 from dpverify.accountants.pld import (
     PrivacyLossDistribution,
     compose_plds,
@@ -64,6 +65,7 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
+from dpverify.accountants.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.accountants.zcdp import (
     compose_zcdp,
     pure_to_zcdp,
@@ -86,6 +88,10 @@ __all__ = [
     "RepeatAndSelectEvent",
     "event_to_dict",
     "event_from_dict",
+    # queries on guarantees
+    "group_privacy",
+    "tradeoff_curve",
+    "true_positive_rate",
     # composition of (ε, δ) guarantees
     "basic_composition",
     "advanced_composition",

@@ -86,7 +86,7 @@ class LossGrid:
         if self.error == 0 or epsilon >= self.largest_loss:
             return mpmath.mpf(0)
         with working_precision():
-            scale = mpmath.mpf(self.error_log_scale) - mpmath.mpf(self.tilt) * max(epsilon, 0.0)
+            scale = mpmath.mpf(self.error_log_scale) - mpmath.mpf(self.tilt) * epsilon  # any real ε
             return mpmath.mpf(self.error) * mpmath.exp(scale) * (1 + mpmath.mpf(10) ** -30)
 
     @property

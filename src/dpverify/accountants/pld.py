@@ -45,6 +45,7 @@ from dpverify._validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_finite,
     check_in_range,
     check_int_at_least,
     check_positive,
@@ -489,14 +490,16 @@ class PrivacyLossDistribution:
         """Upper bound on δ(ε), rounded up (max over directions, float error added).
 
         The float error is the grid's, not recomputed per query, so δ(ε) is
-        exactly non-increasing in ε. For δ far below the float error
+        exactly non-increasing in ε. A negative ε is allowed: ``δ(ε) = sup_S
+        P(S) − e^ε Q(S)`` (the hockey-stick divergence with ``e^ε < 1``, max
+        over both orders; the pessimistic-grid argument holds for every real ε). For δ far below the float error
         (``error_bound`` at small ε, ~1e-12 after an FFT) ask the composition
         recomputed for this ε: ``pld.refined(epsilon=ε).delta_for_epsilon(ε)``.
 
         >>> round(PrivacyLossDistribution.from_gaussian(1.0).delta_for_epsilon(1.0), 3)
         0.127
         """
-        return self._delta(check_epsilon(epsilon, "epsilon"))
+        return self._delta(check_finite(epsilon, "epsilon"))
 
     def _delta(self, epsilon: float) -> float:
         with working_precision():
