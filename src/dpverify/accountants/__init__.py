@@ -65,6 +65,7 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
+from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 from dpverify.accountants.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.accountants.zcdp import (
     compose_zcdp,
@@ -88,6 +89,9 @@ __all__ = [
     "RepeatAndSelectEvent",
     "event_to_dict",
     "event_from_dict",
+    # amplification by subsampling
+    "dominating_pair",
+    "poisson_subsampled_pld",
     # queries on guarantees
     "group_privacy",
     "tradeoff_curve",

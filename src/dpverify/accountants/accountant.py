@@ -316,6 +316,8 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
     if isinstance(event, SelfComposedEvent):
         inner = _pld(accountant, event.event, probe=probe)
         return None if probe else inner.self_compose(event.count)
+    if isinstance(event, PoissonSampledEvent) and _gaussian_noise(event.event) is None:
+        return _poisson_finite_pair(accountant, event, probe)
     if isinstance(event, PoissonSampledEvent):
         sigma, q = _poisson_gaussian(accountant, event, "pld")
         return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
@@ -338,6 +340,22 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         if epsilon is not None:
             return None if probe else PrivacyLossDistribution.from_approx_dp(epsilon, 0.0)
     raise _unsupported(event, "pld")
+
+
+def _poisson_finite_pair(accountant: PrivacyAccountant, event: PoissonSampledEvent,
+                         probe: bool) -> Any:
+    """Poisson subsampling of a mechanism with a finite dominating pair (add/remove, replace-special)."""
+    from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
+
+    inner = event.event
+    if not isinstance(inner, MechanismEvent) or accountant.neighbouring == "replace":
+        raise _unsupported(event, "pld", "Poisson sampling of a single mechanism with a finite "
+                                         "dominating pair, under add-remove or replace-special")
+    dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
+    if probe:
+        return None
+    return poisson_subsampled_pld(inner.mechanism, event.sampling_probability,
+                                  sensitivity=inner.sensitivity)
 
 
 def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
