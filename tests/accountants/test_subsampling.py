@@ -78,3 +78,15 @@ def test_accountant_accounts_subsampled_laplace_and_rr():
 def test_no_pair_for_a_gaussian():
     with pytest.raises(UnsupportedError, match="dominating pair"):
         dominating_pair(Gaussian(sigma=1.0))
+
+
+@pytest.mark.parametrize("k, epsilon, alpha", [(3, 1.0, 2.0), (5, 0.3, 7.5), (10, 2.0, 1.5)])
+def test_kary_randomized_response_rdp_is_the_exact_renyi_divergence(k, epsilon, alpha):
+    from dpverify.accountants.rdp import randomized_response_rdp
+
+    p, q = dominating_pair(RandomizedResponse(k, epsilon))
+    with mpmath.workdps(50):
+        exact = mpmath.log(mpmath.fsum(a ** alpha * b ** (1 - alpha) for a, b in zip(p, q))) / (alpha - 1)
+    value = randomized_response_rdp(epsilon, orders=[alpha], k=k).epsilons[0]
+    assert float(exact) <= value <= float(exact) * (1 + 1e-12)
+    assert value < randomized_response_rdp(epsilon, orders=[alpha]).epsilons[0]  # k-ary: more outputs

@@ -382,6 +382,9 @@ def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         if isinstance(mechanism, BinaryRandomizedResponse):
             return None if probe else randomized_response_rdp(_binary_rr_epsilon(mechanism),
                                                               orders=orders)
+        if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
+            return None if probe else randomized_response_rdp(mechanism.epsilon, orders=orders,
+                                                              k=mechanism.k)
         epsilon = _pure_epsilon(event)
         if epsilon is not None:
             return None if probe else pure_dp_rdp(epsilon, orders=orders)

@@ -24,6 +24,7 @@ import mpmath
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
+    check_int_at_least,
     check_increasing_sequence,
     check_nonempty_items,
     check_positive,
@@ -222,11 +223,15 @@ def laplace_rdp(scale: float, *, sensitivity: float = 1.0,
     return _curve(orders, upper)
 
 
-def randomized_response_rdp(epsilon: float, *,
-                            orders: Sequence[float] | None = None) -> RDPCurve:
-    """Exact RDP curve of binary randomized response with parameter ε.
+def randomized_response_rdp(epsilon: float, *, orders: Sequence[float] | None = None,
+                            k: int = 2) -> RDPCurve:
+    """Exact RDP curve of (k-ary) randomized response with parameter ε.
 
-    The mechanism reports the true bit with probability ``p = e^ε / (1 + e^ε)``.
+    The mechanism reports the true value with probability ``e^ε / (e^ε + k − 1)``
+    and each other value with ``1/(e^ε + k − 1)``; ``k = 2`` is binary RR
+    (true bit with ``p = e^ε / (1 + e^ε)``). For k > 2 the worst pair of inputs
+    x ≠ x' gives ``Σ_o P^α Q^{1−α} = (e^{αε} + e^{(1−α)ε} + k − 2)/(e^ε + k − 1)``:
+    the numerator of the binary case over ``e^ε + k − 1``.
 
     Parameters
     ----------
@@ -268,14 +273,15 @@ def randomized_response_rdp(epsilon: float, *,
     """
     epsilon = check_epsilon(epsilon, "epsilon")
     orders = _check_orders(orders)
-    return _curve(orders, lambda alpha: _randomized_response_upper(epsilon, alpha))
+    k = check_int_at_least(k, "k", 2)
+    return _curve(orders, lambda alpha: _randomized_response_upper(epsilon, alpha, k))
 
 
-def _randomized_response_upper(epsilon: float, alpha: mpmath.mpf) -> mpmath.mpf:
-    """Upper bound on the Rényi divergence of order α of binary RR (mpmath)."""
+def _randomized_response_upper(epsilon: float, alpha: mpmath.mpf, k: int = 2) -> mpmath.mpf:
+    """Upper bound on the Rényi divergence of order α of k-ary RR (mpmath)."""
     with mpmath.workdps(mpmath.mp.dps + _extra_digits(epsilon * float(alpha - 1))):
         e = mpmath.mpf(epsilon)
-        denominator = 1 + mpmath.exp(e)
+        denominator = k - 1 + mpmath.exp(e)
         terms = (mpmath.exp(e) * mpmath.expm1((alpha - 1) * e) / denominator,
                  mpmath.expm1((1 - alpha) * e) / denominator)
         return _log1p_of_sum_upper(terms) / (alpha - 1)
