@@ -61,6 +61,7 @@ from dpverify.errors import DpverifyTypeError, UnsupportedError
 from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
 from dpverify.mechanisms import (
     BinaryRandomizedResponse,
+    DiscreteLaplace,
     Gaussian,
     Laplace,
     RandomizedResponse,
@@ -333,6 +334,9 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
             return None if probe else PrivacyLossDistribution.from_randomized_response(
                 mechanism.epsilon, k=mechanism.k)
+        if isinstance(mechanism, DiscreteLaplace) and float(event.sensitivity).is_integer():
+            return None if probe else PrivacyLossDistribution.from_discrete_laplace(
+                mechanism.scale, sensitivity=int(event.sensitivity))
         if isinstance(mechanism, ApproxDP):
             return None if probe else PrivacyLossDistribution.from_approx_dp(
                 mechanism.epsilon, mechanism.delta)
@@ -421,7 +425,7 @@ _TRANSLATORS: dict[str, Callable[..., Any]] = {"pld": _pld, "rdp": _rdp, "zcdp":
 def from_dp_accounting(event: Any) -> Event:
     """Convert a dp_accounting ``DpEvent`` tree to dpverify events (duck-typed: no import needed).
 
-    Supported: Gaussian, Laplace, RandomizedResponse, EpsilonDelta, ZCDp,
+    Supported: Gaussian, Laplace, DiscreteLaplace, RandomizedResponse, EpsilonDelta, ZCDp,
     SelfComposed, Composed, PoissonSampled, SampledWithoutReplacement,
     SingleEpochTreeAggregation and RepeatAndSelect events.
 
@@ -452,6 +456,8 @@ _FROM_DP_ACCOUNTING: dict[str, Callable[[Any], Event]] = {
     "GaussianDpEvent": lambda e: MechanismEvent(Gaussian(sigma=float(e.noise_multiplier))),
     "LaplaceDpEvent": lambda e: MechanismEvent(Laplace(scale=float(e.noise_multiplier))),
     "RandomizedResponseDpEvent": _rr_from_dp_accounting,
+    "DiscreteLaplaceDpEvent": lambda e: MechanismEvent(  # pmf ∝ e^{−a|k|}: scale 1/a, rounded down
+        DiscreteLaplace(scale=round_down_ratio(1.0, float(e.noise_parameter))), float(e.sensitivity)),
     "EpsilonDeltaDpEvent": lambda e: MechanismEvent(ApproxDP(float(e.epsilon), float(e.delta))),
     "ZCDpEvent": lambda e: MechanismEvent(ZCDP(float(e.rho), float(getattr(e, "xi", 0.0)))),
     "SelfComposedDpEvent": lambda e: SelfComposedEvent(from_dp_accounting(e.event), int(e.count)),

@@ -41,7 +41,7 @@ from dpverify.mechanisms import BinaryRandomizedResponse, Laplace, RandomizedRes
 __all__ = ["dominating_pair", "poisson_subsampled_pld"]
 
 #: Grid points per unit of the largest finite loss of the subsampled pair (default spacing).
-POINTS_PER_LOSS = 256
+POINTS_PER_LOSS = 1024
 
 
 def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list]:
@@ -95,7 +95,7 @@ def poisson_subsampled_pld(value: Any, sampling_probability: float, *, sensitivi
 
     Both directions ``(qP + (1−q)Q, Q)`` and ``(Q, qP + (1−q)Q)`` of the finite
     dominating pair (:func:`dominating_pair`) are kept. Default spacing: the
-    largest finite loss / 256.
+    largest finite loss / 1024.
 
     **Soundness.** Upper bound under add/remove with Poisson sampling (ZDW 2022,
     Thm 11); the pair is exact to 50 digits, masses rounded up, atoms split
