@@ -44,7 +44,9 @@ def test_randomized_response_tradeoff_is_exact_where_linear():
 def test_delta_at_negative_epsilon_bounds_the_exact_value(epsilon):
     composed = PLD.from_gaussian(2.0).self_compose(5)
     exact = float(gaussian_delta(math.sqrt(5) / 2.0, epsilon))
-    assert exact <= composed.delta_for_epsilon(epsilon) <= exact + 1e-4
+    assert exact <= composed.hockey_stick_divergence(epsilon) <= exact + 1e-4
+    with pytest.raises(ValueError, match="epsilon"):
+        composed.delta_for_epsilon(epsilon)   # δ(ε) proper stays for ε >= 0
 
 
 def test_group_privacy_formulas():

@@ -58,7 +58,7 @@ from dpverify.accountants.rdp import (
 )
 from dpverify.accountants.zcdp import compose_zcdp, pure_to_zcdp, zcdp_to_dp, zcdp_to_dp_delta, zcdp_to_rdp
 from dpverify.errors import DpverifyTypeError, UnsupportedError
-from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
+from dpverify.guarantees import ZCDP, ApproxDP, PureDP
 from dpverify.mechanisms import (
     BinaryRandomizedResponse,
     DiscreteLaplace,

@@ -53,10 +53,9 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.accountants._pld_fft import choose_tilt, compose_grids
+from dpverify.accountants._pld_compose import compose_directions, flatten, refined_directions
 from dpverify.accountants._pld_grid import (
     LossGrid,
-    spread,
     delta_upper,
     epsilon_upper,
     grid_from_atoms,
@@ -530,14 +529,26 @@ class PrivacyLossDistribution:
         """Upper bound on δ(ε), rounded up (max over directions, float error added).
 
         The float error is the grid's, not recomputed per query, so δ(ε) is
-        exactly non-increasing in ε. A negative ε is allowed: ``δ(ε) = sup_S
-        P(S) − e^ε Q(S)`` (the hockey-stick divergence with ``e^ε < 1``, max
-        over both orders; the pessimistic-grid argument holds for every real ε). For δ far below the float error
+        exactly non-increasing in ε. For ε < 0 see :meth:`hockey_stick_divergence`. For δ far below the float error
         (``error_bound`` at small ε, ~1e-12 after an FFT) ask the composition
         recomputed for this ε: ``pld.refined(epsilon=ε).delta_for_epsilon(ε)``.
 
         >>> round(PrivacyLossDistribution.from_gaussian(1.0).delta_for_epsilon(1.0), 3)
         0.127
+        """
+        return self._delta(check_epsilon(epsilon, "epsilon"))
+
+    def hockey_stick_divergence(self, epsilon: float) -> float:
+        """Upper bound on ``sup_S P(S) − e^ε Q(S)`` for any real ε, negative included (max over orders).
+
+        For ε >= 0 this is :meth:`delta_for_epsilon`; for ε < 0 (``e^ε < 1``) it
+        is the "δ at negative ε" of the profile, used e.g. by trade-off curves.
+        The pessimistic-grid argument holds for every real ε
+        (``docs/proofs/pld.md``, §1) and so does the float-error bound.
+
+        >>> pld = PrivacyLossDistribution.from_gaussian(1.0)
+        >>> 0.8674 < pld.hockey_stick_divergence(-2.0) < 0.8676
+        True
         """
         return self._delta(check_finite(epsilon, "epsilon"))
 
@@ -596,31 +607,9 @@ class PrivacyLossDistribution:
         **Soundness.** Upper bound, as every PLD: the same pessimistic grids,
         only smaller tails and a weighted error norm (``docs/proofs/pld.md``, §6).
         """
-        factors = self.recipe or ((self, 1),)
-        total = sum(count for _, count in factors)
-        interval = common_interval(factors)
-        directions = max(len(pld.directions) for pld, _ in factors)
-        probe = [[spread(pld.directions[min(i, len(pld.directions) - 1)], interval)
-                  for pld, _ in factors] for i in range(directions)]
-        counts = [count for _, count in factors]
-        if delta is None:
-            level = max(math.exp(max(-700.0, choose_tilt(grids, counts, epsilon=epsilon)[1]))
-                        for grids in probe)
-        else:
-            level = delta
-        tail = min(self.tail_mass_truncation, max(1e-300, 1e-8 * level / (total + 1)))
-        rebuilt = [(pld.rebuild(tail_mass_truncation=tail) if pld.rebuild else pld, count)
-                   for pld, count in factors]
-        out = []
-        for i in range(directions):
-            grids = [spread(pld.directions[min(i, len(pld.directions) - 1)], interval)
-                     for pld, _ in rebuilt]
-            if len(grids) == 1 and counts[0] == 1:
-                out.append(grids[0])
-                continue
-            tilt, _ = choose_tilt(grids, counts, epsilon=epsilon, delta=delta)
-            out.append(compose_grids(grids, counts, tail=tail, tilt=tilt))
-        return PrivacyLossDistribution(tuple(out), tail)
+        directions, tail = refined_directions(self.recipe or ((self, 1),), self.tail_mass_truncation,
+                                              epsilon=epsilon, delta=delta)
+        return PrivacyLossDistribution(directions, tail)
 
     def to_privacy_profile(self) -> PrivacyProfile:
         """The bounded δ(ε) as a :class:`~dpverify.guarantees.PrivacyProfile` (upper bound).
@@ -662,42 +651,16 @@ def compose_plds(plds: Sequence[PrivacyLossDistribution]) -> PrivacyLossDistribu
     return _compose_counted([(pld, count) for pld, count in counted.values()])
 
 
-def common_interval(factors: Sequence[tuple[PrivacyLossDistribution, int]]) -> float:
-    """Grid spacing of a composition: the coarsest among the factors composed most often.
-
-    The many-fold factor keeps its own grid (no regridding error multiplied by
-    its count); finer factors are spread onto it connect-the-dots, coarser
-    ones moved up to it.
-    """
-    most = max(count for _, count in factors)
-    return max(pld.value_discretization_interval for pld, count in factors if count == most)
-
-
 def _compose_counted(factors: list[tuple[PrivacyLossDistribution, int]]) -> PrivacyLossDistribution:
-    """Compose ``count`` copies of each PLD: regrid onto the coarsest spacing, then one FFT.
+    """Compose ``count`` copies of each PLD (flattened into base mechanisms, one FFT).
 
-    Compositions are flattened into their base mechanisms (one FFT over all of
-    them), and the result remembers them (``recipe``) so that a query can
-    recompute it tilted (:meth:`PrivacyLossDistribution.refined`). A symmetric
-    PLD contributes its one direction to both directions of an asymmetric
-    composition.
+    The result remembers its base mechanisms (``recipe``) so that a query can
+    recompute it tilted (:meth:`PrivacyLossDistribution.refined`); see
+    :mod:`dpverify.accountants._pld_compose`.
     """
-    flat: dict[int, list] = {}
-    for pld, count in factors:
-        for base, inner in (pld.recipe or ((pld, 1),)):
-            flat.setdefault(id(base), [base, 0])[1] += inner * count
-    factors = [(base, count) for base, count in flat.values()]
+    factors = flatten(factors)
     tail = max(pld.tail_mass_truncation for pld, _ in factors)
-    interval = common_interval(factors)
-    count = max(len(pld.directions) for pld, _ in factors)
-    counts = [k for _, k in factors]
-    directions = []
-    for direction in range(count):
-        grids = [spread(pld.directions[min(direction, len(pld.directions) - 1)], interval)
-                 for pld, _ in factors]
-        directions.append(compose_grids(grids, counts, tail=tail))
-    return PrivacyLossDistribution(tuple(directions), tail,
-                                   recipe=tuple((base, k) for base, k in factors))
+    return PrivacyLossDistribution(compose_directions(factors, tail), tail, recipe=tuple(factors))
 
 
 def epsilon_for_delta(pld: PrivacyLossDistribution, delta: float) -> float:

@@ -73,7 +73,7 @@ def tradeoff_curve(pld, false_positive_rates: Sequence[float], *, points: int = 
                           "a 1-D sequence of numbers in [0, 1]")
     points = check_positive_int(points, "points")
     epsilons = _epsilon_grid(pld, points)
-    deltas = np.array([pld.delta_for_epsilon(float(e)) for e in epsilons])
+    deltas = np.array([pld.hockey_stick_divergence(float(e)) for e in epsilons])
     factor = np.exp(epsilons)[:, None]
     first = 1.0 - deltas[:, None] - factor * alphas[None, :]
     second = (1.0 - deltas[:, None] - alphas[None, :]) / factor
