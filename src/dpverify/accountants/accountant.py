@@ -109,7 +109,6 @@ class PrivacyAccountant:
     1000
     >>> round(accountant.get_epsilon(1e-5), 2)
     1.52
-    True
     """
 
     def __init__(self, method: str = "pld", *, neighbouring: str = "add-remove",
