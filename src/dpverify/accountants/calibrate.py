@@ -324,7 +324,8 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     runs scipy's ``toms748`` on the ε of the orders near the best one (a
     subset: its ε is an upper bound on the full curve's), then the
     verified-passing-end bisection on the full curve brackets the answer.
-    Likewise ``method="pld"`` uses a connect-the-dots grid scaled to the
+    ``method="pld"`` is seeded by the RDP answer and ``toms748`` on a 3x
+    coarser grid, then verified on the default grid. It uses a connect-the-dots grid scaled to the
     mechanism (``value_discretization_interval=None``: 1/100 of the standard
     deviation of one step's loss), well under 1 s per candidate at 1000 steps
     and within ~1e-5 relative of the exact ε; an explicit interval is honoured.
@@ -357,6 +358,10 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     start = 1.0
     if method == "rdp":
         start = _rdp_noise_seed(epsilon, delta, sampling_probability, steps, tuple(orders))
+    elif value_discretization_interval is None:
+        start = _pld_noise_seed(epsilon, delta, sampling_probability, steps,
+                                _rdp_noise_seed(epsilon, delta, sampling_probability, steps,
+                                                DEFAULT_ORDERS))
     try:
         return _passing_near(meets, start, rtol=_NOISE_MULTIPLIER_RTOL)
     except CalibrationError as error:
@@ -408,6 +413,43 @@ def _rdp_noise_seed(epsilon: float, delta: float, q: float, steps: int,
         return sigma * (1 + 2e-5)
     except (ValueError, ArithmeticError, CalibrationError):
         return 1.0
+
+
+def _pld_noise_seed(epsilon: float, delta: float, q: float, steps: int, rdp_sigma: float) -> float:
+    """A close estimate of the smallest PLD noise multiplier (a seed for the verified search).
+
+    ``toms748`` on a PLD 3x coarser than the default (cheap; every grid is an
+    upper bound, so its root is a little above the default grid's), seeded by
+    the RDP answer (PLD needs less noise), then one Newton step on the
+    default grid. Any failure returns the RDP answer.
+    """
+    from scipy.optimize import toms748
+
+    from dpverify.accountants._pld_losses import SubsampledGaussian
+
+    def epsilon_at(sigma: float, coarse: bool) -> float:
+        interval = (SubsampledGaussian(sigma, q).loss_std() / 30) if coarse else None
+        pld = PrivacyLossDistribution.from_subsampled_gaussian(
+            sigma, q, value_discretization_interval=interval)
+        return pld.self_compose(steps).epsilon_for_delta(delta) - epsilon
+
+    try:
+        high, low = rdp_sigma * 1.001, rdp_sigma * 0.9
+        while epsilon_at(low, True) <= 0:
+            high, low = low, low * 0.8
+            if low < 1e-3:
+                return rdp_sigma
+        if epsilon_at(high, True) > 0:
+            return rdp_sigma
+        root = float(toms748(lambda s: epsilon_at(s, True), low, high, rtol=1e-6))
+        step = root * 1e-3
+        slope = (epsilon_at(root + step, True) - epsilon_at(root, True)) / step
+        gap = epsilon_at(root, False)          # <= 0 usually: the default grid is tighter
+        if slope < 0 and math.isfinite(gap):
+            root = root - gap / slope
+        return root * (1 + 3e-5)
+    except (ValueError, ArithmeticError, CalibrationError):
+        return rdp_sigma
 
 
 def _passing_near(meets: Callable[[float], bool], start: float, *, rtol: float) -> float:
