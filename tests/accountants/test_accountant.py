@@ -184,3 +184,54 @@ def test_randomized_response_event_under_every_method():
     accountant = PrivacyAccountant("pld", neighbouring="replace").compose(RandomizedResponse(3, 1.0), 5)
     assert accountant.get_epsilon(1e-9) <= 5.0 + 1e-9
     assert PrivacyAccountant("rdp").compose(RandomizedResponse(3, 1.0), 5).get_epsilon(1e-9) > 0
+
+
+def test_opacus_rdp_accountant_value():
+    """pytorch/opacus:opacus/tests/accountants_test.py (test_rdp_accountant): σ = 1.5, q = 0.04,
+    2250 steps, δ = 1e-5 gives ε = 7.32911117143 (an upper bound over opacus's orders, a subset of
+    ours, with the same conversion): ours is at most it and within 0.5%."""
+    accountant = PrivacyAccountant("rdp")
+    for _ in range(int(90 / 0.04)):
+        accountant.step(noise_multiplier=1.5, sample_rate=0.04)
+    ours = accountant.get_epsilon(1e-5)
+    assert 7.32911117143 * 0.995 <= ours <= 7.32911117143 * (1 + 1e-9)
+    assert PrivacyAccountant("pld").compose(*accountant.history[0]).get_epsilon(1e-5) < ours
+
+
+@pytest.mark.parametrize("schedule, opacus_sigma", [
+    ({"dataset_size": 2500, "batch_size": 100, "epochs": 90}, 1.416),  # test_get_noise_multiplier_rdp_epochs
+    ({"sampling_probability": 0.04, "steps": 2000}, 1.3562),          # test_get_noise_multiplier_rdp_steps
+])
+def test_opacus_noise_multiplier_values(schedule, opacus_sigma):
+    """pytorch/opacus:opacus/tests/accountants_test.py: opacus's σ for ε = 8, δ = 1e-5, q = 0.04
+    (bisected to ε within 0.01 of the target, so a little above the smallest σ): ours is verified
+    to meet the budget and is at most opacus's σ and within 0.5% of it."""
+    from dpverify.accountants.calibrate import min_noise_multiplier
+
+    ours = min_noise_multiplier(8.0, 1e-5, method="rdp", **schedule)
+    assert opacus_sigma * 0.995 <= ours <= opacus_sigma + 5e-5
+
+
+@pytest.mark.parametrize("n, batch, sigma, epochs, delta, peer", [
+    (60000, 150, 1.3, 15, 1e-5, 0.7242234026109595),
+    (100000, 100, 1.0, 30, 1e-7, 1.4154988495444845),
+])
+def test_tensorflow_privacy_dp_sgd_values(n, batch, sigma, epochs, delta, peer):
+    """tensorflow/privacy:tensorflow_privacy/privacy/analysis/compute_dp_sgd_privacy_test.py
+    (test_compute_dp_sgd_privacy): RDP over their orders (a subset of ours) with the same
+    conversion, evaluated in floats; ours (rigorous) agrees to ~1e-12 and is at most it·1.005."""
+    steps, q = math.ceil(epochs * n / batch), batch / n
+    event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=sigma), q), steps)
+    ours = PrivacyAccountant("rdp").compose(event).get_epsilon(delta)
+    assert peer * (1 - 1e-9) <= ours <= peer * (1 + 1e-9)
+
+
+def test_tensorflow_privacy_user_level_consistency():
+    """tensorflow/privacy (test_user_privacy_epsilon_delta_consistency) uses Vadhan 2017, Lemma 2.2:
+    k examples per user turn (ε, δ) into (kε, k e^{(k−1)ε} δ), which group_privacy implements."""
+    from dpverify.accountants.group import group_privacy
+    from dpverify.guarantees import ApproxDP
+
+    example = ApproxDP(0.4, 1e-7)
+    user = group_privacy(example, 3)
+    assert user.epsilon == pytest.approx(1.2) and user.delta == pytest.approx(3 * math.exp(0.8) * 1e-7)
