@@ -235,3 +235,17 @@ def test_tensorflow_privacy_user_level_consistency():
     example = ApproxDP(0.4, 1e-7)
     user = group_privacy(example, 3)
     assert user.epsilon == pytest.approx(1.2) and user.delta == pytest.approx(3 * math.exp(0.8) * 1e-7)
+
+
+def test_exponential_mechanism_bounded_range_accounting():
+    """ε-BR ⇒ ε²/8-zCDP (Cesar & Rogers 2021): 100 exponential mechanisms of ε = 0.1 under zCDP
+    beat the pure-DP route (ε²/2 each), and every method bounds basic composition's 10."""
+    from dpverify.accountants.events import ExponentialMechanismEvent
+
+    event = SelfComposedEvent(ExponentialMechanismEvent(0.1), 100)
+    zcdp = PrivacyAccountant("zcdp").compose(event)
+    assert zcdp._total() == ZCDP(100 * 0.1 ** 2 / 8)
+    via_pure = PrivacyAccountant("zcdp").compose(PureDP(0.1), 100).get_epsilon(1e-6)
+    assert zcdp.get_epsilon(1e-6) < via_pure
+    for method in ("pld", "rdp"):
+        assert 0 < PrivacyAccountant(method).compose(event).get_epsilon(1e-6) < 10.0

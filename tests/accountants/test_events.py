@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from dpverify.accountants.events import (
     ComposedEvent,
+    ExponentialMechanismEvent,
     MechanismEvent,
     PoissonSampledEvent,
     RepeatAndSelectEvent,
@@ -33,7 +34,7 @@ _BASE = st.one_of(
     st.floats(0.01, 3).map(ZCDP),
 )
 _EVENTS = st.recursive(
-    _BASE.map(as_event),
+    st.one_of(_BASE.map(as_event), st.floats(0.1, 3).map(ExponentialMechanismEvent)),
     lambda inner: st.one_of(
         st.lists(inner, min_size=1, max_size=3).map(lambda e: ComposedEvent(tuple(e))),
         st.tuples(inner, st.integers(1, 10 ** 6)).map(lambda a: SelfComposedEvent(*a)),

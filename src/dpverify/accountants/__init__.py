@@ -28,6 +28,7 @@ from dpverify.accountants.composition import (
 )
 from dpverify.accountants.events import (
     ComposedEvent,
+    ExponentialMechanismEvent,
     MechanismEvent,
     PoissonSampledEvent,
     RepeatAndSelectEvent,
@@ -87,6 +88,7 @@ __all__ = [
     "SampledWithoutReplacementEvent",
     "TreeAggregationEvent",
     "RepeatAndSelectEvent",
+    "ExponentialMechanismEvent",
     "event_to_dict",
     "event_from_dict",
     # amplification by subsampling

@@ -33,6 +33,7 @@ from dpverify._validation import check_choice, check_delta, check_epsilon, check
 from dpverify.accountants.events import (
     ComposedEvent,
     Event,
+    ExponentialMechanismEvent,
     MechanismEvent,
     PoissonSampledEvent,
     RepeatAndSelectEvent,
@@ -58,7 +59,7 @@ from dpverify.accountants.rdp import (
 )
 from dpverify.accountants.zcdp import compose_zcdp, pure_to_zcdp, zcdp_to_dp, zcdp_to_dp_delta, zcdp_to_rdp
 from dpverify.errors import DpverifyTypeError, UnsupportedError
-from dpverify.guarantees import ZCDP, ApproxDP, PureDP
+from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
 from dpverify.mechanisms import (
     BinaryRandomizedResponse,
     DiscreteLaplace,
@@ -323,6 +324,8 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         sigma, q = _poisson_gaussian(accountant, event, "pld")
         return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
             sigma, q, relation=accountant.neighbouring)
+    if isinstance(event, ExponentialMechanismEvent):   # ε-DP pair (sound; BR's own pair is tighter)
+        return None if probe else PrivacyLossDistribution.from_approx_dp(event.epsilon, 0.0)
     noise = _gaussian_noise(event)
     if noise is not None:
         return None if probe else PrivacyLossDistribution.from_gaussian(noise[0], sensitivity=noise[1])
@@ -373,6 +376,12 @@ def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
     if isinstance(event, PoissonSampledEvent):
         sigma, q = _poisson_gaussian(accountant, event, "rdp")
         return None if probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
+    if isinstance(event, ExponentialMechanismEvent):   # min of ε-DP and ε²/8-zCDP (bounded range)
+        if probe:
+            return None
+        pure = pure_dp_rdp(event.epsilon, orders=orders)
+        bounded = zcdp_to_rdp(_bounded_range_zcdp(event.epsilon), orders=orders)
+        return RDPCurve(pure.orders, tuple(min(a, b) for a, b in zip(pure.epsilons, bounded.epsilons)))
     noise = _gaussian_noise(event)
     if noise is not None:
         return None if probe else gaussian_rdp(noise[0], sensitivity=noise[1], orders=orders)
@@ -405,6 +414,8 @@ def _zcdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
             return None
         return ZCDP(round_up(Fraction(inner.rho) * event.count),
                     round_up(Fraction(inner.xi) * event.count))
+    if isinstance(event, ExponentialMechanismEvent):
+        return None if probe else _bounded_range_zcdp(event.epsilon)
     noise = _gaussian_noise(event)
     if noise is not None:   # ρ = Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6)
         sigma, sensitivity = noise
@@ -416,6 +427,11 @@ def _zcdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         if epsilon is not None:
             return None if probe else pure_to_zcdp(epsilon)
     raise _unsupported(event, "zcdp")
+
+
+def _bounded_range_zcdp(epsilon: float) -> ZCDP:
+    """ε-bounded-range ⇒ (ε²/8)-zCDP (Cesar & Rogers, ALT 2021, Lemma 3.2), rounded up."""
+    return ZCDP(round_up(Fraction(epsilon) ** 2 / 8))
 
 
 _TRANSLATORS: dict[str, Callable[..., Any]] = {"pld": _pld, "rdp": _rdp, "zcdp": _zcdp}

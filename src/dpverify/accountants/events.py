@@ -17,7 +17,9 @@ combinators are
   (Kairouz et al. 2021, App. D): equivalent to one Gaussian release with
   sensitivity ``√depth``, ``depth = ⌈log₂(max steps + 1)⌉``;
 * :class:`RepeatAndSelectEvent` — repeat a run a random number of times and
-  keep the best (Papernot & Steinke 2022).
+  keep the best (Papernot & Steinke 2022);
+* :class:`ExponentialMechanismEvent` — one exponential mechanism, analysed as
+  ε-bounded-range (Durfee & Rogers 2019).
 
 Events are hashable frozen dataclasses; :func:`event_to_dict` /
 :func:`event_from_dict` serialise them to plain JSON-able dicts.
@@ -50,6 +52,7 @@ __all__ = [
     "SampledWithoutReplacementEvent",
     "TreeAggregationEvent",
     "RepeatAndSelectEvent",
+    "ExponentialMechanismEvent",
     "as_event",
     "event_to_dict",
     "event_from_dict",
@@ -221,9 +224,29 @@ class RepeatAndSelectEvent(Event):
         object.__setattr__(self, "shape", float(shape))
 
 
+@dataclass(frozen=True, slots=True)
+class ExponentialMechanismEvent(Event):
+    """One exponential mechanism with its usual ``epsilon = 2 η Δu`` (weights ``e^{η u(x, o)}``,
+    utility sensitivity Δu).
+
+    It is ε-DP and ε-bounded-range (the ratio of likelihood ratios of two outputs
+    is at most ``e^{2ηΔu}``; Durfee & Rogers, NeurIPS 2019), hence ``ε²/8``-zCDP
+    (Cesar & Rogers, ALT 2021, Lemma 3.2) instead of the ``ε²/2`` of pure DP.
+
+    >>> ExponentialMechanismEvent(1.0).epsilon
+    1.0
+    """
+
+    epsilon: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_positive(self.epsilon, "epsilon"))
+
+
 _COMBINATORS: dict[str, type] = {cls.__name__: cls for cls in (
     MechanismEvent, ComposedEvent, SelfComposedEvent, PoissonSampledEvent,
-    SampledWithoutReplacementEvent, TreeAggregationEvent, RepeatAndSelectEvent)}
+    SampledWithoutReplacementEvent, TreeAggregationEvent, RepeatAndSelectEvent,
+    ExponentialMechanismEvent)}
 
 
 def _plain(value: Any) -> Any:
