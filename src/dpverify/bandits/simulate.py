@@ -29,16 +29,15 @@ Regrets (both recorded, CATALOGUE T3-16):
 
 Randomness: ``np.random.SeedSequence(seed).spawn(runs)``; run i spawns one
 stream for its instance and one for the run (rewards and privatizer noise).
-The same seed gives the same result for any ``n_jobs`` (runs are independent
-and reassembled in order).
+The same seed gives the same result for any ``n_jobs``, ``executor`` or
+``scheduler`` (runs are independent tasks of :func:`dpverify.execution.run_tasks`,
+reassembled in order).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +47,7 @@ from numpy.typing import NDArray
 from dpverify._validation import check_choice, check_positive_int, value_error
 from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
+from dpverify.execution import resolve_jobs, run_tasks
 
 __all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "REGRET_KINDS"]
 
@@ -236,7 +236,8 @@ def _describe(source: Any) -> str:
 
 
 def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, seed: Any = None,
-             n_jobs: int = 1, progress: bool = False, per_user: bool = False,
+             n_jobs: int = 1, executor: Any = None, scheduler: str | None = None,
+             progress: bool = False, per_user: bool = False,
              checkpoints: int | Sequence[int] = 200) -> SimulationResult:
     """Run ``algorithm`` ``runs`` times for ``horizon`` rounds and collect regret curves.
 
@@ -254,8 +255,11 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     runs, seed
         Number of independent runs and the seed of ``SeedSequence(seed).spawn(runs)``
         (``None``: fresh entropy, recorded in the result's ``seed``).
-    n_jobs
-        Worker processes (fork); the result does not depend on it.
+    n_jobs, executor, scheduler
+        Where the runs go (:mod:`dpverify.execution`): ``n_jobs`` local
+        spawn workers (``-1``: every core), any ``concurrent.futures.Executor``
+        (e.g. a Dask client's), or a Dask scheduler address / ``"local"``.
+        The result does not depend on them.
     progress
         Show a tqdm bar over runs.
     per_user
@@ -281,7 +285,7 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     """
     horizon = check_positive_int(horizon, "horizon")
     runs = check_positive_int(runs, "runs")
-    n_jobs = check_positive_int(n_jobs, "n_jobs")
+    resolve_jobs(n_jobs)
     points = _check_checkpoints(checkpoints, horizon)
     if not (_is_family(environment) or hasattr(environment, "gaps")):
         raise value_error("environment", environment, "a bandit instance or an InstanceFamily")
@@ -289,8 +293,8 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     seeds = root.spawn(runs)
     start = time.perf_counter()
     outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
-                          n_jobs=n_jobs, progress=progress,
-                          label=getattr(algorithm, "name", "runs"))
+                          n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, label=getattr(algorithm, "name", "runs"))
     seconds = time.perf_counter() - start
     n_arms = environment.k if _is_family(environment) else environment.n_arms
     costs = [o[3] for o in outcomes]
@@ -308,30 +312,12 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
 
 
 def run_seeded(run_once: Any, arguments: tuple, seeds: list[np.random.SeedSequence], *,
-               n_jobs: int, progress: bool, label: str) -> list[Any]:
-    """``[run_once(*arguments, seed) for seed in seeds]``, in order, over ``n_jobs`` fork workers.
+               n_jobs: Any = 1, executor: Any = None, scheduler: str | None = None,
+               progress: bool = False, label: str = "runs") -> list[Any]:
+    """``[run_once(*arguments, seed) for seed in seeds]``, in order, on :func:`dpverify.execution.run_tasks`.
 
-    The outcomes do not depend on ``n_jobs`` (each run has its own spawned
-    seed and they are reassembled in order); a tqdm bar counts the runs.
+    The outcomes do not depend on where the runs go (each run has its own
+    spawned seed and they are reassembled in order); a tqdm bar counts the runs.
     """
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=len(seeds), disable=not progress, desc=label)
-    try:
-        if n_jobs == 1 or len(seeds) == 1:
-            outcomes = []
-            for seed in seeds:
-                outcomes.append(run_once(*arguments, seed))
-                bar.update()
-            return outcomes
-        results: list[Any] = [None] * len(seeds)
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(n_jobs, len(seeds)), mp_context=context) as pool:
-            futures = {pool.submit(run_once, *arguments, seed): index
-                       for index, seed in enumerate(seeds)}
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                bar.update()
-        return results
-    finally:
-        bar.close()
+    return run_tasks(run_once, [(*arguments, seed) for seed in seeds], n_jobs=n_jobs,
+                     executor=executor, scheduler=scheduler, progress=progress, label=label)
