@@ -105,7 +105,7 @@ def _dask_executor(scheduler: str, jobs: int) -> Iterator[Executor]:
         raise ImportError("scheduler= needs Dask: pip install 'dpverify[dask]'") from error
     if scheduler == LOCAL_SCHEDULER:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")
         client = Client(cluster)
     else:
         cluster, client = None, Client(scheduler)
