@@ -120,3 +120,22 @@ def test_scheduler_local_starts_and_closes_a_cluster() -> None:
     pytest.importorskip("distributed")
     assert run_tasks(_square_with_noise, _tasks(4), scheduler="local", n_jobs=2) == \
         [_square_with_noise(*task) for task in _tasks(4)]
+
+
+def test_sweep_bit_identical_across_executors(dask_client) -> None:
+    from dpverify.bandits.environments import InstanceFamily
+    from dpverify.bandits.experiments import AlgorithmSpec, Panel, SweepSpec, sweep
+
+    algorithms = (AlgorithmSpec("dist-rdp-se", "Dist-RDP-SE"), AlgorithmSpec("dp-se", "DP-SE"))
+    panels = tuple(Panel(f"eps={e:g}", "", InstanceFamily("hard", 3), e, 10_000, algorithms)
+                   for e in (0.5, 1.0))
+    spec = SweepSpec("executors", panels, runs=2, seed=1, checkpoints=10)
+    results = [sweep(spec, cache=False, **where)
+               for where in ({"n_jobs": 1}, {"n_jobs": 2}, {"executor": dask_client})]
+    for other in results[1:]:
+        assert other.computed == spec.tasks
+        for (_, first), (_, second) in zip(results[0].results, other.results):
+            for a, b in zip(first, second):
+                assert np.array_equal(a.pseudo_regret, b.pseudo_regret)
+                assert np.array_equal(a.realised_regret, b.realised_regret)
+                assert np.array_equal(a.pulls, b.pulls)

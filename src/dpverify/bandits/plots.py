@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["plot_regret_panels", "plot_scaling", "plot_contextual"]
+__all__ = ["plot_regret_table", "plot_scaling", "plot_contextual"]
 
 
 def _pyplot() -> Any:
@@ -25,69 +25,104 @@ def _pyplot() -> Any:
     return plt
 
 
-def plot_regret_panels(results: Any, path: str | Path, *, title: str = "",
-                       kind: str = "pseudo") -> Path:
-    """One panel per entry of ``results`` ((panel, simulations) pairs): ``Reg(t)/t`` ± standard error.
+def _label(row: dict[str, Any]) -> str:
+    """The curve's name, with its actual guarantee when it is not pure nominal-ε DP."""
+    epsilon, delta = row.get("guarantee_epsilon"), row.get("guarantee_delta")
+    if epsilon in (None, "") or (not delta and abs(epsilon - row["epsilon"]) <= 1e-9 * epsilon):
+        return row["algorithm"]
+    actual = f"({epsilon:.3g}, {delta:.3g})-DP" if delta else f"{epsilon:.3g}-DP"
+    return f"{row['algorithm']} [{actual}]"
 
-    Linear time axis as in chowdhury Fig. 1; the band is ± one standard error
-    of the mean over runs (their shading is ± std/√20).
+
+def _finish(figure: Any, path: str | Path, title: str, note: str) -> Path:
+    if title:
+        figure.suptitle(title, fontsize=10)
+    if note:
+        figure.text(0.5, 0.005, note, ha="center", va="bottom", fontsize=7, color="darkred",
+                    wrap=True)
+    figure.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
+    path = Path(path)
+    figure.savefig(path, dpi=110)
+    return path
+
+
+def plot_regret_table(rows: Any, path: str | Path, *, title: str = "",
+                      panel_titles: dict[str, str] | None = None, note: str = "",
+                      kind: str = "pseudo") -> Path:
+    """One panel per ``panel`` of a curve table: ``Reg(t)/t`` ± one standard error against t.
+
+    ``rows``: mappings with ``panel``, ``algorithm``, ``epsilon``, ``round``,
+    ``time_average_{kind}_regret`` and its standard error (``standard_error``
+    for pseudo, ``realised_standard_error`` for realised), and optionally the
+    actual guarantee (``guarantee_epsilon``, ``guarantee_delta``), shown in
+    the legend when it is not pure nominal-ε DP. Linear time axis as in
+    chowdhury Fig. 1 (their shading is ± std/√20). ``note`` is printed under the panels.
     """
     plt = _pyplot()
-    count = len(results)
-    columns = min(3, count)
-    rows = -(-count // columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, 3.6 * rows), squeeze=False)
-    for axis, (panel, sims) in zip(axes.ravel(), results):
-        for sim in sims:
-            rounds = sim.checkpoints
-            mean = sim.time_average_regret(kind)
-            band = sim.standard_error(kind) / rounds
-            axis.plot(rounds, mean, label=sim.algorithm)
+    value = f"time_average_{kind}_regret"
+    error = "standard_error" if kind == "pseudo" else "realised_standard_error"
+    panels = list(dict.fromkeys(r["panel"] for r in rows))
+    columns = min(3, len(panels))
+    count_rows = -(-len(panels) // columns)
+    figure, axes = plt.subplots(count_rows, columns, figsize=(4.8 * columns, 3.6 * count_rows),
+                                squeeze=False)
+    for axis, panel in zip(axes.ravel(), panels):
+        own = [r for r in rows if r["panel"] == panel]
+        for name in dict.fromkeys(r["algorithm"] for r in own):
+            curve = [r for r in own if r["algorithm"] == name]
+            rounds = np.array([r["round"] for r in curve], dtype=float)
+            mean = np.array([r[value] for r in curve])
+            band = np.array([r[error] for r in curve])
+            axis.plot(rounds, mean, label=_label(curve[0]))
             axis.fill_between(rounds, mean - band, mean + band, alpha=0.25)
-        axis.set_title(getattr(panel, "title", str(panel)), fontsize=10)
+        axis.set_title((panel_titles or {}).get(panel, panel), fontsize=10)
         axis.set_xlabel("round t")
         axis.set_ylabel("time-average regret")
         axis.set_ylim(bottom=0)
         axis.legend(fontsize=7)
-    for axis in axes.ravel()[count:]:
+    for axis in axes.ravel()[len(panels):]:
         axis.set_visible(False)
-    if title:
-        figure.suptitle(title)
-    figure.tight_layout()
-    path = Path(path)
-    figure.savefig(path, dpi=110)
+    path = _finish(figure, path, title, note)
     plt.close(figure)
     return path
 
 
-def plot_scaling(rows: Any, path: str | Path, *, title: str = "") -> Path:
+def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = "",
+                 guides: bool = True) -> Path:
     """Final regret against 1/ε on log–log axes, with reference slopes 1 and 2.
 
     ``rows``: a result table, one mapping per (algorithm, ε) with keys
-    ``algorithm``, ``epsilon``, ``final_regret`` and ``standard_error``.
+    ``algorithm``, ``epsilon``, ``final_regret`` and ``standard_error`` (and
+    optionally ``guarantee_epsilon``/``guarantee_delta``: an algorithm whose
+    actual guarantee differs from the nominal ε at some point is marked
+    "[actual ε, δ differ: see CSV]"). The guides ``∝ 1/ε`` and ``∝ 1/ε²`` are
+    anchored at the largest ε (smallest 1/ε), where the privacy cost is
+    smallest, so they show the slope a cost term would have before regret
+    reaches its linear ceiling; ``guides=False`` omits them.
     """
     plt = _pyplot()
     figure, axis = plt.subplots(figsize=(6, 4.5))
     for name in dict.fromkeys(r["algorithm"] for r in rows):
         own = sorted((r for r in rows if r["algorithm"] == name), key=lambda r: r["epsilon"])
         inverse = np.array([1 / r["epsilon"] for r in own])
+        differs = any(_label(r) != r["algorithm"] for r in own if "guarantee_epsilon" in r)
+        label = f"{name} [actual (ε, δ) differ: see CSV]" if differs else name
         axis.errorbar(inverse, [r["final_regret"] for r in own],
-                      yerr=[r["standard_error"] for r in own], marker="o", capsize=3, label=name)
-    inverse = np.array(sorted({1 / r["epsilon"] for r in rows}))
-    anchor = max(r["final_regret"] for r in rows)
-    for power, style in ((1, ":"), (2, "--")):
-        reference = anchor * (inverse / inverse[-1]) ** power
-        axis.plot(inverse, reference, "k" + style, linewidth=0.8, label=f"∝ 1/ε^{power}")
+                      yerr=[r["standard_error"] for r in own], marker="o", capsize=3, label=label)
+    if guides:
+        inverse = np.array(sorted({1 / r["epsilon"] for r in rows}))
+        smallest = min(inverse)
+        anchor = min(r["final_regret"] for r in rows if 1 / r["epsilon"] == smallest
+                     and r["final_regret"] > 0) if any(r["final_regret"] > 0 for r in rows) else 1.0
+        for power, style in ((1, ":"), (2, "--")):
+            axis.plot(inverse, anchor * (inverse / smallest) ** power, "k" + style, linewidth=0.8,
+                      label=f"∝ 1/ε^{power}")
     axis.set_xscale("log")
     axis.set_yscale("log")
     axis.set_xlabel("1/ε")
     axis.set_ylabel("final regret Reg(T)")
-    axis.legend(fontsize=8)
-    if title:
-        axis.set_title(title, fontsize=9)
-    figure.tight_layout()
-    path = Path(path)
-    figure.savefig(path, dpi=110)
+    axis.legend(fontsize=7)
+    path = _finish(figure, path, title, note)
     plt.close(figure)
     return path
 

@@ -49,7 +49,8 @@ from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
 from dpverify.execution import resolve_jobs, run_tasks
 
-__all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "REGRET_KINDS"]
+__all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "assemble_result",
+           "REGRET_KINDS"]
 
 #: The two regret notions recorded.
 REGRET_KINDS = ("pseudo", "realised")
@@ -296,12 +297,24 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
                           n_jobs=n_jobs, executor=executor, scheduler=scheduler,
                           progress=progress, label=getattr(algorithm, "name", "runs"))
     seconds = time.perf_counter() - start
+    return assemble_result(algorithm, environment, horizon, seed if seed is not None else root.entropy,
+                           points, outcomes, seconds=seconds, per_user=per_user)
+
+
+def assemble_result(algorithm: Any, environment: Any, horizon: int, seed: Any,
+                    checkpoints: NDArray[np.int64], outcomes: Sequence[tuple], *, seconds: float,
+                    per_user: bool = False) -> SimulationResult:
+    """The :class:`SimulationResult` of per-run outcomes ``(pseudo, realised, pulls, communication)``.
+
+    ``outcomes[i]`` is run ``i``'s (as returned by one seeded run, e.g. from a
+    result store); ``seed`` is recorded as given.
+    """
     n_arms = environment.k if _is_family(environment) else environment.n_arms
     costs = [o[3] for o in outcomes]
     return SimulationResult(
         algorithm=getattr(algorithm, "name", type(algorithm).__name__),
-        environment=_describe(environment), horizon=horizon, runs=runs,
-        seed=seed if seed is not None else root.entropy, checkpoints=_frozen(points),
+        environment=_describe(environment), horizon=horizon, runs=len(outcomes),
+        seed=seed, checkpoints=_frozen(np.asarray(checkpoints)),
         pseudo_regret=_frozen(np.stack([o[0] for o in outcomes])),
         realised_regret=_frozen(np.stack([o[1] for o in outcomes])),
         pulls=_frozen(np.stack([o[2] for o in outcomes])),
