@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 from dpverify._validation import check_choice, check_positive_int, value_error
 from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
-from dpverify.execution import resolve_jobs, run_tasks
+from dpverify.execution import resolve_jobs
 
 __all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "assemble_result",
            "REGRET_KINDS"]
@@ -239,7 +239,8 @@ def _describe(source: Any) -> str:
 def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, seed: Any = None,
              n_jobs: int = 1, executor: Any = None, scheduler: str | None = None,
              progress: bool = False, per_user: bool = False,
-             checkpoints: int | Sequence[int] = 200) -> SimulationResult:
+             checkpoints: int | Sequence[int] = 200, cache_dir: Any = None,
+             cache: bool = False) -> SimulationResult:
     """Run ``algorithm`` ``runs`` times for ``horizon`` rounds and collect regret curves.
 
     Parameters
@@ -268,6 +269,10 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
         (slow, auditable) instead of the exact aggregate laws.
     checkpoints
         Number of log-spaced checkpoints, or the rounds themselves (T is always added).
+    cache_dir, cache
+        With ``cache=True``, runs already in the result store
+        (:mod:`dpverify.bandits.store`; ``cache_dir`` or its default location)
+        are read instead of simulated, and new runs are added. Needs a seed.
 
     Returns
     -------
@@ -295,7 +300,8 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     start = time.perf_counter()
     outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
                           n_jobs=n_jobs, executor=executor, scheduler=scheduler,
-                          progress=progress, label=getattr(algorithm, "name", "runs"))
+                          progress=progress, label=getattr(algorithm, "name", "runs"),
+                          cache_dir=cache_dir, cache=cache and seed is not None)
     seconds = time.perf_counter() - start
     return assemble_result(algorithm, environment, horizon, seed if seed is not None else root.entropy,
                            points, outcomes, seconds=seconds, per_user=per_user)
@@ -326,11 +332,23 @@ def assemble_result(algorithm: Any, environment: Any, horizon: int, seed: Any,
 
 def run_seeded(run_once: Any, arguments: tuple, seeds: list[np.random.SeedSequence], *,
                n_jobs: Any = 1, executor: Any = None, scheduler: str | None = None,
-               progress: bool = False, label: str = "runs") -> list[Any]:
+               progress: bool = False, label: str = "runs", cache_dir: Any = None,
+               cache: bool = False) -> list[Any]:
     """``[run_once(*arguments, seed) for seed in seeds]``, in order, on :func:`dpverify.execution.run_tasks`.
 
     The outcomes do not depend on where the runs go (each run has its own
-    spawned seed and they are reassembled in order); a tqdm bar counts the runs.
+    spawned seed and they are reassembled in order); a tqdm bar counts the
+    runs. With ``cache=True`` every run is looked up in (and added to) the
+    result store (:mod:`dpverify.bandits.store`), keyed by ``run_once``'s
+    name, the arguments and the run's seed.
     """
-    return run_tasks(run_once, [(*arguments, seed) for seed in seeds], n_jobs=n_jobs,
-                     executor=executor, scheduler=scheduler, progress=progress, label=label)
+    from dpverify.bandits.store import open_store, run_cached
+
+    tasks = [(*arguments, seed) for seed in seeds]
+    store = open_store(cache_dir, cache)
+    configs = [] if store is None else [
+        {"task": f"{run_once.__module__}.{run_once.__qualname__}", "arguments": arguments,
+         "seed": seed} for seed in seeds]
+    outcomes, _ = run_cached(run_once, tasks, configs, store, n_jobs=n_jobs, executor=executor,
+                             scheduler=scheduler, progress=progress, label=label)
+    return outcomes

@@ -18,7 +18,7 @@ from dpverify.bandits.experiments import (
     sweep,
 )
 from dpverify.bandits.experiments import sweeps as sweeps_module
-from dpverify.bandits.experiments.store import canonical, task_key
+from dpverify.bandits.store import canonical, task_key
 from dpverify.bandits.instance_files import FixedInstance, load_instance
 
 EASY = InstanceFamily("easy", 4)
@@ -149,3 +149,30 @@ def test_bad_specs_name_the_key(bad, name) -> None:
 
     with pytest.raises((ValueError, TypeError), match=name):
         sweep_spec_from_mapping(bad)
+
+
+def test_simulate_reads_its_runs_from_the_store(tmp_path, monkeypatch) -> None:
+    from dpverify.bandits import simulate as simulate_module
+    from dpverify.bandits.mab import make_algorithm
+
+    algorithm = make_algorithm("dist-dp-se", epsilon=1.0)
+    first = simulate_module.simulate(algorithm, EASY, 5000, runs=3, seed=2, cache=True,
+                                     cache_dir=tmp_path)
+
+    import dpverify.execution
+
+    real = dpverify.execution.run_tasks
+
+    def no_simulation(function, tasks, **where):
+        if tasks:
+            raise AssertionError("a cached run was simulated again")
+        return real(function, tasks, **where)
+
+    monkeypatch.setattr(dpverify.execution, "run_tasks", no_simulation)
+    again = simulate_module.simulate(algorithm, EASY, 5000, runs=3, seed=2, cache=True,
+                                     cache_dir=tmp_path)
+    assert np.array_equal(first.pseudo_regret, again.pseudo_regret)
+    assert np.array_equal(first.pulls, again.pulls)
+    with pytest.raises(AssertionError, match="simulated again"):
+        simulate_module.simulate(algorithm, EASY, 5000, runs=3, seed=3, cache=True,
+                                 cache_dir=tmp_path)

@@ -48,7 +48,8 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
                         seed: Any = None, n_jobs: int = 1, executor: Any = None,
                         scheduler: str | None = None, progress: bool = False,
                         per_user: bool = False,
-                        checkpoints: int | Sequence[int] = 200) -> SimulationResult:
+                        checkpoints: int | Sequence[int] = 200, cache_dir: Any = None,
+                        cache: bool = False) -> SimulationResult:
     """Run a contextual algorithm ``runs`` times for ``horizon`` rounds.
 
     ``environment`` is a :class:`ContextualLinearBandit` or a
@@ -56,7 +57,8 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     ``per_user=True`` draws every user's M_LDP bits (slow, auditable);
     ``progress`` shows a tqdm bar over runs; ``n_jobs``, ``executor`` and
     ``scheduler`` say where the runs go, as in
-    :func:`dpverify.bandits.simulate.simulate` (the result does not depend on them).
+    :func:`dpverify.bandits.simulate.simulate` (the result does not depend on them);
+    ``cache_dir``/``cache`` as there.
 
     >>> from dpverify.bandits.contextual.linucb import LinUCB
     >>> family = ContextualInstanceFamily(dimension=2, n_arms=5)
@@ -78,7 +80,8 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     start = time.perf_counter()
     outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
                           n_jobs=n_jobs, executor=executor, scheduler=scheduler,
-                          progress=progress, label=algorithm.name)
+                          progress=progress, label=algorithm.name, cache_dir=cache_dir,
+                          cache=cache and seed is not None)
     seconds = time.perf_counter() - start
     return SimulationResult(
         algorithm=algorithm.name, environment=environment.describe(), horizon=horizon, runs=runs,

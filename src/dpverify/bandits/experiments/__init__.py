@@ -5,7 +5,7 @@
 * :mod:`~dpverify.bandits.experiments.reproduction` — :func:`reproduce` (a named sweep);
 * :mod:`~dpverify.bandits.experiments.sweeps` — :func:`sweep` of a :class:`SweepSpec` on any
   executor (:mod:`dpverify.execution`), cached in a :class:`ResultStore`
-  (:mod:`~dpverify.bandits.experiments.store`); specs from TOML or the registry
+  (:mod:`~dpverify.bandits.store`); specs from TOML or the registry
   (:mod:`~dpverify.bandits.experiments.spec_files`); tables and files
   (:mod:`~dpverify.bandits.experiments.tables`);
 * :mod:`~dpverify.bandits.experiments._spec` — the values (:class:`AlgorithmSpec`,
@@ -28,7 +28,7 @@ from dpverify.bandits.experiments.hanna import HANNA_EPSILONS
 from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.experiments.reproduction import reproduce, scaling_rows
 from dpverify.bandits.experiments.spec_files import experiment_spec, load_sweep_spec
-from dpverify.bandits.experiments.store import ResultStore, default_cache_dir
+from dpverify.bandits.store import ResultStore, default_cache_dir
 from dpverify.bandits.experiments.sweeps import SweepResult, SweepSpec, sweep
 from dpverify.bandits.experiments.tenenbaum import SCALING_EPSILONS
 

@@ -5,7 +5,7 @@ Every algorithm of a panel, and every panel with the same instance family
 streams (common random numbers, :mod:`~dpverify.bandits.experiments.sweeps`).
 ``scale="quick"`` uses 5 runs and divides the horizons by the experiment's
 ``quick_divisor``; ``"full"`` is the paper's. Runs are cached in the result
-store (:mod:`~dpverify.bandits.experiments.store`) unless ``cache=False``.
+store (:mod:`~dpverify.bandits.store`) unless ``cache=False``.
 """
 
 from __future__ import annotations

@@ -29,9 +29,8 @@ import numpy as np
 
 from dpverify._validation import check_choice, check_positive_int, value_error
 from dpverify.bandits.experiments._spec import Panel, build_algorithm
-from dpverify.bandits.experiments.store import open_store, task_key
 from dpverify.bandits.simulate import SimulationResult, _run_once, assemble_result, log_checkpoints
-from dpverify.execution import run_tasks
+from dpverify.bandits.store import open_store, run_cached
 
 __all__ = ["SweepSpec", "SweepResult", "sweep", "SWEEP_KINDS"]
 
@@ -132,8 +131,8 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
     n_jobs, executor, scheduler
         Where the runs go (:mod:`dpverify.execution`); the results do not depend on it.
     cache_dir, cache
-        The result store (:mod:`dpverify.bandits.experiments.store`; default
-        location :func:`~dpverify.bandits.experiments.store.default_cache_dir`).
+        The result store (:mod:`dpverify.bandits.store`; default
+        location :func:`~dpverify.bandits.store.default_cache_dir`).
         Every finished run is stored at once, so a re-run computes nothing
         and an interrupted sweep resumes where it stopped. ``cache=False``
         neither reads nor writes it.
@@ -152,38 +151,24 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
         With ``computed`` and ``cached``: the runs simulated now and read from the store.
     """
     start = time.perf_counter()
-    store = open_store(cache_dir, cache)
     entropies = instance_entropy(spec)
-    plan = []  # (panel index, spec index, run, key, task)
+    idents, tasks, configs = [], [], []
     for p, (panel, entropy) in enumerate(zip(spec.panels, entropies)):
         points = log_checkpoints(panel.horizon, spec.checkpoints)
         for a, algorithm_spec in enumerate(panel.algorithms):
             # fresh SeedSequence objects per task: spawning children mutates them
             for run, seed in enumerate(np.random.SeedSequence(entropy).spawn(spec.runs)):
-                task = (algorithm_spec, panel.epsilon, panel.delta, panel.instances, panel.horizon,
-                        points, spec.per_user, seed)
-                config = {"task": "bandit-run", "algorithm": algorithm_spec,
-                          "epsilon": panel.epsilon, "delta": panel.delta,
-                          "instances": panel.instances, "horizon": panel.horizon,
-                          "checkpoints": points, "per_user": spec.per_user, "seed": seed}
-                plan.append((p, a, run, task_key(config) if store is not None else None, task))
-    outcomes: dict[tuple[int, int, int], tuple] = {}
-    missing = []
-    for p, a, run, key, task in plan:
-        stored = store.get(key) if store is not None else None
-        if stored is not None:
-            outcomes[(p, a, run)] = stored
-        else:
-            missing.append((p, a, run, key, task))
-
-    def keep(index: int, outcome: tuple) -> None:
-        p, a, run, key, _ = missing[index]
-        outcomes[(p, a, run)] = outcome
-        if store is not None:
-            store.put(key, outcome)
-
-    run_tasks(_run_task, [m[4] for m in missing], n_jobs=n_jobs, executor=executor,
-              scheduler=scheduler, progress=progress, label=spec.name, on_result=keep)
+                idents.append((p, a, run))
+                tasks.append((algorithm_spec, panel.epsilon, panel.delta, panel.instances,
+                              panel.horizon, points, spec.per_user, seed))
+                configs.append({"task": "bandit-run", "algorithm": algorithm_spec,
+                                "epsilon": panel.epsilon, "delta": panel.delta,
+                                "instances": panel.instances, "horizon": panel.horizon,
+                                "checkpoints": points, "per_user": spec.per_user, "seed": seed})
+    done, computed = run_cached(_run_task, tasks, configs, open_store(cache_dir, cache),
+                                n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                                progress=progress, label=spec.name)
+    outcomes = dict(zip(idents, done))
     results = tuple((panel, tuple(_assemble(spec, p, panel, a, entropies[p], outcomes)
                                   for a in range(len(panel.algorithms))))
                     for p, panel in enumerate(spec.panels))
@@ -192,8 +177,8 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
         from dpverify.bandits.experiments.tables import write_sweep
 
         files = tuple(write_sweep(spec, results, Path(out_dir), figures=figures))
-    return SweepResult(spec, results, files, computed=len(missing),
-                       cached=len(plan) - len(missing), seconds=time.perf_counter() - start)
+    return SweepResult(spec, results, files, computed=computed, cached=len(tasks) - computed,
+                       seconds=time.perf_counter() - start)
 
 
 def _assemble(spec: SweepSpec, p: int, panel: Panel, a: int, entropy: list[int],

@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ResultStore", "default_cache_dir", "canonical", "task_key", "open_store"]
+__all__ = ["ResultStore", "default_cache_dir", "canonical", "task_key", "open_store", "run_cached"]
 
 #: Bumped when the stored outcome's layout or the simulator's semantics change.
-STORE_FORMAT = 1
+STORE_FORMAT = 2
 
 
 def default_cache_dir() -> Path:
@@ -88,8 +88,9 @@ def task_key(config: Mapping[str, Any]) -> str:
 class ResultStore:
     """Outcomes of seeded runs on disk, by :func:`task_key`.
 
-    An outcome is ``(pseudo_regret, realised_regret, pulls, communication, seconds)``:
-    three arrays, the communication (a float or ``None``) and the run's compute time.
+    An outcome is a tuple whose items are numpy arrays, floats or ``None``
+    (e.g. ``(pseudo_regret, realised_regret, pulls, communication)`` of one
+    simulated run); it comes back with arrays as arrays and scalars as floats.
     """
 
     def __init__(self, directory: str | Path | None = None) -> None:
@@ -103,24 +104,31 @@ class ResultStore:
 
     def get(self, key: str) -> tuple | None:
         """The stored outcome, or ``None`` (also for an unreadable entry, which is then recomputed)."""
-        path = self._path(key)
         try:
-            with np.load(path, allow_pickle=False) as data:
-                cost = float(data["communication"]) if "communication" in data.files else None
-                return (data["pseudo"], data["realised"], data["pulls"], cost,
-                        float(data["seconds"]))
+            with np.load(self._path(key), allow_pickle=False) as data:
+                length = int(data["length"])
+                items = []
+                for i in range(length):
+                    name = f"item_{i}"
+                    if name not in data.files:
+                        items.append(None)
+                    elif data[f"scalar_{i}"]:
+                        items.append(data[name].item())
+                    else:
+                        items.append(data[name])
+                return tuple(items)
         except (OSError, KeyError, ValueError):
             return None
 
     def put(self, key: str, outcome: tuple) -> None:
         """Write ``outcome`` atomically (temporary file, then rename)."""
-        pseudo, realised, pulls, cost, seconds = outcome
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        arrays = {"pseudo": np.asarray(pseudo), "realised": np.asarray(realised),
-                  "pulls": np.asarray(pulls), "seconds": np.asarray(float(seconds))}
-        if cost is not None:
-            arrays["communication"] = np.asarray(float(cost))
+        arrays: dict[str, np.ndarray] = {"length": np.asarray(len(outcome))}
+        for i, item in enumerate(outcome):
+            if item is not None:
+                arrays[f"item_{i}"] = np.asarray(item)
+                arrays[f"scalar_{i}"] = np.asarray(np.ndim(item) == 0 and not isinstance(item, np.ndarray))
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as file:
@@ -137,3 +145,27 @@ class ResultStore:
 def open_store(cache_dir: str | Path | None = None, cache: bool = True) -> ResultStore | None:
     """The store a runner uses: ``None`` when ``cache`` is false, else at ``cache_dir`` or the default."""
     return ResultStore(cache_dir) if cache else None
+
+
+def run_cached(function: Any, tasks: list[tuple], configs: list[Any], store: ResultStore | None,
+               **where: Any) -> tuple[list[Any], int]:
+    """``[function(*task) ...]`` like :func:`dpverify.execution.run_tasks`, reading and filling ``store``.
+
+    ``configs[i]`` is task ``i``'s full configuration (keyed by :func:`task_key`).
+    Each computed outcome is stored as soon as it arrives (so an interrupted
+    call resumes). Returns the outcomes in task order and how many were computed.
+    """
+    from dpverify.execution import run_tasks
+
+    if store is None:
+        return run_tasks(function, tasks, **where), len(tasks)
+    keys = [task_key(config) for config in configs]
+    outcomes: list[Any] = [store.get(key) for key in keys]
+    missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
+
+    def keep(index: int, outcome: Any) -> None:
+        outcomes[missing[index]] = outcome
+        store.put(keys[missing[index]], outcome)
+
+    run_tasks(function, [tasks[i] for i in missing], on_result=keep, **where)
+    return outcomes, len(missing)
