@@ -239,7 +239,7 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     ("SkellamSecureAggregation.tau_rule", bandit_privatizers.SkellamSecureAggregation,
      {"epsilon": 1.0, "tau_rule": "paper"}, "tau_rule", ["theory", None]),
     ("DiscreteGaussianSecureAggregation.epsilon", bandit_privatizers.DiscreteGaussianSecureAggregation,
-     {"epsilon": 0.5}, "epsilon", [NAN, 0.0, 1.0, 2.0, None]),
+     {"epsilon": 0.5}, "epsilon", [NAN, 0.0, -1.0, INF, None]),
     ("distributed_dp_parameters.users", bandit_privatizers.distributed_dp_parameters,
      {"epsilon": 1.0, "users": 4, "tail_probability": 1e-3}, "users", COUNTS),
     ("ShuffledNoisyBits.delta", bandit_privatizers.ShuffledNoisyBits,
