@@ -88,39 +88,44 @@ def plot_regret_table(rows: Any, path: str | Path, *, title: str = "",
 
 
 def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = "",
-                 guides: bool = True) -> Path:
-    """Final regret against 1/ε on log–log axes, with reference slopes 1 and 2.
+                 value: str = "final_regret", guides: bool = True) -> Path:
+    """Final regret (or ``value``, e.g. ``"excess_regret"``) against 1/ε on log–log axes.
 
     ``rows``: a result table, one mapping per (algorithm, ε) with keys
-    ``algorithm``, ``epsilon``, ``final_regret`` and ``standard_error`` (and
+    ``algorithm``, ``epsilon``, ``value`` and ``standard_error`` (and
     optionally ``guarantee_epsilon``/``guarantee_delta``: an algorithm whose
     actual guarantee differs from the nominal ε at some point is marked
-    "[actual ε, δ differ: see CSV]"). The guides ``∝ 1/ε`` and ``∝ 1/ε²`` are
-    anchored at the largest ε (smallest 1/ε), where the privacy cost is
-    smallest, so they show the slope a cost term would have before regret
-    reaches its linear ceiling; ``guides=False`` omits them.
+    "[actual (ε, δ) differ: see CSV]"). Rows whose ``value`` is missing or not
+    positive are not drawn. The guides ``∝ 1/ε`` (dotted) and ``∝ 1/ε²``
+    (dashed) start at each curve's own point of largest ε, where its privacy
+    cost is smallest and regret is furthest from its linear ceiling, so a
+    curve's slope can be read against them; ``guides=False`` omits them.
     """
     plt = _pyplot()
     figure, axis = plt.subplots(figsize=(6, 4.5))
-    for name in dict.fromkeys(r["algorithm"] for r in rows):
-        own = sorted((r for r in rows if r["algorithm"] == name), key=lambda r: r["epsilon"])
+    shown = [r for r in rows if r.get(value) not in (None, "") and r[value] > 0]
+    for name in dict.fromkeys(r["algorithm"] for r in shown):
+        own = sorted((r for r in shown if r["algorithm"] == name), key=lambda r: r["epsilon"])
         inverse = np.array([1 / r["epsilon"] for r in own])
         differs = any(_label(r) != r["algorithm"] for r in own if "guarantee_epsilon" in r)
         label = f"{name} [actual (ε, δ) differ: see CSV]" if differs else name
-        axis.errorbar(inverse, [r["final_regret"] for r in own],
-                      yerr=[r["standard_error"] for r in own], marker="o", capsize=3, label=label)
+        lines = axis.errorbar(inverse, [r[value] for r in own],
+                              yerr=[r["standard_error"] for r in own], marker="o", capsize=3,
+                              label=label)
+        if guides and len(own) > 1:
+            anchor_x, anchor_y = inverse[-1], own[-1][value]
+            grid = np.sort(inverse)
+            for power, style in ((1, ":"), (2, "--")):
+                axis.plot(grid, anchor_y * (grid / anchor_x) ** power, style, linewidth=0.8,
+                          color=lines[0].get_color())
     if guides:
-        inverse = np.array(sorted({1 / r["epsilon"] for r in rows}))
-        smallest = min(inverse)
-        anchor = min(r["final_regret"] for r in rows if 1 / r["epsilon"] == smallest
-                     and r["final_regret"] > 0) if any(r["final_regret"] > 0 for r in rows) else 1.0
-        for power, style in ((1, ":"), (2, "--")):
-            axis.plot(inverse, anchor * (inverse / smallest) ** power, "k" + style, linewidth=0.8,
-                      label=f"∝ 1/ε^{power}")
+        axis.plot([], [], "k:", linewidth=0.8, label="∝ 1/ε from each curve's largest ε")
+        axis.plot([], [], "k--", linewidth=0.8, label="∝ 1/ε² from each curve's largest ε")
     axis.set_xscale("log")
     axis.set_yscale("log")
     axis.set_xlabel("1/ε")
-    axis.set_ylabel("final regret Reg(T)")
+    axis.set_ylabel("final regret Reg(T)" if value == "final_regret"
+                    else "Reg(T) − non-private Reg(T)" if value == "excess_regret" else value)
     axis.legend(fontsize=7)
     path = _finish(figure, path, title, note)
     plt.close(figure)

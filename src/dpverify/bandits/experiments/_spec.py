@@ -56,6 +56,9 @@ class Experiment:
     #: Printed on the quick-scale figure and in the CSV when quick scale does not keep the
     #: paper's orderings (empty: it keeps them).
     quick_note: str = ""
+    #: Label of the non-private reference of an ε sweep: the figure then shows each
+    #: algorithm's excess regret over it (its privacy cost).
+    reference: str = ""
 
 
 @dataclass(frozen=True, eq=False)

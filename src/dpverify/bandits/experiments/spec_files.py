@@ -38,19 +38,25 @@ with optional ``scale``, ``runs``, ``seed``, ``panels``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from dpverify._validation import check_choice, check_positive_int, value_error
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
-from dpverify.bandits.experiments.sweeps import SweepSpec
+from dpverify.bandits.experiments.sweeps import SweepSpec, instance_entropy
 from dpverify.bandits.instance_files import instance_from_mapping, load_instance, read_toml
 
 __all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec"]
 
 _TOP_KEYS = {"name", "kind", "runs", "seed", "checkpoints", "epsilons", "horizons", "deltas",
-             "algorithms", "instances", "description", "per_user", "note",
+             "algorithms", "instances", "description", "per_user", "note", "reference",
              "experiment", "scale", "panels"}
+
+
+#: Said on a quick-scale figure whose experiment states no check of its orderings at T/10.
+_QUICK_NOTE = ("quick scale (reduced T and runs): the paper's orderings are checked at full "
+               "scale only; use --scale full")
 
 
 def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int | None = None,
@@ -59,7 +65,9 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
 
     ``quick`` divides the horizons by the experiment's ``quick_divisor`` and
     uses 5 runs, and carries the experiment's ``quick_note`` when the reduced
-    scale does not keep the paper's orderings.
+    scale does not keep the paper's orderings (or a note that they are checked
+    at full scale only, when the horizons are reduced and the experiment says
+    nothing).
     """
     from dpverify.bandits.experiments.registry import EXPERIMENTS
 
@@ -73,13 +81,19 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
     chosen = tuple(p for p in experiment.panels if panels is None or p.key in panels)
     if not chosen:
         raise value_error("panels", panels, "keys among " + ", ".join(p.key for p in experiment.panels))
-    from dataclasses import replace
-
     chosen = tuple(replace(p, horizon=max(p.horizon // divisor, 10)) for p in chosen)
-    return SweepSpec(name=experiment.name, panels=chosen, runs=runs, seed=seed,
+    spec = SweepSpec(name=experiment.name, panels=chosen, runs=runs, seed=seed,
                      kind="scaling" if experiment.kind == "scaling" else "curves",
                      description=experiment.description,
-                     note=experiment.quick_note if scale == "quick" else "")
+                     note=(experiment.quick_note or (_QUICK_NOTE if divisor > 1 else ""))
+                     if scale == "quick" else "",
+                     reference=experiment.reference)
+    # specs calibrated on the runs themselves (DPE-FixedU's U) are resolved here, once
+    resolved = tuple(
+        replace(panel, algorithms=tuple(a.resolve(panel, entropy, runs) if hasattr(a, "resolve")
+                                        else a for a in panel.algorithms))
+        for panel, entropy in zip(spec.panels, instance_entropy(spec)))
+    return replace(spec, panels=resolved)
 
 
 def load_sweep_spec(path: str | Path) -> SweepSpec:
@@ -118,7 +132,8 @@ def sweep_spec_from_mapping(data: dict[str, Any], *, base: Path = Path("."),
                      runs=data.get("runs", 20), seed=data.get("seed", 0),
                      kind=data.get("kind", "curves"), checkpoints=data.get("checkpoints", 200),
                      per_user=bool(data.get("per_user", False)),
-                     description=str(data.get("description", "")), note=str(data.get("note", "")))
+                     description=str(data.get("description", "")), note=str(data.get("note", "")),
+                     reference=str(data.get("reference", "")))
 
 
 def _list(data: dict[str, Any], key: str) -> list[Any]:

@@ -56,6 +56,10 @@ class SweepSpec:
     per_user: bool = False
     description: str = ""
     note: str = ""
+    #: ``kind="scaling"``: label of the non-private reference; the summary gets
+    #: ``excess_regret`` (final regret minus the reference's on the same panel) and
+    #: the figure plots it.
+    reference: str = ""
 
     def __post_init__(self) -> None:
         if not self.panels:

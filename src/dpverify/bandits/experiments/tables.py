@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["run_rows", "curve_rows", "summary_rows", "guarantee_columns", "guarantee_label",
-           "write_rows", "write_sweep"]
+           "add_excess_regret", "write_rows", "write_sweep"]
 
 
 def guarantee_columns(guarantee: Any) -> dict[str, Any]:
@@ -96,6 +96,16 @@ def summary_rows(results: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def add_excess_regret(rows: list[dict[str, Any]], reference: str) -> list[dict[str, Any]]:
+    """Add ``excess_regret``: final regret minus the ``reference`` algorithm's on the same panel."""
+    baseline = {r["panel"]: r["final_regret"] for r in rows if r["algorithm"] == reference}
+    for row in rows:
+        row["excess_regret"] = (row["final_regret"] - baseline[row["panel"]]
+                                if row["panel"] in baseline and row["algorithm"] != reference
+                                else None)
+    return rows
+
+
 def write_rows(rows: list[dict[str, Any]], path: Path) -> Path:
     """CSV with the union of the rows' keys as columns (first-seen order); floats as ``repr``."""
     fields = list(dict.fromkeys(key for row in rows for key in row))
@@ -125,6 +135,8 @@ def write_sweep(spec: Any, results: Any, out_dir: Path, *, figures: bool = True)
 
     out_dir.mkdir(parents=True, exist_ok=True)
     runs, summary = run_rows(spec, results), summary_rows(results)
+    if spec.reference:
+        add_excess_regret(summary, spec.reference)
     main = summary if spec.kind == "scaling" else curve_rows(results)
     if spec.note:
         for row in main:
@@ -140,7 +152,9 @@ def write_sweep(spec: Any, results: Any, out_dir: Path, *, figures: bool = True)
         titles = {panel.key: panel.title for panel, _ in results}
         if spec.kind == "scaling":
             files.append(plots.plot_scaling(summary, out_dir / f"{spec.name}.png", title=title,
-                                            note=spec.note))
+                                            note=spec.note,
+                                            value="excess_regret" if spec.reference
+                                            else "final_regret"))
         else:
             files.append(plots.plot_regret_table(main, out_dir / f"{spec.name}.png", title=title,
                                                  panel_titles=titles, note=spec.note))
