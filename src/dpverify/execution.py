@@ -22,6 +22,10 @@ Reproducibility is the callers' contract: each task carries its own
 arithmetic on seeds), so results are bit-identical whatever the executor,
 the number of workers or the order of completion. Tasks sent to other
 processes are serialised with ``cloudpickle`` (closures and lambdas work).
+
+As with any ``spawn`` pool, a script that uses ``n_jobs > 1`` must guard its
+entry point with ``if __name__ == "__main__":`` (the workers re-import the
+main module); notebooks and the ``dpverify`` command need nothing.
 """
 
 from __future__ import annotations
