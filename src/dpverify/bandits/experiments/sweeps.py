@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_choice, check_positive_int, value_error
+from dpverify._validation import check_choice, check_int_at_least, check_positive_int, value_error
 from dpverify.bandits.experiments._spec import Panel, build_algorithm
 from dpverify.bandits.simulate import SimulationResult, _run_once, assemble_result, log_checkpoints
 from dpverify.bandits.store import open_store, run_cached
+from dpverify.errors import DpverifyTypeError
 
 __all__ = ["SweepSpec", "SweepResult", "sweep", "SWEEP_KINDS"]
 
@@ -67,6 +68,9 @@ class SweepSpec:
         check_positive_int(self.runs, "runs")
         check_positive_int(self.checkpoints, "checkpoints")
         check_choice(self.kind, "kind", SWEEP_KINDS)
+        check_int_at_least(self.seed, "seed", 0)
+        if not all(isinstance(panel, Panel) for panel in self.panels):
+            raise DpverifyTypeError(f"panels={self.panels!r} must be Panel values")
         keys = [panel.key for panel in self.panels]
         if len(set(keys)) != len(keys):
             raise value_error("panels", keys, "panels with distinct keys")
@@ -154,6 +158,8 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
     SweepResult
         With ``computed`` and ``cached``: the runs simulated now and read from the store.
     """
+    if not isinstance(spec, SweepSpec):
+        raise DpverifyTypeError(f"spec={spec!r} must be a SweepSpec (load_sweep_spec, experiment_spec)")
     start = time.perf_counter()
     entropies = instance_entropy(spec)
     idents, tasks, configs = [], [], []
