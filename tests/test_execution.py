@@ -163,3 +163,12 @@ def test_chunked_audit_counts_merge_exactly_whatever_the_executor(dask_client) -
     assert whole.certify_samples == first.certify_samples and whole.violation
     with pytest.raises(ValueError, match="chunk_samples"):
         audit(_laplace_half, 0.0, 1.0, epsilon=1.0, samples=1000, chunk_samples=0)
+
+
+def test_the_core_never_imports_dask() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, dpverify.execution, dpverify.bandits.experiments, dpverify.auditing; "
+            "assert not {'dask', 'distributed'} & set(sys.modules), sorted(sys.modules)")
+    subprocess.run([sys.executable, "-c", code], check=True)
