@@ -176,3 +176,12 @@ def test_simulate_reads_its_runs_from_the_store(tmp_path, monkeypatch) -> None:
     with pytest.raises(AssertionError, match="simulated again"):
         simulate_module.simulate(algorithm, EASY, 5000, runs=3, seed=3, cache=True,
                                  cache_dir=tmp_path)
+
+
+def test_a_spec_file_can_name_a_registered_experiment() -> None:
+    from dpverify.bandits.experiments.spec_files import sweep_spec_from_mapping
+
+    spec = sweep_spec_from_mapping({"experiment": "chowdhury2023-fig1", "panels": ["b"],
+                                    "runs": 2, "scale": "quick", "seed": 4})
+    assert (spec.name, spec.runs, spec.seed) == ("chowdhury2023-fig1", 2, 4)
+    assert [(p.key, p.horizon) for p in spec.panels] == [("b", 10 ** 5)]
