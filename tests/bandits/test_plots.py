@@ -112,3 +112,86 @@ def test_caption_ranges_and_refusal() -> None:
         f"T = 10^5; 3 runs per curve; {ERROR_BARS}")
     with pytest.raises(ValueError, match="runs"):
         caption([])
+
+
+# --------------------------------------------------------------------------- the experiments' figures
+def _captured(monkeypatch) -> list:
+    """Make the plots module hand its figures to a list instead of (only) saving them."""
+    import dpverify.bandits.plots as plots
+
+    figures: list = []
+    original = plots.save_figure
+
+    def keep(figure, path, *, image_format=None):
+        figures.append(figure)
+        return original(figure, path, image_format=image_format)
+
+    monkeypatch.setattr(plots, "save_figure", keep)
+    return figures
+
+
+def _legends_outside(figure) -> bool:
+    figure.canvas.draw()
+    for axis in figure.axes:
+        legend = axis.get_legend()
+        if legend is None:
+            continue
+        inner, box = axis.get_window_extent(), legend.get_window_extent()
+        if not (box.x0 >= inner.x1 or box.y1 <= inner.y0):
+            return False
+    return True
+
+
+def test_regret_table_figure_states_scale_runs_and_bands(results, tmp_path, monkeypatch) -> None:
+    from dpverify.bandits.plots import plot_regret_table
+
+    figures = _captured(monkeypatch)
+    rows = [{**row, "panel": "p", "epsilon": 1.0, "horizon": 5000}
+            for row in _table(results)]
+    for row in rows:
+        for key in ("round", "time_average_pseudo_regret", "standard_error", "runs"):
+            row[key] = float(row[key])
+    path = plot_regret_table(rows, tmp_path / "curves", scale="quick scale", note="a note",
+                             image_format="pdf")
+    assert path == tmp_path / "curves.pdf" and path.read_bytes().startswith(b"%PDF")
+    [figure] = figures
+    text = figure.texts[-1].get_text()
+    assert text == f"quick scale; T = 5,000; 3 runs per curve; {BAND}\na note"
+    assert _legends_outside(figure)
+
+
+def test_scaling_and_contextual_figures_state_error_bars(tmp_path, monkeypatch) -> None:
+    from dpverify.bandits.plots import plot_contextual, plot_scaling
+
+    figures = _captured(monkeypatch)
+    rows = [{"algorithm": name, "epsilon": epsilon, "final_regret": 100.0 / epsilon + shift,
+             "standard_error": 3.0, "runs": 4, "horizon": 10**5, "dimension": 2}
+            for name, shift in (("a", 0.0), ("b", 50.0)) for epsilon in (0.1, 1.0, 10.0)]
+    plot_scaling(rows, tmp_path / "scaling.svg", scale="full scale")
+    plot_contextual([{**r, "horizon": h} for r in rows for h in (10**3, 10**4) if r["epsilon"] == 1.0],
+                    tmp_path / "contextual.png", x="horizon")
+    scaling, contextual = figures
+    assert scaling.texts[-1].get_text() == f"full scale; T = 10^5; 4 runs per curve; {ERROR_BARS}"
+    assert contextual.texts[-1].get_text() == f"T = 10^3 … 10^4; 4 runs per curve; {ERROR_BARS}"
+    assert _legends_outside(scaling) and _legends_outside(contextual)
+    assert (tmp_path / "scaling.svg").read_bytes().startswith(b"<?xml")
+
+
+def test_reproduce_writes_the_requested_format(tmp_path) -> None:
+    from dpverify.bandits.experiments import reproduce
+
+    outcome = reproduce("hanna2022-fig2", scale="quick", runs=2, panels=("eps=10",),
+                        out_dir=tmp_path, cache=False, image_format="svg")
+    assert tmp_path / "hanna2022-fig2.svg" in outcome.files
+    assert not (tmp_path / "hanna2022-fig2.png").exists()
+
+
+def test_reproduce_command_format_option(tmp_path, capsys) -> None:
+    from dpverify.cli import main
+
+    assert main(["reproduce", "hanna2022-fig2", "--panels", "eps=10", "--runs", "2", "--format",
+                 "pdf", "--out", str(tmp_path), "--no-cache"]) == 0
+    assert (tmp_path / "hanna2022-fig2.pdf").read_bytes().startswith(b"%PDF")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["reproduce", "hanna2022-fig2", "--format", "jpeg"])
+    assert exit_info.value.code == 2 and "--format" in capsys.readouterr().err

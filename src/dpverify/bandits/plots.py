@@ -2,6 +2,14 @@
 
 Kept out of :mod:`dpverify.bandits.simulate` so that simulating never needs
 matplotlib; never imports :mod:`dpverify.bandits.experiments` (tests/test_layering.py).
+
+Every figure says what it shows: a caption line under the axes gives its scale
+(when the caller knows it), the horizon(s), the number of runs per curve and what
+the bands or error bars are (± 1 standard error of the mean over runs); legends
+sit to the right of the axes, never over the data; figures are written as png,
+pdf or svg (:data:`FORMATS`). Figures are built without pyplot, so plotting
+never switches the user's matplotlib backend. :func:`plot_results` draws a
+user's own results.
 """
 
 from __future__ import annotations
@@ -15,134 +23,24 @@ import numpy as np
 from dpverify._validation import check_choice, value_error
 from dpverify.errors import DpverifyTypeError
 
-__all__ = ["plot_results", "plot_regret_panels", "plot_scaling", "plot_contextual", "caption",
+__all__ = ["plot_results", "plot_regret_table", "plot_scaling", "plot_contextual", "caption",
            "FORMATS"]
 
-#: Figure file formats (``--format`` of ``dpverify reproduce``).
+#: Figure file formats (``--format`` of ``dpverify reproduce`` and ``dpverify sweep``).
 FORMATS = ("png", "pdf", "svg")
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("figures need matplotlib: pip install 'dpverify[plots]'") from error
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def plot_regret_panels(results: Any, path: str | Path, *, title: str = "",
-                       kind: str = "pseudo") -> Path:
-    """One panel per entry of ``results`` ((panel, simulations) pairs): ``Reg(t)/t`` ± standard error.
-
-    Linear time axis as in chowdhury Fig. 1; the band is ± one standard error
-    of the mean over runs (their shading is ± std/√20).
-    """
-    plt = _pyplot()
-    count = len(results)
-    columns = min(3, count)
-    rows = -(-count // columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, 3.6 * rows), squeeze=False)
-    for axis, (panel, sims) in zip(axes.ravel(), results):
-        for sim in sims:
-            rounds = sim.checkpoints
-            mean = sim.time_average_regret(kind)
-            band = sim.standard_error(kind) / rounds
-            axis.plot(rounds, mean, label=sim.algorithm)
-            axis.fill_between(rounds, mean - band, mean + band, alpha=0.25)
-        axis.set_title(getattr(panel, "title", str(panel)), fontsize=10)
-        axis.set_xlabel("round t")
-        axis.set_ylabel("time-average regret")
-        axis.set_ylim(bottom=0)
-        axis.legend(fontsize=7)
-    for axis in axes.ravel()[count:]:
-        axis.set_visible(False)
-    if title:
-        figure.suptitle(title)
-    figure.tight_layout()
-    path = Path(path)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
-
-
-def plot_scaling(rows: Any, path: str | Path, *, title: str = "") -> Path:
-    """Final regret against 1/ε on log–log axes, with reference slopes 1 and 2.
-
-    ``rows``: a result table, one mapping per (algorithm, ε) with keys
-    ``algorithm``, ``epsilon``, ``final_regret`` and ``standard_error``.
-    """
-    plt = _pyplot()
-    figure, axis = plt.subplots(figsize=(6, 4.5))
-    for name in dict.fromkeys(r["algorithm"] for r in rows):
-        own = sorted((r for r in rows if r["algorithm"] == name), key=lambda r: r["epsilon"])
-        inverse = np.array([1 / r["epsilon"] for r in own])
-        axis.errorbar(inverse, [r["final_regret"] for r in own],
-                      yerr=[r["standard_error"] for r in own], marker="o", capsize=3, label=name)
-    inverse = np.array(sorted({1 / r["epsilon"] for r in rows}))
-    anchor = max(r["final_regret"] for r in rows)
-    for power, style in ((1, ":"), (2, "--")):
-        reference = anchor * (inverse / inverse[-1]) ** power
-        axis.plot(inverse, reference, "k" + style, linewidth=0.8, label=f"∝ 1/ε^{power}")
-    axis.set_xscale("log")
-    axis.set_yscale("log")
-    axis.set_xlabel("1/ε")
-    axis.set_ylabel("final regret Reg(T)")
-    axis.legend(fontsize=8)
-    if title:
-        axis.set_title(title, fontsize=9)
-    figure.tight_layout()
-    path = Path(path)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
-
-
-def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "") -> Path:
-    """garcelon experiments: final regret against ``x`` ("horizon" or "epsilon"), one panel per d.
-
-    Log–log; for ``x="horizon"`` with reference slopes 1/2, 2/3, 3/4 and 1.
-    ``table`` is a result table (rows as written by the garcelon experiments).
-    """
-    plt = _pyplot()
-    dimensions = sorted({r["dimension"] for r in table})
-    figure, axes = plt.subplots(1, len(dimensions), figsize=(6 * len(dimensions), 4.5),
-                                squeeze=False)
-    for axis, dimension in zip(axes[0], dimensions):
-        own = [r for r in table if r["dimension"] == dimension]
-        for name in dict.fromkeys(r["algorithm"] for r in own):
-            points = sorted((r for r in own if r["algorithm"] == name), key=lambda r: r[x])
-            axis.errorbar([r[x] for r in points], [max(r["final_regret"], 1e-3) for r in points],
-                          yerr=[r["standard_error"] for r in points], marker="o", capsize=3,
-                          label=name)
-        if x == "horizon":
-            grid = np.array(sorted({r["horizon"] for r in own}), dtype=float)
-            anchor = max(r["final_regret"] for r in own)
-            for power, style in ((0.5, ":"), (2 / 3, "-."), (0.75, "--"), (1.0, "-")):
-                axis.plot(grid, anchor * (grid / grid[-1]) ** power, "k" + style, linewidth=0.7,
-                          label=f"∝ T^{power:.2g}")
-        axis.set_xscale("log")
-        axis.set_yscale("log")
-        axis.set_xlabel("horizon T" if x == "horizon" else "central ε")
-        axis.set_ylabel("final regret Reg(T)")
-        axis.set_title(f"d = {dimension}", fontsize=10)
-        axis.legend(fontsize=7)
-    if title:
-        figure.suptitle(title, fontsize=10)
-    figure.tight_layout()
-    path = Path(path)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
-
-
-# --------------------------------------------------------------------------- your own results
 #: What the band around each curve is, stated on every curve figure.
 BAND = "band: ± 1 standard error of the mean over runs"
 #: What the error bars are, stated on every point figure.
 ERROR_BARS = "error bars: ± 1 standard error of the mean over runs"
+
+
+def _label(row: Mapping[str, Any]) -> str:
+    """The curve's name, with its actual guarantee when it is not pure nominal-ε DP."""
+    epsilon, delta = row.get("guarantee_epsilon"), row.get("guarantee_delta")
+    if epsilon in (None, "") or (not delta and abs(epsilon - row["epsilon"]) <= 1e-9 * epsilon):
+        return row["algorithm"]
+    actual = f"({epsilon:.3g}, {delta:.3g})-DP" if delta else f"{epsilon:.3g}-DP"
+    return f"{row['algorithm']} [{actual}]"
 
 
 def _rounds(value: float) -> str:
@@ -217,6 +115,146 @@ def save_figure(figure: Any, path: str | Path, *, image_format: str | None = Non
     return path
 
 
+def _finish(figure: Any, path: str | Path, *, title: str, note: str, caption_line: str,
+            image_format: str | None) -> Path:
+    """Title, the caption line (and a note) under the panels, tight layout, saved."""
+    if title:
+        figure.suptitle(title, fontsize=10)
+    lines = [caption_line] + ([note] if note else [])
+    figure.text(0.01, 0.005, "\n".join(lines), ha="left", va="bottom", fontsize=7, wrap=True)
+    figure.tight_layout(rect=(0, 0.035 * len(lines) + 0.01, 1, 1))
+    return save_figure(figure, path, image_format=image_format)
+
+
+def plot_regret_table(rows: Any, path: str | Path, *, title: str = "",
+                      panel_titles: dict[str, str] | None = None, note: str = "",
+                      kind: str = "pseudo", scale: str = "",
+                      image_format: str | None = None) -> Path:
+    """One panel per ``panel`` of a curve table: ``Reg(t)/t`` ± one standard error against t.
+
+    ``rows``: mappings with ``panel``, ``algorithm``, ``epsilon``, ``round``,
+    ``runs``, ``horizon``, ``time_average_{kind}_regret`` and its standard error
+    (``standard_error`` for pseudo, ``realised_standard_error`` for realised),
+    and optionally the actual guarantee (``guarantee_epsilon``,
+    ``guarantee_delta``), shown in the legend when it is not pure nominal-ε DP.
+    Linear time axis as in chowdhury Fig. 1 (their shading is ± std/√20).
+    The caption line gives ``scale``, the horizons, the runs per curve and what
+    the bands are; ``note`` is printed under it. Returns the path written.
+    """
+    value = f"time_average_{kind}_regret"
+    error = "standard_error" if kind == "pseudo" else "realised_standard_error"
+    panels = list(dict.fromkeys(r["panel"] for r in rows))
+    columns = min(3, len(panels))
+    count_rows = -(-len(panels) // columns)
+    figure = _new_figure(figsize=(5.2 * columns, 4.6 * count_rows))
+    axes = figure.subplots(count_rows, columns, squeeze=False)
+    for axis, panel in zip(axes.ravel(), panels):
+        own = [r for r in rows if r["panel"] == panel]
+        for name in dict.fromkeys(r["algorithm"] for r in own):
+            curve = [r for r in own if r["algorithm"] == name]
+            rounds = np.array([r["round"] for r in curve], dtype=float)
+            mean = np.array([r[value] for r in curve])
+            band = np.array([r[error] for r in curve])
+            axis.plot(rounds, mean, label=_label(curve[0]))
+            axis.fill_between(rounds, mean - band, mean + band, alpha=0.25, linewidth=0)
+        axis.set_title((panel_titles or {}).get(panel, panel), fontsize=10)
+        axis.set_xlabel("round t")
+        axis.set_ylabel("time-average regret")
+        axis.set_ylim(bottom=0)
+        legend_outside(axis, where="below")
+    for axis in axes.ravel()[len(panels):]:
+        axis.set_visible(False)
+    line = caption([r["runs"] for r in rows], scale=scale, horizon=_horizons(rows))
+    return _finish(figure, path, title=title, note=note, caption_line=line,
+                   image_format=image_format)
+
+
+def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = "",
+                 value: str = "final_regret", guides: bool = True, scale: str = "",
+                 image_format: str | None = None) -> Path:
+    """Final regret (or ``value``, e.g. ``"excess_regret"``) against 1/ε on log–log axes.
+
+    ``rows``: a result table, one mapping per (algorithm, ε) with keys
+    ``algorithm``, ``epsilon``, ``value``, ``standard_error``, ``runs`` and
+    ``horizon`` (and optionally ``guarantee_epsilon``/``guarantee_delta``: an
+    algorithm whose actual guarantee differs from the nominal ε at some point
+    is marked "[actual (ε, δ) differ: see CSV]"). Rows whose ``value`` is
+    missing or not positive are not drawn. The guides ``∝ 1/ε`` (dotted) and
+    ``∝ 1/ε²`` (dashed) start at each curve's own point of largest ε, where its
+    privacy cost is smallest and regret is furthest from its linear ceiling, so
+    a curve's slope can be read against them; ``guides=False`` omits them. The
+    caption line gives ``scale``, the horizons, the runs and what the error bars are.
+    """
+    figure = _new_figure(figsize=(8.2, 4.5))
+    axis = figure.subplots()
+    shown = [r for r in rows if r.get(value) not in (None, "") and r[value] > 0]
+    for name in dict.fromkeys(r["algorithm"] for r in shown):
+        own = sorted((r for r in shown if r["algorithm"] == name), key=lambda r: r["epsilon"])
+        inverse = np.array([1 / r["epsilon"] for r in own])
+        differs = any(_label(r) != r["algorithm"] for r in own if "guarantee_epsilon" in r)
+        label = f"{name} [actual (ε, δ) differ: see CSV]" if differs else name
+        lines = axis.errorbar(inverse, [r[value] for r in own],
+                              yerr=[r["standard_error"] for r in own], marker="o", capsize=3,
+                              label=label)
+        if guides and len(own) > 1:
+            anchor_x, anchor_y = inverse[-1], own[-1][value]
+            grid = np.sort(inverse)
+            for power, style in ((1, ":"), (2, "--")):
+                axis.plot(grid, anchor_y * (grid / anchor_x) ** power, style, linewidth=0.8,
+                          color=lines[0].get_color())
+    if guides:
+        axis.plot([], [], "k:", linewidth=0.8, label="∝ 1/ε from each curve's largest ε")
+        axis.plot([], [], "k--", linewidth=0.8, label="∝ 1/ε² from each curve's largest ε")
+    axis.set_xscale("log")
+    axis.set_yscale("log")
+    axis.set_xlabel("1/ε")
+    axis.set_ylabel("final regret Reg(T)" if value == "final_regret"
+                    else "Reg(T) − non-private Reg(T)" if value == "excess_regret" else value)
+    legend_outside(axis)
+    line = caption([r["runs"] for r in rows], scale=scale, horizon=_horizons(rows),
+                   marks=ERROR_BARS)
+    return _finish(figure, path, title=title, note=note, caption_line=line,
+                   image_format=image_format)
+
+
+def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "", scale: str = "",
+                    image_format: str | None = None) -> Path:
+    """garcelon experiments: final regret against ``x`` ("horizon" or "epsilon"), one panel per d.
+
+    Log–log; for ``x="horizon"`` with reference slopes 1/2, 2/3, 3/4 and 1.
+    ``table`` is a result table (rows as written by the garcelon experiments,
+    with ``runs`` and ``horizon``); the caption line gives ``scale``, the
+    horizons, the runs and what the error bars are.
+    """
+    dimensions = sorted({r["dimension"] for r in table})
+    figure = _new_figure(figsize=(6.0 * len(dimensions), 5.4))
+    axes = figure.subplots(1, len(dimensions), squeeze=False)
+    for axis, dimension in zip(axes[0], dimensions):
+        own = [r for r in table if r["dimension"] == dimension]
+        for name in dict.fromkeys(r["algorithm"] for r in own):
+            points = sorted((r for r in own if r["algorithm"] == name), key=lambda r: r[x])
+            axis.errorbar([r[x] for r in points], [max(r["final_regret"], 1e-3) for r in points],
+                          yerr=[r["standard_error"] for r in points], marker="o", capsize=3,
+                          label=name)
+        if x == "horizon":
+            grid = np.array(sorted({r["horizon"] for r in own}), dtype=float)
+            anchor = max(r["final_regret"] for r in own)
+            for power, style in ((0.5, ":"), (2 / 3, "-."), (0.75, "--"), (1.0, "-")):
+                axis.plot(grid, anchor * (grid / grid[-1]) ** power, "k" + style, linewidth=0.7,
+                          label=f"∝ T^{power:.2g}")
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("horizon T" if x == "horizon" else "central ε")
+        axis.set_ylabel("final regret Reg(T)")
+        axis.set_title(f"d = {dimension}", fontsize=10)
+        legend_outside(axis, where="below")
+    line = caption([r["runs"] for r in table], scale=scale, horizon=_horizons(table),
+                   marks=ERROR_BARS)
+    return _finish(figure, path, title=title, note="", caption_line=line,
+                   image_format=image_format)
+
+
+# --------------------------------------------------------------------------- your own results
 def _as_curves(results: Any, kind: str) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray, int]]:
     """(label, rounds, mean cumulative regret, its standard error, runs) per curve."""
     if hasattr(results, "checkpoints"):
