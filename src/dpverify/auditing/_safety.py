@@ -24,6 +24,7 @@ outputs are discarded: they never enter a bound.
 
 from __future__ import annotations
 
+import threading
 import types
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -104,9 +105,15 @@ def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
     width = max(1, int(np.prod(np.shape(first[0])[1:])))
     rows = max(64, CONCURRENT_ELEMENTS // width)
     alone = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
+    barrier = threading.Barrier(2, timeout=60)
+
+    def together_call(side: int) -> Any:
+        barrier.wait()        # start both sides at once: the worst interleaving is the likely one
+        return call(side, seeds[side], rows)
+
     with ThreadPoolExecutor(max_workers=2) as pool:
         for _ in range(CONCURRENT_ROUNDS):
-            futures = [pool.submit(call, side, seeds[side], rows) for side in (0, 1)]
+            futures = [pool.submit(together_call, side) for side in (0, 1)]
             together = [future.result() for future in futures]
             if not all(same_outputs(a, b) for a, b in zip(alone, together)):
                 _warn("the sampler's outputs changed when the two sides were drawn at the same "
