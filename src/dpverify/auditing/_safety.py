@@ -63,7 +63,7 @@ def _warn(message: str) -> None:
 
 
 def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
-                   codes: CategoryCodes) -> bool:
+                   codes: CategoryCodes, max_rows: int | None = None) -> bool:
     """Whether the audit may draw the two sides in two threads (after probing the sampler).
 
     Parameters
@@ -78,13 +78,16 @@ def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
         plain functions that pass the probe.
     codes
         The audit's category codes (string outputs).
+    max_rows
+        The audit's samples per side: no probe call draws more (the
+        concurrent probe draws as many rows as the audit's largest chunk).
     """
     seeds = np.random.SeedSequence(_PROBE_ENTROPY).spawn(3)
 
     def call(side: int, seed: Any, rows: int) -> Any:
         return as_columns(sampler(data[side], rows, np.random.default_rng(seed)), rows, codes)
 
-    rows = PROBE_ROWS
+    rows = PROBE_ROWS if max_rows is None else max(16, min(PROBE_ROWS, max_rows))
     first = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
     again = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
     if not all(same_outputs(a, b) for a, b in zip(first, again)):
@@ -104,6 +107,7 @@ def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
         return False
     width = max(1, int(np.prod(np.shape(first[0])[1:])))
     rows = max(64, CONCURRENT_ELEMENTS // width)
+    rows = rows if max_rows is None else max(16, min(rows, max_rows))
     alone = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
     barrier = threading.Barrier(2, timeout=60)
 

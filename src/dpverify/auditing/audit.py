@@ -58,7 +58,8 @@ from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
 
 __all__ = ["audit", "audit_curve", "audit_from_draw", "Sampler", "check_events", "check_seed",
-           "claimed_delta_curve", "prepare_draw", "check_samples_can_certify"]
+           "claimed_delta_curve", "prepare_draw", "check_samples_can_certify", "run_audit",
+           "check_common"]
 
 #: ``sampler(data, size, rng) -> np.ndarray``: ``size`` independent outputs of the mechanism on ``data``.
 Sampler = Callable[[Any, int, np.random.Generator], Any]
@@ -77,7 +78,7 @@ def check_events(events: Any) -> Any:
                             f"list of callables samples -> bool array")
 
 
-def _check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
+def check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
                   events: Any) -> tuple[int, float, Any]:
     if not callable(sampler):
         raise DpverifyTypeError(f"sampler={sampler!r} must be callable: (data, size, rng) -> "
@@ -100,7 +101,7 @@ def check_seed(seed: Any) -> Any:
 
 
 def prepare_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any,
-                 threads: Any = "auto") -> tuple[Draw, bool]:
+                 threads: Any = "auto", samples: int | None = None) -> tuple[Draw, bool]:
     """A :data:`~dpverify.auditing._engine.Draw` calling the sampler, and whether to use threads.
 
     ``SeedSequence(seed).spawn(2)``: one generator per side, so the two sides'
@@ -114,7 +115,7 @@ def prepare_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any,
     threads = check_threads(threads)
     codes = CategoryCodes()
     data = (x, x_prime)
-    threaded = choose_threads(sampler, data, threads, codes)
+    threaded = choose_threads(sampler, data, threads, codes, max_rows=samples)
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     generators = [np.random.default_rng(child) for child in sequence.spawn(2)]
     return (lambda side, size: as_columns(sampler(data[side], size, generators[side]), size,
@@ -240,13 +241,22 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
                                 events=events, progress=progress, threads=threads)
     if max_samples is not None:
         raise value_error("max_samples", max_samples, "None unless samples='auto'")
-    samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     check_samples_can_certify(samples, epsilon=epsilon, delta=delta, confidence=confidence,
                               events=events)
+    return run_audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
+                     confidence=confidence, seed=seed, events=events, progress=progress,
+                     threads=threads)
+
+
+def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float,
+              samples: int, confidence: float, seed: Any, events: Any,
+              progress: bool | None = False, threads: Any = "auto") -> AuditReport:
+    """:func:`audit` with validated arguments and no refusal (pilots, sequential stages)."""
     start = time.perf_counter()
-    draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads)
+    draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads, samples)
     return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples,
                            confidence=confidence, events=events, progress=progress, start=start,
                            threads=threaded)
@@ -401,12 +411,12 @@ def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
     >>> report.violation
     True
     """
-    samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
     curve = claimed_delta_curve(profile)
     grid = _default_epsilons(curve, samples) if epsilons is None else _check_epsilons(epsilons)
     start = time.perf_counter()
     claimed = tuple(curve(e) for e in grid)
-    draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads)
+    draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads, samples)
     counts = run_search_and_count(draw, samples=samples, families=events,
                                   targets=tuple(("delta", min(d, 1 - 1e-12)) for d in claimed),
                                   confidence=confidence, progress=progress, threads=threaded)
