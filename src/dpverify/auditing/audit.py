@@ -122,7 +122,7 @@ def prepare_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any,
                                           codes)), threaded
 
 
-def _n_certify(samples: int, events: Any) -> int:
+def certify_split_size(samples: int, events: Any) -> int:
     if not isinstance(events, str):
         return samples
     return samples - min(max(1, int(samples * SEARCH_FRACTION)), SEARCH_CAP)
@@ -140,12 +140,12 @@ def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, con
     """
     from dpverify.auditing.planning import largest_certifiable_epsilon
 
-    bound = largest_certifiable_epsilon(_n_certify(samples, events), confidence=confidence,
+    bound = largest_certifiable_epsilon(certify_split_size(samples, events), confidence=confidence,
                                         delta=delta)
     if bound > epsilon:
         return
     needed = samples
-    while largest_certifiable_epsilon(_n_certify(needed, events), confidence=confidence,
+    while largest_certifiable_epsilon(certify_split_size(needed, events), confidence=confidence,
                                       delta=delta) <= epsilon:
         needed *= 2
         if needed > 10 ** 13:

@@ -70,7 +70,7 @@ def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
     Ten outputs per side cannot refute ε = 1 at confidence 0.95:
 
     >>> round(largest_certifiable_epsilon(10, confidence=0.95), 3)
-    0.934
+    0.807
     """
     n_certify = check_int_at_least(n_certify, "n_certify", 1)
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
@@ -125,7 +125,7 @@ def samples_to_certify(probability: float, true_epsilon: float, *, epsilon: floa
     True
     """
     p = check_probability(probability, "probability", open_low=True)
-    true_epsilon = check_epsilon(true_epsilon, "true_epsilon")
+    true_epsilon = check_epsilon(true_epsilon, "true_epsilon", allow_inf=True)
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
