@@ -18,7 +18,11 @@ from scipy import optimize, special
 from dpverify.errors import AuditError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
-           "rows", "output_kind", "fit_logistic"]
+           "CategoryValue", "MixedCoder", "categorical_columns", "rows", "output_kind",
+           "fit_logistic", "MAX_CATEGORIES"]
+
+#: A column with at most this many distinct integral values (on the search split) is a category.
+MAX_CATEGORIES = 32
 
 #: Largest key span for the histogram's dense lookup table.
 DENSE_SPAN = 1 << 22
@@ -124,6 +128,75 @@ class Bins:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.cuts, Identity()(samples), side="left").astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class CategoryValue:
+    """``s(y) = y[value]`` when the output's category is ``category``, else ``fill`` (±inf).
+
+    The category of a row is the key of its categorical columns (``coder``),
+    so ``{s > t}`` with ``fill = −inf`` is "category c and value above t" and
+    ``{s <= t}`` with ``fill = +inf`` is "category c and value at most t".
+    """
+
+    coder: KeyCoder
+    columns: tuple[int, ...]
+    value: int
+    category: int
+    fill: float
+    description: str = "value within a category"
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        table = rows(samples)
+        keys = self.coder(table[:, list(self.columns)])
+        return np.where(keys == self.category, table[:, self.value].astype(np.float64), self.fill)
+
+
+@dataclass(frozen=True, eq=False)
+class MixedCoder:
+    """Integer key of a mixed output: its categorical columns and the bins of its numeric ones.
+
+    The bins (cut points) are fixed on the search split.
+    """
+
+    categorical: tuple[int, ...]
+    numeric: tuple[int, ...]
+    cuts: tuple[np.ndarray, ...]
+    inner: KeyCoder
+
+    @classmethod
+    def fit(cls, pooled: np.ndarray, categorical: tuple[int, ...], numeric: tuple[int, ...],
+            cuts: tuple[np.ndarray, ...]) -> "MixedCoder":
+        blank = cls(categorical, numeric, cuts, KeyCoder(np.zeros(1), np.ones(1), np.ones(1)))
+        return cls(categorical, numeric, cuts, KeyCoder.fit(blank.table(pooled)))
+
+    def table(self, samples: np.ndarray) -> np.ndarray:
+        data = rows(samples)
+        columns = [data[:, c] for c in self.categorical]
+        columns += [np.searchsorted(cut, data[:, j], side="left").astype(np.float64)
+                    for j, cut in zip(self.numeric, self.cuts)]
+        return np.stack(columns, axis=1)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return self.inner(self.table(samples))
+
+
+def categorical_columns(pooled: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(categorical, numeric)`` column indices of a vector output.
+
+    A column is categorical when all its values are integers and it takes at
+    most :data:`MAX_CATEGORIES` distinct values; the others are numeric.
+    """
+    table = rows(pooled)
+    categorical, numeric = [], []
+    for column in range(table.shape[1]):
+        values = table[:, column]
+        integral = values.dtype.kind in "biu" or bool(np.all(values == np.floor(values)))
+        if integral and len(np.unique(values[:100_000])) <= MAX_CATEGORIES:
+            categorical.append(column)
+        else:
+            numeric.append(column)
+    return tuple(categorical), tuple(numeric)
 
 
 def rows(samples: np.ndarray) -> np.ndarray:

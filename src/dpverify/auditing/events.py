@@ -15,7 +15,12 @@ the statistic:
 * **classifier** events on vector outputs: logistic regression on the raw
   coordinates and their squares (standardised), fitted by
   :func:`scipy.optimize.minimize` on the log-loss, and ``s(y)`` is its score
-  (DP-Sniper's idea, Bichsel et al. 2021, with a simpler classifier).
+  (DP-Sniper's idea, Bichsel et al. 2021, with a simpler classifier);
+* **mixed** events on records with categorical and numeric fields (an index
+  and a noisy value): thresholds on each numeric field *within* each
+  category (``{category = c and value > t}``), and likelihood-ratio top-k
+  sets over (category, numeric bin) cells, the bins fixed on the search
+  split.
 
 **Sample splitting.** :func:`search_events` sees only the *search* split. For
 each direction — ``(x, x')``, events likely under ``M(x)``, and ``(x', x)`` —
@@ -38,7 +43,10 @@ import numpy as np
 from dpverify.auditing._statistics import (
     DENSE_SPAN,
     Bins,
+    CategoryValue,
     ClassifierScore,
+    MixedCoder,
+    categorical_columns,
     HistogramRank,
     Identity,
     Indicator,
@@ -61,7 +69,10 @@ __all__ = [
     "output_kind",
 ]
 
-FAMILIES = ("threshold", "interval", "histogram", "classifier")
+FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed")
+#: Categories (most frequent first) and numeric fields a mixed search conditions on.
+MIXED_CATEGORIES = 8
+MIXED_FIELDS = 3
 #: Candidates kept per family and direction, before the overall cap.
 PER_FAMILY = 2
 #: Candidates certified per direction in a one-point audit.
@@ -214,6 +225,9 @@ def _threshold_family(a: np.ndarray, b: np.ndarray, plan: _Plan, statistic: Any 
     statistic = statistic or Identity()
     sa, sb = np.sort(statistic(a)), np.sort(statistic(b))
     cuts = _cut_grid(np.concatenate([sa, sb]), 400)
+    cuts = cuts[np.isfinite(cuts)]
+    if not len(cuts):
+        return []
     le = np.stack([_le_counts(sa, cuts), _le_counts(sb, cuts)], axis=1)
     n = np.array([len(sa), len(sb)])
     bounds = np.concatenate([np.stack([np.full_like(cuts, -np.inf), cuts], axis=1),
@@ -247,6 +261,8 @@ def _interval_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidat
 
 
 def _label(coder: Any, key: int) -> str:
+    if isinstance(coder, MixedCoder):
+        return _label(coder.inner, key)
     if isinstance(coder, Bins):
         cuts = coder.cuts
         low = "-inf" if key == 0 else _format(cuts[key - 1])
@@ -330,13 +346,59 @@ def _classifier_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candid
                              family="classifier")
 
 
+def _mixed_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidate]:
+    """Thresholds on numeric fields within each category; top-k (category, bin) cells."""
+    pooled = np.concatenate([rows(a), rows(b)]).astype(np.float64)
+    categorical, numeric = categorical_columns(pooled)
+    if not categorical or not numeric:
+        raise ValueError("events='mixed' needs outputs with categorical (integral, few values) "
+                         "and numeric columns")
+    numeric = numeric[:MIXED_FIELDS]
+    categories = KeyCoder.fit(pooled[:, list(categorical)])
+    keys = categories(pooled[:, list(categorical)])
+    values, counts = np.unique(keys, return_counts=True)
+    result: list[Candidate] = []
+    for key in values[np.argsort(-counts, kind="stable")][:MIXED_CATEGORIES]:
+        label = _label(categories, int(key))
+        for column in numeric:
+            for fill in (-np.inf, np.inf):
+                statistic = CategoryValue(categories, categorical, column, int(key), fill,
+                                          f"y[{column}] given category {label}")
+                name = f"(category {label}) and y[{column}]"
+                result += [c for c in _threshold_family(a, b, plan, statistic=statistic, name=name,
+                                                        family="mixed")
+                           if (fill < 0) == (c.event.high == np.inf)]
+    cuts = tuple(_cut_grid(pooled[:, j], 16) for j in numeric)
+    coder = MixedCoder.fit(pooled, categorical, numeric, cuts)
+    statistics, sorted_counts = _histogram_statistics(coder(a), coder(b), coder)
+    for first in (0, 1):
+        statistic, prefix = statistics[first], np.cumsum(sorted_counts[first], axis=0)
+        bounds = np.stack([np.full(len(prefix), -np.inf), np.arange(len(prefix)) + 0.5], axis=1)
+
+        def describe(low: float, high: float, labels: tuple = statistic.labels) -> str:
+            size = int(high + 0.5)
+            shown = ", ".join(labels[:min(size, 3)]) + (", ..." if size > 3 else "")
+            return (f"(category, numeric bin) in {{{shown}}} (top {size} cells by estimated "
+                    f"likelihood ratio)")
+
+        result += [c for c in _candidates(statistic, bounds, prefix, plan, describe, "mixed")
+                   if c.first == first]
+    return result
+
+
+def _is_mixed(a: np.ndarray, b: np.ndarray) -> bool:
+    head = np.concatenate([rows(a)[:20_000], rows(b)[:20_000]]).astype(np.float64)
+    categorical, numeric = categorical_columns(head)
+    return bool(categorical) and bool(numeric)
+
+
 def _auto_families(kind: str, a: np.ndarray, b: np.ndarray) -> tuple[str, ...]:
     if kind == "continuous scalar":
         return ("threshold", "interval")
     if kind == "discrete scalar":
         return ("histogram", "threshold")
     if kind == "continuous vector":
-        return ("classifier",)
+        return ("mixed", "classifier") if _is_mixed(a, b) else ("classifier",)
     if not _key_space_ok(a, b):
         return ("classifier",)
     head = a[:100_000]
@@ -390,6 +452,11 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += _interval_family(a, b, plan)
         elif name == "histogram":
             pool += _histogram_family(a, b, plan, kind)
+        elif name == "mixed":
+            if not kind.endswith("vector"):
+                raise ValueError(f"events='mixed' needs record outputs (a category and a "
+                                 f"value); these are {kind}s")
+            pool += _mixed_family(a, b, plan)
         else:
             pool += _classifier_family(a, b, plan)
     return _select(pool, len(plan.targets))
