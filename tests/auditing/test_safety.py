@@ -54,8 +54,11 @@ def _unprobed_threaded_bound(sampler) -> float:
 
 @pytest.mark.parametrize("sampler", [shared_state, StatefulSampler()])
 def test_two_threads_without_the_probe_miss_the_violation(sampler) -> None:
-    """The failure the probe exists for (so the tests below can fail): far below the true 2."""
-    assert _unprobed_threaded_bound(sampler) < 1.0
+    """The failure the probe exists for (so the tests below can fail): well below the true 2.
+
+    (How far below depends on the threads' scheduling; the probed audits below reach > 1.9.)
+    """
+    assert _unprobed_threaded_bound(sampler) < 1.8
 
 
 def test_the_concurrency_probe_catches_shared_state_every_time() -> None:
@@ -72,14 +75,14 @@ def test_the_concurrency_probe_catches_shared_state_every_time() -> None:
 def test_misbehaving_samplers_warn_loudly_and_are_still_flagged(sampler, threads, message) -> None:
     with pytest.warns(AuditWarning, match=message):
         report = audit(sampler, 0.0, 1.0, epsilon=1.0, samples=300_000, seed=1, threads=threads)
-    assert report.violation and report.epsilon_lower_bound > 1.5
+    assert report.violation and report.epsilon_lower_bound > 1.9
 
 
 def test_callable_objects_are_drawn_in_one_thread_by_default() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", AuditWarning)
         report = audit(StatefulSampler(), 0.0, 1.0, epsilon=1.0, samples=300_000, seed=1)
-    assert report.violation and report.epsilon_lower_bound > 1.5
+    assert report.violation and report.epsilon_lower_bound > 1.9
 
 
 def test_a_deterministic_sampler_is_warned_about() -> None:

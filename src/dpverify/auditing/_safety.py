@@ -47,6 +47,29 @@ CONCURRENT_ROUNDS = 3
 _PROBE_ENTROPY = 0x5AFE
 
 
+class _Rendezvous(np.random.Generator):
+    """A generator whose first public attribute access waits for the other side's (1 s at most).
+
+    It forces the interleaving that exposes shared state: both sides have run
+    the sampler's code up to its first use of ``rng`` (e.g. ``self.data = data``)
+    before either draws. Same stream as ``default_rng(seed)``.
+    """
+
+    def __init__(self, seed: Any, barrier: threading.Barrier) -> None:
+        super().__init__(np.random.PCG64(seed))
+        self._barrier = barrier
+        self._met = False
+
+    def __getattribute__(self, name: str) -> Any:
+        if not name.startswith("_") and not object.__getattribute__(self, "_met"):
+            object.__setattr__(self, "_met", True)
+            try:
+                object.__getattribute__(self, "_barrier").wait()
+            except threading.BrokenBarrierError:
+                pass
+        return super().__getattribute__(name)
+
+
 def check_threads(threads: Any) -> Any:
     """``"auto"``, ``True`` or ``False``."""
     if threads == "auto" and isinstance(threads, str) or isinstance(threads, bool):
@@ -84,8 +107,9 @@ def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
     """
     seeds = np.random.SeedSequence(_PROBE_ENTROPY).spawn(3)
 
-    def call(side: int, seed: Any, rows: int) -> Any:
-        return as_columns(sampler(data[side], rows, np.random.default_rng(seed)), rows, codes)
+    def call(side: int, seed: Any, rows: int, rng: Any = None) -> Any:
+        rng = np.random.default_rng(seed) if rng is None else rng
+        return as_columns(sampler(data[side], rows, rng), rows, codes)
 
     rows = PROBE_ROWS if max_rows is None else max(16, min(PROBE_ROWS, max_rows))
     first = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
@@ -109,15 +133,20 @@ def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
     rows = max(64, CONCURRENT_ELEMENTS // width)
     rows = rows if max_rows is None else max(16, min(rows, max_rows))
     alone = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
-    barrier = threading.Barrier(2, timeout=60)
 
-    def together_call(side: int) -> Any:
-        barrier.wait()        # start both sides at once: the worst interleaving is the likely one
+    def together_call(side: int, barrier: threading.Barrier, rendezvous: bool) -> Any:
+        if rendezvous:        # both sides reach their first use of rng before either draws
+            return call(side, seeds[side], rows, _Rendezvous(seeds[side], barrier))
+        try:
+            barrier.wait()    # start both sides at once: the worst interleaving is the likely one
+        except threading.BrokenBarrierError:
+            pass
         return call(side, seeds[side], rows)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for _ in range(CONCURRENT_ROUNDS):
-            futures = [pool.submit(together_call, side) for side in (0, 1)]
+        for round_ in range(CONCURRENT_ROUNDS):
+            barrier = threading.Barrier(2, timeout=1.0)
+            futures = [pool.submit(together_call, side, barrier, round_ == 0) for side in (0, 1)]
             together = [future.result() for future in futures]
             if not all(same_outputs(a, b) for a, b in zip(alone, together)):
                 _warn("the sampler's outputs changed when the two sides were drawn at the same "

@@ -18,7 +18,7 @@ from scipy import optimize, special
 from dpverify.errors import AuditError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
-           "CategoryValue", "MixedCoder", "categorical_columns", "rows", "output_kind",
+           "CategoryValue", "MixedCoder", "FloatBits", "categorical_columns", "rows", "output_kind",
            "fit_logistic", "MAX_CATEGORIES"]
 
 #: A column with at most this many distinct integral values (on the search split) is a category.
@@ -179,6 +179,36 @@ class MixedCoder:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return self.inner(self.table(samples))
+
+
+@dataclass(frozen=True, eq=False)
+class FloatBits:
+    """Integer key of a float64 output from its bits: sign, binary exponent, lowest ``bits`` of the mantissa.
+
+    Mironov (2012) showed that ``x + Lap(b)`` computed in floating point
+    reaches different sets of doubles from different ``x``: the sum's
+    rounding leaves its lowest mantissa bits zero where the noise alone would
+    not. Events over these keys (likelihood-ratio top-k sets) certify that.
+    """
+
+    inner: KeyCoder
+    bits: int = 4
+
+    @staticmethod
+    def table(samples: np.ndarray, bits: int = 4) -> np.ndarray:
+        values = np.ascontiguousarray(np.asarray(samples, dtype=np.float64).reshape(len(samples)))
+        raw = values.view(np.uint64)
+        sign = (raw >> np.uint64(63)).astype(np.int64)
+        exponent = ((raw >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+        low = (raw & np.uint64((1 << bits) - 1)).astype(np.int64)
+        return np.stack([sign, exponent, low], axis=1)
+
+    @classmethod
+    def fit(cls, pooled: np.ndarray, bits: int = 4) -> "FloatBits":
+        return cls(KeyCoder.fit(cls.table(pooled, bits)), bits)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return self.inner(self.table(samples, self.bits))
 
 
 def categorical_columns(pooled: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -44,6 +44,7 @@ from dpverify.auditing._statistics import (
     DENSE_SPAN,
     Bins,
     CategoryValue,
+    FloatBits,
     ClassifierScore,
     MixedCoder,
     categorical_columns,
@@ -69,7 +70,7 @@ __all__ = [
     "output_kind",
 ]
 
-FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed")
+FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "float")
 #: Categories (most frequent first) and numeric fields a mixed search conditions on.
 MIXED_CATEGORIES = 8
 MIXED_FIELDS = 3
@@ -261,6 +262,10 @@ def _interval_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidat
 
 
 def _label(coder: Any, key: int) -> str:
+    if isinstance(coder, FloatBits):
+        sign, exponent, low = (key // coder.inner.strides) % coder.inner.spans + coder.inner.lows
+        return (f"{'-' if sign else '+'}2^{int(exponent) - 1023}..{int(exponent) - 1022}, "
+                f"low bits {int(low):0{coder.bits}b}")
     if isinstance(coder, MixedCoder):
         return _label(coder.inner, key)
     if isinstance(coder, Bins):
@@ -302,8 +307,13 @@ def _histogram_statistics(keys_a: np.ndarray, keys_b: np.ndarray, coder: Any,
     return statistics, np.stack(sorted_counts)
 
 
-def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str) -> list[Candidate]:
-    if kind.startswith("continuous"):
+def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str,
+                      floats: bool = False) -> list[Candidate]:
+    if floats:
+        if not kind.endswith("scalar") or np.asarray(a).dtype != np.float64:
+            raise ValueError("events='float' needs float64 scalar outputs")
+        coder: Any = FloatBits.fit(np.concatenate([Identity()(a), Identity()(b)]))
+    elif kind.startswith("continuous"):
         if not kind.endswith("scalar"):
             raise ValueError("events='histogram' needs discrete outputs or continuous scalars")
         pooled = np.concatenate([Identity()(a), Identity()(b)])
@@ -324,7 +334,8 @@ def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str) -> l
             shown = ", ".join(labels[:min(size, 4)]) + (", ..." if size > 4 else "")
             return f"output in {{{shown}}} (top {size} by estimated likelihood ratio)"
 
-        for candidate in _candidates(statistic, bounds, prefix, plan, describe, "histogram"):
+        family = "float" if floats else "histogram"
+        for candidate in _candidates(statistic, bounds, prefix, plan, describe, family):
             if candidate.first == first:
                 result.append(candidate)
     return result
@@ -452,6 +463,8 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += _interval_family(a, b, plan)
         elif name == "histogram":
             pool += _histogram_family(a, b, plan, kind)
+        elif name == "float":
+            pool += _histogram_family(a, b, plan, kind, floats=True)
         elif name == "mixed":
             if not kind.endswith("vector"):
                 raise ValueError(f"events='mixed' needs record outputs (a category and a "
