@@ -154,9 +154,9 @@ def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, con
                       f"{epsilon!r}",
                       f"with {samples} samples per side no event can certify more than "
                       f"{bound:.3g} at confidence {confidence:g}, so the audit could never "
-                      f"refute the claim; use samples >= {needed} (the least that can refute it "
-                      f"even for a mechanism with disjoint outputs; real violations need more: "
-                      f"see dpverify.auditing.samples_to_certify) or samples='auto'")
+                      f"refute the claim; use samples={needed} or more (the least that can "
+                      f"refute it even for a mechanism with disjoint outputs; real violations "
+                      f"need more: see dpverify.auditing.samples_to_certify) or samples='auto'")
 
 
 def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float = 0.0,
