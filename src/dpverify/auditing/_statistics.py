@@ -18,7 +18,7 @@ from scipy import optimize, special
 from dpverify.errors import AuditError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
-           "CategoryValue", "MixedCoder", "FloatBits", "categorical_columns", "rows", "output_kind",
+           "CategoryValue", "MixedCoder", "FloatBits", "Projection", "categorical_columns", "rows", "output_kind",
            "fit_logistic", "MAX_CATEGORIES"]
 
 #: A column with at most this many distinct integral values (on the search split) is a category.
@@ -69,6 +69,24 @@ class ClassifierScore:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return self.features(samples) @ self.weights + self.bias
+
+
+@dataclass(frozen=True, eq=False)
+class Projection:
+    """``s(y) = (y − centre)·w``: a fixed linear direction (the diagonal-covariance discriminant).
+
+    With ``w = (μ̂_x − μ̂_x')/σ̂²`` from the search split this is Fisher's linear
+    discriminant with a diagonal covariance: it pools the mean shift of every
+    coordinate, which a logistic fit on few rows misses when each
+    coordinate's shift is tiny against its noise (parallel compositions).
+    """
+
+    centre: np.ndarray
+    weights: np.ndarray
+    description: str = "mean-difference projection"
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return (rows(samples) - self.centre) @ self.weights
 
 
 @dataclass(frozen=True, eq=False)

@@ -14,8 +14,11 @@ the statistic:
   top-k values (the Neyman–Pearson shape; unseen values rank last);
 * **classifier** events on vector outputs: logistic regression on the raw
   coordinates and their squares (standardised), fitted by
-  :func:`scipy.optimize.minimize` on the log-loss, and ``s(y)`` is its score
-  (DP-Sniper's idea, Bichsel et al. 2021, with a simpler classifier);
+  :func:`scipy.optimize.minimize` on the log-loss on up to 200 000 rows per
+  side, and ``s(y)`` is its score (DP-Sniper's idea, Bichsel et al. 2021,
+  with a simpler classifier); and the diagonal linear discriminant
+  ``(y − m)·(μ̂_x − μ̂_x')/σ̂²`` over the whole search split, which pools tiny
+  per-coordinate mean shifts;
 * **mixed** events on records with categorical and numeric fields (an index
   and a noisy value): thresholds on each numeric field *within* each
   category (``{category = c and value > t}``), and likelihood-ratio top-k
@@ -47,6 +50,7 @@ from dpverify.auditing._statistics import (
     FloatBits,
     ClassifierScore,
     MixedCoder,
+    Projection,
     categorical_columns,
     HistogramRank,
     Identity,
@@ -81,7 +85,7 @@ PER_DIRECTION = 3
 #: Hard cap per direction (curves): the Bonferroni count is at most 2 x 2 x this.
 MAX_PER_DIRECTION = 20
 #: Rows of the search split used to fit the classifier (per side).
-CLASSIFIER_ROWS = 50_000
+CLASSIFIER_ROWS = 200_000
 #: At most this many distinct rows per search sample for a vector histogram in "auto".
 _HISTOGRAM_DENSITY = 0.2
 
@@ -353,8 +357,18 @@ def _classifier_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candid
     score = ClassifierScore(centre, scale, weights, bias,
                             description=f"logistic score on {ra.shape[1]} coordinates and "
                                         f"their squares")
-    return _threshold_family(a, b, plan, statistic=score, name="logistic score",
-                             family="classifier")
+    result = _threshold_family(a, b, plan, statistic=score, name="logistic score",
+                               family="classifier")
+    # the diagonal linear discriminant on the whole search split (not just the fitting rows)
+    difference = ra.mean(axis=0) - rb.mean(axis=0)
+    variance = (ra.var(axis=0) + rb.var(axis=0)) / 2
+    direction = difference / np.where(variance > 0, variance, 1.0)
+    if np.any(direction != 0):
+        projection = Projection((ra.mean(axis=0) + rb.mean(axis=0)) / 2, direction,
+                                f"mean-difference projection of {ra.shape[1]} coordinates")
+        result += _threshold_family(a, b, plan, statistic=projection, name="projection",
+                                    family="classifier")
+    return result
 
 
 def _mixed_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidate]:
