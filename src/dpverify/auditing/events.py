@@ -14,7 +14,7 @@ the statistic:
   top-k values (the Neyman–Pearson shape; unseen values rank last);
 * **classifier** events on vector outputs: logistic regression on the raw
   coordinates and their squares (standardised), fitted by
-  :func:`scipy.optimize.minimize` on the log-loss on up to 200 000 rows per
+  :func:`scipy.optimize.minimize` on the log-loss on up to 100 000 rows per
   side, and ``s(y)`` is its score (DP-Sniper's idea, Bichsel et al. 2021,
   with a simpler classifier); and the diagonal linear discriminant
   ``(y − m)·(μ̂_x − μ̂_x')/σ̂²`` over the whole search split, which pools tiny
@@ -85,7 +85,7 @@ PER_DIRECTION = 3
 #: Hard cap per direction (curves): the Bonferroni count is at most 2 x 2 x this.
 MAX_PER_DIRECTION = 20
 #: Rows of the search split used to fit the classifier (per side).
-CLASSIFIER_ROWS = 200_000
+CLASSIFIER_ROWS = 100_000
 #: At most this many distinct rows per search sample for a vector histogram in "auto".
 _HISTOGRAM_DENSITY = 0.2
 
