@@ -54,7 +54,12 @@ def test_records_leaking_through_their_value(value_scale: float, flagged: bool) 
                    samples=1_000_000, confidence=CONFIDENCE, seed=3)
     assert report.violation == flagged and report.epsilon_lower_bound <= truth
     if flagged:
-        assert report.event.family == "mixed" and report.epsilon_lower_bound > 0.8 * truth
+        assert report.epsilon_lower_bound > 0.8 * truth
+        conditional = audit(_noisy_max_with_value(value_scale), (0.0, 1.0), (1.0, 0.0),
+                            epsilon=1.0, samples=1_000_000, confidence=CONFIDENCE, seed=3,
+                            events="mixed")
+        assert conditional.violation and conditional.event.family == "mixed"
+        assert conditional.epsilon_lower_bound <= truth
 
 
 def test_records_may_be_dicts_with_string_categories() -> None:
