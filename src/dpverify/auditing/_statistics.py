@@ -18,7 +18,7 @@ from scipy import optimize, special
 from dpverify.errors import AuditError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
-           "CategoryValue", "MixedCoder", "FloatBits", "Projection", "categorical_columns", "rows", "output_kind",
+           "CategoryValue", "MixedCoder", "FloatBits", "Projection", "recurring_values", "categorical_columns", "rows", "output_kind",
            "fit_logistic", "MAX_CATEGORIES"]
 
 #: A column with at most this many distinct integral values (on the search split) is a category.
@@ -55,17 +55,28 @@ class Indicator:
 
 @dataclass(frozen=True, eq=False)
 class ClassifierScore:
-    """Logistic-regression score ``w·[z, z²] + b`` with ``z = (y − centre)/scale``."""
+    """Logistic-regression score ``w·[z, z², flags] + b`` with ``z = (y − centre)/scale``.
+
+    ``flags`` are ``(column, value)`` pairs: the indicator ``y[column] == value``
+    of values that recur exactly (sentinels such as "aborted", categories,
+    clipping bounds), fixed on the search split.
+    """
 
     centre: np.ndarray
     scale: np.ndarray
     weights: np.ndarray
     bias: float
     description: str = "logistic score"
+    flags: tuple[tuple[int, float], ...] = ()
 
     def features(self, samples: np.ndarray) -> np.ndarray:
-        z = (rows(samples) - self.centre) / self.scale
-        return np.concatenate([z, z * z], axis=1)
+        table = rows(samples)
+        z = (table - self.centre) / self.scale
+        parts = [z, z * z]
+        if self.flags:
+            parts.append(np.stack([table[:, c] == v for c, v in self.flags], axis=1)
+                         .astype(np.float64))
+        return np.concatenate(parts, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return self.features(samples) @ self.weights + self.bias
@@ -227,6 +238,24 @@ class FloatBits:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return self.inner(self.table(samples, self.bits))
+
+
+def recurring_values(pooled: np.ndarray, *, share: float = 0.01,
+                     limit: int = 64) -> tuple[tuple[int, float], ...]:
+    """``(column, value)`` of values holding at least ``share`` of a column (at most ``limit``).
+
+    In a column of continuous values these are the sentinels and point
+    masses a linear score on raw values cannot separate.
+    """
+    table = rows(pooled)[:200_000]
+    flags: list[tuple[int, float]] = []
+    for column in range(table.shape[1]):
+        values, counts = np.unique(table[:, column], return_counts=True)
+        if len(values) <= 2:      # already a binary column: its raw value is its indicator
+            continue
+        for value in values[counts >= share * len(table)]:
+            flags.append((column, float(value)))
+    return tuple(flags[:limit])
 
 
 def categorical_columns(pooled: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -13,10 +13,11 @@ the statistic:
   the rank of ``y`` in that order, so the events are the nested sets of the
   top-k values (the Neyman–Pearson shape; unseen values rank last);
 * **classifier** events on vector outputs: logistic regression on the raw
-  coordinates and their squares (standardised), fitted by
-  :func:`scipy.optimize.minimize` on the log-loss on up to 100 000 rows per
-  side, and ``s(y)`` is its score (DP-Sniper's idea, Bichsel et al. 2021,
-  with a simpler classifier); and the diagonal linear discriminant
+  coordinates, their squares and indicator flags of values that recur
+  exactly (sentinels such as "aborted", point masses), standardised, fitted
+  by :func:`scipy.optimize.minimize` on the log-loss on up to 100 000 rows
+  per side, and ``s(y)`` is its score (DP-Sniper's idea, Bichsel et al.
+  2021, with a simpler classifier); and the diagonal linear discriminant
   ``(y − m)·(μ̂_x − μ̂_x')/σ̂²`` over the whole search split, which pools tiny
   per-coordinate mean shifts;
 * **mixed** events on records with categorical and numeric fields (an index
@@ -52,6 +53,7 @@ from dpverify.auditing._statistics import (
     MixedCoder,
     Projection,
     categorical_columns,
+    recurring_values,
     HistogramRank,
     Identity,
     Indicator,
@@ -351,12 +353,15 @@ def _classifier_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candid
     pooled = np.concatenate([fit_a, fit_b])
     centre, scale = pooled.mean(axis=0), pooled.std(axis=0)
     scale = np.where(scale > 0, scale, 1.0)
-    blank = ClassifierScore(centre, scale, np.zeros(2 * ra.shape[1]), 0.0)
+    flags = recurring_values(pooled)
+    blank = ClassifierScore(centre, scale, np.zeros(2 * ra.shape[1] + len(flags)), 0.0,
+                            flags=flags)
     labels = np.concatenate([np.ones(len(fit_a)), np.zeros(len(fit_b))])
     weights, bias = fit_logistic(blank.features(pooled), labels)
+    extra = f" and {len(flags)} recurring-value flags" if flags else ""
     score = ClassifierScore(centre, scale, weights, bias,
-                            description=f"logistic score on {ra.shape[1]} coordinates and "
-                                        f"their squares")
+                            description=f"logistic score on {ra.shape[1]} coordinates, "
+                                        f"their squares{extra}", flags=flags)
     result = _threshold_family(a, b, plan, statistic=score, name="logistic score",
                                family="classifier")
     # the diagonal linear discriminant on the whole search split (not just the fitting rows)
