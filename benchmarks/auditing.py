@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 
 import numpy as np
@@ -100,7 +101,6 @@ def catalogue(sizes: list[int]) -> list[str]:
 
 
 def dpsniper(samples: int, pilot: int, names: list[str] | None = None) -> list[str]:
-    import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).parent))
@@ -120,7 +120,7 @@ def dpsniper(samples: int, pilot: int, names: list[str] | None = None) -> list[s
         rows.append(f"| {name} | {PUBLISHED[name]:.4f} | {bound:.4f} | "
                     f"{'yes' if bound >= PUBLISHED[name] else 'no'} | {found.pair.name} | "
                     f"{found.report.event.family} | {time.perf_counter() - start:.1f} |")
-        print(rows[-1], flush=True)
+        print(rows[-1], file=sys.stderr, flush=True)
     return rows
 
 
@@ -146,7 +146,7 @@ def sequential(max_samples: int) -> list[str]:
                     f"{mechanism.true_epsilon:.4f} | {used or 'not flagged'} "
                     f"({len(report.stages)}) | {report.epsilon_lower_bound:.4f} | "
                     f"{fixed or 'not flagged'} | {ratio} |")
-        print(rows[-1], flush=True)
+        print(rows[-1], file=sys.stderr, flush=True)
     return rows
 
 
