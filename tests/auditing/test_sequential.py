@@ -79,9 +79,17 @@ def test_sequential_false_alarms_are_at_most_five_percent() -> None:
     assert violations < CRITICAL, f"{violations} false alarms in {AUDITS} sequential audits"
 
 
-def test_samples_that_cannot_certify_anything_are_refused_with_a_hint() -> None:
-    with pytest.raises(ValueError, match=r"samples=10 must be.*samples=\d+ or more.*samples='auto'"):
-        audit(laplace(0.1), 0.0, 1.0, epsilon=1.0, samples=10)
+def test_samples_that_cannot_certify_anything_get_a_hint() -> None:
+    """The library warns (the audit cannot fail); check_samples_can_certify (the CLI) refuses."""
+    from dpverify.auditing.audit import check_samples_can_certify
+    from dpverify.errors import AuditWarning
+
+    hint = r"samples=10 must be.*samples=\d+ or more.*samples='auto'"
+    with pytest.warns(AuditWarning, match="this audit cannot fail: " + hint):
+        report = audit(laplace(0.1), 0.0, 1.0, epsilon=1.0, samples=10)
+    assert not report.violation  # Laplace(0.1) is 10-DP, yet 10 samples cannot show it
+    with pytest.raises(ValueError, match=hint):
+        check_samples_can_certify(10, epsilon=1.0, delta=0.0, confidence=0.95, events="auto")
     assert largest_certifiable_epsilon(7, confidence=0.95) < 1.0
 
 

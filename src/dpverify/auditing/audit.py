@@ -129,8 +129,12 @@ def certify_split_size(samples: int, events: Any) -> int:
 
 
 def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, confidence: float,
-                              events: Any) -> None:
+                              events: Any, refuse: bool = True) -> None:
     """Refuse (``ValueError`` naming ``samples``) an audit that cannot certify any ε above the claim.
+
+    ``refuse=False`` warns instead (:class:`~dpverify.errors.AuditWarning`),
+    which is what :func:`audit` does: such an audit runs, but it can never
+    fail, and says so.
 
     Even the most separating event (every output of one side in it, none of
     the other) certifies at most
@@ -150,13 +154,20 @@ def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, con
         needed *= 2
         if needed > 10 ** 13:
             break
-    raise value_error("samples", samples, f"large enough to certify an epsilon above the claim "
+    error = value_error("samples", samples, f"large enough to certify an epsilon above the claim "
                       f"{epsilon!r}",
                       f"with {samples} samples per side no event can certify more than "
                       f"{bound:.3g} at confidence {confidence:g}, so the audit could never "
                       f"refute the claim; use samples={needed} or more (the least that can "
                       f"refute it even for a mechanism with disjoint outputs; real violations "
                       f"need more: see dpverify.auditing.samples_to_certify) or samples='auto'")
+    if refuse:
+        raise error
+    import warnings
+
+    from dpverify.errors import AuditWarning
+
+    warnings.warn(f"this audit cannot fail: {error}", AuditWarning, stacklevel=3)
 
 
 def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float = 0.0,
@@ -182,7 +193,9 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
         or ``"auto"``: a sequential audit that stops as soon as a violation is
         certified or ``max_samples`` are spent
         (:func:`dpverify.auditing.sequential.audit_sequential`). A number too
-        small to certify anything above ``epsilon`` is refused with a hint.
+        small to certify anything above ``epsilon`` gets an
+        :class:`~dpverify.errors.AuditWarning` saying how many samples could
+        (the audit would pass whatever the mechanism; the CLI refuses it).
     confidence
         Probability that the whole audit's bounds hold (default 0.95).
     seed
@@ -245,7 +258,7 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     check_samples_can_certify(samples, epsilon=epsilon, delta=delta, confidence=confidence,
-                              events=events)
+                              events=events, refuse=False)
     return run_audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
                      confidence=confidence, seed=seed, events=events, progress=progress,
                      threads=threads)

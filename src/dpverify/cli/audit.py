@@ -238,6 +238,11 @@ def _audit(args: argparse.Namespace) -> dict[str, Any]:
         return _model(args, sampler, x, x_prime, epsilon, delta, threads, label)
     if args.pairs:
         return _search(args, sampler, epsilon, delta, threads, label)
+    if args.samples != "auto":
+        from dpverify.auditing.audit import check_samples_can_certify
+
+        check_samples_can_certify(args.samples, epsilon=epsilon, delta=delta,
+                                  confidence=args.confidence, events=args.events)
     report = audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=args.samples,
                    max_samples=args.max_samples, confidence=args.confidence, seed=args.seed,
                    events=args.events, progress=_progress(args), threads=threads)
