@@ -173,7 +173,8 @@ def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, con
 def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float = 0.0,
           samples: Any = 1_000_000, confidence: float = 0.95, seed: Any = None,
           events: Any = "auto", progress: bool | None = False, threads: Any = "auto",
-          max_samples: int | None = None) -> AuditReport:
+          max_samples: int | None = None, n_jobs: Any = 1, executor: Any = None,
+          scheduler: str | None = None, chunk_samples: int | None = None) -> AuditReport:
     """Audit the claim that a mechanism is (ε, δ)-DP on the neighbouring pair (x, x').
 
     Parameters
@@ -214,6 +215,15 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
         two threads for any callable that passes the probe.
     max_samples
         The budget per side of ``samples="auto"`` (default 10^7).
+    n_jobs, executor, scheduler, chunk_samples
+        Large audits: the certification split is drawn and counted in chunks
+        of ``chunk_samples`` outputs, each with its own spawned seed, on
+        ``n_jobs`` local workers, an ``executor`` or a Dask ``scheduler``
+        (:mod:`dpverify.execution`; ``sampler`` is sent by cloudpickle); the
+        counts merge exactly (:mod:`dpverify.auditing._chunked`). The report
+        depends on ``chunk_samples`` (default 2^20 when any of the others is
+        set) and not on where the chunks run; with all four at their defaults
+        the audit draws one stream per side in this process.
 
     Returns
     -------
@@ -261,27 +271,43 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
                               events=events, refuse=False)
     return run_audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
                      confidence=confidence, seed=seed, events=events, progress=progress,
-                     threads=threads)
+                     threads=threads, n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                     chunk_samples=chunk_samples)
 
 
 def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float,
               samples: int, confidence: float, seed: Any, events: Any,
-              progress: bool | None = False, threads: Any = "auto") -> AuditReport:
+              progress: bool | None = False, threads: Any = "auto", n_jobs: Any = 1,
+              executor: Any = None, scheduler: str | None = None,
+              chunk_samples: int | None = None) -> AuditReport:
     """:func:`audit` with validated arguments and no refusal (pilots, sequential stages)."""
     start = time.perf_counter()
-    draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads, samples)
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    certify = None
+    if chunk_samples is not None or n_jobs != 1 or executor is not None or scheduler is not None:
+        from dpverify.auditing._chunked import DEFAULT_CHUNK_SAMPLES, chunked_certifier
+        from dpverify.execution import check_scheduler, resolve_jobs
+
+        resolve_jobs(n_jobs)
+        check_scheduler(scheduler)
+        chunk = DEFAULT_CHUNK_SAMPLES if chunk_samples is None else \
+            check_int_at_least(chunk_samples, "chunk_samples", 1)
+        certify = chunked_certifier(sampler, x, x_prime, root, chunk_samples=chunk,
+                                    progress=progress, n_jobs=n_jobs, executor=executor,
+                                    scheduler=scheduler)
+    draw, threaded = prepare_draw(sampler, x, x_prime, root, threads, samples)
     return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples,
                            confidence=confidence, events=events, progress=progress, start=start,
-                           threads=threaded)
+                           threads=threaded, certify=certify)
 
 
 def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
                     events: Any, progress: bool | None, start: float,
-                    threads: bool = True) -> AuditReport:
+                    threads: bool = True, certify: Any = None) -> AuditReport:
     """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments)."""
     counts = run_search_and_count(draw, samples=samples, families=events,
                                   targets=(("delta", delta),), confidence=confidence,
-                                  progress=progress, threads=threads)
+                                  progress=progress, threads=threads, certify=certify)
     bounds = certified_bounds(counts, confidence)
     lower_bounds = [epsilon_lower_bound(float(low), float(high), delta=delta)
                     for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
