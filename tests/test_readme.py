@@ -133,6 +133,8 @@ def shown_commands(block: Block) -> list[ShownCommand]:
                 found.append(ShownCommand(command, "\n".join(output).strip("\n"),
                                           int(status.group(1)) if status else 0, block.line + start))
             command, output, start = line[1:].strip(), [], offset
+        elif command is not None and command.endswith("\\") and not output:
+            command = command[:-1].rstrip() + " " + line.strip()  # a continued command line
         elif command is not None:
             output.append(line)
     return found
@@ -209,7 +211,8 @@ def test_outputs_match(want: str, got: str, expected: bool) -> None:
 
 
 def test_blocks_commands_and_skip_markers_are_parsed() -> None:
-    text = ("# A\n\n```console\n$ dpverify x --y 1   # exit status 1\nout 1\n$ dpverify z\n```\n"
+    text = ("# A\n\n```console\n$ dpverify x --y 1   # exit status 1\nout 1\n$ dpverify z \\\n"
+            "    --long-option\n```\n"
             "## B\n<!-- readme: skip (slow) -->\n```python\n>>> 1\n1\n```\n")
     console, python = readme_blocks(text)
     assert (console.language, console.section, console.line, console.skipped) == ("console", "A", 4,
