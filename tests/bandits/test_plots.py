@@ -23,6 +23,14 @@ from dpverify.bandits.plots import (  # noqa: E402
 from dpverify.bandits.simulate import simulate  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
 @pytest.fixture(scope="module")
 def results():
     return [simulate(make_algorithm(name, epsilon=1.0), InstanceFamily("easy", 4), 5000, runs=3,

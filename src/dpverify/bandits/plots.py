@@ -7,8 +7,8 @@ Every figure says what it shows: a caption line under the axes gives its scale
 (when the caller knows it), the horizon(s), the number of runs per curve and what
 the bands or error bars are (± 1 standard error of the mean over runs); legends
 sit to the right of the axes, never over the data; figures are written as png,
-pdf or svg (:data:`FORMATS`). Figures are built without pyplot, so plotting
-never switches the user's matplotlib backend. :func:`plot_results` draws a
+pdf or svg (:data:`FORMATS`). The experiments' figures are built outside
+pyplot, and nothing here switches the user's matplotlib backend. :func:`plot_results` draws a
 user's own results.
 """
 
@@ -76,9 +76,18 @@ def caption(runs: Any, *, scale: str = "", horizon: str = "", marks: str = BAND)
     return "; ".join(part for part in (scale, horizon, f"{many} {noun} per curve", marks) if part)
 
 
-def _new_figure(**options: Any) -> Any:
-    """A matplotlib Figure outside pyplot: no backend is switched, nothing to close."""
+def _new_figure(*, pyplot: bool = False, **options: Any) -> Any:
+    """A matplotlib Figure; outside pyplot unless ``pyplot`` (never switching the backend).
+
+    Figures that are only saved stay outside pyplot (nothing to close, no display
+    side effects); :func:`plot_results` makes a pyplot figure so that a notebook
+    shows it with the user's backend.
+    """
     try:
+        if pyplot:
+            import matplotlib.pyplot as plt
+
+            return plt.figure(**options)
         from matplotlib.figure import Figure
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("figures need matplotlib: pip install 'dpverify[plots]'") from error
@@ -322,8 +331,9 @@ def plot_results(results: Any, path: str | Path | None = None, *, metric: str = 
     Returns
     -------
     matplotlib.figure.Figure
-        The figure, made without pyplot (no backend is switched and nothing
-        needs closing); a notebook displays it.
+        The figure: a pyplot figure with your backend (dpverify never switches
+        it), so a notebook shows it; close it with ``matplotlib.pyplot.close``
+        when drawing many.
 
     Notes
     -----
@@ -348,7 +358,7 @@ def plot_results(results: Any, path: str | Path | None = None, *, metric: str = 
     if image_format is not None:
         check_choice(image_format, "image_format", FORMATS)
     curves = _as_curves(results, kind)
-    figure = _new_figure(figsize=(6.4, 3.8))
+    figure = _new_figure(pyplot=True, figsize=(6.4, 3.8))
     axis = figure.subplots()
     for label, rounds, mean, error, _ in curves:
         scale_by = rounds if metric == "time-average" else 1.0
