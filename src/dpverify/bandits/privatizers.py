@@ -108,6 +108,9 @@ class NonPrivate:
     def guarantee(self, users: int) -> None:
         return None
 
+    def deployment(self, users: int) -> dict[str, Any]:
+        return {"users_n": check_positive_int(users, "users"), "noise": "none"}
+
     def estimate_error_law(self, users: int) -> ErrorLaw:
         return ErrorLaw(sigma=0.0, h=0.0, sub_gaussian_variance=0.0, description="exact sum")
 
@@ -154,6 +157,12 @@ class CentralLaplace:
 
     def guarantee(self, users: int) -> Guarantee:
         return privacy_map(self.mechanism, sensitivity=1.0)
+
+    def deployment(self, users: int) -> dict[str, Any]:
+        from dpverify.bandits.plan import noise_parameters
+
+        return {"users_n": check_positive_int(users, "users"), "noise_epsilon": self.epsilon,
+                **noise_parameters(self.mechanism, role="analyser")}
 
     def estimate_error_law(self, users: int) -> ErrorLaw:
         """``P[|Lap(1/ε)| > t] = e^{−εt}``: σ = 0, h = 1/ε."""
@@ -254,6 +263,13 @@ class ShuffledNoisyBits:
         """``(ε, δ)``: the exact δ of ``Bin(N, 1/2)`` noise at ε, sensitivity 1 (<= the target δ)."""
         return _noise_bits_guarantee(self.epsilon, self.total_noise_bits)
 
+    def deployment(self, users: int) -> dict[str, Any]:
+        """m users, N coins in all (⌈N/m⌉ or ⌊N/m⌋ per user, plus the reward bit), σ = √N/2."""
+        users = check_positive_int(users, "users")
+        coins = self.total_noise_bits
+        return {"users_n": users, "noise_bits_N": coins, "sigma_eps_delta": self.sigma,
+                "messages_per_user": 1 + -(-coins // users), "noise": "BinomialNoise"}
+
     @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
         from dpverify.mechanisms import BinomialNoise
@@ -325,6 +341,12 @@ class ShuffledRandomizedResponse:
         size = check_positive_int(size, "size")
         counts = rng.binomial(ones, 1 - p / 2, size=size) + rng.binomial(n - ones, p / 2, size=size)
         return (counts - p * n / 2) / (1 - p)
+
+    def deployment(self, users: int) -> dict[str, Any]:
+        """m users, one randomized-response bit each, flip probability p (exact shuffled analysis)."""
+        return {"users_n": check_positive_int(users, "users"),
+                "flip_probability_p": self.flip_probability(users), "messages_per_user": 1,
+                "noise": "BinaryRandomizedResponse"}
 
     def guarantee(self, users: int) -> Guarantee:
         from dpverify.accountants import shuffled_binary_rr_delta

@@ -233,6 +233,21 @@ class DistributedPhasedElimination:
         return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note)
 
 
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> Any:
+        """Every deployment parameter from (d, k, T) alone (no environment): one record per phase.
+
+        See :mod:`dpverify.bandits.linear._deployment`.
+        """
+        from dpverify.bandits.linear._deployment import dpdpe_plan
+        from dpverify.bandits.plan import instance_sizes
+
+        sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
+                               required=("dimension", "actions"))
+        return dpdpe_plan(self, horizon=check_positive_int(horizon, "horizon"),
+                          dimension=sizes["dimension"], actions=sizes["actions"])
+
+
 class DistributedPhasedEliminationPolicy(PhasedPolicy):
     """One run of :class:`DistributedPhasedElimination`; ``communication_cost`` is C(T) so far."""
 

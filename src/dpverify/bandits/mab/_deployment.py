@@ -1,0 +1,85 @@
+"""Sound-mode calibration and deployment plans of the K-armed batched algorithms.
+
+In ``mode="sound"`` the privatizer's free noise parameter (its ``epsilon``: the
+ε of chowdhury's noise, which sets the Pólya / Skellam / discrete-Gaussian
+scale through ``g/ε``) is calibrated so that the run's **total** (ε, δ) —
+the worst batch of the schedule, RDP and zCDP converted at the requested δ by
+:mod:`dpverify.accountants` — is within the requested (ε, δ)
+(:func:`calibrated_privatizer`, through :func:`dpverify._numeric.bisect_passing`:
+the returned privatizer has been evaluated and passes). chowdhury's Thm 2
+with ε = 1 gives a Skellam RDP curve whose (ε, δ = 1e-6) form is ε ≈ 5.24;
+the calibrated noise gives at most 1.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from dpverify._numeric import bisect_passing
+from dpverify.bandits._privatizer_base import as_approx_dp, worst_case_guarantee
+from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, meets_request
+from dpverify.errors import CalibrationError
+from dpverify.guarantees import ApproxDP
+
+__all__ = ["calibrated_privatizer", "schedule_approx_dp", "batch_plan"]
+
+#: Relative precision of the calibrated noise ε (the result always passes; this is only how close).
+_CALIBRATION_RTOL = 1e-6
+
+
+def schedule_approx_dp(privatizer: Any, batch_sizes: Sequence[int], delta: float) -> ApproxDP | None:
+    """The (ε, δ) form of the worst per-batch guarantee over ``batch_sizes`` (None: non-private)."""
+    per_size = [privatizer.guarantee(n) for n in sorted(set(batch_sizes))]
+    if per_size[0] is None:
+        return None
+    return as_approx_dp(worst_case_guarantee(per_size), delta=delta)
+
+
+@functools.lru_cache(maxsize=256)
+def calibrated_privatizer(privatizer: Any, batch_sizes: tuple[int, ...], requested: ApproxDP) -> Any:
+    """``privatizer`` with the largest noise ε (least noise) whose schedule meets ``requested``.
+
+    Unchanged when it already meets the request. Searches noise ε in
+    ``[ε/2^j, ε]`` (j <= 60) by :func:`~dpverify._numeric.bisect_passing`.
+
+    Raises
+    ------
+    CalibrationError
+        When even 2^-60 times the requested noise ε does not meet the request.
+    """
+    def meets(noise_epsilon: float) -> bool:
+        candidate = replace(privatizer, epsilon=noise_epsilon)
+        return meets_request(schedule_approx_dp(candidate, batch_sizes, requested.delta), requested)
+
+    high = privatizer.epsilon
+    if meets(high):
+        return privatizer
+    low = high / 2
+    for _ in range(60):
+        if meets(low):
+            break
+        low /= 2
+    else:
+        raise CalibrationError(f"no noise level of {privatizer.name} meets {requested!r}")
+    return replace(privatizer, epsilon=bisect_passing(meets, low, high, rtol=_CALIBRATION_RTOL))
+
+
+def batch_plan(*, name: str, mode: str, model: str, horizon: int, n_arms: int | None,
+               requested: ApproxDP | None, guarantee: Any, privatizer: Any,
+               batch_sizes: Sequence[int], parameters: dict[str, Any], notes: Sequence[str],
+               calibration: str = "paper") -> DeploymentPlan:
+    """A plan whose schedule has one record per batch size, read from ``privatizer.deployment``."""
+    schedule = []
+    for index, size in enumerate(batch_sizes, start=1):
+        record: dict[str, Any] = {"batch": index, "batch_size": size}
+        record.update(privatizer.deployment(size))
+        record["per_batch"] = guarantee_dict(privatizer.guarantee(size))
+        schedule.append(record)
+    return DeploymentPlan(
+        algorithm=name, mode=mode, model=model, horizon=horizon, requested=requested,
+        guarantee=guarantee.approx_dp, per_batch=guarantee.per_batch, parameters=parameters,
+        schedule=schedule, notes=[*notes, guarantee.notes], calibration=calibration,
+        instance={"n_arms": n_arms})
