@@ -22,7 +22,7 @@ reports the true guarantee, with ``claim_met`` False where the paper's claim fai
 ...                       requested=ApproxDP(1.0, 1e-6), guarantee=ApproxDP(1.0, 0.0),
 ...                       per_batch=PureDP(1.0), parameters={"laplace_b": 1.0})
 >>> plan.claim_met, plan.to_dict()["guarantee"]
-(True, {'type': 'ApproxDP', 'epsilon': 1.0, 'delta': 0.0})
+(True, {'type': 'approx-dp', 'epsilon': 1.0, 'delta': 0.0})
 """
 
 from __future__ import annotations
@@ -66,15 +66,19 @@ def json_value(value: Any) -> Any:
     return str(value)
 
 
+#: The JSON names of the guarantee types (the same scheme as the ``dpverify`` CLI's output).
+_GUARANTEE_TYPES = {PureDP: "pure-dp", ApproxDP: "approx-dp", ZCDP: "zcdp", RDPCurve: "rdp"}
+
+
 def guarantee_dict(guarantee: Any) -> dict[str, Any] | None:
-    """A guarantee value as a JSON object: ``{"type": …, <its fields>}`` (``None`` stays ``None``).
+    """A guarantee value as a JSON object: ``{"type": "approx-dp", <its fields>}`` (``None`` stays).
 
     >>> guarantee_dict(ApproxDP(0.5, 1e-6))
-    {'type': 'ApproxDP', 'epsilon': 0.5, 'delta': 1e-06}
+    {'type': 'approx-dp', 'epsilon': 0.5, 'delta': 1e-06}
     """
     if guarantee is None:
         return None
-    out: dict[str, Any] = {"type": type(guarantee).__name__}
+    out: dict[str, Any] = {"type": _GUARANTEE_TYPES.get(type(guarantee), type(guarantee).__name__)}
     for item in fields(guarantee):
         out[item.name] = json_value(getattr(guarantee, item.name))
     return out

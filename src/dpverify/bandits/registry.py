@@ -125,6 +125,8 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float | No
     if name in NON_PRIVATE_ALGORITHMS:
         if epsilon is not None:
             raise value_error("epsilon", epsilon, f"None for the non-private {name}")
+    elif epsilon is None:
+        raise value_error("epsilon", None, f"given for the private {name}")
     else:
         epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = default_delta(name) if delta is None else check_delta(delta, allow_zero=False)

@@ -56,6 +56,7 @@ from dpverify._validation import (
 )
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.design import Design, design_budget
+from dpverify.guarantees import ApproxDP
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear.privatizers import (
     LOCAL_CONSTANTS,
@@ -230,7 +231,8 @@ class DistributedPhasedElimination:
                      f"is {per_phase.delta:.4g} > {claim.delta} (dpdpe trap B6-4)")
         if self.model == "shuffle":
             note += "; Cheu et al. 2021 constants as printed by dpdpe Eq. (22) [R], not verified"
-        return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note)
+        return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note,
+                               requested=ApproxDP(self.epsilon, self.delta))
 
 
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,

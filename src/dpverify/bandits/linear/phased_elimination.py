@@ -55,6 +55,7 @@ from dpverify._validation import (
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits._privatizer_base import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.design import Design
+from dpverify.guarantees import ApproxDP
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear.privatizers import (
     MODES,
@@ -233,7 +234,8 @@ class PhasedElimination:
         if approx.epsilon > claim.epsilon * (1 + 1e-12):
             note += (f"; the claim does NOT hold: rewards in [-1, 1] have sensitivity 2, "
                      f"the noise gives {per_batch} (hanna trap T-H1)")
-        return BanditGuarantee(privatizer.model, per_batch, per_batch, approx, note)
+        return BanditGuarantee(privatizer.model, per_batch, per_batch, approx, note,
+                               requested=ApproxDP(self.epsilon, self.delta))
 
 
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
