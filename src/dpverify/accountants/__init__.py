@@ -13,6 +13,7 @@ from dpverify.accountants.calibrate import (
     min_gaussian_sigma,
     min_laplace_scale,
     min_noise_multiplier,
+    dp_sgd_epsilon,
 )
 from dpverify.accountants.composition import (
     advanced_composition,
@@ -98,4 +99,5 @@ __all__ = [
     "min_gaussian_sigma",
     "min_laplace_scale",
     "min_noise_multiplier",
+    "dp_sgd_epsilon",
 ]
