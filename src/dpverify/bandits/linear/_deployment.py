@@ -48,8 +48,9 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
             if algorithm.model == "shuffle" and algorithm.mode == "paper":
                 record["local_epsilon_0_at_most"] = privatizer.for_batch(nominal + core - 1).epsilon
             record.update(noise_parameters(_laplace(batch.scale)))
+            # as PhasedElimination.guarantee: paper mode's ε0 covers up to N_i + k − 1 users
             record["per_batch"] = guarantee_dict(
-                privatizer.guarantee(nominal, local_users=nominal + core - 1
+                privatizer.guarantee(nominal, local_users=nominal + actions - 1
                                      if algorithm.mode == "paper" else None)
                 if algorithm.model == "shuffle" else privatizer.guarantee(nominal))
         schedule.append(record)

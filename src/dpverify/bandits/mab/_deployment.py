@@ -24,7 +24,7 @@ from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, meets_request
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import ApproxDP
 
-__all__ = ["calibrated_privatizer", "schedule_approx_dp", "batch_plan"]
+__all__ = ["calibrated_privatizer", "schedule_approx_dp", "batch_plan", "secure_aggregation_plans"]
 
 #: Relative precision of the calibrated noise ε (the result always passes; this is only how close).
 _CALIBRATION_RTOL = 1e-6
@@ -83,3 +83,59 @@ def batch_plan(*, name: str, mode: str, model: str, horizon: int, n_arms: int | 
         guarantee=guarantee.approx_dp, per_batch=guarantee.per_batch, parameters=parameters,
         schedule=schedule, notes=[*notes, guarantee.notes], calibration=calibration,
         instance={"n_arms": n_arms})
+
+
+def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound: float = 1.0,
+                             tail_probability: float = 1e-6, scale_factor: float = 10.0
+                             ) -> list[dict[str, Any]]:
+    """chowdhury's three secure-aggregation protocols for one sum of ``users`` values in [0, B].
+
+    Each user sends ``x/B`` through the protocol (rewards in [0, 1]) and the
+    analyser's estimate is multiplied by B, so the guarantee does not depend on B
+    and the error scales with it. Pólya (pure ε, Thm 1) as printed; Skellam
+    (Thm 2) and discrete Gaussian (Thm 4) with their noise ε calibrated so that
+    the (ε, δ) form of the one release meets the request
+    (:func:`calibrated_privatizer`). ``error_sd`` is B·sd(total noise)/g.
+
+    >>> rows = secure_aggregation_plans(1.0, 1e-6, users=1000)
+    >>> [row["protocol"] for row in rows], all(row["claim_met"] for row in rows)
+    (['polya', 'skellam', 'discrete-gaussian'], True)
+    """
+    import math
+
+    from dpverify._validation import check_delta, check_epsilon, check_positive, check_positive_int
+    from dpverify.bandits._secure_aggregation import (
+        DiscreteGaussianSecureAggregation,
+        PolyaSecureAggregation,
+        SkellamSecureAggregation,
+    )
+
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    users = check_positive_int(users, "users")
+    bound = check_positive(bound, "bound")
+    requested = ApproxDP(epsilon, delta)
+    candidates = [
+        ("polya", PolyaSecureAggregation(epsilon, tail_probability)),
+        ("skellam", SkellamSecureAggregation(epsilon, scale_factor, tail_probability)),
+        ("discrete-gaussian", DiscreteGaussianSecureAggregation(
+            min(epsilon, 0.999), scale_factor, tail_probability))]
+    rows = []
+    for protocol, privatizer in candidates:
+        privatizer = calibrated_privatizer(privatizer, (users,), requested)
+        deployment = privatizer.deployment(users)
+        approx = schedule_approx_dp(privatizer, (users,), delta)
+        noise = privatizer.user_noise(privatizer.parameters(users))
+        precision = deployment["precision_g"]
+        if protocol == "polya":  # Σ Pólya shares = Lap_Z(g/ε): variance 2e^{-1/s}/(1 - e^{-1/s})²
+            t = math.exp(-epsilon / precision)
+            variance = 2 * t / (1 - t) ** 2
+        elif protocol == "skellam":
+            variance = 2 * noise.mu * users
+        else:
+            variance = users * noise.sigma ** 2
+        rows.append({"protocol": protocol, **deployment, "bound_B": bound,
+                     "error_sd": bound * math.sqrt(variance) / precision,
+                     "guarantee": guarantee_dict(approx), "claim_met": meets_request(approx,
+                                                                                   requested)})
+    return rows
