@@ -74,7 +74,7 @@ def _multi_armed(name: str, epsilon: float | None, delta: float, mode: str,
     from dpverify.guarantees import ApproxDP
 
     if name in ("se", "ae"):
-        return mab.make_algorithm(name, **options)
+        return mab.make_algorithm(name, mode=mode, **options)
     if name in ("sdp-ae", "vb-sdp-ae"):
         return mab.make_algorithm(name, epsilon=epsilon, delta=delta, mode=mode, **options)
     requested = ApproxDP(epsilon, delta)
@@ -157,6 +157,8 @@ def plan_deployment(name: str, *, horizon: int, epsilon: float | None = None,
     algorithm = make_algorithm(name, epsilon=epsilon, delta=delta, mode=mode,
                                calibration=calibration, **options)
     plan = algorithm.plan(horizon=horizon, n_arms=n_arms, dimension=dimension, actions=actions)
+    if plan.mode != mode:  # LinUCB / LDP LinUCB: no printed constant differs from a sound one
+        plan = replace(plan, mode=mode, notes=[*plan.notes, "sound and paper modes coincide"])
     if calibration == "exact" and plan.calibration != "exact":
         plan = replace(plan, calibration="exact", notes=[
             *plan.notes, "calibration='exact': no exact analysis beyond the one used is "

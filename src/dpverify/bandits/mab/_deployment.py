@@ -27,7 +27,7 @@ from dpverify.guarantees import ApproxDP
 __all__ = ["calibrated_privatizer", "schedule_approx_dp", "batch_plan", "secure_aggregation_plans"]
 
 #: Relative precision of the calibrated noise ε (the result always passes; this is only how close).
-_CALIBRATION_RTOL = 1e-6
+_CALIBRATION_RTOL = 1e-5
 
 
 def schedule_approx_dp(privatizer: Any, batch_sizes: Sequence[int], delta: float) -> ApproxDP | None:
@@ -42,29 +42,41 @@ def schedule_approx_dp(privatizer: Any, batch_sizes: Sequence[int], delta: float
 def calibrated_privatizer(privatizer: Any, batch_sizes: tuple[int, ...], requested: ApproxDP) -> Any:
     """``privatizer`` with the largest noise ε (least noise) whose schedule meets ``requested``.
 
-    Unchanged when it already meets the request. Searches noise ε in
-    ``[ε/2^j, ε]`` (j <= 60) by :func:`~dpverify._numeric.bisect_passing`.
+    Unchanged when it already meets the request. Otherwise the bracket starts
+    at ``ε·ε_req/ε_total(ε)`` (the total is close to proportional to the noise
+    ε), is widened by factors 0.9 until one end passes, and is settled by
+    :func:`~dpverify._numeric.bisect_passing` (relative precision 1e-5).
 
     Raises
     ------
     CalibrationError
-        When even 2^-60 times the requested noise ε does not meet the request.
+        When even ``0.9^200`` times the guess does not meet the request.
     """
-    def meets(noise_epsilon: float) -> bool:
+    def total(noise_epsilon: float) -> ApproxDP:
         candidate = replace(privatizer, epsilon=noise_epsilon)
-        return meets_request(schedule_approx_dp(candidate, batch_sizes, requested.delta), requested)
+        return schedule_approx_dp(candidate, batch_sizes, requested.delta)
+
+    def meets(noise_epsilon: float) -> bool:
+        return meets_request(total(noise_epsilon), requested)
 
     high = privatizer.epsilon
-    if meets(high):
+    at_high = total(high)
+    if meets_request(at_high, requested):
         return privatizer
-    low = high / 2
-    for _ in range(60):
+    # the total ε is close to proportional to the noise ε: start the bracket at that guess
+    low = high * min(1.0, requested.epsilon / at_high.epsilon)
+    for _ in range(200):
         if meets(low):
             break
-        low /= 2
+        low *= 0.9
     else:
         raise CalibrationError(f"no noise level of {privatizer.name} meets {requested!r}")
-    return replace(privatizer, epsilon=bisect_passing(meets, low, high, rtol=_CALIBRATION_RTOL))
+    failing = min(high, low / 0.9)
+    while failing < high and meets(failing):
+        low, failing = failing, min(high, failing / 0.9)
+    if low == failing:
+        return replace(privatizer, epsilon=low)
+    return replace(privatizer, epsilon=bisect_passing(meets, low, failing, rtol=_CALIBRATION_RTOL))
 
 
 def batch_plan(*, name: str, mode: str, model: str, horizon: int, n_arms: int | None,

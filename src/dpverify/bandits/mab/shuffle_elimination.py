@@ -225,6 +225,6 @@ def vb_sdp_ae(epsilon: float, delta: float, *, protocol: str = "noise-bits",
     return ShuffleArmElimination(_msum(epsilon, delta, protocol), None, name="VB-SDP-AE", **options)
 
 
-def arm_elimination(batch_size: int | None = None) -> ShuffleArmElimination:
+def arm_elimination(batch_size: int | None = None, **options: Any) -> ShuffleArmElimination:
     """Non-private batched arm elimination (σ = 0): fixed batches, or doubling ones (``None``)."""
-    return ShuffleArmElimination(NonPrivate(), batch_size, name="AE (non-private)")
+    return ShuffleArmElimination(NonPrivate(), batch_size, name="AE (non-private)", **options)
