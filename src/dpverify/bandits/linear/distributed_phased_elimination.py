@@ -265,6 +265,8 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
             1.0 / (environment.actions.shape[0] * horizon)
         self.clients_used = 0
         self.communication_cost = 0.0
+        #: Per completed phase: clients, design points and noise (the run's own record).
+        self.deployments: list[dict[str, Any]] = []
 
     def _plan(self, phase: int, design: Design) -> NDArray[np.int64] | None:
         if self.played >= self.horizon:
@@ -289,6 +291,9 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
         coordinates = self.actions[self.support] @ design.basis
         theta = least_squares(coordinates, self.counts, estimate)
         sigma_n = self.privatizer.width_sigma(users, dimension, design.dimension)
+        self.deployments.append({"phase": self.phase, "users_U": users,
+                                 "coordinates_s": dimension, "width_sigma_n": sigma_n,
+                                 "communication": self.privatizer.communication(users, dimension)})
         width = dpdpe_width(dimension=design.dimension, users=users,
                             plays=self.h1 * 2 ** (self.phase - 1),
                             heterogeneity=algorithm.heterogeneity, width_sigma=sigma_n,

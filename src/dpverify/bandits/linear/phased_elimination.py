@@ -265,6 +265,8 @@ class PhasedEliminationPolicy(PhasedPolicy):
         self.base = batch_base(horizon)
         self.batches = batch_count(horizon)
         self.batch_privatizer: Any = None
+        #: Per batch: users, core-set size, ε (or ε0^{(i)}) and Laplace scale (the run's record).
+        self.deployments: list[dict[str, Any]] = []
 
     def _plan(self, phase: int, design: Design) -> NDArray[np.int64] | None:
         if phase > self.batches:
@@ -276,6 +278,12 @@ class PhasedEliminationPolicy(PhasedPolicy):
         users = int(counts.sum()) if self.algorithm.mode == "paper" else \
             max(1, math.ceil(self.base ** phase))
         self.batch_privatizer = None if privatizer is None else privatizer.for_batch(users)
+        self.deployments.append({"batch": phase, "users": int(counts.sum()),
+                                 "core_set_size": int(counts.size),
+                                 "epsilon": None if privatizer is None else
+                                 self.batch_privatizer.epsilon,
+                                 "laplace_b": None if privatizer is None else
+                                 self.batch_privatizer.scale})
         return counts
 
     def _finish(self, rng: np.random.Generator) -> tuple[NDArray[np.float64], float]:

@@ -169,7 +169,9 @@ class BatchedEliminationPolicy:
     """One run of :class:`BatchedSuccessiveElimination` (mutable state; see the Policy protocol).
 
     ``active`` is Φ(b), ``batch_index`` is b, ``estimates`` the current
-    batch's μ̂, ``radii`` the β(b) of every completed batch.
+    batch's μ̂, ``radii`` the β(b) of every completed batch, ``deployments``
+    the privatizer's parameters of every batch started (the run's own record,
+    which a :meth:`BatchedSuccessiveElimination.plan` reproduces).
     """
 
     algorithm: BatchedSuccessiveElimination
@@ -180,6 +182,7 @@ class BatchedEliminationPolicy:
     batch_index: int = field(init=False, default=0)
     estimates: dict[int, float] = field(init=False, default_factory=dict)
     radii: list[float] = field(init=False, default_factory=list)
+    deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.n_arms = check_positive_int(self.n_arms, "n_arms")
@@ -198,6 +201,7 @@ class BatchedEliminationPolicy:
             if self.batch_index:
                 self._eliminate()
             self.batch_index += 1
+            self.deployments.append(self.privatizer.deployment(self.batch_size))
             self.estimates = {}
             self._queue = list(self.active)
         return Batch(self._queue[0], self.batch_size)

@@ -153,6 +153,8 @@ class DPSEPolicy:
     epoch: int = field(init=False, default=0)
     length: int = field(init=False, default=0)
     estimates: dict[int, float] = field(init=False, default_factory=dict)
+    #: (R_e, the privatizer's parameters) of every epoch started (the run's own record).
+    deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.n_arms = check_positive_int(self.n_arms, "n_arms")
@@ -171,6 +173,8 @@ class DPSEPolicy:
                                              epsilon=self.algorithm.epsilon,
                                              confidence=self.confidence)
             self.estimates = {}
+            self.deployments.append({"batch_size": self.length,
+                                     **self.privatizer.deployment(self.length)})
             self._queue = list(self.active)
         return Batch(self._queue[0], self.length)
 

@@ -153,6 +153,8 @@ class ShuffleEliminationPolicy:
     sums: dict[int, float] = field(init=False, default_factory=dict)
     pulls: dict[int, int] = field(init=False, default_factory=dict)
     error_variances: dict[int, float] = field(init=False, default_factory=dict)
+    #: The M_sum's parameters of every phase started (the run's own record).
+    deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.n_arms = check_positive_int(self.n_arms, "n_arms")
@@ -168,6 +170,8 @@ class ShuffleEliminationPolicy:
             if self.phase:
                 self._eliminate()
             self.phase += 1
+            self.deployments.append(self.algorithm.privatizer.deployment(
+                self.algorithm.phase_batch_size(self.phase)))
             self._queue = list(self.active)
         return Batch(self._queue[0], self.algorithm.phase_batch_size(self.phase))
 
