@@ -18,7 +18,7 @@ from dpverify.bandits import (
     make_algorithm,
     plan_deployment,
 )
-from dpverify.bandits._aggregate_laws import distributed_discrete_gaussian_zcdp
+from dpverify.bandits.privatizers._aggregate_laws import distributed_discrete_gaussian_zcdp
 from dpverify.bandits.plan import guarantee_dict, instance_sizes, json_value, meets_request
 from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP
 from dpverify.mechanisms import (

@@ -47,13 +47,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                            "secure-aggregation")
     for name, family in ALGORITHM_FAMILIES.items():
         sub = add_command(targets, name, help=f"{family} bandit algorithm {name}",
-                          examples=_examples_for(name))
+                          examples=_examples_for(name, family))
         _configure_algorithm(sub, family)
     _configure_dp_sgd(add_command(targets, "dp-sgd", help="DP-SGD's noise multiplier or epsilon",
                                   examples=EXAMPLES[3:4]))
     for kind in ("gaussian", "laplace"):
         _configure_noise(add_command(targets, kind, help=f"the {kind} noise of k releases",
-                                     examples=EXAMPLES[4:5] if kind == "gaussian" else ()), kind)
+                                     examples=(f"dpverify plan {kind} --epsilon 1 --delta 1e-5 "
+                                               "--compositions 100",)), kind)
     _configure_shuffle(add_command(targets, "shuffle", examples=EXAMPLES[5:6],
                                    help="a shuffler's largest local epsilon, or smallest n"))
     _configure_secure_aggregation(add_command(
@@ -61,8 +62,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="Pólya / Skellam / discrete-Gaussian secure-aggregation parameters"))
 
 
-def _examples_for(name: str) -> tuple[str, ...]:
-    return tuple(line for line in EXAMPLES[:3] if f"plan {name} " in line)
+def _examples_for(name: str, family: str) -> tuple[str, ...]:
+    from dpverify.bandits.registry import NON_PRIVATE_ALGORITHMS
+
+    listed = tuple(line for line in EXAMPLES[:3] if f"plan {name} " in line)
+    if listed:
+        return listed
+    budget = "" if name in NON_PRIVATE_ALGORITHMS else " --epsilon 1"
+    sizes = {"multi-armed": " --arms 10", "linear": " --dim 5 --actions 100",
+             "contextual": " --dim 5 --arms 10"}[family]
+    return (f"dpverify plan {name}{budget} --horizon 1e6{sizes}",
+            f"dpverify plan {name}{budget} --horizon 1e6{sizes} --mode paper --json")
 
 
 def _common(parser: argparse.ArgumentParser, handler: Any, describe: Any) -> None:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from dpverify._numeric import bisect_passing
-from dpverify.bandits._privatizer_base import as_approx_dp, worst_case_guarantee
+from dpverify.bandits.privatizers._base import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, meets_request
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import ApproxDP
@@ -116,7 +116,7 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
     import math
 
     from dpverify._validation import check_delta, check_epsilon, check_positive, check_positive_int
-    from dpverify.bandits._secure_aggregation import (
+    from dpverify.bandits.privatizers._secure_aggregation import (
         DiscreteGaussianSecureAggregation,
         PolyaSecureAggregation,
         SkellamSecureAggregation,
