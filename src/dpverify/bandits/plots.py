@@ -25,6 +25,23 @@ def _pyplot() -> Any:
     return plt
 
 
+def privacy_tag(mode: Any, claim_met: Any) -> str:
+    """The legend suffix saying how a curve's algorithm was run and whether its claim holds.
+
+    >>> privacy_tag("paper", False), privacy_tag("sound", True), privacy_tag(None, True)
+    (' [paper mode; claim not met]', ' [sound mode]', '')
+    """
+    if not mode:
+        return ""
+    return f" [{mode} mode" + ("; claim not met]" if claim_met is False else "]")
+
+
+def _row_label(rows: Any, name: str) -> str:
+    own = [r for r in rows if r["algorithm"] == name]
+    met = all(r.get("claim_met", True) not in (False, "False") for r in own)
+    return name + privacy_tag(own[0].get("mode"), met)
+
+
 def plot_regret_panels(results: Any, path: str | Path, *, title: str = "",
                        kind: str = "pseudo") -> Path:
     """One panel per entry of ``results`` ((panel, simulations) pairs): ``Reg(t)/t`` ± standard error.
@@ -42,7 +59,8 @@ def plot_regret_panels(results: Any, path: str | Path, *, title: str = "",
             rounds = sim.checkpoints
             mean = sim.time_average_regret(kind)
             band = sim.standard_error(kind) / rounds
-            axis.plot(rounds, mean, label=sim.algorithm)
+            axis.plot(rounds, mean, label=sim.algorithm + privacy_tag(
+                getattr(sim, "mode", None), getattr(sim, "claim_met", True)))
             axis.fill_between(rounds, mean - band, mean + band, alpha=0.25)
         axis.set_title(getattr(panel, "title", str(panel)), fontsize=10)
         axis.set_xlabel("round t")
@@ -72,7 +90,8 @@ def plot_scaling(rows: Any, path: str | Path, *, title: str = "") -> Path:
         own = sorted((r for r in rows if r["algorithm"] == name), key=lambda r: r["epsilon"])
         inverse = np.array([1 / r["epsilon"] for r in own])
         axis.errorbar(inverse, [r["final_regret"] for r in own],
-                      yerr=[r["standard_error"] for r in own], marker="o", capsize=3, label=name)
+                      yerr=[r["standard_error"] for r in own], marker="o", capsize=3,
+                      label=_row_label(rows, name))
     inverse = np.array(sorted({1 / r["epsilon"] for r in rows}))
     anchor = max(r["final_regret"] for r in rows)
     for power, style in ((1, ":"), (2, "--")):
@@ -108,7 +127,7 @@ def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "") ->
             points = sorted((r for r in own if r["algorithm"] == name), key=lambda r: r[x])
             axis.errorbar([r[x] for r in points], [max(r["final_regret"], 1e-3) for r in points],
                           yerr=[r["standard_error"] for r in points], marker="o", capsize=3,
-                          label=name)
+                          label=_row_label(own, name))
         if x == "horizon":
             grid = np.array(sorted({r["horizon"] for r in own}), dtype=float)
             anchor = max(r["final_regret"] for r in own)

@@ -106,6 +106,8 @@ class SimulationResult:
     per_user: bool = False
     #: Per-run communication cost C(T) when the algorithm counts it (dpdpe: reals or bits).
     communication_cost: NDArray[np.float64] | None = field(default=None, repr=False)
+    #: The algorithm's mode (``"sound"``: calibrated to the request; ``"paper"``: printed constants).
+    mode: str | None = None
 
     @property
     def claim_met(self) -> bool:
@@ -157,7 +159,7 @@ class SimulationResult:
                    delta=None if approx is None else approx.delta,
                    requested_epsilon=None if requested is None else requested.epsilon,
                    requested_delta=None if requested is None else requested.delta,
-                   claim_met=self.claim_met,
+                   claim_met=self.claim_met, mode=self.mode,
                    model=None if self.guarantee is None else self.guarantee.model,
                    seconds=self.seconds)
         if self.communication_cost is not None:
@@ -329,7 +331,7 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
         realised_regret=_frozen(np.stack([o[1] for o in outcomes])),
         pulls=_frozen(np.stack([o[2] for o in outcomes])),
         guarantee=algorithm.guarantee(n_arms=n_arms, horizon=horizon),
-        seconds=seconds, per_user=per_user,
+        seconds=seconds, per_user=per_user, mode=getattr(algorithm, "mode", None),
         communication_cost=None if any(c is None for c in costs) else _frozen(
             np.asarray(costs, dtype=float)))
 

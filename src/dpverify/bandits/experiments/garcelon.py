@@ -179,6 +179,7 @@ def rows(results: tuple) -> list[dict[str, Any]]:
                         "guarantee_model": None if sim.guarantee is None else sim.guarantee.model,
                         "guarantee_epsilon": None if approx is None else approx.epsilon,
                         "guarantee_delta": None if approx is None else approx.delta,
+                        "mode": sim.mode, "claim_met": sim.claim_met,
                         "seconds": round(sim.seconds, 3)})
     return out
 

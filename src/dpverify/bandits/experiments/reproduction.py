@@ -98,7 +98,8 @@ def _write_curves_csv(results: tuple, path: Path) -> None:
         writer = csv.writer(handle)
         writer.writerow(["panel", "algorithm", "epsilon", "horizon", "runs", "round",
                          "time_average_pseudo_regret", "standard_error",
-                         "time_average_realised_regret", "realised_standard_error"])
+                         "time_average_realised_regret", "realised_standard_error",
+                         *PRIVACY_COLUMNS])
         for panel, sims in results:
             for sim in sims:
                 rounds = sim.checkpoints
@@ -106,9 +107,24 @@ def _write_curves_csv(results: tuple, path: Path) -> None:
                            sim.standard_error("pseudo") / rounds,
                            sim.time_average_regret("realised"),
                            sim.standard_error("realised") / rounds)
+                privacy = list(privacy_record(sim).values())
                 for t, mean, se, rmean, rse in rows:
                     writer.writerow([panel.key, sim.algorithm, panel.epsilon, sim.horizon, sim.runs,
-                                     int(t), f"{mean:.6g}", f"{se:.3g}", f"{rmean:.6g}", f"{rse:.3g}"])
+                                     int(t), f"{mean:.6g}", f"{se:.3g}", f"{rmean:.6g}", f"{rse:.3g}",
+                                     *privacy])
+
+
+#: What every CSV row says about the run's privacy: the mode the paper's figure used (paper:
+#: the printed constants), the guarantee actually given and whether it meets the requested ε, δ.
+PRIVACY_COLUMNS = ("mode", "guarantee_epsilon", "guarantee_delta", "claim_met")
+
+
+def privacy_record(sim: SimulationResult) -> dict[str, Any]:
+    """The :data:`PRIVACY_COLUMNS` of one simulation (empty cells for a non-private one)."""
+    approx = None if sim.guarantee is None else sim.guarantee.approx_dp
+    return {"mode": sim.mode or "", "guarantee_epsilon": "" if approx is None else approx.epsilon,
+            "guarantee_delta": "" if approx is None else approx.delta,
+            "claim_met": sim.claim_met}
 
 
 def scaling_rows(results: tuple) -> list[dict[str, Any]]:
@@ -120,7 +136,8 @@ def scaling_rows(results: tuple) -> list[dict[str, Any]]:
             se = float(final.std(ddof=1) / np.sqrt(sim.runs)) if sim.runs > 1 else 0.0
             rows.append({"algorithm": sim.algorithm, "epsilon": panel.epsilon,
                          "horizon": sim.horizon, "runs": sim.runs,
-                         "final_regret": float(final.mean()), "standard_error": se})
+                         "final_regret": float(final.mean()), "standard_error": se,
+                         **privacy_record(sim)})
     return rows
 
 

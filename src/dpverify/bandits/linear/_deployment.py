@@ -60,7 +60,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
                                   "messages_per_user": 1}
     if privatizer is not None and algorithm.model != "shuffle":
         parameters["laplace_b"] = privatizer.scale
-    notes = [f"hanna 2022 {algorithm.name}; q = (2T)^(1/ln T), M = floor(ln T) - 1, "
+    notes = [f"{algorithm.name} (hanna 2022); q = (2T)^(1/ln T), M = floor(ln T) - 1, "
              f"core sets of at most min(k, 4d log log d + 16) = {core} actions",
              guarantee.notes]
     if algorithm.model == "shuffle":
