@@ -48,8 +48,8 @@ def _setup(name: str) -> tuple[Any, Any, dict[str, int]]:
         return algorithm, BernoulliBandit((0.3, 0.5, 0.7)), {"n_arms": 3}
     if family == "linear":
         kind = "sphere" if name.startswith("hanna") else "dpdpe"
-        return algorithm, LinearInstanceFamily(kind, 20, 3), {"dimension": 3, "actions": 20}
-    return algorithm, ContextualInstanceFamily(2, 3), {"n_arms": 3, "dimension": 2}
+        return algorithm, LinearInstanceFamily(kind, dimension=3, actions=20), {"dimension": 3, "actions": 20}
+    return algorithm, ContextualInstanceFamily(n_arms=3, dimension=2), {"n_arms": 3, "dimension": 2}
 
 
 def _compare(name: str, plan: Any, policy: Any) -> None:

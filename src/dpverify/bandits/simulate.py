@@ -321,7 +321,7 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
                           n_jobs=n_jobs, progress=progress,
                           label=getattr(algorithm, "name", "runs"))
     seconds = time.perf_counter() - start
-    n_arms = environment.k if _is_family(environment) else environment.n_arms
+    n_arms = getattr(environment, "n_arms", None) or environment.actions  # linear: k actions
     costs = [o[3] for o in outcomes]
     return SimulationResult(
         algorithm=getattr(algorithm, "name", type(algorithm).__name__),

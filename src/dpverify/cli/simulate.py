@@ -97,12 +97,12 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
     args.delta = 1e-6 if args.delta is None else args.delta
     rewards = args.rewards or ("bernoulli" if args.algorithm in ("sdp-ae", "vb-sdp-ae", "ae")
                                else "clipped-gaussian")
-    family = instance_family(args.instance, k=args.arms, rewards=rewards)
+    family = instance_family(args.instance, n_arms=args.arms, rewards=rewards)
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                mode=args.mode, **_simulate_options(args))
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
-    return _simulation_json(result, args, arms=family.k)
+    return _simulation_json(result, args, arms=family.n_arms)
 
 
 def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
@@ -174,7 +174,7 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
         options["confidence"] = args.confidence
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                mode=args.mode, **options)
-    family = LinearInstanceFamily(args.instance, k, d)
+    family = LinearInstanceFamily(args.instance, dimension=d, actions=k)
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
     summary, guarantee = result.summary(), result.guarantee
@@ -220,7 +220,7 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
 
     args.delta = 1e-6 if args.delta is None else args.delta
     generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
-    family = ContextualInstanceFamily(args.dim or 5, args.arms or 10, generator=generator)
+    family = ContextualInstanceFamily(n_arms=args.arms or 10, dimension=args.dim or 5, generator=generator)
     options: dict[str, Any] = {}
     if args.radius_scale is not None:
         options["radius_scale"] = args.radius_scale

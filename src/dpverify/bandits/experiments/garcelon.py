@@ -129,7 +129,7 @@ def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_
     for index, (cell, algorithms, cell_runs) in enumerate(_cells(name, scale)):
         if cells is not None and cell.key not in cells:
             continue
-        family = ContextualInstanceFamily(cell.dimension, ARMS)
+        family = ContextualInstanceFamily(n_arms=ARMS, dimension=cell.dimension)
         sims = tuple(replace(simulate_contextual(algorithm, family, cell.horizon,
                                                  runs=runs or cell_runs, seed=[seed, index],
                                                  n_jobs=n_jobs, checkpoints=[cell.horizon]),
