@@ -42,6 +42,10 @@ def test_reproduce_fig1_panel_writes_csv_and_png(tmp_path) -> None:
                                               "Dist-RDP-SE (s=100)"}
     assert {r["horizon"] for r in rows} == {str(10 ** 5)} and {r["runs"] for r in rows} == {"2"}
     assert all(0 <= float(r["time_average_pseudo_regret"]) <= 1 for r in rows)
+    # every row says how the figure ran the algorithm and whether the paper's claim holds
+    assert {r["mode"] for r in rows} == {"paper"}
+    assert {r["claim_met"] for r in rows if r["algorithm"] == "Dist-DP-SE"} == {"True"}
+    assert {r["claim_met"] for r in rows if r["algorithm"].startswith("Dist-RDP")} == {"False"}
 
 
 def test_reproduce_scaling_panel(tmp_path) -> None:
