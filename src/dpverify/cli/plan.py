@@ -342,7 +342,7 @@ def _configure_secure_aggregation(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_secure_aggregation(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.bandits.mab._deployment import secure_aggregation_plans
+    from dpverify.bandits.mab import secure_aggregation_plans
 
     rows = secure_aggregation_plans(args.epsilon, args.delta, users=args.users, bound=args.bound,
                                     tail_probability=args.tail_probability,
