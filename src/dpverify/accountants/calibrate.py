@@ -25,6 +25,7 @@ from dpverify._validation import (
     check_epsilon,
     check_positive,
     check_positive_int,
+    check_probability,
 )
 from dpverify.accountants._noise_multiplier_search import (
     pld_noise_seed,
