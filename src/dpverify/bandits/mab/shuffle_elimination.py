@@ -153,7 +153,7 @@ class ShuffleEliminationPolicy:
     sums: dict[int, float] = field(init=False, default_factory=dict)
     pulls: dict[int, int] = field(init=False, default_factory=dict)
     error_variances: dict[int, float] = field(init=False, default_factory=dict)
-    #: The M_sum's parameters of every phase started (the run's own record).
+    #: The M_sum's parameters of every batch size the run starts (its own record).
     deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
@@ -170,8 +170,9 @@ class ShuffleEliminationPolicy:
             if self.phase:
                 self._eliminate()
             self.phase += 1
-            self.deployments.append(self.algorithm.privatizer.deployment(
-                self.algorithm.phase_batch_size(self.phase)))
+            size = self.algorithm.phase_batch_size(self.phase)
+            if not self.deployments or self.deployments[-1]["users_n"] != size:  # new sizes only
+                self.deployments.append(self.algorithm.privatizer.deployment(size))
             self._queue = list(self.active)
         return Batch(self._queue[0], self.algorithm.phase_batch_size(self.phase))
 

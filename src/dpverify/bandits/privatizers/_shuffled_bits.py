@@ -76,7 +76,7 @@ class ShuffledNoisyBits:
 
         return tenenbaum_noise_bits(self.epsilon, self.delta)
 
-    @property
+    @functools.cached_property
     def sigma(self) -> float:
         """σ_{ε,δ} = √N/2 (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`)."""
         from dpverify.accountants.shuffle_papers import tenenbaum_msum_sigma
