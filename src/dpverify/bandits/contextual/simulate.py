@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from dpverify._validation import check_positive_int, value_error
 from dpverify.bandits.contextual._engine import run
+from dpverify.execution import resolve_jobs
 from dpverify.bandits.contextual.environment import (
     ContextualLinearBandit,
     ContextualInstanceFamily,
@@ -44,15 +45,20 @@ def _run_once(algorithm: Any, source: Any, horizon: int, checkpoints: NDArray[np
 
 
 def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1,
-                        seed: Any = None, n_jobs: int = 1, progress: bool = False,
+                        seed: Any = None, n_jobs: int = 1, executor: Any = None,
+                        scheduler: str | None = None, progress: bool = False,
                         per_user: bool = False,
-                        checkpoints: int | Sequence[int] = 200) -> SimulationResult:
+                        checkpoints: int | Sequence[int] = 200, cache_dir: Any = None,
+                        cache: bool = False) -> SimulationResult:
     """Run a contextual algorithm ``runs`` times for ``horizon`` rounds.
 
     ``environment`` is a :class:`ContextualLinearBandit` or a
     :class:`ContextualInstanceFamily` family (a fresh θ* per run).
     ``per_user=True`` draws every user's M_LDP bits (slow, auditable);
-    ``progress`` shows a tqdm bar over runs.
+    ``progress`` shows a tqdm bar over runs; ``n_jobs``, ``executor`` and
+    ``scheduler`` say where the runs go, as in
+    :func:`dpverify.bandits.simulate.simulate` (the result does not depend on them);
+    ``cache_dir``/``cache`` as there.
 
     >>> from dpverify.bandits.contextual.linucb import LinUCB
     >>> family = ContextualInstanceFamily(dimension=2, n_arms=5)
@@ -62,7 +68,7 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     """
     horizon = check_positive_int(horizon, "horizon")
     runs = check_positive_int(runs, "runs")
-    n_jobs = check_positive_int(n_jobs, "n_jobs")
+    resolve_jobs(n_jobs)
     if not isinstance(environment, (ContextualLinearBandit, ContextualInstanceFamily)):
         raise value_error("environment", environment,
                           "a ContextualLinearBandit or a ContextualInstanceFamily family")
@@ -73,7 +79,9 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     guarantee = algorithm.guarantee(horizon=horizon, dimension=dimension)
     start = time.perf_counter()
     outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
-                          n_jobs=n_jobs, progress=progress, label=algorithm.name)
+                          n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, label=algorithm.name, cache_dir=cache_dir,
+                          cache=cache and seed is not None)
     seconds = time.perf_counter() - start
     return SimulationResult(
         algorithm=algorithm.name, environment=environment.describe(), horizon=horizon, runs=runs,
