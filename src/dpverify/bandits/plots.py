@@ -148,7 +148,7 @@ def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "") ->
             points = sorted((r for r in own if r["algorithm"] == name), key=lambda r: r[x])
             axis.errorbar([r[x] for r in points], [max(r["final_regret"], 1e-3) for r in points],
                           yerr=[r["standard_error"] for r in points], marker="o", capsize=3,
-                          label=_row_label(own, name))
+                          label=name)
         if x == "horizon":
             grid = np.array(sorted({r["horizon"] for r in own}), dtype=float)
             anchor = max(r["final_regret"] for r in own)
