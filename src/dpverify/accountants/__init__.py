@@ -19,6 +19,7 @@ from dpverify.accountants.calibrate import (
     min_gaussian_sigma,
     min_laplace_scale,
     min_noise_multiplier,
+    dp_sgd_epsilon,
 )
 from dpverify.accountants.composition import (
     advanced_composition,
@@ -140,4 +141,5 @@ __all__ = [
     "min_gaussian_sigma",
     "min_laplace_scale",
     "min_noise_multiplier",
+    "dp_sgd_epsilon",
 ]
