@@ -324,6 +324,8 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         sigma, q = _poisson_gaussian(accountant, event, "pld")
         return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
             sigma, q, relation=accountant.neighbouring)
+    if isinstance(event, SampledWithoutReplacementEvent):
+        return _without_replacement(accountant, event, probe)
     if isinstance(event, ExponentialMechanismEvent):   # ε-DP pair (sound; BR's own pair is tighter)
         return None if probe else PrivacyLossDistribution.from_approx_dp(event.epsilon, 0.0)
     noise = _gaussian_noise(event)
@@ -363,6 +365,26 @@ def _poisson_finite_pair(accountant: PrivacyAccountant, event: PoissonSampledEve
         return None
     return poisson_subsampled_pld(inner.mechanism, event.sampling_probability,
                                   sensitivity=inner.sensitivity)
+
+
+def _without_replacement(accountant: PrivacyAccountant, event: SampledWithoutReplacementEvent,
+                         probe: bool) -> Any:
+    """A batch of m of n records (replace-one) for a mechanism with a finite dominating pair."""
+    from dpverify.accountants.subsampling import dominating_pair
+    from dpverify.accountants.subsampling_wor import without_replacement_pld
+
+    inner = event.event
+    if accountant.neighbouring != "replace":
+        raise _unsupported(event, "pld", "sampling without replacement is accounted under "
+                                         "replace-one only (neighbouring='replace')")
+    if not isinstance(inner, MechanismEvent):
+        raise _unsupported(event, "pld", "sampling without replacement of a single mechanism with "
+                                         "a finite dominating pair only (so far)")
+    dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
+    if probe:
+        return None
+    return without_replacement_pld(inner.mechanism, event.sample_size, event.population_size,
+                                   sensitivity=inner.sensitivity)
 
 
 def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
