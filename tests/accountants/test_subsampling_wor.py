@@ -21,7 +21,11 @@ from hypothesis import strategies as st
 from dpverify.accountants.accountant import PrivacyAccountant
 from dpverify.accountants.events import SampledWithoutReplacementEvent
 from dpverify.accountants.subsampling import dominating_pair
-from dpverify.accountants.subsampling_wor import symmetric_profile_pair, without_replacement_pld
+from dpverify.accountants.subsampling_wor import (
+    symmetric_profile_pair,
+    without_replacement_gaussian_pld,
+    without_replacement_pld,
+)
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ApproxDP, PureDP
 from dpverify.mechanisms import Gaussian, Laplace, RandomizedResponse
@@ -115,7 +119,7 @@ def test_accountant_accounts_sampling_without_replacement():
         PrivacyAccountant("pld").compose(event)
     with pytest.raises(UnsupportedError):
         PrivacyAccountant("pld", neighbouring="replace").compose(
-            SampledWithoutReplacementEvent(Gaussian(sigma=1.0), 5, 10))
+            SampledWithoutReplacementEvent(SampledWithoutReplacementEvent(Laplace(scale=1.0), 5, 10), 1, 2))
 
 
 def test_refuses_bad_sizes():
@@ -123,3 +127,58 @@ def test_refuses_bad_sizes():
         without_replacement_pld(PureDP(1.0), 11, 10)
     with pytest.raises(ValueError, match="population_size"):
         without_replacement_pld(PureDP(1.0), 1, 0)
+
+
+# --------------------------------------------------------------------------- the Gaussian
+def _gaussian_hockey(first, second, epsilon):
+    """H_{e^ε}(first ‖ second) for densities on the line, by mpmath quadrature."""
+    with mpmath.workdps(30):
+        factor = mpmath.exp(epsilon)
+        return float(mpmath.quad(lambda y: max(mpmath.mpf(0), first(y) - factor * second(y)),
+                                 [-mpmath.inf, -5, 0, 5, 15, mpmath.inf]))
+
+
+def _normal(mean, sigma):
+    return lambda y: mpmath.npdf(y, mean, sigma)
+
+
+@pytest.mark.parametrize("sigma, m, n", [(1.0, 10, 1000), (0.8, 1, 4), (2.0, 50, 100)])
+def test_gaussian_between_the_exact_instance_and_the_bbg_profile(sigma, m, n):
+    """Instance: contributions +Δ / −Δ for the replaced record, 0 elsewhere (exact, both orders alike)."""
+    q = m / n
+    pld = without_replacement_gaussian_pld(sigma, m, n)
+    h = pld.value_discretization_interval
+
+    def on_x(y):
+        return (1 - q) * mpmath.npdf(y, 0, sigma) + q * mpmath.npdf(y, 1, sigma)
+
+    def on_y(y):
+        return (1 - q) * mpmath.npdf(y, 0, sigma) + q * mpmath.npdf(y, -1, sigma)
+
+    def bbg(y):
+        return (1 - q) * mpmath.npdf(y, 0, sigma) + q * mpmath.npdf(y, 2, sigma)
+
+    for epsilon in (0.0, 0.05, 0.3, 1.0):
+        ours = pld.delta_for_epsilon(epsilon)
+        assert ours >= _gaussian_hockey(on_x, on_y, epsilon) * (1 - 1e-9)
+        assert ours <= _gaussian_hockey(bbg, _normal(0, sigma), max(0.0, epsilon - 2 * h)) * (1 + 1e-5) + 1e-9
+
+
+def test_gaussian_composition_is_between_poisson_replace_and_twice_the_sensitivity():
+    """Composed: at least the exact instance's (lower-bounded by its PLD at a coarse look: the tight
+    Poisson replace-one pair is that instance), and within the symmetrisation cost of add/remove at 2Δ."""
+    from dpverify.accountants.pld import PrivacyLossDistribution
+
+    ours = without_replacement_gaussian_pld(1.0, 10, 1000).self_compose(200).epsilon_for_delta(1e-5)
+    instance = PrivacyLossDistribution.from_subsampled_gaussian(1.0, 0.01, relation="replace")
+    remove_2 = PrivacyLossDistribution.from_subsampled_gaussian(1.0, 0.01, sensitivity=2.0)
+    assert instance.self_compose(200).epsilon_for_delta(1e-5) <= ours
+    assert remove_2.self_compose(200).epsilon_for_delta(1e-5) <= ours
+    assert ours <= 1.2 * remove_2.self_compose(200).epsilon_for_delta(1e-5)
+
+
+def test_accountant_accounts_gaussian_without_replacement():
+    accountant = PrivacyAccountant("pld", neighbouring="replace")
+    accountant.compose(SampledWithoutReplacementEvent(Gaussian(sigma=1.5), 64, 6400), 100)
+    direct = without_replacement_gaussian_pld(1.5, 64, 6400).self_compose(100)
+    assert accountant.get_epsilon(1e-5) == pytest.approx(direct.epsilon_for_delta(1e-5), rel=1e-9)

@@ -67,6 +67,11 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_epsilon,
 )
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
+from dpverify.accountants.subsampling_wor import (
+    symmetric_profile_pair,
+    without_replacement_gaussian_pld,
+    without_replacement_pld,
+)
 from dpverify.accountants.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.accountants.zcdp import (
     compose_zcdp,
@@ -94,6 +99,9 @@ __all__ = [
     # amplification by subsampling
     "dominating_pair",
     "poisson_subsampled_pld",
+    "without_replacement_pld",
+    "without_replacement_gaussian_pld",
+    "symmetric_profile_pair",
     # queries on guarantees
     "group_privacy",
     "tradeoff_curve",

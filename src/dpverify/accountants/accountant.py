@@ -369,22 +369,26 @@ def _poisson_finite_pair(accountant: PrivacyAccountant, event: PoissonSampledEve
 
 def _without_replacement(accountant: PrivacyAccountant, event: SampledWithoutReplacementEvent,
                          probe: bool) -> Any:
-    """A batch of m of n records (replace-one) for a mechanism with a finite dominating pair."""
+    """A batch of m of n records (replace-one): a Gaussian or a mechanism with a finite dominating pair."""
     from dpverify.accountants.subsampling import dominating_pair
-    from dpverify.accountants.subsampling_wor import without_replacement_pld
+    from dpverify.accountants import subsampling_wor
 
     inner = event.event
     if accountant.neighbouring != "replace":
         raise _unsupported(event, "pld", "sampling without replacement is accounted under "
                                          "replace-one only (neighbouring='replace')")
+    noise = _gaussian_noise(inner)
+    if noise is not None:
+        return None if probe else subsampling_wor.without_replacement_gaussian_pld(
+            noise[0], event.sample_size, event.population_size, sensitivity=noise[1])
     if not isinstance(inner, MechanismEvent):
         raise _unsupported(event, "pld", "sampling without replacement of a single mechanism with "
                                          "a finite dominating pair only (so far)")
     dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
     if probe:
         return None
-    return without_replacement_pld(inner.mechanism, event.sample_size, event.population_size,
-                                   sensitivity=inner.sensitivity)
+    return subsampling_wor.without_replacement_pld(inner.mechanism, event.sample_size,
+                                                   event.population_size, sensitivity=inner.sensitivity)
 
 
 def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
