@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
-from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
+from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, subsampling_wor, zcdp
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
@@ -184,6 +184,20 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      [0.0, *PROBABILITIES]),
     ("shuffled_binary_rr_delta.n", shuffle.shuffled_binary_rr_delta,
      {"flip_probability": 0.5, "n": 100, "epsilon": 0.5}, "n", COUNTS),
+    # sampling without replacement
+    ("without_replacement_pld.sample_size", subsampling_wor.without_replacement_pld,
+     {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),
+    ("without_replacement_pld.population_size", subsampling_wor.without_replacement_pld,
+     {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "population_size", COUNTS),
+    ("without_replacement_gaussian_pld.sigma", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100}, "sigma", REALS_POSITIVE),
+    ("without_replacement_gaussian_pld.sensitivity", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100, "sensitivity": 1.0}, "sensitivity",
+     REALS_POSITIVE),
+    ("without_replacement_gaussian_pld.sample_size", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),
+    ("without_replacement_gaussian_pld.population_size", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100}, "population_size", COUNTS),
     # calibration
     ("analytic_gaussian_sigma", calibrate.analytic_gaussian_sigma,
      {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),

@@ -22,7 +22,7 @@ from dpverify.accountants.accountant import PrivacyAccountant
 from dpverify.accountants.events import SampledWithoutReplacementEvent
 from dpverify.accountants.subsampling import dominating_pair
 from dpverify.accountants.subsampling_wor import (
-    symmetric_profile_pair,
+    _symmetric_profile_pair,
     without_replacement_gaussian_pld,
     without_replacement_pld,
 )
@@ -98,7 +98,7 @@ def test_symmetric_pair_is_a_pair_and_splits_when_needed():
         # positive-loss atoms carry p + q = 0.7 + 0.7 > 1: the second atom is split
         first = [mpmath.mpf("0.5"), mpmath.mpf("0.4"), mpmath.mpf("0.1")]
         second = [mpmath.mpf("0.2"), mpmath.mpf("0.3"), mpmath.mpf("0.5")]
-        losses, masses = symmetric_profile_pair(first, second)
+        losses, masses = _symmetric_profile_pair(first, second)
         assert abs(mpmath.fsum(masses) - 1) < mpmath.mpf(10) ** -40
         # Q* is P* mirrored: Σ e^{−L} P*(L) = 1 as well
         assert abs(mpmath.fsum(m * mpmath.exp(-loss) for loss, m in zip(losses, masses)) - 1) < 1e-40

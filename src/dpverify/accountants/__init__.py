@@ -68,7 +68,6 @@ from dpverify.accountants.shuffle import (
 )
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 from dpverify.accountants.subsampling_wor import (
-    symmetric_profile_pair,
     without_replacement_gaussian_pld,
     without_replacement_pld,
 )
@@ -101,7 +100,6 @@ __all__ = [
     "poisson_subsampled_pld",
     "without_replacement_pld",
     "without_replacement_gaussian_pld",
-    "symmetric_profile_pair",
     # queries on guarantees
     "group_privacy",
     "tradeoff_curve",

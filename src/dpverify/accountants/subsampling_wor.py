@@ -46,10 +46,10 @@ from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDi
 from dpverify.accountants.subsampling import POINTS_PER_LOSS, dominating_pair
 from dpverify.errors import UnsupportedError
 
-__all__ = ["symmetric_profile_pair", "without_replacement_gaussian_pld", "without_replacement_pld"]
+__all__ = ["without_replacement_gaussian_pld", "without_replacement_pld"]
 
 
-def symmetric_profile_pair(first: list, second: list) -> tuple[list, list]:
+def _symmetric_profile_pair(first: list, second: list) -> tuple[list, list]:
     """Atoms ``(losses, masses under P*)`` of the symmetric pair whose profile (ε ≥ 0) is that of ``(first, second)``.
 
     ``first`` and ``second`` are mpmath pmfs over the same outcomes. The
@@ -57,7 +57,7 @@ def symmetric_profile_pair(first: list, second: list) -> tuple[list, list]:
     profile ``H_{e^ε}(first ‖ second)`` (module docstring); losses may be
     ``±inf``.
 
-    >>> losses, masses = symmetric_profile_pair([mpmath.mpf(3) / 4, mpmath.mpf(1) / 4],
+    >>> losses, masses = _symmetric_profile_pair([mpmath.mpf(3) / 4, mpmath.mpf(1) / 4],
     ...                                         [mpmath.mpf(1) / 4, mpmath.mpf(3) / 4])
     >>> [round(float(x), 4) for x in losses], [float(m) for m in masses]
     ([1.0986, -1.0986, 0.0], [0.75, 0.25, 0.0])
@@ -113,7 +113,7 @@ def without_replacement_pld(value: Any, sample_size: int, population_size: int, 
     with working_precision():
         rate = mpmath.mpf(sample_size) / population_size
         mixture = [rate * a + (1 - rate) * b for a, b in zip(p_pair, q_pair)]
-        losses, masses = symmetric_profile_pair(mixture, q_pair)
+        losses, masses = _symmetric_profile_pair(mixture, q_pair)
         finite = [abs(loss) for loss in losses if mpmath.isfinite(loss)]
         largest = float(max(finite)) if finite else 1.0
     interval = value_discretization_interval
