@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
-from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, subsampling_wor, zcdp
+from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
+from dpverify.accountants import subsampling, subsampling_wor
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
@@ -184,6 +185,8 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      [0.0, *PROBABILITIES]),
     ("shuffled_binary_rr_delta.n", shuffle.shuffled_binary_rr_delta,
      {"flip_probability": 0.5, "n": 100, "epsilon": 0.5}, "n", COUNTS),
+    ("dominating_pair.sensitivity", subsampling.dominating_pair,
+     {"value": mech.DiscreteLaplace(scale=1.0), "sensitivity": 1}, "sensitivity", COUNTS),
     # sampling without replacement
     ("without_replacement_pld.sample_size", subsampling_wor.without_replacement_pld,
      {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),

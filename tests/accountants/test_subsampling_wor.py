@@ -113,8 +113,11 @@ def test_accountant_accounts_sampling_without_replacement():
     event = SampledWithoutReplacementEvent(Laplace(scale=1.0), 50, 1000)
     assert accountant.supports(event)
     accountant.compose(event, 20)
-    direct = without_replacement_pld(PureDP(1.0), 50, 1000).self_compose(20)
+    direct = without_replacement_pld(Laplace(scale=1.0), 50, 1000).self_compose(20)
     assert accountant.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
+    # Laplace's own (continuous) pair is tighter than its ε-DP pair
+    pure = without_replacement_pld(PureDP(1.0), 50, 1000).self_compose(20)
+    assert accountant.get_epsilon(1e-6) < pure.epsilon_for_delta(1e-6)
     with pytest.raises(UnsupportedError, match="add-remove"):
         PrivacyAccountant("pld").compose(event)
     with pytest.raises(UnsupportedError):
@@ -182,3 +185,14 @@ def test_accountant_accounts_gaussian_without_replacement():
     accountant.compose(SampledWithoutReplacementEvent(Gaussian(sigma=1.5), 64, 6400), 100)
     direct = without_replacement_gaussian_pld(1.5, 64, 6400).self_compose(100)
     assert accountant.get_epsilon(1e-5) == pytest.approx(direct.epsilon_for_delta(1e-5), rel=1e-9)
+
+
+@pytest.mark.parametrize("scale, m, n", [(1.0, 10, 1000), (0.5, 1, 5)])
+def test_laplace_without_replacement_bounds_the_exact_instance(scale, m, n):
+    """Counting query (values in [0, 1], replace-one sensitivity 1): x holds a 1 that x' replaces by 0,
+    so the outputs are q·Lap(1) + (1 − q)·Lap(0) and Lap(0) exactly (mpmath quadrature)."""
+    from accountants.test_subsampling import _laplace_mixture_delta
+
+    pld = without_replacement_pld(Laplace(scale=scale), m, n)
+    for epsilon in (0.0, 0.01, 0.2, 0.7):
+        assert pld.delta_for_epsilon(epsilon) >= _laplace_mixture_delta(scale, m / n, epsilon) * (1 - 1e-9)
