@@ -16,7 +16,7 @@ import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
 from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
-from dpverify.accountants import subsampling, subsampling_wor
+from dpverify.accountants import calibrate_discrete, subsampling, subsampling_wor
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
@@ -187,6 +187,14 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      {"flip_probability": 0.5, "n": 100, "epsilon": 0.5}, "n", COUNTS),
     ("dominating_pair.sensitivity", subsampling.dominating_pair,
      {"value": mech.DiscreteLaplace(scale=1.0), "sensitivity": 1}, "sensitivity", COUNTS),
+    ("min_discrete_gaussian_sigma.epsilon", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),
+    ("min_discrete_gaussian_sigma.delta", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "delta", DELTAS_OPEN),
+    ("min_discrete_gaussian_sigma.sensitivity", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1}, "sensitivity", COUNTS),
+    ("min_discrete_gaussian_sigma.rtol", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "rtol", [0.0, 0.6, *REALS_POSITIVE]),
     # sampling without replacement
     ("without_replacement_pld.sample_size", subsampling_wor.without_replacement_pld,
      {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),

@@ -66,6 +66,7 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
+from dpverify.accountants.calibrate_discrete import min_discrete_gaussian_sigma
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 from dpverify.accountants.subsampling_wor import (
     without_replacement_gaussian_pld,
@@ -146,4 +147,5 @@ __all__ = [
     "min_gaussian_sigma",
     "min_laplace_scale",
     "min_noise_multiplier",
+    "min_discrete_gaussian_sigma",
 ]
