@@ -16,7 +16,7 @@ import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
 from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
-from dpverify.accountants import calibrate_discrete, subsampling, subsampling_wor
+from dpverify.accountants import calibrate_discrete, repeat_select, subsampling, subsampling_wor
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
@@ -195,6 +195,12 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1}, "sensitivity", COUNTS),
     ("min_discrete_gaussian_sigma.rtol", calibrate_discrete.min_discrete_gaussian_sigma,
      {"epsilon": 1.0, "delta": 1e-5}, "rtol", [0.0, 0.6, *REALS_POSITIVE]),
+    ("repeat_and_select_rdp.mean", repeat_select.repeat_and_select_rdp,
+     {"curve": _curve, "mean": 2.0, "shape": 1.0}, "mean", [0.5, NAN, INF, *NOT_A_NUMBER]),
+    ("repeat_and_select_rdp.shape", repeat_select.repeat_and_select_rdp,
+     {"curve": _curve, "mean": 2.0, "shape": 1.0}, "shape", [-1.0, NAN, *NOT_A_NUMBER]),
+    ("repeat_and_select_rdp.curve", repeat_select.repeat_and_select_rdp,
+     {"curve": _curve, "mean": 2.0, "shape": 1.0}, "curve", [None, (0.1,), "x"]),
     # sampling without replacement
     ("without_replacement_pld.sample_size", subsampling_wor.without_replacement_pld,
      {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),

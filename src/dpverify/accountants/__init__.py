@@ -67,6 +67,7 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_epsilon,
 )
 from dpverify.accountants.calibrate_discrete import min_discrete_gaussian_sigma
+from dpverify.accountants.repeat_select import repeat_and_select_rdp
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 from dpverify.accountants.subsampling_wor import (
     without_replacement_gaussian_pld,
@@ -117,6 +118,7 @@ __all__ = [
     "randomized_response_rdp",
     "pure_dp_rdp",
     "subsampled_gaussian_rdp",
+    "repeat_and_select_rdp",
     "compose_rdp",
     "scale_rdp",
     "rdp_to_dp",

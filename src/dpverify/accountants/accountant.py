@@ -253,6 +253,10 @@ class PrivacyAccountant:
 
 
 # --------------------------------------------------------------------------- translators
+_REPEAT_AND_SELECT = ("repeat-and-select is accounted in RDP only (Papernot & Steinke 2022, Thm 2 and 6); "
+                      "use method='rdp'")
+
+
 def _unsupported(event: Any, method: str, why: str = "") -> UnsupportedError:
     return UnsupportedError(f"{method} cannot account {event!r}" + (f": {why}" if why else ""))
 
@@ -326,6 +330,8 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
             sigma, q, relation=accountant.neighbouring)
     if isinstance(event, SampledWithoutReplacementEvent):
         return _without_replacement(accountant, event, probe)
+    if isinstance(event, RepeatAndSelectEvent):
+        raise _unsupported(event, "pld", _REPEAT_AND_SELECT)
     if isinstance(event, ExponentialMechanismEvent):   # ε-DP pair (sound; BR's own pair is tighter)
         return None if probe else PrivacyLossDistribution.from_approx_dp(event.epsilon, 0.0)
     noise = _gaussian_noise(event)
@@ -402,6 +408,12 @@ def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
     if isinstance(event, PoissonSampledEvent):
         sigma, q = _poisson_gaussian(accountant, event, "rdp")
         return None if probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
+    if isinstance(event, RepeatAndSelectEvent):   # Papernot & Steinke 2022, Thm 2 / Thm 6
+        inner = _rdp(accountant, event.event, probe=probe)
+        if probe:
+            return None
+        from dpverify.accountants.repeat_select import repeat_and_select_rdp
+        return repeat_and_select_rdp(inner, mean=event.mean, shape=event.shape)
     if isinstance(event, ExponentialMechanismEvent):   # min of ε-DP and ε²/8-zCDP (bounded range)
         if probe:
             return None
@@ -440,6 +452,8 @@ def _zcdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
             return None
         return ZCDP(round_up(Fraction(inner.rho) * event.count),
                     round_up(Fraction(inner.xi) * event.count))
+    if isinstance(event, RepeatAndSelectEvent):
+        raise _unsupported(event, "zcdp", _REPEAT_AND_SELECT)
     if isinstance(event, ExponentialMechanismEvent):
         return None if probe else _bounded_range_zcdp(event.epsilon)
     noise = _gaussian_noise(event)
