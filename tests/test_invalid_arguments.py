@@ -16,7 +16,8 @@ import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
 from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
-from dpverify.accountants import calibrate_discrete, repeat_select, subsampling, subsampling_wor
+from dpverify.accountants import calibrate_discrete, mixture_gaussian, repeat_select
+from dpverify.accountants import subsampling, subsampling_wor
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
@@ -201,6 +202,18 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      {"curve": _curve, "mean": 2.0, "shape": 1.0}, "shape", [-1.0, NAN, *NOT_A_NUMBER]),
     ("repeat_and_select_rdp.curve", repeat_select.repeat_and_select_rdp,
      {"curve": _curve, "mean": 2.0, "shape": 1.0}, "curve", [None, (0.1,), "x"]),
+    ("mixture_gaussian_pld.sigma", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "sigma",
+     REALS_POSITIVE),
+    ("mixture_gaussian_pld.bins", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "bins",
+     [*COUNTS, 10 ** 6]),
+    ("mixture_gaussian_pld.probabilities", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "probabilities",
+     [[0.5], [0.5, 0.6], [NAN, 1.0], [-0.5, 1.5]]),
+    ("mixture_gaussian_pld.sensitivities", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "sensitivities",
+     [[0.0, -1.0], [0.0, 0.0], [NAN, 1.0], "ab"]),
     # sampling without replacement
     ("without_replacement_pld.sample_size", subsampling_wor.without_replacement_pld,
      {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),

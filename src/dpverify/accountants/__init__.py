@@ -67,6 +67,7 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_epsilon,
 )
 from dpverify.accountants.calibrate_discrete import min_discrete_gaussian_sigma
+from dpverify.accountants.mixture_gaussian import mixture_gaussian_pld
 from dpverify.accountants.repeat_select import repeat_and_select_rdp
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 from dpverify.accountants.subsampling_wor import (
@@ -102,6 +103,7 @@ __all__ = [
     "poisson_subsampled_pld",
     "without_replacement_pld",
     "without_replacement_gaussian_pld",
+    "mixture_gaussian_pld",
     # queries on guarantees
     "group_privacy",
     "tradeoff_curve",
