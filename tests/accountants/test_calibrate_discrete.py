@@ -49,7 +49,8 @@ def test_non_monotone_profile_is_handled():
 def test_interval_bound_holds_inside_the_interval(low, ratio, epsilon, sensitivity, where):
     high = low * ratio
     inside = low + where * (high - low)
-    assert _interval_delta_bound(low, high, epsilon, sensitivity) >= _exact(inside, epsilon, sensitivity) * (1 - 1e-12)
+    bound = _interval_delta_bound(low, high, epsilon, sensitivity)
+    assert bound >= _exact(inside, epsilon, sensitivity) * (1 - 1e-12)
 
 
 def test_refuses_bad_arguments():

@@ -16,7 +16,8 @@ def _exact_delta(sigma, cs, ps, epsilon):
         s, factor = mpmath.mpf(sigma), mpmath.exp(epsilon)
 
         def log_ratio(y):
-            return mpmath.log(mpmath.fsum(p * mpmath.exp((c * y - c * c / 2) / s ** 2) for p, c in zip(ps, cs)))
+            terms = (p * mpmath.exp((c * y - c * c / 2) / s ** 2) for p, c in zip(ps, cs))
+            return mpmath.log(mpmath.fsum(terms))
 
         def p_tail(y):
             return mpmath.fsum(p * mpmath.ncdf(-(y - c) / s) for p, c in zip(ps, cs))

@@ -1,4 +1,4 @@
-"""Repeat-and-select RDP (Papernot & Steinke 2022) against exact Rényi divergences and dp_accounting's tests."""
+"""Repeat-and-select RDP (Papernot & Steinke 2022) vs exact Rényi divergences and dp_accounting's tests."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from dpverify.mechanisms import BinaryRandomizedResponse, Gaussian, Laplace
 
 
 def _tnb_pgf(x, gamma, shape):
-    """E[x^K] for K ~ TNB(shape, γ): P[K = k] ∝ C(k + η − 1, k)(1 − γ)^k, k >= 1 (η = 0: logarithmic)."""
+    """E[x^K], K ~ TNB(shape, γ): P[K = k] ∝ C(k + η − 1, k)(1 − γ)^k, k >= 1 (η = 0: logarithmic)."""
     with mpmath.workdps(50):
         b = 1 - gamma
         if b == 0:      # mean 1: exactly one run
@@ -64,8 +64,8 @@ def test_gaussian_matches_corollary_4(rho, gamma, shape):
     curve = repeat_and_select_rdp(gaussian_rdp(math.sqrt(0.5 / rho), orders=orders), mean=mean, shape=shape)
     for order, value in zip(curve.orders, curve.epsilons):
         if order <= 1 + math.sqrt(math.log(mean) / rho):
-            expected = (2 * math.sqrt(rho * math.log(mean)) + 2 * (1 + shape) * math.sqrt(-rho * math.log(gamma))
-                        - shape * rho)
+            expected = (2 * math.sqrt(rho * math.log(mean))
+                        + 2 * (1 + shape) * math.sqrt(-rho * math.log(gamma)) - shape * rho)
         else:
             expected = (rho * (order - 1) + math.log(mean) / (order - 1)
                         + 2 * (1 + shape) * math.sqrt(-rho * math.log(gamma)) - shape * rho)

@@ -148,7 +148,7 @@ def test_max_step_epsilon_inverts_optimal_composition():
 
 # --------------------------------------------------------------------------- Laplace, discrete Laplace
 def _laplace_mixture_delta(scale, rate, epsilon):
-    """max over both orders of H_{e^ε}(q Lap(1, b) + (1 − q) Lap(0, b) ‖ Lap(0, b)), mpmath quadrature."""
+    """max over both orders of H_{e^ε}(q Lap(1, b) + (1 − q) Lap(0, b) ‖ Lap(0, b)), by quadrature."""
     with mpmath.workdps(30):
         b, factor = mpmath.mpf(scale), mpmath.exp(epsilon)
 
@@ -158,7 +158,7 @@ def _laplace_mixture_delta(scale, rate, epsilon):
         def mix(y):
             return rate * lap(y, 1) + (1 - rate) * lap(y, 0)
 
-        # mix/lap0 = q e^{(2y − 1)/b} + 1 − q on [0, 1]: split the integrals where the integrands' kinks are
+        # mix/lap0 = q e^{(2y − 1)/b} + 1 − q on [0, 1]: split the integrals at the integrands' kinks
         cuts = [-mpmath.inf, -20 * b, 0, 1, 1 + 20 * b, mpmath.inf]
         for target in (factor, 1 / factor):
             ratio = (target - 1 + rate) / rate

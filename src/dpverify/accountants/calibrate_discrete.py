@@ -65,7 +65,7 @@ def _interval_delta_bound(low: float, high: float, epsilon: float, sensitivity: 
 
 def min_discrete_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: int = 1,
                                 rtol: float = 1e-3) -> float:
-    """The least σ (to relative ``rtol``) such that ``DiscreteGaussian(σ')`` meets (ε, δ) for every σ' >= σ.
+    """The least σ (to relative ``rtol``) such that ``DiscreteGaussian(σ')`` meets (ε, δ) for all σ' >= σ.
 
     Integer query of sensitivity Δ. See the module docstring for the method
     (zCDP above ``σ_z``, certified intervals below) and its guarantee.

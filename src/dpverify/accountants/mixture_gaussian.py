@@ -34,7 +34,7 @@ __all__ = ["mixture_gaussian_pld"]
 
 
 def _split(p_mass, q_mass, low_ratio, high_ratio):
-    """Masses ``((a, a/high), (c, c/low))`` with ``a + c = p``, ``a/high + c/low = q`` (``high`` may be inf)."""
+    """Masses ``((a, a/high), (c, c/low))``, ``a + c = p``, ``a/high + c/low = q`` (``high`` may be inf)."""
     if mpmath.isinf(high_ratio):
         c = q_mass * low_ratio if low_ratio > 0 else mpmath.mpf(0)
         c = min(c, p_mass)

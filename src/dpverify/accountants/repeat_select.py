@@ -7,7 +7,7 @@ Only the selected run is released (its output and index).
 * **TNB** (Papernot & Steinke 2022, Thm 2): if the mechanism is
   ``(λ, ε)``-RDP and ``(λ̂, ε̂)``-RDP, the repetition is ``(λ, ε')``-RDP with
 
-  .. math:: ε' = ε + (1 + η)\\bigl(1 − 1/λ̂\\bigr) ε̂ + \\frac{(1 + η)\\ln(1/γ)}{λ̂} + \\frac{\\ln μ}{λ − 1},
+  .. math:: ε' = ε + (1 + η)(1 − 1/λ̂) ε̂ + (1 + η) \\ln(1/γ)/λ̂ + \\ln(μ)/(λ − 1),
 
   minimised over the available ``λ̂``; ``γ`` is solved from the mean
   ``μ = η(1/γ − 1)/(1 − γ^η)`` (``(1/γ − 1)/ln(1/γ)`` at η = 0, ``1/γ`` at

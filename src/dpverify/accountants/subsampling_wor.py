@@ -50,7 +50,7 @@ __all__ = ["without_replacement_gaussian_pld", "without_replacement_pld"]
 
 
 def _symmetric_profile_pair(first: list, second: list) -> tuple[list, list]:
-    """Atoms ``(losses, masses under P*)`` of the symmetric pair whose profile (ε ≥ 0) is that of ``(first, second)``.
+    """Atoms ``(losses, masses under P*)`` of the symmetric pair with the ε >= 0 profile of ``(first, second)``.
 
     ``first`` and ``second`` are mpmath pmfs over the same outcomes. The
     returned pair's trade-off curve is ``sup_{ε≥0} f_{ε, δ(ε)}`` with ``δ`` the
