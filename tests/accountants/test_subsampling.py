@@ -210,3 +210,36 @@ def test_accountant_accounts_subsampled_discrete_laplace():
     accountant.compose(PoissonSampledEvent(DiscreteLaplace(scale=2.0), 0.1), 10)
     direct = poisson_subsampled_pld(DiscreteLaplace(scale=2.0), 0.1).self_compose(10)
     assert accountant.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
+
+
+@pytest.mark.parametrize("sigma, sensitivity, rate", [(1.0, 1, 0.05), (2.5, 2, 0.3), (0.6, 1, 1.0)])
+def test_poisson_discrete_gaussian_bounds_the_exact_mixture(sigma, sensitivity, rate):
+    from dpverify.mechanisms import DiscreteGaussian
+
+    law = DiscreteGaussian(sigma=sigma)
+    support = range(-int(40 * sigma) - 5, int(40 * sigma) + 5 + sensitivity)
+    with mpmath.workdps(50):
+        q_pmf = [law.pmf(k) for k in support]
+        p_pmf = [rate * law.pmf(k - sensitivity) + (1 - rate) * law.pmf(k) for k in support]
+    pld = poisson_subsampled_pld(law, rate, sensitivity=sensitivity)
+    for epsilon in (0.0, 0.05, 0.3, 1.0):
+        exact = _exact_delta(p_pmf, q_pmf, epsilon)
+        shifted = _exact_delta(p_pmf, q_pmf, max(0.0, epsilon - 2 * pld.value_discretization_interval))
+        assert exact * (1 - 1e-12) <= pld.delta_for_epsilon(epsilon) <= shifted * (1 + 1e-6) + 1e-9
+
+
+def test_accountant_accounts_subsampled_discrete_gaussian_both_samplings():
+    from dpverify.accountants.events import SampledWithoutReplacementEvent
+    from dpverify.accountants.subsampling_wor import without_replacement_pld
+    from dpverify.mechanisms import DiscreteGaussian
+
+    law = DiscreteGaussian(sigma=3.0)
+    accountant = PrivacyAccountant("pld").compose(PoissonSampledEvent(law, 0.1), 50)
+    direct = poisson_subsampled_pld(law, 0.1).self_compose(50)
+    assert accountant.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
+    replace = PrivacyAccountant("pld", neighbouring="replace")
+    replace.compose(SampledWithoutReplacementEvent(law, 10, 100), 50)
+    direct = without_replacement_pld(law, 10, 100).self_compose(50)
+    assert replace.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
+    with pytest.raises(UnsupportedError, match="outcomes"):
+        dominating_pair(DiscreteGaussian(sigma=1e4))

@@ -20,6 +20,9 @@ the PLD is a rigorous upper bound. Finite dominating pairs
 * (ε, δ)-DP: the four-point pair of Kairouz, Oh, Viswanath (2015, Thm 2.1);
 * the discrete Laplace mechanism with integer sensitivity Δ: its exact pair,
   outcomes with equal likelihood ratio merged (k <= 0, 0 < k < Δ, k >= Δ);
+* the discrete Gaussian with integer sensitivity: its exact pair on
+  ``[−N, N + Δ]`` (N ≈ 15σ) and two outcomes holding rigorous bounds on the
+  tails' mass where they can only make the pair more pessimistic;
 * the Laplace mechanism: its continuous pair ``(Lap(Δ, b), Lap(0, b))`` made
   finite pessimistically: the regions y <= 0 and y >= Δ (constant ratio) are
   exact atoms; each of ``LAPLACE_BINS`` bins of (0, Δ), whose likelihood
@@ -42,7 +45,13 @@ from dpverify.accountants._pld_grid import grid_from_atoms
 from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ApproxDP, PureDP
-from dpverify.mechanisms import BinaryRandomizedResponse, DiscreteLaplace, Laplace, RandomizedResponse
+from dpverify.mechanisms import (
+    BinaryRandomizedResponse,
+    DiscreteGaussian,
+    DiscreteLaplace,
+    Laplace,
+    RandomizedResponse,
+)
 
 __all__ = ["dominating_pair", "poisson_subsampled_pld"]
 
@@ -50,6 +59,8 @@ __all__ = ["dominating_pair", "poisson_subsampled_pld"]
 POINTS_PER_LOSS = 1024
 #: Bins of (0, Δ) in the Laplace mechanism's finite pessimistic pair.
 LAPLACE_BINS = 1024
+#: Most outcomes of the discrete Gaussian's pair (about 30σ + Δ).
+MAX_DISCRETE_GAUSSIAN_OUTCOMES = 20_000
 
 
 def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list]:
@@ -57,7 +68,8 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
 
     ``value`` is a ``PureDP``, ``ApproxDP``, ``RandomizedResponse``,
     ``BinaryRandomizedResponse``, ``Laplace`` (a pessimistic finite pair of its
-    continuous one) or ``DiscreteLaplace`` (integer ``sensitivity``; exact).
+    continuous one), ``DiscreteLaplace`` (integer ``sensitivity``; exact) or
+    ``DiscreteGaussian`` (integer ``sensitivity``; exact within 10⁻⁴⁰ tails).
 
     >>> p, q = dominating_pair(PureDP(1.0))
     >>> [round(float(x), 4) for x in p]
@@ -76,6 +88,8 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
             return _laplace_pair(value.scale, check_positive(sensitivity, "sensitivity"))
         if isinstance(value, DiscreteLaplace):
             return _discrete_laplace_pair(value.scale, check_positive_int(sensitivity, "sensitivity"))
+        if isinstance(value, DiscreteGaussian):
+            return _discrete_gaussian_pair(value, check_positive_int(sensitivity, "sensitivity"))
         if isinstance(value, PureDP):
             weight = mpmath.exp(mpmath.mpf(value.epsilon))
             return [weight / (1 + weight), 1 / (1 + weight)], [1 / (1 + weight), weight / (1 + weight)]
@@ -86,7 +100,7 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
                     [mpmath.mpf(0), rest / (1 + weight), rest * weight / (1 + weight), delta])
     raise UnsupportedError(f"no finite dominating pair for {value!r}; supported: PureDP, ApproxDP, "
                            "RandomizedResponse, BinaryRandomizedResponse, Laplace, DiscreteLaplace "
-                           "(integer sensitivity)")
+                           "and DiscreteGaussian (integer sensitivity)")
 
 
 def _laplace_pair(scale: float, sensitivity: float) -> tuple[list, list]:
@@ -114,6 +128,30 @@ def _laplace_pair(scale: float, sensitivity: float) -> tuple[list, list]:
         first[j] += p_mass - upper
         second[j] += (p_mass - upper) / ratios[j]
     return first, second
+
+
+def _discrete_gaussian_pair(law: DiscreteGaussian, sensitivity: int) -> tuple[list, list]:
+    """``(N_Z(Δ, σ²), N_Z(0, σ²))`` on ``[−N, N + Δ]``, N = ⌈15σ⌉ + 1, plus two tail outcomes.
+
+    Each tail (|k − centre| > N) has mass at most ``T = 2σ√(π/2) erfc(N/(σ√2))``
+    under either law (Z >= 1). The outcome ``(2T, 0)`` puts P's dropped mass at
+    loss +∞; ``(0, 2T)`` holds Q's, which in any Poisson/without-replacement
+    mixture lands at the largest loss the reverse direction has. Both only
+    add mass or raise losses, so the pair stays pessimistic.
+    """
+    sigma = mpmath.mpf(law.sigma)
+    reach = int(mpmath.ceil(15 * sigma)) + 1
+    outcomes, most = 2 * reach + sensitivity, MAX_DISCRETE_GAUSSIAN_OUTCOMES
+    if outcomes > most:
+        raise UnsupportedError(f"the discrete Gaussian's pair at sigma={law.sigma!r} needs "
+                               f"{outcomes} outcomes (at most {most})")
+    scale = law.pmf(0)                       # 1/Z
+    a = 1 / (2 * sigma * sigma)
+    ks = range(-reach, reach + sensitivity + 1)
+    first = [mpmath.exp(-a * (k - sensitivity) ** 2) * scale for k in ks]
+    second = [mpmath.exp(-a * k * k) * scale for k in ks]
+    tail = 2 * sigma * mpmath.sqrt(mpmath.pi / 2) * mpmath.erfc(reach / (sigma * mpmath.sqrt(2)))
+    return first + [2 * tail, mpmath.mpf(0)], second + [mpmath.mpf(0), 2 * tail]
 
 
 def _discrete_laplace_pair(scale: float, sensitivity: int) -> tuple[list, list]:
