@@ -37,7 +37,7 @@ def _cases() -> list[tuple[str, object]]:
 
 
 def _row(label: str, algorithm, horizon: int, dim: int, arms: int, per_user: bool) -> None:
-    family = ContextualInstanceFamily(dim, arms)
+    family = ContextualInstanceFamily(n_arms=arms, dimension=dim)
     algorithm.guarantee(horizon=horizon, dimension=dim)  # accounting outside the timed run
     length = (algorithm.parameters(horizon=horizon, dimension=dim).batch_length
               if hasattr(algorithm, "parameters") else 1)

@@ -27,20 +27,20 @@ from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.simulate import simulate
 
 CASES = [
-    ("hanna-central", {"epsilon": 1.0}, LinearInstanceFamily("sphere", 1000, 2), 10 ** 7, 10.0),
-    ("hanna-shuffled", {"epsilon": 1.0}, LinearInstanceFamily("sphere", 1000, 2), 10 ** 7, 10.0),
-    ("hanna-central", {"epsilon": 1.0, "core_set": False}, LinearInstanceFamily("sphere", 1000, 2),
+    ("hanna-central", {"epsilon": 1.0}, LinearInstanceFamily("sphere", dimension=2, actions=1000), 10 ** 7, 10.0),
+    ("hanna-shuffled", {"epsilon": 1.0}, LinearInstanceFamily("sphere", dimension=2, actions=1000), 10 ** 7, 10.0),
+    ("hanna-central", {"epsilon": 1.0, "core_set": False}, LinearInstanceFamily("sphere", dimension=2, actions=1000),
      10 ** 7, 10.0),
-    ("dpdpe-central", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", 1000, 20), 10 ** 6, 30.0),
-    ("dpdpe-shuffle", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", 1000, 20), 10 ** 6, 30.0),
-    ("dpe", {}, LinearInstanceFamily("dpdpe", 1000, 20), 10 ** 6, 30.0),
+    ("dpdpe-central", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", dimension=20, actions=1000), 10 ** 6, 30.0),
+    ("dpdpe-shuffle", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", dimension=20, actions=1000), 10 ** 6, 30.0),
+    ("dpe", {}, LinearInstanceFamily("dpdpe", dimension=20, actions=1000), 10 ** 6, 30.0),
 ]
 
 
 def _cell(name: str, options: dict, family: LinearInstanceFamily, horizon: int):
     def run() -> float:
         algorithm = make_linear_algorithm(name, **options)
-        algorithm.guarantee(n_arms=family.k, horizon=horizon)  # accounting outside the timing
+        algorithm.guarantee(n_arms=family.actions, horizon=horizon)  # accounting outside the timing
         start = time.perf_counter()
         simulate(algorithm, family, horizon, runs=1, seed=0)
         return time.perf_counter() - start

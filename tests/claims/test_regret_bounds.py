@@ -92,7 +92,7 @@ def test_dpdpe_explicit_bounds_cover_simulated_regret(algorithm, bound) -> None:
     """dpdpe §7's α = 0.8, σ = 0.1, β = 1/(kT), ε = 10, δ = 0.25, scaled to k = 10, d = 2."""
     epsilon = None if algorithm == "dpe" else 10.0
     rows = regret_rows(make_linear_algorithm(algorithm, epsilon=epsilon),
-                       LinearInstanceFamily("dpdpe", 10, 2), [10 ** 4, 10 ** 5], runs=10, seed=8,
+                       LinearInstanceFamily("dpdpe", dimension=2, actions=10), [10 ** 4, 10 ** 5], runs=10, seed=8,
                        bound=bound)
     assert explicit_verdict(rows)
     assert rows[-1]["bound"] < 2 * rows[-1]["T"] or algorithm == "dpdpe-local"  # not all vacuous
@@ -100,7 +100,7 @@ def test_dpdpe_explicit_bounds_cover_simulated_regret(algorithm, bound) -> None:
 
 def test_explicit_rule_refutes_a_bound_below_the_regret() -> None:
     """The rule can fail: half the simulated mean as a 'bound' is refuted."""
-    rows = regret_rows(make_linear_algorithm("dpe"), LinearInstanceFamily("dpdpe", 10, 2), [10 ** 4],
+    rows = regret_rows(make_linear_algorithm("dpe"), LinearInstanceFamily("dpdpe", dimension=2, actions=10), [10 ** 4],
                        runs=10, seed=8, bound=lambda T: 1.0)
     assert not explicit_verdict(rows)
 
@@ -124,7 +124,7 @@ def test_order_bounds_rates_hold_in_simulation(name, bound) -> None:
 
 def test_hanna_thm1_rate_holds_in_simulation() -> None:
     rows = regret_rows(make_linear_algorithm("hanna-central", epsilon=1.0, mode="sound"),
-                       LinearInstanceFamily("sphere", 10, 2), [10 ** 3, 10 ** 4, 10 ** 5], runs=6, seed=7,
+                       LinearInstanceFamily("sphere", dimension=2, actions=10), [10 ** 3, 10 ** 4, 10 ** 5], runs=6, seed=7,
                        bound=lambda T: rb.hanna_thm1(T, epsilon=1.0, constant=1.0, d=2))
     assert rate_verdict(rows)[0]
 

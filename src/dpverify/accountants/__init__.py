@@ -19,6 +19,7 @@ from dpverify.accountants.calibrate import (
     min_gaussian_sigma,
     min_laplace_scale,
     min_noise_multiplier,
+    dp_sgd_epsilon,
 )
 from dpverify.accountants.composition import (
     advanced_composition,
@@ -152,4 +153,5 @@ __all__ = [
     "min_laplace_scale",
     "min_noise_multiplier",
     "min_discrete_gaussian_sigma",
+    "dp_sgd_epsilon",
 ]

@@ -168,9 +168,23 @@ def unsupported(bound: ShuffleBound, randomizer: Randomizer) -> UnsupportedError
                             "pass randomizer=... or use a generic bound such as 'fmt2021'")
 
 
+def _exact_binary_rr_epsilon(randomizer: Randomizer, n: int, delta: float) -> mpmath.mpf | None:
+    """The exact shuffled binary-RR ε (rounded up) when ``randomizer`` is binary RR, else None."""
+    if not isinstance(randomizer, BinaryRandomizedResponse):
+        return None
+    from dpverify.accountants._shuffle_exact import shuffled_binary_rr_epsilon
+
+    return mpmath.mpf(shuffled_binary_rr_epsilon(randomizer.flip_probability, n, delta))
+
+
 def bound_value(name: str, local_epsilon: float, n: int, delta: float,
                  randomizer: Randomizer) -> mpmath.mpf:
-    """The named bound in mpmath, after its validity check; ``"best"`` is the valid minimum."""
+    """The named bound in mpmath, after its validity check; ``"best"`` is the valid minimum.
+
+    For a binary randomized response ``"best"`` also takes the **exact**
+    shuffled binary-RR ε (:func:`~dpverify.accountants.shuffled_binary_rr_epsilon`,
+    valid for every n and δ), which no closed form beats.
+    """
     if name != "best":
         bound = SHUFFLE_BOUNDS[name]
         if not bound.supports(randomizer):
@@ -187,6 +201,9 @@ def bound_value(name: str, local_epsilon: float, n: int, delta: float,
             reasons.append(str(error))
             continue
         values.append(bound.epsilon(local_epsilon, n, delta, randomizer))
+    exact = _exact_binary_rr_epsilon(randomizer, n, delta)
+    if exact is not None:
+        values.append(exact)
     if not values:
         raise DpverifyValueError("bound='best': no registered bound is valid here: "
                                  + " | ".join(reasons))
@@ -199,6 +216,13 @@ def passes_budget(name: str, local_epsilon: float, n: int, delta: float, randomi
     bound = SHUFFLE_BOUNDS.get(name)
     if bound is not None and bound.meets is not None and randomizer is None:
         return bound.meets(local_epsilon, n, delta, target)
+    if name == "best" and isinstance(randomizer, BinaryRandomizedResponse):
+        # the exact shuffled binary RR meets ε = target iff its exact δ(target) <= δ (an upper
+        # bound on δ); every valid closed form bounds the same true ε from above, so none can
+        # pass where the exact one fails (up to the exact δ's upward rounding): decide here
+        from dpverify.accountants._shuffle_exact import shuffled_binary_rr_delta
+
+        return shuffled_binary_rr_delta(randomizer.flip_probability, n, target) <= delta
     try:
         value = bound_value(name, local_epsilon, n, delta, randomizer)
     except DpverifyValueError:

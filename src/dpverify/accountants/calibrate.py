@@ -25,6 +25,7 @@ from dpverify._validation import (
     check_epsilon,
     check_positive,
     check_positive_int,
+    check_probability,
 )
 from dpverify.accountants._noise_multiplier_search import (
     pld_noise_seed,
@@ -55,6 +56,7 @@ __all__ = [
     "min_gaussian_sigma",
     "min_laplace_scale",
     "min_noise_multiplier",
+    "dp_sgd_epsilon",
 ]
 
 #: Accounting methods for composed Gaussian mechanisms.
@@ -351,13 +353,8 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
         orders = DEFAULT_ORDERS
 
     def meets(sigma: float) -> bool:
-        if method == "rdp":
-            step = subsampled_gaussian_rdp(sigma, sampling_probability, orders=orders)
-            curve = scale_rdp(step, steps)
-            return rdp_to_dp(curve, delta=delta).epsilon <= epsilon
-        pld = PrivacyLossDistribution.from_subsampled_gaussian(
-            sigma, sampling_probability, value_discretization_interval=value_discretization_interval)
-        return pld.self_compose(steps).epsilon_for_delta(delta) <= epsilon
+        return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
+                               value_discretization_interval) <= epsilon
 
     start = 1.0
     if method == "rdp":
@@ -379,6 +376,42 @@ def _passing_near(meets: Callable[[float], bool], start: float, *, rtol: float) 
     if meets(start) and not meets(start / (1 + rtol)):
         return start
     return _smallest_passing(meets, start, rtol=rtol)
+
+
+def _dp_sgd_epsilon(sigma: float, delta: float, sampling_probability: float, steps: int,
+                    method: str, orders: Sequence[float] | None,
+                    value_discretization_interval: float | None) -> float:
+    if method == "rdp":
+        if orders is None:
+            orders = DEFAULT_ORDERS
+        step = subsampled_gaussian_rdp(sigma, sampling_probability, orders=orders)
+        return rdp_to_dp(scale_rdp(step, steps), delta=delta).epsilon
+    pld = PrivacyLossDistribution.from_subsampled_gaussian(
+        sigma, sampling_probability, value_discretization_interval=value_discretization_interval)
+    return pld.self_compose(steps).epsilon_for_delta(delta)
+
+
+def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probability: float,
+                   steps: int, method: str = "pld", orders: Sequence[float] | None = None,
+                   value_discretization_interval: float | None = None) -> float:
+    """ε at ``delta`` of ``steps`` Poisson-subsampled Gaussian steps (DP-SGD), the forward twin of
+    :func:`min_noise_multiplier` (same accounting, same defaults; add/remove relation).
+
+    **Soundness:** an upper bound on ε (PLD with pessimistic discretisation, or the
+    RDP curve converted by :func:`~dpverify.accountants.rdp.rdp_to_dp`), rounded up.
+
+    >>> sigma = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=100, method="rdp")
+    >>> dp_sgd_epsilon(sigma, 1e-5, sampling_probability=0.01, steps=100, method="rdp") <= 1.0
+    True
+    """
+    sigma = check_positive(noise_multiplier, "noise_multiplier")
+    delta = check_delta(delta, allow_zero=False)
+    sampling_probability = check_probability(sampling_probability, "sampling_probability",
+                                             open_low=True)
+    steps = check_positive_int(steps, "steps")
+    method = check_choice(method, "method", ("pld", "rdp"))
+    return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
+                           value_discretization_interval)
 
 
 def _binomial_delta_estimate(trials: int, epsilon: float, shift: int) -> float:

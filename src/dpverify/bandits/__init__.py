@@ -1,17 +1,22 @@
 """Private bandit algorithms: environments, privatizers, batched policies, simulator, experiments.
 
-Data flows ``mechanisms + accountants → privatizers → mab → simulate →
-experiments → plots / cli``. The batch-oriented policy protocol every
-algorithm follows is in :mod:`dpverify.bandits._policy`; the names most users
-need are re-exported here (the function :func:`~dpverify.bandits.simulate.simulate`
-stays in its module, so that ``dpverify.bandits.simulate`` remains the module):
+Data flows ``mechanisms + accountants → privatizers → mab / linear / contextual →
+plan (no simulation) / simulate → experiments → plots / cli``. The batch-oriented
+policy protocol every algorithm follows is in :mod:`dpverify.bandits._policy`;
+the names most users need are re-exported here (the function
+:func:`~dpverify.bandits.simulate.simulate` stays in its module, so that
+``dpverify.bandits.simulate`` remains the module). :func:`make_algorithm` builds
+any of the 24 algorithms (:mod:`dpverify.bandits.registry`), sound by default:
 
 >>> from dpverify.bandits import BernoulliBandit, make_algorithm
 >>> from dpverify.bandits.simulate import simulate
->>> result = simulate(make_algorithm("dist-dp-se", epsilon=1.0), BernoulliBandit((0.4, 0.6)),
-...                   5000, runs=2, seed=0)
->>> result.guarantee.per_batch
-PureDP(epsilon=1.0)
+>>> algorithm = make_algorithm("dist-rdp-se", epsilon=1.0, delta=1e-6)
+>>> plan = algorithm.plan(horizon=5000, n_arms=2)
+>>> plan.claim_met, plan.guarantee.epsilon <= 1.0
+(True, True)
+>>> result = simulate(algorithm, BernoulliBandit((0.4, 0.6)), 5000, runs=2, seed=0)
+>>> result.claim_met, result.guarantee.approx_dp == plan.guarantee
+(True, True)
 """
 
 from dpverify.bandits._policy import BanditAlgorithm, BanditGuarantee, Batch, Policy, RewardBatch
@@ -23,7 +28,15 @@ from dpverify.bandits.environments import (
     instance_family,
 )
 from dpverify.bandits.experiments import EXPERIMENTS, reproduce
-from dpverify.bandits.mab import ALGORITHM_NAMES, make_algorithm
+from dpverify.bandits.mab import ALGORITHM_NAMES
+from dpverify.bandits.plan import DeploymentPlan
+from dpverify.bandits.registry import (
+    ALGORITHM_FAMILIES,
+    ALL_ALGORITHM_NAMES,
+    NON_PRIVATE_ALGORITHMS,
+    make_algorithm,
+    plan_deployment,
+)
 from dpverify.bandits.simulate import SimulationResult
 
 __all__ = [
@@ -38,7 +51,12 @@ __all__ = [
     "InstanceFamily",
     "instance_family",
     "ALGORITHM_NAMES",
+    "ALL_ALGORITHM_NAMES",
+    "ALGORITHM_FAMILIES",
+    "NON_PRIVATE_ALGORITHMS",
     "make_algorithm",
+    "plan_deployment",
+    "DeploymentPlan",
     "SimulationResult",
     "EXPERIMENTS",
     "reproduce",

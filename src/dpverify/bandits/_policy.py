@@ -121,12 +121,15 @@ class BanditGuarantee:
     guarantee towards any single user, ``total``, is the per-batch one
     (CATALOGUE A1; tenenbaum Sec. 2.2). ``approx_dp`` is the ``(ε, δ)`` form
     (δ = 0 for pure DP; an RDP or zCDP curve converted through
-    :mod:`dpverify.accountants` at the algorithm's δ).
+    :mod:`dpverify.accountants` at the algorithm's δ). ``requested`` is the
+    (ε, δ) the user asked for (``None``: non-private, or not recorded), and
+    :attr:`claim_met` says whether ``approx_dp`` is within it.
 
     >>> from dpverify import PureDP
-    >>> BanditGuarantee(model="central", per_batch=PureDP(0.5), total=PureDP(0.5),
-    ...                 approx_dp=ApproxDP(0.5, 0.0)).model
-    'central'
+    >>> guarantee = BanditGuarantee(model="central", per_batch=PureDP(0.5), total=PureDP(0.5),
+    ...                             approx_dp=ApproxDP(0.5, 0.0), requested=ApproxDP(0.5, 1e-6))
+    >>> guarantee.model, guarantee.claim_met
+    ('central', True)
     """
 
     model: str
@@ -134,6 +137,17 @@ class BanditGuarantee:
     total: Guarantee | None
     approx_dp: ApproxDP | None
     notes: str = ""
+    requested: ApproxDP | None = None
+
+    @property
+    def claim_met(self) -> bool:
+        """``approx_dp`` is within ``requested`` in both ε and δ (True when nothing is requested)."""
+        if self.requested is None:
+            return True
+        if self.approx_dp is None:
+            return False
+        return (self.approx_dp.epsilon <= self.requested.epsilon
+                and self.approx_dp.delta <= self.requested.delta)
 
 
 class Policy(Protocol):

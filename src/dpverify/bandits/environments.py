@@ -307,34 +307,48 @@ _GENERATORS: dict[str, Callable[..., Any]] = {
 class InstanceFamily:
     """A picklable random-instance generator: ``family(rng)`` draws one instance.
 
-    >>> family = instance_family("hard", k=5, rewards="bernoulli")
+    ``n_arms`` is K (the name every family uses; ``k`` is a read-only alias).
+
+    >>> family = instance_family("hard", n_arms=5, rewards="bernoulli")
     >>> family(np.random.default_rng(0)).n_arms
     5
     """
 
     name: str
-    k: int
+    n_arms: int
     rewards: str = "clipped-gaussian"
     draws_instances = True
 
     def __post_init__(self) -> None:
         check_choice(self.name, "name", tuple(_GENERATORS))
-        object.__setattr__(self, "k", check_positive_int(self.k, "k"))
+        object.__setattr__(self, "n_arms", check_positive_int(self.n_arms, "n_arms"))
         check_choice(self.rewards, "rewards", REWARD_FAMILIES)
+
+    @property
+    def k(self) -> int:
+        """Alias of :attr:`n_arms`."""
+        return self.n_arms
 
     def __call__(self, rng: np.random.Generator) -> Any:
         if self.name == "mslr-synthetic":
-            return mslr_synthetic_instance(self.k, rng=rng)
-        return _GENERATORS[self.name](self.k, rng=rng, rewards=self.rewards)
+            return mslr_synthetic_instance(self.n_arms, rng=rng)
+        return _GENERATORS[self.name](self.n_arms, rng=rng, rewards=self.rewards)
 
     def describe(self) -> str:
         suffix = "" if self.name == "mslr-synthetic" else f", {self.rewards}"
-        return f"{self.name} (K={self.k}{suffix})"
+        return f"{self.name} (K={self.n_arms}{suffix})"
 
 
-def instance_family(name: str, *, k: int | None = None,
-                    rewards: str = "clipped-gaussian") -> InstanceFamily:
-    """The named family (``easy``, ``hard``, ``mslr-synthetic``) with the papers' default K."""
+def instance_family(name: str, *, n_arms: int | None = None, rewards: str = "clipped-gaussian",
+                    k: int | None = None) -> InstanceFamily:
+    """The named family (``easy``, ``hard``, ``mslr-synthetic``) with the papers' default K.
+
+    ``k`` is the old name of ``n_arms`` (kept for the published examples).
+    """
     name = check_choice(name, "name", tuple(_GENERATORS))
+    if k is not None:
+        if n_arms is not None:
+            raise value_error("k", k, "None when n_arms is given (k is the old name of n_arms)")
+        n_arms = k
     default = 50 if name == "mslr-synthetic" else 10
-    return InstanceFamily(name, default if k is None else k, rewards)
+    return InstanceFamily(name, default if n_arms is None else n_arms, rewards)

@@ -75,6 +75,15 @@ class FixedInstance:
     def d(self) -> int | None:
         return len(self.theta) if self.linear else None
 
+    @property
+    def n_arms(self) -> int:
+        """Arms (multi-armed) or actions (linear): the name every instance family uses."""
+        return self.k
+
+    @property
+    def dimension(self) -> int | None:
+        return self.d
+
     def build(self) -> Any:
         """The environment."""
         if self.linear:

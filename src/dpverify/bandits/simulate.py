@@ -107,6 +107,18 @@ class SimulationResult:
     per_user: bool = False
     #: Per-run communication cost C(T) when the algorithm counts it (dpdpe: reals or bits).
     communication_cost: NDArray[np.float64] | None = field(default=None, repr=False)
+    #: The algorithm's mode (``"sound"``: calibrated to the request; ``"paper"``: printed constants).
+    mode: str | None = None
+
+    @property
+    def claim_met(self) -> bool:
+        """The run's guarantee is within the requested (ε, δ) (True for a non-private run)."""
+        return True if self.guarantee is None else self.guarantee.claim_met
+
+    @property
+    def requested(self) -> Any:
+        """The (ε, δ) asked for (``None`` for a non-private run or when not recorded)."""
+        return None if self.guarantee is None else self.guarantee.requested
 
     def regret(self, kind: str = "pseudo") -> NDArray[np.float64]:
         """Per-run cumulative regret curves of the given kind (``pseudo`` or ``realised``)."""
@@ -143,8 +155,12 @@ class SimulationResult:
             out[f"final_{prefix}regret_std"] = spread
             out[f"final_{prefix}time_average_regret_std"] = spread / self.horizon
         approx = None if self.guarantee is None else self.guarantee.approx_dp
+        requested = self.requested
         out.update(epsilon=None if approx is None else approx.epsilon,
                    delta=None if approx is None else approx.delta,
+                   requested_epsilon=None if requested is None else requested.epsilon,
+                   requested_delta=None if requested is None else requested.delta,
+                   claim_met=self.claim_met, mode=self.mode,
                    model=None if self.guarantee is None else self.guarantee.model,
                    seconds=self.seconds)
         if self.communication_cost is not None:
@@ -230,6 +246,12 @@ def _is_family(source: Any) -> bool:
     return isinstance(source, InstanceFamily) or getattr(source, "draws_instances", False) is True
 
 
+def _is_contextual(source: Any) -> bool:
+    """A contextual instance or family (contexts each round; run by ``simulate_contextual``)."""
+    module = type(source).__module__
+    return module.startswith("dpverify.bandits.contextual")
+
+
 def _describe(source: Any) -> str:
     if _is_family(source):
         return source.describe()
@@ -246,12 +268,13 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     Parameters
     ----------
     algorithm
-        A :class:`~dpverify.bandits._policy.BanditAlgorithm` (e.g. from
-        :func:`dpverify.bandits.mab.make_algorithm`).
+        Any of the 24 algorithms (:func:`dpverify.bandits.make_algorithm`).
     environment
-        A bandit instance (:mod:`dpverify.bandits.environments`), or an
-        :class:`~dpverify.bandits.environments.InstanceFamily` to draw a fresh
-        instance per run (the papers average over 20 random instances).
+        A bandit instance (:mod:`dpverify.bandits.environments`, or a linear one),
+        or an :class:`~dpverify.bandits.environments.InstanceFamily` to draw a fresh
+        instance per run (the papers average over 20 random instances); for the
+        contextual algorithms a contextual instance or family
+        (:func:`~dpverify.bandits.contextual.simulate_contextual` runs them).
     horizon
         T, known to the algorithm in advance.
     runs, seed
@@ -289,6 +312,13 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     >>> bool(np.all(np.diff(result.pseudo_regret, axis=1) >= 0))
     True
     """
+    if _is_contextual(environment):
+        from dpverify.bandits.contextual.simulate import simulate_contextual
+
+        return simulate_contextual(algorithm, environment, horizon, runs=runs, seed=seed,
+                                   n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                                   progress=progress, per_user=per_user, checkpoints=checkpoints,
+                                   cache_dir=cache_dir, cache=cache)
     horizon = check_positive_int(horizon, "horizon")
     runs = check_positive_int(runs, "runs")
     resolve_jobs(n_jobs)
@@ -315,7 +345,7 @@ def assemble_result(algorithm: Any, environment: Any, horizon: int, seed: Any,
     ``outcomes[i]`` is run ``i``'s (as returned by one seeded run, e.g. from a
     result store); ``seed`` is recorded as given.
     """
-    n_arms = environment.k if _is_family(environment) else environment.n_arms
+    n_arms = getattr(environment, "n_arms", None) or environment.actions  # linear: k actions
     costs = [o[3] for o in outcomes]
     return SimulationResult(
         algorithm=getattr(algorithm, "name", type(algorithm).__name__),
@@ -325,7 +355,7 @@ def assemble_result(algorithm: Any, environment: Any, horizon: int, seed: Any,
         realised_regret=_frozen(np.stack([o[1] for o in outcomes])),
         pulls=_frozen(np.stack([o[2] for o in outcomes])),
         guarantee=algorithm.guarantee(n_arms=n_arms, horizon=horizon),
-        seconds=seconds, per_user=per_user,
+        seconds=seconds, per_user=per_user, mode=getattr(algorithm, "mode", None),
         communication_cost=None if any(c is None for c in costs) else _frozen(
             np.asarray(costs, dtype=float)))
 

@@ -131,7 +131,7 @@ def _final(name: str, family, T: int, runs: int) -> float:
 
 def _ordering(scale: str) -> Evidence:
     T, runs = (10 ** 5, 6) if scale == "quick" else (10 ** 6, 10)
-    family = LinearInstanceFamily("dpdpe", 100, 5)
+    family = LinearInstanceFamily("dpdpe", dimension=5, actions=100)
     means = {name: _final(name, family, T, runs) for name in ("dpe", "dpdpe-central", "dpdpe-local")}
     ok = means["dpe"] < means["dpdpe-central"] < means["dpdpe-local"]
     return Evidence(HOLDS if ok else FAILS,
@@ -145,7 +145,7 @@ def _ordering(scale: str) -> Evidence:
 def _bound_check(name: str, bound_of_t, theorem: str):
     def check(scale: str) -> Evidence:
         horizons, runs = ([10 ** 4, 10 ** 5], 10) if scale == "quick" else ([10 ** 4, 10 ** 5, 10 ** 6], 20)
-        family = LinearInstanceFamily("dpdpe", 10, 2)
+        family = LinearInstanceFamily("dpdpe", dimension=2, actions=10)
         epsilon = None if name == "dpe" else 10.0
         rows = regret_rows(make_linear_algorithm(name, epsilon=epsilon), family, horizons, runs=runs,
                            seed=8, bound=bound_of_t)
@@ -166,7 +166,7 @@ def _bound_check(name: str, bound_of_t, theorem: str):
 def _thm7_rate(scale: str) -> Evidence:
     horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 4) if scale == "quick" else \
         ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
-    instance = LinearInstanceFamily("dpdpe", 10, 2)(np.random.default_rng(0))  # one instance: small se
+    instance = LinearInstanceFamily("dpdpe", dimension=2, actions=10)(np.random.default_rng(0))  # one instance: small se
     rows = regret_rows(make_linear_algorithm("dpdpe-shuffle", epsilon=10.0), instance, horizons, runs=runs,
                        seed=8,
                        bound=lambda T: regret_bounds.dpdpe_thm7(T, d=2, k=10, epsilon=10.0, delta=0.25,

@@ -154,7 +154,7 @@ def first_release_horizon(*, form: str = "derived", d: int = 1, delta0: float = 
 def _simulated_regret(scale: str) -> dict[str, list[float]]:
     """SBLB (Cor. 8 at its largest ε for the largest T) vs non-private LinUCB, d = 2, K = 5."""
     horizons = [10 ** 3, 10 ** 4] if scale == "quick" else [10 ** 3, 10 ** 4, 10 ** 5]
-    family = ContextualInstanceFamily(2, 5)
+    family = ContextualInstanceFamily(n_arms=5, dimension=2)
     runs = 4 if scale == "quick" else 10
     sblb = simulate_contextual(SBLB(cor8_epsilon_limit(horizons[-1])), family, horizons[-1], runs=runs,
                                seed=0, checkpoints=horizons)

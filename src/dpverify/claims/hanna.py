@@ -160,7 +160,7 @@ def _family_final(name: str, family, T: int, runs: int, **options) -> tuple[floa
 
 def _for_free(scale: str) -> Evidence:
     T, runs = (10 ** 4, 10) if scale == "quick" else (10 ** 5, 30)
-    family = LinearInstanceFamily("sphere", 10, 2)
+    family = LinearInstanceFamily("sphere", dimension=2, actions=10)
     results = {name: _family_final(name, family, T, runs, **({} if name == "hanna-nonprivate"
                                                              else {"epsilon": 1.0}))
                for name in ("hanna-nonprivate", "hanna-central", "hanna-shuffled", "hanna-local")}
@@ -177,7 +177,7 @@ def _for_free(scale: str) -> Evidence:
 
 def _core_set(scale: str) -> Evidence:
     T, runs = (2 * 10 ** 4, 4) if scale == "quick" else (10 ** 7, 4)  # full: the paper's horizon
-    family = LinearInstanceFamily("sphere", 1000, 2)
+    family = LinearInstanceFamily("sphere", dimension=2, actions=1000)
     core = _family_final("hanna-central", family, T, runs, epsilon=1.0)
     whole = _family_final("hanna-central", family, T, runs, epsilon=1.0, core_set=False)
     return Evidence(HOLDS if core[0] < whole[0] else FAILS,
@@ -194,7 +194,7 @@ def _rate_claim(algorithm: str, bound, theorem: str, **options):
         horizons, runs = ([10 ** 3, 10 ** 4, 5 * 10 ** 4], 8) if scale == "quick" else \
             ([10 ** 4, 10 ** 5, 10 ** 6], 20)
         rows = regret_rows(make_linear_algorithm(algorithm, mode="sound", **options),
-                           LinearInstanceFamily("sphere", 10, 2), horizons, runs=runs, seed=7, bound=bound)
+                           LinearInstanceFamily("sphere", dimension=2, actions=10), horizons, runs=runs, seed=7, bound=bound)
         ok, constants = rate_verdict(rows)
         return Evidence(HOLDS if ok else FAILS,
                         f"{theorem}'s constant C is unspecified; {algorithm} (sound mode, K = 10, d = 2): "

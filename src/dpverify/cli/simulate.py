@@ -6,6 +6,8 @@ import argparse
 from typing import Any
 
 from dpverify.cli._core import (
+    EXIT_NOT_MET,
+    EXIT_OK,
     add_execution_options,
     count,
     execution_options,
@@ -89,9 +91,9 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
 def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
     if _is_contextual(args):
         return _contextual_simulate(args)
+    from dpverify.bandits import make_algorithm
     from dpverify.bandits.environments import instance_family
     from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
-    from dpverify.bandits.mab import make_algorithm
     from dpverify.bandits.simulate import simulate
 
     if args.algorithm in LINEAR_ALGORITHM_NAMES:
@@ -100,13 +102,13 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
     args.delta = 1e-6 if args.delta is None else args.delta
     rewards = args.rewards or ("bernoulli" if args.algorithm in ("sdp-ae", "vb-sdp-ae", "ae")
                                else "clipped-gaussian")
-    family = _user_instance(args, linear=False) or instance_family(args.instance, k=args.arms,
+    family = _user_instance(args, linear=False) or instance_family(args.instance, n_arms=args.arms,
                                                                    rewards=rewards)
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
-                               **_simulate_options(args))
+                               mode=args.mode, **_simulate_options(args))
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       progress=args.progress, per_user=args.per_user, **execution_options(args))
-    return _simulation_json(result, args, arms=family.k)
+    return _simulation_json(result, args, arms=family.n_arms)
 
 
 def _user_instance(args: argparse.Namespace, *, linear: bool) -> Any:
@@ -128,6 +130,14 @@ def _user_instance(args: argparse.Namespace, *, linear: bool) -> Any:
 def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
     """The JSON keys every ``dpverify simulate`` shares, then the family's ``extra`` ones."""
     summary, guarantee = result.summary(), result.guarantee
+    warnings = []
+    if not result.claim_met:
+        requested, given = result.requested, guarantee.approx_dp
+        warnings.append(
+            f"{args.algorithm} in {args.mode} mode does not meet the requested "
+            f"{privacy_text(requested.epsilon, requested.delta)}: its guarantee is "
+            + ("none" if given is None else privacy_text(given.epsilon, given.delta))
+            + ("" if args.mode == "sound" else " (the paper's constants; --mode sound meets it)"))
     return {"final_time_average_regret": summary["final_time_average_regret"],
             "final_regret_std": summary["final_regret_std"],
             **{k: v for k, v in summary.items() if k.startswith("final_")},
@@ -136,16 +146,20 @@ def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dic
             "guarantee_delta": summary["delta"],
             "guarantee_per_batch": (None if guarantee is None
                                     else guarantee_json(guarantee.per_batch)),
+            "mode": args.mode, "requested": guarantee_json(result.requested),
+            "claim_met": result.claim_met,
             "algorithm_label": result.algorithm, "environment": result.environment,
-            "simulation_seconds": result.seconds, **extra}
+            "simulation_seconds": result.seconds, "_warnings": warnings,
+            "_status": EXIT_OK if result.claim_met else EXIT_NOT_MET, **extra}
 
 
 def _add_linear_simulate_options(simulate: Any) -> None:
-    simulate.add_argument("--mode", choices=("paper", "sound"), default="paper",
-                          help="linear algorithms: paper (as printed: hanna Lap(1/eps) on rewards "
-                               "in [-1, 1], i.e. really 2eps-DP, and its confidence widths; dpdpe "
-                               "classical Gaussian calibration) or sound (Lap(2/eps) and a correct "
-                               "Laplace-sum bound; analytic Gaussian)")
+    simulate.add_argument("--mode", choices=("sound", "paper"), default="sound",
+                          help="sound: the run's total guarantee meets --epsilon/--delta (noise "
+                               "calibrated: Dist-RDP/CDP-SE's noise epsilon, hanna's Lap(2/eps) "
+                               "and correct widths, dpdpe's analytic Gaussian, SBLB's internal "
+                               "target and delta split); paper: the printed constants (a WARNING "
+                               "on stderr when the true guarantee misses the request)")
     simulate.add_argument("--dim", type=count, default=None,
                           help="dimension d of the linear and contextual instances (default 2 "
                                "sphere, 20 dpdpe, 5 contextual)")
@@ -161,7 +175,7 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``dpverify simulate`` for the linear algorithms (hanna-*, dpdpe-*, dpe, dpe-fixedu)."""
     from dpverify.bandits.linear.environments import LINEAR_INSTANCES, LinearInstanceFamily
     from dpverify.errors import DpverifyValueError
-    from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
+    from dpverify.bandits import make_algorithm
     from dpverify.bandits.simulate import simulate
 
     hanna = args.algorithm.startswith("hanna")
@@ -178,8 +192,7 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     k = args.actions or (10 if args.instance == "sphere" else 1000)
     d = args.dim or (2 if args.instance == "sphere" else 20)
     args.delta = args.delta if args.delta is not None else (1e-6 if hanna else 0.25)
-    options: dict[str, Any] = {} if args.algorithm in NON_PRIVATE_LINEAR_ALGORITHMS \
-        else {"mode": args.mode}
+    options: dict[str, Any] = {}
     if args.algorithm == "dpe-fixedu":
         options.update(horizon=args.horizon, dimension=d)
     if args.confidence is not None and not hanna:
@@ -189,13 +202,13 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
         k, d = user.k, user.d
         if args.algorithm == "dpe-fixedu":
             options.update(dimension=d)
-    algorithm = make_linear_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
-                                      **options)
-    family = user or LinearInstanceFamily(args.instance, k, d)
+    algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                               mode=args.mode, **options)
+    family = user or LinearInstanceFamily(args.instance, dimension=d, actions=k)
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       progress=args.progress, per_user=args.per_user, **execution_options(args))
     summary, guarantee = result.summary(), result.guarantee
-    out = _simulation_json(result, args, mode=args.mode, arms=k, dim=d,
+    out = _simulation_json(result, args, arms=k, dim=d,
                            guarantee_notes=None if guarantee is None else guarantee.notes)
     if "communication_cost" in summary:
         out["communication_cost"] = summary["communication_cost"]
@@ -231,29 +244,26 @@ def _is_contextual(args: argparse.Namespace) -> bool:
 
 def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``simulate`` for garcelon's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
-    from dpverify.bandits.contextual import (
-        make_contextual_algorithm,
-        ContextualInstanceFamily,
-        simulate_contextual,
-    )
+    from dpverify.bandits import make_algorithm
+    from dpverify.bandits.contextual import ContextualInstanceFamily
+    from dpverify.bandits.simulate import simulate
     from dpverify.errors import DpverifyValueError
 
     args.delta = 1e-6 if args.delta is None else args.delta
     generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
-    family = ContextualInstanceFamily(args.dim or 5, args.arms or 10, generator=generator)
+    family = ContextualInstanceFamily(n_arms=args.arms or 10, dimension=args.dim or 5, generator=generator)
     options: dict[str, Any] = {}
     if args.radius_scale is not None:
         options["radius_scale"] = args.radius_scale
     if args.algorithm.startswith("sblb"):
         options.update(regime=args.regime, form=args.batch_form)
-    algorithm = make_contextual_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
-                                          **options)
+    algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                               mode=args.mode, **options)
     if args.instance_file is not None:
         raise DpverifyValueError("--instance-file is for multi-armed and linear algorithms; "
                                  f"--algorithm {args.algorithm} draws contexts from its family")
-    result = simulate_contextual(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
-                                 progress=args.progress, per_user=args.per_user,
-                                 **execution_options(args))
+    result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                      progress=args.progress, per_user=args.per_user, **execution_options(args))
     dims = {"horizon": args.horizon, "dimension": family.dimension}
     length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
     return _simulation_json(
@@ -276,4 +286,6 @@ def _describe_simulation(result: dict[str, Any]) -> str:
     return (f"{result['algorithm_label']} on {result['environment']}, T={result['horizon']}, "
             f"{result['runs']} run(s): final time-average regret "
             f"{result['final_time_average_regret']:.6g} (std of Reg(T) over runs "
-            f"{result['final_regret_std']:.4g}); {privacy}; {result['seconds']:.2f} s")
+            f"{result['final_regret_std']:.4g}); {privacy}"
+            + ("" if result.get("claim_met", True) else " (does NOT meet the request)")
+            + f"; {result['seconds']:.2f} s")

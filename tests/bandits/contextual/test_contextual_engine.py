@@ -15,7 +15,7 @@ import scipy.stats
 from dpverify.bandits.contextual import ContextualInstanceFamily, LDPLinUCB, LinUCB
 from dpverify.bandits.contextual import _engine
 
-ENV = ContextualInstanceFamily(2, 4)(np.random.default_rng(0))
+ENV = ContextualInstanceFamily(n_arms=4, dimension=2)(np.random.default_rng(0))
 T, RUNS = 120, 60
 
 

@@ -11,7 +11,7 @@ from dpverify.bandits.contextual import LDPLinUCB, LinUCB, ContextualInstanceFam
 from dpverify.bandits.contextual import _engine, simulate_contextual
 from dpverify.bandits.contextual.linucb import oful_radius
 
-FAMILY = ContextualInstanceFamily(3, 10)
+FAMILY = ContextualInstanceFamily(n_arms=10, dimension=3)
 
 
 def test_oful_radius_formula() -> None:

@@ -12,7 +12,7 @@ from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, simulate
 from dpverify.bandits.contextual import _engine
 from dpverify.bandits.contextual.parameters import regularizer
 
-FAMILY = ContextualInstanceFamily(2, 10)
+FAMILY = ContextualInstanceFamily(n_arms=10, dimension=2)
 
 
 def _random_policy_regret(horizon: int, runs: int, seed: int) -> float:

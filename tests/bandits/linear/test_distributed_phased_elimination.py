@@ -57,7 +57,7 @@ def test_dpe_finds_the_best_action_and_never_exceeds_the_horizon():
 
 
 def test_per_user_shuffle_path_runs():
-    family = LinearInstanceFamily("dpdpe", 20, 3)
+    family = LinearInstanceFamily("dpdpe", dimension=3, actions=20)
     result = simulate(make_linear_algorithm("dpdpe-shuffle", epsilon=10.0), family, 20_000,
                       seed=1, per_user=True)
     assert result.final_regret().shape == (1,)

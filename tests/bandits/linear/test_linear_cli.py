@@ -9,8 +9,8 @@ import pytest
 from dpverify.cli import main
 
 
-def _json(capsys, *argv):
-    assert main([*argv, "--json"]) == 0
+def _json(capsys, *argv, status=0):
+    assert main([*argv, "--json"]) == status
     return json.loads(capsys.readouterr().out)
 
 
@@ -21,13 +21,14 @@ def test_simulate_hanna_json(capsys):
     assert out["guarantee_epsilon"] == 1.0 and out["mode"] == "sound"
     assert out["final_regret"] >= 0 and "communication_cost" not in out
     paper = _json(capsys, "simulate", "--algorithm", "hanna-central", "--epsilon", "1",
-                  "--horizon", "20000", "--seed", "3")
+                  "--horizon", "20000", "--seed", "3", "--mode", "paper", status=1)
     assert paper["guarantee_epsilon"] == 2.0 and "NOT" in paper["guarantee_notes"]
+    assert paper["claim_met"] is False and out["claim_met"] is True
 
 
 def test_simulate_dpdpe_json_has_communication_cost(capsys):
     out = _json(capsys, "simulate", "--algorithm", "dpdpe-central", "--epsilon", "10",
-                "--horizon", "20000", "--dim", "5", "--actions", "50")
+                "--horizon", "20000", "--dim", "5", "--actions", "50", "--mode", "paper", status=1)
     assert out["instance"] == "dpdpe" and out["delta"] == 0.25
     assert out["communication_cost"] > 0 and out["guarantee_delta"] > 0.25
     fixed = _json(capsys, "simulate", "--algorithm", "dpe-fixedu", "--horizon", "20000",

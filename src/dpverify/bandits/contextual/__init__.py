@@ -11,7 +11,7 @@
 * :mod:`~dpverify.bandits.contextual.simulate` — :func:`simulate_contextual`.
 
 >>> from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, simulate_contextual
->>> result = simulate_contextual(SBLB(0.002, form="printed"), ContextualInstanceFamily(2, 5),
+>>> result = simulate_contextual(SBLB(0.002, form="printed"), ContextualInstanceFamily(n_arms=5, dimension=2),
 ...                              5000, seed=0)
 >>> result.guarantee.model
 'shuffle'

@@ -31,7 +31,7 @@ Context generators (:data:`CONTEXT_GENERATORS`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -146,16 +146,18 @@ class ContextualLinearBandit:
 class ContextualInstanceFamily:
     """A picklable instance family: ``family(rng)`` draws θ* uniformly on the positive-orthant sphere.
 
-    ``‖θ*‖ = S = parameter_bound`` (default 1; ``L S <= 1`` is required).
+    ``‖θ*‖ = S = parameter_bound`` (default 1; ``L S <= 1`` is required). The
+    sizes are keyword-only (``n_arms``, ``dimension``: the names and order of every family).
 
-    >>> family = ContextualInstanceFamily(dimension=3, n_arms=5)
+    >>> family = ContextualInstanceFamily(n_arms=5, dimension=3)
     >>> env = family(np.random.default_rng(1))
     >>> env.dimension, env.n_arms, round(env.parameter_bound, 12)
     (3, 5, 1.0)
     """
 
-    dimension: int
+    _: KW_ONLY
     n_arms: int
+    dimension: int
     generator: str = "sphere"
     context_bound: float = 1.0
     parameter_bound: float = 1.0

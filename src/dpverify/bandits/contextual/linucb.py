@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -116,6 +117,18 @@ class LinUCB:
         return BanditGuarantee(model="none", per_batch=None, total=None, approx_dp=None,
                                notes="non-private")
 
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> Any:
+        """The deployment's parameters (no shuffler: one release per user)."""
+        from dpverify._validation import check_positive_int
+        from dpverify.bandits.contextual._deployment import local_plan
+        from dpverify.bandits.plan import instance_sizes
+
+        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
+                               required=("dimension",))
+        return local_plan(self, horizon=check_positive_int(horizon, "horizon"),
+                          dimension=sizes["dimension"], n_arms=sizes["n_arms"])
+
     def local_epsilon(self, *, horizon: int, dimension: int) -> None:
         return None
 
@@ -164,7 +177,20 @@ class LDPLinUCB:
         local = PureDP(self.epsilon)
         return BanditGuarantee(model="local", per_batch=local, total=local,
                                approx_dp=ApproxDP(self.epsilon, 0.0),
-                               notes="each user's report is epsilon-LDP (Prop. 4); one report per user")
+                               notes="each user's report is epsilon-LDP (Prop. 4); one report per user",
+                               requested=ApproxDP(self.epsilon, self.delta))
+
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> Any:
+        """The deployment's parameters (no shuffler: one release per user)."""
+        from dpverify._validation import check_positive_int
+        from dpverify.bandits.contextual._deployment import local_plan
+        from dpverify.bandits.plan import instance_sizes
+
+        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
+                               required=("dimension",))
+        return local_plan(self, horizon=check_positive_int(horizon, "horizon"),
+                          dimension=sizes["dimension"], n_arms=sizes["n_arms"])
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> float:
         return self.epsilon

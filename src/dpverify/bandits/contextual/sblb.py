@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -54,6 +55,7 @@ from dpverify.accountants.shuffle_papers import (
     garcelon_total_guarantee,
 )
 from dpverify.bandits._policy import BanditGuarantee
+from dpverify.bandits.plan import MODES
 from dpverify.bandits.contextual import parameters as _params
 from dpverify.bandits.contextual._engine import Learner
 from dpverify.bandits.contextual.reports import (
@@ -157,6 +159,10 @@ class SBLB:
         Multiplies β_j in the users' UCB (default 1: Eq. (7) as printed). Not
         in the paper: an exploration knob for experiments (privacy unaffected:
         the users' choice is local post-processing of the released model).
+    mode
+        ``"paper"`` (default): Cor. 7/8 at (ε, δ), δ0 = δ, advanced composition
+        (the total exceeds the request in δ); ``"sound"``: the total meets
+        (ε, δ) (:mod:`~dpverify.bandits.contextual._deployment`).
 
     >>> algo = SBLB(epsilon=0.001, delta=1e-6)
     >>> params = algo.parameters(horizon=10**4, dimension=2)
@@ -175,10 +181,12 @@ class SBLB:
     S: float = 1.0
     sigma: float = 0.5
     radius_scale: float = 1.0
+    mode: str = "paper"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         check_positive(self.radius_scale, "radius_scale")
         check_choice(self.regime, "regime", _params.REGIMES)
         check_choice(self.form, "form", _params.BATCH_FORMS)
@@ -193,7 +201,12 @@ class SBLB:
         return "sblb-fixed-batch" if self.fixed_batch else "sblb"
 
     def parameters(self, *, horizon: int, dimension: int) -> _params.SBLBParameters:
-        """The deployment's parameters (Cor. 7/8; l from Thm 5 unless overridden)."""
+        """The deployment's parameters (Cor. 7/8; l from Thm 5 unless overridden; calibrated in sound mode)."""
+        if self.mode == "sound":
+            from dpverify.bandits.contextual._deployment import sound_parameters
+
+            return sound_parameters(self, check_positive_int(horizon, "horizon"),
+                                    check_positive_int(dimension, "dimension"))
         params = _params.sblb_parameters(self.epsilon, self.delta, horizon, dimension, self.regime,
                                          form=self.form, L=self.L, S=self.S, sigma=self.sigma,
                                          strict=self.strict)
@@ -206,14 +219,33 @@ class SBLB:
                                      fixed_batch=self.fixed_batch, per_user=per_user,
                                      radius_scale=self.radius_scale)
 
-    def guarantee(self, *, horizon: int, dimension: int, composition: str = "advanced",
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> Any:
+        """Every deployment parameter (Cor. 7/8, Thm 5's l, the releases); infeasible when l > T.
+
+        >>> plan = SBLB(1.0, regime="cor7", mode="sound").plan(horizon=10 ** 5, dimension=2)
+        >>> plan.claim_met, plan.feasible_horizon > 10 ** 5
+        (False, True)
+        """
+        from dpverify.bandits.contextual._deployment import sblb_plan
+        from dpverify.bandits.plan import instance_sizes
+
+        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
+                               required=("dimension",))
+        return sblb_plan(self, horizon=check_positive_int(horizon, "horizon"),
+                         dimension=sizes["dimension"], n_arms=sizes["n_arms"])
+
+    def guarantee(self, *, horizon: int, dimension: int, composition: str | None = None,
                   fallback: bool = True) -> BanditGuarantee:
         """LDP ε0, per-release ε_{j,c} (Prop. 13) and the total over ⌈T/l⌉ releases (Thm 5's proof).
 
-        ``composition``: ``"advanced"`` (the paper), ``"optimal"`` or ``"pld"``.
+        ``composition``: ``"advanced"`` (the paper; the default in paper mode),
+        ``"optimal"`` or ``"pld"`` (the default in sound mode).
         When ε_c is so large that the composition overflows, ``fallback=True``
         reports basic composition instead (said in the notes); ``False`` raises.
         """
+        if composition is None:
+            composition = "pld" if self.mode == "sound" else "advanced"
         composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
         q = self.parameters(horizon=horizon, dimension=dimension)
         per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, m=q.m, d=q.dimension,
@@ -237,7 +269,8 @@ class SBLB:
                  + ("; l > T: no batch completes, nothing is ever released (the accountants' "
                     "number is then only an upper bound)" if released == 0 else ""))
         return BanditGuarantee(model="shuffle", per_batch=ApproxDP(per_batch, _delta_sum(q.delta0, q.delta)),
-                               total=with_event, approx_dp=with_event, notes=notes)
+                               total=with_event, approx_dp=with_event, notes=notes,
+                               requested=ApproxDP(self.epsilon, self.delta))
 
     def total_epsilons(self, *, horizon: int, dimension: int) -> dict[str, float | None]:
         """The total ε by every composition of :data:`GARCELON_COMPOSITIONS` (None where it fails).

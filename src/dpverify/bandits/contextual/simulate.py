@@ -89,4 +89,5 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
         pseudo_regret=_frozen(np.stack([o[0] for o in outcomes])),
         realised_regret=_frozen(np.stack([o[1] for o in outcomes])),
         pulls=_frozen(np.stack([o[2] for o in outcomes])),
-        guarantee=guarantee, seconds=seconds, per_user=per_user)
+        guarantee=guarantee, seconds=seconds, per_user=per_user,
+        mode=getattr(algorithm, "mode", None))

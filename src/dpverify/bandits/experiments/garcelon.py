@@ -130,7 +130,7 @@ def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_
     for index, (cell, algorithms, cell_runs) in enumerate(_cells(name, scale)):
         if cells is not None and cell.key not in cells:
             continue
-        family = ContextualInstanceFamily(cell.dimension, ARMS)
+        family = ContextualInstanceFamily(n_arms=ARMS, dimension=cell.dimension)
         sims = tuple(replace(simulate_contextual(algorithm, family, cell.horizon,
                                                  runs=runs or cell_runs, seed=[seed, index],
                                                  n_jobs=n_jobs, executor=executor,
@@ -181,6 +181,7 @@ def rows(results: tuple) -> list[dict[str, Any]]:
                         "guarantee_model": None if sim.guarantee is None else sim.guarantee.model,
                         "guarantee_epsilon": None if approx is None else approx.epsilon,
                         "guarantee_delta": None if approx is None else approx.delta,
+                        "mode": sim.mode, "claim_met": sim.claim_met,
                         "seconds": round(sim.seconds, 3)})
     return out
 

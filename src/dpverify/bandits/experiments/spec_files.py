@@ -167,12 +167,12 @@ def _instances(entry: Any, base: Path) -> tuple[str, Any]:
     if not isinstance(entry, dict):
         raise value_error("instances", entry, "tables (family, linear_family, means/theta or file)")
     if "family" in entry:
-        family = instance_family(entry["family"], k=entry.get("arms"),
+        family = instance_family(entry["family"], n_arms=entry.get("arms"),
                                  rewards=entry.get("rewards", "clipped-gaussian"))
         return entry.get("name", family.describe()), family
     if "linear_family" in entry:
-        family = LinearInstanceFamily(entry["linear_family"], entry.get("arms", 10),
-                                      entry.get("dimension", 2))
+        family = LinearInstanceFamily(entry["linear_family"], dimension=entry.get("dimension", 2),
+                                      actions=entry.get("arms", 10))
         return entry.get("name", family.describe()), family
     if "file" in entry:
         instance = load_instance(base / entry["file"])

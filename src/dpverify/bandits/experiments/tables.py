@@ -43,7 +43,10 @@ def guarantee_label(columns: dict[str, Any], nominal_epsilon: float) -> str:
 def _panel_columns(panel: Any, sim: Any) -> dict[str, Any]:
     return {"panel": panel.key, "algorithm": sim.algorithm, "instances": sim.environment,
             "epsilon": panel.epsilon, "delta": panel.delta, "horizon": sim.horizon,
-            "runs": sim.runs, **guarantee_columns(sim.guarantee)}
+            "runs": sim.runs, **guarantee_columns(sim.guarantee),
+            # how the figure ran the algorithm (paper: the printed constants) and whether the
+            # guarantee actually given meets the requested (ε, δ)
+            "mode": getattr(sim, "mode", None), "claim_met": getattr(sim, "claim_met", True)}
 
 
 def run_rows(spec: Any, results: Any) -> list[dict[str, Any]]:

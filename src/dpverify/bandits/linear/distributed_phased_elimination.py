@@ -58,6 +58,7 @@ from dpverify._validation import (
 )
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.design import Design, design_budget
+from dpverify.guarantees import ApproxDP
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear.privatizers import (
     LOCAL_CONSTANTS,
@@ -236,7 +237,23 @@ class DistributedPhasedElimination:
                      f"is {per_phase.delta:.4g} > {claim.delta} (dpdpe trap B6-4)")
         if self.model == "shuffle":
             note += "; Cheu et al. 2021 constants as printed by dpdpe Eq. (22) [R], not verified"
-        return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note)
+        return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note,
+                               requested=ApproxDP(self.epsilon, self.delta))
+
+
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> Any:
+        """Every deployment parameter from (d, k, T) alone (no environment): one record per phase.
+
+        See :mod:`dpverify.bandits.linear._deployment`.
+        """
+        from dpverify.bandits.linear._deployment import dpdpe_plan
+        from dpverify.bandits.plan import instance_sizes
+
+        sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
+                               required=("dimension", "actions"))
+        return dpdpe_plan(self, horizon=check_positive_int(horizon, "horizon"),
+                          dimension=sizes["dimension"], actions=sizes["actions"])
 
 
 class DistributedPhasedEliminationPolicy(PhasedPolicy):
@@ -254,6 +271,8 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
             1.0 / (environment.actions.shape[0] * horizon)
         self.clients_used = 0
         self.communication_cost = 0.0
+        #: Per completed phase: clients, design points and noise (the run's own record).
+        self.deployments: list[dict[str, Any]] = []
 
     def _plan(self, phase: int, design: Design) -> NDArray[np.int64] | None:
         if self.played >= self.horizon:
@@ -278,6 +297,9 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
         coordinates = self.actions[self.support] @ design.basis
         theta = least_squares(coordinates, self.counts, estimate)
         sigma_n = self.privatizer.width_sigma(users, dimension, design.dimension)
+        self.deployments.append({"phase": self.phase, "users_U": users,
+                                 "coordinates_s": dimension, "width_sigma_n": sigma_n,
+                                 "communication": self.privatizer.communication(users, dimension)})
         width = dpdpe_width(dimension=design.dimension, users=users,
                             plays=self.h1 * 2 ** (self.phase - 1),
                             heterogeneity=algorithm.heterogeneity, width_sigma=sigma_n,

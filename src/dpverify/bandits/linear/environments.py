@@ -15,7 +15,7 @@ unchanged; the linear algorithms additionally read the (public) ``actions``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
@@ -233,15 +233,18 @@ class LinearInstanceFamily:
     """A picklable generator of random linear instances: ``family(rng)`` draws one.
 
     ``kind="sphere"``: :func:`sphere_instance` (hanna); ``"dpdpe"``:
-    :func:`dpdpe_instance`. ``k`` actions in R^``d``.
+    :func:`dpdpe_instance`. ``actions`` actions in R^``dimension`` (keyword-only: the
+    instance sizes are named ``n_arms``, ``dimension``, ``actions`` in every family;
+    ``k`` and ``d`` remain as read-only aliases).
 
-    >>> LinearInstanceFamily("sphere", 10, 2)(np.random.default_rng(0)).n_arms
+    >>> LinearInstanceFamily("sphere", dimension=2, actions=10)(np.random.default_rng(0)).n_arms
     10
     """
 
     kind: str
-    k: int
-    d: int
+    _: KW_ONLY
+    dimension: int
+    actions: int
     heterogeneity: float = 0.1
     population: int = 10 ** 5
     reward_bound: float = 1.0
@@ -249,8 +252,18 @@ class LinearInstanceFamily:
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", LINEAR_INSTANCES)
-        object.__setattr__(self, "k", check_positive_int(self.k, "k"))
-        object.__setattr__(self, "d", check_positive_int(self.d, "d"))
+        object.__setattr__(self, "dimension", check_positive_int(self.dimension, "dimension"))
+        object.__setattr__(self, "actions", check_positive_int(self.actions, "actions"))
+
+    @property
+    def k(self) -> int:
+        """Alias of :attr:`actions`."""
+        return self.actions
+
+    @property
+    def d(self) -> int:
+        """Alias of :attr:`dimension`."""
+        return self.dimension
 
     def __call__(self, rng: np.random.Generator) -> Any:
         if self.kind == "sphere":

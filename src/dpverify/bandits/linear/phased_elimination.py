@@ -55,6 +55,7 @@ from dpverify._validation import (
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.privatizers._base import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.design import Design
+from dpverify.guarantees import ApproxDP
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear.privatizers import (
     MODES,
@@ -233,7 +234,23 @@ class PhasedElimination:
         if approx.epsilon > claim.epsilon * (1 + 1e-12):
             note += (f"; the claim does NOT hold: rewards in [-1, 1] have sensitivity 2, "
                      f"the noise gives {per_batch} (hanna trap T-H1)")
-        return BanditGuarantee(privatizer.model, per_batch, per_batch, approx, note)
+        return BanditGuarantee(privatizer.model, per_batch, per_batch, approx, note,
+                               requested=ApproxDP(self.epsilon, self.delta))
+
+
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> Any:
+        """Every deployment parameter from (d, k, T) alone (no environment): one record per batch.
+
+        See :mod:`dpverify.bandits.linear._deployment`.
+        """
+        from dpverify.bandits.linear._deployment import hanna_plan
+        from dpverify.bandits.plan import instance_sizes
+
+        sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
+                               required=("dimension", "actions"))
+        return hanna_plan(self, horizon=check_positive_int(horizon, "horizon"),
+                          dimension=sizes["dimension"], actions=sizes["actions"])
 
 
 class PhasedEliminationPolicy(PhasedPolicy):
@@ -248,6 +265,8 @@ class PhasedEliminationPolicy(PhasedPolicy):
         self.base = batch_base(horizon)
         self.batches = batch_count(horizon)
         self.batch_privatizer: Any = None
+        #: Per batch: users, core-set size, ε (or ε0^{(i)}) and Laplace scale (the run's record).
+        self.deployments: list[dict[str, Any]] = []
 
     def _plan(self, phase: int, design: Design) -> NDArray[np.int64] | None:
         if phase > self.batches:
@@ -259,6 +278,12 @@ class PhasedEliminationPolicy(PhasedPolicy):
         users = int(counts.sum()) if self.algorithm.mode == "paper" else \
             max(1, math.ceil(self.base ** phase))
         self.batch_privatizer = None if privatizer is None else privatizer.for_batch(users)
+        self.deployments.append({"batch": phase, "users": int(counts.sum()),
+                                 "core_set_size": int(counts.size),
+                                 "epsilon": None if privatizer is None else
+                                 self.batch_privatizer.epsilon,
+                                 "laplace_b": None if privatizer is None else
+                                 self.batch_privatizer.scale})
         return counts
 
     def _finish(self, rng: np.random.Generator) -> tuple[NDArray[np.float64], float]:

@@ -36,6 +36,7 @@ from dpverify.bandits.mab.batched_elimination import (
     shuffle_dp_se,
     successive_elimination,
 )
+from dpverify.bandits.mab._deployment import calibrated_privatizer, secure_aggregation_plans
 from dpverify.bandits.mab.dp_se import DPSE, DPSEPolicy
 from dpverify.bandits.mab.shuffle_elimination import (
     ShuffleArmElimination,
@@ -64,6 +65,8 @@ __all__ = [
     "ldp_se",
     "make_algorithm",
     "ALGORITHM_NAMES",
+    "calibrated_privatizer",
+    "secure_aggregation_plans",
 ]
 
 

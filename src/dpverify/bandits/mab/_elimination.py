@@ -35,6 +35,7 @@ from typing import Any
 from dpverify._validation import check_int_at_least, check_positive_int, check_probability
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.privatizers._base import ErrorLaw, as_approx_dp, worst_case_guarantee
+from dpverify.guarantees import ApproxDP
 
 __all__ = [
     "chowdhury_radius",
@@ -119,21 +120,23 @@ def check_confidence(value: float | None, horizon: int) -> float:
 
 
 def schedule_guarantee(privatizer: Any, batch_sizes: Sequence[int], *, delta: float,
-                       notes: str = "") -> BanditGuarantee:
+                       notes: str = "", requested: ApproxDP | None = None) -> BanditGuarantee:
     """The run's guarantee from the per-batch guarantees of every batch size that can be aggregated.
 
     Per batch: the worst case over ``batch_sizes`` (:func:`worst_case_guarantee`);
     total: the same, by parallel composition (every user is in one batch only,
     CATALOGUE A1 / tenenbaum Sec. 2.2); ``approx_dp``: the (ε, δ) form,
-    RDP and zCDP converted at ``delta`` by :mod:`dpverify.accountants`.
+    RDP and zCDP converted at ``delta`` by :mod:`dpverify.accountants`;
+    ``requested`` is recorded (``claim_met``).
     """
     per_size = [privatizer.guarantee(n) for n in sorted(set(batch_sizes))]
     if per_size[0] is None:
         return BanditGuarantee(model="none", per_batch=None, total=None, approx_dp=None,
-                               notes="non-private")
+                               notes="non-private", requested=requested)
     per_batch = worst_case_guarantee(per_size)
     composition = "total = per batch by parallel composition (each user in one batch)"
     return BanditGuarantee(model=privatizer.model, per_batch=per_batch, total=per_batch,
                            approx_dp=as_approx_dp(per_batch, delta=delta),
                            notes="; ".join(filter(None, [composition, notes,
-                                                         getattr(privatizer, "theorem_note", "")])))
+                                                         getattr(privatizer, "theorem_note", "")])),
+                           requested=requested)

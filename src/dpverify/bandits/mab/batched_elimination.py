@@ -26,8 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_delta, check_int_at_least, check_positive_int, value_error
+from dpverify._validation import (
+    check_choice,
+    check_delta,
+    check_int_at_least,
+    check_positive_int,
+    value_error,
+)
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
+from dpverify.bandits.mab._deployment import batch_plan, calibrated_privatizer
+from dpverify.bandits.plan import MODES, DeploymentPlan, instance_sizes
+from dpverify.guarantees import ApproxDP
 from dpverify.bandits.mab._elimination import (
     check_confidence,
     chowdhury_radius,
@@ -74,6 +83,11 @@ class BatchedSuccessiveElimination:
         δ at which an RDP / zCDP guarantee is reported as (ε, δ).
     name
         Label in results and figures.
+    mode, requested
+        ``"paper"`` (default): the privatizer as given (chowdhury's constants);
+        ``"sound"``: the privatizer's noise ε calibrated per horizon so that the
+        total guarantee is within ``requested`` (:mod:`~dpverify.bandits.mab._deployment`).
+        ``requested`` defaults to (privatizer ε, ``delta``).
 
     Examples
     --------
@@ -90,11 +104,17 @@ class BatchedSuccessiveElimination:
     confidence: float | None = None
     delta: float = 1e-6
     name: str = "batched successive elimination"
+    mode: str = "paper"
+    requested: ApproxDP | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "batch_base", check_int_at_least(self.batch_base, "batch_base", 2))
         check_confidence(self.confidence, 2)
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        epsilon = getattr(self.privatizer, "epsilon", None)
+        if self.requested is None and epsilon is not None:
+            object.__setattr__(self, "requested", ApproxDP(epsilon, self.delta))
 
     def start(self, *, n_arms: int, horizon: int, per_user: bool = False) -> BatchedEliminationPolicy:
         return BatchedEliminationPolicy(self, n_arms=n_arms, horizon=horizon, per_user=per_user)
@@ -103,9 +123,45 @@ class BatchedSuccessiveElimination:
         """The sizes ``base^b <= T`` of the batches that can complete (and be aggregated)."""
         return geometric_batch_sizes(self.batch_base, horizon)
 
-    def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
+    def deployed_privatizer(self, horizon: int) -> Any:
+        """The privatizer a run of horizon T uses (p = 1/T; noise ε calibrated in sound mode)."""
         privatizer = self.privatizer.for_horizon(check_positive_int(horizon, "horizon"))
-        return schedule_guarantee(privatizer, self.batch_sizes(horizon), delta=self.delta)
+        if self.mode == "paper" or self.requested is None:
+            return privatizer
+        return calibrated_privatizer(privatizer, tuple(self.batch_sizes(horizon)), self.requested)
+
+    def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
+        return schedule_guarantee(self.deployed_privatizer(horizon), self.batch_sizes(horizon),
+                                  delta=self.delta, requested=self.requested)
+
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> DeploymentPlan:
+        """Every parameter of a deployment at horizon T, one schedule record per batch size.
+
+        >>> plan = dist_rdp_se(1.0, mode="sound").plan(horizon=10 ** 5, n_arms=10)
+        >>> plan.claim_met, plan.guarantee.epsilon <= 1.0, plan.schedule[0]["precision_g"] >= 1
+        (True, True, True)
+        """
+        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension, actions=actions)
+        horizon = check_positive_int(horizon, "horizon")
+        privatizer = self.deployed_privatizer(horizon)
+        guarantee = self.guarantee(n_arms=sizes["n_arms"] or 1, horizon=horizon)
+        batch_sizes = self.batch_sizes(horizon)
+        parameters: dict[str, Any] = {
+            "privatizer": privatizer.name, "batch_base_eta": self.batch_base,
+            "batch_sizes_l": batch_sizes, "batches_per_arm_at_most": len(batch_sizes),
+            "confidence_p": check_confidence(self.confidence, horizon)}
+        for key in ("epsilon", "scale_factor", "tail_probability", "tau_rule"):
+            value = getattr(privatizer, key, None)
+            if value is not None:
+                parameters["noise_epsilon" if key == "epsilon" else key] = value
+        notes = ["chowdhury 2023 Alg. 1 (batches l(b) = eta^b, forgetting)",
+                 f"{self.mode} mode" + (": noise epsilon calibrated so the total meets the request"
+                                        if self.mode == "sound" else ": the paper's constants")]
+        return batch_plan(name=self.name, mode=self.mode, model=guarantee.model, horizon=horizon,
+                          n_arms=sizes["n_arms"], requested=self.requested, guarantee=guarantee,
+                          privatizer=privatizer, batch_sizes=batch_sizes, parameters=parameters,
+                          notes=notes)
 
 
 @dataclass
@@ -113,7 +169,9 @@ class BatchedEliminationPolicy:
     """One run of :class:`BatchedSuccessiveElimination` (mutable state; see the Policy protocol).
 
     ``active`` is Φ(b), ``batch_index`` is b, ``estimates`` the current
-    batch's μ̂, ``radii`` the β(b) of every completed batch.
+    batch's μ̂, ``radii`` the β(b) of every completed batch, ``deployments``
+    the privatizer's parameters of every batch started (the run's own record,
+    which a :meth:`BatchedSuccessiveElimination.plan` reproduces).
     """
 
     algorithm: BatchedSuccessiveElimination
@@ -124,11 +182,12 @@ class BatchedEliminationPolicy:
     batch_index: int = field(init=False, default=0)
     estimates: dict[int, float] = field(init=False, default_factory=dict)
     radii: list[float] = field(init=False, default_factory=list)
+    deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.n_arms = check_positive_int(self.n_arms, "n_arms")
         self.horizon = check_positive_int(self.horizon, "horizon")
-        self.privatizer = self.algorithm.privatizer.for_horizon(self.horizon)
+        self.privatizer = self.algorithm.deployed_privatizer(self.horizon)
         self.confidence = check_confidence(self.algorithm.confidence, self.horizon)
         self.active = list(range(self.n_arms))
         self._queue: list[int] = []
@@ -142,6 +201,7 @@ class BatchedEliminationPolicy:
             if self.batch_index:
                 self._eliminate()
             self.batch_index += 1
+            self.deployments.append(self.privatizer.deployment(self.batch_size))
             self.estimates = {}
             self._queue = list(self.active)
         return Batch(self._queue[0], self.batch_size)

@@ -25,7 +25,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dpverify._validation import check_epsilon, check_positive_int, value_error
+from typing import Any
+
+from dpverify._validation import check_choice, check_epsilon, check_positive_int, value_error
+from dpverify.bandits.plan import MODES
+from dpverify.guarantees import ApproxDP
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._elimination import check_confidence, schedule_guarantee
 from dpverify.bandits.privatizers import CentralLaplace
@@ -72,10 +76,15 @@ class DPSE:
     epsilon: float
     confidence: float | None = None
     name: str = "DP-SE"
+    requested: ApproxDP | None = None
+    mode: str = "paper"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_confidence(self.confidence, 2)
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        if self.requested is None:
+            object.__setattr__(self, "requested", ApproxDP(self.epsilon, 0.0))
 
     @property
     def privatizer(self) -> CentralLaplace:
@@ -86,7 +95,50 @@ class DPSE:
 
     def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
         return schedule_guarantee(self.privatizer, [1], delta=1e-6,
-                                  notes="one independent Lap(1/ε) per arm per epoch")
+                                  notes="one independent Lap(1/ε) per arm per epoch",
+                                  requested=self.requested)
+
+    def epoch_lengths(self, *, n_arms: int, horizon: int) -> list[int]:
+        """R_e of the epochs while every arm stays active, until K·Σ R_e reaches T.
+
+        Eliminations only shorten later epochs' totals (|S| shrinks), so this is
+        the longest schedule; the pure ε of every epoch is the same.
+        """
+        confidence = check_confidence(self.confidence, horizon)
+        lengths, played = [], 0
+        while played < horizon:
+            length = dp_se_epoch_length(len(lengths) + 1, active_arms=n_arms,
+                                        epsilon=self.epsilon, confidence=confidence)
+            lengths.append(length)
+            played += n_arms * length
+        return lengths
+
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> Any:
+        """One schedule record per epoch (all K arms active: the longest schedule).
+
+        >>> DPSE(0.5).plan(horizon=10 ** 5, n_arms=4).parameters["analyser_laplace_b"]
+        2.0
+        """
+        from dpverify.bandits.mab._deployment import batch_plan
+        from dpverify.bandits.plan import instance_sizes
+
+        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension,
+                               actions=actions)
+        horizon = check_positive_int(horizon, "horizon")
+        k = sizes["n_arms"] or 2
+        lengths = self.epoch_lengths(n_arms=k, horizon=horizon)
+        parameters = {"privatizer": self.privatizer.name,
+                      "confidence_p": check_confidence(self.confidence, horizon),
+                      "epochs_at_most": len(lengths),
+                      **self.privatizer.deployment(1)}
+        parameters.pop("users_n")
+        return batch_plan(name=self.name, mode=self.mode, model="central", horizon=horizon,
+                          n_arms=sizes["n_arms"], requested=self.requested,
+                          guarantee=self.guarantee(n_arms=k, horizon=horizon),
+                          privatizer=self.privatizer, batch_sizes=lengths, parameters=parameters,
+                          notes=["Sajed & Sheffet 2019 DP-SE (CATALOGUE A2.6); epoch lengths "
+                                 f"R_e with |S| = K = {k} (no elimination)"])
 
 
 @dataclass
@@ -101,6 +153,8 @@ class DPSEPolicy:
     epoch: int = field(init=False, default=0)
     length: int = field(init=False, default=0)
     estimates: dict[int, float] = field(init=False, default_factory=dict)
+    #: (R_e, the privatizer's parameters) of every epoch started (the run's own record).
+    deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.n_arms = check_positive_int(self.n_arms, "n_arms")
@@ -119,6 +173,8 @@ class DPSEPolicy:
                                              epsilon=self.algorithm.epsilon,
                                              confidence=self.confidence)
             self.estimates = {}
+            self.deployments.append({"batch_size": self.length,
+                                     **self.privatizer.deployment(self.length)})
             self._queue = list(self.active)
         return Batch(self._queue[0], self.length)
 

@@ -34,6 +34,9 @@ import numpy as np
 
 from dpverify._validation import check_choice, check_positive_int, value_error
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
+from dpverify.bandits.mab._deployment import batch_plan
+from dpverify.bandits.plan import MODES, DeploymentPlan, instance_sizes
+from dpverify.guarantees import ApproxDP
 from dpverify.bandits.mab._elimination import (
     geometric_batch_sizes,
     schedule_guarantee,
@@ -70,10 +73,16 @@ class ShuffleArmElimination:
     privatizer: Any
     batch_size: int | None = None
     name: str = "arm elimination"
+    requested: ApproxDP | None = None
+    mode: str = "paper"
 
     def __post_init__(self) -> None:
         if self.batch_size is not None:
             object.__setattr__(self, "batch_size", check_positive_int(self.batch_size, "batch_size"))
+        object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        epsilon = getattr(self.privatizer, "epsilon", None)
+        if self.requested is None and epsilon is not None:
+            object.__setattr__(self, "requested", ApproxDP(epsilon, self.privatizer.delta))
 
     @property
     def variable_batches(self) -> bool:
@@ -94,7 +103,41 @@ class ShuffleArmElimination:
     def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
         delta = getattr(self.privatizer, "delta", 1e-6)
         return schedule_guarantee(self.privatizer, self.batch_sizes(horizon), delta=delta,
-                                  notes="per batch: (ε, δ)-SDP of the shuffled M_sum")
+                                  notes="per batch: (ε, δ)-SDP of the shuffled M_sum",
+                                  requested=self.requested)
+
+    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
+             actions: int | None = None) -> DeploymentPlan:
+        """One schedule record per batch size (m, or 2^t), read from the M_sum the run uses.
+
+        The noise is calibrated exactly in both modes (N the smallest number of
+        coins whose binomial noise is (ε, δ)-DP; p the smallest flip probability
+        whose exact shuffled δ meets the target), so the modes coincide.
+
+        >>> plan = sdp_ae(1.0, 1e-6).plan(horizon=10 ** 5, n_arms=5)
+        >>> plan.parameters["noise_bits_N"], plan.claim_met
+        (80, True)
+        """
+        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension,
+                               actions=actions)
+        horizon = check_positive_int(horizon, "horizon")
+        batch_sizes = self.batch_sizes(horizon)
+        parameters: dict[str, Any] = {"privatizer": self.privatizer.name,
+                                      "batch_sizes_m": batch_sizes,
+                                      "fixed_batch_size_m": self.batch_size}
+        for key, name in (("total_noise_bits", "noise_bits_N"), ("sigma", "sigma_eps_delta")):
+            if hasattr(self.privatizer, key):
+                parameters[name] = getattr(self.privatizer, key)
+        return batch_plan(name=self.name, mode=self.mode, model=self.privatizer.model,
+                          horizon=horizon, n_arms=sizes["n_arms"], requested=self.requested,
+                          guarantee=self.guarantee(n_arms=sizes["n_arms"] or 1, horizon=horizon),
+                          privatizer=self.privatizer, batch_sizes=batch_sizes,
+                          parameters=parameters, calibration="exact",
+                          notes=["tenenbaum 2021 " + ("VB-SDP-AE (Alg. 2), batches 2^t"
+                                                      if self.batch_size is None else
+                                                      "SDP-AE (Alg. 1), fixed batches m"),
+                                 "M_sum noise calibrated exactly (binomial-noise delta / exact "
+                                 "shuffled randomized response)"])
 
 
 @dataclass
@@ -110,6 +153,8 @@ class ShuffleEliminationPolicy:
     sums: dict[int, float] = field(init=False, default_factory=dict)
     pulls: dict[int, int] = field(init=False, default_factory=dict)
     error_variances: dict[int, float] = field(init=False, default_factory=dict)
+    #: The M_sum's parameters of every batch size the run starts (its own record).
+    deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.n_arms = check_positive_int(self.n_arms, "n_arms")
@@ -125,6 +170,9 @@ class ShuffleEliminationPolicy:
             if self.phase:
                 self._eliminate()
             self.phase += 1
+            size = self.algorithm.phase_batch_size(self.phase)
+            if not self.deployments or self.deployments[-1]["users_n"] != size:  # new sizes only
+                self.deployments.append(self.algorithm.privatizer.deployment(size))
             self._queue = list(self.active)
         return Batch(self._queue[0], self.algorithm.phase_batch_size(self.phase))
 
@@ -158,7 +206,8 @@ def _msum(epsilon: float, delta: float, protocol: str) -> Any:
 
 
 def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
-           protocol: str = "noise-bits", batch_reading: str = "squared") -> ShuffleArmElimination:
+           protocol: str = "noise-bits", batch_reading: str = "squared",
+           **options: Any) -> ShuffleArmElimination:
     """SDP-AE (tenenbaum Alg. 1); ``batch_size=None`` is Cor. 3.2's m = ⌈σ²⌉ (or ⌈σ⌉, "printed").
 
     σ is that of the chosen M_sum (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`).
@@ -172,14 +221,15 @@ def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
                               "its σ depends on the batch size")
         sigma = tenenbaum_msum_sigma(epsilon, delta)
         batch_size = tenenbaum_batch_size(sigma, reading=batch_reading)
-    return ShuffleArmElimination(privatizer, batch_size, name="SDP-AE")
+    return ShuffleArmElimination(privatizer, batch_size, name="SDP-AE", **options)
 
 
-def vb_sdp_ae(epsilon: float, delta: float, *, protocol: str = "noise-bits") -> ShuffleArmElimination:
+def vb_sdp_ae(epsilon: float, delta: float, *, protocol: str = "noise-bits",
+              **options: Any) -> ShuffleArmElimination:
     """VB-SDP-AE (tenenbaum Alg. 2): batch sizes 2^t, all data kept."""
-    return ShuffleArmElimination(_msum(epsilon, delta, protocol), None, name="VB-SDP-AE")
+    return ShuffleArmElimination(_msum(epsilon, delta, protocol), None, name="VB-SDP-AE", **options)
 
 
-def arm_elimination(batch_size: int | None = None) -> ShuffleArmElimination:
+def arm_elimination(batch_size: int | None = None, **options: Any) -> ShuffleArmElimination:
     """Non-private batched arm elimination (σ = 0): fixed batches, or doubling ones (``None``)."""
-    return ShuffleArmElimination(NonPrivate(), batch_size, name="AE (non-private)")
+    return ShuffleArmElimination(NonPrivate(), batch_size, name="AE (non-private)", **options)

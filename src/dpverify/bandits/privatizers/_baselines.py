@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +38,9 @@ class NonPrivate:
 
     def guarantee(self, users: int) -> None:
         return None
+
+    def deployment(self, users: int) -> dict[str, Any]:
+        return {"users_n": check_positive_int(users, "users"), "noise": "none"}
 
     def estimate_error_law(self, users: int) -> ErrorLaw:
         return ErrorLaw(sigma=0.0, h=0.0, sub_gaussian_variance=0.0, description="exact sum")
@@ -84,6 +88,12 @@ class CentralLaplace:
 
     def guarantee(self, users: int) -> Guarantee:
         return privacy_map(self.mechanism, sensitivity=1.0)
+
+    def deployment(self, users: int) -> dict[str, Any]:
+        from dpverify.bandits.plan import noise_parameters
+
+        return {"users_n": check_positive_int(users, "users"), "noise_epsilon": self.epsilon,
+                **noise_parameters(self.mechanism, role="analyser")}
 
     def estimate_error_law(self, users: int) -> ErrorLaw:
         """``P[|Lap(1/ε)| > t] = e^{−εt}``: σ = 0, h = 1/ε."""

@@ -105,6 +105,16 @@ class ProtocolParameters:
         """``⌈log2 m⌉`` bits each user sends to S (chowdhury Sec. 4, "communication bits")."""
         return (self.modulus - 1).bit_length()
 
+    def as_dict(self) -> dict[str, int]:
+        """The protocol's parameters under chowdhury's names (one message of ⌈log2 m⌉ bits per user).
+
+        >>> ProtocolParameters(64, 8, 117).as_dict()["modulus_m"]
+        747
+        """
+        return {"users_n": self.users, "precision_g": self.precision, "tau": self.tau,
+                "modulus_m": self.modulus, "bits_per_user": self.bits_per_user,
+                "messages_per_user": 1}
+
 
 def distributed_dp_parameters(epsilon: float, users: int, tail_probability: float) -> ProtocolParameters:
     """chowdhury Thm 1: ``g = ⌈ε√n⌉``, ``τ = ⌈(g/ε) log(2/p)⌉`` (p = 1/T in the theorem).
@@ -244,6 +254,21 @@ class _SecureAggregationPrivatizer:
     def _relax_many(self, views: np.ndarray, params: ProtocolParameters,
                     rng: np.random.Generator) -> np.ndarray:
         return views
+
+    def deployment(self, users: int) -> dict[str, Any]:
+        """Every parameter a batch of ``users`` runs with: (n, g, τ, m, bits) and the noise laws.
+
+        Read from :meth:`parameters`, :meth:`user_noise` and :meth:`analyser_noise`,
+        the very methods :meth:`privatize_sum` calls (plans and runs share them).
+        """
+        from dpverify.bandits.plan import noise_parameters
+
+        params = self.parameters(users)
+        out: dict[str, Any] = {**params.as_dict(), "noise_epsilon": self.epsilon,
+                               "tail_probability_p": self._require_tail_probability()}
+        out.update(noise_parameters(self.user_noise(params), role="user"))
+        out.update(noise_parameters(self.analyser_noise(params), role="analyser"))
+        return out
 
     @staticmethod
     def _code_total(rewards: RewardBatch, precision: int, rng: np.random.Generator) -> int:

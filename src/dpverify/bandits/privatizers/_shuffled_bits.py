@@ -76,7 +76,7 @@ class ShuffledNoisyBits:
 
         return tenenbaum_noise_bits(self.epsilon, self.delta)
 
-    @property
+    @functools.cached_property
     def sigma(self) -> float:
         """σ_{ε,δ} = √N/2 (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`)."""
         from dpverify.accountants.shuffle_papers import tenenbaum_msum_sigma
@@ -108,6 +108,13 @@ class ShuffledNoisyBits:
     def guarantee(self, users: int) -> Guarantee:
         """``(ε, δ)``: the exact δ of ``Bin(N, 1/2)`` noise at ε, sensitivity 1 (<= the target δ)."""
         return _noise_bits_guarantee(self.epsilon, self.total_noise_bits)
+
+    def deployment(self, users: int) -> dict[str, Any]:
+        """m users, N coins in all (⌈N/m⌉ or ⌊N/m⌋ per user, plus the reward bit), σ = √N/2."""
+        users = check_positive_int(users, "users")
+        coins = self.total_noise_bits
+        return {"users_n": users, "noise_bits_N": coins, "sigma_eps_delta": self.sigma,
+                "messages_per_user": 1 + -(-coins // users), "noise": "BinomialNoise"}
 
     @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
@@ -180,6 +187,12 @@ class ShuffledRandomizedResponse:
         size = check_positive_int(size, "size")
         counts = rng.binomial(ones, 1 - p / 2, size=size) + rng.binomial(n - ones, p / 2, size=size)
         return (counts - p * n / 2) / (1 - p)
+
+    def deployment(self, users: int) -> dict[str, Any]:
+        """m users, one randomized-response bit each, flip probability p (exact shuffled analysis)."""
+        return {"users_n": check_positive_int(users, "users"),
+                "flip_probability_p": self.flip_probability(users), "messages_per_user": 1,
+                "noise": "BinaryRandomizedResponse"}
 
     def guarantee(self, users: int) -> Guarantee:
         from dpverify.accountants import shuffled_binary_rr_delta

@@ -1,0 +1,136 @@
+"""Deployment plans of the linear phased eliminations (hanna 2022, DP-DPE) from (k, d, T) alone.
+
+No environment and no simulation: hanna's batch sizes ``N_i = ⌈q^i⌉`` and its
+core-set size bound, and DP-DPE's phases ``(l, h_l, |U_l|)``, depend only on T,
+d and k; the data-dependent part of a run (which actions survive, the exact
+core set) can only shrink the numbers reported here. Every noise parameter is
+read from the privatizer methods the runs call (``for_batch``, ``sigma_ratio``,
+``noise_sd``, ``protocol``), so a plan and a run agree by construction (tested).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from dpverify.bandits.design import support_size_bound
+from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, noise_parameters
+
+__all__ = ["hanna_plan", "dpdpe_plan", "core_set_bound"]
+
+
+def core_set_bound(actions: int, dimension: int, core_set: bool = True) -> int:
+    """The most core actions a phase can use: ``min(k, ⌊4d log log d + 16⌋)`` (all k without pruning).
+
+    >>> core_set_bound(1000, 20), core_set_bound(5, 20), core_set_bound(1000, 20, core_set=False)
+    (103, 5, 1000)
+    """
+    return actions if not core_set else min(actions, support_size_bound(dimension))
+
+
+def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
+    """hanna Alg. 1/2/3: one record per batch i (N_i = ⌈q^i⌉ users at least, N_i + |C| − 1 at most)."""
+    from dpverify.bandits.linear.phased_elimination import batch_base, batch_count
+
+    base, count = batch_base(horizon), batch_count(horizon)
+    core = core_set_bound(actions, dimension, algorithm.core_set)
+    privatizer = algorithm.privatizer
+    guarantee = algorithm.guarantee(n_arms=actions, horizon=horizon)
+    schedule = []
+    for phase in range(1, count + 1):
+        nominal = max(1, math.ceil(base ** phase))
+        record: dict[str, Any] = {"batch": phase, "users_at_least": nominal,
+                                  "users_at_most": nominal + core - 1}
+        if privatizer is not None:
+            # the run's ε0^{(i)}: chosen for N_i (sound) or for the actual n_i (paper)
+            batch = privatizer.for_batch(nominal)
+            record["local_epsilon_0" if algorithm.model == "shuffle" else "epsilon"] = batch.epsilon
+            if algorithm.model == "shuffle" and algorithm.mode == "paper":
+                record["local_epsilon_0_at_most"] = privatizer.for_batch(nominal + core - 1).epsilon
+            record.update(noise_parameters(_laplace(batch.scale)))
+            # as PhasedElimination.guarantee: paper mode's ε0 covers up to N_i + k − 1 users
+            record["per_batch"] = guarantee_dict(
+                privatizer.guarantee(nominal, local_users=nominal + actions - 1
+                                     if algorithm.mode == "paper" else None)
+                if algorithm.model == "shuffle" else privatizer.guarantee(nominal))
+        schedule.append(record)
+    parameters: dict[str, Any] = {"batch_base_q": base, "batches_M": count,
+                                  "core_set_size_at_most": core,
+                                  "privatizer": None if privatizer is None else privatizer.name,
+                                  "messages_per_user": 1}
+    if privatizer is not None and algorithm.model != "shuffle":
+        parameters["laplace_b"] = privatizer.scale
+    notes = [f"{algorithm.name} (hanna 2022); q = (2T)^(1/ln T), M = floor(ln T) - 1, "
+             f"core sets of at most min(k, 4d log log d + 16) = {core} actions",
+             guarantee.notes]
+    if algorithm.model == "shuffle":
+        notes.append("local epsilon_0 per batch from FMT 2021 amplification at N_i "
+                     + ("(sound: chosen for the nominal N_i, which the guarantee covers)"
+                        if algorithm.mode == "sound" else
+                        "(paper: chosen for the actual n_i <= N_i + |C| - 1; the guarantee "
+                        "is taken at N_i)"))
+    return DeploymentPlan(algorithm=algorithm.name, mode=algorithm.mode, model=guarantee.model,
+                          horizon=horizon, requested=_requested(algorithm),
+                          guarantee=guarantee.approx_dp, per_batch=guarantee.per_batch,
+                          parameters=parameters, schedule=schedule, notes=notes,
+                          instance={"dimension": dimension, "actions": actions})
+
+
+def _laplace(scale: float) -> Any:
+    from dpverify.mechanisms import Laplace
+
+    return Laplace(scale=scale)
+
+
+def _requested(algorithm: Any) -> Any:
+    from dpverify.guarantees import ApproxDP
+
+    if algorithm.model == "none":
+        return None
+    return ApproxDP(algorithm.epsilon, algorithm.delta)
+
+
+def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
+    """DP-DPE: one record per phase l (h_l plays, |U_l| fresh clients, noise at s_l <= the core bound)."""
+    from dpverify.bandits.design import design_budget
+    from dpverify.bandits.linear.distributed_phased_elimination import phase_schedule
+
+    privatizer = algorithm.privatizer
+    guarantee = algorithm.guarantee(n_arms=actions, horizon=horizon)
+    coordinates = core_set_bound(actions, dimension)
+    schedule = []
+    for phase, plays, _ in phase_schedule(horizon, dimension, algorithm.alpha):
+        users = algorithm.phase_users(phase)
+        record: dict[str, Any] = {"phase": phase, "plays_h": plays, "users_U": users,
+                                  "coordinates_s_at_most": coordinates,
+                                  "communication_per_user": privatizer.communication(
+                                      users, coordinates) / users}
+        if algorithm.model == "shuffle":
+            protocol = privatizer.protocol(users, coordinates)
+            record.update(precision_g=protocol.precision, noise_bits_b=protocol.trials,
+                          flip_probability_p=protocol.probability,
+                          messages_per_user=coordinates * (protocol.precision + protocol.trials))
+        elif algorithm.model != "none":
+            record.update(gaussian_sigma=privatizer.noise_sd(users, coordinates),
+                          sensitivity=privatizer.sensitivity(users, coordinates))
+        if algorithm.model != "none":
+            record["per_batch"] = guarantee_dict(privatizer.guarantee(users, coordinates))
+        schedule.append(record)
+    parameters: dict[str, Any] = {
+        "privatizer": privatizer.name, "alpha": algorithm.alpha,
+        "heterogeneity_sigma": algorithm.heterogeneity, "reward_bound_B": algorithm.reward_bound,
+        "confidence_beta": algorithm.confidence if algorithm.confidence is not None
+        else 1.0 / (actions * horizon),
+        "h_1": design_budget(dimension), "phases": len(schedule), "fixed_users_U": algorithm.users,
+        "users_total": sum(r["users_U"] for r in schedule)}
+    if algorithm.model in ("central", "local"):
+        parameters["noise_multiplier_sigma_over_sensitivity"] = privatizer.sigma_ratio
+    notes = [f"dpdpe {algorithm.name}; h_l = h_1 2^(l-1), |U_l| = ceil(2^(alpha l)) fresh clients; "
+             f"s_l <= min(k, 4d log log d + 16) = {coordinates} design points (noise at that bound)",
+             guarantee.notes]
+    return DeploymentPlan(algorithm=algorithm.name, mode=algorithm.mode, model=guarantee.model,
+                          horizon=horizon, requested=_requested(algorithm),
+                          guarantee=guarantee.approx_dp, per_batch=guarantee.per_batch,
+                          parameters=parameters, schedule=schedule, notes=notes,
+                          calibration="exact" if algorithm.mode == "sound" else "paper",
+                          instance={"dimension": dimension, "actions": actions})

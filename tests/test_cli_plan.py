@@ -1,0 +1,142 @@
+"""``dpverify plan`` and the honest-ε behaviour of ``dpverify simulate`` / ``shuffle`` (issue 14)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpverify.cli import main
+
+
+def _strict(text: str) -> dict:
+    def refuse(token: str) -> None:
+        raise ValueError(f"non-RFC 8259 token {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def _run(capsys, *argv: str, status: int = 0) -> tuple[dict, str]:
+    assert main([*argv, "--json"]) == status
+    captured = capsys.readouterr()
+    return _strict(captured.out), captured.err
+
+
+def test_plan_dist_rdp_se_sound_meets_epsilon_one(capsys) -> None:
+    out, err = _run(capsys, "plan", "dist-rdp-se", "--epsilon", "1", "--delta", "1e-6",
+                    "--horizon", "1e5", "--arms", "10")
+    assert out["claim_met"] is True and out["guarantee"]["epsilon"] <= 1.0 and not err
+    assert out["mode"] == "sound" and out["schedule"][0]["precision_g"] >= 1
+    assert {"algorithm", "requested", "guarantee", "parameters", "schedule", "notes"} <= set(out)
+
+
+def test_plan_paper_mode_claim_fails_exits_1_with_a_warning(capsys) -> None:
+    out, err = _run(capsys, "plan", "hanna-shuffled", "--epsilon", "1", "--horizon", "1e5",
+                    "--dim", "3", "--actions", "20", "--mode", "paper", status=1)
+    assert out["claim_met"] is False and err.startswith("WARNING:") and "epsilon=1" in err
+
+
+def test_plan_infeasible_sblb_says_why(capsys) -> None:
+    out, err = _run(capsys, "plan", "sblb", "--epsilon", "1", "--horizon", "1e4", "--dim", "2",
+                    "--arms", "3", status=1)
+    assert out["infeasible"] and "exceeds the horizon" in err
+
+
+def test_plan_human_sheet_has_parameters_schedule_and_notes(capsys) -> None:
+    assert main(["plan", "dpdpe-central", "--epsilon", "10", "--horizon", "1e5"]) == 0
+    text = capsys.readouterr().out
+    assert "parameters" in text and "schedule (" in text and "notes" in text
+    assert "noise_multiplier_sigma_over_sensitivity" in text
+
+
+def test_simulate_hanna_shuffled_sound_meets_and_paper_warns(capsys) -> None:
+    argv = ["simulate", "--algorithm", "hanna-shuffled", "--epsilon", "1", "--horizon", "3000"]
+    sound, err = _run(capsys, *argv)
+    assert sound["guarantee_epsilon"] <= 1.0 and sound["claim_met"] is True and not err
+    paper, err = _run(capsys, *argv, "--mode", "paper", status=1)
+    assert paper["claim_met"] is False and "WARNING:" in err
+    assert paper["requested"] == {"type": "approx-dp", "epsilon": 1.0, "delta": 1e-6}
+
+
+def test_simulate_dist_rdp_se_sound_total_at_most_one(capsys) -> None:
+    out, _ = _run(capsys, "simulate", "--algorithm", "dist-rdp-se", "--epsilon", "1",
+                  "--delta", "1e-6", "--horizon", "2000")
+    assert out["guarantee_epsilon"] <= 1.0 and out["claim_met"] is True
+
+
+def test_plan_dp_sgd_meets_the_budget_and_agrees_with_dp_accounting(capsys) -> None:
+    """σ is verified forward, and dp-accounting's PLD accountant (google/differential-privacy:
+    python/dp_accounting, used as an oracle) puts its own calibrated σ within 0.5% of ours:
+    its ε at 0.995σ exceeds the budget and at 1.005σ meets it."""
+    dp_accounting = pytest.importorskip("dp_accounting")
+    from dp_accounting.pld import pld_privacy_accountant
+
+    out, _ = _run(capsys, "plan", "dp-sgd", "--dataset-size", "1000", "--batch-size", "10",
+                  "--steps", "100", "--epsilon", "1", "--delta", "1e-5")
+    sigma = out["noise_multiplier"]
+    assert out["claim_met"] and out["guarantee"]["epsilon"] <= 1.0 and out["steps"] == 100
+
+    def peer_epsilon(noise: float) -> float:
+        event = dp_accounting.SelfComposedDpEvent(
+            dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(noise)), 100)
+        accountant = pld_privacy_accountant.PLDAccountant()
+        accountant.compose(event)
+        return accountant.get_epsilon(1e-5)
+
+    assert peer_epsilon(sigma * 0.995) > 1.0 > peer_epsilon(sigma * 1.005)
+    forward, _ = _run(capsys, "plan", "dp-sgd", "--dataset-size", "1000", "--batch-size", "10",
+                      "--steps", "100", "--noise-multiplier", str(sigma), "--delta", "1e-5")
+    assert forward["guarantee"]["epsilon"] == out["guarantee"]["epsilon"]
+
+
+def test_plan_gaussian_laplace_shuffle_and_secure_aggregation(capsys) -> None:
+    from dpverify.accountants import shuffled_binary_rr_delta
+
+    gaussian, _ = _run(capsys, "plan", "gaussian", "--epsilon", "1", "--delta", "1e-5",
+                       "--compositions", "10")
+    assert gaussian["claim_met"] and gaussian["guarantee"]["epsilon"] <= 1.0
+    laplace, _ = _run(capsys, "plan", "laplace", "--epsilon", "1", "--compositions", "10")
+    assert laplace["scale_b"] >= 10.0 and laplace["claim_met"]
+    rr, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6", "--n", "2000",
+                 "--randomizer", "binary-rr")
+    assert shuffled_binary_rr_delta(rr["flip_probability"], 2000, 0.5) <= 1e-6
+    smallest, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6",
+                       "--local-epsilon", "2")
+    assert smallest["n"] > 1
+    secagg, _ = _run(capsys, "plan", "secure-aggregation", "--epsilon", "1", "--delta", "1e-6",
+                     "--users", "1000")
+    assert [row["protocol"] for row in secagg["protocols"]] == ["polya", "skellam",
+                                                                 "discrete-gaussian"]
+    assert all(row["guarantee"]["epsilon"] <= 1.0 for row in secagg["protocols"])
+
+
+def test_plan_bad_input_exits_2_naming_the_option(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["plan", "dist-dp-se", "--epsilon", "-1", "--horizon", "100"])
+    assert info.value.code == 2 and "--epsilon" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["plan", "shuffle", "--epsilon", "1", "--delta", "1e-6"])
+    assert info.value.code == 2 and "--n" in capsys.readouterr().err
+
+
+def test_plan_internal_error_exits_3(capsys, monkeypatch) -> None:
+    from dpverify.bandits import registry
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(registry, "plan_deployment", broken)
+    with pytest.raises(SystemExit) as info:
+        main(["plan", "dist-dp-se", "--epsilon", "1", "--horizon", "100"])
+    assert info.value.code == 3 and "injected" in capsys.readouterr().err
+
+
+def test_shuffle_best_bound_includes_the_exact_binary_rr_value(capsys) -> None:
+    from dpverify.accountants import shuffled_binary_rr_epsilon
+    from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse
+
+    out, _ = _run(capsys, "shuffle", "--local-epsilon", "2", "--n", "2000", "--delta", "1e-6",
+                  "--randomizer", "binary-rr", "--bound", "best")
+    exact = shuffled_binary_rr_epsilon(BinaryRandomizedResponse.from_epsilon(2.0).flip_probability,
+                                       2000, 1e-6)
+    assert exact <= out["epsilon"] <= exact * (1 + 1e-9)
