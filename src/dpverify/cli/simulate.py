@@ -137,7 +137,9 @@ def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dic
             f"{args.algorithm} in {args.mode} mode does not meet the requested "
             f"{privacy_text(requested.epsilon, requested.delta)}: its guarantee is "
             + ("none" if given is None else privacy_text(given.epsilon, given.delta))
-            + ("" if args.mode == "sound" else " (the paper's constants; --mode sound meets it)"))
+            + ("" if args.mode == "sound" else
+               f" (the paper's constants; `dpverify plan {args.algorithm} --mode sound` says "
+               f"whether the sound mode can meet it)"))
     return {"final_time_average_regret": summary["final_time_average_regret"],
             "final_regret_std": summary["final_regret_std"],
             **{k: v for k, v in summary.items() if k.startswith("final_")},
