@@ -44,6 +44,24 @@ def test_compose_spec_side_by_side(capsys, tmp_path) -> None:
     assert out["epsilon"] == by_method["pld"]
 
 
+def test_compose_spec_without_replacement_and_repeat_and_select(capsys, tmp_path) -> None:
+    """Events the accountant gained in issue 15 (v2): a fixed-size batch under replace-one (PLD) and
+    repeat-and-select (RDP) go through the JSON spec like any other."""
+    from dpverify.accountants.events import RepeatAndSelectEvent, SampledWithoutReplacementEvent
+
+    batch = SampledWithoutReplacementEvent(Gaussian(sigma=1.5), 64, 6400)
+    spec = {"delta": 1e-5, "neighbouring": "replace",
+            "history": [{"event": event_to_dict(batch), "count": 100}]}
+    path = tmp_path / "wor.json"
+    path.write_text(json.dumps(spec))
+    expected = PrivacyAccountant("pld", neighbouring="replace").compose(batch, 100).get_epsilon(1e-5)
+    assert _json(capsys, "account", "compose", str(path))["epsilon"] == pytest.approx(expected, rel=1e-9)
+    tuning = RepeatAndSelectEvent(Gaussian(sigma=5.0), 10.0, 1.0)
+    path.write_text(json.dumps({"delta": 1e-6, "method": "rdp", "event": event_to_dict(tuning)}))
+    expected = PrivacyAccountant("rdp").compose(tuning).get_epsilon(1e-6)
+    assert _json(capsys, "account", "compose", str(path))["epsilon"] == pytest.approx(expected, rel=1e-9)
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["account", "dp-sgd", "--sampling-rate", "1.5", "--steps", "3", "--noise-multiplier", "1",
       "--delta", "1e-5"], "--sampling-rate 1.5 must be in (0, 1]"),

@@ -16,6 +16,8 @@ import pytest
 
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
 from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
+from dpverify.accountants import calibrate_discrete, mixture_gaussian, repeat_select
+from dpverify.accountants import subsampling, subsampling_wor
 from dpverify import mechanisms as mech
 from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
@@ -184,6 +186,48 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      [0.0, *PROBABILITIES]),
     ("shuffled_binary_rr_delta.n", shuffle.shuffled_binary_rr_delta,
      {"flip_probability": 0.5, "n": 100, "epsilon": 0.5}, "n", COUNTS),
+    ("dominating_pair.sensitivity", subsampling.dominating_pair,
+     {"value": mech.DiscreteLaplace(scale=1.0), "sensitivity": 1}, "sensitivity", COUNTS),
+    ("min_discrete_gaussian_sigma.epsilon", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),
+    ("min_discrete_gaussian_sigma.delta", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "delta", DELTAS_OPEN),
+    ("min_discrete_gaussian_sigma.sensitivity", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1}, "sensitivity", COUNTS),
+    ("min_discrete_gaussian_sigma.rtol", calibrate_discrete.min_discrete_gaussian_sigma,
+     {"epsilon": 1.0, "delta": 1e-5}, "rtol", [0.0, 0.6, *REALS_POSITIVE]),
+    ("repeat_and_select_rdp.mean", repeat_select.repeat_and_select_rdp,
+     {"curve": _curve, "mean": 2.0, "shape": 1.0}, "mean", [0.5, NAN, INF, *NOT_A_NUMBER]),
+    ("repeat_and_select_rdp.shape", repeat_select.repeat_and_select_rdp,
+     {"curve": _curve, "mean": 2.0, "shape": 1.0}, "shape", [-1.0, NAN, *NOT_A_NUMBER]),
+    ("repeat_and_select_rdp.curve", repeat_select.repeat_and_select_rdp,
+     {"curve": _curve, "mean": 2.0, "shape": 1.0}, "curve", [None, (0.1,), "x"]),
+    ("mixture_gaussian_pld.sigma", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "sigma",
+     REALS_POSITIVE),
+    ("mixture_gaussian_pld.bins", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "bins",
+     [*COUNTS, 10 ** 6]),
+    ("mixture_gaussian_pld.probabilities", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "probabilities",
+     [[0.5], [0.5, 0.6], [NAN, 1.0], [-0.5, 1.5]]),
+    ("mixture_gaussian_pld.sensitivities", mixture_gaussian.mixture_gaussian_pld,
+     {"sigma": 1.0, "sensitivities": [0.0, 1.0], "probabilities": [0.5, 0.5], "bins": 16}, "sensitivities",
+     [[0.0, -1.0], [0.0, 0.0], [NAN, 1.0], "ab"]),
+    # sampling without replacement
+    ("without_replacement_pld.sample_size", subsampling_wor.without_replacement_pld,
+     {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),
+    ("without_replacement_pld.population_size", subsampling_wor.without_replacement_pld,
+     {"value": PureDP(1.0), "sample_size": 10, "population_size": 100}, "population_size", COUNTS),
+    ("without_replacement_gaussian_pld.sigma", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100}, "sigma", REALS_POSITIVE),
+    ("without_replacement_gaussian_pld.sensitivity", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100, "sensitivity": 1.0}, "sensitivity",
+     REALS_POSITIVE),
+    ("without_replacement_gaussian_pld.sample_size", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100}, "sample_size", [*COUNTS, 101]),
+    ("without_replacement_gaussian_pld.population_size", subsampling_wor.without_replacement_gaussian_pld,
+     {"sigma": 1.0, "sample_size": 10, "population_size": 100}, "population_size", COUNTS),
     # calibration
     ("analytic_gaussian_sigma", calibrate.analytic_gaussian_sigma,
      {"epsilon": 1.0, "delta": 1e-5}, "epsilon", [0.0, *EPSILONS]),

@@ -144,3 +144,102 @@ def test_max_step_epsilon_inverts_optimal_composition():
     assert optimal_composition(step * (1 + 1e-8), 1e-9, 50, target_delta=1e-6).epsilon > 1.0
     with pytest.raises(ValueError, match="total_delta"):
         max_step_epsilon(1.0, 1e-9, 50, step_delta=1e-9)
+
+
+# --------------------------------------------------------------------------- Laplace, discrete Laplace
+def _laplace_mixture_delta(scale, rate, epsilon):
+    """max over both orders of H_{e^ε}(q Lap(1, b) + (1 − q) Lap(0, b) ‖ Lap(0, b)), by quadrature."""
+    with mpmath.workdps(30):
+        b, factor = mpmath.mpf(scale), mpmath.exp(epsilon)
+
+        def lap(y, mean):
+            return mpmath.exp(-abs(y - mean) / b) / (2 * b)
+
+        def mix(y):
+            return rate * lap(y, 1) + (1 - rate) * lap(y, 0)
+
+        # mix/lap0 = q e^{(2y − 1)/b} + 1 − q on [0, 1]: split the integrals at the integrands' kinks
+        cuts = [-mpmath.inf, -20 * b, 0, 1, 1 + 20 * b, mpmath.inf]
+        for target in (factor, 1 / factor):
+            ratio = (target - 1 + rate) / rate
+            if ratio > 0 and 0 < (b * mpmath.log(ratio) + 1) / 2 < 1:
+                cuts.append((b * mpmath.log(ratio) + 1) / 2)
+        cuts.sort()
+        forward = mpmath.quad(lambda y: max(mpmath.mpf(0), mix(y) - factor * lap(y, 0)), cuts)
+        backward = mpmath.quad(lambda y: max(mpmath.mpf(0), lap(y, 0) - factor * mix(y)), cuts)
+        return float(max(forward, backward))
+
+
+@pytest.mark.parametrize("scale, rate", [(1.0, 0.01), (0.5, 0.2), (3.0, 1.0)])
+def test_poisson_laplace_bounds_the_exact_continuous_mixture(scale, rate):
+    pld = poisson_subsampled_pld(Laplace(scale=scale), rate)
+    looser = poisson_subsampled_pld(PureDP(1.0 / scale), rate)     # the ε-DP stand-in of before
+    for epsilon in (0.0, 0.3 * rate / scale, 0.1, 0.5):
+        exact = _laplace_mixture_delta(scale, rate, epsilon)
+        ours = pld.delta_for_epsilon(epsilon)
+        assert exact * (1 - 1e-9) <= ours <= looser.delta_for_epsilon(epsilon) + 1e-12
+        assert ours <= exact + 0.02 * rate + 1e-9     # 1024 bins: close to exact
+
+
+def test_poisson_laplace_composition_is_tighter_than_the_pure_dp_pair():
+    ours = poisson_subsampled_pld(Laplace(scale=1.0), 0.01).self_compose(1000).epsilon_for_delta(1e-6)
+    pure = poisson_subsampled_pld(PureDP(1.0), 0.01).self_compose(1000).epsilon_for_delta(1e-6)
+    assert ours < 0.95 * pure
+
+
+@pytest.mark.parametrize("scale, sensitivity, rate", [(1.0, 1, 0.05), (2.0, 3, 0.3)])
+def test_poisson_discrete_laplace_bounds_the_exact_mixture(scale, sensitivity, rate):
+    from dpverify.mechanisms import DiscreteLaplace
+
+    law = DiscreteLaplace(scale=scale)
+    support = range(-60 * int(scale) - 60, 60 * int(scale) + 60 + sensitivity)
+    with mpmath.workdps(50):
+        q_pmf = [law.pmf(k) for k in support]
+        p_pmf = [rate * law.pmf(k - sensitivity) + (1 - rate) * law.pmf(k) for k in support]
+    pld = poisson_subsampled_pld(DiscreteLaplace(scale=scale), rate, sensitivity=sensitivity)
+    for epsilon in (0.0, 0.05, 0.3):
+        exact = _exact_delta(p_pmf, q_pmf, epsilon)
+        shifted = _exact_delta(p_pmf, q_pmf, max(0.0, epsilon - 2 * pld.value_discretization_interval))
+        assert exact * (1 - 1e-12) <= pld.delta_for_epsilon(epsilon) <= shifted * (1 + 1e-6) + 1e-9
+
+
+def test_accountant_accounts_subsampled_discrete_laplace():
+    from dpverify.mechanisms import DiscreteLaplace
+
+    accountant = PrivacyAccountant("pld")
+    accountant.compose(PoissonSampledEvent(DiscreteLaplace(scale=2.0), 0.1), 10)
+    direct = poisson_subsampled_pld(DiscreteLaplace(scale=2.0), 0.1).self_compose(10)
+    assert accountant.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
+
+
+@pytest.mark.parametrize("sigma, sensitivity, rate", [(1.0, 1, 0.05), (2.5, 2, 0.3), (0.6, 1, 1.0)])
+def test_poisson_discrete_gaussian_bounds_the_exact_mixture(sigma, sensitivity, rate):
+    from dpverify.mechanisms import DiscreteGaussian
+
+    law = DiscreteGaussian(sigma=sigma)
+    support = range(-int(40 * sigma) - 5, int(40 * sigma) + 5 + sensitivity)
+    with mpmath.workdps(50):
+        q_pmf = [law.pmf(k) for k in support]
+        p_pmf = [rate * law.pmf(k - sensitivity) + (1 - rate) * law.pmf(k) for k in support]
+    pld = poisson_subsampled_pld(law, rate, sensitivity=sensitivity)
+    for epsilon in (0.0, 0.05, 0.3, 1.0):
+        exact = _exact_delta(p_pmf, q_pmf, epsilon)
+        shifted = _exact_delta(p_pmf, q_pmf, max(0.0, epsilon - 2 * pld.value_discretization_interval))
+        assert exact * (1 - 1e-12) <= pld.delta_for_epsilon(epsilon) <= shifted * (1 + 1e-6) + 1e-9
+
+
+def test_accountant_accounts_subsampled_discrete_gaussian_both_samplings():
+    from dpverify.accountants.events import SampledWithoutReplacementEvent
+    from dpverify.accountants.subsampling_wor import without_replacement_pld
+    from dpverify.mechanisms import DiscreteGaussian
+
+    law = DiscreteGaussian(sigma=3.0)
+    accountant = PrivacyAccountant("pld").compose(PoissonSampledEvent(law, 0.1), 50)
+    direct = poisson_subsampled_pld(law, 0.1).self_compose(50)
+    assert accountant.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
+    replace = PrivacyAccountant("pld", neighbouring="replace")
+    replace.compose(SampledWithoutReplacementEvent(law, 10, 100), 50)
+    direct = without_replacement_pld(law, 10, 100).self_compose(50)
+    assert replace.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
+    with pytest.raises(UnsupportedError, match="outcomes"):
+        dominating_pair(DiscreteGaussian(sigma=1e4))

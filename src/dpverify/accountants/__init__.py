@@ -67,7 +67,14 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
+from dpverify.accountants.calibrate_discrete import min_discrete_gaussian_sigma
+from dpverify.accountants.mixture_gaussian import mixture_gaussian_pld
+from dpverify.accountants.repeat_select import repeat_and_select_rdp
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
+from dpverify.accountants.subsampling_wor import (
+    without_replacement_gaussian_pld,
+    without_replacement_pld,
+)
 from dpverify.accountants.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.accountants.zcdp import (
     compose_zcdp,
@@ -95,6 +102,9 @@ __all__ = [
     # amplification by subsampling
     "dominating_pair",
     "poisson_subsampled_pld",
+    "without_replacement_pld",
+    "without_replacement_gaussian_pld",
+    "mixture_gaussian_pld",
     # queries on guarantees
     "group_privacy",
     "tradeoff_curve",
@@ -111,6 +121,7 @@ __all__ = [
     "randomized_response_rdp",
     "pure_dp_rdp",
     "subsampled_gaussian_rdp",
+    "repeat_and_select_rdp",
     "compose_rdp",
     "scale_rdp",
     "rdp_to_dp",
@@ -141,5 +152,6 @@ __all__ = [
     "min_gaussian_sigma",
     "min_laplace_scale",
     "min_noise_multiplier",
+    "min_discrete_gaussian_sigma",
     "dp_sgd_epsilon",
 ]

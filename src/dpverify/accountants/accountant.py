@@ -253,6 +253,10 @@ class PrivacyAccountant:
 
 
 # --------------------------------------------------------------------------- translators
+_REPEAT_AND_SELECT = ("repeat-and-select is accounted in RDP only (Papernot & Steinke 2022, Thm 2 and 6); "
+                      "use method='rdp'")
+
+
 def _unsupported(event: Any, method: str, why: str = "") -> UnsupportedError:
     return UnsupportedError(f"{method} cannot account {event!r}" + (f": {why}" if why else ""))
 
@@ -324,6 +328,10 @@ def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         sigma, q = _poisson_gaussian(accountant, event, "pld")
         return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
             sigma, q, relation=accountant.neighbouring)
+    if isinstance(event, SampledWithoutReplacementEvent):
+        return _without_replacement(accountant, event, probe)
+    if isinstance(event, RepeatAndSelectEvent):
+        raise _unsupported(event, "pld", _REPEAT_AND_SELECT)
     if isinstance(event, ExponentialMechanismEvent):   # ε-DP pair (sound; BR's own pair is tighter)
         return None if probe else PrivacyLossDistribution.from_approx_dp(event.epsilon, 0.0)
     noise = _gaussian_noise(event)
@@ -365,6 +373,30 @@ def _poisson_finite_pair(accountant: PrivacyAccountant, event: PoissonSampledEve
                                   sensitivity=inner.sensitivity)
 
 
+def _without_replacement(accountant: PrivacyAccountant, event: SampledWithoutReplacementEvent,
+                         probe: bool) -> Any:
+    """A batch of m of n records (replace-one): a Gaussian or a mechanism with a finite dominating pair."""
+    from dpverify.accountants.subsampling import dominating_pair
+    from dpverify.accountants import subsampling_wor
+
+    inner = event.event
+    if accountant.neighbouring != "replace":
+        raise _unsupported(event, "pld", "sampling without replacement is accounted under "
+                                         "replace-one only (neighbouring='replace')")
+    noise = _gaussian_noise(inner)
+    if noise is not None:
+        return None if probe else subsampling_wor.without_replacement_gaussian_pld(
+            noise[0], event.sample_size, event.population_size, sensitivity=noise[1])
+    if not isinstance(inner, MechanismEvent):
+        raise _unsupported(event, "pld", "sampling without replacement of a single mechanism with "
+                                         "a finite dominating pair only (so far)")
+    dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
+    if probe:
+        return None
+    return subsampling_wor.without_replacement_pld(inner.mechanism, event.sample_size,
+                                                   event.population_size, sensitivity=inner.sensitivity)
+
+
 def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
     orders = accountant.orders
     if isinstance(event, ComposedEvent):
@@ -376,6 +408,12 @@ def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
     if isinstance(event, PoissonSampledEvent):
         sigma, q = _poisson_gaussian(accountant, event, "rdp")
         return None if probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
+    if isinstance(event, RepeatAndSelectEvent):   # Papernot & Steinke 2022, Thm 2 / Thm 6
+        inner = _rdp(accountant, event.event, probe=probe)
+        if probe:
+            return None
+        from dpverify.accountants.repeat_select import repeat_and_select_rdp
+        return repeat_and_select_rdp(inner, mean=event.mean, shape=event.shape)
     if isinstance(event, ExponentialMechanismEvent):   # min of ε-DP and ε²/8-zCDP (bounded range)
         if probe:
             return None
@@ -414,6 +452,8 @@ def _zcdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
             return None
         return ZCDP(round_up(Fraction(inner.rho) * event.count),
                     round_up(Fraction(inner.xi) * event.count))
+    if isinstance(event, RepeatAndSelectEvent):
+        raise _unsupported(event, "zcdp", _REPEAT_AND_SELECT)
     if isinstance(event, ExponentialMechanismEvent):
         return None if probe else _bounded_range_zcdp(event.epsilon)
     noise = _gaussian_noise(event)

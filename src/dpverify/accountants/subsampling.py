@@ -17,38 +17,59 @@ the PLD is a rigorous upper bound. Finite dominating pairs
 * ε-DP (``PureDP``, ``Laplace`` via its ε, k-ary/binary randomized response
   with their exact laws): the two-point pair ``(e^ε, 1)/(1 + e^ε)`` and its
   reverse, or the randomized response's own pair of output laws;
-* (ε, δ)-DP: the four-point pair of Kairouz, Oh, Viswanath (2015, Thm 2.1).
-
-(The Laplace mechanism's own pair is continuous; its ε-DP pair is a looser
-but sound stand-in.)
+* (ε, δ)-DP: the four-point pair of Kairouz, Oh, Viswanath (2015, Thm 2.1);
+* the discrete Laplace mechanism with integer sensitivity Δ: its exact pair,
+  outcomes with equal likelihood ratio merged (k <= 0, 0 < k < Δ, k >= Δ);
+* the discrete Gaussian with integer sensitivity: its exact pair on
+  ``[−N, N + Δ]`` (N ≈ 15σ) and two outcomes holding rigorous bounds on the
+  tails' mass where they can only make the pair more pessimistic;
+* the Laplace mechanism: its continuous pair ``(Lap(Δ, b), Lap(0, b))`` made
+  finite pessimistically: the regions y <= 0 and y >= Δ (constant ratio) are
+  exact atoms; each of ``LAPLACE_BINS`` bins of (0, Δ), whose likelihood
+  ratio lies in ``[r_min, r_max]``, is split between two outcomes of ratio
+  exactly ``r_min`` and ``r_max`` keeping its P- and Q-mass (connect-the-dots
+  in the ratio: the bin is a garbling of that two-outcome experiment, so the
+  pair dominates at every α, and so does its Poisson or without-replacement
+  mixture). Adjacent bins share outcomes: ``LAPLACE_BINS + 1`` in all.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import mpmath
 
-from dpverify._numeric import round_up, working_precision
-from dpverify._validation import check_positive, check_probability
+from dpverify._numeric import working_precision
+from dpverify._validation import check_positive, check_positive_int, check_probability
 from dpverify.accountants._pld_grid import grid_from_atoms
 from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ApproxDP, PureDP
-from dpverify.mechanisms import BinaryRandomizedResponse, Laplace, RandomizedResponse
+from dpverify.mechanisms import (
+    BinaryRandomizedResponse,
+    DiscreteGaussian,
+    DiscreteLaplace,
+    Laplace,
+    RandomizedResponse,
+)
 
 __all__ = ["dominating_pair", "poisson_subsampled_pld"]
 
 #: Grid points per unit of the largest finite loss of the subsampled pair (default spacing).
 POINTS_PER_LOSS = 1024
+#: Bins of (0, Δ) in the Laplace mechanism's finite pessimistic pair.
+LAPLACE_BINS = 1024
+#: Most outcomes of the discrete Gaussian's pair (about 30σ + Δ).
+MAX_DISCRETE_GAUSSIAN_OUTCOMES = 20_000
 
 
 def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list]:
     """A finite dominating pair ``(P, Q)`` (mpmath lists over the same outcomes) of ``value``.
 
     ``value`` is a ``PureDP``, ``ApproxDP``, ``RandomizedResponse``,
-    ``BinaryRandomizedResponse`` or ``Laplace`` (ε = sensitivity/scale).
+    ``BinaryRandomizedResponse``, ``Laplace`` (a pessimistic finite pair of its
+    continuous one), ``DiscreteLaplace`` (integer ``sensitivity``; exact) or
+    ``DiscreteGaussian`` (integer ``sensitivity``; exact within 10⁻⁴⁰ tails).
 
     >>> p, q = dominating_pair(PureDP(1.0))
     >>> [round(float(x), 4) for x in p]
@@ -64,8 +85,11 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
             p = mpmath.mpf(value.flip_probability) / 2
             return [1 - p, p], [p, 1 - p]
         if isinstance(value, Laplace):
-            sensitivity = check_positive(sensitivity, "sensitivity")
-            value = PureDP(round_up(Fraction(sensitivity) / Fraction(value.scale)))
+            return _laplace_pair(value.scale, check_positive(sensitivity, "sensitivity"))
+        if isinstance(value, DiscreteLaplace):
+            return _discrete_laplace_pair(value.scale, check_positive_int(sensitivity, "sensitivity"))
+        if isinstance(value, DiscreteGaussian):
+            return _discrete_gaussian_pair(value, check_positive_int(sensitivity, "sensitivity"))
         if isinstance(value, PureDP):
             weight = mpmath.exp(mpmath.mpf(value.epsilon))
             return [weight / (1 + weight), 1 / (1 + weight)], [1 / (1 + weight), weight / (1 + weight)]
@@ -75,7 +99,71 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
             return ([delta, rest * weight / (1 + weight), rest / (1 + weight), mpmath.mpf(0)],
                     [mpmath.mpf(0), rest / (1 + weight), rest * weight / (1 + weight), delta])
     raise UnsupportedError(f"no finite dominating pair for {value!r}; supported: PureDP, ApproxDP, "
-                           "RandomizedResponse, BinaryRandomizedResponse, Laplace")
+                           "RandomizedResponse, BinaryRandomizedResponse, Laplace, DiscreteLaplace "
+                           "and DiscreteGaussian (integer sensitivity)")
+
+
+def _laplace_pair(scale: float, sensitivity: float) -> tuple[list, list]:
+    """A finite pair dominating ``(Lap(Δ, b), Lap(0, b))`` at every α (see :func:`dominating_pair`).
+
+    Outcome j = 0..K has ratio ``r_j = e^{(2jΔ/K − Δ)/b}``; y <= 0 is outcome 0
+    and y >= Δ outcome K exactly; bin j of (0, Δ) splits its masses ``(p, q)``
+    between outcomes j and j + 1 as ``(a, a/r_{j+1})`` and ``(c, c/r_j)``.
+    """
+    b, shift, bins = mpmath.mpf(scale), mpmath.mpf(sensitivity), LAPLACE_BINS
+    edge = mpmath.exp(-shift / b)
+    first = [mpmath.mpf(0)] * (bins + 1)
+    second = [mpmath.mpf(0)] * (bins + 1)
+    first[0], second[0] = edge / 2, mpmath.mpf(1) / 2        # y <= 0
+    first[bins], second[bins] = mpmath.mpf(1) / 2, edge / 2  # y >= Δ
+    ratios = [mpmath.exp((2 * shift * j / bins - shift) / b) for j in range(bins + 1)]
+    for j in range(bins):
+        low, high = shift * j / bins, shift * (j + 1) / bins
+        p_mass = (mpmath.exp(-(shift - high) / b) - mpmath.exp(-(shift - low) / b)) / 2
+        q_mass = (mpmath.exp(-low / b) - mpmath.exp(-high / b)) / 2
+        upper = (q_mass - p_mass / ratios[j]) / (1 / ratios[j + 1] - 1 / ratios[j])
+        upper = min(max(upper, mpmath.mpf(0)), p_mass)
+        first[j + 1] += upper
+        second[j + 1] += upper / ratios[j + 1]
+        first[j] += p_mass - upper
+        second[j] += (p_mass - upper) / ratios[j]
+    return first, second
+
+
+def _discrete_gaussian_pair(law: DiscreteGaussian, sensitivity: int) -> tuple[list, list]:
+    """``(N_Z(Δ, σ²), N_Z(0, σ²))`` on ``[−N, N + Δ]``, N = ⌈15σ⌉ + 1, plus two tail outcomes.
+
+    Each tail (|k − centre| > N) has mass at most ``T = 2σ√(π/2) erfc(N/(σ√2))``
+    under either law (Z >= 1). The outcome ``(2T, 0)`` puts P's dropped mass at
+    loss +∞; ``(0, 2T)`` holds Q's, which in any Poisson/without-replacement
+    mixture lands at the largest loss the reverse direction has. Both only
+    add mass or raise losses, so the pair stays pessimistic.
+    """
+    sigma = mpmath.mpf(law.sigma)
+    reach = int(mpmath.ceil(15 * sigma)) + 1
+    outcomes, most = 2 * reach + sensitivity, MAX_DISCRETE_GAUSSIAN_OUTCOMES
+    if outcomes > most:
+        raise UnsupportedError(f"the discrete Gaussian's pair at sigma={law.sigma!r} needs "
+                               f"{outcomes} outcomes (at most {most})")
+    scale = law.pmf(0)                       # 1/Z
+    a = 1 / (2 * sigma * sigma)
+    ks = range(-reach, reach + sensitivity + 1)
+    first = [mpmath.exp(-a * (k - sensitivity) ** 2) * scale for k in ks]
+    second = [mpmath.exp(-a * k * k) * scale for k in ks]
+    tail = 2 * sigma * mpmath.sqrt(mpmath.pi / 2) * mpmath.erfc(reach / (sigma * mpmath.sqrt(2)))
+    return first + [2 * tail, mpmath.mpf(0)], second + [mpmath.mpf(0), 2 * tail]
+
+
+def _discrete_laplace_pair(scale: float, sensitivity: int) -> tuple[list, list]:
+    """The exact pair ``(DLap(Δ, t), DLap(0, t))``, outcomes of equal ratio merged (k <= 0, k >= Δ)."""
+    beta = mpmath.exp(-1 / mpmath.mpf(scale))
+    norm = (1 - beta) / (1 + beta)
+    tail, rest = beta ** sensitivity / (1 + beta), 1 / (1 + beta)
+    first, second = [tail, rest], [rest, tail]
+    for k in range(1, sensitivity):
+        first.append(norm * beta ** (sensitivity - k))
+        second.append(norm * beta ** k)
+    return first, second
 
 
 def _direction(first: list, second: list, interval: float):
