@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 import mpmath
@@ -32,6 +32,7 @@ from dpverify._validation import (
 from dpverify.errors import CalibrationError, DpverifyTypeError
 
 __all__ = [
+    "guarantee_to_dict",
     "PureDP",
     "ApproxDP",
     "ZCDP",
@@ -221,3 +222,25 @@ class EpsilonBounds:
 Guarantee = Union[PureDP, ApproxDP, ZCDP, RDPCurve, PrivacyProfile]
 """Any of dpverify's guarantee values."""
 
+
+#: The JSON names of the guarantee types, shared by the CLI's output and ``DeploymentPlan.to_dict``.
+GUARANTEE_TYPE_NAMES = {PureDP: "pure-dp", ApproxDP: "approx-dp", ZCDP: "zcdp", RDPCurve: "rdp"}
+
+
+def guarantee_to_dict(guarantee: PureDP | ApproxDP | ZCDP | RDPCurve) -> dict:
+    """A guarantee value as a JSON-style object: its type name and its fields.
+
+    >>> guarantee_to_dict(ApproxDP(0.5, 1e-6))
+    {'type': 'approx-dp', 'epsilon': 0.5, 'delta': 1e-06}
+    >>> guarantee_to_dict(ZCDP(0.1))
+    {'type': 'zcdp', 'rho': 0.1, 'xi': 0.0}
+    """
+    name = GUARANTEE_TYPE_NAMES.get(type(guarantee))
+    if name is None:
+        raise DpverifyTypeError(f"guarantee={guarantee!r} must be a PureDP, ApproxDP, ZCDP or "
+                                f"RDPCurve value")
+    out: dict = {"type": name}
+    for item in fields(guarantee):
+        value = getattr(guarantee, item.name)
+        out[item.name] = list(value) if isinstance(value, tuple) else value
+    return out

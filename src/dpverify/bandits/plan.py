@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
-from dpverify.guarantees import ZCDP, ApproxDP, Guarantee, PureDP, RDPCurve
+from dpverify.guarantees import ZCDP, ApproxDP, Guarantee, PureDP, RDPCurve, guarantee_to_dict
 
 __all__ = ["DeploymentPlan", "meets_request", "noise_parameters", "instance_sizes", "guarantee_dict", "json_value",
            "CALIBRATIONS", "MODES"]
@@ -66,22 +66,16 @@ def json_value(value: Any) -> Any:
     return str(value)
 
 
-#: The JSON names of the guarantee types (the same scheme as the ``dpverify`` CLI's output).
-_GUARANTEE_TYPES = {PureDP: "pure-dp", ApproxDP: "approx-dp", ZCDP: "zcdp", RDPCurve: "rdp"}
-
-
 def guarantee_dict(guarantee: Any) -> dict[str, Any] | None:
-    """A guarantee value as a JSON object: ``{"type": "approx-dp", <its fields>}`` (``None`` stays).
+    """A guarantee value as a JSON object: ``{"type": "approx-dp", <its fields>}`` (``None`` stays);
+    :func:`dpverify.guarantees.guarantee_to_dict` with non-finite fields as ``None``.
 
     >>> guarantee_dict(ApproxDP(0.5, 1e-6))
     {'type': 'approx-dp', 'epsilon': 0.5, 'delta': 1e-06}
     """
     if guarantee is None:
         return None
-    out: dict[str, Any] = {"type": _GUARANTEE_TYPES.get(type(guarantee), type(guarantee).__name__)}
-    for item in fields(guarantee):
-        out[item.name] = json_value(getattr(guarantee, item.name))
-    return out
+    return {key: json_value(value) for key, value in guarantee_to_dict(guarantee).items()}
 
 
 def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:

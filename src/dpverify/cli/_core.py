@@ -162,20 +162,14 @@ def privacy_text(epsilon: float, delta: float = 0.0) -> str:
 
 
 def guarantee_json(guarantee: Any) -> dict[str, Any] | None:
-    """A guarantee value as a JSON object: ``{"type": "pure-dp", "epsilon": 1.0}`` and so on."""
+    """A guarantee value as a JSON object (:func:`dpverify.guarantees.guarantee_to_dict`):
+    ``{"type": "pure-dp", "epsilon": 1.0}`` and so on; other values with a ``to_dict`` use it."""
     if guarantee is None:
         return None
-    from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
+    from dpverify.guarantees import GUARANTEE_TYPE_NAMES, guarantee_to_dict
 
-    if isinstance(guarantee, PureDP):
-        return {"type": "pure-dp", "epsilon": guarantee.epsilon}
-    if isinstance(guarantee, ApproxDP):
-        return {"type": "approx-dp", "epsilon": guarantee.epsilon, "delta": guarantee.delta}
-    if isinstance(guarantee, ZCDP):
-        return {"type": "zcdp", "rho": guarantee.rho, "xi": guarantee.xi}
-    if isinstance(guarantee, RDPCurve):
-        return {"type": "rdp", "orders": list(guarantee.orders),
-                "epsilons": list(guarantee.epsilons)}
+    if type(guarantee) in GUARANTEE_TYPE_NAMES:
+        return guarantee_to_dict(guarantee)
     if hasattr(guarantee, "to_dict"):
         return guarantee.to_dict()
     return {"type": type(guarantee).__name__, "description": str(guarantee)}
