@@ -1,0 +1,48 @@
+"""Count fuzz outcomes over every row, parameter and fixed hostile value (no pytest).
+
+Usage: ``PYTHONPATH=src:tests python tests/fuzz/count.py [--details FILE] [--only SUBSTRING]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import time
+
+from fuzz._harness import CANONICAL, OUTCOMES, Worker, describe
+from fuzz._registry import load_rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--details", help="write every non-passing call to this file")
+    parser.add_argument("--only", default="", help="rows whose key contains this")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per call")
+    args = parser.parse_args()
+    rows = {k: v for k, v in load_rows().items() if args.only in k}
+    counts: collections.Counter[str] = collections.Counter()
+    lines = []
+    worker = Worker(rows, timeout=args.timeout)
+    start = time.perf_counter()
+    try:
+        for key, row in sorted(rows.items()):
+            for param in sorted(row.parameters()):
+                for value in CANONICAL:
+                    outcome, detail = worker.run(key, param, value)
+                    counts[outcome] += 1
+                    if outcome not in ("ok", "refused"):
+                        lines.append(f"{outcome:17} {key} {param}={describe(value)}: {detail}")
+    finally:
+        worker.close()
+    seconds = time.perf_counter() - start
+    total = sum(counts.values())
+    print(f"{len(rows)} rows, {total} calls in {seconds:.0f} s")
+    for outcome in OUTCOMES:
+        print(f"  {outcome:17} {counts[outcome]}")
+    if args.details:
+        with open(args.details, "w", encoding="utf-8") as out:
+            out.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Fuzz rows for :mod:`dpverify.auditing`."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+import dpverify.auditing as MODULE
+from dpverify import PureDP
+from fuzz._harness import Row
+
+
+def _coin(data, size, rng):
+    return rng.random(size) < (0.75 if data else 0.25)
+
+
+def _run(stream, rng):
+    return [int(rng.random() < (0.75 if stream else 0.25))]
+
+
+def _first(transcript):
+    return transcript[0]
+
+
+def _fields(value):
+    return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+
+
+_REPORT = MODULE.audit(_coin, 1, 0, epsilon=2.0, samples=1000, seed=0)
+_CURVE_REPORT = MODULE.audit_curve(_coin, 1, 0, profile=PureDP(2.0), epsilons=[0.5, 1.0],
+                                   samples=1000, seed=0)
+_DRAWS = np.random.default_rng(0).random(200)
+_BOUND = MODULE.hockey_stick_lower_bound(_DRAWS, _DRAWS + 0.1, epsilon=0.5)
+_SAMPLE_KINDS = {"x": "any", "x_prime": "any", "events": "any", "progress": "flag"}
+
+ROWS = {
+    "audit": Row(MODULE.audit, {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 1.0,
+                                "samples": 1000, "seed": 0}, kinds=_SAMPLE_KINDS),
+    "audit_curve": Row(MODULE.audit_curve, {"sampler": _coin, "x": 1, "x_prime": 0,
+                                            "profile": PureDP(1.0), "epsilons": [0.5],
+                                            "samples": 1000, "seed": 0}, kinds=_SAMPLE_KINDS),
+    "audit_interactive": Row(MODULE.audit_interactive,
+                             {"run": _run, "stream": 1, "stream_prime": 0, "statistic": _first,
+                              "epsilon": 1.0, "runs": 100, "seed": 0},
+                             kinds={"stream": "any", "stream_prime": "any", "events": "any",
+                                    "progress": "flag"}),
+    "claimed_delta_curve": Row(MODULE.claimed_delta_curve, {"profile": PureDP(1.0)}),
+    "exact_epsilon": Row(MODULE.exact_epsilon, {"p": [0.5, 0.5], "q": [0.25, 0.75],
+                                                "delta": 0.0}),
+    "exact_delta": Row(MODULE.exact_delta, {"p": [0.5, 0.5], "q": [0.25, 0.75], "epsilon": 0.1}),
+    "hockey_stick_lower_bound": Row(MODULE.hockey_stick_lower_bound,
+                                    {"samples": _DRAWS, "samples_prime": _DRAWS + 0.1,
+                                     "epsilon": 0.5}, kinds={"samples": "sequence",
+                                                             "samples_prime": "sequence",
+                                                             "events": "any"}),
+    "HockeyStickBound": Row(MODULE.HockeyStickBound, lambda: _fields(_BOUND),
+                            kinds={"delta_lower_bound": "probability", "direction": "text"}),
+    "AuditReport": Row(MODULE.AuditReport, lambda: _fields(_REPORT),
+                       kinds={"seconds": "positive", "p_hat": "probability",
+                              "p_prime_hat": "probability"}),
+    "CurveAuditReport": Row(MODULE.CurveAuditReport, lambda: _fields(_CURVE_REPORT),
+                            kinds={"seconds": "positive", "bounds": "count"}),
+    "CurvePoint": Row(MODULE.CurvePoint, lambda: _fields(_CURVE_REPORT.points[0]),
+                      kinds={"claimed_delta": "probability", "delta_lower_bound": "probability"}),
+    "Event": Row(MODULE.Event, lambda: _fields(_REPORT.event),
+                 kinds={"statistic": "any", "low": "real", "high": "real"}),
+    "ConfidenceInterval": Row(MODULE.ConfidenceInterval, {"lower": 0.25, "upper": 0.5},
+                              kinds={"lower": "probability", "upper": "probability"}),
+    "clopper_pearson": Row(MODULE.clopper_pearson, {"successes": 3, "trials": 10,
+                                                    "confidence": 0.95}),
+    "clopper_pearson_lower": Row(MODULE.clopper_pearson_lower, {"successes": 3, "trials": 10,
+                                                                "alpha": 0.05}),
+    "clopper_pearson_upper": Row(MODULE.clopper_pearson_upper, {"successes": 3, "trials": 10,
+                                                                "alpha": 0.05}),
+    "epsilon_lower_bound": Row(MODULE.epsilon_lower_bound,
+                               {"p_lower": 0.5, "p_prime_upper": 0.1, "delta": 0.0}),
+    "delta_lower_bound": Row(MODULE.delta_lower_bound,
+                             {"p_lower": 0.5, "p_prime_upper": 0.1, "epsilon": 0.5}),
+}
+NOT_FUZZED = {"FAMILIES": "a tuple constant"}
