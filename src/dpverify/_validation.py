@@ -7,6 +7,21 @@ hint, and comes from :func:`value_error` so the wording stays uniform.
 
 The comparisons are written so that NaN fails them: ``not (value >= 0)`` rather
 than ``value < 0``.
+
+What counts as a number (one policy for every public function):
+
+* real numbers are instances of :class:`numbers.Real`: Python ``int`` and
+  ``float``, numpy integer and floating scalars, and :class:`fractions.Fraction`
+  (deliberately: an exact rational is a real number; it is rounded to the
+  nearest float where a float is needed);
+* refused with :class:`TypeError`: ``bool`` and ``numpy.bool_`` (``True`` is far
+  more often a mistake than the number 1), ``str``, ``None``, ``complex`` and
+  :class:`decimal.Decimal` (not a :class:`numbers.Real`; convert it explicitly);
+* integers beyond the float range (``10**400``) are refused where a float is
+  needed, and integers are bounded above (by default by ``2**63 - 1``, the
+  largest numpy ``int64``; work-scaling parameters by a stated resource limit).
+
+Messages show a value by :func:`shown`, which never prints a 4,000-digit integer.
 """
 
 from __future__ import annotations
@@ -16,10 +31,15 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
 __all__ = [
+    "MAX_INTEGER",
+    "shown",
     "value_error",
+    "limit_error",
     "check_real",
     "check_finite",
     "check_positive",
@@ -33,26 +53,61 @@ __all__ = [
     "check_choice",
     "check_increasing_sequence",
     "check_nonempty_items",
+    "check_real_array",
+    "check_callable",
+    "check_instance",
+    "check_flag",
+    "check_mp_real",
+    "check_rng",
+    "check_real_input",
 ]
+
+MAX_INTEGER = 2**63 - 1
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` for a message: huge integers summarised, long reprs cut."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"<{'-' if value < 0 else ''}integer of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def value_error(name: str, value: Any, rule: str, hint: str = "") -> DpverifyValueError:
-    message = f"{name}={value!r} must be {rule}"
+    message = f"{name}={shown(value)} must be {rule}"
     if hint:
         message += f"; {hint}"
     return DpverifyValueError(message)
+
+
+def limit_error(name: str, value: Any, limit: Any, instead: str) -> DpverifyValueError:
+    """A refusal *before* work starts: ``name`` exceeds a resource limit; say what to use."""
+    return DpverifyValueError(
+        f"{name}={shown(value)} exceeds the limit {shown(limit)} of this computation "
+        f"(its time or memory grows with {name}); {instead}")
+
+
+def _type_error(name: str, value: Any, expected: str) -> DpverifyTypeError:
+    return DpverifyTypeError(f"{name}={shown(value)} must be {expected}, "
+                             f"not {type(value).__name__}")
 
 
 def check_real(value: Any, name: str) -> float:
     """Return ``value`` as a float, or raise :class:`TypeError` if it is not a real number.
 
     Booleans are refused: ``True`` is far more often a mistake than the number 1.
+    An integer too large for a float is a :class:`ValueError`.
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise DpverifyTypeError(
-            f"{name}={value!r} must be a real number, not {type(value).__name__}"
-        )
-    return float(value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise _type_error(name, value, "a real number")
+    try:
+        return float(value)
+    except OverflowError:
+        raise value_error(name, value, "a real number within the float range (|x| < 1.8e308)"
+                          ) from None
 
 
 def check_finite(value: Any, name: str) -> float:
@@ -116,31 +171,41 @@ def check_probability(value: Any, name: str, *, open_low: bool = False,
     return x
 
 
-def check_int_at_least(value: Any, name: str, minimum: int) -> int:
-    """Return ``value`` as an int if it is an integer >= ``minimum``.
+def check_int_at_least(value: Any, name: str, minimum: int, *, maximum: int = MAX_INTEGER,
+                       instead: str = "") -> int:
+    """Return ``value`` as an int if it is an integer in [``minimum``, ``maximum``].
 
     Integral floats such as ``1e5`` are accepted (the CLI and users write them);
-    booleans and non-integral numbers are refused.
+    booleans and non-integral numbers are refused. ``maximum`` is a resource
+    limit when ``instead`` says what to use beyond it (the refusal then comes from
+    :func:`limit_error`); otherwise it is the domain's upper end (by default the
+    largest int64, so the value is safe to hand to numpy).
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise DpverifyTypeError(
-            f"{name}={value!r} must be an integer, not {type(value).__name__}"
-        )
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise _type_error(name, value, "an integer")
+    rule = f"an integer >= {minimum}" if maximum == MAX_INTEGER else (
+        f"an integer in [{minimum}, {maximum}]")
     if isinstance(value, numbers.Integral):
         n = int(value)
     else:
-        x = float(value)
+        x = check_real(value, name)
         if not (math.isfinite(x) and x == math.floor(x)):
-            raise value_error(name, value, f"an integer >= {minimum}")
+            raise value_error(name, value, rule)
         n = int(x)
     if n < minimum:
-        raise value_error(name, value, f"an integer >= {minimum}")
+        raise value_error(name, value, rule)
+    if n > maximum:
+        if instead:
+            raise limit_error(name, value, maximum, instead)
+        raise value_error(name, value, rule if maximum != MAX_INTEGER else
+                          f"an integer in [{minimum}, 2**63 - 1]")
     return n
 
 
-def check_positive_int(value: Any, name: str) -> int:
-    """Return ``value`` as an int if it is an integer >= 1."""
-    return check_int_at_least(value, name, 1)
+def check_positive_int(value: Any, name: str, *, maximum: int = MAX_INTEGER,
+                       instead: str = "") -> int:
+    """Return ``value`` as an int if it is an integer in [1, ``maximum``]."""
+    return check_int_at_least(value, name, 1, maximum=maximum, instead=instead)
 
 
 def check_in_range(value: Any, name: str, low: float, high: float, *,
@@ -160,7 +225,7 @@ def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
     options = tuple(choices)
     if not isinstance(value, str):
         raise DpverifyTypeError(
-            f"{name}={value!r} must be a string, one of {', '.join(map(repr, options))}"
+            f"{name}={shown(value)} must be a string, one of {', '.join(map(repr, options))}"
         )
     if value not in options:
         raise value_error(name, value, f"one of {', '.join(map(repr, options))}")
@@ -171,9 +236,7 @@ def check_increasing_sequence(values: Any, name: str, *, low: float,
                               low_closed: bool = False) -> tuple[float, ...]:
     """Return a non-empty, strictly increasing tuple of finite floats above ``low``."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, Iterable)):
-        raise DpverifyTypeError(
-            f"{name}={values!r} must be a sequence of real numbers"
-        )
+        raise _type_error(name, values, "a sequence of real numbers")
     items = tuple(values)
     if not items:
         raise value_error(name, items, "non-empty")
@@ -200,8 +263,130 @@ def check_nonempty_items(values: Any, name: str, *, single: type | tuple[type, .
     """
     if isinstance(values, (str, bytes)) or isinstance(values, single) or not isinstance(
             values, Iterable):
-        raise DpverifyTypeError(f"{name}={values!r} must be a sequence, e.g. {example}")
+        raise DpverifyTypeError(f"{name}={shown(values)} must be a sequence, e.g. {example}")
     items = tuple(values)
     if not items:
         raise value_error(name, items, "non-empty", "there is nothing to combine")
     return items
+
+
+def check_real_array(values: Any, name: str, *, ndim: int | None = None,
+                     shape: tuple[int | None, ...] | None = None, low: float | None = None,
+                     high: float | None = None, allow_empty: bool = False,
+                     max_size: int | None = None) -> np.ndarray:
+    """Return ``values`` as a float64 array of finite numbers, checked for shape and range.
+
+    Refused: strings, booleans, ``None``, complex or object entries, NaN and ±inf,
+    a number of dimensions other than ``ndim``, a shape not matching ``shape``
+    (``None`` entries match any length), entries outside [``low``, ``high``],
+    an empty array (unless ``allow_empty``) and more than ``max_size`` entries.
+    """
+    if isinstance(values, (str, bytes)) or values is None or isinstance(values, (bool, np.bool_)):
+        raise _type_error(name, values, "an array of real numbers")
+    if max_size is not None and hasattr(values, "__len__") and not isinstance(
+            values, np.ndarray) and len(values) > max_size:
+        raise limit_error(name, f"<{len(values)} entries>", max_size, "pass fewer entries")
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError):
+        raise _type_error(name, values, "a rectangular array of real numbers") from None
+    if array.dtype.kind not in "iuf":
+        if array.dtype.kind == "O":
+            try:
+                array = np.asarray([check_real(v, f"{name}[{i}]") for i, v in
+                                    enumerate(array.ravel())], dtype=float).reshape(array.shape)
+            except DpverifyTypeError:
+                raise
+        else:
+            raise _type_error(name, values, "an array of real numbers")
+    if max_size is not None and array.size > max_size:
+        raise limit_error(name, f"<{array.size} entries>", max_size, "pass fewer entries")
+    array = array.astype(float)
+    if ndim is not None and array.ndim != ndim:
+        raise value_error(name, values, f"a {ndim}-dimensional array (got {array.ndim} "
+                                        f"dimensions)")
+    if shape is not None:
+        if array.ndim != len(shape) or any(
+                want is not None and got != want for got, want in zip(array.shape, shape)):
+            wanted = "(" + ", ".join("any" if s is None else str(s) for s in shape) + ")"
+            raise value_error(name, values, f"of shape {wanted}, not {array.shape}")
+    if array.size == 0 and not allow_empty:
+        raise value_error(name, values, "non-empty")
+    if not np.isfinite(array).all():
+        raise value_error(name, values, "finite in every entry")
+    if low is not None and not (array >= low).all():
+        raise value_error(name, values, f">= {low} in every entry")
+    if high is not None and not (array <= high).all():
+        raise value_error(name, values, f"<= {high} in every entry")
+    return array
+
+
+def check_callable(value: Any, name: str, expected: str = "a callable") -> Any:
+    """Return ``value`` if it can be called (a sampler, a statistic, ...)."""
+    if not callable(value):
+        raise _type_error(name, value, expected)
+    return value
+
+
+def check_instance(value: Any, name: str, types: type | tuple[type, ...],
+                   expected: str) -> Any:
+    """Return ``value`` if it is an instance of ``types``; ``expected`` describes them."""
+    if not isinstance(value, types):
+        raise _type_error(name, value, expected)
+    return value
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """Return ``value`` if it is a bool (or ``numpy.bool_``), as a Python bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise _type_error(name, value, "True or False")
+    return bool(value)
+
+
+def check_mp_real(value: Any, name: str, *, low: float | None = None, low_closed: bool = True,
+                  allow_inf: bool = False) -> Any:
+    """Return ``value`` as an :class:`mpmath.mpf`; it may be an mpf or any accepted real.
+
+    For the exact profile functions, which take mpmath values from their callers
+    and floats from users. NaN is refused; +inf only with ``allow_inf``.
+    """
+    import mpmath
+
+    if isinstance(value, mpmath.mpf):
+        x = value
+    else:
+        x = mpmath.mpf(check_real(value, name))
+    if mpmath.isnan(x) or (mpmath.isinf(x) and not (allow_inf and x > 0)):
+        rule = "a real number" + (" or +inf" if allow_inf else " (finite)")
+        if low is not None:
+            rule = f"in {'[' if low_closed else '('}{low}, {'inf]' if allow_inf else 'inf)'}"
+        raise value_error(name, value, rule)
+    if low is not None and not (x >= low if low_closed else x > low):
+        raise value_error(name, value,
+                          f"in {'[' if low_closed else '('}{low}, {'inf]' if allow_inf else 'inf)'}")
+    return x
+
+
+def check_rng(value: Any, name: str = "rng") -> Any:
+    """Return ``value`` if it is a :class:`numpy.random.Generator` (SPEC 7: ``default_rng(seed)``)."""
+    if not isinstance(value, np.random.Generator):
+        raise _type_error(name, value, "a numpy.random.Generator, e.g. "
+                                       "numpy.random.default_rng(seed)")
+    return value
+
+
+def check_real_input(value: Any, name: str) -> Any:
+    """Check a query answer (a finite real scalar or array of them); return it unchanged.
+
+    Integers stay exact (within int64); arrays keep their dtype.
+    """
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        n = int(value)
+        if abs(n) > MAX_INTEGER:
+            raise value_error(name, value, "an integer within int64 (|x| <= 2**63 - 1)")
+        return value
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        check_finite(value, name)
+        return value
+    check_real_array(value, name, allow_empty=True)
+    return value

@@ -33,6 +33,12 @@ class Neighbouring(str, enum.Enum):
     ADD_REMOVE = "add-remove"
 
     @classmethod
+    def _missing_(cls, value: Any) -> "Neighbouring":
+        """``Neighbouring(value)`` with an unknown value: a message naming ``value``."""
+        raise value_error("value", value,
+                          f"one of {', '.join(repr(m.value) for m in cls)}")
+
+    @classmethod
     def parse(cls, value: Any, name: str = "relation") -> "Neighbouring":
         """Return the relation named by ``value`` (an enum member or its string)."""
         if isinstance(value, cls):

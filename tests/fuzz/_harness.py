@@ -86,7 +86,9 @@ class Row:
         Domain overrides for parameters whose name does not tell the harness what
         is invalid (see :func:`invalid_for`): ``"real"``, ``"count"``,
         ``"epsilon"``, ``"delta"``, ``"probability"``, ``"positive"``,
-        ``"flag"``, ``"text"``, ``"sequence"``, ``"object"``, ``"any"``.
+        ``"flag"``, ``"text"``, ``"sequence"``, ``"array"`` (a real scalar or array),
+        ``"object"``, ``"any"`` (only NaN, complex and opaque objects are invalid),
+        ``"anything"`` (no value is invalid).
     allow_infinite
         The result may hold ±inf legitimately (e.g. ε = inf is the honest answer).
     """
@@ -219,6 +221,8 @@ def invalid_for(kind: str, value: Any, default_is_none: bool) -> bool:
     Values not certainly invalid may be refused or accepted; either passes if
     the refusal names the parameter or the result is finite.
     """
+    if kind == "anything":
+        return False
     if value is None:
         return not default_is_none and kind != "any"
     if kind == "any":
@@ -227,6 +231,10 @@ def invalid_for(kind: str, value: Any, default_is_none: bool) -> bool:
         return not isinstance(value, (bool, np.bool_))
     if kind == "text":
         return not isinstance(value, str)
+    if kind == "array":
+        return _is_nan(value) or value is None or isinstance(
+            value, (str, complex, bool, _Opaque, decimal.Decimal)) or (
+            isinstance(value, list) and any(_is_nan(v) for v in value))
     if kind == "object":
         return _is_number(value) or isinstance(value, (str, complex, bool, _Opaque))
     if kind == "sequence":
@@ -235,8 +243,10 @@ def invalid_for(kind: str, value: Any, default_is_none: bool) -> bool:
     # numeric kinds
     if not _is_number(value):
         return True  # str, bool, complex, Decimal, list, opaque
-    x = float(value) if not isinstance(value, numbers.Integral) or abs(value) < 2**1000 else (
-        math.copysign(math.inf, value))
+    if isinstance(value, numbers.Integral) and abs(int(value)) >= 2**1000:
+        x = 2.0**1000 if value > 0 else -(2.0**1000)  # a huge exact integer is still finite
+    else:
+        x = float(value)
     if math.isnan(x):
         return True
     if kind == "count":
@@ -268,26 +278,31 @@ def _raised_in_dpverify(exc: BaseException) -> bool:
 
 
 def nonfinite(result: Any, depth: int = 0) -> bool:
-    """Whether ``result`` holds a NaN or an infinity (walking containers and dataclasses)."""
+    """Whether ``result`` is NaN or ±inf, or holds a NaN (walking containers and dataclasses).
+
+    Infinities *inside* records are legitimate (an event ``(-inf, t]``, an
+    unbounded interval); a bare infinite number as the answer is not.
+    """
     if depth > 6:
         return False
     if isinstance(result, (bool, np.bool_, str, bytes)) or result is None:
         return False
     if isinstance(result, numbers.Real):
         try:
-            return not math.isfinite(float(result))
+            x = float(result)
         except OverflowError:
             return False  # a huge exact integer or fraction is finite
+        return math.isnan(x) or (depth == 0 and math.isinf(x))
     if type(result).__module__.startswith("mpmath"):
         try:
             import mpmath
 
-            return not mpmath.isfinite(result)
+            return bool(mpmath.isnan(result) or (depth == 0 and mpmath.isinf(result)))
         except TypeError:
             return False
     if isinstance(result, np.ndarray):
         if result.dtype.kind in "fc":
-            return not bool(np.isfinite(result).all())
+            return bool(np.isnan(result).any()) or (depth == 0 and not np.isfinite(result).all())
         return False
     if dataclasses.is_dataclass(result) and not isinstance(result, type):
         return any(nonfinite(getattr(result, f.name, None), depth + 1)
@@ -350,7 +365,7 @@ def classify_call(row: Row, param: str, value: Any) -> tuple[str, str]:
     if invalid:
         return "accepted-invalid", f"returned {type(result).__name__}"
     if not row.allow_infinite and nonfinite(result):
-        return "nan", f"returned non-finite {str(result)[:200]}"
+        return "nan", f"returned non-finite {' '.join(repr(result).split())[:300]}"
     return "ok", ""
 
 
@@ -445,6 +460,8 @@ class Worker:
 
 
 def describe(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"<integer of {value.bit_length()} bits>"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 

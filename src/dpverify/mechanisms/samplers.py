@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_int_at_least, check_positive_int, check_real, value_error
+from dpverify._validation import (
+    check_int_at_least,
+    check_positive_int,
+    check_real,
+    limit_error,
+    value_error,
+)
 from dpverify.errors import DpverifyTypeError
 
 __all__ = [
@@ -82,12 +88,20 @@ def _check_rng(rng: Any) -> np.random.Generator:
     return rng
 
 
+MAX_DRAWS = 10**8
+"""Most draws one sampler call returns (they are held in memory at once); draw in chunks beyond."""
+
+
 def _shape(size: Any) -> tuple[int, ...] | None:
     if size is None:
         return None
     if isinstance(size, tuple):
-        return tuple(check_int_at_least(s, "size", 0) for s in size)
-    return (check_int_at_least(size, "size", 0),)
+        shape = tuple(check_int_at_least(s, "size", 0) for s in size)
+    else:
+        shape = (check_int_at_least(size, "size", 0),)
+    if math.prod(shape) > MAX_DRAWS:
+        raise limit_error("size", size, MAX_DRAWS, "draw in chunks (same rng, several calls)")
+    return shape
 
 
 def _shaped(flat: np.ndarray, shape: tuple[int, ...] | None) -> Any:
