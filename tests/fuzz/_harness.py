@@ -138,7 +138,7 @@ class _Opaque:
 
 CANONICAL: tuple[Any, ...] = (
     math.nan, math.inf, -math.inf, 0, 0.0, -1, -1.0, -1e-300, 5e-324, 1e-300,
-    1.5, 1.0, 2**63, 10**30, 10**1000, 1e308, 1e300,
+    1.5, 1.0, 10**8, 10**9, 2**63, 10**30, 10**1000, 1e308, 1e300,
     "1", "", None, True, False, 1 + 1j, decimal.Decimal("0.5"), fractions.Fraction(1, 2),
     np.float64(math.nan), np.int64(-1), np.float32(0.25),
     [], [math.nan], [3.0, 2.0, 1.0], [1.0, 1.0], _Opaque(),

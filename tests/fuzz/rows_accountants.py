@@ -36,7 +36,8 @@ ROWS = {
     "rdp_to_dp_delta": Row(MODULE.rdp_to_dp_delta, {"curve": _CURVE, "epsilon": 1.0,
                                                     "method": "tight"}),
     "compose_zcdp": Row(MODULE.compose_zcdp, {"guarantees": [ZCDP(0.5), ZCDP(0.25)]}),
-    "pure_to_zcdp": Row(MODULE.pure_to_zcdp, {"guarantee": PureDP(1.0)}),
+    "pure_to_zcdp": Row(MODULE.pure_to_zcdp, {"guarantee": PureDP(1.0)},
+                        kinds={"guarantee": "epsilon"}),  # a PureDP or its ε
     "zcdp_to_rdp": Row(MODULE.zcdp_to_rdp, {"zcdp": ZCDP(0.5), "orders": (2.0, 4.0)}),
     "zcdp_to_dp": Row(MODULE.zcdp_to_dp, {"zcdp": ZCDP(0.5), "delta": 1e-5, "method": "tight"}),
     "zcdp_to_dp_delta": Row(MODULE.zcdp_to_dp_delta, {"zcdp": ZCDP(0.5), "epsilon": 1.0}),

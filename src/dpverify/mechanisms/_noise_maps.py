@@ -152,7 +152,7 @@ def discrete_laplace_delta(scale: float, epsilon: Any, *, sensitivity: int = 1) 
     """
     scale = check_positive(scale, "scale")
     delta = _integer_sensitivity(check_positive(sensitivity, "sensitivity"))
-    epsilon = check_mp_real(epsilon, "epsilon", low=0, allow_inf=True)
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
     if mpmath.isinf(epsilon):
         return mpmath.mpf(0)
     with working_precision():
@@ -201,13 +201,13 @@ def discrete_gaussian_delta(sigma: float, epsilon: Any, *, sensitivity: int = 1)
     """
     sigma = check_positive(sigma, "sigma")
     delta = _integer_sensitivity(check_positive(sensitivity, "sensitivity"))
-    epsilon = check_mp_real(epsilon, "epsilon", low=0, allow_inf=True)
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
     if mpmath.isinf(epsilon):
         return mpmath.mpf(0)
     if not _SERIES_SIGMA_RANGE[0] <= sigma <= _SERIES_SIGMA_RANGE[1]:
         raise value_error("sigma", sigma, "in [1e-100, 1e100] for the exact discrete Gaussian "
                           "profile", "beyond it the series' arguments leave mpmath's range")
-    if epsilon * sigma > _SERIES_SIGMA_RANGE[1] * delta:
+    if abs(epsilon) * sigma > _SERIES_SIGMA_RANGE[1] * delta:
         raise value_error("epsilon", epsilon, f"at most 1e100·sensitivity/sigma = "
                           f"{_SERIES_SIGMA_RANGE[1] * delta / sigma:g}",
                           "beyond it δ(ε) is below 1e-10^199, far below any float")

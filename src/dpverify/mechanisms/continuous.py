@@ -195,7 +195,7 @@ def gaussian_delta(mu: mpmath.mpf | float, epsilon: mpmath.mpf | float) -> mpmat
     significant digits survive the cancellation, so the result has relative
     error below 1e-20.
 
-    ``mu`` must be in (0, inf) and ``epsilon`` in [0, inf] (δ(inf) = 0). The
+    ``mu`` must be in (0, inf) and ``epsilon`` real or +inf (δ(inf) = 0). The
     precision doubles at most until :data:`MAX_GAUSSIAN_DELTA_DPS` digits; a
     pair whose δ cannot be resolved there is refused naming both parameters.
 
@@ -203,14 +203,14 @@ def gaussian_delta(mu: mpmath.mpf | float, epsilon: mpmath.mpf | float) -> mpmat
     0.3829249225480262
     """
     mu = check_mp_real(mu, "mu", low=0, low_closed=False)
-    epsilon = check_mp_real(epsilon, "epsilon", low=0, allow_inf=True)
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
     if mpmath.isinf(epsilon):
         return mpmath.mpf(0)
     if mu > _MAX_NORMAL_ARGUMENT:
         raise value_error("mu", mu, f"at most {_MAX_NORMAL_ARGUMENT:g}",
                           "beyond it δ(ε) = 1 to any float precision for ε < mu²/2")
-    if epsilon / mu > _MAX_NORMAL_ARGUMENT:
-        raise value_error("epsilon", epsilon, f"at most {_MAX_NORMAL_ARGUMENT:g}·mu (mu={mu})",
+    if abs(epsilon) / mu > _MAX_NORMAL_ARGUMENT:
+        raise value_error("epsilon", epsilon, f"at most {_MAX_NORMAL_ARGUMENT:g}·mu in absolute value (mu={mu})",
                           "beyond it δ(ε) < 1e-10^199, far below any float")
     with working_precision():
         dps = mpmath.mp.dps
@@ -254,13 +254,13 @@ def laplace_delta(epsilon_0: mpmath.mpf | float, epsilon: mpmath.mpf | float) ->
     atom ½ at ε0, an atom e^{−ε0}/2 at −ε0 and density e^{(l−ε0)/2}/4 on
     (−ε0, ε0); integrating (1 − e^{ε−l})₊ gives the formula.
 
-    ``epsilon_0`` must be in (0, inf) and ``epsilon`` in [0, inf].
+    ``epsilon_0`` must be in (0, inf) and ``epsilon`` real or +inf.
 
     >>> float(laplace_delta(1.0, 1.0))
     0.0
     """
     epsilon_0 = check_mp_real(epsilon_0, "epsilon_0", low=0, low_closed=False)
-    epsilon = check_mp_real(epsilon, "epsilon", low=0, allow_inf=True)
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
     with working_precision():
         if epsilon >= epsilon_0:
             return mpmath.mpf(0)
