@@ -43,15 +43,19 @@ def test_account_calibrate(capsys) -> None:
 def test_human_readable_line(capsys) -> None:
     assert main(["account", "gaussian", "--sigma", "2", "--delta", "1e-6"]) == 0
     line = capsys.readouterr().out
-    assert line.startswith("1 x gaussian with sigma=2.0: (epsilon=") and "method=pld" in line
+    assert line.startswith("1 x gaussian with sigma=2: (epsilon=2.25411, delta=1e-06)-DP")
+    assert "method=pld" in line
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["account", "gaussian", "--sigma", "-1", "--delta", "1e-5"], "sigma=-1.0 must be in (0, inf)"),
-    (["account", "gaussian", "--sigma", "1", "--delta", "2"], "delta=2.0 must be in (0, 1)"),
-    (["account", "gaussian", "--sigma", "nan", "--delta", "1e-5"], "sigma=nan"),
+    (["account", "gaussian", "--sigma", "-1", "--delta", "1e-5"], "--sigma -1.0 must be in (0, inf)"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "2"], "--delta 2.0 must be in (0, 1)"),
+    (["account", "gaussian", "--sigma", "nan", "--delta", "1e-5"],
+     "argument --sigma: 'nan' must be a finite number"),
     (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--compositions", "0"],
-     "must be an integer >= 1"),
+     "argument --compositions: '0' must be an integer >= 1"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--compositions", "inf"],
+     "argument --compositions: 'inf' must be an integer >= 1"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, argv: list[str], fragment: str) -> None:
     with pytest.raises(SystemExit) as exit_info:
@@ -86,7 +90,8 @@ def test_shuffle_binary_rr_unlocks_rr_bounds(capsys) -> None:
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["shuffle", "--n", "100", "--delta", "1e-6"], "local_epsilon=None must be given"),
+    (["shuffle", "--n", "100", "--delta", "1e-6"], "--local-epsilon is required"),
+    (["shuffle", "--n", "100", "--delta", "1e-6", "--inverse"], "--epsilon (the target) is required"),
     (["shuffle", "--local-epsilon", "10", "--n", "100", "--delta", "1e-6"], "validity"),
     (["shuffle", "--local-epsilon", "1", "--n", "1e5", "--delta", "1e-6", "--bound", "cheu2019"],
      "BinaryRandomizedResponse"),
@@ -120,7 +125,7 @@ def test_audit_claim_override_and_family(capsys) -> None:
 
 
 def test_audit_shows_a_progress_bar_on_long_audits(capsys, monkeypatch) -> None:
-    from dpverify import cli
+    from dpverify.cli import audit as cli
 
     monkeypatch.setattr(cli, "_PROGRESS_SAMPLES", 10)
     assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
@@ -132,9 +137,9 @@ def test_audit_shows_a_progress_bar_on_long_audits(capsys, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["audit", "laplace", "--samples", "1e4", "--confidence", "1.5"], "confidence=1.5"),
-    (["audit", "laplace", "--samples", "1e4", "--epsilon", "-1"], "epsilon=-1.0"),
-    (["audit", "laplace", "--samples", "1e4", "--delta", "1"], "delta=1.0"),
+    (["audit", "laplace", "--samples", "1e4", "--confidence", "1.5"], "--confidence 1.5"),
+    (["audit", "laplace", "--samples", "1e4", "--epsilon", "-1"], "--epsilon -1.0"),
+    (["audit", "laplace", "--samples", "1e4", "--delta", "1"], "--delta 1.0"),
 ])
 def test_audit_bad_input_exits_2(capsys, argv: list[str], fragment: str) -> None:
     with pytest.raises(SystemExit) as exit_info:
@@ -174,7 +179,8 @@ def test_simulate_is_reproducible_and_describes(capsys) -> None:
 def test_simulate_refuses_a_private_algorithm_without_epsilon(capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main(["simulate", "--algorithm", "dp-se", "--horizon", "100"])
-    assert info.value.code == 2 and "epsilon" in capsys.readouterr().err
+    message = capsys.readouterr().err
+    assert info.value.code == 2 and "--epsilon must be given" in message and "None" not in message
 
 
 def test_reproduce_quick_panel(capsys, tmp_path) -> None:
@@ -184,3 +190,105 @@ def test_reproduce_quick_panel(capsys, tmp_path) -> None:
     assert {row["panel"] for row in out["results"]} == {"b"} and len(out["results"]) == 4
     assert all(path.endswith((".csv", ".png")) for path in out["files"])
     assert (tmp_path / "chowdhury2023-fig1.png").exists()
+
+
+# ----------------------------------------------------------------------------- conventions
+
+
+def _strict_json(text: str) -> dict:
+    def refuse(token: str) -> None:
+        raise ValueError(f"non-RFC-8259 token {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_version(capsys) -> None:
+    from dpverify import __version__
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out.strip() == f"dpverify {__version__}"
+
+
+def test_json_is_strict_and_names_infinite_values(capsys) -> None:
+    assert main(["account", "laplace", "--scale", "1", "--compositions", "2", "--delta", "0",
+                 "--json"]) == 0
+    out = _strict_json(capsys.readouterr().out)
+    assert out["epsilon"] == 2.0 and "non_finite" not in out
+    from dpverify.cli._core import json_dumps
+
+    text = json_dumps({"epsilon": float("inf"), "nested": {"delta": float("nan")}, "ok": 1.5})
+    assert _strict_json(text) == {"epsilon": None, "nested": {"delta": None}, "ok": 1.5,
+                                  "non_finite": {"epsilon": "inf", "nested.delta": "nan"}}
+
+
+def test_guarantees_are_json_objects() -> None:
+    from dpverify import ZCDP, ApproxDP, PureDP
+    from dpverify.cli._core import guarantee_json
+
+    assert guarantee_json(PureDP(0.5)) == {"type": "pure-dp", "epsilon": 0.5}
+    assert guarantee_json(ApproxDP(1.0, 1e-6)) == {"type": "approx-dp", "epsilon": 1.0,
+                                                   "delta": 1e-6}
+    assert guarantee_json(ZCDP(0.1)) == {"type": "zcdp", "rho": 0.1, "xi": 0.0}
+
+
+def test_internal_error_exits_3_with_one_line(capsys, monkeypatch) -> None:
+    from dpverify.cli import account
+
+    def broken(args):
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(account, "_gaussian", broken)
+    argv = ["account", "gaussian", "--sigma", "1", "--delta", "1e-5"]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 3 and err.count("\n") == 1
+    assert "internal error: RuntimeError: injected" in err and "--debug" in err
+    with pytest.raises(SystemExit) as info:
+        main([*argv, "--debug"])
+    assert info.value.code == 3 and "Traceback" in capsys.readouterr().err
+
+
+def test_unknown_option_is_reported_under_the_subcommand(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["shuffle", "--n", "10", "--delta", "1e-6", "--bogus"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.startswith("usage: dpverify shuffle")
+    assert "unrecognized arguments: --bogus" in err
+
+
+def test_every_option_has_help_and_every_command_an_example() -> None:
+    from dpverify.cli import build_parser
+
+    def walk(parser):
+        yield parser
+        for action in parser._actions:
+            for sub in getattr(action, "choices", None) or {}:
+                if isinstance(action.choices, dict):
+                    yield from walk(action.choices[sub])
+
+    parsers = list(walk(build_parser()))
+    assert len(parsers) > 5
+    for parser in parsers:
+        for action in parser._actions:
+            assert action.help, f"{parser.prog} {action.option_strings or action.dest} has no help"
+        leaf = not any(isinstance(a.choices, dict) for a in parser._actions if a.choices)
+        assert not leaf or "examples:" in (parser.epilog or ""), f"{parser.prog} has no example"
+
+
+def test_directed_rounding_of_displayed_numbers() -> None:
+    from dpverify.cli._core import privacy_text, significant
+
+    assert significant(1.2743079, rounding="down") == "1.2743"
+    assert significant(1.2743071, rounding="up") == "1.27431"
+    assert significant(117.97411) == "117.974"
+    assert privacy_text(0.5) == "0.5-DP"
+    assert privacy_text(2.2541101, 1e-6) == "(epsilon=2.25412, delta=1e-06)-DP"
+
+
+def test_reproduce_unknown_panel_exits_2(capsys, tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    with pytest.raises(SystemExit) as info:
+        main(["reproduce", "chowdhury2023-fig1", "--panels", "zz", "--out", str(tmp_path)])
+    assert info.value.code == 2 and "--panels zz" in capsys.readouterr().err

@@ -80,3 +80,15 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     bad = PACKAGE / "mechanisms" / "continuous.py"
     imports = _dpverify_imports(bad) | {"dpverify.accountants.rdp"}
     assert any(_rank(m)[0] > _rank(_module_name(bad))[0] for m in imports)
+
+
+#: Modules that must never import the experiments (figures come from result tables only).
+PLOTTING = ("dpverify.bandits.plots",)
+
+
+@pytest.mark.parametrize("module", PLOTTING)
+def test_plotting_never_imports_experiments(module: str) -> None:
+    path = PACKAGE.parent / (module.replace(".", "/") + ".py")
+    imported = _dpverify_imports(path)
+    assert not any(m == "dpverify.bandits.experiments" or m.startswith("dpverify.bandits.experiments.")
+                   for m in imported), f"{module} imports the experiments: {sorted(imported)}"

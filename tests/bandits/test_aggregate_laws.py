@@ -11,7 +11,7 @@ import numpy as np
 
 from _gof import gof_pvalue
 from _stats import P_MIN
-from dpverify.bandits._aggregate_laws import (
+from dpverify.bandits.privatizers._aggregate_laws import (
     _discrete_gaussian_sum_cdf,
     simulation_discrete_gaussian_sum,
     simulation_discrete_laplace_sum,

@@ -16,7 +16,7 @@ import scipy.stats
 
 from _stats import P_MIN, two_sample_chisquare
 from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
-from dpverify.bandits._aggregate_laws import (
+from dpverify.bandits.privatizers._aggregate_laws import (
     discrete_laplace_subexponential,
     distributed_discrete_gaussian_epsilon,
 )

@@ -1,6 +1,7 @@
-"""Figures from simulation results (matplotlib, imported lazily; the ``plots`` extra).
+"""Figures from simulation results and result tables (matplotlib, imported lazily; the ``plots`` extra).
 
-Kept out of :mod:`dpverify.bandits.simulate` so that simulating never needs matplotlib.
+Kept out of :mod:`dpverify.bandits.simulate` so that simulating never needs
+matplotlib; never imports :mod:`dpverify.bandits.experiments` (tests/test_layering.py).
 """
 
 from __future__ import annotations
@@ -59,12 +60,13 @@ def plot_regret_panels(results: Any, path: str | Path, *, title: str = "",
     return path
 
 
-def plot_scaling(results: Any, path: str | Path, *, title: str = "") -> Path:
-    """Final regret against 1/ε on log–log axes, with reference slopes 1 and 2."""
-    from dpverify.bandits.experiments import scaling_rows
+def plot_scaling(rows: Any, path: str | Path, *, title: str = "") -> Path:
+    """Final regret against 1/ε on log–log axes, with reference slopes 1 and 2.
 
+    ``rows``: a result table, one mapping per (algorithm, ε) with keys
+    ``algorithm``, ``epsilon``, ``final_regret`` and ``standard_error``.
+    """
     plt = _pyplot()
-    rows = scaling_rows(results)
     figure, axis = plt.subplots(figsize=(6, 4.5))
     for name in dict.fromkeys(r["algorithm"] for r in rows):
         own = sorted((r for r in rows if r["algorithm"] == name), key=lambda r: r["epsilon"])
@@ -94,7 +96,7 @@ def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "") ->
     """garcelon experiments: final regret against ``x`` ("horizon" or "epsilon"), one panel per d.
 
     Log–log; for ``x="horizon"`` with reference slopes 1/2, 2/3, 3/4 and 1.
-    ``table`` is :func:`dpverify.bandits.contextual.experiments.rows`.
+    ``table`` is a result table (rows as written by the garcelon experiments).
     """
     plt = _pyplot()
     dimensions = sorted({r["dimension"] for r in table})

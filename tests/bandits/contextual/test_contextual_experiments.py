@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from dpverify.bandits.contextual.experiments import fit_slopes
+from dpverify.bandits.experiments.garcelon import fit_slopes
 from dpverify.bandits.experiments import EXPERIMENTS, reproduce
 
 

@@ -7,7 +7,7 @@ import math
 import pytest
 from hypothesis import given, strategies as st
 
-from dpverify.bandits._privatizer_base import ErrorLaw
+from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.bandits.mab._elimination import (
     check_confidence,
     chowdhury_radius,

@@ -53,7 +53,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits._privatizer_base import as_approx_dp, worst_case_guarantee
+from dpverify.bandits.privatizers._base import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.design import Design
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear.privatizers import (

@@ -34,7 +34,7 @@ from typing import Any
 
 from dpverify._validation import check_int_at_least, check_positive_int, check_probability
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits._privatizer_base import ErrorLaw, as_approx_dp, worst_case_guarantee
+from dpverify.bandits.privatizers._base import ErrorLaw, as_approx_dp, worst_case_guarantee
 
 __all__ = [
     "chowdhury_radius",
@@ -50,7 +50,7 @@ def chowdhury_radius(batch_size: int, *, active_arms: int, batch_index: int, con
                      error_law: ErrorLaw) -> float:
     """β(b) of chowdhury Lemma 2 (eq. 2) with the privatizer's (σ, h).
 
-    >>> from dpverify.bandits._privatizer_base import ErrorLaw
+    >>> from dpverify.bandits.privatizers._base import ErrorLaw
     >>> round(chowdhury_radius(4, active_arms=10, batch_index=1, confidence=0.1,
     ...                        error_law=ErrorLaw(0.0, 0.0)), 6)  # √(log 400 / 8)
     0.865409

@@ -2,7 +2,7 @@
 
 :class:`CentralDiscreteLaplace` (CDP-SE, Thm 5, Alg. 2–3) and
 :class:`LocalDiscreteLaplace` (LDP-SE, Thm 6, Alg. 4–5), on the (R, S, A)
-machinery of :mod:`dpverify.bandits._secure_aggregation`.
+machinery of :mod:`dpverify.bandits.privatizers._secure_aggregation`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 
 from dpverify._validation import check_epsilon, check_positive_int, check_probability
-from dpverify.bandits._aggregate_laws import (
+from dpverify.bandits.privatizers._aggregate_laws import (
     discrete_laplace_subexponential,
     simulation_discrete_laplace_sum,
 )
-from dpverify.bandits._privatizer_base import ErrorLaw
-from dpverify.bandits._secure_aggregation import (
+from dpverify.bandits.privatizers._base import ErrorLaw
+from dpverify.bandits.privatizers._secure_aggregation import (
     PolyaSecureAggregation,
     ProtocolParameters,
     _cached,

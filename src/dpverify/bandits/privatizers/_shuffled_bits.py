@@ -1,35 +1,4 @@
-"""Privatizers: the (randomizer, secure computation, analyser) of one batch, built from mechanisms.
-
-A bandit algorithm never adds noise itself (STYLE rule 9): after each batch
-it hands the batch's rewards to a privatizer and gets back the analyser's
-estimate of their sum. Every privatizer has
-
-* ``privatize_sum(rewards, *, rng, per_user=False)`` — the estimate; with
-  ``per_user=True`` every user's randomizer and the secure aggregation /
-  shuffler run message by message (the auditable path), otherwise the
-  aggregate noise is drawn from its exact law (same law, fast);
-* ``guarantee(n)`` — the per-batch guarantee for ``n`` users, through
-  :func:`dpverify.mechanisms.privacy_map` and :mod:`dpverify.accountants`;
-* ``estimate_error_law(n)`` — an :class:`ErrorLaw` for confidence widths;
-* ``name`` and ``model`` (the trust model the guarantee holds in).
-
-Privatizers (CATALOGUE A2.7 for chowdhury 2023, 002.2 for tenenbaum 2021):
-
-=================================  ==================================  ==========================
-privatizer                         paper                               guarantee per batch
-=================================  ==================================  ==========================
-:class:`PolyaSecureAggregation`     chowdhury Thm 1 (Dist-DP-SE)        pure ε (distributed)
-:class:`SkellamSecureAggregation`   chowdhury Thm 2 (Dist-RDP-SE)       RDP (distributed)
-:class:`DiscreteGaussianSecureAggregation` chowdhury Thm 4 (Dist-CDP-SE) zCDP (distributed)
-:class:`PolyaShuffle`               chowdhury Thm 3 (simulated)         pure ε (shuffle)
-:class:`CentralDiscreteLaplace`     chowdhury Thm 5 (CDP-SE)            pure ε (central)
-:class:`LocalDiscreteLaplace`       chowdhury Thm 6 (LDP-SE)            pure ε (local)
-:class:`CentralLaplace`             Sajed & Sheffet 2019 (DP-SE)        pure ε (central)
-:class:`ShuffledNoisyBits`          tenenbaum M_sum, reading (a)        (ε, δ) (shuffle)
-:class:`ShuffledRandomizedResponse` tenenbaum M_sum, reading (b)        (ε, δ) (shuffle)
-:class:`NonPrivate`                 baseline                            none
-=================================  ==================================  ==========================
-"""
+"""tenenbaum 2021's shuffled summation M_sum in its two readings (Appendix C is missing; CATALOGUE 002.2)."""
 
 from __future__ import annotations
 
@@ -42,126 +11,12 @@ import numpy as np
 
 from dpverify._validation import check_delta, check_epsilon, check_positive_int, value_error
 from dpverify.bandits._policy import RewardBatch
-from dpverify.bandits._privatizer_base import (
-    ErrorLaw,
-    Privatizer,
-    as_approx_dp,
-    worst_case_guarantee,
-)
-from dpverify.bandits._central_local import CentralDiscreteLaplace, LocalDiscreteLaplace
-from dpverify.bandits._secure_aggregation import (
-    DiscreteGaussianSecureAggregation,
-    PolyaSecureAggregation,
-    PolyaShuffle,
-    ProtocolParameters,
-    SkellamSecureAggregation,
-    distributed_cdp_parameters,
-    distributed_dp_parameters,
-    distributed_rdp_parameters,
-)
+from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import ApproxDP, Guarantee
-from dpverify.mechanisms import BinarySummation, Laplace, privacy_map, sample
+from dpverify.mechanisms import BinarySummation, privacy_map
 
-__all__ = [
-    "Privatizer",
-    "ErrorLaw",
-    "ProtocolParameters",
-    "NonPrivate",
-    "CentralLaplace",
-    "PolyaSecureAggregation",
-    "SkellamSecureAggregation",
-    "DiscreteGaussianSecureAggregation",
-    "PolyaShuffle",
-    "CentralDiscreteLaplace",
-    "LocalDiscreteLaplace",
-    "ShuffledNoisyBits",
-    "ShuffledRandomizedResponse",
-    "distributed_dp_parameters",
-    "distributed_rdp_parameters",
-    "distributed_cdp_parameters",
-    "worst_case_guarantee",
-    "as_approx_dp",
-]
-
-
-@dataclass(frozen=True)
-class NonPrivate:
-    """No privacy: the analyser gets the exact sum (the non-private baselines).
-
-    >>> NonPrivate().privatize_sum(RewardBatch(size=4, total=3, binary=True),
-    ...                            rng=np.random.default_rng(0))
-    3.0
-    """
-
-    name = "non-private"
-    model = "none"
-
-    def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
-                      per_user: bool = False) -> float:
-        return float(rewards.total)
-
-    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
-                         ) -> np.ndarray:
-        return np.full(check_positive_int(size, "size"), float(rewards.total))
-
-    def guarantee(self, users: int) -> None:
-        return None
-
-    def estimate_error_law(self, users: int) -> ErrorLaw:
-        return ErrorLaw(sigma=0.0, h=0.0, sub_gaussian_variance=0.0, description="exact sum")
-
-    def for_horizon(self, horizon: int) -> NonPrivate:
-        return self
-
-
-@dataclass(frozen=True)
-class CentralLaplace:
-    """DP-SE's central Laplace mechanism (Sajed & Sheffet 2019; CATALOGUE A2.6, A3.5).
-
-    The trusted server adds **one independent** ``Lap(1/ε)`` draw to each
-    arm's epoch reward sum (rewards in [0, 1]: sensitivity 1). The reference
-    code of chowdhury adds one shared draw to every arm (trap T3-2), which
-    is not private; here every call draws afresh. Continuous Laplace noise:
-    simulation only (float sampler).
-
-    >>> CentralLaplace(0.5).guarantee(100)
-    PureDP(epsilon=0.5)
-    """
-
-    epsilon: float
-    name = "central Laplace (DP-SE)"
-    model = "central"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
-
-    @property
-    def mechanism(self) -> Laplace:
-        return Laplace(scale=1.0 / self.epsilon)
-
-    def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
-                      per_user: bool = False) -> float:
-        """``Σ r_i + Lap(1/ε)``; the per-user path sums the rebuilt individual rewards first."""
-        total = float(np.sum(rewards.individual())) if per_user else float(rewards.total)
-        return float(sample(self.mechanism, total, rng=rng))
-
-    def sample_estimates(self, rewards: RewardBatch, *, size: int, rng: np.random.Generator
-                         ) -> np.ndarray:
-        """``size`` independent draws of :meth:`privatize_sum` (vectorised, for audits)."""
-        return np.asarray(sample(self.mechanism, float(rewards.total), rng=rng,
-                                 size=check_positive_int(size, "size")), dtype=float)
-
-    def guarantee(self, users: int) -> Guarantee:
-        return privacy_map(self.mechanism, sensitivity=1.0)
-
-    def estimate_error_law(self, users: int) -> ErrorLaw:
-        """``P[|Lap(1/ε)| > t] = e^{−εt}``: σ = 0, h = 1/ε."""
-        return ErrorLaw(sigma=0.0, h=1.0 / self.epsilon, noise=self.mechanism,
-                        description="Lap(1/ε)")
-
-    def for_horizon(self, horizon: int) -> CentralLaplace:
-        return self
+__all__ = ["ShuffledNoisyBits", "ShuffledRandomizedResponse"]
 
 
 # --------------------------------------------------------------------------- tenenbaum M_sum

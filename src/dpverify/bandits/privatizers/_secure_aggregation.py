@@ -14,7 +14,7 @@ and in (g, τ): :class:`PolyaSecureAggregation` (Dist-DP-SE, Thm 1),
 :class:`SkellamSecureAggregation` (Dist-RDP-SE, Thm 2),
 :class:`DiscreteGaussianSecureAggregation` (Dist-CDP-SE, Thm 4),
 :class:`PolyaShuffle` (Thm 3, shuffle model through a relaxed SecAgg); the central and local
-variants of App. H are in :mod:`dpverify.bandits._central_local`.
+variants of App. H are in :mod:`dpverify.bandits.privatizers._central_local`.
 
 Two paths with the same law: ``per_user=True`` runs every user's randomizer,
 the modular secure sum and the analyser (auditable); the fast path draws the
@@ -42,12 +42,12 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.bandits._aggregate_laws import (
+from dpverify.bandits.privatizers._aggregate_laws import (
     distributed_discrete_gaussian_zcdp,
     simulation_discrete_gaussian_sum,
 )
 from dpverify.bandits._policy import RewardBatch
-from dpverify.bandits._privatizer_base import ErrorLaw
+from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.guarantees import Guarantee, PureDP
 from dpverify.mechanisms import (
     DiscreteGaussian,

@@ -1,4 +1,4 @@
-"""garcelon 2022 has no experiments (CATALOGUE 000.5): ours, registered in :data:`dpverify.bandits.experiments.EXPERIMENTS`.
+"""garcelon 2022 has no experiments (CATALOGUE 000.5): ours, registered in :data:`~dpverify.bandits.experiments.EXPERIMENTS`.
 
 * ``garcelon2022-scaling`` — final regret against T (log–log, T = 10^3 … 10^6
   full, … 10^5 quick) at d ∈ {2, 5}, K = 10, contexts on the positive-orthant
@@ -35,16 +35,21 @@ from dpverify.bandits.contextual.linucb import LDPLinUCB, LinUCB
 from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
 from dpverify.bandits.contextual.sblb import SBLB
 from dpverify.bandits.contextual.simulate import simulate_contextual
+from dpverify.bandits.experiments._spec import Experiment
 from dpverify.bandits.simulate import SimulationResult
 
-__all__ = ["ContextualCell", "CONTEXTUAL_EXPERIMENTS", "run_contextual", "fit_slopes",
-           "PREDICTED_SLOPES"]
+__all__ = ["ContextualCell", "CONTEXTUAL_EXPERIMENTS", "GARCELON_EXPERIMENTS", "run_contextual",
+           "fit_slopes", "PREDICTED_SLOPES"]
 
 #: Descriptions of the registered experiments.
 CONTEXTUAL_EXPERIMENTS = {
     "garcelon2022-scaling": "garcelon 2022 (ours): final regret vs T, SBLB (Cor. 8) vs LDP LinUCB vs LinUCB",
     "garcelon2022-privacy": "garcelon 2022 (ours): final regret vs central epsilon at fixed T",
 }
+
+#: The registry entries (cells are built by :func:`run_contextual`).
+GARCELON_EXPERIMENTS = {name: Experiment(name, description, (), kind="contextual", quick_divisor=1)
+                        for name, description in CONTEXTUAL_EXPERIMENTS.items()}
 
 #: The theory's regret exponents in T (garcelon Table 1; OFUL).
 PREDICTED_SLOPES = {"SBLB": 2 / 3, "SBLB fixed-batch": 3 / 4, "LDP LinUCB": 3 / 4, "LinUCB": 1 / 2}

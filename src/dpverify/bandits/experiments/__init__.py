@@ -1,0 +1,40 @@
+"""The papers' experiments: a registry of named figures, one module per paper family, the runner.
+
+* :mod:`~dpverify.bandits.experiments.registry` — :data:`EXPERIMENTS`, assembled
+  from :mod:`.chowdhury`, :mod:`.tenenbaum`, :mod:`.hanna`, :mod:`.dpdpe`, :mod:`.garcelon`;
+* :mod:`~dpverify.bandits.experiments.reproduction` — :func:`reproduce` (CSV + figure);
+* :mod:`~dpverify.bandits.experiments._spec` — the values (:class:`AlgorithmSpec`,
+  :class:`Panel`, :class:`Experiment`, :class:`ExperimentResult`).
+
+Figures come from :mod:`dpverify.bandits.plots`, which works on result tables
+and never imports this package.
+"""
+
+from dpverify.bandits.experiments._spec import (
+    SCALES,
+    AlgorithmSpec,
+    Experiment,
+    ExperimentResult,
+    LinearAlgorithmSpec,
+    Panel,
+)
+from dpverify.bandits.experiments.dpdpe import DPDPE_EPSILONS
+from dpverify.bandits.experiments.hanna import HANNA_EPSILONS
+from dpverify.bandits.experiments.registry import EXPERIMENTS
+from dpverify.bandits.experiments.reproduction import reproduce, scaling_rows
+from dpverify.bandits.experiments.tenenbaum import SCALING_EPSILONS
+
+__all__ = [
+    "AlgorithmSpec",
+    "LinearAlgorithmSpec",
+    "Panel",
+    "Experiment",
+    "ExperimentResult",
+    "EXPERIMENTS",
+    "SCALES",
+    "SCALING_EPSILONS",
+    "HANNA_EPSILONS",
+    "DPDPE_EPSILONS",
+    "reproduce",
+    "scaling_rows",
+]

@@ -1,0 +1,89 @@
+"""The values an experiment is made of: algorithm specs, panels, experiments, results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dpverify.bandits.environments import InstanceFamily
+from dpverify.bandits.mab import make_algorithm
+from dpverify.bandits.simulate import SimulationResult
+
+__all__ = ["AlgorithmSpec", "LinearAlgorithmSpec", "Panel", "Experiment", "ExperimentResult",
+           "SCALES"]
+
+#: Scales of :func:`reproduce`: (horizon divisor, runs or None for the experiment's own).
+SCALES = {"full": (1, None), "quick": (10, 5)}
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """A registry algorithm name with its options (a hashable tuple of pairs) and a plot label."""
+
+    name: str
+    label: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def build(self, epsilon: float, delta: float) -> Any:
+        return make_algorithm(self.name, epsilon=epsilon, delta=delta, **dict(self.options))
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One figure panel: an instance family, (ε, δ), a horizon and the algorithms compared."""
+
+    key: str
+    title: str
+    instances: InstanceFamily
+    epsilon: float
+    horizon: int
+    algorithms: tuple[AlgorithmSpec, ...]
+    delta: float = 1e-6
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A named experiment: panels of regret curves (``kind="curves"``) or an ε sweep (``"scaling"``)."""
+
+    name: str
+    description: str
+    panels: tuple[Panel, ...]
+    runs: int = 20
+    kind: str = "curves"
+    #: Horizon divisor of ``scale="quick"`` (the ε sweep needs the full T to show its slopes).
+    quick_divisor: int = 10
+
+
+@dataclass(frozen=True, eq=False)
+class ExperimentResult:
+    """The simulations of every (panel, algorithm), and the files written."""
+
+    experiment: Experiment
+    scale: str
+    results: tuple[tuple[Panel, tuple[SimulationResult, ...]], ...]
+    files: tuple[Path, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LinearAlgorithmSpec:
+    """A :func:`~dpverify.bandits.linear.make_linear_algorithm` name, options and plot label."""
+
+    name: str
+    label: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def needs_horizon(self) -> bool:
+        return self.name == "dpe-fixedu"
+
+    def build(self, epsilon: float, delta: float, horizon: int | None = None) -> Any:
+        from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
+
+        options = dict(self.options)
+        if self.needs_horizon:
+            options.update(horizon=horizon, dimension=20)
+        private = self.name not in NON_PRIVATE_LINEAR_ALGORITHMS
+        return make_linear_algorithm(self.name, epsilon=epsilon if private else None,
+                                     delta=delta, **options)

@@ -1,0 +1,49 @@
+"""hanna 2022's experiments (§6).
+
+* ``hanna2022-fig2`` — final regret R_T against ε (ε0 for Alg. 2) of Alg. 1
+  (central), Alg. 2 (local), Alg. 3 (shuffled, δ = 10^-6) and the non-private
+  batched elimination; K = 10 actions and θ* uniform on S^1 (d = 2), T = 10^6,
+  20 runs (the paper states none of ε grid, δ, runs: ours, CATALOGUE 001.5).
+  ε grid :data:`HANNA_EPSILONS`; paper mode (the algorithms as printed).
+* ``hanna2022-fig3b`` — K = 1000, d = 2, T = 10^7, ε = 1: Alg. 1 with a core
+  set vs without (whole active set), and the non-private algorithm.
+
+``scale="quick"`` divides T by 10 (also for the ε sweep) and uses 5 runs.
+"""
+
+from __future__ import annotations
+
+from dpverify.bandits.experiments._spec import Experiment, LinearAlgorithmSpec, Panel
+from dpverify.bandits.linear.environments import LinearInstanceFamily
+
+__all__ = ["HANNA_EPSILONS", "HANNA_EXPERIMENTS"]
+
+#: ε grid of hanna2022-fig2 (ours; the paper gives none).
+HANNA_EPSILONS = (0.1, 0.3, 1.0, 3.0, 10.0)
+
+
+def _hanna_fig2() -> Experiment:
+    family = LinearInstanceFamily("sphere", 10, 2)
+    algorithms = (LinearAlgorithmSpec("hanna-central", "Alg. 1 (central)"),
+                  LinearAlgorithmSpec("hanna-local", "Alg. 2 (local, ε0 = ε)"),
+                  LinearAlgorithmSpec("hanna-shuffled", "Alg. 3 (shuffled)"),
+                  LinearAlgorithmSpec("hanna-nonprivate", "non-private"))
+    panels = tuple(Panel(f"eps={e:g}", f"ε = {e:g}", family, e, 10 ** 6, algorithms)
+                   for e in HANNA_EPSILONS)
+    return Experiment("hanna2022-fig2", "hanna 2022 Fig. 2: R_T vs ε (K = 10, d = 2, T = 10^6)",
+                      panels, runs=20, kind="scaling", quick_divisor=10)
+
+
+def _hanna_fig3b() -> Experiment:
+    family = LinearInstanceFamily("sphere", 1000, 2)
+    algorithms = (LinearAlgorithmSpec("hanna-central", "Alg. 1 (core set)"),
+                  LinearAlgorithmSpec("hanna-central", "Alg. 1 no core set",
+                                      (("core_set", False),)),
+                  LinearAlgorithmSpec("hanna-nonprivate", "non-private"))
+    panels = (Panel("b", "(b) K = 1000, d = 2, ε = 1", family, 1.0, 10 ** 7, algorithms),)
+    return Experiment("hanna2022-fig3b", "hanna 2022 Fig. 3(b): core set vs no core set",
+                      panels, runs=20)
+
+
+#: hanna 2022's experiments, by name.
+HANNA_EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_hanna_fig2(), _hanna_fig3b())}

@@ -1,0 +1,7 @@
+"""``python -m dpverify.cli``: the ``dpverify`` command."""
+
+import sys
+
+from dpverify.cli import main
+
+sys.exit(main())

@@ -1,0 +1,237 @@
+"""``dpverify simulate``: run a (private) bandit algorithm; report its regret and guarantee."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from dpverify.cli._core import count, finite_float, guarantee_json, jobs, privacy_text, seed
+
+HELP = "simulate a (private) bandit algorithm and report its regret"
+DESCRIPTION = ("Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 (multi-armed), "
+               "hanna 2022 / dpdpe (linear) or garcelon 2022 (contextual) on random "
+               "instances (a fresh instance per run) and print its final regret and "
+               "privacy guarantee.")
+EXAMPLES = (
+    "dpverify simulate --algorithm dist-dp-se --epsilon 0.5 --horizon 1e5 --runs 10",
+    "dpverify simulate --algorithm hanna-shuffled --epsilon 1 --horizon 1e6 --mode sound --json",
+    "dpverify simulate --algorithm sblb --epsilon 1 --horizon 1e5 --dim 5 --arms 10",
+)
+
+def configure(simulate: argparse.ArgumentParser) -> None:
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
+    from dpverify.bandits.environments import REWARD_FAMILIES
+    from dpverify.bandits.linear.environments import LINEAR_INSTANCES
+    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
+    from dpverify.bandits.mab import ALGORITHM_NAMES
+
+    simulate.add_argument("--algorithm", choices=(*ALGORITHM_NAMES, *LINEAR_ALGORITHM_NAMES,
+                                                  *CONTEXTUAL_ALGORITHMS), required=True,
+                          metavar="ALGORITHM",
+                          help="the algorithm: " + ", ".join((*ALGORITHM_NAMES,
+                                                              *LINEAR_ALGORITHM_NAMES,
+                                                              *CONTEXTUAL_ALGORITHMS)))
+    simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic",
+                                                 *LINEAR_INSTANCES, *CONTEXTUAL_INSTANCES),
+                          default=None,
+                          help="instance family (default easy; sphere for hanna-*, dpdpe for "
+                               "dpdpe-*/dpe*, contextual for sblb*/linucb/ldp-linucb; "
+                               "mslr-synthetic: a synthetic stand-in for MSLR-WEB10K; "
+                               "contextual[-correlated]: garcelon's linear contextual bandit)")
+    simulate.add_argument("--arms", type=count, default=None,
+                          help="number of arms K (default 10; 50 for mslr-synthetic)")
+    simulate.add_argument("--rewards", choices=REWARD_FAMILIES, default=None,
+                          help="reward law of easy/hard (default bernoulli for sdp-ae/vb-sdp-ae, "
+                               "else clipped-gaussian)")
+    simulate.add_argument("--epsilon", type=finite_float, default=None, help="privacy parameter epsilon")
+    simulate.add_argument("--delta", type=finite_float, default=None,
+                          help="delta (tenenbaum's delta; RDP/zCDP are reported at it; default "
+                               "1e-6, 0.25 for dpdpe-*)")
+    simulate.add_argument("--horizon", type=count, required=True, help="horizon T")
+    simulate.add_argument("--runs", type=count, default=1, help="independent runs")
+    simulate.add_argument("--seed", type=seed, default=0, help="seed of the spawned streams")
+    simulate.add_argument("--jobs", type=jobs, default=1, help="worker processes (-1: all cores)")
+    simulate.add_argument("--batch-base", type=count, default=None,
+                          help="chowdhury's batch growth l(b) = base^b (default 2)")
+    simulate.add_argument("--confidence", type=finite_float, default=None,
+                          help="confidence p of the radii (default 1/T; the papers' plots use 0.1)")
+    simulate.add_argument("--scale-factor", type=finite_float, default=None,
+                          help="s of dist-rdp-se / dist-cdp-se (default 10)")
+    _add_linear_simulate_options(simulate)
+    _add_contextual_options(simulate)
+    simulate.add_argument("--per-user", action="store_true",
+                          help="run every user's randomizer (slow, auditable path)")
+    simulate.add_argument("--progress", action="store_true", help="progress bar over runs")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.set_defaults(handler=_simulate_command, context=_simulate_context,
+                          describe=_describe_simulation,
+                          option_aliases={"k": "--arms", "d": "--dim", "name": "--algorithm"})
+
+
+def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
+    names = {"batch_base": "batch_base", "confidence": "confidence", "scale_factor": "scale_factor"}
+    return {key: getattr(args, attr) for key, attr in names.items()
+            if getattr(args, attr) is not None}
+
+
+def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
+    if _is_contextual(args):
+        return _contextual_simulate(args)
+    from dpverify.bandits.environments import instance_family
+    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
+    from dpverify.bandits.mab import make_algorithm
+    from dpverify.bandits.simulate import simulate
+
+    if args.algorithm in LINEAR_ALGORITHM_NAMES:
+        return _linear_simulate(args)
+    args.instance = args.instance or "easy"
+    args.delta = 1e-6 if args.delta is None else args.delta
+    rewards = args.rewards or ("bernoulli" if args.algorithm in ("sdp-ae", "vb-sdp-ae", "ae")
+                               else "clipped-gaussian")
+    family = instance_family(args.instance, k=args.arms, rewards=rewards)
+    algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                               **_simulate_options(args))
+    result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                      n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+    return _simulation_json(result, args, arms=family.k)
+
+
+def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
+    """The JSON keys every ``dpverify simulate`` shares, then the family's ``extra`` ones."""
+    summary, guarantee = result.summary(), result.guarantee
+    return {"final_time_average_regret": summary["final_time_average_regret"],
+            "final_regret_std": summary["final_regret_std"],
+            **{k: v for k, v in summary.items() if k.startswith("final_")},
+            "epsilon": args.epsilon, "delta": args.delta,
+            "guarantee_model": summary["model"], "guarantee_epsilon": summary["epsilon"],
+            "guarantee_delta": summary["delta"],
+            "guarantee_per_batch": (None if guarantee is None
+                                    else guarantee_json(guarantee.per_batch)),
+            "algorithm_label": result.algorithm, "environment": result.environment,
+            "simulation_seconds": result.seconds, **extra}
+
+
+def _add_linear_simulate_options(simulate: Any) -> None:
+    simulate.add_argument("--mode", choices=("paper", "sound"), default="paper",
+                          help="linear algorithms: paper (as printed: hanna Lap(1/eps) on rewards "
+                               "in [-1, 1], i.e. really 2eps-DP, and its confidence widths; dpdpe "
+                               "classical Gaussian calibration) or sound (Lap(2/eps) and a correct "
+                               "Laplace-sum bound; analytic Gaussian)")
+    simulate.add_argument("--dim", type=count, default=None,
+                          help="dimension d of the linear and contextual instances (default 2 "
+                               "sphere, 20 dpdpe, 5 contextual)")
+    simulate.add_argument("--actions", type=count, default=None,
+                          help="number of actions k of the linear instances (default 10 sphere, "
+                               "1000 dpdpe); actions and theta* uniform on the unit sphere; "
+                               "sphere rewards are +-1 with mean <x, theta*>; dpdpe clients have "
+                               "theta_u = theta* + N(0, 0.1^2 I), N(0, 1) reward noise, B = 1, "
+                               "|U| = 10^5")
+
+
+def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
+    """``dpverify simulate`` for the linear algorithms (hanna-*, dpdpe-*, dpe, dpe-fixedu)."""
+    from dpverify.bandits.linear.environments import LINEAR_INSTANCES, LinearInstanceFamily
+    from dpverify.errors import DpverifyValueError
+    from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
+    from dpverify.bandits.simulate import simulate
+
+    hanna = args.algorithm.startswith("hanna")
+    args.instance = args.instance or ("sphere" if hanna else "dpdpe")
+    if args.instance not in LINEAR_INSTANCES:
+        raise DpverifyValueError(f"--instance {args.instance} must be one of "
+                                 f"{', '.join(LINEAR_INSTANCES)} for --algorithm {args.algorithm}")
+    if not hanna and args.instance != "dpdpe":
+        raise DpverifyValueError(f"--instance {args.instance} must be dpdpe for "
+                                 f"--algorithm {args.algorithm}")
+    k = args.actions or (10 if args.instance == "sphere" else 1000)
+    d = args.dim or (2 if args.instance == "sphere" else 20)
+    args.delta = args.delta if args.delta is not None else (1e-6 if hanna else 0.25)
+    options: dict[str, Any] = {} if args.algorithm in NON_PRIVATE_LINEAR_ALGORITHMS \
+        else {"mode": args.mode}
+    if args.algorithm == "dpe-fixedu":
+        options.update(horizon=args.horizon, dimension=d)
+    if args.confidence is not None and not hanna:
+        options["confidence"] = args.confidence
+    algorithm = make_linear_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                                      **options)
+    family = LinearInstanceFamily(args.instance, k, d)
+    result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                      n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+    summary, guarantee = result.summary(), result.guarantee
+    out = _simulation_json(result, args, mode=args.mode, arms=k, dim=d,
+                           guarantee_notes=None if guarantee is None else guarantee.notes)
+    if "communication_cost" in summary:
+        out["communication_cost"] = summary["communication_cost"]
+    return out
+
+
+#: Instances of the contextual algorithms (garcelon 2022).
+CONTEXTUAL_INSTANCES = ("contextual", "contextual-correlated")
+
+
+def _add_contextual_options(simulate: Any) -> None:
+    simulate.add_argument("--regime", choices=("cor8", "cor7"), default="cor8",
+                          help="SBLB's parameter choice: garcelon Cor. 8 (default) or Cor. 7")
+    simulate.add_argument("--batch-form", choices=("derived", "printed"), default="derived",
+                          help="Thm 5's Eq. (3) for the shuffler batch length (derived: 2 - 2p)")
+    simulate.add_argument("--radius-scale", type=finite_float, default=None,
+                          help="multiply the contextual algorithms' confidence radius (default 1)")
+
+
+def _is_contextual(args: argparse.Namespace) -> bool:
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
+    from dpverify.errors import DpverifyValueError
+
+    contextual = args.algorithm in CONTEXTUAL_ALGORITHMS
+    if contextual and args.instance is None:
+        args.instance = "contextual"
+    if contextual != (args.instance in CONTEXTUAL_INSTANCES):
+        raise DpverifyValueError(f"--algorithm {args.algorithm} needs --instance "
+                         f"{'contextual[-correlated]' if contextual else 'of its own family'} "
+                         f"(got --instance {args.instance})")
+    return contextual
+
+
+def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
+    """``simulate`` for garcelon's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
+    from dpverify.bandits.contextual import (
+        make_contextual_algorithm,
+        ContextualInstanceFamily,
+        simulate_contextual,
+    )
+
+    args.delta = 1e-6 if args.delta is None else args.delta
+    generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
+    family = ContextualInstanceFamily(args.dim or 5, args.arms or 10, generator=generator)
+    options: dict[str, Any] = {}
+    if args.radius_scale is not None:
+        options["radius_scale"] = args.radius_scale
+    if args.algorithm.startswith("sblb"):
+        options.update(regime=args.regime, form=args.batch_form)
+    algorithm = make_contextual_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
+                                          **options)
+    result = simulate_contextual(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
+                                 n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+    dims = {"horizon": args.horizon, "dimension": family.dimension}
+    length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
+    return _simulation_json(
+        result, args, arms=family.n_arms, dim=family.dimension,
+        local_epsilon=algorithm.local_epsilon(**dims), batch_length=length,
+        guarantee_epsilon_by_composition=(algorithm.total_epsilons(**dims)
+                                          if hasattr(algorithm, "total_epsilons") else None))
+
+
+def _simulate_context(args: argparse.Namespace) -> dict[str, Any]:
+    return {"command": "simulate", "algorithm": args.algorithm, "instance": args.instance,
+            "horizon": args.horizon, "runs": args.runs, "seed": args.seed,
+            "per_user": args.per_user}
+
+
+def _describe_simulation(result: dict[str, Any]) -> str:
+    privacy = ("non-private" if result["guarantee_model"] in (None, "none") else
+               f"{privacy_text(result['guarantee_epsilon'], result['guarantee_delta'])}"
+               f" [{result['guarantee_model']}]")
+    return (f"{result['algorithm_label']} on {result['environment']}, T={result['horizon']}, "
+            f"{result['runs']} run(s): final time-average regret "
+            f"{result['final_time_average_regret']:.6g} (std of Reg(T) over runs "
+            f"{result['final_regret_std']:.4g}); {privacy}; {result['seconds']:.2f} s")
