@@ -379,9 +379,12 @@ def _address_space() -> int:
     return 0
 
 
-def _worker_main(conn: Any, rows: Mapping[str, Row]) -> None:
+def _worker_main(conn: Any, rows: Mapping[str, Any]) -> None:
+    import tempfile
+
     limit = _address_space() + MEMORY_CAP_BYTES
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    os.chdir(tempfile.mkdtemp(prefix="dpverify-fuzz-"))  # anything a call writes lands here
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
@@ -397,7 +400,11 @@ def _worker_main(conn: Any, rows: Mapping[str, Row]) -> None:
         key, param, payload = request
         try:
             value = pickle.loads(payload)
-            outcome = classify_call(rows[key], param, value)
+            row = rows[key]
+            if isinstance(row, CliRow):
+                outcome = classify_cli(row, param, value)
+            else:
+                outcome = classify_call(row, param, value)
         except MemoryError:
             outcome = ("oom", "MemoryError")
         except BaseException as exc:  # noqa: BLE001
@@ -468,3 +475,94 @@ def describe(value: Any) -> str:
 
 def sequence_values(values: Sequence[Any]) -> list[Any]:
     return list(values)
+
+
+# --------------------------------------------------------------------------- the command line
+
+CLI_HOSTILE: tuple[str, ...] = (
+    "nan", "inf", "-inf", "0", "-1", "-0", "1e-300", "5e-324", "1e308", "1e400", "1.5",
+    "1e8", "1e9", "1e15", "9223372036854775808", "1" + "0" * 30, "abc", "", "0x10", "1e",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class CliRow:
+    """A valid ``dpverify`` command line; every option of its (sub-)command gets hostile values."""
+
+    argv: tuple[str, ...]
+    skip: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+def cli_options(argv: Sequence[str]) -> dict[str, Any]:
+    """The value-taking options of the (sub-)command ``argv`` runs: option string -> action."""
+    import argparse
+
+    from dpverify.cli import build_parser
+
+    parser = build_parser()
+    for token in argv:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+                   None)
+        if sub is None or token not in sub.choices:
+            break
+        parser = sub.choices[token]
+    return {a.option_strings[-1]: a for a in parser._actions
+            if a.option_strings and a.nargs != 0 and a.dest not in ("help", "version")}
+
+
+def _numeric_option(action: Any) -> bool:
+    return getattr(action.type, "__name__", "") in ("count", "finite_float", "seed", "jobs",
+                                                    "float", "int")
+
+
+def classify_cli(row: CliRow, option: str, value: str) -> tuple[str, str]:
+    """Run ``dpverify`` with ``option`` set to ``value``; return (outcome, detail).
+
+    Passing: exit 2 with a message naming the option, or exit 0/1 (a result) whose
+    ``--json`` output is strict JSON. A non-number accepted by a numeric option
+    is ``accepted-invalid``; exit 3, a traceback or any other exception is a crash.
+    """
+    import contextlib
+    import io
+    import json
+
+    from dpverify.cli import main
+
+    argv = list(row.argv)
+    if option in argv:
+        argv[argv.index(option) + 1] = value
+    else:
+        argv += [option, value]
+    action = cli_options(row.argv)[option]
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 2
+    except MemoryError:
+        return "oom", "MemoryError"
+    except BaseException as exc:  # noqa: BLE001
+        return "crash", f"{type(exc).__name__}: {exc}"[:300]
+    stderr = " ".join(err.getvalue().split())
+    if code == 2:
+        names = [s for s in action.option_strings]
+        if any(name in stderr for name in names):
+            return "refused", stderr[:300]
+        return "unclear", stderr[:300]
+    if code not in (0, 1):
+        return "crash", f"exit {code}: {stderr[:300]}"
+    if _numeric_option(action) and value.strip().lower() in ("nan", "inf", "-inf", "abc", "",
+                                                              "1e", "0x10"):
+        return "accepted-invalid", f"exit {code}"
+    if "--json" in argv and out.getvalue().strip():  # exit 1 may be a message on stderr only
+        def refuse(constant: str) -> None:
+            raise ValueError(f"non-standard JSON constant {constant}")
+
+        try:
+            json.loads(out.getvalue(), parse_constant=refuse)
+        except ValueError as exc:
+            return "nan", f"--json output is not strict JSON: {exc}"[:300]
+    return "ok", ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from types import ModuleType
+from typing import Any
 
 import dpverify
 from fuzz._harness import Row
@@ -52,6 +53,40 @@ def load_rows() -> dict[str, Row]:
         for name, row in module.ROWS.items():
             rows[f"{package}:{name}"] = row
     return rows
+
+
+def load_cli_rows() -> dict[str, Any]:
+    from fuzz.rows_cli import CLI_ROWS
+
+    return {f"cli:{name}": row for name, row in CLI_ROWS.items()}
+
+
+def cli_commands() -> list[str]:
+    """Every runnable (sub-)command of ``dpverify``, e.g. ``"account gaussian"``."""
+    import argparse
+
+    from dpverify.cli import build_parser
+
+    found: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, prefix: list[str]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*prefix, name])
+                return
+        found.append(" ".join(prefix))
+
+    walk(build_parser(), [])
+    return found
+
+
+def missing_cli_rows() -> list[str]:
+    from fuzz.rows_cli import CLI_ROWS
+
+    return [f"dpverify {command} has no fuzz row: add \"{command}\": CliRow((<a cheap valid "
+            f"command line as strings>)) to CLI_ROWS in tests/fuzz/rows_cli.py"
+            for command in cli_commands() if command not in CLI_ROWS]
 
 
 def missing_rows() -> list[str]:

@@ -9,8 +9,8 @@ import argparse
 import collections
 import time
 
-from fuzz._harness import CANONICAL, OUTCOMES, Worker, describe
-from fuzz._registry import load_rows
+from fuzz._harness import CANONICAL, CLI_HOSTILE, OUTCOMES, Worker, cli_options, describe
+from fuzz._registry import load_cli_rows, load_rows
 
 
 def main() -> None:
@@ -19,15 +19,19 @@ def main() -> None:
     parser.add_argument("--only", default="", help="rows whose key contains this")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per call")
     args = parser.parse_args()
-    rows = {k: v for k, v in load_rows().items() if args.only in k}
+    rows = {k: v for k, v in {**load_rows(), **load_cli_rows()}.items() if args.only in k}
     counts: collections.Counter[str] = collections.Counter()
     lines = []
     worker = Worker(rows, timeout=args.timeout)
     start = time.perf_counter()
     try:
         for key, row in sorted(rows.items()):
-            for param in sorted(row.parameters()):
-                for value in CANONICAL:
+            if key.startswith("cli:"):
+                params, values = sorted(set(cli_options(row.argv)) - set(row.skip)), CLI_HOSTILE
+            else:
+                params, values = sorted(row.parameters()), CANONICAL
+            for param in params:
+                for value in values:
                     outcome, detail = worker.run(key, param, value)
                     counts[outcome] += 1
                     if outcome not in ("ok", "refused"):
