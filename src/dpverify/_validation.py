@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -60,6 +61,12 @@ __all__ = [
     "check_mp_real",
     "check_rng",
     "check_real_input",
+    "check_n_jobs",
+    "max_jobs",
+    "check_text",
+    "check_has",
+    "check_seed",
+    "check_sequence_of_pairs",
 ]
 
 MAX_INTEGER = 2**63 - 1
@@ -390,3 +397,74 @@ def check_real_input(value: Any, name: str) -> Any:
         return value
     check_real_array(value, name, allow_empty=True)
     return value
+
+
+def max_jobs() -> int:
+    """Most worker processes any runner starts: four per core (at least 8)."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
+def check_n_jobs(value: Any, name: str = "n_jobs") -> int:
+    """Return a worker count: an integer in [1, :func:`max_jobs`], or -1 for every core."""
+    jobs = check_int_at_least(value, name, -1)
+    if jobs == 0:
+        raise value_error(name, value, "an integer >= 1, or -1 for every core")
+    if jobs == -1:
+        return os.cpu_count() or 1
+    if jobs > max_jobs():
+        raise limit_error(name, value, max_jobs(),
+                          "each job is a process; more than four per core only adds overhead")
+    return jobs
+
+
+def check_text(value: Any, name: str) -> str:
+    """Return ``value`` if it is a string (a name, a label, a description)."""
+    if not isinstance(value, str):
+        raise _type_error(name, value, "a string")
+    return value
+
+
+def check_has(value: Any, name: str, attributes: Iterable[str], expected: str) -> Any:
+    """Return ``value`` if it has every attribute in ``attributes`` (a structural type check).
+
+    For protocol-typed parameters (an algorithm, an environment, a privatizer):
+    the message says what was expected instead of an ``AttributeError`` later.
+    """
+    missing = [a for a in attributes if not hasattr(value, a)]
+    if missing:
+        raise _type_error(name, value, f"{expected} (it has no {', '.join(missing)})")
+    return value
+
+
+def check_seed(seed: Any, name: str = "seed") -> Any:
+    """``None``, a non-negative int, a sequence of them, or a ``numpy.random.SeedSequence``.
+
+    (The entropy ``numpy.random.SeedSequence`` accepts; a sequence such as
+    ``[seed, panel]`` keys a stream by several integers.)
+    """
+    def integer(value: Any) -> bool:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (list, tuple)) and seed and all(integer(v) for v in seed):
+        if any(v < 0 for v in seed):
+            raise value_error(name, seed, "a sequence of non-negative ints")
+        return seed
+    if not integer(seed):
+        raise DpverifyTypeError(f"{name}={shown(seed)} must be None, a non-negative int (or a "
+                                f"sequence of them) or a numpy SeedSequence")
+    if seed < 0:
+        raise value_error(name, seed, "a non-negative int")
+    return seed
+
+
+def check_sequence_of_pairs(values: Any, name: str, expected: str) -> tuple[tuple[Any, Any], ...]:
+    """Return ``values`` as a tuple of 2-tuples (e.g. ``(panel, simulations)`` pairs)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise _type_error(name, values, f"a sequence of {expected}")
+    items = tuple(values)
+    for i, item in enumerate(items):
+        if not (isinstance(item, (tuple, list)) and len(item) == 2):
+            raise _type_error(f"{name}[{i}]", item, f"a pair: {expected}")
+    return tuple(tuple(item) for item in items)

@@ -91,6 +91,9 @@ class Row:
         ``"anything"`` (no value is invalid).
     allow_infinite
         The result may hold ±inf legitimately (e.g. ε = inf is the honest answer).
+    avoid
+        Values of a parameter that start legitimate long work (e.g. ``panels=None``
+        runs a whole experiment); they are not tried.
     """
 
     call: Callable[..., Any]
@@ -99,6 +102,7 @@ class Row:
     skip: Mapping[str, str] = dataclasses.field(default_factory=dict)
     kinds: Mapping[str, str] = dataclasses.field(default_factory=dict)
     allow_infinite: bool = False
+    avoid: Mapping[str, tuple[Any, ...]] = dataclasses.field(default_factory=dict)
 
     def base_kwargs(self) -> dict[str, Any]:
         raw = self.kwargs() if callable(self.kwargs) else self.kwargs
@@ -184,6 +188,8 @@ def kind_of(name: str, base: Any, row: Row) -> str:
         return row.kinds[name]
     numeric_base = base is None or (isinstance(base, numbers.Real) and not isinstance(base, bool))
     if numeric_base:
+        if name == "n_jobs":
+            return "jobs"
         if name in _COUNT_NAMES:
             return "count"
         if name in _PROBABILITY_NAMES:
@@ -251,6 +257,8 @@ def invalid_for(kind: str, value: Any, default_is_none: bool) -> bool:
         return True
     if kind == "count":
         return x < 0 or math.isinf(x) or x != math.floor(x)
+    if kind == "jobs":  # -1 means every core
+        return x < -1 or x == 0 or math.isinf(x) or x != math.floor(x)
     if kind == "probability":
         return not 0 <= x <= 1
     if kind == "delta":

@@ -32,6 +32,8 @@ def main() -> None:
                 params, values = sorted(row.parameters()), CANONICAL
             for param in params:
                 for value in values:
+                    if any(value is v for v in getattr(row, "avoid", {}).get(param, ())):
+                        continue
                     outcome, detail = worker.run(key, param, value)
                     counts[outcome] += 1
                     if outcome not in ("ok", "refused"):

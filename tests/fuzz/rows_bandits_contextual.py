@@ -9,7 +9,7 @@ from fuzz._harness import Row
 
 _PARAMETERS = MODULE.sblb_parameters(0.001, 1e-6, 10**4, 2)
 _FIELDS = {f.name: getattr(_PARAMETERS, f.name) for f in dataclasses.fields(_PARAMETERS)}
-_REAL = {"L": "positive", "S": "positive", "lam": "positive", "eta": "probability",
+_REAL = {"L": "positive", "S": "positive", "lam": "positive", "eta": "positive",
          "radius_scale": "positive", "correlation": "probability"}
 
 ROWS = {

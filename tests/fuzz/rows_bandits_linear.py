@@ -13,8 +13,9 @@ _DPDPE = MODULE.DistributedPhasedElimination(model="central", epsilon=1.0, delta
 _ENV = DistributedLinearBandit(actions=[[1.0, 0.0], [0.0, 1.0]], theta=[0.5, 0.5])
 
 ROWS = {
+    # delta=None is accepted: make_linear_algorithm passes it where the model uses no δ
     "PhasedElimination": Row(MODULE.PhasedElimination, {"model": "central", "epsilon": 1.0,
-                                                        "delta": 1e-6}),
+                                                        "delta": 1e-6}, kinds={"delta": "any"}),
     "PhasedEliminationPolicy": Row(MODULE.PhasedEliminationPolicy,
                                    {"algorithm": _HANNA,
                                     "actions": np.array([[1.0, 0.0], [0.0, 1.0]]),

@@ -35,6 +35,7 @@ from dpverify._validation import (
     check_delta,
     check_epsilon,
     check_int_at_least,
+    check_seed,
     check_probability,
     value_error,
 )
@@ -78,17 +79,6 @@ def _check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     check_seed(seed)
     return samples, confidence, check_events(events)
-
-
-def check_seed(seed: Any) -> Any:
-    """``None``, a non-negative int, or a ``numpy.random.SeedSequence``."""
-    if not (seed is None or isinstance(seed, np.random.SeedSequence) or (
-            isinstance(seed, (int, np.integer)) and not isinstance(seed, bool))):
-        raise DpverifyTypeError(f"seed={seed!r} must be None, a non-negative int or a "
-                                f"numpy SeedSequence")
-    if isinstance(seed, (int, np.integer)) and seed < 0:
-        raise value_error("seed", seed, "a non-negative int")
-    return seed
 
 
 def sampler_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any) -> Draw:

@@ -28,6 +28,7 @@ from dpverify._validation import (
     check_delta,
     check_epsilon,
     check_int_at_least,
+    check_n_jobs,
     check_probability,
     value_error,
 )
@@ -66,10 +67,7 @@ def _block(indices: tuple[int, int]) -> list[np.ndarray]:
 
 
 def _check_jobs(n_jobs: Any) -> int:
-    jobs = check_int_at_least(n_jobs, "n_jobs", -1)
-    if jobs == 0:
-        raise value_error("n_jobs", n_jobs, "an integer >= 1, or -1 for every core")
-    return (os.cpu_count() or 1) if jobs == -1 else jobs
+    return check_n_jobs(n_jobs)
 
 
 def run_outputs(run: Callable, stream: Any, stream_prime: Any, *, statistic: Callable, runs: int,

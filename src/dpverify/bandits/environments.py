@@ -39,6 +39,7 @@ from dpverify._validation import (
     check_int_at_least,
     check_positive,
     check_positive_int,
+    check_real_array,
     value_error,
 )
 
@@ -212,8 +213,12 @@ class CategoricalBandit(_Bandit):
 
     def __post_init__(self) -> None:
         rows = []
-        for row in self.label_probabilities:
-            values = np.asarray(row, dtype=float)
+        if isinstance(self.label_probabilities, (str, bytes)) or not hasattr(
+                self.label_probabilities, "__iter__"):
+            raise value_error("label_probabilities", self.label_probabilities,
+                              f"rows of {len(LABEL_REWARDS)} probabilities summing to 1")
+        for index, row in enumerate(self.label_probabilities):
+            values = check_real_array(row, f"label_probabilities[{index}]")
             if values.shape != (len(LABEL_REWARDS),) or not (
                     np.all(values >= 0) and abs(values.sum() - 1.0) <= 1e-9):
                 raise value_error("label_probabilities", self.label_probabilities,

@@ -45,7 +45,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._validation import check_choice, check_positive_int, value_error
+from dpverify._validation import (
+    check_choice,
+    check_flag,
+    check_has,
+    check_n_jobs,
+    check_positive_int,
+    check_seed,
+    value_error,
+)
+from dpverify.bandits._limits import MAX_CHECKPOINTS, check_horizon, check_runs
 from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
 
@@ -69,7 +78,15 @@ def log_checkpoints(horizon: int, count: int = 200) -> NDArray[np.int64]:
 
 def _check_checkpoints(checkpoints: Any, horizon: int) -> NDArray[np.int64]:
     if isinstance(checkpoints, (int, np.integer)) and not isinstance(checkpoints, bool):
-        return log_checkpoints(horizon, check_positive_int(checkpoints, "checkpoints"))
+        return log_checkpoints(horizon, check_positive_int(
+            checkpoints, "checkpoints", maximum=MAX_CHECKPOINTS,
+            instead="regret curves are recorded at every checkpoint of every run"))
+    if isinstance(checkpoints, (str, bytes)) or not hasattr(checkpoints, "__len__"):
+        raise value_error("checkpoints", checkpoints,
+                          f"a count, or increasing integer rounds in [1, horizon={horizon}]")
+    if len(checkpoints) > MAX_CHECKPOINTS:
+        raise value_error("checkpoints", f"<{len(checkpoints)} rounds>",
+                          f"at most {MAX_CHECKPOINTS} rounds")
     points = np.asarray(checkpoints)
     if (points.ndim != 1 or points.size == 0 or not np.issubdtype(points.dtype, np.integer)
             or points[0] < 1 or points[-1] > horizon or np.any(np.diff(points) <= 0)):
@@ -279,9 +296,14 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     >>> bool(np.all(np.diff(result.pseudo_regret, axis=1) >= 0))
     True
     """
-    horizon = check_positive_int(horizon, "horizon")
-    runs = check_positive_int(runs, "runs")
-    n_jobs = check_positive_int(n_jobs, "n_jobs")
+    horizon = check_horizon(horizon)
+    runs = check_runs(runs)
+    n_jobs = check_n_jobs(n_jobs)
+    check_flag(progress, "progress")
+    check_flag(per_user, "per_user")
+    check_has(algorithm, "algorithm", ("start", "guarantee"),
+              "a bandit algorithm (e.g. dpverify.bandits.mab.make_algorithm(...))")
+    check_seed(seed)
     points = _check_checkpoints(checkpoints, horizon)
     if not (_is_family(environment) or hasattr(environment, "gaps")):
         raise value_error("environment", environment, "a bandit instance or an InstanceFamily")

@@ -35,6 +35,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.accountants.shuffle_papers import min_shuffler_batch_length
+from dpverify.bandits.contextual.environment import MAX_DIMENSION
 from dpverify.mechanisms.encoding import mldp_flip_probability
 
 __all__ = [
@@ -231,7 +232,8 @@ def sblb_parameters(epsilon: float, delta: float, T: int, d: int, regime: str = 
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     T = check_positive_int(T, "T")
-    d = check_positive_int(d, "d")
+    d = check_positive_int(d, "d", maximum=MAX_DIMENSION,
+                           instead="each user sends m·d(d+3)/2 bits; reduce the dimension")
     regime = check_choice(regime, "regime", REGIMES)
     form = check_choice(form, "form", BATCH_FORMS)
     L, S, sigma = check_positive(L, "L"), check_positive(S, "S"), check_positive(sigma, "sigma")

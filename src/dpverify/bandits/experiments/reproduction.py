@@ -8,12 +8,22 @@ horizons by the experiment's ``quick_divisor``; ``"full"`` is the paper's.
 from __future__ import annotations
 
 import csv
+import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_choice, check_positive_int
+from dpverify._validation import (
+    check_choice,
+    check_flag,
+    check_n_jobs,
+    check_seed,
+    check_sequence_of_pairs,
+    shown,
+)
+from dpverify.bandits._limits import check_runs
+from dpverify.errors import DpverifyTypeError
 from dpverify.bandits.experiments._spec import SCALES, Experiment, ExperimentResult, Panel
 from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.simulate import SimulationResult, simulate
@@ -37,7 +47,19 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
     divisor, scale_runs = SCALES[check_choice(scale, "scale", tuple(SCALES))]
     divisor = experiment.quick_divisor if scale == "quick" else divisor
-    explicit_runs = None if runs is None else check_positive_int(runs, "runs")
+    explicit_runs = None if runs is None else check_runs(runs)
+    if seed is None:
+        raise DpverifyTypeError("seed=None must be an int: a reproduction is seeded")
+    seed = check_seed(seed)
+    n_jobs = check_n_jobs(n_jobs)
+    check_flag(progress, "progress")
+    if out_dir is not None and not isinstance(out_dir, (str, os.PathLike)):
+        raise DpverifyTypeError(f"out_dir={shown(out_dir)} must be a directory path or None")
+    if panels is not None:
+        if isinstance(panels, str) or not isinstance(panels, (tuple, list)) or not all(
+                isinstance(p, str) for p in panels):
+            raise DpverifyTypeError(f"panels={shown(panels)} must be None or a tuple of panel "
+                                    f"keys (strings)")
     runs = explicit_runs if explicit_runs is not None else (scale_runs or experiment.runs)
     start = time.perf_counter()
     if experiment.kind == "contextual":  # garcelon 2022: cells of (d, T, ε), see that module
@@ -59,7 +81,7 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
         sims = tuple(_relabel(sim, spec.label) for sim, spec in zip(sims, panel.algorithms))
         results.append((panel, sims))
     files: list[Path] = []
-    if out_dir is not None:
+    if out_dir is not None and results:
         files = _write(experiment, tuple(results), Path(out_dir))
     return ExperimentResult(experiment, scale, tuple(results), tuple(files),
                             time.perf_counter() - start)
@@ -113,8 +135,10 @@ def _write_curves_csv(results: tuple, path: Path) -> None:
 
 def scaling_rows(results: tuple) -> list[dict[str, Any]]:
     """One row per (algorithm, ε): final pseudo-regret mean and standard error."""
+    items = check_sequence_of_pairs(results, "results", "(Panel, simulations) pairs from "
+                                                       "ExperimentResult.results")
     rows = []
-    for panel, sims in results:
+    for panel, sims in items:
         for sim in sims:
             final = sim.final_regret()
             se = float(final.std(ddof=1) / np.sqrt(sim.runs)) if sim.runs > 1 else 0.0

@@ -26,7 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_delta, check_int_at_least, check_positive_int, value_error
+from dpverify._validation import (
+    check_delta,
+    check_flag,
+    check_has,
+    check_instance,
+    check_int_at_least,
+    check_positive_int,
+    check_text,
+    value_error,
+)
+from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._elimination import (
     check_confidence,
@@ -92,6 +102,8 @@ class BatchedSuccessiveElimination:
     name: str = "batched successive elimination"
 
     def __post_init__(self) -> None:
+        check_has(self.privatizer, "privatizer", ("guarantee", "estimate_error_law", "for_horizon"), "a privatizer (dpverify.bandits.privatizers)")
+        check_text(self.name, "name")
         object.__setattr__(self, "batch_base", check_int_at_least(self.batch_base, "batch_base", 2))
         check_confidence(self.confidence, 2)
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
@@ -126,8 +138,11 @@ class BatchedEliminationPolicy:
     radii: list[float] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.n_arms = check_positive_int(self.n_arms, "n_arms")
+        check_instance(self.algorithm, "algorithm", BatchedSuccessiveElimination,
+                       "a BatchedSuccessiveElimination")
+        self.n_arms = check_arms(self.n_arms)
         self.horizon = check_positive_int(self.horizon, "horizon")
+        self.per_user = check_flag(self.per_user, "per_user")
         self.privatizer = self.algorithm.privatizer.for_horizon(self.horizon)
         self.confidence = check_confidence(self.algorithm.confidence, self.horizon)
         self.active = list(range(self.n_arms))

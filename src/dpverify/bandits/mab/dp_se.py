@@ -25,7 +25,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dpverify._validation import check_epsilon, check_positive_int, value_error
+from dpverify._validation import (
+    check_epsilon,
+    check_flag,
+    check_instance,
+    check_positive_int,
+    check_text,
+    value_error,
+)
+from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._elimination import check_confidence, schedule_guarantee
 from dpverify.bandits.privatizers import CentralLaplace
@@ -76,6 +84,7 @@ class DPSE:
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_confidence(self.confidence, 2)
+        check_text(self.name, "name")
 
     @property
     def privatizer(self) -> CentralLaplace:
@@ -103,8 +112,10 @@ class DPSEPolicy:
     estimates: dict[int, float] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.n_arms = check_positive_int(self.n_arms, "n_arms")
+        check_instance(self.algorithm, "algorithm", DPSE, "a DPSE")
+        self.n_arms = check_arms(self.n_arms)
         self.horizon = check_positive_int(self.horizon, "horizon")
+        self.per_user = check_flag(self.per_user, "per_user")
         self.confidence = check_confidence(self.algorithm.confidence, self.horizon)
         self.privatizer = self.algorithm.privatizer
         self.active = list(range(self.n_arms))
