@@ -9,7 +9,7 @@ import argparse
 import collections
 import time
 
-from fuzz._harness import CANONICAL, CLI_HOSTILE, OUTCOMES, Worker, cli_options, describe
+from fuzz._harness import CANONICAL, CLI_HOSTILE, OUTCOMES, Worker, avoided, cli_options, describe
 from fuzz._registry import load_cli_rows, load_rows
 
 
@@ -32,7 +32,7 @@ def main() -> None:
                 params, values = sorted(row.parameters()), CANONICAL
             for param in params:
                 for value in values:
-                    if any(value is v for v in getattr(row, "avoid", {}).get(param, ())):
+                    if avoided(row, param, value):
                         continue
                     outcome, detail = worker.run(key, param, value)
                     counts[outcome] += 1

@@ -32,18 +32,23 @@ _CURVE_REPORT = MODULE.audit_curve(_coin, 1, 0, profile=PureDP(2.0), epsilons=[0
                                    samples=1000, seed=0)
 _DRAWS = np.random.default_rng(0).random(200)
 _BOUND = MODULE.hockey_stick_lower_bound(_DRAWS, _DRAWS + 0.1, epsilon=0.5)
-_SAMPLE_KINDS = {"x": "any", "x_prime": "any", "events": "any", "progress": "flag"}
+# x and x' are the user's data, handed to the user's sampler as they are
+_SAMPLE_KINDS = {"x": "anything", "x_prime": "anything", "events": "any", "progress": "flag"}
+_LONG_AUDITS = {"samples": (10**8, 10**9)}  # legitimate audits of minutes, not tried
 
 ROWS = {
     "audit": Row(MODULE.audit, {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 1.0,
-                                "samples": 1000, "seed": 0}, kinds=_SAMPLE_KINDS),
+                                "samples": 1000, "seed": 0}, kinds=_SAMPLE_KINDS,
+                 avoid=_LONG_AUDITS),
     "audit_curve": Row(MODULE.audit_curve, {"sampler": _coin, "x": 1, "x_prime": 0,
                                             "profile": PureDP(1.0), "epsilons": [0.5],
-                                            "samples": 1000, "seed": 0}, kinds=_SAMPLE_KINDS),
+                                            "samples": 1000, "seed": 0}, kinds=_SAMPLE_KINDS,
+                 avoid=_LONG_AUDITS),
     "audit_interactive": Row(MODULE.audit_interactive,
                              {"run": _run, "stream": 1, "stream_prime": 0, "statistic": _first,
                               "epsilon": 1.0, "runs": 100, "seed": 0},
-                             kinds={"stream": "any", "stream_prime": "any", "events": "any",
+                             kinds={"stream": "anything", "stream_prime": "anything",
+                                    "events": "any",
                                     "progress": "flag"}),
     "claimed_delta_curve": Row(MODULE.claimed_delta_curve, {"profile": PureDP(1.0)}),
     "exact_epsilon": Row(MODULE.exact_epsilon, {"p": [0.5, 0.5], "q": [0.25, 0.75],
@@ -69,12 +74,17 @@ ROWS = {
                               kinds={"lower": "probability", "upper": "probability"}),
     "clopper_pearson": Row(MODULE.clopper_pearson, {"successes": 3, "trials": 10,
                                                     "confidence": 0.95}),
+    # vectorised over successes: an array (even empty) is valid
     "clopper_pearson_lower": Row(MODULE.clopper_pearson_lower, {"successes": 3, "trials": 10,
-                                                                "alpha": 0.05}),
+                                                                "alpha": 0.05},
+                                 kinds={"successes": "array"}),
     "clopper_pearson_upper": Row(MODULE.clopper_pearson_upper, {"successes": 3, "trials": 10,
-                                                                "alpha": 0.05}),
+                                                                "alpha": 0.05},
+                                 kinds={"successes": "array"}),
+    # p' = 0 certifies ε = inf: an honest (and the only sound) answer
     "epsilon_lower_bound": Row(MODULE.epsilon_lower_bound,
-                               {"p_lower": 0.5, "p_prime_upper": 0.1, "delta": 0.0}),
+                               {"p_lower": 0.5, "p_prime_upper": 0.1, "delta": 0.0},
+                               allow_infinite=True),
     "delta_lower_bound": Row(MODULE.delta_lower_bound,
                              {"p_lower": 0.5, "p_prime_upper": 0.1, "epsilon": 0.5}),
 }

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz._harness import CANONICAL, CLI_HOSTILE, PASSING, Worker, cli_options, describe, hostile_values
+from fuzz._harness import (
+    CANONICAL, CLI_HOSTILE, PASSING, Worker, avoided, cli_options, describe, hostile_values,
+)
 from fuzz._registry import load_cli_rows, load_rows, missing_cli_rows, missing_rows
 from fuzz.known_failures import KNOWN_FAILURES
 
@@ -40,7 +42,7 @@ def worker():
 
 
 def _check(worker, key, row, param, value, failures):
-    if any(value is v for v in getattr(row, "avoid", {}).get(param, ())):
+    if avoided(row, param, value):
         return
     outcome, detail = worker.run(key, param, value)
     OUTCOME_COUNTS[outcome] = OUTCOME_COUNTS.get(outcome, 0) + 1

@@ -70,12 +70,18 @@ def check_events(events: Any) -> Any:
                             f"list of callables samples -> bool array")
 
 
+#: Most samples per side of one audit (drawn and counted in chunks; time grows with them).
+MAX_AUDIT_SAMPLES = 10**9
+
+
 def _check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
                   events: Any) -> tuple[int, float, Any]:
     if not callable(sampler):
         raise DpverifyTypeError(f"sampler={sampler!r} must be callable: (data, size, rng) -> "
                                 f"array")
-    samples = check_int_at_least(samples, "samples", 10)
+    samples = check_int_at_least(samples, "samples", 10, maximum=MAX_AUDIT_SAMPLES,
+                                 instead="an audit's error shrinks like 1/sqrt(samples); run "
+                                         "several seeded audits and combine them")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     check_seed(seed)
     return samples, confidence, check_events(events)

@@ -218,6 +218,8 @@ def delta_lower_bound(p_lower: float, p_prime_upper: float, *, epsilon: float) -
     p_lower = check_probability(p_lower, "p_lower")
     p_prime_upper = check_probability(p_prime_upper, "p_prime_upper")
     epsilon = check_epsilon(epsilon, "epsilon")
+    if epsilon > 1e6:  # e^ε p' >= p for every p' >= e^{-1e6}; below that p' is 0 to any float
+        epsilon = 1e6
     with working_precision():
         factor = mpmath.exp(epsilon) * (1 + mpmath.mpf(10) ** -45)  # >= e^ε despite mpmath's error
         product = mpmath.fmul(factor, p_prime_upper, rounding="c")

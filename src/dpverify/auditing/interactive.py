@@ -66,6 +66,10 @@ def _block(indices: tuple[int, int]) -> list[np.ndarray]:
     return outputs
 
 
+#: Most runs per side of an interactive audit (each is one call of the user's run function).
+MAX_INTERACTIVE_RUNS = 10**7
+
+
 def _check_jobs(n_jobs: Any) -> int:
     return check_n_jobs(n_jobs)
 
@@ -78,7 +82,9 @@ def run_outputs(run: Callable, stream: Any, stream_prime: Any, *, statistic: Cal
     Returns two arrays of shape ``(runs,)`` (scalar statistics) or
     ``(runs, d)``. Same seed, same arrays, whatever ``n_jobs``.
     """
-    runs = check_int_at_least(runs, "runs", 10)
+    runs = check_int_at_least(runs, "runs", 10, maximum=MAX_INTERACTIVE_RUNS,
+                              instead="each run calls your run function once; run several "
+                                      "seeded audits and combine them")
     jobs = _check_jobs(n_jobs)
     seed = check_seed(seed)
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -175,7 +181,9 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
         raise DpverifyTypeError(f"{name}={run if name == 'run' else statistic!r} must be callable")
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
-    runs = check_int_at_least(runs, "runs", 10)
+    runs = check_int_at_least(runs, "runs", 10, maximum=MAX_INTERACTIVE_RUNS,
+                              instead="each run calls your run function once; run several "
+                                      "seeded audits and combine them")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     events = check_events(events)
     seed = check_seed(seed)
