@@ -511,6 +511,7 @@ class CliRow:
 
     argv: tuple[str, ...]
     skip: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    avoid: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
 
 def cli_options(argv: Sequence[str]) -> dict[str, Any]:

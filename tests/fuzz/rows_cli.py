@@ -19,7 +19,8 @@ CLI_ROWS = {
     "shuffle": CliRow(("shuffle", "--local-epsilon", "1.0", "--n", "1000", "--delta", "1e-6",
                        "--json")),
     "audit": CliRow(("audit", "laplace_half_scale", "--samples", "1000", "--seed", "1",
-                     "--json")),
+                     "--json"),
+                    avoid={"--samples": ("1e8", "1e9")}),  # legitimate audits of minutes
     "simulate": CliRow(("simulate", "--algorithm", "se", "--horizon", "100", "--runs", "1",
                         "--seed", "0", "--json")),
     "reproduce": CliRow(("reproduce", "dpdpe-fig2c", "--panels", "c", "--runs", "1",

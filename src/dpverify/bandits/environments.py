@@ -42,6 +42,7 @@ from dpverify._validation import (
     check_real_array,
     value_error,
 )
+from dpverify.bandits._limits import check_arms
 
 __all__ = [
     "BernoulliBandit",
@@ -190,8 +191,24 @@ class ClippedGaussianBandit(_Bandit):
         return np.clip(values, 0.0, 1.0, out=values)
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
-        """The sum of ``size`` rewards (drawn one by one: the clipped sum has no closed law)."""
-        return float(self.rewards(arm, size, rng=rng).sum())
+        """The sum of ``size`` rewards (drawn one by one: the clipped sum has no closed law).
+
+        Batches beyond :data:`REWARD_CHUNK` rewards are drawn and summed in chunks of
+        that size (the same stream of draws), so memory stays bounded for any T.
+        """
+        size = _check_size(size)
+        if size <= REWARD_CHUNK:
+            return float(self.rewards(arm, size, rng=rng).sum())
+        total, left = 0.0, size
+        while left:
+            step = min(left, REWARD_CHUNK)
+            total += float(self.rewards(arm, step, rng=rng).sum())
+            left -= step
+        return total
+
+
+#: Rewards drawn at once by a reward sum without a closed law (128 MiB of float64).
+REWARD_CHUNK = 2**24
 
 
 #: Reward values of :class:`CategoricalBandit`: relevance labels 0..4 scaled to [0, 1].
@@ -324,7 +341,7 @@ class InstanceFamily:
 
     def __post_init__(self) -> None:
         check_choice(self.name, "name", tuple(_GENERATORS))
-        object.__setattr__(self, "k", check_positive_int(self.k, "k"))
+        object.__setattr__(self, "k", check_arms(self.k, "k"))
         check_choice(self.rewards, "rewards", REWARD_FAMILIES)
 
     def __call__(self, rng: np.random.Generator) -> Any:

@@ -252,6 +252,10 @@ def _describe(source: Any) -> str:
     return f"{type(source).__name__}(K={source.n_arms})"
 
 
+#: Largest T when every reward of a batch is materialised (non-binary rewards, per_user=True).
+MAX_INDIVIDUAL_HORIZON = 10**8
+
+
 def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, seed: Any = None,
              n_jobs: int = 1, progress: bool = False, per_user: bool = False,
              checkpoints: int | Sequence[int] = 200) -> SimulationResult:
@@ -307,6 +311,15 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     points = _check_checkpoints(checkpoints, horizon)
     if not (_is_family(environment) or hasattr(environment, "gaps")):
         raise value_error("environment", environment, "a bandit instance or an InstanceFamily")
+    if _is_family(environment):
+        binary = getattr(environment, "rewards", None) == "bernoulli"
+    else:
+        binary = bool(getattr(environment, "binary", False))
+    if per_user or not binary:
+        check_horizon(horizon, maximum=MAX_INDIVIDUAL_HORIZON,
+                      instead="non-binary rewards (and per_user=True) hold every reward of a "
+                              "batch in memory (8 bytes each, batches up to T/2); use Bernoulli "
+                              "rewards, whose batch sums are drawn exactly")
     root = np.random.SeedSequence(seed)
     seeds = root.spawn(runs)
     start = time.perf_counter()
