@@ -35,6 +35,10 @@ from dpverify.bandits import contextual as bandit_contextual
 from dpverify.bandits.contextual import parameters as contextual_params
 from dpverify.bandits.contextual import reports as contextual_reports
 from dpverify import auditing
+from dpverify.bandits import returning_users
+from dpverify.bandits.mab import tenenbaum_extensions
+from dpverify.claims import check_paper
+from dpverify.claims import regret_bounds as claims_bounds
 from dpverify.auditing.interactive import audit_interactive
 from dpverify import testing as dp_testing
 from dpverify.testing import strategies as dp_strategies
@@ -494,6 +498,33 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     ("neighbouring_bounded_vectors.max_users", dp_strategies.neighbouring_bounded_vectors,
      {"dimension": 3, "min_users": 2}, "max_users", [1, 0, 1.5, None]),
     ("mechanisms.types", dp_strategies.mechanisms, {}, "types", [[], [PureDP], "Laplace", PureDP]),
+    # regret bounds, claims and the pieces the claims needed
+    ("dpdpe_thm4.T", claims_bounds.dpdpe_thm4, {"T": 100, "d": 2, "k": 10}, "T", COUNTS),
+    ("dpdpe_thm5.epsilon", claims_bounds.dpdpe_thm5,
+     {"T": 100, "d": 2, "k": 10, "epsilon": 1.0, "delta": 0.1}, "epsilon", [0.0, *EPSILONS]),
+    ("dpdpe_thm6.delta", claims_bounds.dpdpe_thm6,
+     {"T": 100, "d": 2, "k": 10, "epsilon": 1.0, "delta": 0.1}, "delta", DELTAS_OPEN),
+    ("garcelon_cor8.epsilon", claims_bounds.garcelon_cor8, {"T": 10 ** 4, "epsilon": 0.003, "d": 2},
+     "epsilon", [0.1, *EPSILONS]),
+    ("hanna_thm1.constant", claims_bounds.hanna_thm1, {"T": 100, "epsilon": 1.0, "constant": 1.0},
+     "constant", REALS_POSITIVE),
+    ("tenenbaum_thm31.batch_size", claims_bounds.tenenbaum_thm31,
+     {"gaps": [0.0, 0.5], "T": 100, "sigma": 1.0, "batch_size": 2, "constant": 1.0}, "batch_size",
+     COUNTS),
+    ("chowdhury_lemma2.gaps", claims_bounds.chowdhury_lemma2,
+     {"gaps": [0.0, 0.5], "T": 100, "sigma": 1.0, "h": 1.0, "constant": 1.0}, "gaps",
+     [[], [NAN], [-1.0], "ab"]),
+    ("returning_users_sigma.participations", returning_users.returning_users_sigma,
+     {"epsilon": 1.0, "delta": 1e-6, "participations": 2}, "participations", COUNTS),
+    ("returning_users_sigma.route", returning_users.returning_users_sigma,
+     {"epsilon": 1.0, "delta": 1e-6, "participations": 2}, "route", ["rdp", None, 1]),
+    ("check_paper.paper", check_paper, {"paper": "tenenbaum", "keys": ["cor32-batch"]}, "paper",
+     ["nobody", None, 3]),
+    ("check_paper.scale", check_paper, {"paper": "tenenbaum", "keys": ["cor32-batch"]}, "scale",
+     ["huge", None]),
+    ("DoublingTrick.first_horizon", tenenbaum_extensions.DoublingTrick,
+     {"algorithm": bandit_mab.make_algorithm("ae"), "first_horizon": 4}, "first_horizon",
+     [1, 0, 1.5, NAN, "3", None, True]),
 ]
 
 CASES = [

@@ -1,7 +1,7 @@
 """The data flow of ARCHITECTURE.md, enforced: lower layers never import higher ones.
 
 Ranks: top-level modules (errors, guarantees, ...) 0 < mechanisms 1 <
-accountants 2 < auditing 3 < testing 4 < bandits 5 < cli 6. A module may import
+accountants 2 < auditing 3 < testing 4 < bandits 5 < claims 6 < cli 7. A module may import
 dpverify modules of its own rank or lower. Among the top-level modules the order
 is errors < _validation < _numeric < guarantees, neighbouring; the package
 ``__init__`` re-exports top-level modules only (so ``import dpverify`` stays light).
@@ -16,7 +16,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dpverify"
 
-RANKS = {"mechanisms": 1, "accountants": 2, "auditing": 3, "testing": 4, "bandits": 5, "cli": 6}
+RANKS = {"mechanisms": 1, "accountants": 2, "auditing": 3, "testing": 4, "bandits": 5, "claims": 6,
+         "cli": 7}
 TOP_LEVEL_ORDER = {"errors": 0, "_validation": 1, "_numeric": 1, "guarantees": 2,
                    "neighbouring": 2, "__init__": 3}
 
@@ -80,6 +81,12 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     bad = PACKAGE / "mechanisms" / "continuous.py"
     imports = _dpverify_imports(bad) | {"dpverify.accountants.rdp"}
     assert any(_rank(m)[0] > _rank(_module_name(bad))[0] for m in imports)
+
+
+def test_claims_sit_between_bandits_and_cli() -> None:
+    """claims may import bandits; bandits may not import claims; cli may import claims."""
+    assert _rank("dpverify.bandits.simulate")[0] < _rank("dpverify.claims.report")[0]
+    assert _rank("dpverify.claims.report")[0] < _rank("dpverify.cli.claims")[0]
 
 
 #: Modules that must never import the experiments (figures come from result tables only).

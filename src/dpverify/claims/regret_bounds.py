@@ -1,0 +1,471 @@
+"""Every regret theorem and corollary of the five papers, as a function of its parameters.
+
+Explicit bounds (all constants printed by the paper) return the bound itself:
+
+* dpdpe Thm 4 / 5 / 6 (appendix Eqs. 39, 52, 66; expected regret, β = 1/(kT));
+* garcelon Thm 10 (Eqs. 9/10, w.p. 1 − δ), Cor. 8 (end of App. B.4), the
+  fixed-batch Eq. (46).
+
+Order bounds (``O(·)``/``Õ(·)``, constants the paper leaves unspecified) take
+the constant as a required keyword ``constant`` — no paper gives one — and
+return ``constant × (the printed expression)``: hanna Thm 1–3, tenenbaum
+Thm 3.1 / Cor. 3.2 / Thm 3.3 / Cor. 3.4, chowdhury Lemma 2 (its Thms 1–6 through
+the (σ, h) of their privatizers), garcelon Cor. 7, dpdpe Thm 7 (σ_ns's C).
+Logs are natural (CATALOGUE T-H4). Each function validates the theorem's
+assumptions it can check, and raises ``ValueError`` naming the parameter when
+they fail.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dpverify._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_in_range,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+    check_probability,
+    value_error,
+)
+from dpverify.bandits.design import design_budget
+
+__all__ = [
+    "dpdpe_thm4",
+    "dpdpe_thm5",
+    "dpdpe_thm6",
+    "dpdpe_thm7",
+    "dpdpe_sigma0",
+    "garcelon_thm10",
+    "garcelon_cor8",
+    "garcelon_cor7",
+    "garcelon_fixed_batch",
+    "hanna_thm1",
+    "hanna_thm2",
+    "hanna_thm3",
+    "tenenbaum_thm31",
+    "tenenbaum_cor32",
+    "tenenbaum_thm33",
+    "tenenbaum_cor34",
+    "chowdhury_lemma2",
+    "chowdhury_theorem",
+    "CHOWDHURY_VARIANTS",
+]
+
+
+def _horizon(T: Any) -> int:
+    T = check_positive_int(T, "T")
+    if T < 2:
+        raise value_error("T", T, ">= 2", "the bounds contain log T")
+    return T
+
+
+def _constant(constant: Any) -> float:
+    return check_positive(constant, "constant")
+
+
+def _gaps(gaps: Any) -> np.ndarray:
+    try:
+        values = np.asarray(gaps, dtype=float)
+    except (TypeError, ValueError):
+        raise value_error("gaps", gaps, "a non-empty 1-d sequence of finite numbers >= 0") from None
+    if values.ndim != 1 or values.size < 1 or not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise value_error("gaps", gaps, "a non-empty 1-d sequence of finite numbers >= 0")
+    return values
+
+
+# --------------------------------------------------------------------------- dpdpe
+
+
+def _dpdpe_common(T: Any, d: Any, k: Any, alpha: Any, sigma: Any) -> tuple[int, int, int, float, float]:
+    T = _horizon(T)
+    d, k = check_positive_int(d, "d"), check_positive_int(k, "k")
+    alpha = check_in_range(alpha, "alpha", 0.0, 1.0, low_closed=False, high_closed=False)
+    sigma = check_nonnegative(sigma, "sigma")
+    return T, d, k, alpha, sigma
+
+
+def _dpdpe_base(T: int, d: int, k: int, alpha: float, sigma: float) -> tuple[float, float, float]:
+    """``(h₁, C₁, 4h₁ + 32√(2dT log kT) + 16σ√(2h₁ log kT) T^{1−α/2})`` (the shared terms)."""
+    h1 = design_budget(d)
+    c1 = 1 / (2 ** (alpha / 2) - 1)
+    log_kt = math.log(k * T)
+    base = (4 * h1 + 32 * math.sqrt(2 * d * T * log_kt)
+            + 16 * sigma * math.sqrt(2 * h1 * log_kt) * T ** (1 - alpha / 2))
+    return h1, c1, base
+
+
+def dpdpe_sigma0(*, epsilon: float, delta: float, B: float = 1.0) -> float:
+    """dpdpe's ``σ₀ = 2B√(2 ln(1.25/δ))/ε`` (Thms 5–6, the Gaussian mechanism's ratio).
+
+    >>> round(dpdpe_sigma0(epsilon=10.0, delta=0.25), 4)
+    0.3588
+    """
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    return 2 * check_positive(B, "B") * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+
+
+def dpdpe_thm4(T: int, *, d: int, k: int, alpha: float = 0.8, sigma: float = 0.1) -> float:
+    """dpdpe Thm 4 (non-private DP-DPE), appendix Eq. (39), expected regret with β = 1/(kT):
+
+    .. math::
+
+        4h_1 + 32\\sqrt{2dT\\log kT} + 16σ\\sqrt{2h_1\\log kT}\\,T^{1-α/2}
+        + 4C_1h_1σ\\sqrt{2\\log kT} + 4\\log(2T/h_1)
+
+    with ``h₁ = 4d ln ln d + 16`` (log log clipped at 0, as the algorithm) and
+    ``C₁ = 1/(2^{α/2} − 1)``. Defaults α = 0.8, σ = 0.1 (dpdpe §7).
+
+    >>> round(dpdpe_thm4(10 ** 5, d=2, k=10))
+    109074
+    """
+    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
+    h1, c1, base = _dpdpe_base(T, d, k, alpha, sigma)
+    return (base + 4 * c1 * h1 * sigma * math.sqrt(2 * math.log(k * T))
+            + 4 * math.log(2 * T / h1))
+
+
+def _private_tail(T: int, d: int, k: int, alpha: float, sigma: float, sigma0: float,
+                  phases_term: float) -> float:
+    h1, c1, _ = _dpdpe_base(T, d, k, alpha, sigma)
+    return (4 * c1 * h1 * (sigma + 2 * sigma0 * math.sqrt(d * h1)) * math.sqrt(2 * math.log(k * T))
+            + phases_term * math.log(2 * T / h1))
+
+
+def dpdpe_thm5(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float = 1.0,
+               alpha: float = 0.8, sigma: float = 0.1) -> float:
+    """dpdpe Thm 5 (CDP-DPE), appendix Eq. (52), with ``σ₀`` = :func:`dpdpe_sigma0`:
+
+    .. math::
+
+        4h_1 + 32\\sqrt{2dT\\log kT} + 16σ\\sqrt{2h_1\\log kT}\\,T^{1-α/2}
+        + \\frac{8}{2^{1-α}-1}h_1^{1/2+α}σ_0\\sqrt{2d\\log kT}\\,T^{1-α}
+        + 4C_1h_1(σ + 2σ_0\\sqrt{dh_1})\\sqrt{2\\log kT} + 6L
+
+    ``L`` (the number of phases) <= ``log(2T/h₁)``; Eq. (52)'s display drops the
+    ``3kβL·2T = 6L`` of its own previous line, which is kept here.
+
+    >>> dpdpe_thm5(10 ** 5, d=2, k=10, epsilon=10.0, delta=0.25) > dpdpe_thm4(10 ** 5, d=2, k=10)
+    True
+    """
+    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
+    sigma0 = dpdpe_sigma0(epsilon=epsilon, delta=delta, B=B)
+    h1, _, base = _dpdpe_base(T, d, k, alpha, sigma)
+    central = (8 / (2 ** (1 - alpha) - 1) * h1 ** (0.5 + alpha) * sigma0
+               * math.sqrt(2 * d * math.log(k * T)) * T ** (1 - alpha))
+    return base + central + _private_tail(T, d, k, alpha, sigma, sigma0, 6)
+
+
+def dpdpe_thm6(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float = 1.0,
+               alpha: float = 0.8, sigma: float = 0.1) -> float:
+    """dpdpe Thm 6 (LDP-DPE), appendix Eq. (66):
+
+    .. math::
+
+        4h_1 + 32\\sqrt{2dT\\log kT} + 16σ\\sqrt{2h_1\\log kT}\\,T^{1-α/2}
+        + 32σ_0h_1\\sqrt{2d\\log kT}\\,T^{1-α/2}
+        + 4C_1h_1(σ + 2σ_0\\sqrt{dh_1})\\sqrt{2\\log kT} + 6L
+
+    >>> dpdpe_thm6(10 ** 5, d=2, k=10, epsilon=10.0, delta=0.25) > 10 ** 5
+    True
+    """
+    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
+    sigma0 = dpdpe_sigma0(epsilon=epsilon, delta=delta, B=B)
+    h1, _, base = _dpdpe_base(T, d, k, alpha, sigma)
+    local = 32 * sigma0 * h1 * math.sqrt(2 * d * math.log(k * T)) * T ** (1 - alpha / 2)
+    return base + local + _private_tail(T, d, k, alpha, sigma, sigma0, 6)
+
+
+def dpdpe_thm7(T: int, *, d: int, k: int, epsilon: float, delta: float, constant: float,
+               B: float = 1.0, alpha: float = 0.8, sigma: float = 0.1) -> float:
+    """dpdpe Thm 7 (SDP-DPE), Eq. (80): Eq. (52)'s form with ``σ₀ = C·B·ln(h₁/δ)/ε``.
+
+    ``constant`` is that C, which dpdpe never gives (CATALOGUE B2.4, trap 7).
+
+    >>> dpdpe_thm7(10 ** 5, d=2, k=10, epsilon=10.0, delta=0.25, constant=1.0) > 0
+    True
+    """
+    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    h1, _, base = _dpdpe_base(T, d, k, alpha, sigma)
+    sigma0 = _constant(constant) * check_positive(B, "B") * math.log(h1 / delta) / epsilon
+    central = (8 / (2 ** (1 - alpha) - 1) * h1 ** (0.5 + alpha) * sigma0
+               * math.sqrt(2 * d * math.log(k * T)) * T ** (1 - alpha))
+    return base + central + _private_tail(T, d, k, alpha, sigma, sigma0, 6)
+
+
+# --------------------------------------------------------------------------- garcelon
+
+
+def _garcelon_g(T: int, d: int, L: float, delta: float, p: float, eta: float) -> float:
+    """``G = 1 + d^{3/2} log(L²T/d + 16√T log(2T/δ)/(1−p))^{3/2} / log(1+η)``."""
+    inner = L * L * T / d + 16 * math.sqrt(T) * math.log(2 * T / delta) / (1 - p)
+    return 1 + d ** 1.5 * math.log(inner) ** 1.5 / math.log(1 + eta)
+
+
+def garcelon_thm10(T: int, *, d: int, L: float, S: float, m: int, p: float, eta: float, lam: float,
+                   epsilon: float, delta: float, delta0: float) -> float:
+    """garcelon Thm 10 (Eqs. 9/10): SBLB's regret w.p. >= 1 − δ.
+
+    With ``F = 2√3 (S + md) T^{3/4}/√(1−p) · √((1+η) log(1 + T/(dλ)))`` and G as in
+    the theorem: if ``p²(1−p) <= 7T^{−1/2}ε/(64√(2 ln(2T/δ0)) d(d+1))`` the bound
+    is ``F + (dLm/√λ) G · 14 log(8mT/δ0)/p²`` (Eq. 9), else
+    ``F + (264/√λ)√2 d³ log(8mT/δ0)^{3/2} L m G √T(1−p)/ε`` (Eq. 10).
+    Assumptions checked: δ, δ0 ∈ (0, 1), ε ∈ (0, 1), p ∈ (0, 1) (the theorem's
+    ε0 ∈ (0, 1) is implied by p through Prop. 4; CATALOGUE T15 notes Cor. 8
+    breaks it).
+
+    >>> garcelon_thm10(10 ** 4, d=2, L=1, S=1, m=1, p=0.9, eta=0.5, lam=100, epsilon=0.5,
+    ...                delta=0.1, delta0=0.1) > 10 ** 4
+    True
+    """
+    T = _horizon(T)
+    d, m = check_positive_int(d, "d"), check_positive_int(m, "m")
+    L, S, lam, eta = (check_positive(v, n) for v, n in ((L, "L"), (S, "S"), (lam, "lam"), (eta, "eta")))
+    p = check_probability(p, "p", open_low=True, open_high=True)
+    epsilon = check_in_range(epsilon, "epsilon", 0.0, 1.0, low_closed=False, high_closed=False)
+    delta = check_in_range(delta, "delta", 0.0, 1.0, low_closed=False, high_closed=False)
+    delta0 = check_in_range(delta0, "delta0", 0.0, 1.0, low_closed=False, high_closed=False)
+    first = (2 * math.sqrt(3) * (S + m * d) * T ** 0.75 / math.sqrt(1 - p)
+             * math.sqrt((1 + eta) * math.log(1 + T / (d * lam))))
+    g = _garcelon_g(T, d, L, delta, p, eta)
+    log8 = math.log(8 * m * T / delta0)
+    threshold = 7 * T ** -0.5 * epsilon / (64 * math.sqrt(2 * math.log(2 * T / delta0)) * d * (d + 1))
+    if p * p * (1 - p) <= threshold:
+        return first + d * L * m / math.sqrt(lam) * g * 14 * log8 / p ** 2
+    return first + (264 / math.sqrt(lam) * math.sqrt(2) * d ** 3 * log8 ** 1.5 * L * m * g
+                    * math.sqrt(T) * (1 - p) / epsilon)
+
+
+def garcelon_cor8(T: int, *, epsilon: float, d: int, L: float = 1.0, S: float = 1.0,
+                  delta: float = 1e-6, delta0: float = 1e-6) -> float:
+    """garcelon Cor. 8 (explicit form, end of App. B.4), w.p. >= 1 − δ:
+
+    ``(T^{2/3}/ε^{1/3}) [ (264/√λ)√2 d³ log(8mT/δ0)^{3/2} L m G + 2√3 (S + md)√((1+η) log(1 + T/(dλ))) ]``
+    with η = 1/2, λ = √T, m = 1, p = 1 − ε^{2/3}T^{1/6}. Requires
+    ``ε <= 1/(27 T^{1/4})`` (checked).
+
+    >>> garcelon_cor8(10 ** 4, epsilon=0.003, d=2) > 10 ** 4
+    True
+    """
+    T = _horizon(T)
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    if epsilon > 1 / (27 * T ** 0.25):
+        raise value_error("epsilon", epsilon, f"<= 1/(27 T^(1/4)) = {1 / (27 * T ** 0.25)!r}",
+                          "Cor. 8's assumption")
+    d = check_positive_int(d, "d")
+    delta = check_in_range(delta, "delta", 0.0, 1.0, low_closed=False, high_closed=False)
+    delta0 = check_in_range(delta0, "delta0", 0.0, 1.0, low_closed=False, high_closed=False)
+    L, S = check_positive(L, "L"), check_positive(S, "S")
+    eta, lam, m = 0.5, math.sqrt(T), 1
+    p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
+    g = _garcelon_g(T, d, L, delta, p, eta)
+    inner = (264 / math.sqrt(lam) * math.sqrt(2) * d ** 3 * math.log(8 * m * T / delta0) ** 1.5 * L * m * g
+             + 2 * math.sqrt(3) * (S + m * d) * math.sqrt((1 + eta) * math.log(1 + T / (d * lam))))
+    return T ** (2 / 3) / epsilon ** (1 / 3) * inner
+
+
+def garcelon_cor7(T: int, *, epsilon_0: float, constant: float) -> float:
+    """garcelon Cor. 7, Eq. (4), an Õ bound (C unspecified):
+
+    ``C (T^{3/4}√(e^{ε0}+1)/√(e^{ε0}−1) + log T (e^{ε0}+1)²/4 + √T/√(e^{ε0}−1))``.
+
+    >>> round(garcelon_cor7(10 ** 4, epsilon_0=1.0, constant=1.0))
+    1579
+    """
+    T = _horizon(T)
+    e = math.exp(check_epsilon(epsilon_0, "epsilon_0", allow_zero=False))
+    return _constant(constant) * (T ** 0.75 * math.sqrt((e + 1) / (e - 1))
+                                  + math.log(T) * (e + 1) ** 2 / 4 + math.sqrt(T / (e - 1)))
+
+
+def garcelon_fixed_batch(T: int, *, beta: float, batches: int, d: int) -> float:
+    """garcelon App. C, Eq. (46): ``2β_M √(10T/M) log(T+1) (√(Md) + d√(T/M))`` (fixed-batch LinUCB).
+
+    >>> round(garcelon_fixed_batch(100, beta=1.0, batches=10, d=1), 2)
+    583.77
+    """
+    T = _horizon(T)
+    beta = check_positive(beta, "beta")
+    M, d = check_positive_int(batches, "batches"), check_positive_int(d, "d")
+    return 2 * beta * math.sqrt(10 * T / M) * math.log(T + 1) * (math.sqrt(M * d) + d * math.sqrt(T / M))
+
+
+# --------------------------------------------------------------------------- hanna
+
+
+def hanna_thm1(T: int, *, epsilon: float, constant: float, d: int | None = None) -> float:
+    """hanna Thm 1 (central, w.p. >= 1 − 1/T): ``C(√(T log T) + log²T/ε)`` (Eq. 6), or with ``d``
+    the appendix form ``C(d√(T log T) + d² log²T/ε)`` (Eq. 20). C is unspecified.
+
+    >>> round(hanna_thm1(10 ** 6, epsilon=1.0, constant=1.0))
+    3908
+    """
+    T = _horizon(T)
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    log_t = math.log(T)
+    factor = 1 if d is None else check_positive_int(d, "d")
+    return _constant(constant) * (factor * math.sqrt(T * log_t) + factor ** 2 * log_t ** 2 / epsilon)
+
+
+def hanna_thm2(T: int, *, epsilon_0: float, d: int, constant: float) -> float:
+    """hanna Thm 2 (local): ``C(1 + 1/ε0) d√(dT log T)`` (Eqs. 8/9/34). C unspecified.
+
+    >>> round(hanna_thm2(10 ** 6, epsilon_0=1.0, d=2, constant=1.0))
+    21026
+    """
+    T = _horizon(T)
+    epsilon_0 = check_epsilon(epsilon_0, "epsilon_0", allow_zero=False)
+    d = check_positive_int(d, "d")
+    return _constant(constant) * (1 + 1 / epsilon_0) * d * math.sqrt(d * T * math.log(T))
+
+
+def hanna_thm3(T: int, *, epsilon: float, delta: float, constant: float, d: int | None = None) -> float:
+    """hanna Thm 3 (shuffled): ``C(√(T log T) + √log(1/δ) log^{3/2}T/ε)`` (Eq. 11); with ``d``
+    ``C(d√(T log T) + (d log T)^{3/2}√log(1/δ)/ε)`` (Eq. 42). Stated only for
+    ε = O(√(log(1/δ)/T)) (T-H17; an order condition, not checkable here). C unspecified.
+
+    >>> round(hanna_thm3(10 ** 6, epsilon=1.0, delta=1e-6, constant=1.0))
+    3908
+    """
+    T = _horizon(T)
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    log_t, privacy = math.log(T), math.sqrt(math.log(1 / delta))
+    if d is None:
+        return _constant(constant) * (math.sqrt(T * log_t) + privacy * log_t ** 1.5 / epsilon)
+    d = check_positive_int(d, "d")
+    return _constant(constant) * (d * math.sqrt(T * log_t) + (d * log_t) ** 1.5 * privacy / epsilon)
+
+
+# --------------------------------------------------------------------------- tenenbaum
+
+
+def _positive_gaps(gaps: Any) -> np.ndarray:
+    values = _gaps(gaps)
+    return values[values > 0]
+
+
+def tenenbaum_thm31(gaps: Sequence[float], T: int, *, sigma: float, batch_size: int,
+                    constant: float) -> float:
+    """tenenbaum Thm 3.1 (SDP-AE): ``C Σ_{Δ_a>0} (log T/Δ_a + σ² log T/(mΔ_a) + mΔ_a)``. C unspecified.
+
+    >>> round(tenenbaum_thm31([0.0, 0.5], 10 ** 4, sigma=2.0, batch_size=4, constant=1.0), 2)
+    38.84
+    """
+    T, positive = _horizon(T), _positive_gaps(gaps)
+    sigma, m = check_nonnegative(sigma, "sigma"), check_positive_int(batch_size, "batch_size")
+    log_t = math.log(T)
+    return _constant(constant) * float(np.sum(log_t / positive + sigma ** 2 * log_t / (m * positive)
+                                              + m * positive))
+
+
+def tenenbaum_cor32(gaps: Sequence[float], T: int, *, epsilon: float, delta: float,
+                    constant: float) -> float:
+    """tenenbaum Cor. 3.2: ``C Σ_{Δ_a>0} (log T/Δ_a + Δ_a log(1/δ)/ε²)``. C unspecified.
+
+    >>> round(tenenbaum_cor32([0.0, 0.5], 10 ** 4, epsilon=1.0, delta=1e-6, constant=1.0), 2)
+    25.33
+    """
+    T, positive = _horizon(T), _positive_gaps(gaps)
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    return _constant(constant) * float(np.sum(math.log(T) / positive
+                                              + positive * math.log(1 / delta) / epsilon ** 2))
+
+
+def tenenbaum_thm33(gaps: Sequence[float], T: int, *, sigma: float, constant: float) -> float:
+    """tenenbaum Thm 3.3 (VB-SDP-AE): ``C (Σ_{Δ_a>0} log T/Δ_a + kσ log T)``. C unspecified.
+
+    >>> round(tenenbaum_thm33([0.0, 0.5], 10 ** 4, sigma=2.0, constant=1.0), 2)
+    55.26
+    """
+    T, values = _horizon(T), _gaps(gaps)
+    positive = values[values > 0]
+    log_t = math.log(T)
+    return _constant(constant) * (float(np.sum(log_t / positive))
+                                  + values.size * check_nonnegative(sigma, "sigma") * log_t)
+
+
+def tenenbaum_cor34(gaps: Sequence[float], T: int, *, epsilon: float, delta: float,
+                    constant: float) -> float:
+    """tenenbaum Cor. 3.4 as Thm 3.3 implies it (T-T3): ``C (Σ log T/Δ_a + k√log(1/δ) log T/ε)``.
+
+    >>> round(tenenbaum_cor34([0.0, 0.5], 10 ** 4, epsilon=1.0, delta=1e-6, constant=1.0), 2)
+    86.89
+    """
+    T, values = _horizon(T), _gaps(gaps)
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    delta = check_delta(delta, allow_zero=False)
+    positive = values[values > 0]
+    log_t = math.log(T)
+    return _constant(constant) * (float(np.sum(log_t / positive))
+                                  + values.size * math.sqrt(math.log(1 / delta)) * log_t / epsilon)
+
+
+# --------------------------------------------------------------------------- chowdhury
+
+
+def chowdhury_lemma2(gaps: Sequence[float], T: int, *, sigma: float, h: float,
+                     constant: float) -> float:
+    """chowdhury Lemma 2 with p = 1/T: ``C (Σ_{Δ_a>0} log T/Δ_a + Kσ√log T + Kh log T)``.
+
+    The generic engine under Assumption 1 (noise ``(σ, h)``); requires T >= K.
+    C unspecified.
+
+    >>> round(chowdhury_lemma2([0.0, 0.5], 10 ** 4, sigma=1.0, h=1.0, constant=1.0), 2)
+    42.91
+    """
+    T, values = _horizon(T), _gaps(gaps)
+    if T < values.size:
+        raise value_error("T", T, f">= K = {values.size}", "Lemma 2 assumes T >= K")
+    sigma, h = check_nonnegative(sigma, "sigma"), check_nonnegative(h, "h")
+    positive = values[values > 0]
+    log_t = math.log(T)
+    return _constant(constant) * (float(np.sum(log_t / positive)) + values.size * sigma * math.sqrt(log_t)
+                                  + values.size * h * log_t)
+
+
+#: chowdhury's theorems by privatizer, with the (σ, h) of CATALOGUE table A2.7.
+CHOWDHURY_VARIANTS = ("dist-dp-se", "dist-rdp-se", "dist-cdp-se", "shuffle-dp-se", "cdp-se", "ldp-se")
+
+
+def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: float,
+                      constant: float, scale_factor: float = 10.0, ldp_constant: float | None = None
+                      ) -> float:
+    """chowdhury Thms 1–6 through Lemma 2 and their ``(σ, h)`` (CATALOGUE A2.7).
+
+    dist-dp-se / cdp-se: σ = √2/ε, h = 1/ε (Thm 1 / 5); shuffle-dp-se (Thm 3):
+    as Thm 1 with ε' = ε/2 (T3-5); dist-rdp-se:
+    σ = 2/ε + √2/(sε), h = 1/(sε) (Thm 2); dist-cdp-se: σ = √2/ε + √2/(sε),
+    h = 0 (Thm 4, ε ∈ (0, 1)); ldp-se: Thm 6's ``O(Σ log T/(ε²Δ_a))`` (its
+    Lemma 5 constant c is unknown, so ``ldp_constant`` is unused and the
+    order form is returned). Thms 4–6 assume ε ∈ (0, 1) (checked).
+
+    >>> chowdhury_theorem("dist-dp-se", [0.0, 0.5], 10 ** 4, epsilon=1.0, constant=1.0) > 0
+    True
+    """
+    variant = check_choice(variant, "variant", CHOWDHURY_VARIANTS)
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    if variant in ("dist-cdp-se", "cdp-se", "ldp-se") and not epsilon < 1:
+        raise value_error("epsilon", epsilon, "< 1", f"chowdhury's theorem for {variant} assumes ε ∈ (0, 1)")
+    s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
+    if variant == "ldp-se":
+        T, values = _horizon(T), _gaps(gaps)
+        positive = values[values > 0]
+        return _constant(constant) * float(np.sum(math.log(T) / (epsilon ** 2 * positive)))
+    sigma, h = {"dist-dp-se": (math.sqrt(2) / epsilon, 1 / epsilon),
+                "cdp-se": (math.sqrt(2) / epsilon, 1 / epsilon),
+                "shuffle-dp-se": (2 * math.sqrt(2) / epsilon, 2 / epsilon),
+                "dist-rdp-se": (2 / epsilon + math.sqrt(2) / (s * epsilon), 1 / (s * epsilon)),
+                "dist-cdp-se": (math.sqrt(2) / epsilon + math.sqrt(2) / (s * epsilon), 0.0)}[variant]
+    return chowdhury_lemma2(gaps, T, sigma=sigma, h=h, constant=constant)
