@@ -26,4 +26,6 @@ CLI_ROWS = {
     "reproduce": CliRow(("reproduce", "dpdpe-fig2c", "--panels", "c", "--runs", "1",
                          "--scale", "quick", "--json"),
                         skip={"--out": "a directory path: any string is valid"}),
+    "claims": CliRow(("claims", "hanna", "--scale", "quick", "--json"),
+                     skip={"--out": "a directory path: any string is valid"}),
 }
