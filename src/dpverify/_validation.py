@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,7 @@ from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
 __all__ = [
     "MAX_INTEGER",
+    "MAX_FORMULA_INTEGER",
     "shown",
     "value_error",
     "limit_error",
@@ -67,9 +68,12 @@ __all__ = [
     "check_has",
     "check_seed",
     "check_sequence_of_pairs",
+    "check_record",
 ]
 
 MAX_INTEGER = 2**63 - 1
+#: Largest integer a closed-form formula takes (a horizon T in a bound): it must convert to a float.
+MAX_FORMULA_INTEGER = 10**300
 
 
 def shown(value: Any) -> str:
@@ -178,19 +182,20 @@ def check_probability(value: Any, name: str, *, open_low: bool = False,
     return x
 
 
-def check_int_at_least(value: Any, name: str, minimum: int, *, maximum: int = MAX_INTEGER,
-                       instead: str = "") -> int:
+def check_int_at_least(value: Any, name: str, minimum: int, *,
+                       maximum: int | None = MAX_INTEGER, instead: str = "") -> int:
     """Return ``value`` as an int if it is an integer in [``minimum``, ``maximum``].
 
     Integral floats such as ``1e5`` are accepted (the CLI and users write them);
     booleans and non-integral numbers are refused. ``maximum`` is a resource
     limit when ``instead`` says what to use beyond it (the refusal then comes from
     :func:`limit_error`); otherwise it is the domain's upper end (by default the
-    largest int64, so the value is safe to hand to numpy).
+    largest int64, so the value is safe to hand to numpy); ``None`` for exact
+    closed-form uses (Python integers of any size).
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise _type_error(name, value, "an integer")
-    rule = f"an integer >= {minimum}" if maximum == MAX_INTEGER else (
+    rule = f"an integer >= {minimum}" if maximum in (MAX_INTEGER, None) else (
         f"an integer in [{minimum}, {maximum}]")
     if isinstance(value, numbers.Integral):
         n = int(value)
@@ -201,7 +206,7 @@ def check_int_at_least(value: Any, name: str, minimum: int, *, maximum: int = MA
         n = int(x)
     if n < minimum:
         raise value_error(name, value, rule)
-    if n > maximum:
+    if maximum is not None and n > maximum:
         if instead:
             raise limit_error(name, value, maximum, instead)
         raise value_error(name, value, rule if maximum != MAX_INTEGER else
@@ -209,7 +214,7 @@ def check_int_at_least(value: Any, name: str, minimum: int, *, maximum: int = MA
     return n
 
 
-def check_positive_int(value: Any, name: str, *, maximum: int = MAX_INTEGER,
+def check_positive_int(value: Any, name: str, *, maximum: int | None = MAX_INTEGER,
                        instead: str = "") -> int:
     """Return ``value`` as an int if it is an integer in [1, ``maximum``]."""
     return check_int_at_least(value, name, 1, maximum=maximum, instead=instead)
@@ -369,13 +374,13 @@ def check_mp_real(value: Any, name: str, *, low: float | None = None, low_closed
             rule = f"in {'[' if low_closed else '('}{low}, {'inf]' if allow_inf else 'inf)'}"
         raise value_error(name, value, rule)
     if low is not None and not (x >= low if low_closed else x > low):
-        raise value_error(name, value,
-                          f"in {'[' if low_closed else '('}{low}, {'inf]' if allow_inf else 'inf)'}")
+        interval = f"{'[' if low_closed else '('}{low}, {'inf]' if allow_inf else 'inf)'}"
+        raise value_error(name, value, f"in {interval}")
     return x
 
 
 def check_rng(value: Any, name: str = "rng") -> Any:
-    """Return ``value`` if it is a :class:`numpy.random.Generator` (SPEC 7: ``default_rng(seed)``)."""
+    """Return ``value`` if it is a :class:`numpy.random.Generator` (SPEC 7 ``default_rng``)."""
     if not isinstance(value, np.random.Generator):
         raise _type_error(name, value, "a numpy.random.Generator, e.g. "
                                        "numpy.random.default_rng(seed)")
@@ -468,3 +473,82 @@ def check_sequence_of_pairs(values: Any, name: str, expected: str) -> tuple[tupl
         if not (isinstance(item, (tuple, list)) and len(item) == 2):
             raise _type_error(f"{name}[{i}]", item, f"a pair: {expected}")
     return tuple(tuple(item) for item in items)
+
+
+_PROBABILITY_FIELDS = frozenset({"p", "p_hat", "p_prime_hat", "confidence", "claimed_delta",
+                                 "delta_lower_bound", "probability", "flip_probability"})
+
+
+def _field_rule(name: str, annotation: str, namespace: Mapping[str, Any]) -> Any:
+    """A checker ``(value, name) -> None`` for a record field, from its annotation and name."""
+    text = annotation.replace(" ", "")
+    if text in ("Any", "object"):
+        return None
+    if text.endswith("|None") or text.startswith("None|"):
+        inner = _field_rule(name, text.replace("|None", "").replace("None|", ""), namespace)
+        return lambda value, label: None if value is None else inner(value, label)
+    if text == "float":
+        if name in _PROBABILITY_FIELDS:
+            return lambda value, label: check_probability(value, label)
+        if "delta" in name and not name.endswith("s"):
+            return lambda value, label: check_delta(value, label)
+        if "epsilon" in name and not name.endswith("s"):
+            return lambda value, label: check_epsilon(value, label, allow_inf=True)
+        if name in ("seconds", "sigma", "lam", "eta", "L", "S", "h"):
+            return lambda value, label: check_nonnegative(value, label, allow_inf=True)
+
+        def real(value: Any, label: str) -> None:
+            if math.isnan(check_real(value, label)):
+                raise value_error(label, value, "a real number (not NaN)")
+        return real
+    if text == "int":
+        return lambda value, label: check_int_at_least(value, label, 0)
+    if text == "str":
+        return lambda value, label: check_text(value, label)
+    if text == "bool":
+        return lambda value, label: check_flag(value, label)
+    if text.startswith("NDArray"):
+        def array(value: Any, label: str) -> None:
+            values = check_real_array(value, label, allow_empty=True) if not isinstance(
+                value, np.ndarray) or value.dtype.kind in "iuf" else None
+            if values is None:
+                raise _type_error(label, value, "a numeric array")
+        return array
+    if text.startswith(("tuple[", "tuple")):
+        return lambda value, label: check_instance(value, label, tuple, "a tuple")
+    if text.startswith("Mapping"):
+        return lambda value, label: check_instance(value, label, Mapping, "a mapping")
+    if text.startswith("Callable"):
+        return lambda value, label: check_callable(value, label)
+    target = namespace.get(text)
+    union = getattr(target, "__args__", None)  # a typing.Union alias such as Guarantee
+    if isinstance(target, type) or (union and all(isinstance(t, type) for t in union)):
+        def structured(value: Any, label: str) -> None:  # duck typing allowed; plain data not
+            if isinstance(value, (numbers.Number, str, bytes, list, dict, set)) or value is None:
+                raise _type_error(label, value, f"a {text}")
+        return structured
+    return None
+
+
+def check_record(record: Any) -> None:
+    """Validate a result record's fields (a frozen dataclass) from their annotations and names.
+
+    One rule for every record the library returns (and users may build): ``float``
+    fields are real numbers, never NaN (``±inf`` allowed: an unbounded event, an
+    infinite ε lower bound), δ-named fields in [0, 1), probability-named fields in
+    [0, 1], ε-named fields in [0, inf]; ``int`` fields are integers >= 0; ``str``
+    and ``bool`` fields have those types; arrays are numeric and finite; fields
+    typed with a class (or a union of classes) hold an object, not plain data (a
+    number, string, list or dict: duck-typed stand-ins are welcome). ``Any``
+    fields are not checked.
+    """
+    import dataclasses
+    import sys
+
+    namespace = vars(sys.modules[type(record).__module__])
+    for field in dataclasses.fields(record):
+        if not field.init or not isinstance(field.type, str):
+            continue
+        rule = _field_rule(field.name, field.type, namespace)
+        if rule is not None:
+            rule(getattr(record, field.name), field.name)

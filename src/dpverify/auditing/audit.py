@@ -34,6 +34,7 @@ from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
     check_delta,
     check_epsilon,
+    check_flag,
     check_int_at_least,
     check_seed,
     check_probability,
@@ -159,6 +160,7 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     (True, True)
     """
     samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    check_flag(progress, "progress")
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     start = time.perf_counter()
@@ -315,6 +317,7 @@ def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
     True
     """
     samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    check_flag(progress, "progress")
     curve = claimed_delta_curve(profile)
     grid = _default_epsilons(curve, samples) if epsilons is None else _check_epsilons(epsilons)
     start = time.perf_counter()

@@ -15,7 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_epsilon, check_probability, check_real_array, value_error
+from dpverify._validation import (
+    check_epsilon,
+    check_probability,
+    check_real_array,
+    check_record,
+    value_error,
+)
 from dpverify.auditing._engine import certified_bounds, checked_output, run_search_and_count, \
     sliced_draw
 from dpverify.auditing.audit import check_events
@@ -36,6 +42,9 @@ class HockeyStickBound:
     direction: str
     confidence: float
     samples: int
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
 
 def hockey_stick_lower_bound(samples: Any, samples_prime: Any, *, epsilon: float,

@@ -36,6 +36,7 @@ from scipy import stats
 
 from dpverify._numeric import round_down, working_precision
 from dpverify._validation import (
+    check_record,
     check_delta,
     check_epsilon,
     check_int_at_least,
@@ -69,6 +70,10 @@ class ConfidenceInterval:
 
     lower: float
     upper: float
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
     def __post_init__(self) -> None:
         lower = check_probability(self.lower, "lower")

@@ -27,6 +27,7 @@ import numpy as np
 from dpverify._validation import (
     check_delta,
     check_epsilon,
+    check_flag,
     check_int_at_least,
     check_n_jobs,
     check_probability,
@@ -186,6 +187,7 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
                                       "seeded audits and combine them")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     events = check_events(events)
+    check_flag(progress, "progress")
     seed = check_seed(seed)
     _check_jobs(n_jobs)
     start = time.perf_counter()

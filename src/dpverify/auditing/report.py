@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from dpverify._validation import check_record
 from dpverify.auditing.estimators import ConfidenceInterval
 from dpverify.auditing.events import Event
 from dpverify.guarantees import ApproxDP, PureDP
@@ -92,6 +93,10 @@ class AuditReport:
     bounds: int = 0
     kind: str = ""
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
+
     @property
     def delta(self) -> float:
         """The claimed δ (0 for pure DP)."""
@@ -157,6 +162,10 @@ class CurvePoint:
     event: Event
     violation: bool
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
+
     @property
     def excess(self) -> float:
         """``epsilon_lower_bound − epsilon``: positive exactly at a violation."""
@@ -183,6 +192,10 @@ class CurveAuditReport:
     confidence: float
     bounds: int = 0
     kind: str = ""
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
     def __str__(self) -> str:
         verdict = "VIOLATION: the claimed curve is refuted" if self.violation else \

@@ -40,7 +40,13 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._validation import check_flag, check_int_at_least, check_positive_int, value_error
+from dpverify._validation import (
+    check_flag,
+    check_int_at_least,
+    check_positive_int,
+    check_record,
+    value_error,
+)
 from dpverify.guarantees import ApproxDP, Guarantee
 
 __all__ = ["Batch", "RewardBatch", "Policy", "BanditAlgorithm", "BanditGuarantee"]
@@ -136,6 +142,9 @@ class BanditGuarantee:
     total: Guarantee | None
     approx_dp: ApproxDP | None
     notes: str = ""
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
 
 class Policy(Protocol):

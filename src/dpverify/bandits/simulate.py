@@ -46,6 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpverify._validation import (
+    check_record,
     check_choice,
     check_flag,
     check_has,
@@ -123,6 +124,10 @@ class SimulationResult:
     per_user: bool = False
     #: Per-run communication cost C(T) when the algorithm counts it (dpdpe: reals or bits).
     communication_cost: NDArray[np.float64] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
     def regret(self, kind: str = "pseudo") -> NDArray[np.float64]:
         """Per-run cumulative regret curves of the given kind (``pseudo`` or ``realised``)."""

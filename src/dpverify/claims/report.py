@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dpverify._validation import check_choice, check_instance, check_text, shown, value_error
+from dpverify._validation import (
+    check_choice,
+    check_instance,
+    check_record,
+    check_text,
+    shown,
+    value_error,
+)
 from dpverify.claims._types import SCALES, VERDICTS, Claim, ClaimResult
 from dpverify.errors import DpverifyTypeError
 
@@ -55,6 +62,10 @@ class PaperReport:
     scale: str
     results: tuple[ClaimResult, ...]
     seconds: float
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
     def verdicts(self) -> dict[str, str]:
         """``{claim key: verdict}``."""

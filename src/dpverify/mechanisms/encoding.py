@@ -48,6 +48,9 @@ __all__ = [
 ]
 
 _MAX_PRECISION = 1 << 53
+MAX_UNARY_BITS = 10**6
+"""Largest unary-code length m (every encoded value holds m bits in memory)."""
+_BITS_INSTEAD = "each encoded value holds that many bits in memory; use a coarser code"
 
 
 def _unit_interval(x: Any, name: str) -> np.ndarray:
@@ -102,7 +105,7 @@ def unary_encoding(x: Any, *, bits: int, rng: np.random.Generator) -> np.ndarray
     >>> unary_encoding([0.0, 0.5, 1.0], bits=4, rng=rng).tolist()
     [[0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1]]
     """
-    bits = check_positive_int(bits, "bits")
+    bits = check_positive_int(bits, "bits", maximum=MAX_UNARY_BITS, instead=_BITS_INSTEAD)
     rng = check_rng(rng)
     ones = np.asarray(randomized_rounding(x, precision=bits, rng=rng))
     return (np.arange(bits) < ones[..., None]).astype(np.int8)
@@ -160,7 +163,9 @@ class LocalPrivatizer:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dimension", check_positive_int(self.dimension, "dimension"))
-        object.__setattr__(self, "bits", check_positive_int(self.bits, "bits"))
+        object.__setattr__(self, "bits", check_positive_int(self.bits, "bits",
+                                                            maximum=MAX_UNARY_BITS,
+                                                            instead=_BITS_INSTEAD))
         object.__setattr__(self, "epsilon_0",
                            check_epsilon(self.epsilon_0, "epsilon_0", allow_zero=False))
         object.__setattr__(self, "context_bound",

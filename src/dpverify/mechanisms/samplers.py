@@ -88,19 +88,21 @@ def _check_rng(rng: Any) -> np.random.Generator:
     return rng
 
 
-MAX_DRAWS = 10**8
-"""Most draws one sampler call returns (they are held in memory at once); draw in chunks beyond."""
+MAX_DRAWS = 10**7
+"""Most draws one float (simulation) sampler call returns: they are held in memory at once."""
+MAX_EXACT_DRAWS = 10**6
+"""Most draws one exact (integer) sampler call returns: ~250 bytes of working memory each."""
 
 
-def _shape(size: Any) -> tuple[int, ...] | None:
+def _shape(size: Any, *, limit: int = MAX_DRAWS) -> tuple[int, ...] | None:
     if size is None:
         return None
     if isinstance(size, tuple):
         shape = tuple(check_int_at_least(s, "size", 0) for s in size)
     else:
         shape = (check_int_at_least(size, "size", 0),)
-    if math.prod(shape) > MAX_DRAWS:
-        raise limit_error("size", size, MAX_DRAWS, "draw in chunks (same rng, several calls)")
+    if math.prod(shape) > limit:
+        raise limit_error("size", size, limit, "draw in chunks (same rng, several calls)")
     return shape
 
 
@@ -301,7 +303,7 @@ def bernoulli_exp(gamma: Any, *, rng: np.random.Generator, size: Any = None) -> 
     True
     """
     gamma = _as_fraction(gamma, "gamma", allow_zero=True)
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     numerators = _exact_ints(np.full(_count(shape), gamma.numerator, dtype=object),
                              gamma.numerator)
     return _shaped(_bernoulli_exp_ratio(numerators, gamma.denominator, rng), shape)
@@ -330,7 +332,7 @@ def geometric(scale: Any, *, rng: np.random.Generator, size: Any = None) -> Any:
     True
     """
     scale = _check_scale(scale, "scale")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     return _shaped(_geometric(scale, _count(shape), rng), shape)
 
 
@@ -368,7 +370,7 @@ def discrete_laplace(scale: Any, *, rng: np.random.Generator, size: Any = None) 
     [-7, -1, 4, -1, -2]
     """
     scale = _check_scale(scale, "scale")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     return _shaped(_discrete_laplace(scale, _count(shape), rng), shape)
 
 
@@ -410,7 +412,7 @@ def discrete_gaussian(sigma: Any, *, rng: np.random.Generator, size: Any = None)
     [-3, 2, -5, -3, 3]
     """
     sigma = _check_scale(sigma, "sigma")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     return _shaped(_discrete_gaussian(sigma, _count(shape), rng), shape)
 
 
@@ -456,7 +458,7 @@ def binomial(trials: Any, probability: Any = Fraction(1, 2), *, rng: np.random.G
     probability = _as_fraction(probability, "probability", allow_zero=True)
     if probability > 1:
         raise value_error("probability", probability, "in [0, 1]")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     count = _count(shape)
     if probability == Fraction(1, 2):
         return _shaped(_fair_binomial(trials, count, rng), shape)

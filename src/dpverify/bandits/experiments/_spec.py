@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dpverify._validation import check_record
 from dpverify.bandits.environments import InstanceFamily
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import SimulationResult
@@ -25,6 +26,10 @@ class AlgorithmSpec:
     label: str
     options: tuple[tuple[str, Any], ...] = ()
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
+
     def build(self, epsilon: float, delta: float) -> Any:
         return make_algorithm(self.name, epsilon=epsilon, delta=delta, **dict(self.options))
 
@@ -41,6 +46,9 @@ class Panel:
     algorithms: tuple[AlgorithmSpec, ...]
     delta: float = 1e-6
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
 @dataclass(frozen=True)
 class Experiment:
@@ -54,6 +62,9 @@ class Experiment:
     #: Horizon divisor of ``scale="quick"`` (the ε sweep needs the full T to show its slopes).
     quick_divisor: int = 10
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
 @dataclass(frozen=True, eq=False)
 class ExperimentResult:
@@ -65,6 +76,9 @@ class ExperimentResult:
     files: tuple[Path, ...]
     seconds: float
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
 @dataclass(frozen=True)
 class LinearAlgorithmSpec:
@@ -73,6 +87,10 @@ class LinearAlgorithmSpec:
     name: str
     label: str
     options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
     @property
     def needs_horizon(self) -> bool:

@@ -228,6 +228,10 @@ def dpdpe_instance(k: int = 1000, d: int = 20, *, rng: np.random.Generator,
 LINEAR_INSTANCES = ("sphere", "dpdpe")
 
 
+#: Largest number of actions k (and dimension d) of a random linear instance.
+MAX_ACTIONS = 10**6
+
+
 @dataclass(frozen=True, slots=True)
 class LinearInstanceFamily:
     """A picklable generator of random linear instances: ``family(rng)`` draws one.
@@ -249,8 +253,15 @@ class LinearInstanceFamily:
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", LINEAR_INSTANCES)
-        object.__setattr__(self, "k", check_positive_int(self.k, "k"))
-        object.__setattr__(self, "d", check_positive_int(self.d, "d"))
+        object.__setattr__(self, "k", check_positive_int(self.k, "k", maximum=MAX_ACTIONS,
+                                                         instead="designs hold k × d actions"))
+        object.__setattr__(self, "d", check_positive_int(self.d, "d", maximum=MAX_ACTIONS,
+                                                         instead="designs hold k × d actions"))
+        object.__setattr__(self, "heterogeneity", check_positive(self.heterogeneity,
+                                                                 "heterogeneity"))
+        object.__setattr__(self, "population", check_positive_int(self.population, "population"))
+        object.__setattr__(self, "reward_bound", check_positive(self.reward_bound,
+                                                                "reward_bound"))
 
     def __call__(self, rng: np.random.Generator) -> Any:
         if self.kind == "sphere":
