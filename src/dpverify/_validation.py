@@ -522,9 +522,23 @@ def _field_rule(name: str, annotation: str, namespace: Mapping[str, Any]) -> Any
         return lambda value, label: check_callable(value, label)
     target = namespace.get(text)
     union = getattr(target, "__args__", None)  # a typing.Union alias such as Guarantee
+    if "|" in text and target is None:  # an inline union of classes: "PureDP | ApproxDP"
+        members = tuple(namespace.get(part) for part in text.split("|"))
+        union = members if all(isinstance(m, type) for m in members) else None
     if isinstance(target, type) or (union and all(isinstance(t, type) for t in union)):
-        def structured(value: Any, label: str) -> None:  # duck typing allowed; plain data not
-            if isinstance(value, (numbers.Number, str, bytes, list, dict, set)) or value is None:
+        import dataclasses
+
+        kinds = union if union else (target,)
+        attributes = {f.name for k in kinds if dataclasses.is_dataclass(k)
+                      for f in dataclasses.fields(k)}
+
+        def structured(value: Any, label: str) -> None:
+            # duck typing is welcome (a stand-in sharing one of the class's fields); plain
+            # data (a number, a string, a list) or an unrelated object is not
+            if isinstance(value, kinds):
+                return
+            if isinstance(value, (numbers.Number, str, bytes, list, dict, set)) or value is None \
+                    or (attributes and not any(hasattr(value, a) for a in attributes)):
                 raise _type_error(label, value, f"a {text}")
         return structured
     return None

@@ -24,8 +24,9 @@ def _fields(value):
 ROWS = {
     "BanditGuarantee": Row(BanditGuarantee, {"model": "central", "per_batch": PureDP(1.0),
                                              "total": PureDP(1.0), "approx_dp": None},
-                           kinds={"per_batch": "object", "total": "object",
-                                  "approx_dp": "object", "notes": "text"}),
+                           # None: a non-private algorithm has no guarantee
+                           kinds={"per_batch": "any", "total": "any", "approx_dp": "any",
+                                  "notes": "text"}),
     "Batch": Row(Batch, {"arm": 0, "size": 4}),
     "RewardBatch": Row(RewardBatch, {"size": 4, "total": 2, "binary": True},
                        kinds={"total": "positive", "values": "sequence"}),
@@ -39,7 +40,7 @@ ROWS = {
     "make_algorithm": Row(MODULE.make_algorithm, {"name": "dist-dp-se", "epsilon": 1.0,
                                                   "delta": 1e-6}),
     "SimulationResult": Row(SimulationResult, lambda: _fields(_RESULT),
-                            kinds={"seconds": "positive", "seed": "any",
+                            kinds={"seconds": "positive", "seed": "any", "guarantee": "any",
                                    "communication_cost": "sequence"}),
     "reproduce": Row(MODULE.reproduce, {"name": "chowdhury2023-fig1", "panels": (),
                                         "scale": "quick", "seed": 0},

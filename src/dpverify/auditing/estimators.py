@@ -73,9 +73,6 @@ class ConfidenceInterval:
 
     def __post_init__(self) -> None:
         check_record(self)
-
-
-    def __post_init__(self) -> None:
         lower = check_probability(self.lower, "lower")
         upper = check_probability(self.upper, "upper")
         if not lower <= upper:

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_record
+from dpverify._validation import check_callable, check_record
 from dpverify.auditing._statistics import (
     DENSE_SPAN,
     Bins,
@@ -97,7 +97,7 @@ class Event:
 
     def __post_init__(self) -> None:
         check_record(self)
-
+        check_callable(self.statistic, "statistic", "a statistic: outputs -> values")
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         values = self.statistic(np.asarray(samples))

@@ -127,7 +127,7 @@ class SimulationResult:
 
     def __post_init__(self) -> None:
         check_record(self)
-
+        check_seed(self.seed)
 
     def regret(self, kind: str = "pseudo") -> NDArray[np.float64]:
         """Per-run cumulative regret curves of the given kind (``pseudo`` or ``realised``)."""

@@ -60,9 +60,6 @@ class Evidence:
 
     def __post_init__(self) -> None:
         check_record(self)
-
-
-    def __post_init__(self) -> None:
         check_choice(self.verdict, "verdict", VERDICTS)
 
 
@@ -83,9 +80,6 @@ class Claim:
 
     def __post_init__(self) -> None:
         check_record(self)
-
-
-    def __post_init__(self) -> None:
         check_choice(self.kind, "kind", CHECK_KINDS)
 
 
@@ -99,7 +93,6 @@ class ClaimResult:
 
     def __post_init__(self) -> None:
         check_record(self)
-
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (numbers as they are; the figure's series included)."""

@@ -66,7 +66,6 @@ class PaperReport:
     def __post_init__(self) -> None:
         check_record(self)
 
-
     def verdicts(self) -> dict[str, str]:
         """``{claim key: verdict}``."""
         return {r.claim.key: r.evidence.verdict for r in self.results}

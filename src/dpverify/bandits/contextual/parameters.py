@@ -26,6 +26,7 @@ import mpmath
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     MAX_FORMULA_INTEGER,
+    check_flag,
     check_record,
     check_choice,
     check_delta,
@@ -208,7 +209,6 @@ class SBLBParameters:
     def __post_init__(self) -> None:
         check_record(self)
 
-
     @property
     def shuffler_batches(self) -> int:
         """``⌈T/l⌉`` (only ``⌊T/l⌋`` are complete and released)."""
@@ -244,6 +244,7 @@ def sblb_parameters(epsilon: float, delta: float, T: int, d: int, regime: str = 
                            instead="each user sends m·d(d+3)/2 bits; reduce the dimension")
     regime = check_choice(regime, "regime", REGIMES)
     form = check_choice(form, "form", BATCH_FORMS)
+    check_flag(strict, "strict")
     L, S, sigma = check_positive(L, "L"), check_positive(S, "S"), check_positive(sigma, "sigma")
     m, eta, lam = 1, 0.5, math.sqrt(T)
     if regime == "cor8":

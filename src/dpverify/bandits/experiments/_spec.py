@@ -29,7 +29,6 @@ class AlgorithmSpec:
     def __post_init__(self) -> None:
         check_record(self)
 
-
     def build(self, epsilon: float, delta: float) -> Any:
         return make_algorithm(self.name, epsilon=epsilon, delta=delta, **dict(self.options))
 
@@ -90,7 +89,6 @@ class LinearAlgorithmSpec:
 
     def __post_init__(self) -> None:
         check_record(self)
-
 
     @property
     def needs_horizon(self) -> bool:
