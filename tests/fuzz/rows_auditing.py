@@ -64,8 +64,10 @@ ROWS = {
     "AuditReport": Row(MODULE.AuditReport, lambda: _fields(_REPORT),
                        kinds={"seconds": "positive", "p_hat": "probability",
                               "p_prime_hat": "probability"}),
+    # guarantee: the claimed profile, any guarantee or profile object (not plain data)
     "CurveAuditReport": Row(MODULE.CurveAuditReport, lambda: _fields(_CURVE_REPORT),
-                            kinds={"seconds": "positive", "bounds": "count"}),
+                            kinds={"seconds": "positive", "bounds": "count",
+                                   "guarantee": "anything"}),
     "CurvePoint": Row(MODULE.CurvePoint, lambda: _fields(_CURVE_REPORT.points[0]),
                       kinds={"claimed_delta": "probability", "delta_lower_bound": "probability"}),
     "Event": Row(MODULE.Event, lambda: _fields(_REPORT.event),
