@@ -21,7 +21,9 @@ from dpverify.mechanisms import continuous, samplers
 from dpverify.bandits import Batch, RewardBatch
 from dpverify.bandits import environments as bandit_env
 from dpverify.bandits.linear import environments as linear_env
+from dpverify import execution
 from dpverify.bandits import experiments as bandit_experiments
+from dpverify.bandits import instance_files
 from dpverify.bandits import mab as bandit_mab
 from dpverify.bandits import privatizers as bandit_privatizers
 from dpverify.bandits import simulate as bandit_simulate
@@ -72,6 +74,10 @@ _CURVE = {"sampler": _coin, "x": 1, "x_prime": 0, "profile": PureDP(1.0), "sampl
 _INTERACTIVE = {"run": _run, "stream": 1, "stream_prime": 0, "statistic": lambda t: t[0],
                 "epsilon": 1.0, "runs": 30, "seed": 0}
 SEEDS = [-1, 1.5, "7", True]
+_SWEEP = bandit_experiments.SweepSpec("tiny", (bandit_experiments.Panel(
+    "p", "", bandit_env.InstanceFamily("easy", 2), 1.0, 20, (bandit_experiments.AlgorithmSpec(
+        "se", "SE"),)),), runs=1, checkpoints=2)
+_INSTANCE_FILE = str(__import__("pathlib").Path(__file__).resolve().parent / "data_instance.json")
 _SATISFIES = {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 2.0, "samples": 100, "seed": 0}
 _CONSERVATIVE = {"upper_bound": 1.0, "exact": 1.0, "name": "eps"}
 _REALS = [NAN, "1", None, True]
@@ -243,7 +249,7 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
     ("SkellamSecureAggregation.tau_rule", bandit_privatizers.SkellamSecureAggregation,
      {"epsilon": 1.0, "tau_rule": "paper"}, "tau_rule", ["theory", None]),
     ("DiscreteGaussianSecureAggregation.epsilon", bandit_privatizers.DiscreteGaussianSecureAggregation,
-     {"epsilon": 0.5}, "epsilon", [NAN, 0.0, 1.0, 2.0, None]),
+     {"epsilon": 0.5}, "epsilon", [NAN, 0.0, -1.0, INF, None]),
     ("distributed_dp_parameters.users", bandit_privatizers.distributed_dp_parameters,
      {"epsilon": 1.0, "users": 4, "tail_probability": 1e-3}, "users", COUNTS),
     ("ShuffledNoisyBits.delta", bandit_privatizers.ShuffledNoisyBits,
@@ -284,6 +290,40 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      COUNTS),
     ("reproduce.scale", bandit_experiments.reproduce,
      {"name": "chowdhury2023-fig1", "panels": ()}, "scale", ["huge", None]),
+    ("simulate.n_jobs", bandit_simulate.simulate,
+     {"algorithm": bandit_mab.make_algorithm("se"), "environment": bandit_env.BernoulliBandit((0.5,)),
+      "horizon": 10}, "n_jobs", [0, -2, 1.5, None, "2"]),
+    ("simulate.scheduler", bandit_simulate.simulate,
+     {"algorithm": bandit_mab.make_algorithm("se"), "environment": bandit_env.BernoulliBandit((0.5,)),
+      "horizon": 10}, "scheduler", ["", "nowhere", 5]),
+    ("run_tasks.n_jobs", execution.run_tasks, {"function": abs, "tasks": [(1,)]}, "n_jobs",
+     [0, -2, 1.5, None, "2"]),
+    ("run_tasks.scheduler", execution.run_tasks, {"function": abs, "tasks": [(1,)]}, "scheduler",
+     ["", "nowhere", 5, "host:port"]),
+    ("run_tasks.executor", execution.run_tasks, {"function": abs, "tasks": [(1,)]}, "executor",
+     ["pool", 3]),
+    ("run_tasks.function", execution.run_tasks, {"function": abs, "tasks": [(1,)]}, "function",
+     [None, 3]),
+    ("sweep.spec", bandit_experiments.sweep, {"spec": _SWEEP, "cache": False}, "spec",
+     [None, "spec.toml", {"runs": 1}]),
+    ("SweepSpec.runs", bandit_experiments.SweepSpec, {"name": "s", "panels": _SWEEP.panels},
+     "runs", COUNTS),
+    ("SweepSpec.kind", bandit_experiments.SweepSpec, {"name": "s", "panels": _SWEEP.panels},
+     "kind", ["lines", None]),
+    ("SweepSpec.seed", bandit_experiments.SweepSpec, {"name": "s", "panels": _SWEEP.panels},
+     "seed", SEEDS),
+    ("SweepSpec.panels", bandit_experiments.SweepSpec, {"name": "s", "panels": _SWEEP.panels},
+     "panels", [(), _SWEEP.panels * 2, ("panel",)]),
+    ("experiment_spec.name", bandit_experiments.experiment_spec, {"name": "chowdhury2023-fig1"},
+     "name", ["fig9", None, "garcelon2022-scaling"]),
+    ("experiment_spec.panels", bandit_experiments.experiment_spec, {"name": "chowdhury2023-fig1"},
+     "panels", [("z",), ()]),
+    ("FixedInstance.means", instance_files.FixedInstance, {"name": "i", "means": (0.2, 0.5)},
+     "means", [(0.2, 1.5), (NAN,), None]),
+    ("FixedInstance.rewards", instance_files.FixedInstance, {"name": "i", "means": (0.2, 0.5)},
+     "rewards", ["gaussian", None]),
+    ("load_instance.instance", instance_files.load_instance, {"path": _INSTANCE_FILE}, "instance",
+     ["missing.json", "README.md"]),
     # linear bandits: designs, nets, environments, privatizers, algorithms
     ("g_optimal_design.actions", bandit_design.g_optimal_design,
      {"actions": [[1.0, 0.0], [0.0, 1.0]]}, "actions", [[], [1.0, 2.0], [[NAN, 0.0]], None, "ab"]),
@@ -351,6 +391,10 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      {"p_lower": 0.5, "p_prime_upper": 0.1}, "p_lower", PROBABILITIES),
     ("audit.epsilon", auditing.audit, _AUDIT, "epsilon", EPSILONS),
     ("audit.delta", auditing.audit, _AUDIT, "delta", DELTAS),
+    ("audit.chunk_samples", auditing.audit, {**_AUDIT, "chunk_samples": 40}, "chunk_samples",
+     [0, -1, 1.5, "7"]),
+    ("audit.n_jobs", auditing.audit, _AUDIT, "n_jobs", [0, -2, 1.5, "2"]),
+    ("audit.scheduler", auditing.audit, _AUDIT, "scheduler", ["nowhere", 5]),
     ("audit.samples", auditing.audit, _AUDIT, "samples", [*COUNTS, 9]),
     ("audit.confidence", auditing.audit, _AUDIT, "confidence", [0.0, 1.0, *PROBABILITIES]),
     ("audit.seed", auditing.audit, _AUDIT, "seed", SEEDS),

@@ -1,6 +1,6 @@
 """The data flow of ARCHITECTURE.md, enforced: lower layers never import higher ones.
 
-Ranks: top-level modules (errors, guarantees, ...) 0 < mechanisms 1 <
+Ranks: top-level modules (errors, guarantees, execution, ...) 0 < mechanisms 1 <
 accountants 2 < auditing 3 < testing 4 < bandits 5 < claims 6 < cli 7. A module may import
 dpverify modules of its own rank or lower. Among the top-level modules the order
 is errors < _validation < _numeric < guarantees, neighbouring; the package
@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dpverify"
 RANKS = {"mechanisms": 1, "accountants": 2, "auditing": 3, "testing": 4, "bandits": 5, "claims": 6,
          "cli": 7}
 TOP_LEVEL_ORDER = {"errors": 0, "_validation": 1, "_numeric": 1, "guarantees": 2,
-                   "neighbouring": 2, "__init__": 3}
+                   "neighbouring": 2, "execution": 2, "__init__": 3}
 
 
 def _module_name(path: Path) -> str:

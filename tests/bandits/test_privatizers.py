@@ -138,7 +138,27 @@ def test_discrete_gaussian_privatizer_guarantee_is_zcdp_near_half_epsilon_square
     g = DiscreteGaussianSecureAggregation(0.5, 10, 1 / T).guarantee(256)
     assert isinstance(g, ZCDP) and 0.125 <= g.rho <= 0.125 * (1 + 1e-9)
     with pytest.raises(ValueError, match="epsilon"):
-        DiscreteGaussianSecureAggregation(1.0)
+        DiscreteGaussianSecureAggregation(0.0)
+
+
+def test_cdp_se_ldp_se_and_dist_cdp_se_accept_epsilon_one_with_a_note() -> None:
+    """chowdhury Fig. 4 runs ε = 1: Thms 4–6 assume ε < 1 for the regret bound only, alike."""
+    from dpverify.bandits.mab import make_algorithm
+    from dpverify.bandits.simulate import simulate
+    from dpverify.bandits.environments import InstanceFamily
+
+    for name, theorem in (("dist-cdp-se", "Thm 4"), ("cdp-se", "Thm 5"), ("ldp-se", "Thm 6")):
+        algorithm = make_algorithm(name, epsilon=1.0, batch_base=2)
+        guarantee = algorithm.guarantee(n_arms=10, horizon=10 ** 6)
+        assert f"chowdhury {theorem}'s regret bound assumes epsilon < 1" in guarantee.notes
+        assert "assumes" not in make_algorithm(name, epsilon=0.5).guarantee(
+            n_arms=10, horizon=10 ** 6).notes
+    result = simulate(make_algorithm("dist-cdp-se", epsilon=1.0, batch_base=2),
+                      InstanceFamily("easy", 10), 20_000, runs=2, seed=0)
+    assert result.guarantee.approx_dp.epsilon > 1.0 and result.final_regret().shape == (2,)
+    # at ε = 1 the zCDP ρ is still ε²/2 up to the ξ correction (Lemma 4 needs no ε < 1)
+    rho = DiscreteGaussianSecureAggregation(1.0, 10, 1 / T).guarantee(256).rho
+    assert 0.5 <= rho <= 0.5 * (1 + 1e-6)
 
 
 def test_subexponential_constant_bounds_the_mgf() -> None:

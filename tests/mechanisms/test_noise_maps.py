@@ -195,13 +195,20 @@ def test_both_relations_give_the_same_guarantee() -> None:
 
 @pytest.mark.parametrize("mechanism, target, supported", [
     (Skellam(1.0), PureDP, "RDPCurve"),
-    (PolyaDifference(2, 1.0), ZCDP, "PureDP"),
-    (Laplace(1.0), RDPCurve, "PureDP, PrivacyProfile"),
+    (Skellam(1.0), ZCDP, "RDPCurve"),
     (BinomialNoise(4), ZCDP, "PrivacyProfile, ApproxDP"),
+    (BinomialNoise(4), PureDP, "PrivacyProfile, ApproxDP"),
 ])
 def test_unsupported_target_names_the_supported_ones(mechanism, target, supported: str) -> None:
     with pytest.raises(UnsupportedError, match=supported):
         privacy_map(mechanism, target=target)
+
+
+def test_targets_reachable_along_the_lattice_are_converted() -> None:
+    """(Issue 15: converted soundly instead of refused; tests/mechanisms/test_lattice.py checks values.)"""
+    assert privacy_map(PolyaDifference(2, 1.0), target=ZCDP) == ZCDP(
+        privacy_map(PolyaDifference(2, 1.0)).epsilon ** 2 / 2)
+    assert privacy_map(Laplace(1.0), target=RDPCurve).epsilons[0] > 0
 
 
 @pytest.mark.parametrize("call", [

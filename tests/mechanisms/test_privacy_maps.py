@@ -58,10 +58,11 @@ def test_default_is_the_first_registered_and_lookup_follows_the_mro(toy_register
     assert supported_guarantees(_ToyChild()) == (PureDP, ZCDP)
 
 
-def test_unsupported_target_names_the_supported_ones(toy_registered) -> None:
-    with pytest.raises(UnsupportedError, match="no RDPCurve map for _Toy; supported: PureDP, ZCDP"):
-        from dpverify import RDPCurve
-        privacy_map(_Toy(), target=RDPCurve)
+def test_unregistered_target_is_converted_along_the_lattice(toy_registered) -> None:
+    """Issue 15: RDPCurve is reached soundly from the registered PureDP/ZCDP (no longer refused)."""
+    from dpverify import RDPCurve
+    curve = privacy_map(_Toy(), target=RDPCurve)
+    assert isinstance(curve, RDPCurve) and all(e <= 3.0 for e in curve.epsilons)
 
 
 def test_registering_a_pair_twice_is_refused(toy_registered) -> None:

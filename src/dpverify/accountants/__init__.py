@@ -2,10 +2,16 @@
 
 Submodules: ``composition`` (basic, advanced, optimal), ``rdp`` (Rényi DP),
 ``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions),
+``events`` and ``accountant`` (event values and the ``PrivacyAccountant`` ledger),
 ``shuffle`` (amplification by shuffling; ``shuffle_papers`` for the papers' own
 computations) and ``calibrate`` (smallest noise for a budget).
 """
 
+from dpverify.accountants.accountant import (
+    ACCOUNTING_METHODS,
+    PrivacyAccountant,
+    from_dp_accounting,
+)
 from dpverify.accountants.calibrate import (
     analytic_gaussian_sigma,
     gaussian_epsilon,
@@ -20,6 +26,19 @@ from dpverify.accountants.composition import (
     optimal_composition,
     optimal_composition_delta,
 )
+from dpverify.accountants.events import (
+    ComposedEvent,
+    ExponentialMechanismEvent,
+    MechanismEvent,
+    PoissonSampledEvent,
+    RepeatAndSelectEvent,
+    SampledWithoutReplacementEvent,
+    SelfComposedEvent,
+    TreeAggregationEvent,
+    event_from_dict,
+    event_to_dict,
+)
+from dpverify.accountants.group import group_privacy
 from dpverify.accountants.pld import (
     PrivacyLossDistribution,
     compose_plds,
@@ -47,6 +66,8 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
+from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
+from dpverify.accountants.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.accountants.zcdp import (
     compose_zcdp,
     pure_to_zcdp,
@@ -56,6 +77,27 @@ from dpverify.accountants.zcdp import (
 )
 
 __all__ = [
+    # accountant objects and events
+    "PrivacyAccountant",
+    "ACCOUNTING_METHODS",
+    "from_dp_accounting",
+    "MechanismEvent",
+    "ComposedEvent",
+    "SelfComposedEvent",
+    "PoissonSampledEvent",
+    "SampledWithoutReplacementEvent",
+    "TreeAggregationEvent",
+    "RepeatAndSelectEvent",
+    "ExponentialMechanismEvent",
+    "event_to_dict",
+    "event_from_dict",
+    # amplification by subsampling
+    "dominating_pair",
+    "poisson_subsampled_pld",
+    # queries on guarantees
+    "group_privacy",
+    "tradeoff_curve",
+    "true_positive_rate",
     # composition of (ε, δ) guarantees
     "basic_composition",
     "advanced_composition",

@@ -37,6 +37,8 @@ __all__ = [
     "connect_the_dots",
     "grid_from_atoms",
     "regrid",
+    "coarsen",
+    "spread",
     "delta_upper",
     "epsilon_upper",
     "check_grid_size",
@@ -62,6 +64,12 @@ class LossGrid:
     """One direction of a pessimistic privacy-loss distribution (see the module docstring).
 
     ``probabilities[j]`` is the mass at loss ``(offset + j) * interval``.
+    ``infinity_mass`` is an upper bound on the dominating measure's mass at
+    ``+inf``, of which at most ``truncation`` was put there by cutting tails
+    (the rest belongs to the mechanism). ``error`` bounds the finite part only,
+    in the weighted norm ``Σ_j |D̃_j − D*_j| e^{tilt·l_j} <= error · e^{error_log_scale}``
+    (``tilt = 0``: plain ℓ1); ``D*`` is supported on the grid's index range, so
+    no error applies at ``ε >= largest_loss`` (``docs/proofs/pld.md``, §6).
     """
 
     interval: float
@@ -69,6 +77,17 @@ class LossGrid:
     probabilities: NDArray[np.float64]
     infinity_mass: float
     error: float
+    truncation: float = 0.0
+    tilt: float = 0.0
+    error_log_scale: float = 0.0
+
+    def error_at(self, epsilon: float) -> mpmath.mpf:
+        """Bound (mpmath) on ``Σ_{l_j > ε} |D̃_j − D*_j|``: the float error that δ(ε) can carry."""
+        if self.error == 0 or epsilon >= self.largest_loss:
+            return mpmath.mpf(0)
+        with working_precision():
+            scale = mpmath.mpf(self.error_log_scale) - mpmath.mpf(self.tilt) * epsilon  # any real ε
+            return mpmath.mpf(self.error) * mpmath.exp(scale) * (1 + mpmath.mpf(10) ** -30)
 
     @property
     def finite_mass(self) -> float:
@@ -135,7 +154,7 @@ def connect_the_dots(first_index: int, interval: float, law: IntervalLaw, *,
     masses[0] += lower_tail
     masses *= 1 + 8 * _U  # each entry: <= 3 roundings of non-negative terms
     infinity = round_up(mpmath.mpf(upper_tail) * (1 + 4 * _U))
-    return LossGrid(interval, first_index, frozen(masses), infinity, 0.0)
+    return LossGrid(interval, first_index, frozen(masses), infinity, 0.0, truncation=infinity)
 
 
 def _atom_shares(loss: mpmath.mpf, interval: float, exact: bool) -> tuple[int, mpmath.mpf]:
@@ -223,7 +242,71 @@ def regrid(grid: LossGrid, interval: float) -> LossGrid:
     sums = np.bincount(targets - first, weights=grid.probabilities)
     per_bin = int(math.ceil(interval / grid.interval)) + 2
     sums = sums * (1 + 2 * per_bin * _U)   # sequential sum of <= per_bin terms
-    return LossGrid(interval, first, frozen(sums), grid.infinity_mass, grid.error)
+    # losses move up by < interval: the weighted error norm grows by at most e^{tilt·interval}
+    return LossGrid(interval, first, frozen(sums), grid.infinity_mass, grid.error,
+                    grid.truncation, grid.tilt, grid.error_log_scale + grid.tilt * interval)
+
+
+def spread(grid: LossGrid, interval: float) -> LossGrid:
+    """Connect-the-dots onto the coarser grid ``{j · interval}`` (any ratio; error-free grids).
+
+    As :func:`coarsen` for a ratio that need not be a power of 2: the coarse
+    neighbours of ``l = i h`` come from :func:`_coarse_indices` (exact), the
+    gap ``l − (j − 1) H`` is computed in floats and widened by its rounding
+    bound (a larger gap sends more mass up: a move up), so the share is an
+    upper bound. Grids with a float error, or a finer target, fall back to
+    :func:`regrid` (every loss moved up).
+    """
+    if interval <= grid.interval or grid.error:
+        return regrid(grid, interval)
+    indices = grid.offset + np.arange(len(grid.probabilities), dtype=np.int64)
+    upper = _coarse_indices(indices, grid.interval, interval)
+    losses = indices * grid.interval
+    below = (upper - 1) * interval
+    gap = losses - below
+    gap = np.minimum(gap + 4 * _U * (np.abs(losses) + np.abs(below)) + 1e-300, interval)
+    up = np.minimum(np.expm1(-gap) / math.expm1(-interval) * (1 + 8 * _U), 1.0)
+    first = int(upper[0]) - 1
+    size = int(upper[-1]) - first + 1
+    sums = np.bincount(upper - first, weights=grid.probabilities * up, minlength=size)
+    sums[:size - 1] += np.bincount(upper - 1 - first, weights=grid.probabilities * (1.0 - up),
+                                   minlength=size - 1)[:size - 1]
+    per_bin = 2 * int(math.ceil(interval / grid.interval)) + 4
+    sums = sums * (1 + 2 * per_bin * _U)
+    return LossGrid(interval, first, frozen(sums), grid.infinity_mass, 0.0, grid.truncation)
+
+
+def coarsen(grid: LossGrid, factor: int) -> LossGrid:
+    """Connect-the-dots onto the grid of spacing ``factor · h`` (``factor`` a power of 2).
+
+    A mass at ``l_i = i h`` with ``(j − 1) H < l_i <= j H`` goes to ``j H`` with
+    share ``a = (1 − e^{−r h})/(1 − e^{−H})``, ``r = i − (j − 1) factor``, and to
+    ``(j − 1) H`` otherwise: a mean-preserving spread of ``e^{−L}`` (unlike
+    :func:`regrid`, it adds no first-order bias, which matters over 10⁶+
+    compositions). ``H = factor · h`` is exact in floats for a power of 2;
+    the share is computed in floats and inflated by ``1 + 8u`` (an upper
+    bound: the excess is a move up). The grid must carry no float error.
+    """
+    if factor == 1:
+        return grid
+    if factor & (factor - 1) or grid.error:
+        raise ValueError("coarsen needs a power-of-2 factor and an error-free grid")
+    coarse = grid.interval * factor
+    indices = grid.offset + np.arange(len(grid.probabilities), dtype=np.int64)
+    upper = -((-indices) // factor)                      # ceil(i / factor), exact
+    steps = indices - (upper - 1) * factor               # r in [1, factor]
+    shares = np.expm1(-np.arange(factor + 1) * grid.interval) / math.expm1(-coarse)
+    shares = np.minimum(shares * (1 + 8 * _U), 1.0)
+    shares[factor] = 1.0                                 # on a coarse point: stays there
+    up = shares[steps]
+    first = int(upper[0]) - 1
+    sums = np.bincount(upper - first, weights=grid.probabilities * up,
+                       minlength=int(upper[-1]) - first + 1)
+    sums[:len(sums) - 1] += np.bincount(upper - 1 - first,
+                                        weights=grid.probabilities * (1.0 - up),
+                                        minlength=len(sums) - 1)[:len(sums) - 1]
+    sums = sums * (1 + 2 * (2 * factor + 4) * _U)
+    return LossGrid(coarse, first, frozen(sums), grid.infinity_mass, 0.0, grid.truncation)
 
 
 def _hockey_stick_sum(grid: LossGrid, epsilon: float) -> mpmath.mpf:
@@ -251,7 +334,7 @@ def delta_upper(grid: LossGrid, epsilon: float) -> mpmath.mpf:
     """Upper bound (mpmath) on the true δ(ε) of the direction ``grid`` describes."""
     with working_precision():
         return (_hockey_stick_sum(grid, epsilon) * (1 + mpmath.mpf(SUM_SLACK))
-                + mpmath.mpf(grid.infinity_mass) + mpmath.mpf(grid.error))
+                + mpmath.mpf(grid.infinity_mass) + grid.error_at(epsilon))
 
 
 def _closed_form_epsilon(grid: LossGrid, target: float) -> float | None:
@@ -280,8 +363,8 @@ def _closed_form_epsilon(grid: LossGrid, target: float) -> float | None:
 def epsilon_upper(grid: LossGrid, delta: float) -> float:
     """Smallest ε >= 0 (to 1e-12 relative, rounded up) with ``delta_upper(grid, ε) <= delta``.
 
-    Returns ``inf`` when no finite ε qualifies (the mass at ``+inf`` plus the
-    error bound already exceeds ``delta``).
+    Returns ``inf`` when no finite ε qualifies (the mass at ``+inf`` already
+    exceeds ``delta``; beyond the largest grid loss no float error applies).
     """
     def meets(epsilon: float) -> bool:
         return delta_upper(grid, epsilon) <= delta
@@ -291,8 +374,10 @@ def epsilon_upper(grid: LossGrid, delta: float) -> float:
     top = max(grid.largest_loss, 0.0) + grid.interval
     if not meets(top):
         return math.inf
-    target = (delta - grid.infinity_mass - grid.error) / (1 + SUM_SLACK)
-    guess = _closed_form_epsilon(grid, target)
+    guess = _closed_form_epsilon(grid, (delta - grid.infinity_mass) / (1 + SUM_SLACK))
+    if guess is not None and guess > 0 and grid.error:   # once more, with the error there
+        error = float(grid.error_at(max(0.0, guess - 1e-6 * (1 + guess))))
+        guess = _closed_form_epsilon(grid, (delta - grid.infinity_mass - error) / (1 + SUM_SLACK))
     if guess is not None and guess > 0:
         width = 1e-9 * (1 + guess) + 4 * grid.interval * 1e-9
         low, high = max(0.0, guess - width), min(top, guess + width)

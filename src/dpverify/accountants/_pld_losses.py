@@ -32,6 +32,7 @@ from dpverify.errors import DpverifyTypeError
 
 __all__ = [
     "SubsampledGaussian",
+    "ReplaceSubsampledGaussian",
     "monotone_grid",
     "interval_law_from_cdfs",
     "laplace_grid",
@@ -181,6 +182,89 @@ class SubsampledGaussian:
         density = base if self.swapped else (1 - self.q) * base + self.q * shifted
         losses = -losses if self.swapped else losses
         weights = density / density.sum()
+        mean = float(np.sum(weights * losses))
+        return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceSubsampledGaussian:
+    """Poisson-subsampled Gaussian under replace-one: ``P = (1−q)N(0, σ²) + qN(1, σ²)``
+    against ``Q = (1−q)N(0, σ²) + qN(−1, σ²)``.
+
+    The pair of dp_accounting's ``REPLACE_ONE`` relation (its
+    ``GaussianPrivacyLoss`` with ``AdjacencyType.REPLACE``; Zhu, Dong, Wang 2022):
+    the record is in the sample w.p. q on both sides, contributing +1 or −1
+    (clipped contributions differ by at most 2). The pair is its own
+    reflection (``x ↦ −x`` swaps P and Q), so one direction describes both.
+    With ``s = 1 − q``, ``c = q e^{−1/(2σ²)}`` and ``u = e^{x/σ²}`` the loss is
+    ``g(x) = ln((s + cu)/(s + c/u))``, increasing in x, and ``g(x) = l`` solves
+    ``c u² + s(1 − e^l) u − e^l c = 0``: ``u = e^l B`` with
+    ``B = (s w + √(s²w² + 4c²e^{−l}))/(2c)``, ``w = 1 − e^{−l}`` for ``l ≥ 0``, and
+    ``u = 2 e^l c / (s v + √(s²v² + 4c²e^l))``, ``v = 1 − e^l`` for ``l < 0``
+    (sums of non-negative terms only, evaluated in log space: no cancellation).
+    """
+
+    sigma: float
+    q: float
+    swapped: bool = False
+
+    @property
+    def loss_floor(self) -> float:
+        return -math.inf
+
+    def _log_c(self) -> float:
+        return math.log(self.q) - 1.0 / (2 * self.sigma ** 2)
+
+    def _threshold(self, losses: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """x with g(x) = l, and a bound on its absolute error (relative errors of a few ulps per step)."""
+        log_s = math.log1p(-self.q) if self.q < 1 else -np.inf
+        log_c = self._log_c()
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            positive = losses >= 0
+            gap = -np.expm1(-np.abs(losses))                 # w = 1 − e^{−l} or v = 1 − e^l
+            log_sw = log_s + np.log(gap)                      # ln(s w) or ln(s v)
+            log_square = np.logaddexp(2 * log_sw, math.log(4) + 2 * log_c - np.abs(losses))
+            log_bracket = np.logaddexp(log_sw, 0.5 * log_square)
+            log_u = np.where(positive, losses + log_bracket - math.log(2) - log_c,
+                             losses + math.log(2) + log_c - log_bracket)
+        x = self.sigma ** 2 * log_u
+        error = 64 * _U * (4 + np.abs(losses) + 4 * abs(log_c) + abs(log_s if self.q < 1 else 0.0))
+        return x, self.sigma ** 2 * error + 4 * _U * np.abs(x)
+
+    def _mixture(self) -> SubsampledGaussian:
+        return SubsampledGaussian(self.sigma, self.q)
+
+    def log_cdfs(self, losses: FloatArray) -> dict[str, FloatArray]:
+        """log P[L <= l], log P[L > l], log Q[...] and their errors at the grid ``losses``."""
+        x, dx = self._threshold(losses)
+        mixture = self._mixture()
+        p_cdf, p_cdf_error = mixture._log_tails(x, dx, mixture=True, upper=False)
+        p_sf, p_sf_error = mixture._log_tails(x, dx, mixture=True, upper=True)
+        # Q is P reflected: Q[X <= x] = P[X >= −x].
+        q_cdf, q_cdf_error = mixture._log_tails(-x, dx, mixture=True, upper=True)
+        q_sf, q_sf_error = mixture._log_tails(-x, dx, mixture=True, upper=False)
+        return {"P_cdf": p_cdf, "P_sf": p_sf, "P_error": np.maximum(p_cdf_error, p_sf_error),
+                "Q_cdf": q_cdf, "Q_sf": q_sf, "Q_error": np.maximum(q_cdf_error, q_sf_error)}
+
+    def _g(self, x: float) -> float:
+        log_s = math.log1p(-self.q) if self.q < 1 else -math.inf
+        log_c = self._log_c()
+        scaled = x / self.sigma ** 2
+        return float(np.logaddexp(log_s, log_c + scaled) - np.logaddexp(log_s, log_c - scaled))
+
+    def support_hint(self, tail_mass: float) -> tuple[float, float]:
+        """Losses outside of which P has mass below ``tail_mass`` on each side (a hint only)."""
+        z = -float(ndtri(tail_mass))
+        return self._g(-self.sigma * z), self._g(1.0 + self.sigma * z)
+
+    def loss_std(self) -> float:
+        """Standard deviation of the loss under P, by quadrature (used to pick a grid step)."""
+        xs = np.linspace(-12 * self.sigma - 1, 1 + 12 * self.sigma, 20001)
+        base = np.exp(-xs ** 2 / (2 * self.sigma ** 2))
+        shifted = np.exp(-(xs - 1) ** 2 / (2 * self.sigma ** 2))
+        density = (1 - self.q) * base + self.q * shifted
+        losses = np.array([self._g(x) for x in xs[::20]])
+        weights = density[::20] / density[::20].sum()
         mean = float(np.sum(weights * losses))
         return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
 

@@ -58,6 +58,32 @@ def _log_delta_at(alpha: mpmath.mpf, rdp: mpmath.mpf, epsilon: mpmath.mpf,
     return min(tight, mironov)
 
 
+#: Orders evaluated in mpmath: the few best by a float pre-screen (any subset is sound:
+#: every candidate is a valid ε; the float values pick the minimum to ~1e-15).
+_CANDIDATES = 4
+
+
+def _float_epsilons(curve: RDPCurve, delta: float, method: str) -> list[float]:
+    """Float estimates of every order's ε (a pre-screen only; ``inf`` where the curve is)."""
+    alpha = [a for a, e in zip(curve.orders, curve.epsilons) if not math.isinf(e)]
+    rdp = [e for e in curve.epsilons if not math.isinf(e)]
+    log_delta = math.log(delta)
+    out = []
+    for a, e in zip(alpha, rdp):
+        mironov = e - log_delta / (a - 1)
+        tight = e + math.log1p(-1 / a) - (log_delta + math.log(a)) / (a - 1)
+        out.append(mironov if method == "mironov" else min(tight, mironov))
+    return out
+
+
+def _promising(curve: RDPCurve, points: list, estimates: list[float]) -> list:
+    """The points whose float estimate is among the :data:`_CANDIDATES` smallest."""
+    if len(points) <= _CANDIDATES:
+        return points
+    order = sorted(range(len(points)), key=estimates.__getitem__)[:_CANDIDATES]
+    return [points[i] for i in sorted(order)]
+
+
 def _total_variation_bound(points: list[tuple[mpmath.mpf, mpmath.mpf]]) -> mpmath.mpf:
     """Bretagnolle–Huber: ``δ(0) = TV <= sqrt(1 - exp(-KL))`` with ``KL <= min_α ε(α)``."""
     smallest = min(rdp for _, rdp in points)
@@ -132,7 +158,8 @@ def rdp_to_dp(curve: RDPCurve, *, delta: float, method: str = "tight") -> Approx
             raise value_error("curve", curve, "finite at one order at least",
                               "an RDP curve that is inf everywhere gives no (epsilon, delta) bound")
         log_delta = mpmath.log(delta)
-        best = min(_epsilon_at(a, rdp, log_delta, method) for a, rdp in points)
+        best = min(_epsilon_at(a, rdp, log_delta, method)
+                   for a, rdp in _promising(curve, points, _float_epsilons(curve, delta, method)))
         if method == "tight" and mpmath.mpf(delta) >= _total_variation_bound(points):
             best = mpmath.mpf(0)
         epsilon = round_up(max(best, 0), relative_error=_MPMATH_SLACK)

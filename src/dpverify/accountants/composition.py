@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import mpmath
 
-from dpverify._numeric import round_up, working_precision
+from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
     check_delta,
     check_epsilon,
@@ -44,6 +44,7 @@ __all__ = [
     "advanced_composition",
     "optimal_composition",
     "optimal_composition_delta",
+    "max_step_epsilon",
 ]
 
 #: Relative error bound of the mpmath evaluation of the advanced-composition formula.
@@ -362,3 +363,34 @@ def optimal_composition_delta(epsilon: float, delta: float, k: int, *,
                                            maximum=MAX_OPTIMAL_COMPOSITIONS)
     target_epsilon = check_epsilon(target_epsilon, "target_epsilon")
     return optimal_delta(epsilon, delta, k, target_epsilon)
+
+
+def max_step_epsilon(total_epsilon: float, total_delta: float, k: int, *,
+                     step_delta: float = 0.0) -> float:
+    """Largest per-step ε such that k (ε, ``step_delta``)-DP steps are (total_ε, total_δ)-DP.
+
+    The inverse of :func:`optimal_composition` in ε (monotone: a larger per-step
+    ε never composes to a smaller total), found by
+    :func:`~dpverify._numeric.bisect_passing`, which returns the verified
+    passing end: ``optimal_composition(result, step_delta, k, target_delta=total_delta)``
+    is at most ``total_epsilon``.
+
+    >>> step = max_step_epsilon(1.0, 1e-6, 10)
+    >>> optimal_composition(step, 0.0, 10, target_delta=1e-6).epsilon <= 1.0
+    True
+    """
+    total_epsilon = check_epsilon(total_epsilon, "total_epsilon", allow_zero=False)
+    total_delta = check_delta(total_delta, "total_delta", allow_zero=False)
+    k = check_positive_int(k, "k")
+    step_delta = check_delta(step_delta, "step_delta")
+    if not 1 - (1 - step_delta) ** k < total_delta:
+        raise value_error("total_delta", total_delta, f"above 1 − (1 − step_delta)^k = "
+                          f"{1 - (1 - step_delta) ** k!r}")
+
+    def meets(epsilon: float) -> bool:
+        return optimal_composition(epsilon, step_delta, k, target_delta=total_delta).epsilon \
+            <= total_epsilon
+
+    if meets(total_epsilon):
+        return total_epsilon
+    return bisect_passing(meets, total_epsilon, 0.0, rtol=1e-10, atol=1e-300)

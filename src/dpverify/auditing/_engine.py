@@ -24,7 +24,8 @@ from dpverify.auditing.estimators import clopper_pearson_lower, clopper_pearson_
 from dpverify.auditing.events import Candidate, output_kind, search_events, user_events
 from dpverify.errors import AuditError
 
-__all__ = ["Draw", "Counts", "run_search_and_count", "certified_bounds", "SEARCH_CAP"]
+__all__ = ["Draw", "Counts", "Certifier", "run_search_and_count", "certified_bounds", "SEARCH_CAP",
+           "count_chunk"]
 
 #: ``draw(side, size)``: the next ``size`` outputs of side 0 (``x``) or 1 (``x'``).
 Draw = Callable[[int, int], np.ndarray]
@@ -98,6 +99,13 @@ def _draw_search(draw: Draw, n_search: int) -> tuple[np.ndarray, np.ndarray, int
     return sides[0], sides[1], width
 
 
+def count_chunk(values: Any, size: int, groups: dict[int, tuple[Any, np.ndarray]],
+                width: int | None) -> tuple[dict[int, np.ndarray], int]:
+    """One certification chunk's counts per candidate group, and its output width (validated)."""
+    chunk = checked_output(values, size, width)
+    return _count_chunk(chunk, groups), width or _width(chunk)
+
+
 def _count_chunk(chunk: np.ndarray, groups: dict[int, tuple[Any, np.ndarray]]) -> dict[int, np.ndarray]:
     """``#{s <= cut}`` for every statistic's cut points (count_nonzero per cut, SIMD-fast)."""
     result = {}
@@ -127,12 +135,19 @@ def _progress(total: int, enabled: bool) -> Any:
                 disable=not enabled, file=sys.stderr, leave=False)
 
 
+#: ``certify(n_certify, width, groups) -> ([totals of side 0, of side 1], [width 0, width 1])``:
+#: a replacement of the in-process certification (e.g. chunks on an executor).
+Certifier = Callable[[int, "int | None", dict], tuple[list[dict[int, np.ndarray]], list["int | None"]]]
+
+
 def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Sequence[Any],
-                         confidence: float, progress: bool = False) -> Counts:
+                         confidence: float, progress: bool = False,
+                         certify: Certifier | None = None) -> Counts:
     """Search on a first split, then count the candidates' events on the rest, in chunks.
 
     With user-supplied events (a list of callables) there is no search: all
-    ``samples`` certify.
+    ``samples`` certify. ``certify`` replaces the in-process certification
+    (its counts are sums over independent outputs, so any split merges exactly).
     """
     samples = check_int_at_least(samples, "samples", 10)
     fixed = not isinstance(families, str)
@@ -153,8 +168,12 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         raise AuditError("the event search found no candidate event")
     n_certify = samples - n_search
     groups = _groups(candidates)
-    with _progress(2 * n_certify, progress) as bar:
-        results = _per_side(lambda side: _certify_side(draw, side, n_certify, width, groups, bar))
+    if certify is not None:
+        sides, widths = certify(n_certify, width, groups)
+        results = list(zip(sides, widths))
+    else:
+        with _progress(2 * n_certify, progress) as bar:
+            results = _per_side(lambda side: _certify_side(draw, side, n_certify, width, groups, bar))
     totals = {side: results[side][0] for side in (0, 1)}
     if n_certify and results[0][1] != results[1][1]:
         raise AuditError(f"the outputs on x have {results[0][1]} coordinates, "

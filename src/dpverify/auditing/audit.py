@@ -102,7 +102,8 @@ def sampler_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any) -> Draw:
 
 def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float = 0.0,
           samples: int = 1_000_000, confidence: float = 0.95, seed: Any = None,
-          events: Any = "auto", progress: bool = False) -> AuditReport:
+          events: Any = "auto", progress: bool = False, n_jobs: Any = 1, executor: Any = None,
+          scheduler: str | None = None, chunk_samples: int | None = None) -> AuditReport:
     """Audit the claim that a mechanism is (ε, δ)-DP on the neighbouring pair (x, x').
 
     Parameters
@@ -127,6 +128,15 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
         ``f(outputs) -> bool array`` (then no search: all samples certify).
     progress
         Show a tqdm progress bar on stderr while certifying.
+    n_jobs, executor, scheduler, chunk_samples
+        Large audits: the certification split is drawn and counted in chunks
+        of ``chunk_samples`` outputs, each with its own spawned seed, on
+        ``n_jobs`` local workers, an ``executor`` or a Dask ``scheduler``
+        (:mod:`dpverify.execution`; ``sampler`` is sent by cloudpickle); the
+        counts merge exactly (:mod:`dpverify.auditing._chunked`). The report
+        depends on ``chunk_samples`` (default 2^20 when any of the others is
+        set) and not on where the chunks run; with all four at their defaults
+        the audit draws one stream per side in this process.
 
     Returns
     -------
@@ -164,16 +174,29 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     start = time.perf_counter()
-    draw = sampler_draw(sampler, x, x_prime, seed)
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    certify = None
+    if chunk_samples is not None or n_jobs != 1 or executor is not None or scheduler is not None:
+        from dpverify.auditing._chunked import DEFAULT_CHUNK_SAMPLES, chunked_certifier
+        from dpverify.execution import check_scheduler, resolve_jobs
+
+        resolve_jobs(n_jobs)
+        check_scheduler(scheduler)
+        chunk = DEFAULT_CHUNK_SAMPLES if chunk_samples is None else \
+            check_int_at_least(chunk_samples, "chunk_samples", 1)
+        certify = chunked_certifier(sampler, x, x_prime, root, chunk_samples=chunk,
+                                    progress=progress, n_jobs=n_jobs, executor=executor,
+                                    scheduler=scheduler)
+    draw = sampler_draw(sampler, x, x_prime, root)
     return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples, confidence=confidence,
-                   events=events, progress=progress, start=start)
+                   events=events, progress=progress, start=start, certify=certify)
 
 
 def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
-            events: Any, progress: bool, start: float) -> AuditReport:
+            events: Any, progress: bool, start: float, certify: Any = None) -> AuditReport:
     """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments)."""
     counts = run_search_and_count(draw, samples=samples, families=events, targets=(("delta", delta),),
-                                  confidence=confidence, progress=progress)
+                                  confidence=confidence, progress=progress, certify=certify)
     bounds = certified_bounds(counts, confidence)
     lower_bounds = [epsilon_lower_bound(float(low), float(high), delta=delta)
                     for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]

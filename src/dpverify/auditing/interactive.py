@@ -9,17 +9,14 @@ a lower bound on the statistic's ε is a lower bound on the algorithm's.
 Each run draws from its own stream, ``SeedSequence(seed).spawn(2 * runs)``
 (run ``i`` on ``stream`` gets child ``2i``, on ``stream_prime`` child
 ``2i + 1``), so the outputs — and the report — depend on the seed only, not
-on ``n_jobs`` or the scheduling of the worker processes.
+on ``n_jobs``, the executor or the scheduling of the workers
+(:mod:`dpverify.execution`).
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
@@ -29,19 +26,16 @@ from dpverify._validation import (
     check_epsilon,
     check_flag,
     check_int_at_least,
-    check_n_jobs,
     check_probability,
-    value_error,
 )
 from dpverify.auditing._engine import checked_output, sliced_draw
 from dpverify.auditing.audit import audit_from_draw, check_events, check_seed
 from dpverify.auditing.report import AuditReport
 from dpverify.errors import AuditError, DpverifyTypeError
+from dpverify.execution import resolve_jobs, run_tasks
 
 __all__ = ["audit_interactive", "run_outputs"]
 
-#: The work of the current parallel call, inherited by forked workers (so lambdas work).
-_WORK: dict[str, Any] = {}
 #: Runs per task sent to a worker.
 _BLOCK = 64
 
@@ -56,62 +50,37 @@ def _one_output(run: Callable, stream: Any, statistic: Callable, seed: np.random
     return value.reshape(-1)
 
 
-def _block(indices: tuple[int, int]) -> list[np.ndarray]:
-    """Worker task: outputs of runs ``start <= i < stop`` (both streams, interleaved)."""
-    work = _WORK
-    start, stop = indices
-    outputs = []
-    for child in range(start, stop):
-        stream = work["streams"][child % 2]
-        outputs.append(_one_output(work["run"], stream, work["statistic"], work["seeds"][child]))
-    return outputs
+def _block(run: Callable, statistic: Callable, streams: tuple[Any, Any],
+           seeds: list[np.random.SeedSequence]) -> list[np.ndarray]:
+    """One task: the outputs of consecutive runs, child ``2i`` on ``streams[0]``, ``2i + 1`` on ``streams[1]``."""
+    return [_one_output(run, streams[child % 2], statistic, seed) for child, seed in enumerate(seeds)]
 
 
 #: Most runs per side of an interactive audit (each is one call of the user's run function).
 MAX_INTERACTIVE_RUNS = 10**7
 
 
-def _check_jobs(n_jobs: Any) -> int:
-    return check_n_jobs(n_jobs)
-
-
 def run_outputs(run: Callable, stream: Any, stream_prime: Any, *, statistic: Callable, runs: int,
-                seed: Any = None, n_jobs: int = 1, progress: bool = False
-                ) -> tuple[np.ndarray, np.ndarray]:
+                seed: Any = None, n_jobs: int = 1, progress: bool = False, executor: Any = None,
+                scheduler: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The audited outputs of ``runs`` independent runs on each stream, in run order.
 
     Returns two arrays of shape ``(runs,)`` (scalar statistics) or
-    ``(runs, d)``. Same seed, same arrays, whatever ``n_jobs``.
+    ``(runs, d)``. Same seed, same arrays, whatever ``n_jobs``, ``executor``
+    or ``scheduler`` (:mod:`dpverify.execution`).
     """
     runs = check_int_at_least(runs, "runs", 10, maximum=MAX_INTERACTIVE_RUNS,
                               instead="each run calls your run function once; run several "
                                       "seeded audits and combine them")
-    jobs = _check_jobs(n_jobs)
+    resolve_jobs(n_jobs)
     seed = check_seed(seed)
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    _WORK.clear()
-    _WORK.update(run=run, statistic=statistic, streams=(stream, stream_prime),
-                 seeds=sequence.spawn(2 * runs))
-    blocks = [(start, min(start + 2 * _BLOCK, 2 * runs)) for start in range(0, 2 * runs, 2 * _BLOCK)]
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=runs, unit="runs", desc="running", disable=not progress, file=sys.stderr,
-               leave=False)
-    try:
-        if jobs == 1:
-            results = []
-            for block in blocks:
-                results.append(_block(block))
-                bar.update((block[1] - block[0]) // 2)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-                results = []
-                for block, outputs in zip(blocks, pool.map(_block, blocks)):
-                    results.append(outputs)
-                    bar.update((block[1] - block[0]) // 2)
-    finally:
-        bar.close()
-        _WORK.clear()
+    seeds = sequence.spawn(2 * runs)
+    streams = (stream, stream_prime)
+    tasks = [(run, statistic, streams, seeds[start:start + 2 * _BLOCK])
+             for start in range(0, 2 * runs, 2 * _BLOCK)]
+    results = run_tasks(_block, tasks, n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                        progress=progress, label="running")
     flat = [output for outputs in results for output in outputs]
     widths = {len(o) for o in flat}
     if len(widths) != 1:
@@ -125,7 +94,8 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
                       stream_prime: Any, *, statistic: Callable[[Any], Any], epsilon: float,
                       delta: float = 0.0, runs: int = 20_000, confidence: float = 0.95,
                       seed: Any = None, n_jobs: int = 1, progress: bool = False,
-                      events: Any = "auto") -> AuditReport:
+                      events: Any = "auto", executor: Any = None,
+                      scheduler: str | None = None) -> AuditReport:
     """Audit an interactive algorithm's (ε, δ) claim on two neighbouring input streams.
 
     Parameters
@@ -145,9 +115,11 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
     seed
         ``None``, an int or a ``SeedSequence``: the same seed gives the same
         report regardless of ``n_jobs``.
-    n_jobs
-        Worker processes (fork context); ``-1`` uses every core, ``1`` runs
-        in this process.
+    n_jobs, executor, scheduler
+        Where the runs go (:mod:`dpverify.execution`): ``n_jobs`` local spawn
+        workers (``-1``: every core; ``1``: this process), any
+        ``concurrent.futures.Executor``, or a Dask scheduler address /
+        ``"local"``. The report does not depend on them.
     progress
         tqdm progress bar over runs, on stderr.
 
@@ -160,9 +132,8 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
     -----
     Soundness is :func:`dpverify.auditing.audit`'s: runs are independent, the
     first third (by run index) searches, the rest certifies, with the same
-    Bonferroni accounting. With ``n_jobs != 1``, ``run`` and ``statistic``
-    reach the workers by ``fork`` (closures and lambdas are fine) on
-    platforms that have it.
+    Bonferroni accounting. Off this process, ``run``, ``statistic`` and the
+    streams reach the workers by cloudpickle (closures and lambdas are fine).
 
     Examples
     --------
@@ -189,10 +160,11 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
     events = check_events(events)
     check_flag(progress, "progress")
     seed = check_seed(seed)
-    _check_jobs(n_jobs)
+    resolve_jobs(n_jobs)
     start = time.perf_counter()
     first, second = run_outputs(run, stream, stream_prime, statistic=statistic, runs=runs,
-                                seed=seed, n_jobs=n_jobs, progress=progress)
+                                seed=seed, n_jobs=n_jobs, progress=progress, executor=executor,
+                                scheduler=scheduler)
     first = checked_output(first, runs, None, "statistic")
     return audit_from_draw(sliced_draw(first, second), epsilon=epsilon, delta=delta, samples=runs,
                    confidence=confidence, events=events, progress=False, start=start)

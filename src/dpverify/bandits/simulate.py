@@ -29,16 +29,15 @@ Regrets (both recorded, CATALOGUE T3-16):
 
 Randomness: ``np.random.SeedSequence(seed).spawn(runs)``; run i spawns one
 stream for its instance and one for the run (rewards and privatizer noise).
-The same seed gives the same result for any ``n_jobs`` (runs are independent
-and reassembled in order).
+The same seed gives the same result for any ``n_jobs``, ``executor`` or
+``scheduler`` (runs are independent tasks of :func:`dpverify.execution.run_tasks`,
+reassembled in order).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +49,6 @@ from dpverify._validation import (
     check_choice,
     check_flag,
     check_has,
-    check_n_jobs,
     check_positive_int,
     check_seed,
     value_error,
@@ -58,8 +56,10 @@ from dpverify._validation import (
 from dpverify.bandits._limits import MAX_CHECKPOINTS, check_horizon, check_runs
 from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
+from dpverify.execution import resolve_jobs
 
-__all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "REGRET_KINDS"]
+__all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "assemble_result",
+           "REGRET_KINDS"]
 
 #: The two regret notions recorded.
 REGRET_KINDS = ("pseudo", "realised")
@@ -262,8 +262,10 @@ MAX_INDIVIDUAL_HORIZON = 10**8
 
 
 def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, seed: Any = None,
-             n_jobs: int = 1, progress: bool = False, per_user: bool = False,
-             checkpoints: int | Sequence[int] = 200) -> SimulationResult:
+             n_jobs: int = 1, executor: Any = None, scheduler: str | None = None,
+             progress: bool = False, per_user: bool = False,
+             checkpoints: int | Sequence[int] = 200, cache_dir: Any = None,
+             cache: bool = False) -> SimulationResult:
     """Run ``algorithm`` ``runs`` times for ``horizon`` rounds and collect regret curves.
 
     Parameters
@@ -280,8 +282,11 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     runs, seed
         Number of independent runs and the seed of ``SeedSequence(seed).spawn(runs)``
         (``None``: fresh entropy, recorded in the result's ``seed``).
-    n_jobs
-        Worker processes (fork); the result does not depend on it.
+    n_jobs, executor, scheduler
+        Where the runs go (:mod:`dpverify.execution`): ``n_jobs`` local
+        spawn workers (``-1``: every core), any ``concurrent.futures.Executor``
+        (e.g. a Dask client's), or a Dask scheduler address / ``"local"``.
+        The result does not depend on them.
     progress
         Show a tqdm bar over runs.
     per_user
@@ -289,6 +294,10 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
         (slow, auditable) instead of the exact aggregate laws.
     checkpoints
         Number of log-spaced checkpoints, or the rounds themselves (T is always added).
+    cache_dir, cache
+        With ``cache=True``, runs already in the result store
+        (:mod:`dpverify.bandits.store`; ``cache_dir`` or its default location)
+        are read instead of simulated, and new runs are added. Needs a seed.
 
     Returns
     -------
@@ -307,7 +316,7 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     """
     horizon = check_horizon(horizon)
     runs = check_runs(runs)
-    n_jobs = check_n_jobs(n_jobs)
+    resolve_jobs(n_jobs)
     check_flag(progress, "progress")
     check_flag(per_user, "per_user")
     check_has(algorithm, "algorithm", ("start", "guarantee"),
@@ -329,15 +338,28 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     seeds = root.spawn(runs)
     start = time.perf_counter()
     outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
-                          n_jobs=n_jobs, progress=progress,
-                          label=getattr(algorithm, "name", "runs"))
+                          n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, label=getattr(algorithm, "name", "runs"),
+                          cache_dir=cache_dir, cache=cache and seed is not None)
     seconds = time.perf_counter() - start
+    return assemble_result(algorithm, environment, horizon, seed if seed is not None else root.entropy,
+                           points, outcomes, seconds=seconds, per_user=per_user)
+
+
+def assemble_result(algorithm: Any, environment: Any, horizon: int, seed: Any,
+                    checkpoints: NDArray[np.int64], outcomes: Sequence[tuple], *, seconds: float,
+                    per_user: bool = False) -> SimulationResult:
+    """The :class:`SimulationResult` of per-run outcomes ``(pseudo, realised, pulls, communication)``.
+
+    ``outcomes[i]`` is run ``i``'s (as returned by one seeded run, e.g. from a
+    result store); ``seed`` is recorded as given.
+    """
     n_arms = environment.k if _is_family(environment) else environment.n_arms
     costs = [o[3] for o in outcomes]
     return SimulationResult(
         algorithm=getattr(algorithm, "name", type(algorithm).__name__),
-        environment=_describe(environment), horizon=horizon, runs=runs,
-        seed=seed if seed is not None else root.entropy, checkpoints=_frozen(points),
+        environment=_describe(environment), horizon=horizon, runs=len(outcomes),
+        seed=seed, checkpoints=_frozen(np.asarray(checkpoints)),
         pseudo_regret=_frozen(np.stack([o[0] for o in outcomes])),
         realised_regret=_frozen(np.stack([o[1] for o in outcomes])),
         pulls=_frozen(np.stack([o[2] for o in outcomes])),
@@ -348,30 +370,24 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
 
 
 def run_seeded(run_once: Any, arguments: tuple, seeds: list[np.random.SeedSequence], *,
-               n_jobs: int, progress: bool, label: str) -> list[Any]:
-    """``[run_once(*arguments, seed) for seed in seeds]``, in order, over ``n_jobs`` fork workers.
+               n_jobs: Any = 1, executor: Any = None, scheduler: str | None = None,
+               progress: bool = False, label: str = "runs", cache_dir: Any = None,
+               cache: bool = False) -> list[Any]:
+    """``[run_once(*arguments, seed) for seed in seeds]``, in order, on :func:`dpverify.execution.run_tasks`.
 
-    The outcomes do not depend on ``n_jobs`` (each run has its own spawned
-    seed and they are reassembled in order); a tqdm bar counts the runs.
+    The outcomes do not depend on where the runs go (each run has its own
+    spawned seed and they are reassembled in order); a tqdm bar counts the
+    runs. With ``cache=True`` every run is looked up in (and added to) the
+    result store (:mod:`dpverify.bandits.store`), keyed by ``run_once``'s
+    name, the arguments and the run's seed.
     """
-    from tqdm.auto import tqdm
+    from dpverify.bandits.store import open_store, run_cached
 
-    bar = tqdm(total=len(seeds), disable=not progress, desc=label)
-    try:
-        if n_jobs == 1 or len(seeds) == 1:
-            outcomes = []
-            for seed in seeds:
-                outcomes.append(run_once(*arguments, seed))
-                bar.update()
-            return outcomes
-        results: list[Any] = [None] * len(seeds)
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(n_jobs, len(seeds)), mp_context=context) as pool:
-            futures = {pool.submit(run_once, *arguments, seed): index
-                       for index, seed in enumerate(seeds)}
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                bar.update()
-        return results
-    finally:
-        bar.close()
+    tasks = [(*arguments, seed) for seed in seeds]
+    store = open_store(cache_dir, cache)
+    configs = [] if store is None else [
+        {"task": f"{run_once.__module__}.{run_once.__qualname__}", "arguments": arguments,
+         "seed": seed} for seed in seeds]
+    outcomes, _ = run_cached(run_once, tasks, configs, store, n_jobs=n_jobs, executor=executor,
+                             scheduler=scheduler, progress=progress, label=label)
+    return outcomes

@@ -44,7 +44,7 @@ from dpverify.cli import _core
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: The commands, in the order ``dpverify --help`` lists them.
-COMMANDS = ("account", "shuffle", "audit", "simulate", "reproduce", "claims")
+COMMANDS = ("account", "shuffle", "audit", "simulate", "reproduce", "sweep", "claims")
 
 _EXAMPLES = (
     "dpverify account gaussian --sigma 1.0 --compositions 1000 --delta 1e-5",

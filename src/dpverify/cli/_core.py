@@ -32,6 +32,7 @@ __all__ = [
     "EXIT_OK", "EXIT_NOT_MET", "EXIT_USAGE", "EXIT_INTERNAL",
     "HelpFormatter", "add_command", "count", "finite_float", "seed", "jobs",
     "guarantee_json", "json_dumps", "significant", "privacy_text", "option_message",
+    "add_execution_options", "execution_options",
 ]
 
 EXIT_OK = 0
@@ -90,6 +91,29 @@ def jobs(text: str) -> int:
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"{text!r} must be an integer >= 1, or -1 for all cores") from None
+
+
+def add_execution_options(parser: argparse.ArgumentParser, *, cache: bool = True) -> None:
+    """``--jobs``, ``--scheduler`` and (with ``cache``) ``--cache-dir`` / ``--no-cache``."""
+    parser.add_argument("--jobs", type=jobs, default=1,
+                        help="local worker processes (spawned; -1: all cores)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start a "
+                             "LocalCluster of --jobs workers (pip install 'dpverify[dask]')")
+    if cache:
+        parser.add_argument("--cache-dir", default=None, metavar="DIR",
+                            help="result store of finished runs (default $DPVERIFY_CACHE_DIR, "
+                                 "else ~/.cache/dpverify/results)")
+        parser.add_argument("--no-cache", action="store_true",
+                            help="neither read nor write the result store")
+
+
+def execution_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The library keywords of :func:`add_execution_options`' options."""
+    options: dict[str, Any] = {"n_jobs": args.jobs, "scheduler": args.scheduler}
+    if hasattr(args, "no_cache"):
+        options.update(cache_dir=args.cache_dir, cache=not args.no_cache)
+    return options
 
 
 def seed(text: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dpverify.cli._core import count, jobs, seed
+from dpverify.cli._core import add_execution_options, count, execution_options, seed
 
 HELP = "reproduce a paper figure (CSV and PNG)"
 EXAMPLES = (
@@ -23,7 +23,7 @@ def configure(reproduce: argparse.ArgumentParser) -> None:
                            help="quick (T/10, 5 runs) or full (the paper's)")
     reproduce.add_argument("--out", default=".", help="output directory (default: .)")
     reproduce.add_argument("--seed", type=seed, default=0, help="seed of the spawned streams")
-    reproduce.add_argument("--jobs", type=jobs, default=1, help="worker processes (-1: all cores)")
+    add_execution_options(reproduce)
     reproduce.add_argument("--panels", default=None,
                            help="comma-separated panel keys to run (default: all)")
     reproduce.add_argument("--runs", type=count, default=None,
@@ -51,14 +51,19 @@ def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
         raise DpverifyValueError(f"--panels {args.panels} names no panel of {args.name}; its "
                                  f"panels are {', '.join(known)}")
     outcome = reproduce(args.name, scale=args.scale, seed=args.seed, out_dir=args.out,
-                        n_jobs=args.jobs, progress=args.progress, panels=panels, runs=args.runs)
+                        progress=args.progress, panels=panels, runs=args.runs,
+                        **execution_options(args))
     if not outcome.results:
         raise DpverifyValueError(f"--panels {args.panels} matches no panel of {args.name}")
+    from dpverify.bandits.experiments.tables import guarantee_columns
+
     finals = [{"panel": panel.key, "algorithm": sim.algorithm, "epsilon": panel.epsilon,
                "horizon": sim.horizon, "runs": sim.runs,
-               "final_time_average_regret": float(sim.final_regret().mean()) / sim.horizon}
+               "final_time_average_regret": float(sim.final_regret().mean()) / sim.horizon,
+               **guarantee_columns(sim.guarantee)}
               for panel, sims in outcome.results for sim in sims]
-    return {"files": [str(path) for path in outcome.files], "results": finals}
+    return {"files": [str(path) for path in outcome.files], "results": finals,
+            "computed": outcome.computed, "cached": outcome.cached}
 
 
 def _describe_reproduction(result: dict[str, Any]) -> str:

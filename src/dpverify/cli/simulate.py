@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dpverify.cli._core import count, finite_float, guarantee_json, jobs, privacy_text, seed
+from dpverify.cli._core import (
+    add_execution_options,
+    count,
+    execution_options,
+    finite_float,
+    guarantee_json,
+    privacy_text,
+    seed,
+)
 
 HELP = "simulate a (private) bandit algorithm and report its regret"
 DESCRIPTION = ("Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 (multi-armed), "
@@ -50,7 +58,11 @@ def configure(simulate: argparse.ArgumentParser) -> None:
     simulate.add_argument("--horizon", type=count, required=True, help="horizon T")
     simulate.add_argument("--runs", type=count, default=1, help="independent runs")
     simulate.add_argument("--seed", type=seed, default=0, help="seed of the spawned streams")
-    simulate.add_argument("--jobs", type=jobs, default=1, help="worker processes (-1: all cores)")
+    add_execution_options(simulate)
+    simulate.add_argument("--instance-file", default=None, metavar="FILE",
+                          help="a user-defined instance instead of a random family: .json/.toml "
+                               "with means (and rewards: bernoulli|clipped-gaussian), or theta "
+                               "and actions (linear algorithms)")
     simulate.add_argument("--batch-base", type=count, default=None,
                           help="chowdhury's batch growth l(b) = base^b (default 2)")
     simulate.add_argument("--confidence", type=finite_float, default=None,
@@ -90,12 +102,29 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
     args.delta = 1e-6 if args.delta is None else args.delta
     rewards = args.rewards or ("bernoulli" if args.algorithm in ("sdp-ae", "vb-sdp-ae", "ae")
                                else "clipped-gaussian")
-    family = instance_family(args.instance, k=args.arms, rewards=rewards)
+    family = _user_instance(args, linear=False) or instance_family(args.instance, k=args.arms,
+                                                                   rewards=rewards)
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                **_simulate_options(args))
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
-                      n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+                      progress=args.progress, per_user=args.per_user, **execution_options(args))
     return _simulation_json(result, args, arms=family.k)
+
+
+def _user_instance(args: argparse.Namespace, *, linear: bool) -> Any:
+    """The ``--instance-file`` instance (``None`` without it); it must fit the algorithm's family."""
+    if args.instance_file is None:
+        return None
+    from dpverify.bandits.instance_files import load_instance
+    from dpverify.errors import DpverifyValueError
+
+    instance = load_instance(args.instance_file)
+    if instance.linear != linear:
+        need = "theta and actions" if linear else "means"
+        raise DpverifyValueError(f"--instance-file {args.instance_file} must give {need} for "
+                                 f"--algorithm {args.algorithm}")
+    args.instance = instance.name
+    return instance
 
 
 def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
@@ -139,6 +168,9 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
 
     hanna = args.algorithm.startswith("hanna")
     args.instance = args.instance or ("sphere" if hanna else "dpdpe")
+    if args.instance_file is not None and not hanna:
+        raise DpverifyValueError(f"--instance-file: --algorithm {args.algorithm} needs dpdpe's "
+                                 "distributed population (--instance dpdpe)")
     if args.instance not in LINEAR_INSTANCES:
         raise DpverifyValueError(f"--instance {args.instance} must be one of "
                                  f"{', '.join(LINEAR_INSTANCES)} for --algorithm {args.algorithm}")
@@ -154,11 +186,16 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
         options.update(horizon=args.horizon, dimension=d)
     if args.confidence is not None and not hanna:
         options["confidence"] = args.confidence
+    user = _user_instance(args, linear=True)
+    if user is not None:
+        k, d = user.k, user.d
+        if args.algorithm == "dpe-fixedu":
+            options.update(dimension=d)
     algorithm = make_linear_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                       **options)
-    family = LinearInstanceFamily(args.instance, k, d)
+    family = user or LinearInstanceFamily(args.instance, k, d)
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
-                      n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+                      progress=args.progress, per_user=args.per_user, **execution_options(args))
     summary, guarantee = result.summary(), result.guarantee
     out = _simulation_json(result, args, mode=args.mode, arms=k, dim=d,
                            guarantee_notes=None if guarantee is None else guarantee.notes)
@@ -201,6 +238,7 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
         ContextualInstanceFamily,
         simulate_contextual,
     )
+    from dpverify.errors import DpverifyValueError
 
     args.delta = 1e-6 if args.delta is None else args.delta
     generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
@@ -212,8 +250,12 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
         options.update(regime=args.regime, form=args.batch_form)
     algorithm = make_contextual_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                           **options)
+    if args.instance_file is not None:
+        raise DpverifyValueError("--instance-file is for multi-armed and linear algorithms; "
+                                 f"--algorithm {args.algorithm} draws contexts from its family")
     result = simulate_contextual(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
-                                 n_jobs=args.jobs, progress=args.progress, per_user=args.per_user)
+                                 progress=args.progress, per_user=args.per_user,
+                                 **execution_options(args))
     dims = {"horizon": args.horizon, "dimension": family.dimension}
     length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
     return _simulation_json(

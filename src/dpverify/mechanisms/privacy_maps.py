@@ -93,6 +93,10 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
     target
         Guarantee type wanted (``PureDP``, ``ZCDP``, ``RDPCurve``,
         ``PrivacyProfile``, ``ApproxDP``); default: the mechanism's tightest.
+        With no map registered for it, a registered guarantee is converted
+        along the lattice soundly (:mod:`dpverify.mechanisms._lattice`: e.g.
+        Laplace's ε-DP to (ε, 0)-DP, ε²/2-zCDP or an RDP curve; a Gaussian's
+        zCDP to its RDP curve).
 
     Raises
     ------
@@ -114,9 +118,17 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
         raise DpverifyTypeError(f"target={shown(target)} must be a guarantee type such as "
                                 f"{', '.join(t.__name__ for t in maps)}, or None")
     if target not in maps:
+        from dpverify.mechanisms._lattice import convert
+
+        converted = convert({kind: (lambda f=function: f(mechanism, sensitivity=sensitivity,
+                                                        relation=relation))
+                             for kind, function in maps.items()}, target)
+        if converted is not None:
+            return converted
         supported = ", ".join(t.__name__ for t in maps)
         raise UnsupportedError(f"no {getattr(target, '__name__', target)} map for "
-                               f"{type(mechanism).__name__}; supported: {supported}")
+                               f"{type(mechanism).__name__}; supported: {supported} "
+                               "(and what they convert to soundly)")
     return maps[target](mechanism, sensitivity=sensitivity, relation=relation)
 
 

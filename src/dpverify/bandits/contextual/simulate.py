@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._validation import check_flag, check_has, check_n_jobs, check_seed, value_error
+from dpverify._validation import check_flag, check_has, check_seed, value_error
 from dpverify.bandits._limits import check_horizon, check_runs
 from dpverify.bandits.contextual._engine import run
+from dpverify.execution import resolve_jobs
 from dpverify.bandits.contextual.environment import (
     ContextualLinearBandit,
     ContextualInstanceFamily,
@@ -49,15 +50,20 @@ MAX_CONTEXTUAL_HORIZON = 10**7
 
 
 def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1,
-                        seed: Any = None, n_jobs: int = 1, progress: bool = False,
+                        seed: Any = None, n_jobs: int = 1, executor: Any = None,
+                        scheduler: str | None = None, progress: bool = False,
                         per_user: bool = False,
-                        checkpoints: int | Sequence[int] = 200) -> SimulationResult:
+                        checkpoints: int | Sequence[int] = 200, cache_dir: Any = None,
+                        cache: bool = False) -> SimulationResult:
     """Run a contextual algorithm ``runs`` times for ``horizon`` rounds.
 
     ``environment`` is a :class:`ContextualLinearBandit` or a
     :class:`ContextualInstanceFamily` family (a fresh θ* per run).
     ``per_user=True`` draws every user's M_LDP bits (slow, auditable);
-    ``progress`` shows a tqdm bar over runs.
+    ``progress`` shows a tqdm bar over runs; ``n_jobs``, ``executor`` and
+    ``scheduler`` say where the runs go, as in
+    :func:`dpverify.bandits.simulate.simulate` (the result does not depend on them);
+    ``cache_dir``/``cache`` as there.
 
     >>> from dpverify.bandits.contextual.linucb import LinUCB
     >>> family = ContextualInstanceFamily(dimension=2, n_arms=5)
@@ -69,7 +75,7 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
                             instead="every round draws contexts and updates the learner; "
                                     "regret curves are log-spaced, so shorter runs suffice")
     runs = check_runs(runs)
-    n_jobs = check_n_jobs(n_jobs)
+    resolve_jobs(n_jobs)
     check_flag(progress, "progress")
     check_flag(per_user, "per_user")
     check_has(algorithm, "algorithm", ("start", "guarantee", "name"),
@@ -85,7 +91,9 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     guarantee = algorithm.guarantee(horizon=horizon, dimension=dimension)
     start = time.perf_counter()
     outcomes = run_seeded(_run_once, (algorithm, environment, horizon, points, per_user), seeds,
-                          n_jobs=n_jobs, progress=progress, label=algorithm.name)
+                          n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, label=algorithm.name, cache_dir=cache_dir,
+                          cache=cache and seed is not None)
     seconds = time.perf_counter() - start
     return SimulationResult(
         algorithm=algorithm.name, environment=environment.describe(), horizon=horizon, runs=runs,

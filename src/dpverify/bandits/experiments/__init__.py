@@ -2,7 +2,12 @@
 
 * :mod:`~dpverify.bandits.experiments.registry` — :data:`EXPERIMENTS`, assembled
   from :mod:`.chowdhury`, :mod:`.tenenbaum`, :mod:`.hanna`, :mod:`.dpdpe`, :mod:`.garcelon`;
-* :mod:`~dpverify.bandits.experiments.reproduction` — :func:`reproduce` (CSV + figure);
+* :mod:`~dpverify.bandits.experiments.reproduction` — :func:`reproduce` (a named sweep);
+* :mod:`~dpverify.bandits.experiments.sweeps` — :func:`sweep` of a :class:`SweepSpec` on any
+  executor (:mod:`dpverify.execution`), cached in a :class:`ResultStore`
+  (:mod:`~dpverify.bandits.store`); specs from TOML or the registry
+  (:mod:`~dpverify.bandits.experiments.spec_files`); tables and files
+  (:mod:`~dpverify.bandits.experiments.tables`);
 * :mod:`~dpverify.bandits.experiments._spec` — the values (:class:`AlgorithmSpec`,
   :class:`Panel`, :class:`Experiment`, :class:`ExperimentResult`).
 
@@ -22,6 +27,9 @@ from dpverify.bandits.experiments.dpdpe import DPDPE_EPSILONS
 from dpverify.bandits.experiments.hanna import HANNA_EPSILONS
 from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.experiments.reproduction import reproduce, scaling_rows
+from dpverify.bandits.experiments.spec_files import experiment_spec, load_sweep_spec
+from dpverify.bandits.store import ResultStore, default_cache_dir
+from dpverify.bandits.experiments.sweeps import SweepResult, SweepSpec, sweep
 from dpverify.bandits.experiments.tenenbaum import SCALING_EPSILONS
 
 __all__ = [
@@ -37,4 +45,11 @@ __all__ = [
     "DPDPE_EPSILONS",
     "reproduce",
     "scaling_rows",
+    "SweepSpec",
+    "SweepResult",
+    "sweep",
+    "load_sweep_spec",
+    "experiment_spec",
+    "ResultStore",
+    "default_cache_dir",
 ]

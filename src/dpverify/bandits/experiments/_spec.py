@@ -12,7 +12,7 @@ from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import SimulationResult
 
 __all__ = ["AlgorithmSpec", "LinearAlgorithmSpec", "Panel", "Experiment", "ExperimentResult",
-           "SCALES"]
+           "SCALES", "build_algorithm"]
 
 #: Scales of :func:`reproduce`: (horizon divisor, runs or None for the experiment's own).
 SCALES = {"full": (1, None), "quick": (10, 5)}
@@ -60,6 +60,12 @@ class Experiment:
     kind: str = "curves"
     #: Horizon divisor of ``scale="quick"`` (the ε sweep needs the full T to show its slopes).
     quick_divisor: int = 10
+    #: Printed on the quick-scale figure and in the CSV when quick scale does not keep the
+    #: paper's orderings (empty: it keeps them).
+    quick_note: str = ""
+    #: Label of the non-private reference of an ε sweep: the figure then shows each
+    #: algorithm's excess regret over it (its privacy cost).
+    reference: str = ""
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -74,6 +80,9 @@ class ExperimentResult:
     results: tuple[tuple[Panel, tuple[SimulationResult, ...]], ...]
     files: tuple[Path, ...]
     seconds: float
+    #: Runs simulated now and runs read from the result store.
+    computed: int = 0
+    cached: int = 0
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -103,3 +112,10 @@ class LinearAlgorithmSpec:
         private = self.name not in NON_PRIVATE_LINEAR_ALGORITHMS
         return make_linear_algorithm(self.name, epsilon=epsilon if private else None,
                                      delta=delta, **options)
+
+
+def build_algorithm(spec: Any, epsilon: float, delta: float, horizon: int) -> Any:
+    """The spec's algorithm; specs with ``needs_horizon`` (DPE-FixedU) also get the horizon."""
+    if getattr(spec, "needs_horizon", False):
+        return spec.build(epsilon, delta, horizon=horizon)
+    return spec.build(epsilon, delta)

@@ -120,8 +120,9 @@ def _cells(name: str, scale: str) -> list[tuple[ContextualCell, list[tuple[str, 
     return cells
 
 
-def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_jobs: int,
-                   cells: tuple[str, ...] | None = None, runs: int | None = None
+def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_jobs: Any,
+                   cells: tuple[str, ...] | None = None, runs: int | None = None,
+                   executor: Any = None, scheduler: str | None = None
                    ) -> tuple[tuple[tuple[ContextualCell, tuple[SimulationResult, ...]], ...],
                               list[Path]]:
     """Run a registered contextual experiment; write ``<name>.csv``, ``<name>.png`` (and slopes)."""
@@ -132,7 +133,8 @@ def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_
         family = ContextualInstanceFamily(cell.dimension, ARMS)
         sims = tuple(replace(simulate_contextual(algorithm, family, cell.horizon,
                                                  runs=runs or cell_runs, seed=[seed, index],
-                                                 n_jobs=n_jobs, checkpoints=[cell.horizon]),
+                                                 n_jobs=n_jobs, executor=executor,
+                                                 scheduler=scheduler, checkpoints=[cell.horizon]),
                              algorithm=label)
                      for label, algorithm in algorithms)
         results.append((cell, sims + (_uniform_random(family, cell.horizon, runs or cell_runs,

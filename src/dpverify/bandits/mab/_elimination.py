@@ -144,4 +144,5 @@ def schedule_guarantee(privatizer: Any, batch_sizes: Sequence[int], *, delta: fl
     composition = "total = per batch by parallel composition (each user in one batch)"
     return BanditGuarantee(model=privatizer.model, per_batch=per_batch, total=per_batch,
                            approx_dp=as_approx_dp(per_batch, delta=delta),
-                           notes="; ".join(filter(None, [composition, notes])))
+                           notes="; ".join(filter(None, [composition, notes,
+                                                         getattr(privatizer, "theorem_note", "")])))

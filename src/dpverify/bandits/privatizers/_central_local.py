@@ -24,6 +24,7 @@ from dpverify.bandits.privatizers._secure_aggregation import (
     ProtocolParameters,
     _cached,
     _SecureAggregationPrivatizer,
+    regret_assumption_note,
 )
 from dpverify.guarantees import Guarantee
 from dpverify.mechanisms import DiscreteLaplace, privacy_map
@@ -46,6 +47,10 @@ class CentralDiscreteLaplace(PolyaSecureAggregation):
     """
 
     name = "central discrete Laplace (CDP-SE)"
+
+    @property
+    def theorem_note(self) -> str:
+        return regret_assumption_note(self.epsilon, "Thm 5")
     model = "central"
 
     def user_noise(self, parameters: ProtocolParameters) -> None:
@@ -84,6 +89,10 @@ class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
     epsilon: float
     tail_probability: float | None = None
     name = "local discrete Laplace (LDP-SE)"
+
+    @property
+    def theorem_note(self) -> str:
+        return regret_assumption_note(self.epsilon, "Thm 6")
     model = "local"
 
     def __post_init__(self) -> None:

@@ -1,0 +1,178 @@
+"""Sweep specs: from a TOML file (:func:`load_sweep_spec`) or from the registry (:func:`experiment_spec`).
+
+A spec file is a grid, expanded into one panel per (instance, horizon, ε, δ)::
+
+    name = "easy-vs-eps"              # output files <name>.csv, <name>-runs.csv, ...
+    kind = "curves"                   # or "scaling" (final regret against ε)
+    runs = 10
+    seed = 0
+    checkpoints = 100
+    epsilons = [0.5, 1.0]
+    horizons = [100000]
+    deltas = [1e-6]                   # optional (default 1e-6)
+
+    [[algorithms]]
+    name = "dist-dp-se"               # a make_algorithm or make_linear_algorithm name
+    label = "Dist-DP-SE"              # optional (default: the name)
+    options = { batch_base = 4, confidence = 0.1 }
+
+    [[instances]]
+    family = "easy"                   # random instances: easy | hard | mslr-synthetic
+    arms = 10                         # optional; rewards = "bernoulli" | "clipped-gaussian"
+
+    [[instances]]
+    name = "three arms"               # an explicit instance (the same in every run)
+    means = [0.2, 0.5, 0.7]
+    rewards = "bernoulli"
+
+    [[instances]]
+    file = "my_instance.json"         # means, or theta and actions (dpverify.bandits.instance_files),
+                                      # relative to the spec file
+
+    [[instances]]
+    linear_family = "sphere"          # hanna's random linear instances (or "dpdpe"): arms, dimension
+
+Or a registered experiment, run as a sweep: ``experiment = "chowdhury2023-fig1"``
+with optional ``scale``, ``runs``, ``seed``, ``panels``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from dpverify._validation import check_choice, check_positive_int, value_error
+from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
+from dpverify.bandits.experiments.sweeps import SweepSpec, instance_entropy
+from dpverify.bandits.instance_files import instance_from_mapping, load_instance, read_toml
+
+__all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec"]
+
+_TOP_KEYS = {"name", "kind", "runs", "seed", "checkpoints", "epsilons", "horizons", "deltas",
+             "algorithms", "instances", "description", "per_user", "note", "reference",
+             "experiment", "scale", "panels"}
+
+
+#: Said on a quick-scale figure whose experiment states no check of its orderings at T/10.
+_QUICK_NOTE = ("quick scale (reduced T and runs): the paper's orderings are checked at full "
+               "scale only; use --scale full")
+
+
+def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int | None = None,
+                    panels: tuple[str, ...] | None = None) -> SweepSpec:
+    """The registered experiment ``name`` as a sweep at ``scale`` (``quick`` or ``full``).
+
+    ``quick`` divides the horizons by the experiment's ``quick_divisor`` and
+    uses 5 runs, and carries the experiment's ``quick_note`` when the reduced
+    scale does not keep the paper's orderings (or a note that they are checked
+    at full scale only, when the horizons are reduced and the experiment says
+    nothing).
+    """
+    from dpverify.bandits.experiments.registry import EXPERIMENTS
+
+    experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
+    if experiment.kind == "contextual":
+        raise value_error("name", name, "an experiment of bandit panels",
+                          "the garcelon experiments run through reproduce()")
+    divisor, scale_runs = SCALES[check_choice(scale, "scale", tuple(SCALES))]
+    divisor = experiment.quick_divisor if scale == "quick" else divisor
+    runs = check_positive_int(runs, "runs") if runs is not None else (scale_runs or experiment.runs)
+    chosen = tuple(p for p in experiment.panels if panels is None or p.key in panels)
+    if not chosen:
+        raise value_error("panels", panels, "keys among " + ", ".join(p.key for p in experiment.panels))
+    chosen = tuple(replace(p, horizon=max(p.horizon // divisor, 10)) for p in chosen)
+    spec = SweepSpec(name=experiment.name, panels=chosen, runs=runs, seed=seed,
+                     kind="scaling" if experiment.kind == "scaling" else "curves",
+                     description=experiment.description,
+                     note=(experiment.quick_note or (_QUICK_NOTE if divisor > 1 else ""))
+                     if scale == "quick" else "",
+                     reference=experiment.reference)
+    # specs calibrated on the runs themselves (DPE-FixedU's U) are resolved here, once
+    resolved = tuple(
+        replace(panel, algorithms=tuple(a.resolve(panel, entropy, runs) if hasattr(a, "resolve")
+                                        else a for a in panel.algorithms))
+        for panel, entropy in zip(spec.panels, instance_entropy(spec)))
+    return replace(spec, panels=resolved)
+
+
+def load_sweep_spec(path: str | Path) -> SweepSpec:
+    """Read a sweep spec from a TOML file (module docstring)."""
+    path = Path(path)
+    if not path.is_file():
+        raise value_error("spec", str(path), "an existing TOML file")
+    return sweep_spec_from_mapping(read_toml(path), base=path.parent, default_name=path.stem)
+
+
+def sweep_spec_from_mapping(data: dict[str, Any], *, base: Path = Path("."),
+                            default_name: str = "sweep") -> SweepSpec:
+    """A :class:`SweepSpec` from the parsed TOML mapping (paths relative to ``base``)."""
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise value_error("spec", unknown, f"keys among {sorted(_TOP_KEYS)}")
+    if "experiment" in data:
+        panels = data.get("panels")
+        return experiment_spec(data["experiment"], scale=data.get("scale", "quick"),
+                               seed=data.get("seed", 0), runs=data.get("runs"),
+                               panels=None if panels is None else tuple(panels))
+    algorithms = tuple(_algorithm(a) for a in _list(data, "algorithms"))
+    instances = [_instances(i, base) for i in _list(data, "instances")]
+    epsilons = [float(e) for e in _list(data, "epsilons")]
+    horizons = [check_positive_int(t, "horizons") for t in _list(data, "horizons")]
+    deltas = [float(d) for d in data.get("deltas", [1e-6])]
+    panels = []
+    for label, family in instances:
+        for horizon in horizons:
+            for epsilon in epsilons:
+                for delta in deltas:
+                    key = f"{label}, T={horizon}, ε={epsilon:g}" + (
+                        f", δ={delta:g}" if len(deltas) > 1 else "")
+                    panels.append(Panel(key, key, family, epsilon, horizon, algorithms, delta))
+    return SweepSpec(name=str(data.get("name", default_name)), panels=tuple(panels),
+                     runs=data.get("runs", 20), seed=data.get("seed", 0),
+                     kind=data.get("kind", "curves"), checkpoints=data.get("checkpoints", 200),
+                     per_user=bool(data.get("per_user", False)),
+                     description=str(data.get("description", "")), note=str(data.get("note", "")),
+                     reference=str(data.get("reference", "")))
+
+
+def _list(data: dict[str, Any], key: str) -> list[Any]:
+    values = data.get(key)
+    if not isinstance(values, list) or not values:
+        raise value_error(key, values, "a non-empty list")
+    return values
+
+
+def _algorithm(entry: Any) -> Any:
+    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
+    from dpverify.bandits.mab import ALGORITHM_NAMES
+
+    if not isinstance(entry, dict) or "name" not in entry:
+        raise value_error("algorithms", entry, "tables with a name (and optional label, options)")
+    name = check_choice(entry["name"], "algorithms.name", ALGORITHM_NAMES + LINEAR_ALGORITHM_NAMES)
+    options = entry.get("options", {})
+    if not isinstance(options, dict):
+        raise value_error("algorithms.options", options, "a table of constructor options")
+    spec = AlgorithmSpec if name in ALGORITHM_NAMES else LinearAlgorithmSpec
+    return spec(name, str(entry.get("label", name)), tuple(sorted(options.items())))
+
+
+def _instances(entry: Any, base: Path) -> tuple[str, Any]:
+    from dpverify.bandits.environments import instance_family
+    from dpverify.bandits.linear.environments import LinearInstanceFamily
+
+    if not isinstance(entry, dict):
+        raise value_error("instances", entry, "tables (family, linear_family, means/theta or file)")
+    if "family" in entry:
+        family = instance_family(entry["family"], k=entry.get("arms"),
+                                 rewards=entry.get("rewards", "clipped-gaussian"))
+        return entry.get("name", family.describe()), family
+    if "linear_family" in entry:
+        family = LinearInstanceFamily(entry["linear_family"], entry.get("arms", 10),
+                                      entry.get("dimension", 2))
+        return entry.get("name", family.describe()), family
+    if "file" in entry:
+        instance = load_instance(base / entry["file"])
+        return entry.get("name", instance.name), instance
+    instance = instance_from_mapping(entry)
+    return instance.name, instance

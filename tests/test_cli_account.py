@@ -1,0 +1,58 @@
+"""``dpverify account dp-sgd`` and ``dpverify account compose`` (issue 15)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpverify.accountants.accountant import PrivacyAccountant
+from dpverify.accountants.events import PoissonSampledEvent, SelfComposedEvent, event_to_dict
+from dpverify.cli import main
+from dpverify.mechanisms import Gaussian, Laplace
+
+
+def _json(capsys, *argv: str) -> dict:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_dp_sgd_epsilon_equals_the_accountant(capsys) -> None:
+    out = _json(capsys, "account", "dp-sgd", "--sampling-rate", "0.01", "--epochs", "2",
+                "--noise-multiplier", "1.0", "--delta", "1e-5", "--method", "rdp")
+    assert out["steps"] == 200
+    event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=1.0), 0.01), 200)
+    assert out["epsilon"] == PrivacyAccountant("rdp").compose(event).get_epsilon(1e-5)
+
+
+def test_dp_sgd_calibration_meets_the_budget(capsys) -> None:
+    out = _json(capsys, "account", "dp-sgd", "--sampling-rate", "0.05", "--steps", "20",
+                "--epsilon", "2", "--delta", "1e-5")
+    event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=out["noise_multiplier"]), 0.05), 20)
+    assert PrivacyAccountant("pld").compose(event).get_epsilon(1e-5) <= 2.0
+
+
+def test_compose_spec_side_by_side(capsys, tmp_path) -> None:
+    spec = {"delta": 1e-6, "history": [
+        {"event": event_to_dict(Gaussian(sigma=5.0)), "count": 10},
+        {"event": event_to_dict(Laplace(scale=10.0)), "count": 2}]}
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    out = _json(capsys, "account", "compose", str(path), "--method", "all")
+    by_method = out["by_method"]
+    assert by_method["pld"] <= by_method["rdp"] <= by_method["zcdp"]
+    assert out["epsilon"] == by_method["pld"]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["account", "dp-sgd", "--sampling-rate", "1.5", "--steps", "3", "--noise-multiplier", "1",
+      "--delta", "1e-5"], "--sampling-rate 1.5 must be in (0, 1]"),
+    (["account", "dp-sgd", "--sampling-rate", "0.1", "--epochs", "0.01", "--noise-multiplier", "1",
+      "--delta", "1e-5"], "--epochs"),
+    (["account", "compose", "/nonexistent/spec.json", "--delta", "1e-5"], "spec"),
+])
+def test_bad_input_exits_2(capsys, argv, fragment) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert fragment in capsys.readouterr().err
