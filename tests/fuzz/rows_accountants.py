@@ -114,3 +114,61 @@ ROWS = {
                                 kinds={"value_discretization_interval": "positive"}),
 }
 NOT_FUZZED = {"DEFAULT_ORDERS": "a tuple constant"}
+
+# ---- events, the PrivacyAccountant, subsampling, group privacy, trade-off curves (issue 15)
+from dpverify.accountants import (  # noqa: E402
+    ComposedEvent, ExponentialMechanismEvent, MechanismEvent, PoissonSampledEvent,
+    RepeatAndSelectEvent, SampledWithoutReplacementEvent, SelfComposedEvent,
+    TreeAggregationEvent,
+)
+from dpverify.mechanisms import Gaussian, Laplace  # noqa: E402
+
+_GAUSSIAN = Gaussian(sigma=2.0)
+_EVENT = PoissonSampledEvent(Laplace(scale=1.0), 0.1)
+
+ROWS.update({
+    "PrivacyAccountant": Row(MODULE.PrivacyAccountant, {"method": "pld"},
+                             kinds={"neighbouring": "text", "orders": "any"}),
+    "from_dp_accounting": Row(MODULE.from_dp_accounting,
+                              lambda: {"event": __import__("dp_accounting").GaussianDpEvent(1.0)},
+                              kinds={"event": "object"}),
+    "MechanismEvent": Row(MechanismEvent, {"mechanism": _GAUSSIAN, "sensitivity": 1.0}),
+    "ComposedEvent": Row(ComposedEvent, {"events": (_GAUSSIAN, Laplace(scale=1.0))}),
+    "SelfComposedEvent": Row(SelfComposedEvent, {"event": _GAUSSIAN, "count": 3}),
+    "PoissonSampledEvent": Row(PoissonSampledEvent, {"event": _GAUSSIAN,
+                                                     "sampling_probability": 0.1}),
+    "SampledWithoutReplacementEvent": Row(SampledWithoutReplacementEvent,
+                                          {"event": _GAUSSIAN, "sample_size": 10,
+                                           "population_size": 100},
+                                          kinds={"sample_size": "count",
+                                                 "population_size": "count"}),
+    "TreeAggregationEvent": Row(TreeAggregationEvent, {"noise_multiplier": 1.0,
+                                                       "step_counts": (7, 3)},
+                                kinds={"noise_multiplier": "positive"}),
+    "RepeatAndSelectEvent": Row(RepeatAndSelectEvent, {"event": _GAUSSIAN, "mean": 2.0,
+                                                       "shape": 1.0},
+                                kinds={"mean": "positive", "shape": "positive"}),
+    "ExponentialMechanismEvent": Row(ExponentialMechanismEvent, {"epsilon": 1.0}),
+    "event_to_dict": Row(MODULE.event_to_dict, {"event": _EVENT}, kinds={"event": "object"}),
+    "event_from_dict": Row(MODULE.event_from_dict, lambda: {"data": MODULE.event_to_dict(_EVENT)},
+                           kinds={"data": "object"}),
+    "dominating_pair": Row(MODULE.dominating_pair, {"value": Laplace(scale=1.0),
+                                                    "sensitivity": 1.0},
+                           kinds={"value": "object"}),
+    "poisson_subsampled_pld": Row(MODULE.poisson_subsampled_pld,
+                                  {"value": Laplace(scale=1.0), "sampling_probability": 0.1,
+                                   "value_discretization_interval": 1e-2},
+                                  kinds={"value": "object",
+                                         "value_discretization_interval": "positive"}),
+    "group_privacy": Row(MODULE.group_privacy, {"guarantee": PureDP(1.0), "group_size": 2},
+                         kinds={"group_size": "count"}),
+    "tradeoff_curve": Row(MODULE.tradeoff_curve, {"pld": _PLD, "false_positive_rates": [0.1, 0.5],
+                                                  "points": 50},
+                          kinds={"points": "count", "pld": "object"}),
+    "true_positive_rate": Row(MODULE.true_positive_rate, {"pld": _PLD,
+                                                          "false_positive_rate": 0.1,
+                                                          "points": 50},
+                              kinds={"points": "count", "false_positive_rate": "probability",
+                                     "pld": "object"}),
+})
+NOT_FUZZED["ACCOUNTING_METHODS"] = "a tuple constant"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import tempfile
+from pathlib import Path
 
 import dpverify.bandits.experiments as MODULE
 from fuzz._harness import Row
@@ -41,3 +43,26 @@ NOT_FUZZED = {
     "HANNA_EPSILONS": "a tuple constant",
     "DPDPE_EPSILONS": "a tuple constant",
 }
+
+# ---- sweeps and the result store (issue 18)
+_SWEEP_SPEC = MODULE.experiment_spec("dpdpe-fig2c", panels=("c",), runs=1)
+_SPEC_FILE = Path(tempfile.mkdtemp(prefix="dpverify-fuzz-spec-")) / "sweep.toml"
+_SPEC_FILE.write_text('experiment = "dpdpe-fig2c"\npanels = ["c"]\nruns = 1\n', encoding="utf-8")
+
+ROWS.update({
+    "SweepSpec": Row(MODULE.SweepSpec, lambda: _fields(_SWEEP_SPEC),
+                     kinds={"description": "text", "note": "text", "reference": "text"}),
+    "SweepResult": Row(MODULE.SweepResult, {"spec": _SWEEP_SPEC, "results": (), "files": (),
+                                            "computed": 0, "cached": 0, "seconds": 0.0},
+                       kinds={"computed": "count", "cached": "count", "seconds": "positive"}),
+    "sweep": Row(MODULE.sweep, {"spec": _SWEEP_SPEC, "cache": False, "figures": False},
+                 kinds={"cache_dir": "any", "out_dir": "any", "executor": "any",
+                        "scheduler": "any"}),
+    "load_sweep_spec": Row(MODULE.load_sweep_spec, {"path": str(_SPEC_FILE)},
+                           kinds={"path": "text"}),
+    "experiment_spec": Row(MODULE.experiment_spec, {"name": "dpdpe-fig2c", "panels": ("c",),
+                                                    "runs": 1},
+                           kinds={"runs": "count"}, avoid={"panels": (None,)}),
+    "ResultStore": Row(MODULE.ResultStore, {"directory": "store"}, kinds={"directory": "any"}),
+    "default_cache_dir": Row(MODULE.default_cache_dir, {}),
+})

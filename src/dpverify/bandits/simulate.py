@@ -36,6 +36,7 @@ reassembled in order).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -319,6 +320,9 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     resolve_jobs(n_jobs)
     check_flag(progress, "progress")
     check_flag(per_user, "per_user")
+    check_flag(cache, "cache")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise value_error("cache_dir", cache_dir, "a directory path or None")
     check_has(algorithm, "algorithm", ("start", "guarantee"),
               "a bandit algorithm (e.g. dpverify.bandits.mab.make_algorithm(...))")
     check_seed(seed)

@@ -11,6 +11,7 @@ shared loop is :func:`dpverify.bandits.contextual._engine.run`.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -78,6 +79,9 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     resolve_jobs(n_jobs)
     check_flag(progress, "progress")
     check_flag(per_user, "per_user")
+    check_flag(cache, "cache")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise value_error("cache_dir", cache_dir, "a directory path or None")
     check_has(algorithm, "algorithm", ("start", "guarantee", "name"),
               "a contextual algorithm (e.g. make_contextual_algorithm(...))")
     check_seed(seed)
