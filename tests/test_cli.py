@@ -125,14 +125,19 @@ def test_audit_claim_override_and_family(capsys) -> None:
 
 
 def test_audit_shows_a_progress_bar_on_long_audits(capsys, monkeypatch) -> None:
+    """Long audits get a bar on a terminal only (tqdm's disable=None); --progress forces it."""
     from dpverify.cli import audit as cli
 
     monkeypatch.setattr(cli, "_PROGRESS_SAMPLES", 10)
-    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4", "--progress"]) == 0
     captured = capsys.readouterr()
     assert "certifying" in captured.err and "no violation found" in captured.out
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
+    assert "certifying" not in capsys.readouterr().err  # captured stderr is not a terminal
     monkeypatch.setattr(cli, "_PROGRESS_SAMPLES", 10**9)
     assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
+    assert "certifying" not in capsys.readouterr().err
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4", "--json"]) == 0
     assert "certifying" not in capsys.readouterr().err
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "UnsupportedError",
     "CalibrationError",
     "AuditError",
+    "AuditWarning",
 ]
 
 
@@ -42,3 +43,10 @@ class CalibrationError(DpverifyError, ValueError):
 
 class AuditError(DpverifyError, RuntimeError):
     """An audit cannot be carried out as requested (too few samples, bad sampler output)."""
+
+
+class AuditWarning(UserWarning):
+    """An audit found its sampler misbehaving and changed how it draws (the message says how).
+
+    Raised as a warning, not an error: the audit still runs, in the safe way.
+    """

@@ -1,21 +1,24 @@
 """Neighbouring relations between datasets.
 
 One enum, :class:`Neighbouring`, names the relation a guarantee is stated
-under; :func:`are_neighbours` checks a concrete pair of datasets.
+under; :func:`are_neighbours` checks a concrete pair of datasets;
+:func:`query_vector_patterns` lists StatDP's neighbouring pairs of query-answer
+vectors (the candidates of a worst-pair search, :mod:`dpverify.auditing.search`).
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from dpverify._validation import value_error
+from dpverify._validation import check_int_at_least, check_positive, value_error
 from dpverify.errors import DpverifyTypeError
 
-__all__ = ["Neighbouring", "are_neighbours"]
+__all__ = ["Neighbouring", "are_neighbours", "InputPair", "query_vector_patterns"]
 
 
 class Neighbouring(str, enum.Enum):
@@ -86,3 +89,71 @@ def are_neighbours(x: Any, x_prime: Any, relation: Neighbouring | str = Neighbou
     while i < len(shorter) and _equal(longer[i], shorter[i]):
         i += 1
     return all(_equal(longer[j + 1], shorter[j]) for j in range(i, len(shorter)))
+
+
+@dataclass(frozen=True, eq=False)
+class InputPair:
+    """A neighbouring pair with a name (``"one above"``, ``"half half"``, ...).
+
+    Compared by identity (the inputs may be arrays).
+    """
+
+    x: Any
+    x_prime: Any
+    name: str = ""
+
+
+def query_vector_patterns(length: int, *, sensitivity: float = 1.0,
+                          norm: str = "linf") -> list[InputPair]:
+    """StatDP's input patterns for mechanisms over a vector of query answers.
+
+    Around the base vector ``x = (s, …, s)`` (``s`` the sensitivity of each
+    answer), ``x'`` moves answers by ``±s`` (Ding et al. 2018, §5.1):
+    *one above* ``(2s, s, …)``, *one below* ``(0, s, …)``, *one above rest
+    below* ``(2s, 0, …, 0)``, *one below rest above* ``(0, 2s, …, 2s)``, *half
+    half* ``(2s, …, 2s, 0, …, 0)``, *all above* ``(2s, …)``, *all below*
+    ``(0, …)``, and *X shape* ``x = (s, …, s, 0, …, 0)``,
+    ``x' = (0, …, 0, s, …, s)``. These are neighbours when every answer has
+    ℓ∞-sensitivity ``s`` (``norm="linf"``, e.g. counting queries on one
+    changed record, or SVT's queries). With ``norm="l1"`` the total change is
+    at most ``s``: only *one above*, *one below*, and half-half/X-shape splits
+    of ``s`` over the coordinates are returned.
+
+    >>> [p.name for p in query_vector_patterns(4)][:3]
+    ['one above', 'one below', 'one above rest below']
+    >>> query_vector_patterns(4)[4].x_prime.tolist()
+    [2.0, 2.0, 0.0, 0.0]
+    """
+    length = check_int_at_least(length, "length", 1)
+    if length > 10_000:
+        raise value_error("length", length, "<= 10000")
+    s = check_positive(sensitivity, "sensitivity")
+    if norm not in ("linf", "l1"):
+        raise value_error("norm", norm, "'linf' or 'l1'")
+    half = max(1, length // 2)
+    base = np.full(length, s)
+
+    def moved(first: float, rest: float, count: int = 1) -> np.ndarray:
+        vector = np.full(length, rest)
+        vector[:count] = first
+        return vector
+
+    if norm == "l1":
+        share = s / length
+        up_down = np.where(np.arange(length) < half, share, -share)
+        pairs = [InputPair(base, moved(2 * s, s), "one above"),
+                 InputPair(base, moved(0.0, s), "one below"),
+                 InputPair(base, base + up_down, "half half"),
+                 InputPair(base, base + share, "all above"),
+                 InputPair(base, base - share, "all below")]
+    else:
+        x_shape = np.where(np.arange(length) < half, s, 0.0)
+        pairs = [InputPair(base, moved(2 * s, s), "one above"),
+                 InputPair(base, moved(0.0, s), "one below"),
+                 InputPair(base, moved(2 * s, 0.0), "one above rest below"),
+                 InputPair(base, moved(0.0, 2 * s), "one below rest above"),
+                 InputPair(base, moved(2 * s, 0.0, half), "half half"),
+                 InputPair(base, np.full(length, 2 * s), "all above"),
+                 InputPair(base, np.zeros(length), "all below"),
+                 InputPair(x_shape, x_shape[::-1].copy(), "X shape")]
+    return [p for p in pairs if length > 1 or p.name in ("one above", "one below")]

@@ -104,17 +104,25 @@ def test_same_seed_same_report() -> None:
 
 
 def test_search_and_certification_splits_are_disjoint_and_chunked() -> None:
-    """The sampler sees the search draws first, then bounded chunks adding up to the rest."""
+    """The sampler sees the search draws first, then bounded chunks adding up to the rest.
+
+    (With ``threads=False`` the contract probe makes three calls of PROBE_ROWS
+    on x before the audit's own draws; their outputs are discarded.)
+    """
+    from dpverify.auditing._safety import PROBE_ROWS
+
     calls: list[tuple[float, int]] = []
 
     def recording(data, size, rng):
         calls.append((data, size))
         return data + rng.laplace(0.0, 1.0, size)
 
-    report = audit(recording, 0.0, 1.0, epsilon=1.0, samples=300_000, seed=1)
+    report = audit(recording, 0.0, 1.0, epsilon=1.0, samples=300_000, seed=1, threads=False)
     search = report.search_samples
     assert search == 100_000 and report.certify_samples == 200_000
     x_calls = [size for data, size in calls if data == 0.0]
+    assert x_calls[:3] == [PROBE_ROWS] * 3
+    x_calls = x_calls[3:]
     assert sum(x_calls) == 300_000
     # search draws: 1024 then the rest; everything after is certification chunks
     assert x_calls[:2] == [1024, search - 1024]
@@ -169,7 +177,8 @@ def test_delta_claim_can_absorb_a_violation() -> None:
 
 @pytest.mark.parametrize("output, message", [
     (lambda size: np.zeros(size + 1), "shape"),
-    (lambda size: np.array(["a"] * size), "expected numbers"),
+    (lambda size: np.array([None] * size), "expected numbers"),
+    (lambda size: np.array([1j] * size), "expected numbers"),
     (lambda size: np.full(size, np.nan), "NaN"),
 ])
 def test_bad_sampler_output_is_an_audit_error(output, message: str) -> None:

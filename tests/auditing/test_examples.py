@@ -46,13 +46,15 @@ def test_catalogue_covers_the_issue() -> None:
 
 @pytest.mark.parametrize("name", list(CATALOGUE))
 def test_million_sample_audit_flags_exactly_the_buggy_ones(name: str) -> None:
+    """Plain-mode bugs are flagged; the others need their mode (tests/auditing/test_modes.py)."""
     mechanism = CATALOGUE[name]
     report = audit(mechanism.sampler, mechanism.x, mechanism.x_prime, epsilon=mechanism.epsilon,
                    delta=mechanism.delta, samples=SAMPLES, confidence=CONFIDENCE,
                    seed=sum(map(ord, name)))
-    assert report.violation == (not mechanism.correct), str(report)
+    if mechanism.mode == "plain":
+        assert report.violation == (not mechanism.correct), str(report)
     assert report.epsilon_lower_bound <= mechanism.true_epsilon, str(report)
-    if not mechanism.correct:
+    if not mechanism.correct and mechanism.mode == "plain":
         assert report.epsilon_lower_bound >= mechanism.epsilon + 0.4
 
 

@@ -79,8 +79,8 @@ def test_correct_laplace_passes_and_half_scale_fails_readably(pytester: pytest.P
         "*epsilon lower bound*",
     ])
     result.stdout.fnmatch_lines([
-        "*dpverify audits: 2 run, 1 violations (--dpverify-seed=0)*",
-        "*test*mechanism*claim*certified eps >=*verdict*",
+        "*dpverify audits: 2 run in 2 tests, 1 violations (--dpverify-seed=0)*",
+        "*test*mechanism (worst audit)*claim*certified eps >=*verdict*audits*",
         "*test_user.py::test_correct_laplace*laplace*1-DP*ok*",
         "*test_user.py::test_buggy_laplace*laplace_half_scale*1-DP*VIOLATION*",
     ])
@@ -243,5 +243,33 @@ def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
     # fixed too (else each run would risk a false failure of up to 10 × 1e-3).
     result = run(pytester, "--strict-markers", "--hypothesis-seed=0")
     result.assert_outcomes(passed=4)
-    result.stdout.fnmatch_lines(["*dpverify audits:*run, 1 violations*",
+    result.stdout.fnmatch_lines(["*dpverify audits:*run in * tests, 1 violations*",
                                  "*noisy_count, half noise*VIOLATION*"])
+
+
+def test_a_failure_hides_the_library_frames(pytester: pytest.Pytester) -> None:
+    """``__tracebackhide__``: the user's line and the report, not dpverify's source."""
+    pytester.makepyfile(test_user=USER_TESTS)
+    result = run(pytester)
+    text = result.stdout.str()
+    assert "assert_satisfies(laplace_half_scale, 0.0, 1.0, epsilon=1.0)" in text
+    assert "report = audit(sampler" not in text and "__tracebackhide__" not in text
+
+
+def test_the_summary_has_one_row_per_test_its_worst_audit(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_user='''
+from hypothesis import given, settings, strategies as st
+from dpverify.testing import assert_satisfies
+
+@settings(max_examples=6, derandomize=True, database=None)
+@given(st.sampled_from([1.0, 0.5]))
+def test_scales(scale):
+    assert_satisfies(lambda d, n, rng: d + rng.laplace(0, scale, n), 0.0, 1.0, epsilon=1.0,
+                     samples=20_000, label=f"laplace({scale})")
+''')
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    lines = [line for line in result.stdout.lines
+             if line.startswith("test_user.py::test_scales")]
+    assert len(lines) == 1, lines
+    assert "laplace(0.5)" in lines[0] and "VIOLATION" in lines[0]

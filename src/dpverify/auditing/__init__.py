@@ -4,6 +4,15 @@
 * :func:`audit_curve` — a whole claimed privacy profile; :class:`CurveAuditReport`.
 * :func:`audit_interactive` — a whole interactive algorithm (a bandit over a
   reward stream), runs in parallel over processes.
+* :func:`audit_search` — the worst of many neighbouring pairs (pilot, then
+  certification on fresh samples; family-wise); :func:`query_vector_patterns`
+  — StatDP's input patterns.
+* ``audit(..., samples="auto", max_samples=N)`` — :func:`audit_sequential`,
+  stops at the first certified violation; :func:`samples_to_certify` and
+  :func:`largest_certifiable_epsilon` plan sample sizes.
+* :func:`audit_model` — a lower bound valid *under a stated noise model*
+  (Gaussian, Laplace, randomized response), labelled as such;
+  :func:`weakest_profile` for :func:`audit_curve`.
 * :func:`exact_epsilon`, :func:`exact_delta` — the exact privacy of a pair of
   finite pmfs, to cross-check the statistical path.
 * :func:`clopper_pearson`, :func:`epsilon_lower_bound`, :func:`delta_lower_bound`
@@ -28,12 +37,26 @@ from dpverify.auditing.estimators import (
 from dpverify.auditing.events import FAMILIES, Event
 from dpverify.auditing.exact import exact_delta, exact_epsilon
 from dpverify.auditing.interactive import audit_interactive
+from dpverify.auditing.model import ModelAuditReport, audit_model, weakest_profile
+from dpverify.auditing.planning import largest_certifiable_epsilon, samples_to_certify
 from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
+from dpverify.auditing.search import InputPair, SearchReport, audit_search, query_vector_patterns
+from dpverify.auditing.sequential import audit_sequential
 
 __all__ = [
     "audit",
     "audit_curve",
     "audit_interactive",
+    "audit_search",
+    "audit_sequential",
+    "audit_model",
+    "weakest_profile",
+    "query_vector_patterns",
+    "InputPair",
+    "SearchReport",
+    "ModelAuditReport",
+    "samples_to_certify",
+    "largest_certifiable_epsilon",
     "claimed_delta_curve",
     "exact_epsilon",
     "exact_delta",

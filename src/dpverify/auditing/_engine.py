@@ -76,7 +76,8 @@ def _width(array: np.ndarray) -> int:
     return 1 if array.ndim == 1 else array.shape[1]
 
 
-def _draw_search(draw: Draw, n_search: int) -> tuple[np.ndarray, np.ndarray, int]:
+def _draw_search(draw: Draw, n_search: int, threads: bool = True
+                 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Both sides' search splits; shrinks the split for wide outputs (memory bound)."""
     first = min(n_search, 1024)
     heads = [checked_output(draw(side, first), first, None) for side in (0, 1)]
@@ -92,7 +93,7 @@ def _draw_search(draw: Draw, n_search: int) -> tuple[np.ndarray, np.ndarray, int
             parts.append(checked_output(draw(side, rest), rest, width))
         return np.concatenate(parts)
 
-    sides = _per_side(tail)
+    sides = _per_side(tail, threads)
     for side, array in zip(("x", "x'"), sides):
         if array.dtype.kind == "f" and np.isnan(array).any():
             raise AuditError(f"the sampler returned NaN outputs on {side}")
@@ -128,11 +129,16 @@ def _groups(candidates: Sequence[Candidate]) -> dict[int, tuple[Any, np.ndarray]
     return {k: (s, np.unique(np.asarray(c, dtype=np.float64))) for k, (s, c) in groups.items()}
 
 
-def _progress(total: int, enabled: bool) -> Any:
+def progress_disable(progress: bool | None) -> bool | None:
+    """tqdm's ``disable`` for ``progress``: ``None`` shows a bar only on a terminal."""
+    return None if progress is None else not progress
+
+
+def _progress(total: int, enabled: bool | None) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="samples", unit_scale=True, desc="certifying",
-                disable=not enabled, file=sys.stderr, leave=False)
+                disable=progress_disable(enabled), file=sys.stderr, leave=False)
 
 
 #: ``certify(n_certify, width, groups) -> ([totals of side 0, of side 1], [width 0, width 1])``:
@@ -141,13 +147,15 @@ Certifier = Callable[[int, "int | None", dict], tuple[list[dict[int, np.ndarray]
 
 
 def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Sequence[Any],
-                         confidence: float, progress: bool = False,
-                         certify: Certifier | None = None) -> Counts:
+                         confidence: float, progress: bool | None = False,
+                         threads: bool = True, certify: Certifier | None = None) -> Counts:
     """Search on a first split, then count the candidates' events on the rest, in chunks.
 
     With user-supplied events (a list of callables) there is no search: all
-    ``samples`` certify. ``certify`` replaces the in-process certification
-    (its counts are sums over independent outputs, so any split merges exactly).
+    ``samples`` certify. ``threads=False`` draws the two sides one after the
+    other in the calling thread (same counts, same report). ``certify``
+    replaces the in-process certification (its counts are sums over
+    independent outputs, so any split merges exactly).
     """
     samples = check_int_at_least(samples, "samples", 10)
     fixed = not isinstance(families, str)
@@ -157,7 +165,7 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         kind = "user events"
     else:
         n_search = min(max(1, int(samples * SEARCH_FRACTION)), SEARCH_CAP)
-        a, b, width = _draw_search(draw, n_search)
+        a, b, width = _draw_search(draw, n_search, threads)
         n_search, kind = len(a), output_kind(a)
         planned = 2 * 2 * 3 * max(1, len(targets))
         z = float(stats.norm.isf((1 - confidence) / planned))
@@ -173,7 +181,8 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         results = list(zip(sides, widths))
     else:
         with _progress(2 * n_certify, progress) as bar:
-            results = _per_side(lambda side: _certify_side(draw, side, n_certify, width, groups, bar))
+            results = _per_side(lambda side: _certify_side(draw, side, n_certify, width, groups,
+                                                           bar), threads)
     totals = {side: results[side][0] for side in (0, 1)}
     if n_certify and results[0][1] != results[1][1]:
         raise AuditError(f"the outputs on x have {results[0][1]} coordinates, "
@@ -182,12 +191,14 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
                   n_certify, n_search, kind)
 
 
-def _per_side(work: Callable[[int], Any]) -> list[Any]:
+def _per_side(work: Callable[[int], Any], threads: bool = True) -> list[Any]:
     """``[work(0), work(1)]``, the two sides in two threads (numpy releases the GIL).
 
     Each side has its own generator and its own position in the draw, so the
-    results do not depend on the scheduling.
+    results do not depend on the scheduling. ``threads=False``: one after the other.
     """
+    if not threads:
+        return [work(0), work(1)]
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = [pool.submit(work, side) for side in (0, 1)]
         return [future.result() for future in futures]

@@ -18,7 +18,11 @@ from scipy import optimize, special
 from dpverify.errors import AuditError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
-           "rows", "output_kind", "fit_logistic"]
+           "CategoryValue", "MixedCoder", "FloatBits", "Projection", "recurring_values", "categorical_columns", "rows", "output_kind",
+           "fit_logistic", "MAX_CATEGORIES"]
+
+#: A column with at most this many distinct integral values (on the search split) is a category.
+MAX_CATEGORIES = 32
 
 #: Largest key span for the histogram's dense lookup table.
 DENSE_SPAN = 1 << 22
@@ -51,20 +55,49 @@ class Indicator:
 
 @dataclass(frozen=True, eq=False)
 class ClassifierScore:
-    """Logistic-regression score ``w·[z, z²] + b`` with ``z = (y − centre)/scale``."""
+    """Logistic-regression score ``w·[z, z², flags] + b`` with ``z = (y − centre)/scale``.
+
+    ``flags`` are ``(column, value)`` pairs: the indicator ``y[column] == value``
+    of values that recur exactly (sentinels such as "aborted", categories,
+    clipping bounds), fixed on the search split.
+    """
 
     centre: np.ndarray
     scale: np.ndarray
     weights: np.ndarray
     bias: float
     description: str = "logistic score"
+    flags: tuple[tuple[int, float], ...] = ()
 
     def features(self, samples: np.ndarray) -> np.ndarray:
-        z = (rows(samples) - self.centre) / self.scale
-        return np.concatenate([z, z * z], axis=1)
+        table = rows(samples)
+        z = (table - self.centre) / self.scale
+        parts = [z, z * z]
+        if self.flags:
+            parts.append(np.stack([table[:, c] == v for c, v in self.flags], axis=1)
+                         .astype(np.float64))
+        return np.concatenate(parts, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return self.features(samples) @ self.weights + self.bias
+
+
+@dataclass(frozen=True, eq=False)
+class Projection:
+    """``s(y) = (y − centre)·w``: a fixed linear direction (the diagonal-covariance discriminant).
+
+    With ``w = (μ̂_x − μ̂_x')/σ̂²`` from the search split this is Fisher's linear
+    discriminant with a diagonal covariance: it pools the mean shift of every
+    coordinate, which a logistic fit on few rows misses when each
+    coordinate's shift is tiny against its noise (parallel compositions).
+    """
+
+    centre: np.ndarray
+    weights: np.ndarray
+    description: str = "mean-difference projection"
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return (rows(samples) - self.centre) @ self.weights
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +157,123 @@ class Bins:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.cuts, Identity()(samples), side="left").astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class CategoryValue:
+    """``s(y) = y[value]`` when the output's category is ``category``, else ``fill`` (±inf).
+
+    The category of a row is the key of its categorical columns (``coder``),
+    so ``{s > t}`` with ``fill = −inf`` is "category c and value above t" and
+    ``{s <= t}`` with ``fill = +inf`` is "category c and value at most t".
+    """
+
+    coder: KeyCoder
+    columns: tuple[int, ...]
+    value: int
+    category: int
+    fill: float
+    description: str = "value within a category"
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        table = rows(samples)
+        keys = self.coder(table[:, list(self.columns)])
+        return np.where(keys == self.category, table[:, self.value].astype(np.float64), self.fill)
+
+
+@dataclass(frozen=True, eq=False)
+class MixedCoder:
+    """Integer key of a mixed output: its categorical columns and the bins of its numeric ones.
+
+    The bins (cut points) are fixed on the search split.
+    """
+
+    categorical: tuple[int, ...]
+    numeric: tuple[int, ...]
+    cuts: tuple[np.ndarray, ...]
+    inner: KeyCoder
+
+    @classmethod
+    def fit(cls, pooled: np.ndarray, categorical: tuple[int, ...], numeric: tuple[int, ...],
+            cuts: tuple[np.ndarray, ...]) -> "MixedCoder":
+        blank = cls(categorical, numeric, cuts, KeyCoder(np.zeros(1), np.ones(1), np.ones(1)))
+        return cls(categorical, numeric, cuts, KeyCoder.fit(blank.table(pooled)))
+
+    def table(self, samples: np.ndarray) -> np.ndarray:
+        data = rows(samples)
+        columns = [data[:, c] for c in self.categorical]
+        columns += [np.searchsorted(cut, data[:, j], side="left").astype(np.float64)
+                    for j, cut in zip(self.numeric, self.cuts)]
+        return np.stack(columns, axis=1)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return self.inner(self.table(samples))
+
+
+@dataclass(frozen=True, eq=False)
+class FloatBits:
+    """Integer key of a float64 output from its bits: sign, binary exponent, lowest ``bits`` of the mantissa.
+
+    Mironov (2012) showed that ``x + Lap(b)`` computed in floating point
+    reaches different sets of doubles from different ``x``: the sum's
+    rounding leaves its lowest mantissa bits zero where the noise alone would
+    not. Events over these keys (likelihood-ratio top-k sets) certify that.
+    """
+
+    inner: KeyCoder
+    bits: int = 4
+
+    @staticmethod
+    def table(samples: np.ndarray, bits: int = 4) -> np.ndarray:
+        values = np.ascontiguousarray(np.asarray(samples, dtype=np.float64).reshape(len(samples)))
+        raw = values.view(np.uint64)
+        sign = (raw >> np.uint64(63)).astype(np.int64)
+        exponent = ((raw >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+        low = (raw & np.uint64((1 << bits) - 1)).astype(np.int64)
+        return np.stack([sign, exponent, low], axis=1)
+
+    @classmethod
+    def fit(cls, pooled: np.ndarray, bits: int = 4) -> "FloatBits":
+        return cls(KeyCoder.fit(cls.table(pooled, bits)), bits)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        return self.inner(self.table(samples, self.bits))
+
+
+def recurring_values(pooled: np.ndarray, *, share: float = 0.01,
+                     limit: int = 64) -> tuple[tuple[int, float], ...]:
+    """``(column, value)`` of values holding at least ``share`` of a column (at most ``limit``).
+
+    In a column of continuous values these are the sentinels and point
+    masses a linear score on raw values cannot separate.
+    """
+    table = rows(pooled)[:200_000]
+    flags: list[tuple[int, float]] = []
+    for column in range(table.shape[1]):
+        values, counts = np.unique(table[:, column], return_counts=True)
+        if len(values) <= 2:      # already a binary column: its raw value is its indicator
+            continue
+        for value in values[counts >= share * len(table)]:
+            flags.append((column, float(value)))
+    return tuple(flags[:limit])
+
+
+def categorical_columns(pooled: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(categorical, numeric)`` column indices of a vector output.
+
+    A column is categorical when all its values are integers and it takes at
+    most :data:`MAX_CATEGORIES` distinct values; the others are numeric.
+    """
+    table = rows(pooled)
+    categorical, numeric = [], []
+    for column in range(table.shape[1]):
+        values = table[:, column]
+        integral = values.dtype.kind in "biu" or bool(np.all(values == np.floor(values)))
+        if integral and len(np.unique(values[:100_000])) <= MAX_CATEGORIES:
+            categorical.append(column)
+        else:
+            numeric.append(column)
+    return tuple(categorical), tuple(numeric)
 
 
 def rows(samples: np.ndarray) -> np.ndarray:

@@ -40,7 +40,15 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.auditing._engine import Draw, certified_bounds, run_search_and_count
+from dpverify.auditing._engine import (
+    SEARCH_CAP,
+    SEARCH_FRACTION,
+    Draw,
+    certified_bounds,
+    run_search_and_count,
+)
+from dpverify.auditing._outputs import CategoryCodes, as_columns
+from dpverify.auditing._safety import check_threads, choose_threads
 from dpverify.auditing.estimators import (
     ConfidenceInterval,
     delta_lower_bound,
@@ -52,7 +60,8 @@ from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
 
 __all__ = ["audit", "audit_curve", "audit_from_draw", "Sampler", "check_events", "check_seed",
-           "claimed_delta_curve"]
+           "claimed_delta_curve", "prepare_draw", "check_samples_can_certify", "run_audit",
+           "check_common"]
 
 #: ``sampler(data, size, rng) -> np.ndarray``: ``size`` independent outputs of the mechanism on ``data``.
 Sampler = Callable[[Any, int, np.random.Generator], Any]
@@ -75,7 +84,7 @@ def check_events(events: Any) -> Any:
 MAX_AUDIT_SAMPLES = 10**9
 
 
-def _check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
+def check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
                   events: Any) -> tuple[int, float, Any]:
     if not callable(sampler):
         raise DpverifyTypeError(f"sampler={sampler!r} must be callable: (data, size, rng) -> "
@@ -88,21 +97,80 @@ def _check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
     return samples, confidence, check_events(events)
 
 
-def sampler_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any) -> Draw:
-    """A :data:`~dpverify.auditing._engine.Draw` calling the sampler with independent streams.
+def prepare_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any,
+                 threads: Any = "auto", samples: int | None = None) -> tuple[Draw, bool]:
+    """A :data:`~dpverify.auditing._engine.Draw` calling the sampler, and whether to use threads.
 
     ``SeedSequence(seed).spawn(2)``: one generator per side, so the two sides'
-    outputs are independent and the same seed gives the same audit.
+    outputs are independent and the same seed gives the same audit. Record
+    outputs (tuples, dicts, structured arrays, strings) are flattened to
+    numeric columns (:func:`dpverify.auditing._outputs.as_columns`). The
+    sampler is probed first (:func:`dpverify.auditing._safety.choose_threads`):
+    a sampler that ignores its rng or shares state between the sides is drawn
+    in one thread, with a loud :class:`~dpverify.errors.AuditWarning`.
     """
+    threads = check_threads(threads)
+    codes = CategoryCodes()
+    data = (x, x_prime)
+    threaded = choose_threads(sampler, data, threads, codes, max_rows=samples)
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     generators = [np.random.default_rng(child) for child in sequence.spawn(2)]
-    data = (x, x_prime)
-    return lambda side, size: sampler(data[side], size, generators[side])
+    return (lambda side, size: as_columns(sampler(data[side], size, generators[side]), size,
+                                          codes)), threaded
+
+
+def certify_split_size(samples: int, events: Any) -> int:
+    if not isinstance(events, str):
+        return samples
+    return samples - min(max(1, int(samples * SEARCH_FRACTION)), SEARCH_CAP)
+
+
+def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, confidence: float,
+                              events: Any, refuse: bool = True) -> None:
+    """Refuse (``ValueError`` naming ``samples``) an audit that cannot certify any ε above the claim.
+
+    ``refuse=False`` warns instead (:class:`~dpverify.errors.AuditWarning`),
+    which is what :func:`audit` does: such an audit runs, but it can never
+    fail, and says so.
+
+    Even the most separating event (every output of one side in it, none of
+    the other) certifies at most
+    :func:`~dpverify.auditing.planning.largest_certifiable_epsilon` of the
+    certifying split; the message says how many samples the most extreme
+    violation needs and points to ``samples="auto"``.
+    """
+    from dpverify.auditing.planning import largest_certifiable_epsilon
+
+    bound = largest_certifiable_epsilon(certify_split_size(samples, events), confidence=confidence,
+                                        delta=delta)
+    if bound > epsilon:
+        return
+    needed = samples
+    while largest_certifiable_epsilon(certify_split_size(needed, events), confidence=confidence,
+                                      delta=delta) <= epsilon:
+        needed *= 2
+        if needed > 10 ** 13:
+            break
+    error = value_error("samples", samples, f"large enough to certify an epsilon above the claim "
+                      f"{epsilon!r}",
+                      f"with {samples} samples per side no event can certify more than "
+                      f"{bound:.3g} at confidence {confidence:g}, so the audit could never "
+                      f"refute the claim; use samples={needed} or more (the least that can "
+                      f"refute it even for a mechanism with disjoint outputs; real violations "
+                      f"need more: see dpverify.auditing.samples_to_certify) or samples='auto'")
+    if refuse:
+        raise error
+    import warnings
+
+    from dpverify.errors import AuditWarning
+
+    warnings.warn(f"this audit cannot fail: {error}", AuditWarning, stacklevel=3)
 
 
 def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float = 0.0,
-          samples: int = 1_000_000, confidence: float = 0.95, seed: Any = None,
-          events: Any = "auto", progress: bool = False, n_jobs: Any = 1, executor: Any = None,
+          samples: Any = 1_000_000, confidence: float = 0.95, seed: Any = None,
+          events: Any = "auto", progress: bool | None = False, threads: Any = "auto",
+          max_samples: int | None = None, n_jobs: Any = 1, executor: Any = None,
           scheduler: str | None = None, chunk_samples: int | None = None) -> AuditReport:
     """Audit the claim that a mechanism is (ε, δ)-DP on the neighbouring pair (x, x').
 
@@ -111,13 +179,21 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     sampler
         ``sampler(data, size, rng) -> np.ndarray``: ``size`` independent
         outputs on ``data`` — shape ``(size,)`` (scalars, integers or
-        categorical codes) or ``(size, d)`` (vectors); draw with ``rng`` only.
+        categorical codes) or ``(size, d)`` (vectors), or a record of such
+        fields (a tuple, a dict or a structured array: e.g. an index and a
+        noisy value; string fields are categories); draw with ``rng`` only.
     x, x_prime
         The neighbouring inputs, passed to ``sampler`` as they are.
     epsilon, delta
         The claim (``delta = 0``: pure ε-DP).
     samples
-        Outputs drawn per side, search and certification together (>= 10).
+        Outputs drawn per side, search and certification together (>= 10),
+        or ``"auto"``: a sequential audit that stops as soon as a violation is
+        certified or ``max_samples`` are spent
+        (:func:`dpverify.auditing.sequential.audit_sequential`). A number too
+        small to certify anything above ``epsilon`` gets an
+        :class:`~dpverify.errors.AuditWarning` saying how many samples could
+        (the audit would pass whatever the mechanism; the CLI refuses it).
     confidence
         Probability that the whole audit's bounds hold (default 0.95).
     seed
@@ -127,7 +203,15 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
         ``"histogram"``, ``"classifier"``, or a list of indicator callables
         ``f(outputs) -> bool array`` (then no search: all samples certify).
     progress
-        Show a tqdm progress bar on stderr while certifying.
+        Show a tqdm progress bar on stderr while certifying; ``None``: only
+        when stderr is a terminal (tqdm's ``disable=None``).
+    threads
+        ``"auto"`` (default): draw the two sides in two threads when the
+        sampler is a plain function that passes a probe of its contract
+        (:mod:`dpverify.auditing._safety`); ``False``: one thread; ``True``:
+        two threads for any callable that passes the probe.
+    max_samples
+        The budget per side of ``samples="auto"`` (default 10^7).
     n_jobs, executor, scheduler, chunk_samples
         Large audits: the certification split is drawn and counted in chunks
         of ``chunk_samples`` outputs, each with its own spawned seed, on
@@ -169,10 +253,32 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     >>> report.violation, 1.0 < report.epsilon_lower_bound <= 2.0
     (True, True)
     """
-    samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    if isinstance(samples, str) and samples == "auto":
+        from dpverify.auditing.sequential import audit_sequential
+
+        return audit_sequential(sampler, x, x_prime, epsilon=epsilon, delta=delta,
+                                max_samples=max_samples, confidence=confidence, seed=seed,
+                                events=events, progress=progress, threads=threads)
+    if max_samples is not None:
+        raise value_error("max_samples", max_samples, "None unless samples='auto'")
+    samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
     check_flag(progress, "progress")
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
+    check_samples_can_certify(samples, epsilon=epsilon, delta=delta, confidence=confidence,
+                              events=events, refuse=False)
+    return run_audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
+                     confidence=confidence, seed=seed, events=events, progress=progress,
+                     threads=threads, n_jobs=n_jobs, executor=executor, scheduler=scheduler,
+                     chunk_samples=chunk_samples)
+
+
+def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: float,
+              samples: int, confidence: float, seed: Any, events: Any,
+              progress: bool | None = False, threads: Any = "auto", n_jobs: Any = 1,
+              executor: Any = None, scheduler: str | None = None,
+              chunk_samples: int | None = None) -> AuditReport:
+    """:func:`audit` with validated arguments and no refusal (pilots, sequential stages)."""
     start = time.perf_counter()
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     certify = None
@@ -187,16 +293,19 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
         certify = chunked_certifier(sampler, x, x_prime, root, chunk_samples=chunk,
                                     progress=progress, n_jobs=n_jobs, executor=executor,
                                     scheduler=scheduler)
-    draw = sampler_draw(sampler, x, x_prime, root)
-    return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples, confidence=confidence,
-                   events=events, progress=progress, start=start, certify=certify)
+    draw, threaded = prepare_draw(sampler, x, x_prime, root, threads, samples)
+    return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples,
+                           confidence=confidence, events=events, progress=progress, start=start,
+                           threads=threaded, certify=certify)
 
 
 def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
-            events: Any, progress: bool, start: float, certify: Any = None) -> AuditReport:
+                    events: Any, progress: bool | None, start: float,
+                    threads: bool = True, certify: Any = None) -> AuditReport:
     """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments)."""
-    counts = run_search_and_count(draw, samples=samples, families=events, targets=(("delta", delta),),
-                                  confidence=confidence, progress=progress, certify=certify)
+    counts = run_search_and_count(draw, samples=samples, families=events,
+                                  targets=(("delta", delta),), confidence=confidence,
+                                  progress=progress, threads=threads, certify=certify)
     bounds = certified_bounds(counts, confidence)
     lower_bounds = [epsilon_lower_bound(float(low), float(high), delta=delta)
                     for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
@@ -296,13 +405,13 @@ def _check_epsilons(epsilons: Any) -> tuple[float, ...]:
 def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
                 epsilons: Sequence[float] | None = None, samples: int = 1_000_000,
                 confidence: float = 0.95, seed: Any = None, events: Any = "auto",
-                progress: bool = False) -> CurveAuditReport:
+                progress: bool | None = False, threads: Any = "auto") -> CurveAuditReport:
     """Audit a claimed privacy profile ε ↦ δ(ε) at a grid of ε; report the most violated point.
 
     Parameters
     ----------
-    sampler, x, x_prime, samples, confidence, seed, events, progress
-        As in :func:`audit`.
+    sampler, x, x_prime, samples, confidence, seed, events, progress, threads
+        As in :func:`audit` (``samples`` a number).
     profile
         The claim: a :class:`~dpverify.guarantees.PrivacyProfile`, or a
         ``ZCDP``, ``RDPCurve``, ``ApproxDP`` or ``PureDP`` converted to its
@@ -339,16 +448,16 @@ def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
     >>> report.violation
     True
     """
-    samples, confidence, events = _check_common(sampler, samples, confidence, seed, events)
+    samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
     check_flag(progress, "progress")
     curve = claimed_delta_curve(profile)
     grid = _default_epsilons(curve, samples) if epsilons is None else _check_epsilons(epsilons)
     start = time.perf_counter()
     claimed = tuple(curve(e) for e in grid)
-    draw = sampler_draw(sampler, x, x_prime, seed)
+    draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads, samples)
     counts = run_search_and_count(draw, samples=samples, families=events,
                                   targets=tuple(("delta", min(d, 1 - 1e-12)) for d in claimed),
-                                  confidence=confidence, progress=progress)
+                                  confidence=confidence, progress=progress, threads=threaded)
     bounds = certified_bounds(counts, confidence)
     pairs = list(zip(bounds.p_lower.tolist(), bounds.p_prime_upper.tolist()))
     points = []

@@ -13,9 +13,18 @@ the statistic:
   the rank of ``y`` in that order, so the events are the nested sets of the
   top-k values (the Neyman–Pearson shape; unseen values rank last);
 * **classifier** events on vector outputs: logistic regression on the raw
-  coordinates and their squares (standardised), fitted by
-  :func:`scipy.optimize.minimize` on the log-loss, and ``s(y)`` is its score
-  (DP-Sniper's idea, Bichsel et al. 2021, with a simpler classifier).
+  coordinates, their squares and indicator flags of values that recur
+  exactly (sentinels such as "aborted", point masses), standardised, fitted
+  by :func:`scipy.optimize.minimize` on the log-loss on up to 100 000 rows
+  per side, and ``s(y)`` is its score (DP-Sniper's idea, Bichsel et al.
+  2021, with a simpler classifier); and the diagonal linear discriminant
+  ``(y − m)·(μ̂_x − μ̂_x')/σ̂²`` over the whole search split, which pools tiny
+  per-coordinate mean shifts;
+* **mixed** events on records with categorical and numeric fields (an index
+  and a noisy value): thresholds on each numeric field *within* each
+  category (``{category = c and value > t}``), and likelihood-ratio top-k
+  sets over (category, numeric bin) cells, the bins fixed on the search
+  split.
 
 **Sample splitting.** :func:`search_events` sees only the *search* split. For
 each direction — ``(x, x')``, events likely under ``M(x)``, and ``(x', x)`` —
@@ -39,7 +48,13 @@ from dpverify._validation import check_callable, check_record
 from dpverify.auditing._statistics import (
     DENSE_SPAN,
     Bins,
+    CategoryValue,
+    FloatBits,
     ClassifierScore,
+    MixedCoder,
+    Projection,
+    categorical_columns,
+    recurring_values,
     HistogramRank,
     Identity,
     Indicator,
@@ -62,7 +77,10 @@ __all__ = [
     "output_kind",
 ]
 
-FAMILIES = ("threshold", "interval", "histogram", "classifier")
+FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "float")
+#: Categories (most frequent first) and numeric fields a mixed search conditions on.
+MIXED_CATEGORIES = 8
+MIXED_FIELDS = 3
 #: Candidates kept per family and direction, before the overall cap.
 PER_FAMILY = 2
 #: Candidates certified per direction in a one-point audit.
@@ -70,7 +88,7 @@ PER_DIRECTION = 3
 #: Hard cap per direction (curves): the Bonferroni count is at most 2 x 2 x this.
 MAX_PER_DIRECTION = 20
 #: Rows of the search split used to fit the classifier (per side).
-CLASSIFIER_ROWS = 50_000
+CLASSIFIER_ROWS = 100_000
 #: At most this many distinct rows per search sample for a vector histogram in "auto".
 _HISTOGRAM_DENSITY = 0.2
 
@@ -219,6 +237,9 @@ def _threshold_family(a: np.ndarray, b: np.ndarray, plan: _Plan, statistic: Any 
     statistic = statistic or Identity()
     sa, sb = np.sort(statistic(a)), np.sort(statistic(b))
     cuts = _cut_grid(np.concatenate([sa, sb]), 400)
+    cuts = cuts[np.isfinite(cuts)]
+    if not len(cuts):
+        return []
     le = np.stack([_le_counts(sa, cuts), _le_counts(sb, cuts)], axis=1)
     n = np.array([len(sa), len(sb)])
     bounds = np.concatenate([np.stack([np.full_like(cuts, -np.inf), cuts], axis=1),
@@ -252,6 +273,12 @@ def _interval_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidat
 
 
 def _label(coder: Any, key: int) -> str:
+    if isinstance(coder, FloatBits):
+        sign, exponent, low = (key // coder.inner.strides) % coder.inner.spans + coder.inner.lows
+        return (f"{'-' if sign else '+'}2^{int(exponent) - 1023}..{int(exponent) - 1022}, "
+                f"low bits {int(low):0{coder.bits}b}")
+    if isinstance(coder, MixedCoder):
+        return _label(coder.inner, key)
     if isinstance(coder, Bins):
         cuts = coder.cuts
         low = "-inf" if key == 0 else _format(cuts[key - 1])
@@ -291,8 +318,13 @@ def _histogram_statistics(keys_a: np.ndarray, keys_b: np.ndarray, coder: Any,
     return statistics, np.stack(sorted_counts)
 
 
-def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str) -> list[Candidate]:
-    if kind.startswith("continuous"):
+def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str,
+                      floats: bool = False) -> list[Candidate]:
+    if floats:
+        if not kind.endswith("scalar") or np.asarray(a).dtype != np.float64:
+            raise ValueError("events='float' needs float64 scalar outputs")
+        coder: Any = FloatBits.fit(np.concatenate([Identity()(a), Identity()(b)]))
+    elif kind.startswith("continuous"):
         if not kind.endswith("scalar"):
             raise ValueError("events='histogram' needs discrete outputs or continuous scalars")
         pooled = np.concatenate([Identity()(a), Identity()(b)])
@@ -313,7 +345,8 @@ def _histogram_family(a: np.ndarray, b: np.ndarray, plan: _Plan, kind: str) -> l
             shown = ", ".join(labels[:min(size, 4)]) + (", ..." if size > 4 else "")
             return f"output in {{{shown}}} (top {size} by estimated likelihood ratio)"
 
-        for candidate in _candidates(statistic, bounds, prefix, plan, describe, "histogram"):
+        family = "float" if floats else "histogram"
+        for candidate in _candidates(statistic, bounds, prefix, plan, describe, family):
             if candidate.first == first:
                 result.append(candidate)
     return result
@@ -325,14 +358,73 @@ def _classifier_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candid
     pooled = np.concatenate([fit_a, fit_b])
     centre, scale = pooled.mean(axis=0), pooled.std(axis=0)
     scale = np.where(scale > 0, scale, 1.0)
-    blank = ClassifierScore(centre, scale, np.zeros(2 * ra.shape[1]), 0.0)
+    flags = recurring_values(pooled)
+    blank = ClassifierScore(centre, scale, np.zeros(2 * ra.shape[1] + len(flags)), 0.0,
+                            flags=flags)
     labels = np.concatenate([np.ones(len(fit_a)), np.zeros(len(fit_b))])
     weights, bias = fit_logistic(blank.features(pooled), labels)
+    extra = f" and {len(flags)} recurring-value flags" if flags else ""
     score = ClassifierScore(centre, scale, weights, bias,
-                            description=f"logistic score on {ra.shape[1]} coordinates and "
-                                        f"their squares")
-    return _threshold_family(a, b, plan, statistic=score, name="logistic score",
-                             family="classifier")
+                            description=f"logistic score on {ra.shape[1]} coordinates, "
+                                        f"their squares{extra}", flags=flags)
+    result = _threshold_family(a, b, plan, statistic=score, name="logistic score",
+                               family="classifier")
+    # the diagonal linear discriminant on the whole search split (not just the fitting rows)
+    difference = ra.mean(axis=0) - rb.mean(axis=0)
+    variance = (ra.var(axis=0) + rb.var(axis=0)) / 2
+    direction = difference / np.where(variance > 0, variance, 1.0)
+    if np.any(direction != 0):
+        projection = Projection((ra.mean(axis=0) + rb.mean(axis=0)) / 2, direction,
+                                f"mean-difference projection of {ra.shape[1]} coordinates")
+        result += _threshold_family(a, b, plan, statistic=projection, name="projection",
+                                    family="classifier")
+    return result
+
+
+def _mixed_family(a: np.ndarray, b: np.ndarray, plan: _Plan) -> list[Candidate]:
+    """Thresholds on numeric fields within each category; top-k (category, bin) cells."""
+    pooled = np.concatenate([rows(a), rows(b)]).astype(np.float64)
+    categorical, numeric = categorical_columns(pooled)
+    if not categorical or not numeric:
+        raise ValueError("events='mixed' needs outputs with categorical (integral, few values) "
+                         "and numeric columns")
+    numeric = numeric[:MIXED_FIELDS]
+    categories = KeyCoder.fit(pooled[:, list(categorical)])
+    keys = categories(pooled[:, list(categorical)])
+    values, counts = np.unique(keys, return_counts=True)
+    result: list[Candidate] = []
+    for key in values[np.argsort(-counts, kind="stable")][:MIXED_CATEGORIES]:
+        label = _label(categories, int(key))
+        for column in numeric:
+            for fill in (-np.inf, np.inf):
+                statistic = CategoryValue(categories, categorical, column, int(key), fill,
+                                          f"y[{column}] given category {label}")
+                name = f"(category {label}) and y[{column}]"
+                result += [c for c in _threshold_family(a, b, plan, statistic=statistic, name=name,
+                                                        family="mixed")
+                           if (fill < 0) == (c.event.high == np.inf)]
+    cuts = tuple(_cut_grid(pooled[:, j], 16) for j in numeric)
+    coder = MixedCoder.fit(pooled, categorical, numeric, cuts)
+    statistics, sorted_counts = _histogram_statistics(coder(a), coder(b), coder)
+    for first in (0, 1):
+        statistic, prefix = statistics[first], np.cumsum(sorted_counts[first], axis=0)
+        bounds = np.stack([np.full(len(prefix), -np.inf), np.arange(len(prefix)) + 0.5], axis=1)
+
+        def describe(low: float, high: float, labels: tuple = statistic.labels) -> str:
+            size = int(high + 0.5)
+            shown = ", ".join(labels[:min(size, 3)]) + (", ..." if size > 3 else "")
+            return (f"(category, numeric bin) in {{{shown}}} (top {size} cells by estimated "
+                    f"likelihood ratio)")
+
+        result += [c for c in _candidates(statistic, bounds, prefix, plan, describe, "mixed")
+                   if c.first == first]
+    return result
+
+
+def _is_mixed(a: np.ndarray, b: np.ndarray) -> bool:
+    head = np.concatenate([rows(a)[:20_000], rows(b)[:20_000]]).astype(np.float64)
+    categorical, numeric = categorical_columns(head)
+    return bool(categorical) and bool(numeric)
 
 
 def _auto_families(kind: str, a: np.ndarray, b: np.ndarray) -> tuple[str, ...]:
@@ -341,7 +433,7 @@ def _auto_families(kind: str, a: np.ndarray, b: np.ndarray) -> tuple[str, ...]:
     if kind == "discrete scalar":
         return ("histogram", "threshold")
     if kind == "continuous vector":
-        return ("classifier",)
+        return ("mixed", "classifier") if _is_mixed(a, b) else ("classifier",)
     if not _key_space_ok(a, b):
         return ("classifier",)
     head = a[:100_000]
@@ -395,6 +487,13 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += _interval_family(a, b, plan)
         elif name == "histogram":
             pool += _histogram_family(a, b, plan, kind)
+        elif name == "float":
+            pool += _histogram_family(a, b, plan, kind, floats=True)
+        elif name == "mixed":
+            if not kind.endswith("vector"):
+                raise ValueError(f"events='mixed' needs record outputs (a category and a "
+                                 f"value); these are {kind}s")
+            pool += _mixed_family(a, b, plan)
         else:
             pool += _classifier_family(a, b, plan)
     return _select(pool, len(plan.targets))

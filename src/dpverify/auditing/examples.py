@@ -15,6 +15,7 @@ noisy_max_exponential     1       report-noisy-max, Exp(2/ε) noise, releases th
 shuffled_binary_rr        1,1e-6  shuffled binary RR count, p = min_flip_probability
 polya_difference          0.25    sum of 4 Pólya-difference shares (discrete Laplace)
 mldp                      2       garcelon's M_LDP, d = 1, m = 1
+noisy_max_with_value      1       noisy-max index (ε/2) and its value + Lap(2) (ε/2): a record
 laplace_half_scale        1       Laplace(1/2): the scale halved
 gaussian_half_sigma       1,1e-5  Gaussian at half the analytic σ
 noisy_max_value           1       report-noisy-max releasing the noisy maximum
@@ -24,7 +25,23 @@ histogram_wrong_sensitivity 1     Laplace(1/ε) on a histogram under replace-one
 rr_wrong_p                1       binary RR with p = 1/(e^ε + 1) instead of 2/(e^ε + 1)
 mldp_budget_over_d        2       M_LDP splitting ε0 over d, not d(d+3)/2, coordinates
 polya_inverted_scale      0.25    Pólya shares with Gamma scale (1 − β)/β (inverted)
+noisy_max_value_low_noise 1       the record above with Lap(1/4) on the value: leaks through
+                                  the numeric field within each index (mode "plain", mixed events)
+shuffle_batch_miscalibrated 1,1e-6 shuffled binary RR on a batch of 50 users with the flip
+                                  probability calibrated for 300 (mode "sequential")
+gaussian_classical_large_epsilon 10,1e-3 σ = √(2 ln(1.25/δ))/ε at ε = 10, outside the
+                                  classical theorem's ε < 1 (mode "model")
+laplace_naive_float       1       textbook float Laplace x − b·sgn(u)·ln(1 − 2|u|) (Mironov
+                                  2012; mode "float")
 ========================  ======  =====================================================
+
+``mode`` says how each buggy example is refuted within 10^7 samples per side:
+``"plain"`` (:func:`~dpverify.auditing.audit` with default events),
+``"sequential"`` (``samples="auto"``), ``"model"``
+(:func:`~dpverify.auditing.model.audit_model` with the example's ``model``)
+or ``"float"`` (``events="float"``). Note that *every* float sampler here,
+the correct ones included, would be refuted by ``events="float"``: the
+catalogue's samplers are simulations, not deployable noise.
 
 All samplers are float/numpy simulations (vectorised for speed), as an audit
 of a real implementation would run that implementation.
@@ -69,6 +86,8 @@ class ExampleMechanism:
     correct: bool
     true_epsilon_fn: Callable[[], float] = field(repr=False)
     exact_pmfs_fn: Callable[[], Any] | None = field(default=None, repr=False)
+    mode: str = "plain"
+    model: dict | None = field(default=None, repr=False)
 
     @functools.cached_property
     def true_epsilon(self) -> float:
@@ -78,6 +97,25 @@ class ExampleMechanism:
     def exact_pmfs(self) -> Any:
         """``(p, q)``: the output pmfs on ``x`` and ``x'`` (finite outputs), else ``None``."""
         return None if self.exact_pmfs_fn is None else self.exact_pmfs_fn()
+
+    def true_epsilon_at(self, delta: float) -> float | None:
+        """The pair's true ε at another δ, when it is known in closed form or from exact pmfs.
+
+        ``None`` when it is not (the CLI then prints no "true epsilon" line
+        rather than the one at the example's own δ).
+
+        >>> example("laplace").true_epsilon_at(0.0)
+        1.0
+        >>> example("noisy_max_value").true_epsilon_at(0.1) is None
+        True
+        """
+        if delta == self.delta:
+            return self.true_epsilon
+        pmfs = self.exact_pmfs()
+        if pmfs is not None:
+            return float(exact_epsilon(*pmfs, delta=delta))
+        curve = _CURVES.get(self.name)
+        return None if curve is None else float(curve().epsilon_for_delta(delta))
 
 
 def _laplace(scale: float) -> Callable:
@@ -186,10 +224,16 @@ def _mldp(epsilon_0: float, buggy: bool) -> tuple[LocalPrivatizer, Callable, Cal
     return privatizer, sampler, pmfs
 
 
-def _shuffled_rr(users: int = 50, others_with_one: int = 24) -> tuple[Callable, Callable]:
-    """The count of ones of ``users`` shuffled binary-RR reports; user 1 holds ``data``."""
+def _shuffled_rr(users: int = 50, others_with_one: int = 24,
+                 calibrated_for: int = 50) -> tuple[Callable, Callable]:
+    """The count of ones of ``users`` shuffled binary-RR reports; user 1 holds ``data``.
+
+    The flip probability is ``min_flip_probability(calibrated_for, 1, 1e-6)``:
+    right when ``calibrated_for == users``, too small (too little noise) when
+    ε0 was calibrated for more users than the batch holds.
+    """
     def sampler(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
-        flip = _shuffled_flip()
+        flip = _shuffled_flip(calibrated_for)
         keep, lie = 1 - flip / 2, flip / 2
         counts = rng.binomial(others_with_one, keep, size)
         counts += rng.binomial(users - 1 - others_with_one, lie, size)
@@ -198,7 +242,7 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24) -> tuple[Callable, 
     def pmfs() -> tuple[Any, Any]:
         from dpverify.mechanisms.protocols import BinarySummation
 
-        protocol = BinarySummation(users=users, flip_probability=_shuffled_flip())
+        protocol = BinarySummation(users=users, flip_probability=_shuffled_flip(calibrated_for))
         return (protocol.count_law(others_with_one + 1, exact=False).probabilities,
                 protocol.count_law(others_with_one, exact=False).probabilities)
 
@@ -206,10 +250,57 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24) -> tuple[Callable, 
 
 
 @functools.lru_cache(maxsize=None)
-def _shuffled_flip() -> float:
+def _shuffled_flip(users: int = 50) -> float:
     from dpverify.accountants.shuffle import min_flip_probability
 
-    return min_flip_probability(50, 1.0, 1e-6, rtol=1e-6)
+    return min_flip_probability(users, 1.0, 1e-6, rtol=1e-6)
+
+
+def _noisy_max_with_value(value_scale: float, index_epsilon: float = 0.5) -> Callable:
+    """Noisy-max index with Exp(2/ε1) noise, released with its score plus Lap(value_scale)."""
+    def sampler(data: Any, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        scores = np.asarray(data, dtype=float)
+        index = np.argmax(scores + rng.exponential(2 / index_epsilon, (size, len(scores))), axis=1)
+        return index, scores[index] + rng.laplace(0.0, value_scale, size)
+    return sampler
+
+
+def _noisy_max_with_value_true(value_scale: float, index_epsilon: float = 0.5) -> float:
+    """``max_i ln(P_x(i)/P_x'(i)) + 1/b`` for scores (0, 1) vs (1, 0).
+
+    Given the index ``i`` the value is ``q_i + Lap(b)`` with ``|q_i − q'_i| = 1``,
+    whose density ratio reaches ``e^{1/b}`` on a tail; the index ratio is
+    exact (:func:`noisy_max_pmf`), so the sup of the joint ratio is the sum.
+    """
+    first = noisy_max_pmf((0.0, 1.0), index_epsilon / 2)
+    second = noisy_max_pmf((1.0, 0.0), index_epsilon / 2)
+    ratio = max(math.log(a / b) for a, b in zip(first, second))
+    return ratio + 1 / value_scale
+
+
+def _naive_float_laplace(scale: float) -> Callable:
+    """The textbook inverse-CDF float Laplace: ``x − b·sgn(u)·ln(1 − 2|u|)``, u ~ U(−1/2, 1/2)."""
+    def sampler(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+        u = rng.random(size) - 0.5
+        return data - scale * np.sign(u) * np.log(1 - 2 * np.abs(u))
+    return sampler
+
+
+@functools.lru_cache(maxsize=None)
+def _classical_sigma() -> float:
+    from dpverify.accountants.calibrate import classical_gaussian_sigma
+
+    return classical_gaussian_sigma(10.0, 1e-3)
+
+
+def _classical_gaussian(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
+    return data + rng.normal(0.0, _classical_sigma(), size)
+
+
+def _classical_curve() -> Any:
+    from dpverify.mechanisms.continuous import gaussian_privacy_profile
+
+    return gaussian_privacy_profile(_classical_sigma())
 
 
 _SVT_QUERIES = (0.0, 0.0, 0.0, 1.0, 1.0, 1.0)
@@ -250,6 +341,10 @@ def _correct() -> list[ExampleMechanism]:
     add(ExampleMechanism("mldp", "garcelon's M_LDP (d = 1, m = 1, eps0 = 2)", mldp_sampler,
                          _MLDP_X, _MLDP_X_PRIME, 2.0, 0.0, True, _from_pmfs(mldp_pmfs),
                          mldp_pmfs))
+    add(ExampleMechanism("noisy_max_with_value", "noisy-max index (Exp(4) noise, eps/2) released "
+                         "with its score + Lap(2) (eps/2): a (index, value) record, scores (0,1) "
+                         "vs (1,0)", _noisy_max_with_value(2.0), (0.0, 1.0), (1.0, 0.0), 1.0, 0.0,
+                         True, lambda: _noisy_max_with_value_true(2.0)))
     return entries
 
 
@@ -283,8 +378,48 @@ def _buggy() -> list[ExampleMechanism]:
     add(ExampleMechanism("polya_inverted_scale", "Polya shares with the inverted Gamma scale",
                          _polya_shares(4, 4.0, True), 0, 1, 0.25, 0.0, False,
                          lambda: -math.log1p(-math.exp(-0.25))))
+    add(ExampleMechanism("noisy_max_value_low_noise", "noisy-max index with its score + Lap(1/4): "
+                         "the record leaks through its numeric field", _noisy_max_with_value(0.25),
+                         (0.0, 1.0), (1.0, 0.0), 1.0, 0.0, False,
+                         lambda: _noisy_max_with_value_true(0.25)))
+    batch_sampler, batch_pmfs = _shuffled_rr(calibrated_for=300)
+    add(ExampleMechanism("shuffle_batch_miscalibrated", "shuffled binary RR count of a batch of 50 "
+                         "users, flip probability calibrated for 300 users", batch_sampler, 1, 0,
+                         1.0, 1e-6, False, _from_pmfs(batch_pmfs, 1e-6), batch_pmfs,
+                         mode="sequential"))
+    add(ExampleMechanism("gaussian_classical_large_epsilon", "Gaussian at the classical sigma "
+                         "sqrt(2 ln(1.25/delta))/eps for (10, 1e-3), outside its eps < 1 range",
+                         _classical_gaussian, 0.0, 1.0, 10.0, 1e-3, False,
+                         lambda: _classical_curve().epsilon_for_delta(1e-3), mode="model",
+                         model={"family": "gaussian", "sensitivity": 1.0}))
+    add(ExampleMechanism("laplace_naive_float", "textbook float Laplace(1) by inverse CDF "
+                         "(Mironov 2012), x = 0 vs 1", _naive_float_laplace(1.0), 0.0, 1.0, 1.0,
+                         0.0, False, lambda: math.inf, mode="float"))
     return entries
 
+
+def _laplace_curve(scale: float) -> Callable[[], Any]:
+    def curve() -> Any:
+        from dpverify.mechanisms.continuous import laplace_privacy_profile
+
+        return laplace_privacy_profile(scale)
+    return curve
+
+
+def _gaussian_curve(factor: float) -> Callable[[], Any]:
+    def curve() -> Any:
+        from dpverify.mechanisms.continuous import gaussian_privacy_profile
+
+        return gaussian_privacy_profile(_analytic_sigma() * factor)
+    return curve
+
+
+#: Examples whose privacy curve is known (their true ε at any δ).
+_CURVES: dict[str, Callable[[], Any]] = {
+    "laplace": _laplace_curve(1.0), "laplace_half_scale": _laplace_curve(0.5),
+    "gaussian": _gaussian_curve(1.0), "gaussian_half_sigma": _gaussian_curve(0.5),
+    "gaussian_classical_large_epsilon": _classical_curve,
+}
 
 CATALOGUE: dict[str, ExampleMechanism] = {entry.name: entry for entry in _correct() + _buggy()}
 """The built-in examples by name (correct ones first)."""

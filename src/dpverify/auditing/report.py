@@ -76,6 +76,12 @@ class AuditReport:
         was split over (Bonferroni).
     kind
         The output kind the event search saw (``"continuous scalar"``, ...).
+    stages
+        Sequential audits (``samples="auto"``): ``(samples per side, ε lower
+        bound)`` of every stage run; empty for a fixed-size audit.
+    mode
+        ``"fixed"``, ``"sequential"``, or ``"model: ..."`` (a model-based
+        bound, valid only under the stated noise model).
     """
 
     guarantee: PureDP | ApproxDP
@@ -94,6 +100,8 @@ class AuditReport:
     certify_samples: int = 0
     bounds: int = 0
     kind: str = ""
+    stages: tuple[tuple[int, float], ...] = ()
+    mode: str = "fixed"
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -121,6 +129,11 @@ class AuditReport:
             f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds",
             f"  time                 {self.seconds:.3f} s",
         ]
+        if self.stages:
+            lines.insert(-1, "  sequential stages    " + ", ".join(
+                f"{n} -> {b:.4g}" for n, b in self.stages)
+                + f" (confidence split over the planned stages; {self.samples} samples per "
+                  f"side in all)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,6 +157,8 @@ class AuditReport:
             "confidence": self.confidence,
             "seconds": self.seconds,
             "kind": self.kind,
+            "mode": self.mode,
+            "stages": [[n, _number(b)] for n, b in self.stages],
         }
 
 

@@ -23,8 +23,11 @@ command-line option > library default*; ``seed`` replaces the session seed for
 this test only (``dp_rng`` included). Unknown keywords or bad values make the
 test error with a message naming them.
 
-At the end of the session a table lists every audit run: test, mechanism
-label, claim, certified ε lower bound and verdict.
+At the end of the session a table lists one row per test that audited: its
+worst audit (a violation first, else the largest certified ε lower bound
+relative to its claim) — mechanism label, claim, certified ε lower bound,
+verdict — and how many audits the test ran (a hypothesis test runs one per
+example).
 
 The module is light on purpose: at import it loads only pytest (already
 loaded) and :mod:`dpverify.testing._session` (no imports). numpy is imported by
@@ -214,17 +217,31 @@ def _cell(text: str, width: int) -> str:
     return text if len(text) <= width else "…" + text[-(width - 1):]
 
 
+def worst_per_test(records: list[_session.AuditRecord]) -> list[tuple[_session.AuditRecord, int]]:
+    """Per test (in first-seen order), its worst record and its number of audits."""
+    worst: dict[str, tuple[_session.AuditRecord, int]] = {}
+    for record in records:
+        kept, count = worst.get(record.test, (record, 0))
+        if (record.violation, record.excess) > (kept.violation, kept.excess):
+            kept = record
+        worst[record.test] = (kept, count + 1)
+    return list(worst.values())
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is None or not state.records:
         return
-    rows = [(_cell(r.test.rsplit("/", 1)[-1], 60), _cell(r.label, 32), r.claim, f"{r.epsilon_lower_bound:.4g}",
-             "VIOLATION" if r.violation else "ok") for r in state.records]
-    header = ("test", "mechanism", "claim", "certified eps >=", "verdict")
+    rows = [(_cell(r.test.rsplit("/", 1)[-1], 60), _cell(r.label, 32), r.claim,
+             f"{r.epsilon_lower_bound:.4g}", "VIOLATION" if r.violation else "ok", str(count))
+            for r, count in worst_per_test(state.records)]
+    header = ("test", "mechanism (worst audit)", "claim", "certified eps >=", "verdict",
+              "audits")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     line = lambda row: "  ".join(cell.ljust(width) for cell, width in zip(row, widths))  # noqa: E731
     violations = sum(r.violation for r in state.records)
-    terminalreporter.write_sep("=", f"dpverify audits: {len(rows)} run, {violations} violations "
+    terminalreporter.write_sep("=", f"dpverify audits: {len(state.records)} run in {len(rows)} "
+                                    f"tests, {violations} violations "
                                     f"(--dpverify-seed={state.seed})")
     terminalreporter.write_line(line(header))
     for row in rows:

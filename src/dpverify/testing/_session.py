@@ -27,6 +27,12 @@ class AuditRecord:
     violation: bool
     samples: int
     confidence: float
+    claimed_epsilon: float = 0.0
+
+    @property
+    def excess(self) -> float:
+        """Certified lower bound minus the claim (positive exactly at a violation)."""
+        return self.epsilon_lower_bound - self.claimed_epsilon
 
 
 @dataclass

@@ -73,7 +73,8 @@ def _settings(samples: Any, confidence: Any, seed: Any,
 def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
                      delta: float = 0.0, samples: int | None = None,
                      confidence: float | None = None, seed: Any = None,
-                     label: str | None = None, events: Any = "auto") -> AuditReport:
+                     label: str | None = None, events: Any = "auto",
+                     threads: Any = "auto") -> AuditReport:
     """Assert that ``sampler`` is (ε, δ)-DP on the neighbouring pair (x, x'), by audit.
 
     Runs :func:`dpverify.auditing.audit` and raises :class:`AssertionError`,
@@ -103,7 +104,7 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     label
         The name shown in the failure message and the plugin's summary table
         (default: the sampler's qualified name).
-    events
+    events, threads
         As in :func:`~dpverify.auditing.audit`.
 
     Returns
@@ -119,6 +120,14 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     ``docs/proofs/auditing.md``); with the default 0.999, one test in a
     thousand at worst. Raise ``confidence`` for suites with many audits.
 
+    **Under hypothesis** the call reports the certified lower bound minus the
+    claim to :func:`hypothesis.target` (label ``"dpverify: certified epsilon
+    excess"``), so hypothesis's search climbs towards the inputs that come
+    closest to a violation (e.g. the half-up/half-down query pattern of a
+    sparse vector; pair it with
+    :func:`~dpverify.testing.strategies.neighbouring_query_vectors`). Failing
+    tracebacks hide this function's frames (``__tracebackhide__``).
+
     Examples
     --------
     >>> def laplace(data, size, rng):
@@ -133,19 +142,22 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     ...
     AssertionError: half_scale is not 1.0-DP on (x, x'): certified epsilon lower bound ...
     """
+    __tracebackhide__ = True
     label = _session.describe(sampler) if label is None else label
     if not isinstance(label, str):
         raise DpverifyTypeError(f"label={label!r} must be a string")
     samples, confidence, seed, where = _settings(samples, confidence, seed,
                                                  (x, x_prime, epsilon, delta, label))
     report = audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
-                   confidence=confidence, seed=seed, events=events)
+                   confidence=confidence, seed=seed, events=events, threads=threads)
+    _target(report)
     state = _session.current()
     if state is not None:
         state.records.append(_session.AuditRecord(
             test=where, label=label, claim=_claim_text(report.guarantee.epsilon, report.delta, compact=True),
             epsilon_lower_bound=report.epsilon_lower_bound, violation=report.violation,
-            samples=report.samples, confidence=report.confidence))
+            samples=report.samples, confidence=report.confidence,
+            claimed_epsilon=report.guarantee.epsilon))
     if report.violation:
         claim = _claim_text(report.guarantee.epsilon, report.delta)
         raise AssertionError(
@@ -153,6 +165,20 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
             f"{report.epsilon_lower_bound:.6g} > claimed epsilon {report.guarantee.epsilon!r} "
             f"(confidence {report.confidence:g}; x={x!r}, x'={x_prime!r})\n{report}")
     return report
+
+
+def _target(report: AuditReport) -> None:
+    """``hypothesis.target(ε_lb − ε)`` when running inside a hypothesis test (else nothing)."""
+    import sys
+
+    if "hypothesis" not in sys.modules:
+        return
+    from hypothesis import target
+    from hypothesis.control import currently_in_test_context
+
+    if currently_in_test_context():
+        excess = report.epsilon_lower_bound - report.guarantee.epsilon
+        target(excess if math.isfinite(excess) else 1e6, label="dpverify: certified epsilon excess")
 
 
 def _as_array(value: Any, name: str) -> np.ndarray:

@@ -44,7 +44,7 @@ from dpverify._validation import (
 )
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ZCDP, ApproxDP, EpsilonBounds, PrivacyProfile, PureDP, RDPCurve
-from dpverify.neighbouring import Neighbouring
+from dpverify.neighbouring import Neighbouring, query_vector_patterns
 
 __all__ = [
     "epsilons",
@@ -56,6 +56,7 @@ __all__ = [
     "neighbouring_reward_streams",
     "bounded_vectors",
     "neighbouring_bounded_vectors",
+    "neighbouring_query_vectors",
     "mechanisms",
     "register_type_strategies",
     "GUARANTEE_TYPES",
@@ -431,6 +432,58 @@ def neighbouring_bounded_vectors(dimension: int, *, norm: str = "l2", bound: flo
     min_users = check_positive_int(min_users, "min_users")
     max_users = check_int_at_least(max_users, "max_users", min_users)
     return _vector_pairs(dimension, order, bound, min_users, max_users)
+
+
+@st.composite
+def _query_pairs(draw: Any, length: int, sensitivity: float, norm: str, low: float,
+                 high: float) -> tuple[np.ndarray, np.ndarray]:
+    base = draw(hnp.arrays(np.float64, length, elements=st.floats(low, high)))
+    if norm == "linf":
+        step = st.one_of(st.sampled_from([0.0, sensitivity, -sensitivity]),
+                         st.floats(-sensitivity, sensitivity))
+        change = draw(hnp.arrays(np.float64, length, elements=step))
+    else:
+        direction = draw(hnp.arrays(np.float64, length, elements=st.floats(-1.0, 1.0)))
+        radius = draw(st.one_of(st.just(1.0), st.floats(0.0, 1.0))) * sensitivity
+        change = _within(direction, radius, 1, sensitivity)
+    return base, base + change
+
+
+def neighbouring_query_vectors(length: int, *, sensitivity: float = 1.0, norm: str = "linf",
+                               min_value: float = 0.0,
+                               max_value: float | None = None) -> st.SearchStrategy[tuple]:
+    """Pairs ``(q, q')`` of query-answer vectors of one neighbouring pair of datasets.
+
+    Every answer moves by at most ``sensitivity`` (``norm="linf"``: each
+    query has sensitivity ``s``, as for counting queries and sparse vector)
+    or the total move is at most ``sensitivity`` (``norm="l1"``: a histogram's
+    bins). Draws are either one of StatDP's patterns
+    (:func:`dpverify.neighbouring.query_vector_patterns`: one above, half
+    half, X shape, …) or a random base vector in ``[min_value, max_value]``
+    (default ``[0, 2·sensitivity]``) with random moves — per coordinate ``0``,
+    ``±s`` or any value in ``[−s, s]`` (ℓ∞), or a direction scaled to ℓ1 norm
+    ``<= s``. Shrinks towards the random branch with a zero base and no move;
+    with :func:`~dpverify.testing.assert_satisfies` (which calls
+    ``hypothesis.target`` on the certified excess) the search climbs towards
+    the pair that violates the claim the most.
+
+    >>> from hypothesis import find
+    >>> q, q_prime = find(neighbouring_query_vectors(3), lambda pair: pair[1][0] - pair[0][0] > 0.5)
+    >>> float(q_prime[0] - q[0]) <= 1.0
+    True
+    """
+    length = check_positive_int(length, "length")
+    if length > 10_000:
+        raise value_error("length", length, "<= 10000")
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    norm = check_choice(norm, "norm", ("linf", "l1"))
+    low = check_finite(min_value, "min_value")
+    high = 2 * sensitivity + low if max_value is None else check_finite(max_value, "max_value")
+    _check_range(low, high)
+    patterns = [(p.x, p.x_prime) for p in query_vector_patterns(length, sensitivity=sensitivity,
+                                                                 norm=norm)]
+    return st.one_of(_query_pairs(length, sensitivity, norm, low, high),
+                     st.sampled_from(patterns).map(lambda pair: (pair[0].copy(), pair[1].copy())))
 
 
 # --------------------------------------------------------------------------- mechanisms

@@ -103,14 +103,9 @@ def _release_sampler(statistic):
     return draw
 
 
-def test_shuffler_release_meets_prop13() -> None:
-    """Pair moving both Z and U (x = L, r = 1 vs x = 0, r = 0); statistic Z + U (both move up)."""
-    assert P == pytest.approx(0.5) and USERS * P >= 14 * math.log(8 / DELTA0)
-    epsilon = garcelon_per_batch_epsilon(USERS, P, m=1, d=1, delta0=DELTA0)
-    report = auditing.audit(_release_sampler(lambda z: z.sum(axis=1)), _batch(1.0, 1.0),
-                            _batch(0.0, 0.0), epsilon=epsilon, delta=DELTA0, samples=SAMPLES,
-                            confidence=CONFIDENCE, seed=12)
-    assert not report.violation, report
+# An audit of Prop. 13's own epsilon (69 at these parameters) could never fail at any practical
+# sample size (2e5 samples per side certify at most ~9.8); the claim it implied is covered by the
+# next test, which audits the exact shuffled-RR epsilon (smaller than Prop. 13's, asserted there).
 
 
 def test_shuffler_release_meets_the_exact_shuffled_rr_epsilon() -> None:

@@ -124,11 +124,12 @@ def test_dpdpe_paper_mode_at_epsilon_10_is_flagged(kind, sampler):
 def test_dpdpe_sound_mode_at_epsilon_10_passes(kind, sampler):
     privatizer = kind(10.0, 0.25, BOUND, "sound")
     assert privatizer.guarantee().delta <= 0.25
-    for events in (_tail_event(privatizer), "auto"):
-        report = audit(sampler(privatizer), CLIENTS_PRIME, CLIENTS, epsilon=10.0, delta=0.25,
-                       samples=SAMPLES if events != "auto" else 200_000,
-                       confidence=CONFIDENCE, seed=22, events=events)
-        assert not report.violation
+    # Only the tail event: the automatic search at 2e5 samples per side could never certify
+    # more than ~9.5 < 10 (it could not fail), and at SAMPLES it costs minutes.
+    report = audit(sampler(privatizer), CLIENTS_PRIME, CLIENTS, epsilon=10.0, delta=0.25,
+                   samples=SAMPLES, confidence=CONFIDENCE, seed=22,
+                   events=_tail_event(privatizer))
+    assert not report.violation
 
 
 def test_dpdpe_central_paper_guarantee_is_reported_as_not_established():

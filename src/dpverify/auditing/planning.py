@@ -1,0 +1,154 @@
+"""Sample planning: what an audit of ``n`` samples can certify, and how many samples a violation needs.
+
+An audit certifies ``ε_lb = ln((p_low − δ)/p'_high)`` from Clopper–Pearson
+bounds at level ``α = (1 − confidence)/m`` (``m`` one-sided bounds, Bonferroni;
+:func:`dpverify.auditing._engine.certified_bounds`). Two questions follow:
+
+* :func:`largest_certifiable_epsilon` — the most any event can certify with
+  ``n`` certifying outputs per side: all ``n`` outputs of one side in ``S``
+  and none of the other, ``p_low = α^{1/n}``, ``p'_high = 1 − α^{1/n}``. If
+  that is at most the claimed ε the audit cannot refute the claim whatever
+  the mechanism does, and :func:`~dpverify.auditing.audit` refuses to run.
+* :func:`samples_to_certify` — the samples per side at which an event of
+  probability ``p`` under ``M(x)`` and true ratio ``e^{ε_true}`` certifies
+  ``ε_lb > ε`` with a stated probability (``power``), from the exact binomial
+  quantiles of the two counts.
+"""
+
+from __future__ import annotations
+
+import math
+
+from scipy import stats
+
+from dpverify._validation import (
+    check_delta,
+    check_epsilon,
+    check_int_at_least,
+    check_probability,
+    value_error,
+)
+from dpverify.auditing.estimators import (
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    epsilon_lower_bound,
+)
+
+__all__ = ["largest_certifiable_epsilon", "samples_to_certify", "PLANNED_BOUNDS",
+           "MAX_PLANNED_SAMPLES"]
+
+#: One-sided bounds of a one-point audit with the default event search (2 x 2 x 3).
+PLANNED_BOUNDS = 12
+#: :func:`samples_to_certify` answers ``inf`` beyond this many samples per side.
+MAX_PLANNED_SAMPLES = 10 ** 15
+
+
+def _bound(n: int, k: int, k_prime: int, alpha: float, delta: float) -> float:
+    low = float(clopper_pearson_lower(k, n, alpha=alpha))
+    high = float(clopper_pearson_upper(k_prime, n, alpha=alpha))
+    return epsilon_lower_bound(low, high, delta=delta)
+
+
+def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
+                                delta: float = 0.0, bounds: int = 2) -> float:
+    """The largest ε lower bound ``n_certify`` outputs per side can ever certify.
+
+    Parameters
+    ----------
+    n_certify
+        Certifying outputs per side.
+    confidence
+        The audit's confidence.
+    delta
+        The claimed δ.
+    bounds
+        One-sided bounds sharing ``1 − confidence`` (2 for one event in one
+        direction, the least any audit uses).
+
+    Examples
+    --------
+    Ten outputs per side cannot refute ε = 1 at confidence 0.95:
+
+    >>> round(largest_certifiable_epsilon(10, confidence=0.95), 3)
+    0.807
+    """
+    n_certify = check_int_at_least(n_certify, "n_certify", 1)
+    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    delta = check_delta(delta, "delta")
+    bounds = check_int_at_least(bounds, "bounds", 1)
+    return _bound(n_certify, n_certify, 0, (1 - confidence) / bounds, delta)
+
+
+def samples_to_certify(probability: float, true_epsilon: float, *, epsilon: float,
+                       delta: float = 0.0, confidence: float = 0.95, power: float = 0.5,
+                       bounds: int = PLANNED_BOUNDS, search_fraction: float = 1 / 3) -> float:
+    """Outputs per side an audit needs to certify a violation on one event.
+
+    The event ``S`` has ``p = P[M(x) ∈ S] = probability`` and
+    ``p' = P[M(x') ∈ S] = (p − δ) e^{−ε_true}``. With ``n`` certifying outputs
+    per side the counts are ``K ~ Bin(n, p)`` and ``K' ~ Bin(n, p')``; the
+    audit certifies when ``ln((CP_low(K) − δ)/CP_high(K')) > ε``. This returns
+    the smallest ``n`` (on a grid of ratio 1.05) at which that happens when
+    ``K`` is at its ``(1 − √power)``-quantile and ``K'`` at its
+    ``√power``-quantile — so with probability at least ``power`` (the counts
+    are independent) — scaled up by the search split:
+    ``n/(1 − search_fraction)``.
+
+    Parameters
+    ----------
+    probability
+        ``p`` in (0, 1].
+    true_epsilon
+        The event's log ratio (``inf``: ``p' = 0``).
+    epsilon, delta
+        The claim; ``true_epsilon`` must exceed ``epsilon``.
+    confidence, bounds
+        The audit's confidence and its number of one-sided bounds (12 for a
+        default one-point audit).
+    power
+        Probability of certifying (default 0.5: the median case).
+    search_fraction
+        The share of samples spent on the event search (1/3 by default; 0 for
+        user-supplied events).
+
+    Returns
+    -------
+    float
+        Samples per side (``inf`` when no ``n <= 10^15`` suffices).
+
+    Examples
+    --------
+    An event of probability 0.1 with true ratio e^{1.2}, claim ε = 1:
+
+    >>> n = samples_to_certify(0.1, 1.2, epsilon=1.0)
+    >>> 10_000 < n < 100_000
+    True
+    """
+    p = check_probability(probability, "probability", open_low=True)
+    true_epsilon = check_epsilon(true_epsilon, "true_epsilon", allow_inf=True)
+    epsilon = check_epsilon(epsilon, "epsilon")
+    delta = check_delta(delta, "delta")
+    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    power = check_probability(power, "power", open_low=True, open_high=True)
+    bounds = check_int_at_least(bounds, "bounds", 1)
+    search_fraction = check_probability(search_fraction, "search_fraction", open_high=True)
+    if true_epsilon <= epsilon:
+        raise value_error("true_epsilon", true_epsilon, f"> epsilon={epsilon!r}",
+                          "an audit cannot certify a violation that is not there")
+    if p <= delta:
+        raise value_error("probability", probability, f"> delta={delta!r}")
+    p_prime = 0.0 if math.isinf(true_epsilon) else (p - delta) * math.exp(-true_epsilon)
+    alpha = (1 - confidence) / bounds
+    each = math.sqrt(power)
+
+    def certifies(n: int) -> bool:
+        k = int(stats.binom.ppf(1 - each, n, p))
+        k_prime = int(stats.binom.ppf(each, n, p_prime)) if p_prime > 0 else 0
+        return _bound(n, k, k_prime, alpha, delta) > epsilon
+
+    n = 2
+    while not certifies(n):
+        if n > MAX_PLANNED_SAMPLES:
+            return math.inf
+        n = max(n + 1, int(n * 1.05))
+    return math.ceil(n / (1 - search_fraction))
