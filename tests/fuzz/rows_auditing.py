@@ -33,7 +33,8 @@ _CURVE_REPORT = MODULE.audit_curve(_coin, 1, 0, profile=PureDP(2.0), epsilons=[0
 _DRAWS = np.random.default_rng(0).random(200)
 _BOUND = MODULE.hockey_stick_lower_bound(_DRAWS, _DRAWS + 0.1, epsilon=0.5)
 # x and x' are the user's data, handed to the user's sampler as they are
-_SAMPLE_KINDS = {"x": "anything", "x_prime": "anything", "events": "any", "progress": "flag"}
+_SAMPLE_KINDS = {"x": "anything", "x_prime": "anything", "events": "any", "progress": "flag",
+                 "threads": "any"}  # threads: "auto", True or False
 _LONG_AUDITS = {"samples": (10**8, 10**9)}  # legitimate audits of minutes, not tried
 
 ROWS = {
@@ -91,3 +92,51 @@ ROWS = {
                              {"p_lower": 0.5, "p_prime_upper": 0.1, "epsilon": 0.5}),
 }
 NOT_FUZZED = {"FAMILIES": "a tuple constant"}
+
+# ---- worst-pair search, sequential and model-based audits, planning (issue 16)
+_PAIRS = MODULE.query_vector_patterns(3)
+_SEARCH = MODULE.audit_search(_coin, [MODULE.InputPair(1, 0), MODULE.InputPair(0, 1)],
+                              epsilon=2.0, samples=2000, seed=0)
+
+
+def _gaussian(data, size, rng):  # the data are the fuzzed x, x': shift by 1 only for x' = 1.0
+    return (1.0 if isinstance(data, float) and data == 1.0 else 0.0) + rng.normal(0.0, 1.0, size)
+
+
+_MODEL = MODULE.audit_model(_gaussian, 0.0, 1.0, family="gaussian", epsilon=1.0, delta=1e-5,
+                            sensitivity=1.0, samples=2000, seed=0)
+
+ROWS.update({
+    "audit_search": Row(MODULE.audit_search,
+                        {"sampler": _coin, "pairs": [MODULE.InputPair(1, 0)], "epsilon": 1.0,
+                         "samples": 2000, "seed": 0},
+                        kinds={"events": "any", "progress": "flag"}, avoid=_LONG_AUDITS),
+    "audit_sequential": Row(MODULE.audit_sequential,
+                            {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 1.0,
+                             "max_samples": 20000, "seed": 0},
+                            kinds={**_SAMPLE_KINDS, "progress": "any"},
+                            avoid={"max_samples": (None, 10**8, 10**9)}),
+    "audit_model": Row(MODULE.audit_model,
+                       {"sampler": _gaussian, "x": 0.0, "x_prime": 1.0, "family": "gaussian",
+                        "epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0, "samples": 2000,
+                        "seed": 0}, kinds={**_SAMPLE_KINDS, "categories": "count"},
+                       avoid=_LONG_AUDITS),
+    "weakest_profile": Row(MODULE.weakest_profile, {"family": "laplace", "epsilon": 1.0}),
+    "query_vector_patterns": Row(MODULE.query_vector_patterns, {"length": 3},
+                                 kinds={"length": "count"}),
+    "InputPair": Row(MODULE.InputPair, {"x": 1, "x_prime": 0, "name": "p"},
+                     kinds={"x": "anything", "x_prime": "anything", "name": "text"}),
+    "SearchReport": Row(MODULE.SearchReport, lambda: _fields(_SEARCH),
+                        kinds={"seconds": "positive", "pilot_samples": "count"}),
+    "ModelAuditReport": Row(MODULE.ModelAuditReport, lambda: _fields(_MODEL),
+                            kinds={"seconds": "positive", "estimate": "real",
+                                   "parameter_bound": "real"}),
+    "samples_to_certify": Row(MODULE.samples_to_certify,
+                              {"probability": 0.1, "true_epsilon": 1.2, "epsilon": 1.0},
+                              kinds={"true_epsilon": "epsilon", "power": "probability",
+                                     "bounds": "count", "search_fraction": "probability"},
+                              allow_infinite=True),
+    "largest_certifiable_epsilon": Row(MODULE.largest_certifiable_epsilon,
+                                       {"n_certify": 10, "confidence": 0.95},
+                                       kinds={"n_certify": "count", "bounds": "count"}),
+})

@@ -15,7 +15,7 @@ ROWS = {
                             {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 2.0,
                              "samples": 1000, "seed": 0},
                             kinds={"x": "anything", "x_prime": "anything", "label": "any",
-                                   "events": "any"},
+                                   "events": "any", "threads": "any"},
                             ok_exceptions=(AssertionError,),  # a refuted claim is its answer
                             avoid={"samples": (10**8, 10**9)}),  # legitimate minute-long audits
     "assert_conservative": Row(MODULE.assert_conservative,
