@@ -1,7 +1,7 @@
 """A privacy accountant object: compose events, ask for ε or δ, by PLD, RDP or zCDP.
 
 :class:`PrivacyAccountant` is the one stateful object of the accountants: a
-ledger that only appends ``(event, count)`` records (:mod:`.events`) and
+ledger that only appends ``(event, count)`` records (:mod:`dpverify.accountants.events`) and
 recomputes every answer from them with the pure functions of :mod:`.pld`,
 :mod:`.rdp` and :mod:`.zcdp` (ARCHITECTURE.md, "accounting consumes
 guarantee values"). It offers the ergonomics of dp_accounting's

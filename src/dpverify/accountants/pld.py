@@ -2,18 +2,19 @@
 
 A :class:`PrivacyLossDistribution` holds, for each direction of a neighbouring
 pair (P, Q), a discretised copy of the privacy loss ``L = ln(P(o)/Q(o))``,
-``o ~ P``, on the grid ``{i h}`` by *connect-the-dots* [3]: the mass of each
+``o ~ P``, on the grid ``{i h}`` by *connect-the-dots* [3]_: the mass of each
 interval goes to its two end points so that ``E[e^{−L}]`` is kept (a
 mean-preserving spread of ``e^{−L}``), with every float uncertainty resolved
 upwards. By default h is scaled to the mechanism (1/100 of the loss's
-standard deviation). Composition is one FFT per factor on a Chernoff window,
+standard deviation). Composition is one FFT per factor [1]_ on a Chernoff window,
 the spectrum raised to the number of copies; ``delta_for_epsilon`` and
 ``epsilon_for_delta`` evaluate the hockey-stick divergence
 
 .. math:: δ(ε) = E_P[(1 − e^{ε − L})_+] + P(L = ∞)
 
 of the discrete distribution exactly, then add a rigorous bound on every float
-error made on the way. The soundness argument is in ``docs/proofs/pld.md``.
+error made on the way [5]_ (pessimistic throughout, as the privacy buckets of [2]_;
+dominating pairs compose adaptively [4]_). The soundness argument is in ``docs/proofs/pld.md``.
 
 References
 ----------

@@ -5,17 +5,17 @@ the ``n`` reports. The shuffled output is (ε, δ)-DP for the replace-one
 neighbouring relation (one user's input changed) with ε given by one of the
 registered bounds:
 
-=====================  ================================================  =====================
-name                   source                                            randomizers
-=====================  ================================================  =====================
-``"fmt2021"``          Feldman–McMillan–Talwar 2021 Thm 3.1, hanna (10)  any ε0-LDP
-``"fmt2021-tight"``    FMT's code, CATALOGUE E2 (b)                      any ε0-LDP
-``"erlingsson2019"``   Erlingsson et al. 2019, ε0 < 1/2 corollary [R]    any ε0-LDP
-``"balle2019"``        Balle–Bell–Gascón–Nissim 2019, k-RR blanket [R]   binary / k-ary RR
-``"cheu2019"``         Cheu et al. 2019, binary RR sum (E3) [R]          binary RR
-``"fmt2021-numerical"``  FMT 2021 Thm 3.2 ("clones"), rigorous numerics  any ε0-LDP
-``"variation-ratio"``  Wang et al. (p, β, q) analysis, rigorous numerics  binary / k-ary RR
-=====================  ================================================  =====================
+=======================  =================================================  =================
+name                     source                                             randomizers
+=======================  =================================================  =================
+``"fmt2021"``            Feldman–McMillan–Talwar 2021 Thm 3.1, hanna (10)   any ε0-LDP
+``"fmt2021-tight"``      FMT's code, CATALOGUE E2 (b)                       any ε0-LDP
+``"erlingsson2019"``     Erlingsson et al. 2019, ε0 < 1/2 corollary [R]     any ε0-LDP
+``"balle2019"``          Balle–Bell–Gascón–Nissim 2019, k-RR blanket [R]    binary / k-ary RR
+``"cheu2019"``           Cheu et al. 2019, binary RR sum (E3) [R]           binary RR
+``"fmt2021-numerical"``  FMT 2021 Thm 3.2 ("clones"), rigorous numerics     any ε0-LDP
+``"variation-ratio"``    Wang et al. (p, β, q) analysis, rigorous numerics  binary / k-ary RR
+=======================  =================================================  =================
 
 Other modules add bounds with :func:`register_shuffle_bound`; ``bound="best"``
 takes the smallest bound that is valid for the randomizer (generic ε0-LDP

@@ -5,35 +5,35 @@ the claimed (ε, δ), and the *true* ε of that pair at the claimed δ (closed
 form, exact pmfs, or quadrature). Correct examples meet their claim; buggy
 ones are classic implementation mistakes:
 
-========================  ======  =====================================================
-name                      claim   mechanism
-========================  ======  =====================================================
-laplace                   1       Laplace(1) noise on a sensitivity-1 query
-gaussian                  1,1e-5  Gaussian at the analytic σ (Balle & Wang 2018)
-randomized_response       1       4-ary randomized response
-noisy_max_exponential     1       report-noisy-max, Exp(2/ε) noise, releases the index
-shuffled_binary_rr        1,1e-6  shuffled binary RR count, p = min_flip_probability
-polya_difference          0.25    sum of 4 Pólya-difference shares (discrete Laplace)
-mldp                      2       garcelon's M_LDP, d = 1, m = 1
-noisy_max_with_value      1       noisy-max index (ε/2) and its value + Lap(2) (ε/2): a record
-laplace_half_scale        1       Laplace(1/2): the scale halved
-gaussian_half_sigma       1,1e-5  Gaussian at half the analytic σ
-noisy_max_value           1       report-noisy-max releasing the noisy maximum
-svt_no_query_noise        1       sparse vector without query noise (LSL 2017, Alg. 5)
-svt_no_cutoff             1       sparse vector answering every query (LSL 2017, Alg. 6)
-histogram_wrong_sensitivity 1     Laplace(1/ε) on a histogram under replace-one (Δ1 = 2)
-rr_wrong_p                1       binary RR with p = 1/(e^ε + 1) instead of 2/(e^ε + 1)
-mldp_budget_over_d        2       M_LDP splitting ε0 over d, not d(d+3)/2, coordinates
-polya_inverted_scale      0.25    Pólya shares with Gamma scale (1 − β)/β (inverted)
-noisy_max_value_low_noise 1       the record above with Lap(1/4) on the value: leaks through
-                                  the numeric field within each index (mode "plain", mixed events)
-shuffle_batch_miscalibrated 1,1e-6 shuffled binary RR on a batch of 50 users with the flip
-                                  probability calibrated for 300 (mode "sequential")
-gaussian_classical_large_epsilon 10,1e-3 σ = √(2 ln(1.25/δ))/ε at ε = 10, outside the
-                                  classical theorem's ε < 1 (mode "model")
-laplace_naive_float       1       textbook float Laplace x − b·sgn(u)·ln(1 − 2|u|) (Mironov
-                                  2012; mode "float")
-========================  ======  =====================================================
+================================  =======  ================================================================
+name                              claim    mechanism
+================================  =======  ================================================================
+laplace                           1        Laplace(1) noise on a sensitivity-1 query
+gaussian                          1,1e-5   Gaussian at the analytic σ (Balle & Wang 2018)
+randomized_response               1        4-ary randomized response
+noisy_max_exponential             1        report-noisy-max, Exp(2/ε) noise, releases the index
+shuffled_binary_rr                1,1e-6   shuffled binary RR count, p = min_flip_probability
+polya_difference                  0.25     sum of 4 Pólya-difference shares (discrete Laplace)
+mldp                              2        garcelon's M_LDP, d = 1, m = 1
+noisy_max_with_value              1        noisy-max index (ε/2) and its value + Lap(2) (ε/2): a record
+laplace_half_scale                1        Laplace(1/2): the scale halved
+gaussian_half_sigma               1,1e-5   Gaussian at half the analytic σ
+noisy_max_value                   1        report-noisy-max releasing the noisy maximum
+svt_no_query_noise                1        sparse vector without query noise (LSL 2017, Alg. 5)
+svt_no_cutoff                     1        sparse vector answering every query (LSL 2017, Alg. 6)
+histogram_wrong_sensitivity       1        Laplace(1/ε) on a histogram under replace-one (Δ1 = 2)
+rr_wrong_p                        1        binary RR with p = 1/(e^ε + 1) instead of 2/(e^ε + 1)
+mldp_budget_over_d                2        M_LDP splitting ε0 over d, not d(d+3)/2, coordinates
+polya_inverted_scale              0.25     Pólya shares with Gamma scale (1 − β)/β (inverted)
+noisy_max_value_low_noise         1        the record above with Lap(1/4) on the value: leaks through
+                                           the numeric field within each index (mode "plain", mixed events)
+shuffle_batch_miscalibrated       1,1e-6   shuffled binary RR on a batch of 50 users with the flip
+                                           probability calibrated for 300 (mode "sequential")
+gaussian_classical_large_epsilon  10,1e-3  σ = √(2 ln(1.25/δ))/ε at ε = 10, outside the
+                                           classical theorem's ε < 1 (mode "model")
+laplace_naive_float               1        textbook float Laplace x − b·sgn(u)·ln(1 − 2|u|) (Mironov
+                                           2012; mode "float")
+================================  =======  ================================================================
 
 ``mode`` says how each buggy example is refuted within 10^7 samples per side:
 ``"plain"`` (:func:`~dpverify.auditing.audit` with default events),

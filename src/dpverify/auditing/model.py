@@ -7,18 +7,18 @@ far fewer samples suffice: :func:`audit_model` estimates the family's one free
 parameter with an **exact** one-sided confidence bound and maps it through the
 family's exact privacy curve —
 
-========================  ==============================  =====================================
-family                    parameter, exact bound           ε lower bound at the claimed δ
-========================  ==============================  =====================================
-``"gaussian"``            σ: Σ(y − ȳ)² / σ² ~ χ²(n − 2)    ε(δ) of N(0, σ_high²) at sensitivity Δ
-                          (both sides, own means)          (Balle & Wang 2018, exact, mpmath)
-``"laplace"``             b: Σ|y − m| is stochastically    Δ/b_high + 2 ln(1 − δ)
-                          larger than Γ(n, b) for any
-                          fixed m (Anderson); m = the
-                          median of a held-out prefix
-``"randomized_response"`` q = P[report = truth]:           ln((q_low − δ)(k − 1)/(1 − q_low))
-                          Clopper–Pearson on both sides
-========================  ==============================  =====================================
+=========================  =================================  ======================================
+family                     parameter, exact bound             ε lower bound at the claimed δ
+=========================  =================================  ======================================
+``"gaussian"``             σ: Σ(y − ȳ)² / σ² ~ χ²(n − 2)      ε(δ) of N(0, σ_high²) at sensitivity Δ
+                           (both sides, own means)            (Balle & Wang 2018, exact, mpmath)
+``"laplace"``              b: Σ|y − m| is stochastically      Δ/b_high + 2 ln(1 − δ)
+                           larger than Γ(n, b) for any
+                           fixed m (Anderson); m = the
+                           median of a held-out prefix
+``"randomized_response"``  q = P[report = truth]:             ln((q_low − δ)(k − 1)/(1 − q_low))
+                           Clopper–Pearson on both sides
+=========================  =================================  ======================================
 
 The bound holds with probability ``>= confidence`` **if** the outputs on
 ``x`` are ``f(x) + noise`` with the stated family (Gaussian/Laplace, with the

@@ -320,7 +320,7 @@ def sphere_net(d: int, zeta: float) -> NDArray[np.float64]:
 def greedy_net(points: Any, zeta: float) -> NDArray[np.int64]:
     """Indices of a ζ-net of a finite set (greedy: keep a point unless one kept is within ζ).
 
-    Every point is within ζ of a kept one. O(k·|net|) distance evaluations.
+    Every point is within ζ of a kept one. ``O(k·|net|)`` distance evaluations.
 
     >>> greedy_net([[0.0, 0.0], [0.05, 0.0], [1.0, 0.0]], 0.1).tolist()
     [0, 2]

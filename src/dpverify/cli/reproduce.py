@@ -28,6 +28,8 @@ def configure(reproduce: argparse.ArgumentParser) -> None:
                            help="comma-separated panel keys to run (default: all)")
     reproduce.add_argument("--runs", type=count, default=None,
                            help="runs per algorithm (default: the scale's)")
+    reproduce.add_argument("--format", choices=("png", "pdf", "svg"), default="png",
+                           dest="image_format", help="figure file format (default: png)")
     reproduce.add_argument("--progress", action="store_true", help="progress bar over runs")
     reproduce.add_argument("--json", action="store_true", help="print one JSON object")
     reproduce.set_defaults(handler=_reproduce_command, option_aliases={"n_jobs": "--jobs"},
@@ -52,6 +54,7 @@ def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
                                  f"panels are {', '.join(known)}")
     outcome = reproduce(args.name, scale=args.scale, seed=args.seed, out_dir=args.out,
                         progress=args.progress, panels=panels, runs=args.runs,
+                        image_format=args.image_format,
                         **execution_options(args))
     if not outcome.results:
         raise DpverifyValueError(f"--panels {args.panels} matches no panel of {args.name}")

@@ -27,6 +27,8 @@ def configure(sweep: argparse.ArgumentParser) -> None:
     sweep.add_argument("--out", default=".", help="output directory")
     add_execution_options(sweep)
     sweep.add_argument("--no-figures", action="store_true", help="write the tables only")
+    sweep.add_argument("--format", choices=("png", "pdf", "svg"), default="png",
+                       dest="image_format", help="figure file format (default: png)")
     sweep.add_argument("--progress", action="store_true", help="progress bar over runs")
     sweep.add_argument("--json", action="store_true", help="print one JSON object")
     sweep.set_defaults(handler=_sweep_command, describe=_describe_sweep,
@@ -43,7 +45,7 @@ def _sweep_command(args: argparse.Namespace) -> dict[str, Any]:
             import matplotlib  # noqa: F401 - checked before the runs, not after
         except ImportError:
             args.no_figures = True
-    outcome = sweep(spec, out_dir=args.out, progress=args.progress,
+    outcome = sweep(spec, out_dir=args.out, progress=args.progress, image_format=args.image_format,
                     figures=not args.no_figures, **execution_options(args))
     summary = [{"panel": row["panel"], "algorithm": row["algorithm"], "epsilon": row["epsilon"],
                 "horizon": row["horizon"], "runs": row["runs"],

@@ -102,6 +102,8 @@ class VectorSummation:
     precision, trials, probability
         ``g``, ``b`` and ``p`` (see :func:`vector_summation_parameters`).
 
+    Notes
+    -----
     The estimator is unbiased with variance (per coordinate, exact)
 
     .. math:: \\operatorname{Var}[o_j] = \\left(\\frac{2Δ_2}{g|U|}\\right)^2

@@ -8,7 +8,7 @@
   simulated C(T) of DPE-FixedU against DPE's, on the experiment's own seeds);
   the nominal rule (a constant support of ⌊h_1⌋ = 103) gives U = 245 at
   T = 10^6 and 2.8x DPE's communication, because the real design support is
-  about 25 and shrinks. All: T = 10^6, |U| = 10^5, d = 20,
+  about 25 and shrinks. All: T = 10^6, ``|U| = 10^5``, d = 20,
   k = 1000, σ = 0.1, α = 0.8, β = 1/(kT), 20 runs; paper mode (classical
   Gaussian calibration, as the figures).
 
@@ -72,7 +72,7 @@ def mean_communication(options: tuple[tuple[str, Any], ...], instances: Any, hor
 def equal_communication_users(horizon: int, instances: Any, seed: tuple[int, ...], runs: int) -> int:
     """DPE-FixedU's U whose mean communication C(T) is closest to DPE's, on the same seeded runs.
 
-    DPE's C(T) = Σ_l |U_l| s_l with |U_l| = ⌈2^{αl}⌉ and s_l the size of the
+    DPE's ``C(T) = Σ_l |U_l| s_l`` with ``|U_l| = ⌈2^{αl}⌉`` and s_l the size of the
     design support actually used; DPE-FixedU's is ``U·S(U)``, ``S(U) = Σ_l s_l(U)``.
     Both are simulated on ``runs`` runs seeded ``SeedSequence(seed).spawn(runs)``
     (the experiment's own runs). Starting from the nominal U

@@ -122,8 +122,8 @@ def _cells(name: str, scale: str) -> list[tuple[ContextualCell, list[tuple[str, 
 
 def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_jobs: Any,
                    cells: tuple[str, ...] | None = None, runs: int | None = None,
-                   executor: Any = None, scheduler: str | None = None
-                   ) -> tuple[tuple[tuple[ContextualCell, tuple[SimulationResult, ...]], ...],
+                   executor: Any = None, scheduler: str | None = None,
+                   image_format: str = "png") -> tuple[tuple[tuple[ContextualCell, tuple[SimulationResult, ...]], ...],
                               list[Path]]:
     """Run a registered contextual experiment; write ``<name>.csv``, ``<name>.png`` (and slopes)."""
     results = []
@@ -141,7 +141,7 @@ def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_
                                                       [seed, index]),)))
     files: list[Path] = []
     if out_dir is not None and results:
-        files = _write(name, scale, tuple(results), Path(out_dir))
+        files = _write(name, scale, tuple(results), Path(out_dir), image_format=image_format)
     return tuple(results), files
 
 
@@ -206,23 +206,27 @@ def fit_slopes(table: list[dict[str, Any]], *, min_horizon: float) -> list[dict[
     return slopes
 
 
-def _write(name: str, scale: str, results: tuple, out_dir: Path) -> list[Path]:
+def _write(name: str, scale: str, results: tuple, out_dir: Path, *,
+           image_format: str = "png") -> list[Path]:
     from dpverify.bandits import plots
 
     out_dir.mkdir(parents=True, exist_ok=True)
     table = rows(results)
-    csv_path, png_path = out_dir / f"{name}.csv", out_dir / f"{name}.png"
+    csv_path, figure_path = out_dir / f"{name}.csv", out_dir / f"{name}.{image_format}"
     _write_csv(table, csv_path)
-    files = [csv_path, png_path]
+    files = [csv_path, figure_path]
+    label = (f"{scale} scale (ours: garcelon has no experiments)")
     if name == "garcelon2022-scaling":
         slopes = fit_slopes(table, min_horizon=10 ** _SCALING[scale][2] * 0.999)
         slopes_path = out_dir / f"{name}-slopes.csv"
         if slopes:
             _write_csv(slopes, slopes_path)
             files.append(slopes_path)
-        plots.plot_contextual(table, png_path, x="horizon", title=CONTEXTUAL_EXPERIMENTS[name])
+        plots.plot_contextual(table, figure_path, x="horizon", title=CONTEXTUAL_EXPERIMENTS[name],
+                              scale=label, image_format=image_format)
     else:
-        plots.plot_contextual(table, png_path, x="epsilon", title=CONTEXTUAL_EXPERIMENTS[name])
+        plots.plot_contextual(table, figure_path, x="epsilon", title=CONTEXTUAL_EXPERIMENTS[name],
+                              scale=label, image_format=image_format)
     return files
 
 

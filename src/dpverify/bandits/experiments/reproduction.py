@@ -37,10 +37,12 @@ __all__ = ["reproduce", "scaling_rows"]
 def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | Path | None = None,
               n_jobs: Any = 1, progress: bool = False, panels: tuple[str, ...] | None = None,
               runs: int | None = None, executor: Any = None, scheduler: str | None = None,
-              cache_dir: str | Path | None = None, cache: bool = True) -> ExperimentResult:
-    """Run the experiment ``name`` and write its tables and ``<name>.png`` into ``out_dir``.
+              cache_dir: str | Path | None = None, cache: bool = True,
+              image_format: str = "png") -> ExperimentResult:
+    """Run the experiment ``name`` and write its tables and ``<name>.<image_format>`` into ``out_dir``.
 
-    ``panels`` selects panels by key; ``runs`` overrides the scale's run
+    ``image_format`` is png, pdf or svg (the figure states its scale, horizons,
+    runs per curve and what its bands or error bars are). ``panels`` selects panels by key; ``runs`` overrides the scale's run
     count. ``out_dir=None`` writes nothing. Figures need matplotlib (the
     ``plots`` extra). ``n_jobs``/``executor``/``scheduler``: where the runs
     go (:mod:`dpverify.execution`); ``cache_dir``/``cache``: the result store.
@@ -71,7 +73,7 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
         with open_executor(n_jobs=n_jobs, executor=executor, scheduler=scheduler) as pool:
             cells, written = run_contextual(name, scale=scale, seed=seed, out_dir=out_dir,
                                             n_jobs=1, cells=panels, runs=explicit_runs,
-                                            executor=pool)
+                                            executor=pool, image_format=image_format)
         return ExperimentResult(experiment, scale, cells, tuple(written),
                                 time.perf_counter() - start)
     known = tuple(p.key for p in experiment.panels)
@@ -79,7 +81,8 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
         return ExperimentResult(experiment, scale, (), (), time.perf_counter() - start)
     spec = experiment_spec(name, scale=scale, seed=seed, runs=explicit_runs, panels=panels)
     outcome = sweep(spec, n_jobs=n_jobs, executor=executor, scheduler=scheduler,
-                    cache_dir=cache_dir, cache=cache, out_dir=out_dir, progress=progress)
+                    cache_dir=cache_dir, cache=cache, out_dir=out_dir, progress=progress,
+                    image_format=image_format)
     return ExperimentResult(experiment, scale, outcome.results, outcome.files,
                             time.perf_counter() - start, computed=outcome.computed,
                             cached=outcome.cached)

@@ -87,7 +87,10 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
                      description=experiment.description,
                      note=(experiment.quick_note or (_QUICK_NOTE if divisor > 1 else ""))
                      if scale == "quick" else "",
-                     reference=experiment.reference)
+                     reference=experiment.reference,
+                     scale=(f"quick scale: horizons 1/{divisor} of the paper's" if divisor > 1
+                            else "quick scale: the paper's horizons, fewer runs")
+                     if scale == "quick" else "full scale: the paper's horizons and runs")
     # specs calibrated on the runs themselves (DPE-FixedU's U) are resolved here, once
     resolved = tuple(
         replace(panel, algorithms=tuple(a.resolve(panel, entropy, runs) if hasattr(a, "resolve")

@@ -69,6 +69,9 @@ class SweepSpec:
     #: ``excess_regret`` (final regret minus the reference's on the same panel) and
     #: the figure plots it.
     reference: str = ""
+    #: What the figures say the scale is (e.g. ``"quick scale: horizons 1/10 of the paper's"``);
+    #: "" for a user's sweep (the figures then give the horizons and runs only).
+    scale: str = ""
 
     def __post_init__(self) -> None:
         if not self.panels:
@@ -137,7 +140,7 @@ def instance_entropy(spec: SweepSpec) -> list[list[int]]:
 def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: str | None = None,
           cache_dir: str | Path | None = None, cache: bool = True,
           out_dir: str | Path | None = None, progress: bool = False,
-          figures: bool = True) -> SweepResult:
+          figures: bool = True, image_format: str = "png") -> SweepResult:
     """Run ``spec``: every run not already in the result store, on the chosen executor.
 
     Parameters
@@ -157,7 +160,8 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
         checkpoint; also ``.parquet`` when pandas and a Parquet engine are
         installed), ``<name>.csv`` (per panel, algorithm and checkpoint, or
         per algorithm and ε for ``kind="scaling"``), ``<name>-summary.csv`` and
-        the figures (matplotlib; ``figures=False`` skips them). ``None``: nothing.
+        the figures (matplotlib; ``figures=False`` skips them) as ``image_format``
+        (png, pdf or svg). ``None``: nothing.
     progress
         tqdm bar over the runs computed.
 
@@ -199,7 +203,8 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
     if out_dir is not None:
         from dpverify.bandits.experiments.tables import write_sweep
 
-        files = tuple(write_sweep(spec, results, Path(out_dir), figures=figures))
+        files = tuple(write_sweep(spec, results, Path(out_dir), figures=figures,
+                                        image_format=image_format))
     return SweepResult(spec, results, files, computed=computed, cached=len(tasks) - computed,
                        seconds=time.perf_counter() - start)
 

@@ -129,8 +129,9 @@ def _write_parquet(rows: list[dict[str, Any]], path: Path) -> Path | None:
     return path
 
 
-def write_sweep(spec: Any, results: Any, out_dir: Path, *, figures: bool = True) -> list[Path]:
-    """Write the tables (and figures) of a sweep; return the paths written."""
+def write_sweep(spec: Any, results: Any, out_dir: Path, *, figures: bool = True,
+                image_format: str = "png") -> list[Path]:
+    """Write the tables (and figures, as ``image_format``) of a sweep; return the paths written."""
     from dpverify.bandits import plots
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -151,11 +152,13 @@ def write_sweep(spec: Any, results: Any, out_dir: Path, *, figures: bool = True)
         title = spec.description or spec.name
         titles = {panel.key: panel.title for panel, _ in results}
         if spec.kind == "scaling":
-            files.append(plots.plot_scaling(summary, out_dir / f"{spec.name}.png", title=title,
+            files.append(plots.plot_scaling(summary, out_dir / spec.name, title=title,
+                                            scale=spec.scale, image_format=image_format,
                                             note=spec.note,
                                             value="excess_regret" if spec.reference
                                             else "final_regret"))
         else:
-            files.append(plots.plot_regret_table(main, out_dir / f"{spec.name}.png", title=title,
+            files.append(plots.plot_regret_table(main, out_dir / spec.name, title=title,
+                                                 scale=spec.scale, image_format=image_format,
                                                  panel_titles=titles, note=spec.note))
     return files

@@ -192,7 +192,7 @@ class LocalGaussianAverage(_GaussianAverage):
         return self.sigma_ratio * self.sensitivity(users, dimension)
 
     def width_sigma(self, users: int, dimension: int, d: int) -> float:
-        """dpdpe's σ_n = 2σ_nl√(d/|U|) (trap B6-2)."""
+        """dpdpe's ``σ_n = 2σ_nl√(d/|U|)`` (trap B6-2)."""
         return 2 * self.noise_sd(users, dimension) * math.sqrt(d / users)
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,

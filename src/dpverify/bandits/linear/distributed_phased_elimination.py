@@ -16,7 +16,7 @@ DPE-FixedU); each client's average ``y_l^u(x)`` over its ``T_l(x)`` plays
 
 eliminate x with ``max_{b ∈ D_l}⟨θ̃_l, b − x⟩ > 2W_l``, ``h_{l+1} = 2h_l``.
 W_l's third term is ``σ_n√(2 log 1/β)`` (the printed ``σ_n/√|V_l|`` is an
-artefact, trap B6-3); σ_n = 0 (DPE), 2σ_nc√d (CDP), 2σ_nl√(d/|U_l|) (LDP),
+artefact, trap B6-3); σ_n = 0 (DPE), 2σ_nc√d (CDP), ``2σ_nl√(d/|U_l|)`` (LDP),
 2σ_ns√d (SDP); d is the span dimension m of D_l. ``h_1 = 4d·max(ln ln d, 0) + 16``
 (natural log, trap B6-8; 103.78 for d = 20). β = 1/(kT) by default.
 
@@ -87,7 +87,7 @@ DPDPE_MODELS = ("none", "central", "local", "shuffle")
 
 def dpdpe_width(*, dimension: int, users: int, plays: float, heterogeneity: float,
                 width_sigma: float, confidence: float) -> float:
-    """W_l = (√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β)) (dpdpe Eq. 3, B6-3).
+    """W_l = ``(√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β))`` (dpdpe Eq. 3, B6-3).
 
     >>> round(dpdpe_width(dimension=20, users=2, plays=103.78, heterogeneity=0.1,
     ...                   width_sigma=0.0, confidence=1e-9), 4)
@@ -160,7 +160,7 @@ class DistributedPhasedElimination:
     confidence
         β (``None``: 1/(kT)).
     users
-        A fixed |U| per phase (DPE-FixedU); ``None``: ⌈2^{αl}⌉.
+        A fixed ``|U|`` per phase (DPE-FixedU); ``None``: ⌈2^{αl}⌉.
     local_constant
         ``"thm6"`` or ``"thm2"`` (the two printed σ_nl, trap B6-1).
 

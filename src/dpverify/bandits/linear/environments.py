@@ -136,7 +136,7 @@ def sphere_instance(k: int = 10, d: int = 2, *, rng: np.random.Generator) -> Lin
 class DistributedLinearBandit(_LinearBandit):
     """dpdpe's distributed population: client u has ``θ_u = θ* + ξ_u``, ``ξ_u ~ N(0, σ²I_d)``.
 
-    dpdpe §7 gives |𝒰| = 10^5, σ = 0.1, k = 1000 actions in R^20, Gaussian
+    dpdpe §7 gives ``|𝒰| = 10^5``, σ = 0.1, k = 1000 actions in R^20, Gaussian
     reward noise and a bound B; the generators are unstated (CATALOGUE B5), so
     these are our documented choices:
 

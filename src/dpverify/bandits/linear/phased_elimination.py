@@ -13,15 +13,15 @@ After batch M play ``argmax_{a ∈ 𝒜_{M+1}} ⟨a, θ̂_M⟩`` until T. Choice
 (traps of CATALOGUE 001.6): ``q = (2T)^{1/ln T}`` (natural log, T-H4);
 **M = ⌊ln T⌋ − 1** ("ln T − 1" rounded down, T-H3; the simulator also
 truncates at T); 𝒜_1 = 𝒜 for a finite action set (T-H10; ζ-nets for
-continuous sets are in :mod:`dpverify.bandits.design`); |𝒜_i| in L (T-H6);
-|C_i| in place of "Bd" (T-H7); max over 𝒜_i (T-H5). With L = log(4|𝒜_i|T²),
+continuous sets are in :mod:`dpverify.bandits.design`); ``|𝒜_i|`` in L (T-H6);
+``|C_i|`` in place of "Bd" (T-H7); max over 𝒜_i (T-H5). With L = log(4|𝒜_i|T²),
 c = 2m/q^i:
 
 ============== ================================================ ==========================================
 privatizer     ``mode="paper"`` γ_i (as printed)                  ``mode="sound"`` γ_i
 ============== ================================================ ==========================================
 none           √(4mL/q^i)                                       same
-central        √(4mL/q^i) + (2|C_i|m + 2mL)/(ε q^i)              √(4mL/q^i) + W(|C_i|, c, 2/ε, L)
+central        √(4mL/q^i) + (2|C_i|m + 2mL)/(ε q^i)              √(4mL/q^i) + ``W(|C_i|, c, 2/ε, L)``
 local          √(4mL/q^i) + (2m/(q^i ε0))√(n_i L)               √(4mL/q^i) + W(n_i, c, 2/ε0, L)
 shuffled       as local with ε0^{(i)}                           as local with ε0^{(i)}
 ============== ================================================ ==========================================
@@ -33,7 +33,7 @@ guarantee says so); sound mode adds ``Lap(2/ε)``.
 
 **No core set** (Fig. 3(b)): ``core_set=False`` uses Frank–Wolfe from the
 uniform design without pruning, so every active action is in the "core set"
-(|C_i| = |𝒜_i|, hanna's π_0, T-H9).
+(``|C_i| = |𝒜_i|``, hanna's π_0, T-H9).
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ class PhasedElimination:
         """True guarantee of the noise added (parallel composition: each user in one batch).
 
         Shuffled: batch i has n_i = Σ_a ⌈π_i(a) q^i⌉ clients, between the
-        nominal N_i = ⌈q^i⌉ and N_i + |C_i| − 1 <= N_i + K − 1. Paper mode
+        nominal N_i = ⌈q^i⌉ and ``N_i + |C_i| − 1 <= N_i + K − 1``. Paper mode
         chooses ε0^{(i)} for the actual n_i (as printed), so each batch is
         bounded by amplification at N_i of the ε0 chosen for N_i + K − 1
         (:meth:`ShuffledLaplaceSum.guarantee`); sound mode chooses ε0^{(i)}

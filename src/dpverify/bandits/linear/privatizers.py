@@ -18,17 +18,17 @@ of these and receives the analyser's estimate. Two modes everywhere
 added (through :func:`dpverify.mechanisms.privacy_map` and the accountants),
 and ``claimed`` the paper's claim, so a paper-mode gap is visible.
 
-============================== ============ =====================================
-privatizer                     paper        guarantee (one batch / phase)
-============================== ============ =====================================
-:class:`LaplaceSum`            hanna Alg. 1 pure ε per batch (central)
-:class:`LocalLaplaceSum`       hanna Alg. 2 pure ε0 per message (local)
-:class:`ShuffledLaplaceSum`    hanna Alg. 3 (ε, δ) per batch by FMT amplification
-:class:`CentralGaussianAverage` dpdpe Thm 1 (ε, δ) per phase (central)
-:class:`LocalGaussianAverage`  dpdpe Thm 2/6 (ε, δ) per message (local)
-:class:`ShuffleVectorAverage`  dpdpe Alg. 2 (ε, δ)-SDP per phase [R] (shuffle)
-:class:`ExactAverage`          DPE          none
-============================== ============ =====================================
+===============================  =============  =====================================
+privatizer                       paper          guarantee (one batch / phase)
+===============================  =============  =====================================
+:class:`LaplaceSum`              hanna Alg. 1   pure ε per batch (central)
+:class:`LocalLaplaceSum`         hanna Alg. 2   pure ε0 per message (local)
+:class:`ShuffledLaplaceSum`      hanna Alg. 3   (ε, δ) per batch by FMT amplification
+:class:`CentralGaussianAverage`  dpdpe Thm 1    (ε, δ) per phase (central)
+:class:`LocalGaussianAverage`    dpdpe Thm 2/6  (ε, δ) per message (local)
+:class:`ShuffleVectorAverage`    dpdpe Alg. 2   (ε, δ)-SDP per phase [R] (shuffle)
+:class:`ExactAverage`            DPE            none
+===============================  =============  =====================================
 """
 
 from __future__ import annotations

@@ -15,20 +15,20 @@ estimate of their sum. Every privatizer has
 
 Privatizers (CATALOGUE A2.7 for chowdhury 2023, 002.2 for tenenbaum 2021):
 
-=================================  ==================================  ==========================
-privatizer                         paper                               guarantee per batch
-=================================  ==================================  ==========================
-:class:`PolyaSecureAggregation`     chowdhury Thm 1 (Dist-DP-SE)        pure ε (distributed)
-:class:`SkellamSecureAggregation`   chowdhury Thm 2 (Dist-RDP-SE)       RDP (distributed)
-:class:`DiscreteGaussianSecureAggregation` chowdhury Thm 4 (Dist-CDP-SE) zCDP (distributed)
-:class:`PolyaShuffle`               chowdhury Thm 3 (simulated)         pure ε (shuffle)
-:class:`CentralDiscreteLaplace`     chowdhury Thm 5 (CDP-SE)            pure ε (central)
-:class:`LocalDiscreteLaplace`       chowdhury Thm 6 (LDP-SE)            pure ε (local)
-:class:`CentralLaplace`             Sajed & Sheffet 2019 (DP-SE)        pure ε (central)
-:class:`ShuffledNoisyBits`          tenenbaum M_sum, reading (a)        (ε, δ) (shuffle)
-:class:`ShuffledRandomizedResponse` tenenbaum M_sum, reading (b)        (ε, δ) (shuffle)
-:class:`NonPrivate`                 baseline                            none
-=================================  ==================================  ==========================
+==========================================  =============================  ====================
+privatizer                                  paper                          guarantee per batch
+==========================================  =============================  ====================
+:class:`PolyaSecureAggregation`             chowdhury Thm 1 (Dist-DP-SE)   pure ε (distributed)
+:class:`SkellamSecureAggregation`           chowdhury Thm 2 (Dist-RDP-SE)  RDP (distributed)
+:class:`DiscreteGaussianSecureAggregation`  chowdhury Thm 4 (Dist-CDP-SE)  zCDP (distributed)
+:class:`PolyaShuffle`                       chowdhury Thm 3 (simulated)    pure ε (shuffle)
+:class:`CentralDiscreteLaplace`             chowdhury Thm 5 (CDP-SE)       pure ε (central)
+:class:`LocalDiscreteLaplace`               chowdhury Thm 6 (LDP-SE)       pure ε (local)
+:class:`CentralLaplace`                     Sajed & Sheffet 2019 (DP-SE)   pure ε (central)
+:class:`ShuffledNoisyBits`                  tenenbaum M_sum, reading (a)   (ε, δ) (shuffle)
+:class:`ShuffledRandomizedResponse`         tenenbaum M_sum, reading (b)   (ε, δ) (shuffle)
+:class:`NonPrivate`                         baseline                       none
+==========================================  =============================  ====================
 """
 
 from dpverify.bandits.privatizers._base import ErrorLaw, Privatizer, as_approx_dp, worst_case_guarantee

@@ -1,0 +1,59 @@
+"""The notebooks are committed executed, listed in the README, and re-executed by CI.
+
+Re-executing them is CI's second command (``.ci/run``: ``pytest --nbmake notebooks/``,
+under the per-notebook time limit of ``notebooks/conftest.py``); these checks are
+the cheap part that runs with the test suite: a notebook committed without its
+outputs, with an error in them, or run out of order, fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def _code_cells(path: Path) -> list[dict]:
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    return [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+
+
+def test_there_are_notebooks() -> None:
+    assert len(NOTEBOOKS) >= 3
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.stem for path in NOTEBOOKS])
+def test_notebook_is_committed_executed_in_order_without_errors(path: Path) -> None:
+    cells = _code_cells(path)
+    assert cells, f"{path.name} has no code cells"
+    counts = [cell.get("execution_count") for cell in cells]
+    assert counts == list(range(1, len(cells) + 1)), (
+        f"{path.name}: execution counts {counts}; re-run it top to bottom in a fresh kernel "
+        "and commit the outputs")
+    errors = [output for cell in cells for output in cell.get("outputs", [])
+              if output.get("output_type") == "error"]
+    assert not errors, f"{path.name} has error outputs: {[e.get('ename') for e in errors]}"
+    assert any(cell.get("outputs") for cell in cells), f"{path.name} has no outputs"
+
+
+def test_the_readme_lists_every_notebook() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`(\d\d_[\w]+\.ipynb)`", readme))
+    assert listed == {path.name for path in NOTEBOOKS}
+
+
+def test_ci_runs_the_readme_tests_then_the_docs_build_and_the_notebooks() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    test_command = next(line for line in readme.splitlines()
+                        if line.startswith("python3 -m venv") and "[test]" in line)
+    lines = [line for line in ci.splitlines() if line and not line.startswith("#")]
+    assert test_command in lines
+    after = lines[lines.index(test_command) + 1:]
+    assert any("sphinx" in line and " -W " in line for line in after)
+    assert any("--nbmake" in line and "notebooks/" in line for line in after)
