@@ -33,7 +33,7 @@ _CURVE_REPORT = MODULE.audit_curve(_coin, 1, 0, profile=PureDP(2.0), epsilons=[0
 _DRAWS = np.random.default_rng(0).random(200)
 _BOUND = MODULE.hockey_stick_lower_bound(_DRAWS, _DRAWS + 0.1, epsilon=0.5)
 # x and x' are the user's data, handed to the user's sampler as they are
-_SAMPLE_KINDS = {"x": "anything", "x_prime": "anything", "events": "any", "progress": "flag",
+_SAMPLE_KINDS = {"x": "anything", "x_prime": "anything", "events": "any", "progress": "any",
                  "threads": "any"}  # threads: "auto", True or False
 _LONG_AUDITS = {"samples": (10**8, 10**9)}  # legitimate audits of minutes, not tried
 

@@ -262,7 +262,8 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     if max_samples is not None:
         raise value_error("max_samples", max_samples, "None unless samples='auto'")
     samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
-    check_flag(progress, "progress")
+    if progress is not None:  # None: a bar only for long audits
+        check_flag(progress, "progress")
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     check_samples_can_certify(samples, epsilon=epsilon, delta=delta, confidence=confidence,
@@ -449,7 +450,8 @@ def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
     True
     """
     samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
-    check_flag(progress, "progress")
+    if progress is not None:  # None: a bar only for long audits
+        check_flag(progress, "progress")
     curve = claimed_delta_curve(profile)
     grid = _default_epsilons(curve, samples) if epsilons is None else _check_epsilons(epsilons)
     start = time.perf_counter()

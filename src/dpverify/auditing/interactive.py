@@ -158,7 +158,8 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
                                       "seeded audits and combine them")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     events = check_events(events)
-    check_flag(progress, "progress")
+    if progress is not None:  # None: a bar only for long audits
+        check_flag(progress, "progress")
     seed = check_seed(seed)
     resolve_jobs(n_jobs)
     start = time.perf_counter()
