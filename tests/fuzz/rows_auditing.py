@@ -110,7 +110,7 @@ ROWS.update({
     "audit_search": Row(MODULE.audit_search,
                         {"sampler": _coin, "pairs": [MODULE.InputPair(1, 0)], "epsilon": 1.0,
                          "samples": 2000, "seed": 0},
-                        kinds={"events": "any", "progress": "any"}, avoid=_LONG_AUDITS),
+                        kinds={"events": "any", "progress": "any", "threads": "any"}, avoid=_LONG_AUDITS),
     "audit_sequential": Row(MODULE.audit_sequential,
                             {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 1.0,
                              "max_samples": 20000, "seed": 0},
