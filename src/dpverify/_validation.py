@@ -7,19 +7,41 @@ hint, and comes from :func:`value_error` so the wording stays uniform.
 
 The comparisons are written so that NaN fails them: ``not (value >= 0)`` rather
 than ``value < 0``.
+
+What counts as a number (one policy for every public function):
+
+* real numbers are instances of :class:`numbers.Real`: Python ``int`` and
+  ``float``, numpy integer and floating scalars, and :class:`fractions.Fraction`
+  (deliberately: an exact rational is a real number; it is rounded to the
+  nearest float where a float is needed);
+* refused with :class:`TypeError`: ``bool`` and ``numpy.bool_`` (``True`` is far
+  more often a mistake than the number 1), ``str``, ``None``, ``complex`` and
+  :class:`decimal.Decimal` (not a :class:`numbers.Real`; convert it explicitly);
+* integers beyond the float range (``10**400``) are refused where a float is
+  needed, and integers are bounded above (by default by ``2**63 - 1``, the
+  largest numpy ``int64``; work-scaling parameters by a stated resource limit).
+
+Messages show a value by :func:`shown`, which never prints a 4,000-digit integer.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
 __all__ = [
+    "MAX_INTEGER",
+    "MAX_FORMULA_INTEGER",
+    "shown",
     "value_error",
+    "limit_error",
     "check_real",
     "check_finite",
     "check_positive",
@@ -33,26 +55,70 @@ __all__ = [
     "check_choice",
     "check_increasing_sequence",
     "check_nonempty_items",
+    "check_real_array",
+    "check_callable",
+    "check_instance",
+    "check_flag",
+    "check_mp_real",
+    "check_rng",
+    "check_real_input",
+    "check_n_jobs",
+    "max_jobs",
+    "check_text",
+    "check_has",
+    "check_seed",
+    "check_sequence_of_pairs",
+    "check_record",
 ]
+
+MAX_INTEGER = 2**63 - 1
+#: Largest integer a closed-form formula takes (a horizon T in a bound): it must convert to a float.
+MAX_FORMULA_INTEGER = 10**300
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` for a message: huge integers summarised, long reprs cut."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"<{'-' if value < 0 else ''}integer of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def value_error(name: str, value: Any, rule: str, hint: str = "") -> DpverifyValueError:
-    message = f"{name}={value!r} must be {rule}"
+    message = f"{name}={shown(value)} must be {rule}"
     if hint:
         message += f"; {hint}"
     return DpverifyValueError(message)
+
+
+def limit_error(name: str, value: Any, limit: Any, instead: str) -> DpverifyValueError:
+    """A refusal *before* work starts: ``name`` exceeds a resource limit; say what to use."""
+    return DpverifyValueError(
+        f"{name}={shown(value)} exceeds the limit {shown(limit)} of this computation "
+        f"(its time or memory grows with {name}); {instead}")
+
+
+def _type_error(name: str, value: Any, expected: str) -> DpverifyTypeError:
+    return DpverifyTypeError(f"{name}={shown(value)} must be {expected}, "
+                             f"not {type(value).__name__}")
 
 
 def check_real(value: Any, name: str) -> float:
     """Return ``value`` as a float, or raise :class:`TypeError` if it is not a real number.
 
     Booleans are refused: ``True`` is far more often a mistake than the number 1.
+    An integer too large for a float is a :class:`ValueError`.
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise DpverifyTypeError(
-            f"{name}={value!r} must be a real number, not {type(value).__name__}"
-        )
-    return float(value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise _type_error(name, value, "a real number")
+    try:
+        return float(value)
+    except OverflowError:
+        raise value_error(name, value, "a real number within the float range (|x| < 1.8e308)"
+                          ) from None
 
 
 def check_finite(value: Any, name: str) -> float:
@@ -116,31 +182,42 @@ def check_probability(value: Any, name: str, *, open_low: bool = False,
     return x
 
 
-def check_int_at_least(value: Any, name: str, minimum: int) -> int:
-    """Return ``value`` as an int if it is an integer >= ``minimum``.
+def check_int_at_least(value: Any, name: str, minimum: int, *,
+                       maximum: int | None = MAX_INTEGER, instead: str = "") -> int:
+    """Return ``value`` as an int if it is an integer in [``minimum``, ``maximum``].
 
     Integral floats such as ``1e5`` are accepted (the CLI and users write them);
-    booleans and non-integral numbers are refused.
+    booleans and non-integral numbers are refused. ``maximum`` is a resource
+    limit when ``instead`` says what to use beyond it (the refusal then comes from
+    :func:`limit_error`); otherwise it is the domain's upper end (by default the
+    largest int64, so the value is safe to hand to numpy); ``None`` for exact
+    closed-form uses (Python integers of any size).
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise DpverifyTypeError(
-            f"{name}={value!r} must be an integer, not {type(value).__name__}"
-        )
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise _type_error(name, value, "an integer")
+    rule = f"an integer >= {minimum}" if maximum in (MAX_INTEGER, None) else (
+        f"an integer in [{minimum}, {maximum}]")
     if isinstance(value, numbers.Integral):
         n = int(value)
     else:
-        x = float(value)
+        x = check_real(value, name)
         if not (math.isfinite(x) and x == math.floor(x)):
-            raise value_error(name, value, f"an integer >= {minimum}")
+            raise value_error(name, value, rule)
         n = int(x)
     if n < minimum:
-        raise value_error(name, value, f"an integer >= {minimum}")
+        raise value_error(name, value, rule)
+    if maximum is not None and n > maximum:
+        if instead:
+            raise limit_error(name, value, maximum, instead)
+        raise value_error(name, value, rule if maximum != MAX_INTEGER else
+                          f"an integer in [{minimum}, 2**63 - 1]")
     return n
 
 
-def check_positive_int(value: Any, name: str) -> int:
-    """Return ``value`` as an int if it is an integer >= 1."""
-    return check_int_at_least(value, name, 1)
+def check_positive_int(value: Any, name: str, *, maximum: int | None = MAX_INTEGER,
+                       instead: str = "") -> int:
+    """Return ``value`` as an int if it is an integer in [1, ``maximum``]."""
+    return check_int_at_least(value, name, 1, maximum=maximum, instead=instead)
 
 
 def check_in_range(value: Any, name: str, low: float, high: float, *,
@@ -160,7 +237,7 @@ def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
     options = tuple(choices)
     if not isinstance(value, str):
         raise DpverifyTypeError(
-            f"{name}={value!r} must be a string, one of {', '.join(map(repr, options))}"
+            f"{name}={shown(value)} must be a string, one of {', '.join(map(repr, options))}"
         )
     if value not in options:
         raise value_error(name, value, f"one of {', '.join(map(repr, options))}")
@@ -171,9 +248,7 @@ def check_increasing_sequence(values: Any, name: str, *, low: float,
                               low_closed: bool = False) -> tuple[float, ...]:
     """Return a non-empty, strictly increasing tuple of finite floats above ``low``."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, Iterable)):
-        raise DpverifyTypeError(
-            f"{name}={values!r} must be a sequence of real numbers"
-        )
+        raise _type_error(name, values, "a sequence of real numbers")
     items = tuple(values)
     if not items:
         raise value_error(name, items, "non-empty")
@@ -200,8 +275,294 @@ def check_nonempty_items(values: Any, name: str, *, single: type | tuple[type, .
     """
     if isinstance(values, (str, bytes)) or isinstance(values, single) or not isinstance(
             values, Iterable):
-        raise DpverifyTypeError(f"{name}={values!r} must be a sequence, e.g. {example}")
+        raise DpverifyTypeError(f"{name}={shown(values)} must be a sequence, e.g. {example}")
     items = tuple(values)
     if not items:
         raise value_error(name, items, "non-empty", "there is nothing to combine")
     return items
+
+
+def check_real_array(values: Any, name: str, *, ndim: int | None = None,
+                     shape: tuple[int | None, ...] | None = None, low: float | None = None,
+                     high: float | None = None, allow_empty: bool = False,
+                     max_size: int | None = None) -> np.ndarray:
+    """Return ``values`` as a float64 array of finite numbers, checked for shape and range.
+
+    Refused: strings, booleans, ``None``, complex or object entries, NaN and ±inf,
+    a number of dimensions other than ``ndim``, a shape not matching ``shape``
+    (``None`` entries match any length), entries outside [``low``, ``high``],
+    an empty array (unless ``allow_empty``) and more than ``max_size`` entries.
+    """
+    if isinstance(values, (str, bytes)) or values is None or isinstance(values, (bool, np.bool_)):
+        raise _type_error(name, values, "an array of real numbers")
+    if max_size is not None and hasattr(values, "__len__") and not isinstance(
+            values, np.ndarray) and len(values) > max_size:
+        raise limit_error(name, f"<{len(values)} entries>", max_size, "pass fewer entries")
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError):
+        raise _type_error(name, values, "a rectangular array of real numbers") from None
+    if array.dtype.kind not in "iuf":
+        if array.dtype.kind == "O":
+            try:
+                array = np.asarray([check_real(v, f"{name}[{i}]") for i, v in
+                                    enumerate(array.ravel())], dtype=float).reshape(array.shape)
+            except DpverifyTypeError:
+                raise
+        else:
+            raise _type_error(name, values, "an array of real numbers")
+    if max_size is not None and array.size > max_size:
+        raise limit_error(name, f"<{array.size} entries>", max_size, "pass fewer entries")
+    array = array.astype(float)
+    if ndim is not None and array.ndim != ndim:
+        raise value_error(name, values, f"a {ndim}-dimensional array (got {array.ndim} "
+                                        f"dimensions)")
+    if shape is not None:
+        if array.ndim != len(shape) or any(
+                want is not None and got != want for got, want in zip(array.shape, shape)):
+            wanted = "(" + ", ".join("any" if s is None else str(s) for s in shape) + ")"
+            raise value_error(name, values, f"of shape {wanted}, not {array.shape}")
+    if array.size == 0 and not allow_empty:
+        raise value_error(name, values, "non-empty")
+    if not np.isfinite(array).all():
+        raise value_error(name, values, "finite in every entry")
+    if low is not None and not (array >= low).all():
+        raise value_error(name, values, f">= {low} in every entry")
+    if high is not None and not (array <= high).all():
+        raise value_error(name, values, f"<= {high} in every entry")
+    return array
+
+
+def check_callable(value: Any, name: str, expected: str = "a callable") -> Any:
+    """Return ``value`` if it can be called (a sampler, a statistic, ...)."""
+    if not callable(value):
+        raise _type_error(name, value, expected)
+    return value
+
+
+def check_instance(value: Any, name: str, types: type | tuple[type, ...],
+                   expected: str) -> Any:
+    """Return ``value`` if it is an instance of ``types``; ``expected`` describes them."""
+    if not isinstance(value, types):
+        raise _type_error(name, value, expected)
+    return value
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """Return ``value`` if it is a bool (or ``numpy.bool_``), as a Python bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise _type_error(name, value, "True or False")
+    return bool(value)
+
+
+def check_mp_real(value: Any, name: str, *, low: float | None = None, low_closed: bool = True,
+                  allow_inf: bool = False) -> Any:
+    """Return ``value`` as an :class:`mpmath.mpf`; it may be an mpf or any accepted real.
+
+    For the exact profile functions, which take mpmath values from their callers
+    and floats from users. NaN is refused; +inf only with ``allow_inf``.
+    """
+    import mpmath
+
+    if isinstance(value, mpmath.mpf):
+        x = value
+    else:
+        x = mpmath.mpf(check_real(value, name))
+    if mpmath.isnan(x) or (mpmath.isinf(x) and not (allow_inf and x > 0)):
+        rule = "a real number" + (" or +inf" if allow_inf else " (finite)")
+        if low is not None:
+            rule = f"in {'[' if low_closed else '('}{low}, {'inf]' if allow_inf else 'inf)'}"
+        raise value_error(name, value, rule)
+    if low is not None and not (x >= low if low_closed else x > low):
+        interval = f"{'[' if low_closed else '('}{low}, {'inf]' if allow_inf else 'inf)'}"
+        raise value_error(name, value, f"in {interval}")
+    return x
+
+
+def check_rng(value: Any, name: str = "rng") -> Any:
+    """Return ``value`` if it is a :class:`numpy.random.Generator` (SPEC 7 ``default_rng``)."""
+    if not isinstance(value, np.random.Generator):
+        raise _type_error(name, value, "a numpy.random.Generator, e.g. "
+                                       "numpy.random.default_rng(seed)")
+    return value
+
+
+def check_real_input(value: Any, name: str) -> Any:
+    """Check a query answer (a finite real scalar or array of them); return it unchanged.
+
+    Integers stay exact (within int64); arrays keep their dtype.
+    """
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        n = int(value)
+        if abs(n) > MAX_INTEGER:
+            raise value_error(name, value, "an integer within int64 (|x| <= 2**63 - 1)")
+        return value
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        check_finite(value, name)
+        return value
+    check_real_array(value, name, allow_empty=True)
+    return value
+
+
+def max_jobs() -> int:
+    """Most worker processes any runner starts: four per core (at least 8)."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
+def check_n_jobs(value: Any, name: str = "n_jobs") -> int:
+    """Return a worker count: an integer in [1, :func:`max_jobs`], or -1 for every core."""
+    jobs = check_int_at_least(value, name, -1)
+    if jobs == 0:
+        raise value_error(name, value, "an integer >= 1, or -1 for every core")
+    if jobs == -1:
+        return os.cpu_count() or 1
+    if jobs > max_jobs():
+        raise limit_error(name, value, max_jobs(),
+                          "each job is a process; more than four per core only adds overhead")
+    return jobs
+
+
+def check_text(value: Any, name: str) -> str:
+    """Return ``value`` if it is a string (a name, a label, a description)."""
+    if not isinstance(value, str):
+        raise _type_error(name, value, "a string")
+    return value
+
+
+def check_has(value: Any, name: str, attributes: Iterable[str], expected: str) -> Any:
+    """Return ``value`` if it has every attribute in ``attributes`` (a structural type check).
+
+    For protocol-typed parameters (an algorithm, an environment, a privatizer):
+    the message says what was expected instead of an ``AttributeError`` later.
+    """
+    missing = [a for a in attributes if not hasattr(value, a)]
+    if missing:
+        raise _type_error(name, value, f"{expected} (it has no {', '.join(missing)})")
+    return value
+
+
+def check_seed(seed: Any, name: str = "seed") -> Any:
+    """``None``, a non-negative int, a sequence of them, or a ``numpy.random.SeedSequence``.
+
+    (The entropy ``numpy.random.SeedSequence`` accepts; a sequence such as
+    ``[seed, panel]`` keys a stream by several integers.)
+    """
+    def integer(value: Any) -> bool:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (list, tuple)) and seed and all(integer(v) for v in seed):
+        if any(v < 0 for v in seed):
+            raise value_error(name, seed, "a sequence of non-negative ints")
+        return seed
+    if not integer(seed):
+        raise DpverifyTypeError(f"{name}={shown(seed)} must be None, a non-negative int (or a "
+                                f"sequence of them) or a numpy SeedSequence")
+    if seed < 0:
+        raise value_error(name, seed, "a non-negative int")
+    return seed
+
+
+def check_sequence_of_pairs(values: Any, name: str, expected: str) -> tuple[tuple[Any, Any], ...]:
+    """Return ``values`` as a tuple of 2-tuples (e.g. ``(panel, simulations)`` pairs)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise _type_error(name, values, f"a sequence of {expected}")
+    items = tuple(values)
+    for i, item in enumerate(items):
+        if not (isinstance(item, (tuple, list)) and len(item) == 2):
+            raise _type_error(f"{name}[{i}]", item, f"a pair: {expected}")
+    return tuple(tuple(item) for item in items)
+
+
+_PROBABILITY_FIELDS = frozenset({"p", "p_hat", "p_prime_hat", "confidence", "claimed_delta",
+                                 "delta_lower_bound", "probability", "flip_probability"})
+
+
+def _field_rule(name: str, annotation: str, namespace: Mapping[str, Any]) -> Any:
+    """A checker ``(value, name) -> None`` for a record field, from its annotation and name."""
+    text = annotation.replace(" ", "")
+    if text in ("Any", "object"):
+        return None
+    if text.endswith("|None") or text.startswith("None|"):
+        inner = _field_rule(name, text.replace("|None", "").replace("None|", ""), namespace)
+        return lambda value, label: None if value is None else inner(value, label)
+    if text == "float":
+        if name in _PROBABILITY_FIELDS:
+            return lambda value, label: check_probability(value, label)
+        if "delta" in name and not name.endswith("s"):
+            return lambda value, label: check_delta(value, label)
+        if "epsilon" in name and not name.endswith("s"):
+            return lambda value, label: check_epsilon(value, label, allow_inf=True)
+        if name in ("seconds", "sigma", "lam", "eta", "L", "S", "h"):
+            return lambda value, label: check_nonnegative(value, label, allow_inf=True)
+
+        def real(value: Any, label: str) -> None:
+            if math.isnan(check_real(value, label)):
+                raise value_error(label, value, "a real number (not NaN)")
+        return real
+    if text == "int":
+        return lambda value, label: check_int_at_least(value, label, 0)
+    if text == "str":
+        return lambda value, label: check_text(value, label)
+    if text == "bool":
+        return lambda value, label: check_flag(value, label)
+    if text.startswith("NDArray"):
+        def array(value: Any, label: str) -> None:
+            values = check_real_array(value, label, allow_empty=True) if not isinstance(
+                value, np.ndarray) or value.dtype.kind in "iuf" else None
+            if values is None:
+                raise _type_error(label, value, "a numeric array")
+        return array
+    if text.startswith(("tuple[", "tuple")):
+        return lambda value, label: check_instance(value, label, tuple, "a tuple")
+    if text.startswith("Mapping"):
+        return lambda value, label: check_instance(value, label, Mapping, "a mapping")
+    if text.startswith("Callable"):
+        return lambda value, label: check_callable(value, label)
+    target = namespace.get(text)
+    union = getattr(target, "__args__", None)  # a typing.Union alias such as Guarantee
+    if "|" in text and target is None:  # an inline union of classes: "PureDP | ApproxDP"
+        members = tuple(namespace.get(part) for part in text.split("|"))
+        union = members if all(isinstance(m, type) for m in members) else None
+    if isinstance(target, type) or (union and all(isinstance(t, type) for t in union)):
+        import dataclasses
+
+        kinds = union if union else (target,)
+        attributes = {f.name for k in kinds if dataclasses.is_dataclass(k)
+                      for f in dataclasses.fields(k)}
+
+        def structured(value: Any, label: str) -> None:
+            # duck typing is welcome (a stand-in sharing one of the class's fields); plain
+            # data (a number, a string, a list) or an unrelated object is not
+            if isinstance(value, kinds):
+                return
+            if isinstance(value, (numbers.Number, str, bytes, list, dict, set)) or value is None \
+                    or (attributes and not any(hasattr(value, a) for a in attributes)):
+                raise _type_error(label, value, f"a {text}")
+        return structured
+    return None
+
+
+def check_record(record: Any) -> None:
+    """Validate a result record's fields (a frozen dataclass) from their annotations and names.
+
+    One rule for every record the library returns (and users may build): ``float``
+    fields are real numbers, never NaN (``±inf`` allowed: an unbounded event, an
+    infinite ε lower bound), δ-named fields in [0, 1), probability-named fields in
+    [0, 1], ε-named fields in [0, inf]; ``int`` fields are integers >= 0; ``str``
+    and ``bool`` fields have those types; arrays are numeric and finite; fields
+    typed with a class (or a union of classes) hold an object, not plain data (a
+    number, string, list or dict: duck-typed stand-ins are welcome). ``Any``
+    fields are not checked.
+    """
+    import dataclasses
+    import sys
+
+    namespace = vars(sys.modules[type(record).__module__])
+    for field in dataclasses.fields(record):
+        if not field.init or not isinstance(field.type, str):
+            continue
+        rule = _field_rule(field.name, field.type, namespace)
+        if rule is not None:
+            rule(getattr(record, field.name), field.name)

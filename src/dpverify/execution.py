@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
-import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
@@ -43,7 +42,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
-from dpverify._validation import check_int_at_least, value_error
+from dpverify._validation import check_n_jobs, value_error
 from dpverify.errors import DpverifyTypeError
 
 __all__ = ["resolve_jobs", "run_tasks", "open_executor", "check_scheduler", "LOCAL_SCHEDULER"]
@@ -57,11 +56,11 @@ _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
 def resolve_jobs(n_jobs: Any, name: str = "n_jobs") -> int:
-    """``n_jobs`` as a worker count: an integer ``>= 1``, or ``-1`` for every core (``os.cpu_count()``)."""
-    jobs = check_int_at_least(n_jobs, name, -1)
-    if jobs == 0:
-        raise value_error(name, n_jobs, "an integer >= 1, or -1 for every core")
-    return (os.cpu_count() or 1) if jobs == -1 else jobs
+    """``n_jobs`` as a worker count: an integer ``>= 1``, or ``-1`` for every core (``os.cpu_count()``).
+
+    At most :func:`dpverify._validation.max_jobs` (four per core): each job is a process.
+    """
+    return check_n_jobs(n_jobs, name)
 
 
 def check_scheduler(scheduler: Any, name: str = "scheduler") -> str | None:

@@ -14,7 +14,7 @@ derived; guarantees do not carry it, the functions producing them document it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Union
 
@@ -28,6 +28,7 @@ from dpverify._validation import (
     check_increasing_sequence,
     check_nonnegative,
     check_real,
+    shown,
 )
 from dpverify.errors import CalibrationError, DpverifyTypeError
 
@@ -109,8 +110,9 @@ class RDPCurve:
 
     def __post_init__(self) -> None:
         orders = check_increasing_sequence(self.orders, "orders", low=1.0, low_closed=False)
-        if isinstance(self.epsilons, (str, bytes)):
-            raise DpverifyTypeError(f"epsilons={self.epsilons!r} must be a sequence of real numbers")
+        if isinstance(self.epsilons, (str, bytes)) or not isinstance(self.epsilons, Iterable):
+            raise DpverifyTypeError(f"epsilons={shown(self.epsilons)} must be a sequence of "
+                                    f"real numbers, not {type(self.epsilons).__name__}")
         epsilons = tuple(
             check_nonnegative(e, f"epsilons[{i}]", allow_inf=True)
             for i, e in enumerate(self.epsilons)

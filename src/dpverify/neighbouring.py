@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_int_at_least, check_positive, value_error
+from dpverify._validation import check_int_at_least, check_positive, check_text, value_error
 from dpverify.errors import DpverifyTypeError
 
 __all__ = ["Neighbouring", "are_neighbours", "InputPair", "query_vector_patterns"]
@@ -34,6 +34,12 @@ class Neighbouring(str, enum.Enum):
 
     REPLACE = "replace"
     ADD_REMOVE = "add-remove"
+
+    @classmethod
+    def _missing_(cls, value: Any) -> "Neighbouring":
+        """``Neighbouring(value)`` with an unknown value: a message naming ``value``."""
+        raise value_error("value", value,
+                          f"one of {', '.join(repr(m.value) for m in cls)}")
 
     @classmethod
     def parse(cls, value: Any, name: str = "relation") -> "Neighbouring":
@@ -95,6 +101,9 @@ class InputPair:
     x: Any
     x_prime: Any
     name: str = ""
+
+    def __post_init__(self) -> None:
+        check_text(self.name, "name")
 
 
 def query_vector_patterns(length: int, *, sensitivity: float = 1.0,

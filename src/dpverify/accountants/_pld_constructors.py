@@ -9,6 +9,7 @@ notes: ``docs/proofs/pld.md``, §2.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
@@ -54,24 +55,50 @@ DEFAULT_TAIL_MASS_TRUNCATION = 1e-15
 POINTS_PER_STANDARD_DEVIATION = 100
 #: With ``value_discretization_interval=None``, atoms at ±ε get h = ε / this (exact in floats).
 POINTS_PER_EPSILON = 128
+#: Range of the loss scale (μ = Δ/σ of a Gaussian, ε0 = Δ/b of a Laplace) a PLD is built for.
+LOSS_SCALE_RANGE = (1e-12, 1e4)
+#: Largest grid spacing h (nats); coarser grids say nothing at the ε anyone asks about.
+MAX_VALUE_DISCRETIZATION_INTERVAL = 100.0
+#: Smallest Poisson sampling rate q of a subsampled-Gaussian PLD (ln(1 − q) must be resolvable).
+MIN_SAMPLING_PROBABILITY = 1e-200
+
 
 def check_grid_options(interval: Any, tail: Any, default: float) -> tuple[float, float]:
     """Validate the grid options; ``interval=None`` means ``default`` (scaled to the mechanism)."""
     if interval is None:
         interval = default
-    interval = check_positive(interval, "value_discretization_interval")
+    interval = check_in_range(interval, "value_discretization_interval", 0.0,
+                              MAX_VALUE_DISCRETIZATION_INTERVAL, low_closed=False)
     tail = check_in_range(tail, "tail_mass_truncation", 0.0, 0.01, low_closed=False)
     return interval, tail
 
 
 def _atom_interval(epsilon: float) -> float:
     """``ε / 128`` (exact in floats, so ±ε are grid points), or the default for ε = 0."""
+    if epsilon > LOSS_SCALE_RANGE[1]:
+        raise value_error("epsilon", epsilon, f"at most {LOSS_SCALE_RANGE[1]:g} for a "
+                          "discretised PLD", "the mechanism is not private at any useful ε")
+    if 0 < epsilon < 1e-300:
+        raise value_error("epsilon", epsilon, "0 or at least 1e-300 for a discretised PLD",
+                          "a smaller ε is 0 to float precision; pass 1e-300, an upper bound")
     return epsilon / POINTS_PER_EPSILON if epsilon > 0 else DEFAULT_VALUE_DISCRETIZATION_INTERVAL
 
 
 def _noise(sigma: float, sensitivity: float) -> float:
     """``σ/Δ`` rounded down: a smaller noise multiplier dominates (post-processing)."""
-    return round_down(Fraction(sigma) / Fraction(sensitivity))
+    multiplier = round_down(Fraction(sigma) / Fraction(sensitivity))
+    _check_loss_scale(1 / multiplier if multiplier > 0 else math.inf,
+                      f"sensitivity/sigma (sigma={sigma!r}, sensitivity={sensitivity!r})")
+    return multiplier
+
+
+def _check_loss_scale(scale: float, described: str) -> None:
+    """Refuse a privacy-loss scale (μ = Δ/σ, ε0 = Δ/b) whose grid would over- or underflow."""
+    low, high = LOSS_SCALE_RANGE
+    if not low <= scale <= high:
+        raise value_error(described, scale, f"in [{low:g}, {high:g}] for a discretised PLD",
+                          "below it the loss is 0 to float precision (use a tiny positive ε), "
+                          "above it the mechanism is not private at any useful ε")
 
 
 class PLDConstructors:
@@ -162,6 +189,8 @@ class PLDConstructors:
         scale = check_positive(scale, "scale")
         sensitivity = check_positive(sensitivity, "sensitivity")
         epsilon_0 = round_up(Fraction(sensitivity) / Fraction(scale))
+        _check_loss_scale(epsilon_0, f"sensitivity/scale (scale={scale!r}, "
+                                     f"sensitivity={sensitivity!r})")
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              epsilon_0 / POINTS_PER_EPSILON)
         return cls((laplace_grid(epsilon_0, interval),), tail)  # no tail cut: nothing to rebuild
@@ -364,6 +393,12 @@ class PLDConstructors:
         """
         sigma = check_positive(sigma, "sigma")
         q = check_probability(sampling_probability, "sampling_probability", open_low=True)
+        if q < MIN_SAMPLING_PROBABILITY:
+            raise value_error("sampling_probability", q,
+                              f"at least {MIN_SAMPLING_PROBABILITY:g} for a discretised PLD",
+                              f"ln(1 − q) is then below the grid's resolution; "
+                              f"sampling_probability={MIN_SAMPLING_PROBABILITY:g} is an upper "
+                              f"bound for any smaller rate")
         sensitivity = check_positive(sensitivity, "sensitivity")
         relation = check_choice(relation, "relation", ("add-remove", "replace", "replace-special"))
         if relation == "replace":

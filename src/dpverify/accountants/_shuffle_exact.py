@@ -42,9 +42,11 @@ from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
     check_delta,
     check_epsilon,
+    check_in_range,
     check_positive_int,
     check_probability,
 )
+from dpverify.errors import CalibrationError
 
 __all__ = [
     "shuffled_binary_rr_delta",
@@ -307,9 +309,19 @@ def _worst_case_delta(flip_probability: float, n: int, epsilon: float, *,
             heapq.heappush(heap, (-piece, lo, hi))
 
 
+MAX_EXACT_SHUFFLE_USERS = 10**7
+"""Largest n of the exact shuffled-RR accountant (its time and memory grow with n)."""
+_LARGE_N = ("for more users use the closed-form upper bounds amplified_epsilon / "
+            "amplified_delta (bound='fmt2021')")
+
+
 def _check_common(flip_probability: float, n: int) -> tuple[float, int]:
     p = check_probability(flip_probability, "flip_probability", open_low=True)
-    return p, check_positive_int(n, "n")
+    return p, check_positive_int(n, "n", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
+
+
+def _check_rtol(rtol: float) -> float:
+    return check_in_range(rtol, "rtol", 0.0, 1.0, low_closed=False, high_closed=False)
 
 
 def shuffled_binary_rr_delta(flip_probability: float, n: int, epsilon: float, *,
@@ -363,6 +375,7 @@ def shuffled_binary_rr_delta(flip_probability: float, n: int, epsilon: float, *,
     """
     p, n = _check_common(flip_probability, n)
     epsilon = check_epsilon(epsilon)
+    rtol = _check_rtol(rtol)
     if n == 1:
         with working_precision():
             value = max(1 - p / 2 - mpmath.exp(epsilon) * p / 2, 0)
@@ -405,6 +418,7 @@ def shuffled_binary_rr_epsilon(flip_probability: float, n: int, delta: float, *,
     """
     p, n = _check_common(flip_probability, n)
     delta = check_delta(delta)
+    rtol = _check_rtol(rtol)
     with working_precision():
         local = round_up(mpmath.log((2 - mpmath.mpf(p)) / mpmath.mpf(p)), relative_error=1e-30)
 
@@ -473,9 +487,14 @@ def min_flip_probability(n: int, epsilon: float, delta: float, *, rtol: float = 
     >>> shuffled_binary_rr_delta(p, 1000, 0.5) <= 1e-6
     True
     """
-    n = check_positive_int(n, "n")
+    n = check_positive_int(n, "n", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
-    return bisect_passing(lambda p: shuffled_binary_rr_delta(p, n, epsilon) <= delta,
-                          1e-12, 1.0, rtol=rtol)
+    rtol = _check_rtol(rtol)
+    try:
+        return bisect_passing(lambda p: shuffled_binary_rr_delta(p, n, epsilon) <= delta,
+                              1e-12, 1.0, rtol=rtol)
+    except CalibrationError as error:
+        raise CalibrationError(f"no flip probability in [1e-12, 1] is needed for n={n}, "
+                               f"epsilon={epsilon!r}, delta={delta!r}: {error}") from error
 
 

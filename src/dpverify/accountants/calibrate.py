@@ -11,8 +11,10 @@ their parameters.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -26,6 +28,7 @@ from dpverify._validation import (
     check_positive,
     check_positive_int,
     check_probability,
+    limit_error,
 )
 from dpverify.accountants._noise_multiplier_search import (
     pld_noise_seed,
@@ -41,7 +44,7 @@ from dpverify.accountants.rdp import (
     scale_rdp,
     subsampled_gaussian_rdp,
 )
-from dpverify.errors import CalibrationError
+from dpverify.errors import CalibrationError, DpverifyValueError
 from dpverify.mechanisms._noise_maps import binomial_noise_delta
 from dpverify.mechanisms.continuous import gaussian_delta, gaussian_privacy_profile
 
@@ -70,24 +73,61 @@ _PLD_RTOL = 1e-9
 _NOISE_MULTIPLIER_RTOL = 1e-4
 
 
-def _smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: float) -> float:
+def _smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: float,
+                      request: str = "") -> float:
     """Smallest noise level (to ``rtol``) that meets the budget, searching near ``start``.
 
     ``meets`` must be monotone: once a noise level meets the budget, every
     larger one does. The bracket is found by steps of growing size (0.1%, 1%,
     10%, then doubling) up or down from ``start``, and the passing end of the
-    verified bracket is returned.
+    verified bracket is returned. ``request`` (the caller's arguments, e.g.
+    ``"epsilon=1.0, delta=1e-05"``) goes into every error message, so a
+    refusal names the parameters that led to it.
     """
-    direction = -1 if meets(start) else +1
-    near, step = start, 1e-3
-    while True:
-        far = near * (1 + step) if direction > 0 else near / (1 + step)
-        if not (1e-300 < far < 1e12):
-            raise CalibrationError(
-                f"no feasible noise level between 1e-300 and 1e12 (searched from {start!r})")
-        if meets(far) != meets(near):
-            return bisect_passing(meets, near, far, rtol=rtol)
-        near, step = far, min(1.0, step * 10)
+    if not (1e-300 < start < 1e12):
+        raise CalibrationError(f"no feasible noise level between 1e-300 and 1e12 for {request} "
+                               f"(the search would start at {start!r})")
+    try:
+        direction = -1 if meets(start) else +1
+        near, step = start, 1e-3
+        while True:
+            far = near * (1 + step) if direction > 0 else near / (1 + step)
+            if not (1e-300 < far < 1e12):
+                raise CalibrationError(
+                    f"no feasible noise level between 1e-300 and 1e12 for {request} "
+                    f"(searched from {start!r})")
+            if meets(far) != meets(near):
+                return bisect_passing(meets, near, far, rtol=rtol)
+            near, step = far, min(1.0, step * 10)
+    except DpverifyValueError as error:
+        raise CalibrationError(f"{request} is outside the range this calibration supports: "
+                               f"{error}") from error
+
+
+@contextmanager
+def _naming(request: str) -> Iterator[None]:
+    """Re-raise a range error from inside an accountant with the caller's arguments named."""
+    try:
+        yield
+    except DpverifyValueError as error:
+        raise DpverifyValueError(f"{request} is outside the range this accountant supports: "
+                                 f"{error}") from error
+
+
+MAX_PLD_CALIBRATION_COMPOSITIONS = 10**5
+"""Largest k a PLD-based calibration searches over (each candidate composes k times)."""
+
+
+def _check_pld_compositions(compositions: int, method: str) -> None:
+    if method == "pld" and compositions > MAX_PLD_CALIBRATION_COMPOSITIONS:
+        raise limit_error("compositions", compositions, MAX_PLD_CALIBRATION_COMPOSITIONS,
+                          "a PLD calibration composes every candidate; use method='rdp' "
+                          "(cost independent of k)")
+
+
+def _request(**arguments: Any) -> str:
+    """``"name=value, ..."``: the arguments of a calibration, for its error messages."""
+    return ", ".join(f"{name}={value!r}" for name, value in arguments.items())
 
 
 def classical_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float = 1.0) -> float:
@@ -156,7 +196,9 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float 
             return gaussian_delta(sensitivity / sigma, epsilon) * (1 + mpmath.mpf(1e-18)) <= bound
 
     return _smallest_passing(meets, classical_gaussian_sigma(epsilon, delta,
-                                                             sensitivity=sensitivity), rtol=1e-12)
+                                                             sensitivity=sensitivity), rtol=1e-12,
+                             request=_request(epsilon=epsilon, delta=delta,
+                                              sensitivity=sensitivity))
 
 
 def gaussian_epsilon(sigma: float, *, delta: float, compositions: int = 1,
@@ -179,6 +221,13 @@ def gaussian_epsilon(sigma: float, *, delta: float, compositions: int = 1,
     compositions = check_positive_int(compositions, "compositions")
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", GAUSSIAN_METHODS)
+    with _naming(_request(sigma=sigma, delta=delta, compositions=compositions,
+                          sensitivity=sensitivity, method=method)):
+        return _gaussian_epsilon(sigma, delta, compositions, sensitivity, method)
+
+
+def _gaussian_epsilon(sigma: float, delta: float, compositions: int, sensitivity: float,
+                      method: str) -> float:
     if method == "analytic":
         profile = gaussian_privacy_profile(sigma / math.sqrt(compositions), sensitivity=sensitivity)
         return profile.epsilon_for_delta(delta)
@@ -231,6 +280,7 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, compositions: int = 1,
     compositions = check_positive_int(compositions, "compositions")
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", GAUSSIAN_METHODS)
+    _check_pld_compositions(compositions, method)
     exact = math.sqrt(compositions) * analytic_gaussian_sigma(epsilon, delta,
                                                               sensitivity=sensitivity)
     if method == "analytic":
@@ -240,7 +290,10 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, compositions: int = 1,
         return gaussian_epsilon(sigma, delta=delta, compositions=compositions,
                                 sensitivity=sensitivity, method=method) <= epsilon
 
-    return _smallest_passing(meets, exact, rtol=_PLD_RTOL if method == "pld" else 1e-12)
+    return _smallest_passing(meets, exact, rtol=_PLD_RTOL if method == "pld" else 1e-12,
+                             request=_request(epsilon=epsilon, delta=delta,
+                                              compositions=compositions,
+                                              sensitivity=sensitivity, method=method))
 
 
 def laplace_epsilon(scale: float, *, delta: float = 0.0, compositions: int = 1,
@@ -267,11 +320,13 @@ def laplace_epsilon(scale: float, *, delta: float = 0.0, compositions: int = 1,
         check_delta(delta)
         return round_up(Fraction(compositions) * Fraction(sensitivity) / Fraction(scale))
     delta = check_delta(delta, allow_zero=False)
-    if method == "rdp":
-        curve = scale_rdp(laplace_rdp(scale, sensitivity=sensitivity), compositions)
-        return rdp_to_dp(curve, delta=delta).epsilon
-    pld = PrivacyLossDistribution.from_laplace(scale, sensitivity=sensitivity)
-    return pld.self_compose(compositions).epsilon_for_delta(delta)
+    with _naming(_request(scale=scale, delta=delta, compositions=compositions,
+                          sensitivity=sensitivity, method=method)):
+        if method == "rdp":
+            curve = scale_rdp(laplace_rdp(scale, sensitivity=sensitivity), compositions)
+            return rdp_to_dp(curve, delta=delta).epsilon
+        pld = PrivacyLossDistribution.from_laplace(scale, sensitivity=sensitivity)
+        return pld.self_compose(compositions).epsilon_for_delta(delta)
 
 
 def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int = 1,
@@ -292,6 +347,8 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int =
     compositions = check_positive_int(compositions, "compositions")
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", LAPLACE_METHODS)
+    if delta > 0.0:
+        _check_pld_compositions(compositions, method)
     pure = compositions * sensitivity / epsilon
     if method == "pure" or delta == 0.0:
         def meets_pure(scale: float) -> bool:
@@ -304,7 +361,10 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int =
                                sensitivity=sensitivity, method=method) <= epsilon
 
     start = pure / math.sqrt(compositions) / 4
-    return _smallest_passing(meets, start, rtol=_PLD_RTOL if method == "pld" else 1e-10)
+    return _smallest_passing(meets, start, rtol=_PLD_RTOL if method == "pld" else 1e-10,
+                             request=_request(epsilon=epsilon, delta=delta,
+                                              compositions=compositions,
+                                              sensitivity=sensitivity, method=method))
 
 
 def min_noise_multiplier(epsilon: float, delta: float, *,
@@ -349,6 +409,8 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     sampling_probability, steps = training_schedule(sampling_probability, steps, epochs,
                                                      dataset_size, batch_size)
     method = check_choice(method, "method", ("pld", "rdp"))
+    if value_discretization_interval is not None:
+        check_positive(value_discretization_interval, "value_discretization_interval")
     if orders is None:
         orders = DEFAULT_ORDERS
 
@@ -364,18 +426,26 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
                                rdp_noise_seed(epsilon, delta, sampling_probability, steps,
                                               DEFAULT_ORDERS))
     try:
-        return _passing_near(meets, start, rtol=_NOISE_MULTIPLIER_RTOL)
+        return _passing_near(meets, start, rtol=_NOISE_MULTIPLIER_RTOL,
+                             request=_request(epsilon=epsilon, delta=delta,
+                                              sampling_probability=sampling_probability,
+                                              steps=steps, method=method))
     except CalibrationError as error:
         raise CalibrationError(f"no noise multiplier meets epsilon={epsilon!r}, "
                                f"delta={delta!r}: {error}") from error
 
 
-def _passing_near(meets: Callable[[float], bool], start: float, *, rtol: float) -> float:
+def _passing_near(meets: Callable[[float], bool], start: float, *, rtol: float,
+                  request: str = "") -> float:
     """``start`` if it passes and ``start/(1 + rtol)`` fails (a verified bracket of width rtol);
     otherwise the full search :func:`_smallest_passing` from ``start``."""
-    if meets(start) and not meets(start / (1 + rtol)):
-        return start
-    return _smallest_passing(meets, start, rtol=rtol)
+    try:
+        if meets(start) and not meets(start / (1 + rtol)):
+            return start
+    except DpverifyValueError as error:
+        raise CalibrationError(f"{request} is outside the range this calibration supports: "
+                               f"{error}") from error
+    return _smallest_passing(meets, start, rtol=rtol, request=request)
 
 
 def _dp_sgd_epsilon(sigma: float, delta: float, sampling_probability: float, steps: int,

@@ -216,10 +216,21 @@ def advanced_composition(epsilon: float, delta: float, k: int, *,
     return ApproxDP(epsilon=total_epsilon, delta=total_delta)
 
 
-def _check_homogeneous(epsilon: float, delta: float, k: int) -> tuple[float, float, int]:
-    """Validate the (ε, δ, k) of a homogeneous composition."""
-    return (check_epsilon(epsilon, "epsilon"), check_delta(delta, "delta"),
-            check_positive_int(k, "k"))
+MAX_OPTIMAL_COMPOSITIONS = 10**6
+"""Largest k of the exact optimal composition (its sum has k + 1 terms)."""
+_MANY_COMPOSITIONS = ("for more compositions use advanced_composition (closed form) or the PLD "
+                      "accountant: PrivacyLossDistribution.from_approx_dp(epsilon, delta)"
+                      ".self_compose(k)")
+
+
+def _check_homogeneous(epsilon: float, delta: float, k: int, *,
+                       maximum: int | None = None) -> tuple[float, float, int]:
+    """Validate the (ε, δ, k) of a homogeneous composition (k at most ``maximum``)."""
+    if maximum is None:
+        count = check_positive_int(k, "k")
+    else:
+        count = check_positive_int(k, "k", maximum=maximum, instead=_MANY_COMPOSITIONS)
+    return check_epsilon(epsilon, "epsilon"), check_delta(delta, "delta"), count
 
 
 def optimal_composition(epsilon: float, delta: float, k: int, *,
@@ -294,7 +305,8 @@ def optimal_composition(epsilon: float, delta: float, k: int, *,
     >>> optimal_composition(0.5, 1e-3, 1, target_delta=1e-3).epsilon  # k = 1: (ε, δ) itself
     0.5
     """
-    epsilon, delta, k = _check_homogeneous(epsilon, delta, k)
+    epsilon, delta, k = _check_homogeneous(epsilon, delta, k,
+                                           maximum=MAX_OPTIMAL_COMPOSITIONS)
     target_delta = check_probability(target_delta, "target_delta", open_low=True, open_high=True)
     return ApproxDP(epsilon=optimal_epsilon(epsilon, delta, k, target_delta), delta=target_delta)
 
@@ -347,7 +359,8 @@ def optimal_composition_delta(epsilon: float, delta: float, k: int, *,
     >>> round(optimal_composition_delta(0.1, 1e-6, 100, target_epsilon=3.0), 8)
     0.00146126
     """
-    epsilon, delta, k = _check_homogeneous(epsilon, delta, k)
+    epsilon, delta, k = _check_homogeneous(epsilon, delta, k,
+                                           maximum=MAX_OPTIMAL_COMPOSITIONS)
     target_epsilon = check_epsilon(target_epsilon, "target_epsilon")
     return optimal_delta(epsilon, delta, k, target_epsilon)
 

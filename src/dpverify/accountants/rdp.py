@@ -212,6 +212,10 @@ def laplace_rdp(scale: float, *, sensitivity: float = 1.0,
     sensitivity = check_positive(sensitivity, "sensitivity")
     orders = _check_orders(orders)
     epsilon_0 = Fraction(sensitivity) / Fraction(scale)
+    if epsilon_0 > 1e300:
+        raise value_error(f"sensitivity/scale (scale={scale!r}, sensitivity={sensitivity!r})",
+                          float(epsilon_0) if epsilon_0 < 2**1000 else math.inf,
+                          "at most 1e300", "the mechanism is then not private at any order")
 
     def upper(alpha: mpmath.mpf) -> mpmath.mpf:
         with mpmath.workdps(mpmath.mp.dps + _extra_digits(float(epsilon_0) * float(alpha - 1))):

@@ -26,6 +26,7 @@ from dpverify.accountants.pld import PrivacyLossDistribution
 from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilons
 from dpverify.guarantees import ApproxDP
 from dpverify._validation import (
+    MAX_FORMULA_INTEGER,
     check_choice,
     check_delta,
     check_epsilon,
@@ -66,7 +67,7 @@ def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, m:
     >>> round(garcelon_per_batch_epsilon(10**6, 0.5, m=1, d=1, delta0=1e-6), 3)
     1.455
     """
-    l, m, d = (check_positive_int(v, name) for v, name in
+    l, m, d = (check_positive_int(v, name, maximum=MAX_FORMULA_INTEGER) for v, name in
                ((batch_length, "batch_length"), (m, "m"), (d, "d")))
     p = check_probability(flip_probability, "flip_probability", open_low=True)
     delta0 = check_delta(delta0, "delta0", allow_zero=False)
@@ -95,7 +96,7 @@ def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta0: float, *
     False
     """
     variant = check_choice(variant, "variant", ("printed", "derived"))
-    l, T, m, d = (check_positive_int(v, name) for v, name in
+    l, T, m, d = (check_positive_int(v, name, maximum=MAX_FORMULA_INTEGER) for v, name in
                   ((batch_length, "batch_length"), (T, "T"), (m, "m"), (d, "d")))
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta0 = check_delta(delta0, "delta0", allow_zero=False)
@@ -203,11 +204,12 @@ def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: 
     (True, True)
     """
     composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
-    horizon = check_positive_int(horizon, "horizon")
+    horizon = check_positive_int(horizon, "horizon", maximum=MAX_FORMULA_INTEGER)
     delta0 = check_delta(delta0, "delta0", allow_zero=False)
     delta_slack = check_delta(delta_slack, "delta_slack", allow_zero=False)
     per_batch_delta = delta0 / horizon
-    batches = -(-horizon // check_positive_int(batch_length, "batch_length"))
+    batches = -(-horizon // check_positive_int(batch_length, "batch_length",
+                                               maximum=MAX_FORMULA_INTEGER))
     epsilon = garcelon_per_batch_epsilon(batch_length, flip_probability, m=m, d=d,
                                          delta0=per_batch_delta)
     total_delta = round_up(batches * Fraction(per_batch_delta) + Fraction(delta_slack))
@@ -272,7 +274,7 @@ def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise
     """
     protocol = check_choice(protocol, "protocol", ("noise-bits", "randomized-response"))
     if batch_size is not None:
-        batch_size = check_positive_int(batch_size, "batch_size")
+        batch_size = check_positive_int(batch_size, "batch_size", maximum=MAX_FORMULA_INTEGER)
     with working_precision():
         if protocol == "noise-bits":
             return round_up(mpmath.sqrt(tenenbaum_noise_bits(epsilon, delta)) / 2,

@@ -22,6 +22,7 @@ from dpverify._validation import (
     check_epsilon,
     check_increasing_sequence,
     check_nonempty_items,
+    value_error,
 )
 from dpverify.accountants.rdp import DEFAULT_ORDERS
 from dpverify.errors import DpverifyTypeError
@@ -129,7 +130,10 @@ def pure_to_zcdp(guarantee: PureDP | float) -> ZCDP:
         )
     else:
         epsilon = check_epsilon(guarantee, "guarantee")
-    return ZCDP(rho=round_up(Fraction(epsilon) ** 2 / 2))
+    rho = round_up(Fraction(epsilon) ** 2 / 2)
+    if math.isinf(rho):
+        raise value_error("guarantee", guarantee, "an epsilon with ε²/2 below the float range")
+    return ZCDP(rho=rho)
 
 
 def zcdp_to_rdp(zcdp: ZCDP, *, orders: Sequence[float] | None = None) -> RDPCurve:

@@ -34,7 +34,9 @@ from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
     check_delta,
     check_epsilon,
+    check_flag,
     check_int_at_least,
+    check_seed,
     check_probability,
     value_error,
 )
@@ -78,26 +80,21 @@ def check_events(events: Any) -> Any:
                             f"list of callables samples -> bool array")
 
 
+#: Most samples per side of one audit (drawn and counted in chunks; time grows with them).
+MAX_AUDIT_SAMPLES = 10**9
+
+
 def check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
                   events: Any) -> tuple[int, float, Any]:
     if not callable(sampler):
         raise DpverifyTypeError(f"sampler={sampler!r} must be callable: (data, size, rng) -> "
                                 f"array")
-    samples = check_int_at_least(samples, "samples", 10)
+    samples = check_int_at_least(samples, "samples", 10, maximum=MAX_AUDIT_SAMPLES,
+                                 instead="an audit's error shrinks like 1/sqrt(samples); run "
+                                         "several seeded audits and combine them")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     check_seed(seed)
     return samples, confidence, check_events(events)
-
-
-def check_seed(seed: Any) -> Any:
-    """``None``, a non-negative int, or a ``numpy.random.SeedSequence``."""
-    if not (seed is None or isinstance(seed, np.random.SeedSequence) or (
-            isinstance(seed, (int, np.integer)) and not isinstance(seed, bool))):
-        raise DpverifyTypeError(f"seed={seed!r} must be None, a non-negative int or a "
-                                f"numpy SeedSequence")
-    if isinstance(seed, (int, np.integer)) and seed < 0:
-        raise value_error("seed", seed, "a non-negative int")
-    return seed
 
 
 def prepare_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any,
@@ -265,6 +262,8 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     if max_samples is not None:
         raise value_error("max_samples", max_samples, "None unless samples='auto'")
     samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
+    if progress is not None:  # None: a bar only for long audits
+        check_flag(progress, "progress")
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     check_samples_can_certify(samples, epsilon=epsilon, delta=delta, confidence=confidence,
@@ -451,6 +450,8 @@ def audit_curve(sampler: Sampler, x: Any, x_prime: Any, *, profile: Any,
     True
     """
     samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
+    if progress is not None:  # None: a bar only for long audits
+        check_flag(progress, "progress")
     curve = claimed_delta_curve(profile)
     grid = _default_epsilons(curve, samples) if epsilons is None else _check_epsilons(epsilons)
     start = time.perf_counter()

@@ -15,11 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_epsilon, check_probability, value_error
+from dpverify._validation import (
+    check_epsilon,
+    check_probability,
+    check_real_array,
+    check_record,
+    value_error,
+)
 from dpverify.auditing._engine import certified_bounds, checked_output, run_search_and_count, \
     sliced_draw
+from dpverify.auditing.audit import check_events
 from dpverify.auditing.estimators import delta_lower_bound
 from dpverify.auditing.events import Event
+from dpverify.errors import AuditError
 
 __all__ = ["HockeyStickBound", "hockey_stick_lower_bound"]
 
@@ -34,6 +42,9 @@ class HockeyStickBound:
     direction: str
     confidence: float
     samples: int
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
 
 def hockey_stick_lower_bound(samples: Any, samples_prime: Any, *, epsilon: float,
@@ -77,15 +88,23 @@ def hockey_stick_lower_bound(samples: Any, samples_prime: Any, *, epsilon: float
     """
     epsilon = check_epsilon(epsilon, "epsilon")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
-    first, second = np.asarray(samples), np.asarray(samples_prime)
+    for name, values in (("samples", samples), ("samples_prime", samples_prime)):
+        if check_real_array(values, name).ndim == 0:
+            raise value_error(name, values, "an array of outputs, one per draw")
+    first, second = np.asarray(samples), np.asarray(samples_prime)  # keep integer codes exact
+    events = check_events(events)
     if len(first) != len(second):
         raise value_error("samples_prime", f"<{len(second)} outputs>",
                           f"as many outputs as samples ({len(first)})")
     first = checked_output(first, len(first), None, "samples")
     second = checked_output(second, len(second), None, "samples_prime")
-    counts = run_search_and_count(sliced_draw(first, second), samples=len(first),
-                                  families=events, targets=(("epsilon", epsilon),),
-                                  confidence=confidence)
+    try:
+        counts = run_search_and_count(sliced_draw(first, second), samples=len(first),
+                                      families=events, targets=(("epsilon", epsilon),),
+                                      confidence=confidence)
+    except AuditError as error:
+        raise AuditError(f"no event to certify at epsilon={epsilon!r} with {len(first)} samples "
+                         f"and events={events!r}: {error}") from error
     bounds = certified_bounds(counts, confidence)
     values = [delta_lower_bound(float(low), float(high), epsilon=epsilon)
               for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]

@@ -36,6 +36,7 @@ from scipy import stats
 
 from dpverify._numeric import round_down, working_precision
 from dpverify._validation import (
+    check_record,
     check_delta,
     check_epsilon,
     check_int_at_least,
@@ -71,6 +72,7 @@ class ConfidenceInterval:
     upper: float
 
     def __post_init__(self) -> None:
+        check_record(self)
         lower = check_probability(self.lower, "lower")
         upper = check_probability(self.upper, "upper")
         if not lower <= upper:
@@ -218,6 +220,8 @@ def delta_lower_bound(p_lower: float, p_prime_upper: float, *, epsilon: float) -
     p_lower = check_probability(p_lower, "p_lower")
     p_prime_upper = check_probability(p_prime_upper, "p_prime_upper")
     epsilon = check_epsilon(epsilon, "epsilon")
+    if epsilon > 1e6:  # e^ε p' >= p for every p' >= e^{-1e6}; below that p' is 0 to any float
+        epsilon = 1e6
     with working_precision():
         factor = mpmath.exp(epsilon) * (1 + mpmath.mpf(10) ** -45)  # >= e^ε despite mpmath's error
         product = mpmath.fmul(factor, p_prime_upper, rounding="c")

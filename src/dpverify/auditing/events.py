@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._validation import check_callable, check_record
 from dpverify.auditing._statistics import (
     DENSE_SPAN,
     Bins,
@@ -111,6 +112,10 @@ class Event:
     high: float
     description: str
     family: str = "threshold"
+
+    def __post_init__(self) -> None:
+        check_record(self)
+        check_callable(self.statistic, "statistic", "a statistic: outputs -> values")
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         values = self.statistic(np.asarray(samples))

@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 
 from dpverify._numeric import round_up, working_precision
-from dpverify._validation import check_delta, check_epsilon, value_error
+from dpverify._validation import check_delta, check_epsilon, shown, value_error
 from dpverify.errors import DpverifyTypeError
 from dpverify.mechanisms.privacy_maps import pmf_pair_profile
 
@@ -28,9 +28,11 @@ def _aligned(p: Any, q: Any) -> tuple[list[Any], list[Any]]:
     if isinstance(p, Mapping) and isinstance(q, Mapping):
         outcomes = sorted(set(p) | set(q), key=repr)
         return [p.get(o, 0) for o in outcomes], [q.get(o, 0) for o in outcomes]
-    if isinstance(p, (str, bytes, Mapping)) or not isinstance(p, Sequence) and not hasattr(
-            p, "__len__"):
-        raise DpverifyTypeError(f"p={p!r} must be a sequence of probabilities or a dict")
+    for name, pmf in (("p", p), ("q", q)):
+        if isinstance(pmf, (str, bytes, Mapping)) or not isinstance(pmf, Sequence) and not hasattr(
+                pmf, "__len__"):
+            raise DpverifyTypeError(f"{name}={shown(pmf)} must be a sequence of probabilities or "
+                                    f"a dict (both p and q)")
     p, q = list(p), list(q)
     if len(p) != len(q) or not p:
         raise value_error("q", f"<{len(q)} values>", f"a pmf of the same non-zero length as p "

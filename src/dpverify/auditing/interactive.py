@@ -24,6 +24,7 @@ import numpy as np
 from dpverify._validation import (
     check_delta,
     check_epsilon,
+    check_flag,
     check_int_at_least,
     check_probability,
 )
@@ -55,6 +56,10 @@ def _block(run: Callable, statistic: Callable, streams: tuple[Any, Any],
     return [_one_output(run, streams[child % 2], statistic, seed) for child, seed in enumerate(seeds)]
 
 
+#: Most runs per side of an interactive audit (each is one call of the user's run function).
+MAX_INTERACTIVE_RUNS = 10**7
+
+
 def run_outputs(run: Callable, stream: Any, stream_prime: Any, *, statistic: Callable, runs: int,
                 seed: Any = None, n_jobs: int = 1, progress: bool = False, executor: Any = None,
                 scheduler: str | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +69,9 @@ def run_outputs(run: Callable, stream: Any, stream_prime: Any, *, statistic: Cal
     ``(runs, d)``. Same seed, same arrays, whatever ``n_jobs``, ``executor``
     or ``scheduler`` (:mod:`dpverify.execution`).
     """
-    runs = check_int_at_least(runs, "runs", 10)
+    runs = check_int_at_least(runs, "runs", 10, maximum=MAX_INTERACTIVE_RUNS,
+                              instead="each run calls your run function once; run several "
+                                      "seeded audits and combine them")
     resolve_jobs(n_jobs)
     seed = check_seed(seed)
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -146,9 +153,13 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
         raise DpverifyTypeError(f"{name}={run if name == 'run' else statistic!r} must be callable")
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
-    runs = check_int_at_least(runs, "runs", 10)
+    runs = check_int_at_least(runs, "runs", 10, maximum=MAX_INTERACTIVE_RUNS,
+                              instead="each run calls your run function once; run several "
+                                      "seeded audits and combine them")
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     events = check_events(events)
+    if progress is not None:  # None: a bar only for long audits
+        check_flag(progress, "progress")
     seed = check_seed(seed)
     resolve_jobs(n_jobs)
     start = time.perf_counter()

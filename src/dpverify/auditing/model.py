@@ -43,6 +43,7 @@ from scipy import stats
 
 from dpverify._numeric import bisect_passing, round_down, working_precision
 from dpverify._validation import (
+    check_record,
     check_choice,
     check_delta,
     check_epsilon,
@@ -85,6 +86,9 @@ class ModelAuditReport:
     samples: int
     confidence: float
     seconds: float
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
     @property
     def mode(self) -> str:

@@ -9,11 +9,14 @@ and every candidate event included — exceeds the claim.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from dpverify._validation import check_record, shown
 from dpverify.auditing.estimators import ConfidenceInterval
 from dpverify.auditing.events import Event
+from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PureDP
 
 __all__ = ["AuditReport", "CurvePoint", "CurveAuditReport"]
@@ -100,6 +103,9 @@ class AuditReport:
     stages: tuple[tuple[int, float], ...] = ()
     mode: str = "fixed"
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
     @property
     def delta(self) -> float:
         """The claimed δ (0 for pure DP)."""
@@ -172,6 +178,9 @@ class CurvePoint:
     event: Event
     violation: bool
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
     @property
     def excess(self) -> float:
         """``epsilon_lower_bound − epsilon``: positive exactly at a violation."""
@@ -198,6 +207,13 @@ class CurveAuditReport:
     confidence: float
     bounds: int = 0
     kind: str = ""
+
+    def __post_init__(self) -> None:
+        check_record(self)
+        if self.guarantee is None or isinstance(self.guarantee, (numbers.Number, str, bytes, list,
+                                                                 dict)):
+            raise DpverifyTypeError(f"guarantee={shown(self.guarantee)} must be the claimed "
+                                    f"guarantee or profile, not plain data")
 
     def __str__(self) -> str:
         verdict = "VIOLATION: the claimed curve is refuted" if self.violation else \

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from dpverify._validation import (
+    check_record,
     check_epsilon,
     check_delta,
     check_int_at_least,
@@ -84,6 +85,9 @@ class SearchReport:
     pilot_samples: int
     confidence: float
     seconds: float
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
     @property
     def violation(self) -> bool:

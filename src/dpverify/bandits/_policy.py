@@ -40,7 +40,13 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._validation import check_int_at_least, check_positive_int, value_error
+from dpverify._validation import (
+    check_flag,
+    check_int_at_least,
+    check_positive_int,
+    check_record,
+    value_error,
+)
 from dpverify.guarantees import ApproxDP, Guarantee
 
 __all__ = ["Batch", "RewardBatch", "Policy", "BanditAlgorithm", "BanditGuarantee"]
@@ -90,6 +96,8 @@ class RewardBatch:
         size = self.size if type(self.size) is int and self.size >= 1 else \
             check_positive_int(self.size, "size")
         object.__setattr__(self, "size", size)
+        if type(self.binary) is not bool:
+            check_flag(self.binary, "binary")
         if self.binary:
             total = self.total if type(self.total) is int and self.total >= 0 else \
                 check_int_at_least(self.total, "total", 0)
@@ -148,6 +156,9 @@ class BanditGuarantee:
             return False
         return (self.approx_dp.epsilon <= self.requested.epsilon
                 and self.approx_dp.delta <= self.requested.delta)
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
 
 class Policy(Protocol):

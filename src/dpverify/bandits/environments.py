@@ -39,8 +39,10 @@ from dpverify._validation import (
     check_int_at_least,
     check_positive,
     check_positive_int,
+    check_real_array,
     value_error,
 )
+from dpverify.bandits._limits import check_arms
 
 __all__ = [
     "BernoulliBandit",
@@ -189,8 +191,24 @@ class ClippedGaussianBandit(_Bandit):
         return np.clip(values, 0.0, 1.0, out=values)
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
-        """The sum of ``size`` rewards (drawn one by one: the clipped sum has no closed law)."""
-        return float(self.rewards(arm, size, rng=rng).sum())
+        """The sum of ``size`` rewards (drawn one by one: the clipped sum has no closed law).
+
+        Batches beyond :data:`REWARD_CHUNK` rewards are drawn and summed in chunks of
+        that size (the same stream of draws), so memory stays bounded for any T.
+        """
+        size = _check_size(size)
+        if size <= REWARD_CHUNK:
+            return float(self.rewards(arm, size, rng=rng).sum())
+        total, left = 0.0, size
+        while left:
+            step = min(left, REWARD_CHUNK)
+            total += float(self.rewards(arm, step, rng=rng).sum())
+            left -= step
+        return total
+
+
+#: Rewards drawn at once by a reward sum without a closed law (128 MiB of float64).
+REWARD_CHUNK = 2**24
 
 
 #: Reward values of :class:`CategoricalBandit`: relevance labels 0..4 scaled to [0, 1].
@@ -212,8 +230,12 @@ class CategoricalBandit(_Bandit):
 
     def __post_init__(self) -> None:
         rows = []
-        for row in self.label_probabilities:
-            values = np.asarray(row, dtype=float)
+        if isinstance(self.label_probabilities, (str, bytes)) or not hasattr(
+                self.label_probabilities, "__iter__"):
+            raise value_error("label_probabilities", self.label_probabilities,
+                              f"rows of {len(LABEL_REWARDS)} probabilities summing to 1")
+        for index, row in enumerate(self.label_probabilities):
+            values = check_real_array(row, f"label_probabilities[{index}]")
             if values.shape != (len(LABEL_REWARDS),) or not (
                     np.all(values >= 0) and abs(values.sum() - 1.0) <= 1e-9):
                 raise value_error("label_probabilities", self.label_probabilities,
@@ -321,7 +343,7 @@ class InstanceFamily:
 
     def __post_init__(self) -> None:
         check_choice(self.name, "name", tuple(_GENERATORS))
-        object.__setattr__(self, "n_arms", check_positive_int(self.n_arms, "n_arms"))
+        object.__setattr__(self, "n_arms", check_arms(self.n_arms, "n_arms"))
         check_choice(self.rewards, "rewards", REWARD_FAMILIES)
 
     @property

@@ -36,6 +36,7 @@ reassembled in order).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,7 +45,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._validation import check_choice, check_positive_int, value_error
+from dpverify._validation import (
+    check_record,
+    check_choice,
+    check_flag,
+    check_has,
+    check_positive_int,
+    check_seed,
+    value_error,
+)
+from dpverify.bandits._limits import MAX_CHECKPOINTS, check_horizon, check_runs
 from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
 from dpverify.execution import resolve_jobs
@@ -70,7 +80,15 @@ def log_checkpoints(horizon: int, count: int = 200) -> NDArray[np.int64]:
 
 def _check_checkpoints(checkpoints: Any, horizon: int) -> NDArray[np.int64]:
     if isinstance(checkpoints, (int, np.integer)) and not isinstance(checkpoints, bool):
-        return log_checkpoints(horizon, check_positive_int(checkpoints, "checkpoints"))
+        return log_checkpoints(horizon, check_positive_int(
+            checkpoints, "checkpoints", maximum=MAX_CHECKPOINTS,
+            instead="regret curves are recorded at every checkpoint of every run"))
+    if isinstance(checkpoints, (str, bytes)) or not hasattr(checkpoints, "__len__"):
+        raise value_error("checkpoints", checkpoints,
+                          f"a count, or increasing integer rounds in [1, horizon={horizon}]")
+    if len(checkpoints) > MAX_CHECKPOINTS:
+        raise value_error("checkpoints", f"<{len(checkpoints)} rounds>",
+                          f"at most {MAX_CHECKPOINTS} rounds")
     points = np.asarray(checkpoints)
     if (points.ndim != 1 or points.size == 0 or not np.issubdtype(points.dtype, np.integer)
             or points[0] < 1 or points[-1] > horizon or np.any(np.diff(points) <= 0)):
@@ -119,6 +137,10 @@ class SimulationResult:
     def requested(self) -> Any:
         """The (ε, δ) asked for (``None`` for a non-private run or when not recorded)."""
         return None if self.guarantee is None else self.guarantee.requested
+
+    def __post_init__(self) -> None:
+        check_record(self)
+        check_seed(self.seed)
 
     def regret(self, kind: str = "pseudo") -> NDArray[np.float64]:
         """Per-run cumulative regret curves of the given kind (``pseudo`` or ``realised``)."""
@@ -258,6 +280,10 @@ def _describe(source: Any) -> str:
     return f"{type(source).__name__}(K={source.n_arms})"
 
 
+#: Largest T when every reward of a batch is materialised (non-binary rewards, per_user=True).
+MAX_INDIVIDUAL_HORIZON = 10**8
+
+
 def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, seed: Any = None,
              n_jobs: int = 1, executor: Any = None, scheduler: str | None = None,
              progress: bool = False, per_user: bool = False,
@@ -319,12 +345,29 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
                                    n_jobs=n_jobs, executor=executor, scheduler=scheduler,
                                    progress=progress, per_user=per_user, checkpoints=checkpoints,
                                    cache_dir=cache_dir, cache=cache)
-    horizon = check_positive_int(horizon, "horizon")
-    runs = check_positive_int(runs, "runs")
+    horizon = check_horizon(horizon)
+    runs = check_runs(runs)
     resolve_jobs(n_jobs)
+    check_flag(progress, "progress")
+    check_flag(per_user, "per_user")
+    check_flag(cache, "cache")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise value_error("cache_dir", cache_dir, "a directory path or None")
+    check_has(algorithm, "algorithm", ("start", "guarantee"),
+              "a bandit algorithm (e.g. dpverify.bandits.mab.make_algorithm(...))")
+    check_seed(seed)
     points = _check_checkpoints(checkpoints, horizon)
     if not (_is_family(environment) or hasattr(environment, "gaps")):
         raise value_error("environment", environment, "a bandit instance or an InstanceFamily")
+    if _is_family(environment):
+        binary = getattr(environment, "rewards", None) == "bernoulli"
+    else:
+        binary = bool(getattr(environment, "binary", False))
+    if per_user or not binary:
+        check_horizon(horizon, maximum=MAX_INDIVIDUAL_HORIZON,
+                      instead="non-binary rewards (and per_user=True) hold every reward of a "
+                              "batch in memory (8 bytes each, batches up to T/2); use Bernoulli "
+                              "rewards, whose batch sums are drawn exactly")
     root = np.random.SeedSequence(seed)
     seeds = root.spawn(runs)
     start = time.perf_counter()

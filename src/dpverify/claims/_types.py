@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dpverify._validation import check_choice
+from dpverify._validation import check_choice, check_record
 
 __all__ = [
     "HOLDS",
@@ -59,6 +59,7 @@ class Evidence:
     figure: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        check_record(self)
         check_choice(self.verdict, "verdict", VERDICTS)
 
 
@@ -78,6 +79,7 @@ class Claim:
     check: Callable[[str], Evidence]
 
     def __post_init__(self) -> None:
+        check_record(self)
         check_choice(self.kind, "kind", CHECK_KINDS)
 
 
@@ -88,6 +90,9 @@ class ClaimResult:
     claim: Claim
     evidence: Evidence
     seconds: float
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (numbers as they are; the figure's series included)."""

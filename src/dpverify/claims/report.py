@@ -12,14 +12,23 @@ from __future__ import annotations
 import importlib
 import math
 import numbers
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dpverify._validation import check_choice, value_error
+from dpverify._validation import (
+    check_choice,
+    check_instance,
+    check_record,
+    check_text,
+    shown,
+    value_error,
+)
 from dpverify.claims._types import SCALES, VERDICTS, Claim, ClaimResult
+from dpverify.errors import DpverifyTypeError
 
 __all__ = ["PAPERS", "PAPER_TITLES", "claims_of", "check_paper", "PaperReport", "render_markdown",
            "write_report", "plain"]
@@ -54,6 +63,9 @@ class PaperReport:
     results: tuple[ClaimResult, ...]
     seconds: float
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
     def verdicts(self) -> dict[str, str]:
         """``{claim key: verdict}``."""
         return {r.claim.key: r.evidence.verdict for r in self.results}
@@ -72,6 +84,10 @@ def check_paper(paper: str, *, scale: str = "quick", keys: Sequence[str] | None 
     scale = check_choice(scale, "scale", SCALES)
     claims = claims_of(paper)
     if keys is not None:
+        if isinstance(keys, (str, bytes)) or not isinstance(keys, (list, tuple, set, frozenset)) \
+                or not all(isinstance(k, str) for k in keys):
+            raise DpverifyTypeError(f"keys={shown(keys)} must be None or a sequence of claim keys "
+                                    f"(strings)")
         unknown = set(keys) - {c.key for c in claims}
         if unknown:
             raise value_error(
@@ -142,6 +158,12 @@ def render_markdown(report: PaperReport, *, figures: Mapping[str, str] | None = 
     ``figure_note`` (e.g. "matplotlib is not installed") is printed where a
     claim has a figure that was not drawn.
     """
+    check_instance(report, "report", PaperReport, "a PaperReport (from check_paper)")
+    if figures is not None and not isinstance(figures, Mapping):
+        raise DpverifyTypeError(f"figures={shown(figures)} must be None or a mapping claim key "
+                                f"-> image file name")
+    if figure_note is not None:
+        check_text(figure_note, "figure_note")
     figures = dict(figures or {})
     counts = {v: sum(r.evidence.verdict == v for r in report.results) for v in VERDICTS}
     lines = [f"# Claims of {PAPER_TITLES[report.paper]}", "",
@@ -210,6 +232,9 @@ def write_report(report: PaperReport, out_dir: str | Path) -> list[Path]:
 
     Without matplotlib the report is written without figures and says so.
     """
+    check_instance(report, "report", PaperReport, "a PaperReport (from check_paper)")
+    if not isinstance(out_dir, (str, os.PathLike)):
+        raise DpverifyTypeError(f"out_dir={shown(out_dir)} must be a directory path")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     try:

@@ -32,7 +32,7 @@ def configure(reproduce: argparse.ArgumentParser) -> None:
                            dest="image_format", help="figure file format (default: png)")
     reproduce.add_argument("--progress", action="store_true", help="progress bar over runs")
     reproduce.add_argument("--json", action="store_true", help="print one JSON object")
-    reproduce.set_defaults(handler=_reproduce_command,
+    reproduce.set_defaults(handler=_reproduce_command, option_aliases={"n_jobs": "--jobs"},
                            context=lambda args: {"command": "reproduce", "name": args.name,
                                                  "scale": args.scale, "seed": args.seed},
                            describe=_describe_reproduction)

@@ -79,7 +79,9 @@ def configure(simulate: argparse.ArgumentParser) -> None:
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(handler=_simulate_command, context=_simulate_context,
                           describe=_describe_simulation,
-                          option_aliases={"k": "--arms", "d": "--dim", "name": "--algorithm"})
+                          option_aliases={"k": "--arms", "d": "--dim", "name": "--algorithm",
+                                          "n_jobs": "--jobs", "n_arms": "--arms",
+                                          "failure_probability": "--confidence"})
 
 
 def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -32,6 +32,7 @@ def configure(sweep: argparse.ArgumentParser) -> None:
     sweep.add_argument("--progress", action="store_true", help="progress bar over runs")
     sweep.add_argument("--json", action="store_true", help="print one JSON object")
     sweep.set_defaults(handler=_sweep_command, describe=_describe_sweep,
+                       option_aliases={"n_jobs": "--jobs"},
                        context=lambda args: {"spec": args.spec})
 
 

@@ -24,6 +24,7 @@ import mpmath
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
+    check_mp_real,
     check_positive,
     check_positive_int,
     check_probability,
@@ -60,10 +61,20 @@ __all__ = [
 SKELLAM_ORDERS: tuple[int, ...] = tuple(range(2, 65)) + (80, 96, 128, 160, 192, 256, 384, 512, 1024)
 
 
+_SERIES_SIGMA_RANGE = (1e-100, 1e100)
+MAX_INTEGER_SENSITIVITY = 10**5
+"""Largest integer sensitivity Δ of the exact discrete profiles (their sums have Δ terms)."""
+
+
 def _integer_sensitivity(sensitivity: float) -> int:
     if sensitivity != math.floor(sensitivity):
         raise value_error("sensitivity", sensitivity, "an integer for integer-valued noise",
                           "an integer-valued query has integer sensitivity; round it up")
+    if sensitivity > MAX_INTEGER_SENSITIVITY:
+        raise value_error("sensitivity", sensitivity,
+                          f"at most {MAX_INTEGER_SENSITIVITY} for the exact discrete profile",
+                          "rescale the query (divide it and the noise scale by a common "
+                          "factor) or use the continuous Laplace/Gaussian profile")
     return int(sensitivity)
 
 
@@ -141,8 +152,11 @@ def discrete_laplace_delta(scale: float, epsilon: Any, *, sensitivity: int = 1) 
     """
     scale = check_positive(scale, "scale")
     delta = _integer_sensitivity(check_positive(sensitivity, "sensitivity"))
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
+    if mpmath.isinf(epsilon):
+        return mpmath.mpf(0)
     with working_precision():
-        t, epsilon = mpmath.mpf(scale), mpmath.mpf(epsilon)
+        t = mpmath.mpf(scale)
         total = mpmath.mpf(0)
         if epsilon < delta / t:
             total += -mpmath.expm1(epsilon - delta / t) / (1 + mpmath.exp(-1 / t))
@@ -187,8 +201,18 @@ def discrete_gaussian_delta(sigma: float, epsilon: Any, *, sensitivity: int = 1)
     """
     sigma = check_positive(sigma, "sigma")
     delta = _integer_sensitivity(check_positive(sensitivity, "sensitivity"))
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
+    if mpmath.isinf(epsilon):
+        return mpmath.mpf(0)
+    if not _SERIES_SIGMA_RANGE[0] <= sigma <= _SERIES_SIGMA_RANGE[1]:
+        raise value_error("sigma", sigma, "in [1e-100, 1e100] for the exact discrete Gaussian "
+                          "profile", "beyond it the series' arguments leave mpmath's range")
+    if abs(epsilon) * sigma > _SERIES_SIGMA_RANGE[1] * delta:
+        raise value_error("epsilon", epsilon, f"at most 1e100·sensitivity/sigma = "
+                          f"{_SERIES_SIGMA_RANGE[1] * delta / sigma:g}",
+                          "beyond it δ(ε) is below 1e-10^199, far below any float")
     with working_precision():
-        a, epsilon = 1 / (2 * mpmath.mpf(sigma) ** 2), mpmath.mpf(epsilon)
+        a = 1 / (2 * mpmath.mpf(sigma) ** 2)
         start = int(mpmath.floor((epsilon / a - delta * delta) / (2 * delta))) + 1
         loss_start = epsilon - (2 * start * delta + delta * delta) * a
         total = _gaussian_series(a, start, loss_start=loss_start, loss_step=2 * delta * a)

@@ -19,7 +19,7 @@ import numpy as np
 from scipy import stats
 
 from dpverify._numeric import working_precision
-from dpverify._validation import check_finite, check_positive
+from dpverify._validation import check_finite, check_mp_real, check_positive, value_error
 from dpverify.guarantees import PrivacyProfile
 
 __all__ = [
@@ -177,6 +177,11 @@ class Gaussian(_ContinuousNoise):
 _KEPT_DIGITS = 25
 
 
+MAX_GAUSSIAN_DELTA_DPS = 20_000
+"""Precision cap (decimal digits) of :func:`gaussian_delta`'s cancellation-free evaluation."""
+_MAX_NORMAL_ARGUMENT = 1e100  # mpmath's erfc overflows a float exponent estimate near 1e154
+
+
 def gaussian_delta(mu: mpmath.mpf | float, epsilon: mpmath.mpf | float) -> mpmath.mpf:
     """Exact δ(ε) of the Gaussian mechanism with ``mu = sensitivity / sigma``.
 
@@ -190,19 +195,35 @@ def gaussian_delta(mu: mpmath.mpf | float, epsilon: mpmath.mpf | float) -> mpmat
     significant digits survive the cancellation, so the result has relative
     error below 1e-20.
 
+    ``mu`` must be in (0, inf) and ``epsilon`` real or +inf (δ(inf) = 0). The
+    precision doubles at most until :data:`MAX_GAUSSIAN_DELTA_DPS` digits; a
+    pair whose δ cannot be resolved there is refused naming both parameters.
+
     >>> float(gaussian_delta(1.0, 0.0))  # 2Φ(1/2) − 1
     0.3829249225480262
     """
+    mu = check_mp_real(mu, "mu", low=0, low_closed=False)
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
+    if mpmath.isinf(epsilon):
+        return mpmath.mpf(0)
+    if mu > _MAX_NORMAL_ARGUMENT:
+        raise value_error("mu", mu, f"at most {_MAX_NORMAL_ARGUMENT:g}",
+                          "beyond it δ(ε) = 1 to any float precision for ε < mu²/2")
+    if abs(epsilon) / mu > _MAX_NORMAL_ARGUMENT:
+        raise value_error("epsilon", epsilon, f"at most {_MAX_NORMAL_ARGUMENT:g}·mu in absolute value (mu={mu})",
+                          "beyond it δ(ε) < 1e-10^199, far below any float")
     with working_precision():
-        mu, epsilon = mpmath.mpf(mu), mpmath.mpf(epsilon)
         dps = mpmath.mp.dps
-        while True:
+        while dps <= MAX_GAUSSIAN_DELTA_DPS:
             with mpmath.workdps(dps):
                 first = mpmath.ncdf(mu / 2 - epsilon / mu)
                 value = first - mpmath.exp(epsilon) * mpmath.ncdf(-mu / 2 - epsilon / mu)
                 if value > first * mpmath.mpf(10) ** (_KEPT_DIGITS - dps):
                     return +value
             dps *= 2
+    raise value_error("epsilon", epsilon, f"small enough that δ(ε) of mu={mu} survives the "
+                      f"cancellation within {MAX_GAUSSIAN_DELTA_DPS} digits",
+                      "δ is below 1e-10000 here; use a smaller epsilon or a larger mu")
 
 
 def gaussian_privacy_profile(sigma: float, *, sensitivity: float = 1.0) -> PrivacyProfile:
@@ -233,11 +254,14 @@ def laplace_delta(epsilon_0: mpmath.mpf | float, epsilon: mpmath.mpf | float) ->
     atom ½ at ε0, an atom e^{−ε0}/2 at −ε0 and density e^{(l−ε0)/2}/4 on
     (−ε0, ε0); integrating (1 − e^{ε−l})₊ gives the formula.
 
+    ``epsilon_0`` must be in (0, inf) and ``epsilon`` real or +inf.
+
     >>> float(laplace_delta(1.0, 1.0))
     0.0
     """
+    epsilon_0 = check_mp_real(epsilon_0, "epsilon_0", low=0, low_closed=False)
+    epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
     with working_precision():
-        epsilon_0, epsilon = mpmath.mpf(epsilon_0), mpmath.mpf(epsilon)
         if epsilon >= epsilon_0:
             return mpmath.mpf(0)
         return -mpmath.expm1((epsilon - epsilon_0) / 2)

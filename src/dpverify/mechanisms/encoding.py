@@ -28,6 +28,8 @@ import numpy as np
 
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
+    check_real_array,
+    check_rng,
     check_epsilon,
     check_in_range,
     check_int_at_least,
@@ -46,10 +48,13 @@ __all__ = [
 ]
 
 _MAX_PRECISION = 1 << 53
+MAX_UNARY_BITS = 10**6
+"""Largest unary-code length m (every encoded value holds m bits in memory)."""
+_BITS_INSTEAD = "each encoded value holds that many bits in memory; use a coarser code"
 
 
 def _unit_interval(x: Any, name: str) -> np.ndarray:
-    array = np.asarray(x, dtype=float) if not isinstance(x, np.ndarray) else x.astype(float)
+    array = check_real_array(x, name, allow_empty=True)
     if not np.all((array >= 0) & (array <= 1)):  # NaN fails too
         raise value_error(name, x, "in [0, 1] (every entry)")
     return array
@@ -79,6 +84,7 @@ def randomized_rounding(x: Any, *, precision: int, rng: np.random.Generator) -> 
     """
     values = _unit_interval(x, "x")
     precision = check_positive_int(precision, "precision")
+    rng = check_rng(rng)
     if precision > _MAX_PRECISION:
         raise value_error("precision", precision, f"at most 2^53 = {_MAX_PRECISION}")
     scaled = values * precision
@@ -99,7 +105,8 @@ def unary_encoding(x: Any, *, bits: int, rng: np.random.Generator) -> np.ndarray
     >>> unary_encoding([0.0, 0.5, 1.0], bits=4, rng=rng).tolist()
     [[0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1]]
     """
-    bits = check_positive_int(bits, "bits")
+    bits = check_positive_int(bits, "bits", maximum=MAX_UNARY_BITS, instead=_BITS_INSTEAD)
+    rng = check_rng(rng)
     ones = np.asarray(randomized_rounding(x, precision=bits, rng=rng))
     return (np.arange(bits) < ones[..., None]).astype(np.int8)
 
@@ -156,7 +163,9 @@ class LocalPrivatizer:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dimension", check_positive_int(self.dimension, "dimension"))
-        object.__setattr__(self, "bits", check_positive_int(self.bits, "bits"))
+        object.__setattr__(self, "bits", check_positive_int(self.bits, "bits",
+                                                            maximum=MAX_UNARY_BITS,
+                                                            instead=_BITS_INSTEAD))
         object.__setattr__(self, "epsilon_0",
                            check_epsilon(self.epsilon_0, "epsilon_0", allow_zero=False))
         object.__setattr__(self, "context_bound",
@@ -173,11 +182,11 @@ class LocalPrivatizer:
         return self.bits * self.dimension * (self.dimension + 3) // 2
 
     def _check_inputs(self, context: Any, reward: Any) -> tuple[np.ndarray, np.ndarray]:
-        x = np.asarray(context, dtype=float)
+        x = check_real_array(context, "context")
         if x.ndim < 1 or x.shape[-1] != self.dimension:
             raise value_error("context", context, f"an array whose last axis has length "
                               f"dimension={self.dimension}")
-        r = np.asarray(reward, dtype=float)
+        r = check_real_array(reward, "reward", allow_empty=True)
         if r.shape != x.shape[:-1]:
             raise value_error("reward", reward, f"of shape {x.shape[:-1]} (one per context)")
         norms = np.linalg.norm(x, axis=-1)
@@ -328,6 +337,7 @@ def m_ldp(context: Any, reward: Any, *, context_bound: float, epsilon_0: float, 
     >>> b.shape, w.shape
     ((2, 4), (2, 2, 4))
     """
+    rng = check_rng(rng)
     dimension = np.shape(context)[-1] if np.ndim(context) else 0
     mechanism = LocalPrivatizer(dimension=check_int_at_least(dimension, "context", 1), bits=bits,
                                 epsilon_0=epsilon_0, context_bound=context_bound)

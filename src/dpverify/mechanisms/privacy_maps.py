@@ -11,14 +11,14 @@ registers its tightest guarantee first). An unsupported pair raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
 import mpmath
 
 from dpverify._numeric import working_precision
-from dpverify._validation import check_positive, value_error
+from dpverify._validation import check_instance, check_positive, shown, value_error
 from dpverify.errors import DpverifyTypeError, UnsupportedError
 from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile, PureDP, RDPCurve, ZCDP
 from dpverify.neighbouring import Neighbouring
@@ -47,6 +47,9 @@ def register_privacy_map(mechanism_type: type, guarantee_type: type) -> Callable
     if guarantee_type not in _GUARANTEE_TYPES:
         raise DpverifyTypeError(f"guarantee_type={guarantee_type!r} must be one of "
                                 f"{', '.join(t.__name__ for t in _GUARANTEE_TYPES)}")
+
+    check_instance(mechanism_type, "mechanism_type", type, "a class")
+    check_instance(guarantee_type, "guarantee_type", type, "a guarantee class")
 
     def decorator(function: F) -> F:
         maps = _REGISTRY.setdefault(mechanism_type, {})
@@ -111,6 +114,9 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
                                f"mechanisms with maps: {known}")
     if target is None:
         target = next(iter(maps))
+    elif not isinstance(target, type):
+        raise DpverifyTypeError(f"target={shown(target)} must be a guarantee type such as "
+                                f"{', '.join(t.__name__ for t in maps)}, or None")
     if target not in maps:
         from dpverify.mechanisms._lattice import convert
 
@@ -151,6 +157,10 @@ def pmf_pair_profile(p: Sequence[Any], q: Sequence[Any], *,
     >>> round(profile.delta_for_epsilon(0.0), 12)
     0.5
     """
+    for name, pmf in (("p", p), ("q", q)):
+        if isinstance(pmf, (str, bytes)) or not hasattr(pmf, "__len__") or isinstance(pmf, Mapping):
+            raise DpverifyTypeError(f"{name}={shown(pmf)} must be a sequence of probabilities, "
+                                    f"not {type(pmf).__name__}")
     if len(p) != len(q) or not len(p):
         raise value_error("q", q, f"a pmf of the same non-zero length as p ({len(p)})")
     with working_precision():

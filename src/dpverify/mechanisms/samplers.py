@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_int_at_least, check_positive_int, check_real, value_error
+from dpverify._validation import (
+    check_int_at_least,
+    check_positive_int,
+    check_real,
+    limit_error,
+    value_error,
+)
 from dpverify.errors import DpverifyTypeError
 
 __all__ = [
@@ -82,12 +88,22 @@ def _check_rng(rng: Any) -> np.random.Generator:
     return rng
 
 
-def _shape(size: Any) -> tuple[int, ...] | None:
+MAX_DRAWS = 10**7
+"""Most draws one float (simulation) sampler call returns: they are held in memory at once."""
+MAX_EXACT_DRAWS = 10**6
+"""Most draws one exact (integer) sampler call returns: ~250 bytes of working memory each."""
+
+
+def _shape(size: Any, *, limit: int = MAX_DRAWS) -> tuple[int, ...] | None:
     if size is None:
         return None
     if isinstance(size, tuple):
-        return tuple(check_int_at_least(s, "size", 0) for s in size)
-    return (check_int_at_least(size, "size", 0),)
+        shape = tuple(check_int_at_least(s, "size", 0) for s in size)
+    else:
+        shape = (check_int_at_least(size, "size", 0),)
+    if math.prod(shape) > limit:
+        raise limit_error("size", size, limit, "draw in chunks (same rng, several calls)")
+    return shape
 
 
 def _shaped(flat: np.ndarray, shape: tuple[int, ...] | None) -> Any:
@@ -287,7 +303,7 @@ def bernoulli_exp(gamma: Any, *, rng: np.random.Generator, size: Any = None) -> 
     True
     """
     gamma = _as_fraction(gamma, "gamma", allow_zero=True)
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     numerators = _exact_ints(np.full(_count(shape), gamma.numerator, dtype=object),
                              gamma.numerator)
     return _shaped(_bernoulli_exp_ratio(numerators, gamma.denominator, rng), shape)
@@ -316,7 +332,7 @@ def geometric(scale: Any, *, rng: np.random.Generator, size: Any = None) -> Any:
     True
     """
     scale = _check_scale(scale, "scale")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     return _shaped(_geometric(scale, _count(shape), rng), shape)
 
 
@@ -354,7 +370,7 @@ def discrete_laplace(scale: Any, *, rng: np.random.Generator, size: Any = None) 
     [-7, -1, 4, -1, -2]
     """
     scale = _check_scale(scale, "scale")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     return _shaped(_discrete_laplace(scale, _count(shape), rng), shape)
 
 
@@ -396,7 +412,7 @@ def discrete_gaussian(sigma: Any, *, rng: np.random.Generator, size: Any = None)
     [-3, 2, -5, -3, 3]
     """
     sigma = _check_scale(sigma, "sigma")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     return _shaped(_discrete_gaussian(sigma, _count(shape), rng), shape)
 
 
@@ -442,7 +458,7 @@ def binomial(trials: Any, probability: Any = Fraction(1, 2), *, rng: np.random.G
     probability = _as_fraction(probability, "probability", allow_zero=True)
     if probability > 1:
         raise value_error("probability", probability, "in [0, 1]")
-    rng, shape = _check_rng(rng), _shape(size)
+    rng, shape = _check_rng(rng), _shape(size, limit=MAX_EXACT_DRAWS)
     count = _count(shape)
     if probability == Fraction(1, 2):
         return _shaped(_fair_binomial(trials, count, rng), shape)

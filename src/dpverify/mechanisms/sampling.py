@@ -22,7 +22,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from dpverify._validation import check_positive_int, value_error
+from dpverify._validation import (
+    check_instance,
+    check_positive_int,
+    check_real_input,
+    check_rng,
+    limit_error,
+    value_error,
+)
 from dpverify.errors import UnsupportedError
 from dpverify.mechanisms import samplers, simulation
 from dpverify.mechanisms.continuous import Gaussian, Laplace
@@ -52,6 +59,8 @@ def register_sampler(mechanism_type: type) -> Callable[[F], F]:
     (``ValueError``), so a later definition never silently wins.
     """
 
+    check_instance(mechanism_type, "mechanism_type", type, "a class")
+
     def decorator(function: F) -> F:
         if mechanism_type in _SAMPLERS:
             raise ValueError(f"a sampler for {mechanism_type.__name__} is already registered")
@@ -68,6 +77,16 @@ def _sampler_for(mechanism: Any) -> SamplerFunction:
     known = ", ".join(sorted(t.__name__ for t in _SAMPLERS))
     raise UnsupportedError(f"no sampler for {type(mechanism).__name__}; "
                            f"mechanisms with samplers: {known}")
+
+
+def _check_broadcast(x: Any, size: Any, name: str = "x") -> None:
+    shape = samplers._shape(size)
+    if np.ndim(x) and shape is not None:
+        try:
+            np.broadcast_shapes(np.shape(x), shape)
+        except ValueError:
+            raise value_error(name, x, f"a scalar or an array broadcasting against size={size}"
+                              ) from None
 
 
 def supported_samplers() -> tuple[type, ...]:
@@ -101,7 +120,10 @@ def sample(mechanism: Any, x: Any = 0, *, rng: np.random.Generator, size: Any = 
     >>> sample(DiscreteLaplace(scale=2.0), 10, rng=rng, size=4).tolist()
     [5, 10, 8, 10]
     """
-    return _sampler_for(mechanism)(mechanism, x, rng=rng, size=size)
+    sampler = _sampler_for(mechanism)
+    check_real_input(x, "x")
+    _check_broadcast(x, size)
+    return sampler(mechanism, x, rng=check_rng(rng), size=size)
 
 
 def sample_users(mechanism: Any, x: Any = 0, *, users: int, rng: np.random.Generator,
@@ -118,8 +140,14 @@ def sample_users(mechanism: Any, x: Any = 0, *, users: int, rng: np.random.Gener
     (3, 2)
     """
     users = check_positive_int(users, "users")
+    check_real_input(x, "x")
+    rng = check_rng(rng)
     shape = samplers._shape(size)
     shape = () if shape is None else shape
+    if users * math.prod(shape) > samplers.MAX_DRAWS:
+        raise limit_error("users", users, samplers.MAX_DRAWS // max(1, math.prod(shape)),
+                          f"users × size draws are held in memory at once; draw in chunks, "
+                          f"or call sample_aggregate (exact one-step laws where known)")
     inputs = np.asarray(x)
     if inputs.ndim:
         if inputs.shape != (users,):
@@ -157,6 +185,9 @@ def sample_aggregate(mechanism: Any, x_sum: Any = 0, *, users: int, rng: np.rand
     [121, 83, 101]
     """
     users = check_positive_int(users, "users")
+    check_real_input(x_sum, "x_sum")
+    _check_broadcast(x_sum, size, "x_sum")
+    rng = check_rng(rng)
     shape = samplers._shape(size)
     _sampler_for(mechanism)  # unsupported types fail here, naming the supported ones
     for klass in type(mechanism).__mro__:

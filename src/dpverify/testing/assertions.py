@@ -9,6 +9,7 @@ accountant-side check: an upper bound must not fall below the exact value.
 
 from __future__ import annotations
 
+import decimal
 import hashlib
 import math
 from typing import Any
@@ -181,11 +182,11 @@ def _target(report: AuditReport) -> None:
 
 
 def _as_array(value: Any, name: str) -> np.ndarray:
-    if isinstance(value, (bool, str, bytes)) or value is None:
+    if isinstance(value, (bool, str, bytes, decimal.Decimal, complex)) or value is None:
         raise DpverifyTypeError(f"{name}={value!r} must be a real number or an array of them")
     try:
         array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise DpverifyTypeError(f"{name}={value!r} must be a real number or an array of "
                                 f"them") from None
     if np.isnan(array).any():

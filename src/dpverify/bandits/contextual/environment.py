@@ -42,10 +42,15 @@ from dpverify._validation import (
     check_in_range,
     check_positive,
     check_positive_int,
+    check_real_array,
     value_error,
 )
 
-__all__ = ["ContextualLinearBandit", "CONTEXT_GENERATORS", "ContextualInstanceFamily"]
+__all__ = ["ContextualLinearBandit", "CONTEXT_GENERATORS", "ContextualInstanceFamily",
+           "MAX_DIMENSION"]
+
+#: Largest context dimension d (users send m·d(d+3)/2 bits; learners keep d × d statistics).
+MAX_DIMENSION = 10**4
 
 #: Context generators of :class:`ContextualLinearBandit`.
 CONTEXT_GENERATORS = ("sphere", "correlated")
@@ -91,7 +96,7 @@ class ContextualLinearBandit:
     theta_star: NDArray[np.float64] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        theta = np.array(self.theta, dtype=float)
+        theta = check_real_array(self.theta, "theta", max_size=MAX_DIMENSION)
         if theta.ndim != 1 or theta.size == 0 or not np.all(np.isfinite(theta)) or np.any(theta < 0):
             raise value_error("theta", self.theta, "a non-empty vector of finite, non-negative entries")
         object.__setattr__(self, "n_arms", check_positive_int(self.n_arms, "n_arms"))
@@ -164,7 +169,8 @@ class ContextualInstanceFamily:
     correlation: float = 0.9
 
     def __post_init__(self) -> None:
-        check_positive_int(self.dimension, "dimension")
+        check_positive_int(self.dimension, "dimension", maximum=MAX_DIMENSION,
+                           instead="learners keep d × d statistics; reduce the dimension")
         check_positive_int(self.n_arms, "n_arms")
         check_choice(self.generator, "generator", CONTEXT_GENERATORS)
         bound = check_positive(self.context_bound, "context_bound")

@@ -30,7 +30,9 @@ from dpverify._validation import (
     check_epsilon,
     check_nonnegative,
     check_positive,
+    check_positive_int,
     check_probability,
+    check_text,
 )
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.contextual import parameters as _params
@@ -109,6 +111,7 @@ class LinUCB:
         for field_name in ("lam", "L", "S", "sigma"):
             check_positive(getattr(self, field_name), field_name)
         check_nonnegative(self.eta, "eta")
+        check_text(self.name, "name")
 
     def start(self, *, horizon: int, dimension: int, per_user: bool = False) -> Learner:
         return _ExactLearner(self, dimension)
@@ -159,6 +162,9 @@ class LDPLinUCB:
         check_delta(self.delta, allow_zero=False)
         for field_name in ("L", "S", "sigma"):
             check_positive(getattr(self, field_name), field_name)
+        check_nonnegative(self.eta, "eta")
+        object.__setattr__(self, "m", check_positive_int(self.m, "m"))
+        check_text(self.name, "name")
 
     def parameters(self, *, horizon: int, dimension: int) -> _params.SBLBParameters:
         p = _params.flip_probability(self.epsilon, m=self.m, d=dimension)

@@ -25,6 +25,9 @@ import mpmath
 
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
+    MAX_FORMULA_INTEGER,
+    check_flag,
+    check_record,
     check_choice,
     check_delta,
     check_epsilon,
@@ -35,6 +38,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.accountants.shuffle_papers import min_shuffler_batch_length
+from dpverify.bandits.contextual.environment import MAX_DIMENSION
 from dpverify.mechanisms.encoding import mldp_flip_probability
 
 __all__ = [
@@ -63,7 +67,8 @@ def number_of_bits(m: int, d: int) -> int:
     >>> number_of_bits(1, 5)
     20
     """
-    return check_positive_int(m, "m") * check_positive_int(d, "d") * (d + 3) // 2
+    m = check_positive_int(m, "m", maximum=MAX_FORMULA_INTEGER)
+    return m * check_positive_int(d, "d", maximum=MAX_FORMULA_INTEGER) * (d + 3) // 2
 
 
 def flip_probability(epsilon_0: float, *, m: int, d: int) -> float:
@@ -107,7 +112,7 @@ def regularizer(t: float, *, delta: float, m: int, p: float, lam: float) -> floa
     """
     t = check_nonnegative(t, "t")
     delta = check_delta(delta, allow_zero=False)
-    m = check_positive_int(m, "m")
+    m = check_positive_int(m, "m", maximum=MAX_FORMULA_INTEGER)
     p = check_probability(p, "p", open_high=True)
     lam = check_positive(lam, "lam") if lam != 0 else 0.0
     root = math.sqrt(8 * _log_term(t, delta))
@@ -134,7 +139,8 @@ def confidence_radius(t: float, *, delta: float, sigma: float, d: int, L: float,
     t = check_positive(t, "t")
     delta = check_delta(delta, allow_zero=False)
     sigma = check_nonnegative(sigma, "sigma")
-    d, m = check_positive_int(d, "d"), check_positive_int(m, "m")
+    d = check_positive_int(d, "d", maximum=MAX_FORMULA_INTEGER)
+    m = check_positive_int(m, "m", maximum=MAX_FORMULA_INTEGER)
     L, S = check_positive(L, "L"), check_nonnegative(S, "S")
     p = check_probability(p, "p")
     lam_t = check_positive(lam_t, "lam_t")
@@ -169,7 +175,7 @@ def cor8_epsilon_limit(T: int) -> float:
     >>> round(cor8_epsilon_limit(10**4), 6)
     0.003704
     """
-    return 1 / (27 * check_positive_int(T, "T") ** 0.25)
+    return 1 / (27 * check_positive_int(T, "T", maximum=MAX_FORMULA_INTEGER) ** 0.25)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +205,9 @@ class SBLBParameters:
     S: float
     sigma: float
     form: str
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
     @property
     def shuffler_batches(self) -> int:
@@ -230,10 +239,12 @@ def sblb_parameters(epsilon: float, delta: float, T: int, d: int, regime: str = 
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
-    T = check_positive_int(T, "T")
-    d = check_positive_int(d, "d")
+    T = check_positive_int(T, "T", maximum=MAX_FORMULA_INTEGER)
+    d = check_positive_int(d, "d", maximum=MAX_DIMENSION,
+                           instead="each user sends m·d(d+3)/2 bits; reduce the dimension")
     regime = check_choice(regime, "regime", REGIMES)
     form = check_choice(form, "form", BATCH_FORMS)
+    check_flag(strict, "strict")
     L, S, sigma = check_positive(L, "L"), check_positive(S, "S"), check_positive(sigma, "sigma")
     m, eta, lam = 1, 0.5, math.sqrt(T)
     if regime == "cor8":

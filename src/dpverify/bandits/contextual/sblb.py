@@ -45,6 +45,7 @@ from dpverify._validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_flag,
     check_positive,
     check_positive_int,
     value_error,
@@ -195,6 +196,8 @@ class SBLB:
                                                                          "batch_length"))
         for name in ("L", "S", "sigma"):
             check_positive(getattr(self, name), name)
+        check_flag(self.fixed_batch, "fixed_batch")
+        check_flag(self.strict, "strict")
 
     @property
     def name(self) -> str:

@@ -11,6 +11,7 @@ shared loop is :func:`dpverify.bandits.contextual._engine.run`.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -18,7 +19,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._validation import check_positive_int, value_error
+from dpverify._validation import check_flag, check_has, check_seed, value_error
+from dpverify.bandits._limits import check_horizon, check_runs
 from dpverify.bandits.contextual._engine import run
 from dpverify.execution import resolve_jobs
 from dpverify.bandits.contextual.environment import (
@@ -44,6 +46,10 @@ def _run_once(algorithm: Any, source: Any, horizon: int, checkpoints: NDArray[np
     return run(learner, environment, horizon, checkpoints, np.random.default_rng(run_seed))
 
 
+#: Largest T of a contextual run: every round draws contexts and updates the learner.
+MAX_CONTEXTUAL_HORIZON = 10**7
+
+
 def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1,
                         seed: Any = None, n_jobs: int = 1, executor: Any = None,
                         scheduler: str | None = None, progress: bool = False,
@@ -66,9 +72,19 @@ def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs:
     >>> result.pseudo_regret.shape[0], bool(np.all(np.diff(result.pseudo_regret, axis=1) >= 0))
     (2, True)
     """
-    horizon = check_positive_int(horizon, "horizon")
-    runs = check_positive_int(runs, "runs")
+    horizon = check_horizon(horizon, maximum=MAX_CONTEXTUAL_HORIZON,
+                            instead="every round draws contexts and updates the learner; "
+                                    "regret curves are log-spaced, so shorter runs suffice")
+    runs = check_runs(runs)
     resolve_jobs(n_jobs)
+    check_flag(progress, "progress")
+    check_flag(per_user, "per_user")
+    check_flag(cache, "cache")
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise value_error("cache_dir", cache_dir, "a directory path or None")
+    check_has(algorithm, "algorithm", ("start", "guarantee", "name"),
+              "a contextual algorithm (e.g. make_contextual_algorithm(...))")
+    check_seed(seed)
     if not isinstance(environment, (ContextualLinearBandit, ContextualInstanceFamily)):
         raise value_error("environment", environment,
                           "a ContextualLinearBandit or a ContextualInstanceFamily family")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dpverify._validation import check_record
 from dpverify.bandits.environments import InstanceFamily
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import SimulationResult
@@ -25,6 +26,9 @@ class AlgorithmSpec:
     label: str
     options: tuple[tuple[str, Any], ...] = ()
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
     def build(self, epsilon: float, delta: float) -> Any:
         return make_algorithm(self.name, epsilon=epsilon, delta=delta, **dict(self.options))
 
@@ -40,6 +44,9 @@ class Panel:
     horizon: int
     algorithms: tuple[AlgorithmSpec, ...]
     delta: float = 1e-6
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,9 @@ class Experiment:
     #: algorithm's excess regret over it (its privacy cost).
     reference: str = ""
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
 @dataclass(frozen=True, eq=False)
 class ExperimentResult:
@@ -74,6 +84,9 @@ class ExperimentResult:
     computed: int = 0
     cached: int = 0
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
 
 @dataclass(frozen=True)
 class LinearAlgorithmSpec:
@@ -82,6 +95,9 @@ class LinearAlgorithmSpec:
     name: str
     label: str
     options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        check_record(self)
 
     @property
     def needs_horizon(self) -> bool:

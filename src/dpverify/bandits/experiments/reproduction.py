@@ -10,16 +10,26 @@ store (:mod:`~dpverify.bandits.store`) unless ``cache=False``.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
 
-from dpverify._validation import check_choice, check_positive_int
+from dpverify._validation import (
+    check_choice,
+    check_flag,
+    check_seed,
+    check_sequence_of_pairs,
+    shown,
+)
+from dpverify.bandits._limits import check_runs
 from dpverify.bandits.experiments._spec import SCALES, ExperimentResult
 from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.experiments.spec_files import experiment_spec
 from dpverify.bandits.experiments.sweeps import sweep
 from dpverify.bandits.experiments.tables import summary_rows
+from dpverify.errors import DpverifyTypeError
+from dpverify.execution import resolve_jobs
 
 __all__ = ["reproduce", "scaling_rows"]
 
@@ -41,7 +51,20 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     """
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
     check_choice(scale, "scale", tuple(SCALES))
-    explicit_runs = None if runs is None else check_positive_int(runs, "runs")
+    explicit_runs = None if runs is None else check_runs(runs)
+    if seed is None:
+        raise DpverifyTypeError("seed=None must be an int: a reproduction is seeded")
+    check_seed(seed)
+    resolve_jobs(n_jobs)
+    check_flag(progress, "progress")
+    check_flag(cache, "cache")
+    for label, path in (("out_dir", out_dir), ("cache_dir", cache_dir)):
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise DpverifyTypeError(f"{label}={shown(path)} must be a directory path or None")
+    if panels is not None and (isinstance(panels, str) or not isinstance(panels, (tuple, list))
+                               or not all(isinstance(p, str) for p in panels)):
+        raise DpverifyTypeError(f"panels={shown(panels)} must be None or a tuple of panel keys "
+                                f"(strings)")
     start = time.perf_counter()
     if experiment.kind == "contextual":  # garcelon 2022: cells of (d, T, ε), see that module
         from dpverify.bandits.experiments.garcelon import run_contextual
@@ -67,4 +90,5 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
 
 def scaling_rows(results: tuple) -> list[dict[str, Any]]:
     """One row per (panel, algorithm): final pseudo-regret mean and standard error, actual guarantee."""
-    return summary_rows(results)
+    return summary_rows(check_sequence_of_pairs(results, "results", "(Panel, simulations) pairs "
+                                                                    "from ExperimentResult.results"))

@@ -20,6 +20,7 @@ whether a run came from the store.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_choice, check_int_at_least, check_positive_int, value_error
+from dpverify._validation import (
+    check_choice,
+    check_flag,
+    check_int_at_least,
+    check_positive_int,
+    shown,
+    value_error,
+)
 from dpverify.bandits.experiments._spec import Panel, build_algorithm
 from dpverify.bandits.simulate import SimulationResult, _run_once, assemble_result, log_checkpoints
 from dpverify.bandits.store import open_store, run_cached
@@ -164,6 +172,11 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
     """
     if not isinstance(spec, SweepSpec):
         raise DpverifyTypeError(f"spec={spec!r} must be a SweepSpec (load_sweep_spec, experiment_spec)")
+    for label, flag in (("cache", cache), ("progress", progress), ("figures", figures)):
+        check_flag(flag, label)
+    for label, path in (("out_dir", out_dir), ("cache_dir", cache_dir)):
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise DpverifyTypeError(f"{label}={shown(path)} must be a directory path or None")
     start = time.perf_counter()
     entropies = instance_entropy(spec)
     idents, tasks, configs = [], [], []

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._validation import check_flag, check_real_array
+from dpverify.bandits._limits import check_arms, check_horizon
 from dpverify.bandits._policy import Batch, RewardBatch
 from dpverify.bandits.design import Design, g_optimal_design
 
@@ -38,6 +40,10 @@ def eliminate(scores: NDArray[np.float64], width: float) -> NDArray[np.bool_]:
     return scores >= scores.max() - 2 * width
 
 
+#: Largest T of a phased-elimination run (its rewards and designs are held per round).
+MAX_LINEAR_HORIZON = 10**8
+
+
 class PhasedPolicy:
     """One run of a phased elimination: active set, current phase's batches, rewards.
 
@@ -48,9 +54,12 @@ class PhasedPolicy:
 
     def __init__(self, actions: NDArray[np.float64], horizon: int, *, per_user: bool,
                  design_start: str = "sparse", prune: bool = True) -> None:
+        actions = check_real_array(actions, "actions", ndim=2)
+        check_arms(actions.shape[0], "actions (rows)")
         self.actions = actions
-        self.horizon = horizon
-        self.per_user = per_user
+        self.horizon = check_horizon(horizon, maximum=MAX_LINEAR_HORIZON,
+                                     instead="the linear policies' bookkeeping grows with T")
+        self.per_user = check_flag(per_user, "per_user")
         self.design_start = design_start
         self.prune = prune
         self.active = np.arange(actions.shape[0])

@@ -51,7 +51,11 @@ from numpy.typing import NDArray
 
 from dpverify._validation import (
     check_choice,
+    check_has,
     check_in_range,
+    check_instance,
+    check_positive,
+    check_text,
     check_positive_int,
     check_probability,
     value_error,
@@ -105,6 +109,7 @@ def phase_schedule(horizon: int, d: int, alpha: float) -> list[tuple[int, float,
     14
     """
     horizon, d = check_positive_int(horizon, "horizon"), check_positive_int(d, "d")
+    alpha = check_in_range(alpha, "alpha", 0.0, 1.0, low_closed=False, high_closed=False)
     h1, played, phases = design_budget(d), 0.0, []
     l = 1
     while played < horizon:
@@ -188,6 +193,9 @@ class DistributedPhasedElimination:
             check_probability(self.confidence, "confidence", open_low=True, open_high=True)
         if self.users is not None:
             object.__setattr__(self, "users", check_positive_int(self.users, "users"))
+        check_positive(self.heterogeneity, "heterogeneity")
+        check_positive(self.reward_bound, "reward_bound")
+        check_text(self.name, "name")
         self.privatizer  # validates ε, δ, B for the chosen model
         if not self.name:
             label = {"none": "DPE", "central": "CDP-DPE", "local": "LDP-DPE",
@@ -261,6 +269,10 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
 
     def __init__(self, algorithm: DistributedPhasedElimination, environment: Any, horizon: int,
                  *, per_user: bool) -> None:
+        check_instance(algorithm, "algorithm", DistributedPhasedElimination,
+                       "a DistributedPhasedElimination")
+        check_has(environment, "environment", ("actions", "client_averages"),
+                  "a DistributedLinearBandit")
         super().__init__(environment.actions, horizon, per_user=per_user)
         self.algorithm = algorithm
         self.environment = environment

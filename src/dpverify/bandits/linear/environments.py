@@ -228,6 +228,10 @@ def dpdpe_instance(k: int = 1000, d: int = 20, *, rng: np.random.Generator,
 LINEAR_INSTANCES = ("sphere", "dpdpe")
 
 
+#: Largest number of actions k (and dimension d) of a random linear instance.
+MAX_ACTIONS = 10**6
+
+
 @dataclass(frozen=True, slots=True)
 class LinearInstanceFamily:
     """A picklable generator of random linear instances: ``family(rng)`` draws one.
@@ -252,8 +256,15 @@ class LinearInstanceFamily:
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", LINEAR_INSTANCES)
-        object.__setattr__(self, "dimension", check_positive_int(self.dimension, "dimension"))
-        object.__setattr__(self, "actions", check_positive_int(self.actions, "actions"))
+        object.__setattr__(self, "dimension", check_positive_int(
+            self.dimension, "dimension", maximum=MAX_ACTIONS, instead="designs hold k × d actions"))
+        object.__setattr__(self, "actions", check_positive_int(
+            self.actions, "actions", maximum=MAX_ACTIONS, instead="designs hold k × d actions"))
+        object.__setattr__(self, "heterogeneity", check_positive(self.heterogeneity,
+                                                                 "heterogeneity"))
+        object.__setattr__(self, "population", check_positive_int(self.population, "population"))
+        object.__setattr__(self, "reward_bound", check_positive(self.reward_bound,
+                                                                "reward_bound"))
 
     @property
     def k(self) -> int:

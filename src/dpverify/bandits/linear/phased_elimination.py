@@ -49,7 +49,10 @@ from dpverify._validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_flag,
+    check_instance,
     check_positive_int,
+    check_text,
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
@@ -184,6 +187,10 @@ class PhasedElimination:
             object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         if self.model == "shuffle":
             object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
+        elif self.delta is not None:
+            check_delta(self.delta)
+        check_flag(self.core_set, "core_set")
+        check_text(self.name, "name")
         if not self.name:
             label = {"none": "non-private", "central": "Alg. 1 central", "local": "Alg. 2 local",
                      "shuffle": "Alg. 3 shuffled"}[self.model]
@@ -258,6 +265,7 @@ class PhasedEliminationPolicy(PhasedPolicy):
 
     def __init__(self, algorithm: PhasedElimination, actions: NDArray[np.float64], horizon: int,
                  *, per_user: bool) -> None:
+        check_instance(algorithm, "algorithm", PhasedElimination, "a PhasedElimination")
         super().__init__(actions, horizon, per_user=per_user,
                          design_start="sparse" if algorithm.core_set else "uniform",
                          prune=algorithm.core_set)

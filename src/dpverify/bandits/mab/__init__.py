@@ -21,10 +21,12 @@ dp-se          Sajed & Sheffet 2019: central Laplace                    ε-DP (c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from dpverify._validation import check_choice, value_error
+from dpverify.errors import DpverifyTypeError
 from dpverify.bandits.mab.batched_elimination import (
     BatchedEliminationPolicy,
     BatchedSuccessiveElimination,
@@ -113,4 +115,12 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float = 1e
     name = check_choice(name, "name", ALGORITHM_NAMES)
     if name in _PRIVATE and epsilon is None:
         raise value_error("epsilon", None, "given for a private algorithm")
-    return _BUILDERS[name](epsilon, delta, **options)
+    try:
+        return _BUILDERS[name](epsilon, delta, **options)
+    except TypeError as error:  # an option this algorithm does not take: name it
+        unknown = re.search(r"unexpected keyword argument '(\w+)'", str(error))
+        if unknown is None or unknown.group(1) not in options:
+            raise
+        option = unknown.group(1)
+        raise DpverifyTypeError(f"{option}={options[option]!r} is not an option of algorithm "
+                                f"{name!r}") from None

@@ -32,7 +32,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dpverify._validation import check_int_at_least, check_positive_int, check_probability
+from dpverify._validation import (
+    check_int_at_least,
+    check_positive_int,
+    check_probability,
+    value_error,
+)
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.privatizers._base import ErrorLaw, as_approx_dp, worst_case_guarantee
 from dpverify.guarantees import ApproxDP
@@ -115,7 +120,11 @@ def check_confidence(value: float | None, horizon: int) -> float:
     """The confidence p: the given one, or the theorems' ``p = 1/T``."""
     if value is None:
         return 1.0 / horizon
-    return check_probability(value, "confidence", open_low=True)
+    value = check_probability(value, "confidence", open_low=True)
+    if value < 1e-300:
+        raise value_error("confidence", value, "at least 1e-300",
+                          "the elimination radius divides it by the arms and batches")
+    return value
 
 
 

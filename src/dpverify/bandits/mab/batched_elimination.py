@@ -29,10 +29,15 @@ import numpy as np
 from dpverify._validation import (
     check_choice,
     check_delta,
+    check_flag,
+    check_has,
+    check_instance,
     check_int_at_least,
     check_positive_int,
+    check_text,
     value_error,
 )
+from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan, calibrated_privatizer
 from dpverify.bandits.plan import MODES, DeploymentPlan, instance_sizes
@@ -108,6 +113,8 @@ class BatchedSuccessiveElimination:
     requested: ApproxDP | None = None
 
     def __post_init__(self) -> None:
+        check_has(self.privatizer, "privatizer", ("guarantee", "estimate_error_law", "for_horizon"), "a privatizer (dpverify.bandits.privatizers)")
+        check_text(self.name, "name")
         object.__setattr__(self, "batch_base", check_int_at_least(self.batch_base, "batch_base", 2))
         check_confidence(self.confidence, 2)
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
@@ -185,8 +192,11 @@ class BatchedEliminationPolicy:
     deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.n_arms = check_positive_int(self.n_arms, "n_arms")
+        check_instance(self.algorithm, "algorithm", BatchedSuccessiveElimination,
+                       "a BatchedSuccessiveElimination")
+        self.n_arms = check_arms(self.n_arms)
         self.horizon = check_positive_int(self.horizon, "horizon")
+        self.per_user = check_flag(self.per_user, "per_user")
         self.privatizer = self.algorithm.deployed_privatizer(self.horizon)
         self.confidence = check_confidence(self.algorithm.confidence, self.horizon)
         self.active = list(range(self.n_arms))

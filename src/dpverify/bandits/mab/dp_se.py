@@ -27,7 +27,16 @@ import numpy as np
 
 from typing import Any
 
-from dpverify._validation import check_choice, check_epsilon, check_positive_int, value_error
+from dpverify._validation import (
+    check_choice,
+    check_epsilon,
+    check_flag,
+    check_instance,
+    check_positive_int,
+    check_text,
+    value_error,
+)
+from dpverify.bandits._limits import check_arms
 from dpverify.bandits.plan import MODES
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
@@ -82,6 +91,7 @@ class DPSE:
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_confidence(self.confidence, 2)
+        check_text(self.name, "name")
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         if self.requested is None:
             object.__setattr__(self, "requested", ApproxDP(self.epsilon, 0.0))
@@ -157,8 +167,10 @@ class DPSEPolicy:
     deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.n_arms = check_positive_int(self.n_arms, "n_arms")
+        check_instance(self.algorithm, "algorithm", DPSE, "a DPSE")
+        self.n_arms = check_arms(self.n_arms)
         self.horizon = check_positive_int(self.horizon, "horizon")
+        self.per_user = check_flag(self.per_user, "per_user")
         self.confidence = check_confidence(self.algorithm.confidence, self.horizon)
         self.privatizer = self.algorithm.privatizer
         self.active = list(range(self.n_arms))

@@ -32,7 +32,16 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_choice, check_positive_int, value_error
+from dpverify._validation import (
+    check_choice,
+    check_flag,
+    check_has,
+    check_instance,
+    check_positive_int,
+    check_text,
+    value_error,
+)
+from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan
 from dpverify.bandits.plan import MODES, DeploymentPlan, instance_sizes
@@ -77,6 +86,8 @@ class ShuffleArmElimination:
     mode: str = "paper"
 
     def __post_init__(self) -> None:
+        check_has(self.privatizer, "privatizer", ("guarantee", "estimate_error_law", "for_horizon"), "a privatizer (dpverify.bandits.privatizers)")
+        check_text(self.name, "name")
         if self.batch_size is not None:
             object.__setattr__(self, "batch_size", check_positive_int(self.batch_size, "batch_size"))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
@@ -157,8 +168,11 @@ class ShuffleEliminationPolicy:
     deployments: list[dict[str, Any]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.n_arms = check_positive_int(self.n_arms, "n_arms")
+        check_instance(self.algorithm, "algorithm", ShuffleArmElimination,
+                       "a ShuffleArmElimination")
+        self.n_arms = check_arms(self.n_arms)
         self.horizon = check_positive_int(self.horizon, "horizon")
+        self.per_user = check_flag(self.per_user, "per_user")
         self.active = list(range(self.n_arms))
         self.sums = {a: 0.0 for a in self.active}
         self.pulls = {a: 0 for a in self.active}
@@ -213,6 +227,9 @@ def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
     σ is that of the chosen M_sum (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`).
     """
     privatizer = _msum(epsilon, delta, protocol)
+    from dpverify.accountants.shuffle_papers import TENENBAUM_BATCH_READINGS
+
+    check_choice(batch_reading, "batch_reading", TENENBAUM_BATCH_READINGS)
     if batch_size is None:
         from dpverify.accountants.shuffle_papers import tenenbaum_batch_size, tenenbaum_msum_sigma
 

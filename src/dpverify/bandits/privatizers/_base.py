@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -9,7 +10,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from dpverify._validation import check_delta, check_probability
+from dpverify._validation import (
+    check_delta,
+    check_nonnegative,
+    check_probability,
+    check_text,
+    shown,
+)
 from dpverify.bandits._policy import RewardBatch
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, Guarantee, PureDP, RDPCurve, ZCDP
@@ -38,6 +45,17 @@ class ErrorLaw:
     noise: Any = None
     description: str = ""
     sub_gaussian_variance: float | None = None
+
+    def __post_init__(self) -> None:
+        check_nonnegative(self.sigma, "sigma")
+        check_nonnegative(self.h, "h")
+        check_text(self.description, "description")
+        if self.sub_gaussian_variance is not None:
+            check_nonnegative(self.sub_gaussian_variance, "sub_gaussian_variance")
+        if self.noise is not None and not (dataclasses.is_dataclass(self.noise)
+                                           and not isinstance(self.noise, type)):
+            raise DpverifyTypeError(f"noise={shown(self.noise)} must be None or a noise law "
+                                    f"(a dpverify.mechanisms value)")
 
     def radius(self, failure_probability: float) -> float:
         """``σ√log(2/q) + h log(2/q)`` (Assumption 1 at q = ``failure_probability``)."""
@@ -83,6 +101,9 @@ def worst_case_guarantee(guarantees: Iterable[Guarantee]) -> Guarantee:
     >>> worst_case_guarantee([PureDP(0.5), PureDP(0.7)])
     PureDP(epsilon=0.7)
     """
+    if isinstance(guarantees, (str, bytes)) or not isinstance(guarantees, Iterable):
+        raise DpverifyTypeError(f"guarantees={shown(guarantees)} must be a sequence of "
+                                f"guarantees")
     items = list(guarantees)
     if not items:
         raise DpverifyTypeError("guarantees=[] must contain at least one guarantee")
@@ -115,6 +136,7 @@ def as_approx_dp(guarantee: Guarantee, *, delta: float) -> ApproxDP:
     """
     from dpverify.accountants import rdp_to_dp, zcdp_to_dp
 
+    check_delta(delta)
     if isinstance(guarantee, PureDP):
         return ApproxDP(guarantee.epsilon, 0.0)
     if isinstance(guarantee, ApproxDP):

@@ -37,7 +37,9 @@ from dpverify._numeric import round_down, round_up
 from dpverify._validation import (
     check_choice,
     check_epsilon,
+    MAX_INTEGER,
     check_in_range,
+    check_int_at_least,
     check_positive_int,
     check_probability,
     value_error,
@@ -96,6 +98,10 @@ class ProtocolParameters:
     precision: int
     tau: int
 
+    def __post_init__(self) -> None:
+        for name, minimum in (("users", 1), ("precision", 1), ("tau", 0)):
+            object.__setattr__(self, name, check_int_at_least(getattr(self, name), name, minimum))
+
     @property
     def modulus(self) -> int:
         return secure_aggregation_modulus(self.users, self.precision, self.tau)
@@ -116,6 +122,16 @@ class ProtocolParameters:
                 "messages_per_user": 1}
 
 
+def _tau(value: float, *, quantity: str = "tau", **arguments: Any) -> int:
+    """``⌈value⌉`` for a protocol integer (τ or g), refused when it leaves int64."""
+    if not (math.isfinite(value) and value < MAX_INTEGER):
+        given = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+        raise value_error(quantity, value, "an integer within int64",
+                          f"{given} make the secure-aggregation {quantity} overflow; use a larger "
+                          f"epsilon or tail_probability")
+    return math.ceil(value)
+
+
 def distributed_dp_parameters(epsilon: float, users: int, tail_probability: float) -> ProtocolParameters:
     """chowdhury Thm 1: ``g = ⌈ε√n⌉``, ``τ = ⌈(g/ε) log(2/p)⌉`` (p = 1/T in the theorem).
 
@@ -130,8 +146,9 @@ def distributed_dp_parameters(epsilon: float, users: int, tail_probability: floa
     epsilon = check_epsilon(epsilon, allow_zero=False)
     users = check_positive_int(users, "users")
     p = check_probability(tail_probability, "tail_probability", open_low=True)
-    precision = math.ceil(epsilon * math.sqrt(users))
-    return ProtocolParameters(users, precision, math.ceil(precision / epsilon * math.log(2 / p)))
+    precision = _tau(epsilon * math.sqrt(users), epsilon=epsilon, users=users, quantity="g")
+    return ProtocolParameters(users, precision, _tau(precision / epsilon * math.log(2 / p),
+                                                     epsilon=epsilon, tail_probability=p))
 
 
 def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: float, *,
@@ -150,10 +167,13 @@ def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: flo
     p = check_probability(tail_probability, "tail_probability", open_low=True)
     s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
     rule = check_choice(tau_rule, "tau_rule", ("paper", "code"))
-    precision = math.ceil(s * epsilon * math.sqrt(users))
+    precision = _tau(s * epsilon * math.sqrt(users), epsilon=epsilon, scale_factor=s,
+                     users=users, quantity="g")
     log_term = math.log(2 / p)
     first = (2 * precision / epsilon) * (math.sqrt(log_term) if rule == "paper" else log_term)
-    return ProtocolParameters(users, precision, math.ceil(first + math.sqrt(2) * log_term))
+    return ProtocolParameters(users, precision, _tau(first + math.sqrt(2) * log_term,
+                                                     epsilon=epsilon, scale_factor=s,
+                                                     tail_probability=p))
 
 
 def distributed_cdp_parameters(epsilon: float, users: int, tail_probability: float, *,
@@ -167,9 +187,11 @@ def distributed_cdp_parameters(epsilon: float, users: int, tail_probability: flo
     users = check_positive_int(users, "users")
     p = check_probability(tail_probability, "tail_probability", open_low=True)
     s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
-    precision = math.ceil(s * epsilon * math.sqrt(users))
+    precision = _tau(s * epsilon * math.sqrt(users), epsilon=epsilon, scale_factor=s,
+                     users=users, quantity="g")
     return ProtocolParameters(users, precision,
-                              math.ceil(precision / epsilon * math.sqrt(2 * math.log(2 / p))))
+                              _tau(precision / epsilon * math.sqrt(2 * math.log(2 / p)),
+                                   epsilon=epsilon, scale_factor=s, tail_probability=p))
 
 
 class _SecureAggregationPrivatizer:

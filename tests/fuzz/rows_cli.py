@@ -1,0 +1,52 @@
+"""Fuzz rows for the ``dpverify`` command line: one cheap valid command line per (sub-)command.
+
+Every value-taking option of the command a row runs is fuzzed (found from the
+parser, so a new option is covered without a new row); a new command needs a
+row here (``test_every_cli_command_has_a_fuzz_row`` says which).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from fuzz._harness import CliRow
+
+# input files of the commands that read one (absolute paths: the worker runs elsewhere)
+_FILES = Path(tempfile.mkdtemp(prefix="dpverify-fuzz-inputs-"))
+_COMPOSE = _FILES / "compose.json"
+_COMPOSE.write_text(json.dumps({"event": {"type": "SelfComposedEvent", "count": 10, "event": {
+    "type": "MechanismEvent", "mechanism": {"type": "Gaussian", "sigma": 2}}}}), encoding="utf-8")
+_SWEEP = _FILES / "sweep.toml"
+_SWEEP.write_text('experiment = "dpdpe-fig2c"\npanels = ["c"]\nruns = 1\n', encoding="utf-8")
+
+CLI_ROWS = {
+    "account gaussian": CliRow(("account", "gaussian", "--sigma", "1.0", "--delta", "1e-5",
+                                "--compositions", "10", "--method", "rdp", "--json")),
+    "account laplace": CliRow(("account", "laplace", "--scale", "1.0", "--delta", "1e-6",
+                               "--compositions", "10", "--method", "rdp", "--json")),
+    "account calibrate": CliRow(("account", "calibrate", "--epsilon", "1.0", "--delta", "1e-5",
+                                 "--compositions", "10", "--method", "analytic", "--json")),
+    "shuffle": CliRow(("shuffle", "--local-epsilon", "1.0", "--n", "1000", "--delta", "1e-6",
+                       "--json")),
+    "audit": CliRow(("audit", "laplace_half_scale", "--samples", "1000", "--seed", "1",
+                     "--json"),
+                    avoid={"--samples": ("1e8", "1e9")}),  # legitimate audits of minutes
+    "simulate": CliRow(("simulate", "--algorithm", "se", "--horizon", "100", "--runs", "1",
+                        "--seed", "0", "--json")),
+    "reproduce": CliRow(("reproduce", "dpdpe-fig2c", "--panels", "c", "--runs", "1",
+                         "--scale", "quick", "--json"),
+                        skip={"--out": "a directory path: any string is valid"}),
+    "account dp-sgd": CliRow(("account", "dp-sgd", "--epsilon", "1.0", "--delta", "1e-5",
+                              "--sampling-rate", "0.01", "--steps", "100", "--method",
+                              "rdp", "--json")),
+    "account compose": CliRow(("account", "compose", str(_COMPOSE), "--delta", "1e-5",
+                               "--method", "rdp", "--json")),
+    "sweep": CliRow(("sweep", str(_SWEEP), "--no-cache", "--no-figures", "--json"),
+                    skip={"--out": "a directory path: any string is valid",
+                          "--cache-dir": "a directory path: any string is valid",
+                          "--scheduler": "a Dask address; checked by the execution layer"}),
+    "claims": CliRow(("claims", "hanna", "--scale", "quick", "--json"),
+                     skip={"--out": "a directory path: any string is valid"}),
+}
