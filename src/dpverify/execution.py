@@ -42,7 +42,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
-from dpverify._validation import check_n_jobs, value_error
+from dpverify._validation import check_n_jobs, shown, value_error
 from dpverify.errors import DpverifyTypeError
 
 __all__ = ["resolve_jobs", "run_tasks", "open_executor", "check_scheduler", "LOCAL_SCHEDULER"]
@@ -79,13 +79,28 @@ def check_scheduler(scheduler: Any, name: str = "scheduler") -> str | None:
     raise value_error(name, scheduler, rule)
 
 
-def _check_executor(executor: Any) -> Executor | None:
-    if executor is None or isinstance(executor, Executor):
+def _check_executor(executor: Any) -> Any:
+    """``executor`` if it is ``None``, an ``Executor`` or a ``distributed.Client`` (unopened)."""
+    if executor is None or isinstance(executor, Executor) \
+            or callable(getattr(executor, "get_executor", None)):  # a distributed.Client
         return executor
-    if callable(getattr(executor, "get_executor", None)):  # a distributed.Client
-        return executor.get_executor()
     raise DpverifyTypeError(
-        f"executor={executor!r} must be a concurrent.futures.Executor or a distributed.Client")
+        f"executor={shown(executor)} must be a concurrent.futures.Executor or a distributed.Client")
+
+
+def check_placement(n_jobs: Any = 1, executor: Any = None, scheduler: Any = None
+                    ) -> tuple[int, Any, str | None]:
+    """Check ``n_jobs`` / ``executor`` / ``scheduler`` (as :func:`open_executor` takes them) without opening anything.
+
+    For entry points that may finish without running a task (every run cached):
+    a bad value is refused there too. Returns ``(jobs, executor, scheduler)``.
+    """
+    jobs = resolve_jobs(n_jobs)
+    scheduler = check_scheduler(scheduler)
+    if _check_executor(executor) is not None and (scheduler is not None or jobs != 1):
+        raise value_error("executor", executor, "given alone",
+                          "pass one of n_jobs, executor and scheduler")
+    return jobs, executor, scheduler
 
 
 def _local_pool(jobs: int) -> ProcessPoolExecutor:
@@ -137,12 +152,9 @@ def open_executor(*, n_jobs: Any = 1, executor: Any = None, scheduler: Any = Non
         with open_executor(scheduler="local", n_jobs=2) as pool:
             simulate(..., executor=pool); simulate(..., executor=pool)
     """
-    jobs = resolve_jobs(n_jobs)
-    scheduler = check_scheduler(scheduler)
-    chosen = _check_executor(executor)
-    if chosen is not None and (scheduler is not None or jobs != 1):
-        raise value_error("executor", executor, "given alone",
-                          "pass one of n_jobs, executor and scheduler")
+    jobs, chosen, scheduler = check_placement(n_jobs, executor, scheduler)
+    if chosen is not None and not isinstance(chosen, Executor):  # a distributed.Client
+        chosen = chosen.get_executor()
     if chosen is not None:
         yield chosen
     elif scheduler is not None:

@@ -60,44 +60,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         'oom: MemoryError',
     ('dpverify.auditing:audit', 'n_jobs'):
         'accepted-invalid: returned AuditReport',
-    ('dpverify.bandits.experiments:ResultStore', 'directory'):
-        'numpy-error: TypeError: expected str, bytes or os.PathLike object, not float (at pathlib.py:493)',
-    ('dpverify.bandits.experiments:SweepResult', 'cached'):
-        'accepted-invalid: returned SweepResult',
-    ('dpverify.bandits.experiments:SweepResult', 'computed'):
-        'accepted-invalid: returned SweepResult',
-    ('dpverify.bandits.experiments:SweepResult', 'files'):
-        'accepted-invalid: returned SweepResult',
-    ('dpverify.bandits.experiments:SweepResult', 'results'):
-        'accepted-invalid: returned SweepResult',
-    ('dpverify.bandits.experiments:SweepResult', 'seconds'):
-        'accepted-invalid: returned SweepResult',
-    ('dpverify.bandits.experiments:SweepResult', 'spec'):
-        'accepted-invalid: returned SweepResult',
-    ('dpverify.bandits.experiments:SweepSpec', 'description'):
-        'accepted-invalid: returned SweepSpec',
-    ('dpverify.bandits.experiments:SweepSpec', 'name'):
-        'accepted-invalid: returned SweepSpec',
-    ('dpverify.bandits.experiments:SweepSpec', 'note'):
-        'accepted-invalid: returned SweepSpec',
-    ('dpverify.bandits.experiments:SweepSpec', 'panels'):
-        "unclear: TypeError: 'float' object is not iterable",
-    ('dpverify.bandits.experiments:SweepSpec', 'per_user'):
-        'accepted-invalid: returned SweepSpec',
-    ('dpverify.bandits.experiments:SweepSpec', 'reference'):
-        'accepted-invalid: returned SweepSpec',
-    ('dpverify.bandits.experiments:experiment_spec', 'panels'):
-        "unclear: TypeError: argument of type 'float' is not iterable",
-    ('dpverify.bandits.experiments:load_sweep_spec', 'path'):
-        'numpy-error: TypeError: expected str, bytes or os.PathLike object, not float (at pathlib.py:493)',
-    ('dpverify.bandits.experiments:reproduce', 'executor'):
-        'accepted-invalid: returned ExperimentResult',
-    ('dpverify.bandits.experiments:reproduce', 'scheduler'):
-        'accepted-invalid: returned ExperimentResult',
-    ('dpverify.bandits:reproduce', 'executor'):
-        'accepted-invalid: returned ExperimentResult',
-    ('dpverify.bandits:reproduce', 'scheduler'):
-        'accepted-invalid: returned ExperimentResult',
     ('dpverify.auditing:InputPair', 'x'):
         "harness: the pair carries user data as given (a NaN input is the user's data), flagged as a NaN result",
     ('dpverify.auditing:InputPair', 'x_prime'):
@@ -118,12 +80,4 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         'accepted-invalid: returned AuditReport',
     ('dpverify.auditing:weakest_profile', 'epsilon'):
         'unclear: DpverifyValueError: scale=inf must be in (0, inf)',
-    ('dpverify.bandits.experiments:SweepSpec', 'scale'):
-        'accepted-invalid: returned SweepSpec',
-    ('dpverify.bandits.experiments:reproduce', 'image_format'):
-        'accepted-invalid: returned ExperimentResult',
-    ('dpverify.bandits.experiments:sweep', 'image_format'):
-        'accepted-invalid: returned SweepResult',
-    ('dpverify.bandits:reproduce', 'image_format'):
-        'accepted-invalid: returned ExperimentResult',
 }

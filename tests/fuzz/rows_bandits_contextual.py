@@ -25,7 +25,7 @@ ROWS = {
                            {"epsilon": 0.001, "delta": 1e-6, "T": 10**4, "d": 2}, kinds=_REAL),
     "simulate_contextual": Row(MODULE.simulate_contextual,
                                {"algorithm": MODULE.LinUCB(),
-                                "environment": MODULE.ContextualInstanceFamily(2, 2),
+                                "environment": MODULE.ContextualInstanceFamily(n_arms=2, dimension=2),
                                 "horizon": 50, "runs": 1, "seed": 0, "checkpoints": 5},
                                kinds={"checkpoints": "count"}),
     "make_contextual_algorithm": Row(MODULE.make_contextual_algorithm,

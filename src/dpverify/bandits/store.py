@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._validation import check_instance
+
 __all__ = ["ResultStore", "default_cache_dir", "canonical", "task_key", "open_store", "run_cached"]
 
 #: Bumped when the stored outcome's layout or the simulator's semantics change.
@@ -94,6 +96,8 @@ class ResultStore:
     """
 
     def __init__(self, directory: str | Path | None = None) -> None:
+        if directory is not None:
+            check_instance(directory, "directory", (str, os.PathLike), "a directory path or None")
         self.directory = Path(directory).expanduser() if directory is not None else default_cache_dir()
 
     def _path(self, key: str) -> Path:

@@ -25,11 +25,12 @@ from dpverify._validation import (
 from dpverify.bandits._limits import check_runs
 from dpverify.bandits.experiments._spec import SCALES, ExperimentResult
 from dpverify.bandits.experiments.registry import EXPERIMENTS
-from dpverify.bandits.experiments.spec_files import experiment_spec
+from dpverify.bandits.experiments.spec_files import check_panel_keys, experiment_spec
 from dpverify.bandits.experiments.sweeps import sweep
 from dpverify.bandits.experiments.tables import summary_rows
+from dpverify.bandits.plots import FORMATS
 from dpverify.errors import DpverifyTypeError
-from dpverify.execution import resolve_jobs
+from dpverify.execution import check_placement
 
 __all__ = ["reproduce", "scaling_rows"]
 
@@ -55,16 +56,14 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     if seed is None:
         raise DpverifyTypeError("seed=None must be an int: a reproduction is seeded")
     check_seed(seed)
-    resolve_jobs(n_jobs)
     check_flag(progress, "progress")
     check_flag(cache, "cache")
     for label, path in (("out_dir", out_dir), ("cache_dir", cache_dir)):
         if path is not None and not isinstance(path, (str, os.PathLike)):
             raise DpverifyTypeError(f"{label}={shown(path)} must be a directory path or None")
-    if panels is not None and (isinstance(panels, str) or not isinstance(panels, (tuple, list))
-                               or not all(isinstance(p, str) for p in panels)):
-        raise DpverifyTypeError(f"panels={shown(panels)} must be None or a tuple of panel keys "
-                                f"(strings)")
+    check_panel_keys(panels)
+    check_placement(n_jobs, executor, scheduler)
+    check_choice(image_format, "image_format", FORMATS)
     start = time.perf_counter()
     if experiment.kind == "contextual":  # garcelon 2022: cells of (d, T, ε), see that module
         from dpverify.bandits.experiments.garcelon import run_contextual

@@ -38,14 +38,16 @@ with optional ``scale``, ``runs``, ``seed``, ``panels``.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dpverify._validation import check_choice, check_positive_int, value_error
+from dpverify._validation import check_choice, check_instance, check_positive_int, shown, value_error
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
 from dpverify.bandits.experiments.sweeps import SweepSpec, instance_entropy
 from dpverify.bandits.instance_files import instance_from_mapping, load_instance, read_toml
+from dpverify.errors import DpverifyTypeError
 
 __all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec"]
 
@@ -78,6 +80,7 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
     divisor, scale_runs = SCALES[check_choice(scale, "scale", tuple(SCALES))]
     divisor = experiment.quick_divisor if scale == "quick" else divisor
     runs = check_positive_int(runs, "runs") if runs is not None else (scale_runs or experiment.runs)
+    check_panel_keys(panels)
     chosen = tuple(p for p in experiment.panels if panels is None or p.key in panels)
     if not chosen:
         raise value_error("panels", panels, "keys among " + ", ".join(p.key for p in experiment.panels))
@@ -99,11 +102,20 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
     return replace(spec, panels=resolved)
 
 
+def check_panel_keys(panels: Any) -> Any:
+    """Return ``panels`` if it is ``None`` or a tuple (or list) of panel keys (strings)."""
+    if panels is not None and (isinstance(panels, str) or not isinstance(panels, (tuple, list))
+                               or not all(isinstance(p, str) for p in panels)):
+        raise DpverifyTypeError(f"panels={shown(panels)} must be None or a tuple of panel keys "
+                                f"(strings)")
+    return panels
+
+
 def load_sweep_spec(path: str | Path) -> SweepSpec:
     """Read a sweep spec from a TOML file (module docstring)."""
-    path = Path(path)
+    path = Path(check_instance(path, "path", (str, os.PathLike), "a TOML file path"))
     if not path.is_file():
-        raise value_error("spec", str(path), "an existing TOML file")
+        raise value_error("path", str(path), "an existing TOML file")
     return sweep_spec_from_mapping(read_toml(path), base=path.parent, default_name=path.stem)
 
 

@@ -33,13 +33,17 @@ from dpverify._validation import (
     check_flag,
     check_int_at_least,
     check_positive_int,
+    check_record,
+    check_text,
     shown,
     value_error,
 )
 from dpverify.bandits.experiments._spec import Panel, build_algorithm
 from dpverify.bandits.simulate import SimulationResult, _run_once, assemble_result, log_checkpoints
 from dpverify.bandits.store import open_store, run_cached
+from dpverify.bandits.plots import FORMATS
 from dpverify.errors import DpverifyTypeError
+from dpverify.execution import check_placement
 
 __all__ = ["SweepSpec", "SweepResult", "sweep", "SWEEP_KINDS"]
 
@@ -74,6 +78,11 @@ class SweepSpec:
     scale: str = ""
 
     def __post_init__(self) -> None:
+        for label in ("name", "description", "note", "reference", "scale"):
+            check_text(getattr(self, label), label)
+        check_flag(self.per_user, "per_user")
+        if not isinstance(self.panels, (tuple, list)):
+            raise DpverifyTypeError(f"panels={shown(self.panels)} must be a tuple of Panel values")
         if not self.panels:
             raise value_error("panels", self.panels, "at least one panel")
         check_positive_int(self.runs, "runs")
@@ -102,6 +111,13 @@ class SweepResult:
     computed: int
     cached: int
     seconds: float
+
+    def __post_init__(self) -> None:
+        check_record(self)
+        if not isinstance(self.spec, SweepSpec):
+            raise DpverifyTypeError(f"spec={shown(self.spec)} must be a SweepSpec")
+        if any(not isinstance(f, (str, os.PathLike)) for f in self.files):
+            raise DpverifyTypeError(f"files={shown(self.files)} must be a tuple of paths")
 
     def table(self) -> list[dict[str, Any]]:
         """The tidy results table: one row per (panel, algorithm, run, checkpoint)."""
@@ -172,6 +188,8 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
     """
     if not isinstance(spec, SweepSpec):
         raise DpverifyTypeError(f"spec={spec!r} must be a SweepSpec (load_sweep_spec, experiment_spec)")
+    check_placement(n_jobs, executor, scheduler)
+    check_choice(image_format, "image_format", FORMATS)
     for label, flag in (("cache", cache), ("progress", progress), ("figures", figures)):
         check_flag(flag, label)
     for label, path in (("out_dir", out_dir), ("cache_dir", cache_dir)):
