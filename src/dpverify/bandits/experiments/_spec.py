@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from dpverify._validation import check_record
+from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.environments import InstanceFamily
+from dpverify.bandits.instance_files import FixedInstance
+from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import SimulationResult
 
@@ -39,7 +42,7 @@ class Panel:
 
     key: str
     title: str
-    instances: InstanceFamily
+    instances: InstanceFamily | LinearInstanceFamily | ContextualInstanceFamily | FixedInstance
     epsilon: float
     horizon: int
     algorithms: tuple[AlgorithmSpec, ...]
