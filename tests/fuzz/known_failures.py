@@ -16,34 +16,12 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         'hang: --epsilon 1e-300 (and 5e-324) searches for a noise multiplier past the timeout',
     ('cli:simulate', '--instance-file'):
         "unclear: dpverify simulate: error: --instance 'nan' must be an existing .json or .toml file",
-    ('dpverify.accountants:ComposedEvent', 'events'):
-        'unclear: DpverifyTypeError: mechanism=nan must be a dpverify mechanism or guarantee value',
-    ('dpverify.accountants:PoissonSampledEvent', 'event'):
-        'unclear: DpverifyTypeError: mechanism=nan must be a dpverify mechanism or guarantee value',
-    ('dpverify.accountants:PrivacyAccountant', 'orders'):
-        "unclear: TypeError: 'float' object is not iterable",
     ('dpverify.accountants:PrivacyLossDistribution', 'rebuild'):
         'accepted-invalid: returned PrivacyLossDistribution',
     ('dpverify.accountants:PrivacyLossDistribution', 'recipe'):
         'accepted-invalid: returned PrivacyLossDistribution',
-    ('dpverify.accountants:RepeatAndSelectEvent', 'event'):
-        'unclear: DpverifyTypeError: mechanism=nan must be a dpverify mechanism or guarantee value',
-    ('dpverify.accountants:RepeatAndSelectEvent', 'shape'):
-        'crash: OverflowError: int too large to convert to float (at events.py:224)',
-    ('dpverify.accountants:SampledWithoutReplacementEvent', 'event'):
-        'unclear: DpverifyTypeError: mechanism=nan must be a dpverify mechanism or guarantee value',
-    ('dpverify.accountants:SelfComposedEvent', 'event'):
-        'unclear: DpverifyTypeError: mechanism=nan must be a dpverify mechanism or guarantee value',
-    ('dpverify.accountants:TreeAggregationEvent', 'step_counts'):
-        "unclear: TypeError: 'float' object is not iterable",
     ('dpverify.accountants:dominating_pair', 'value'):
         'unclear: UnsupportedError: no finite dominating pair for nan; supported: PureDP, ApproxDP, RandomizedResponse, BinaryRa',
-    ('dpverify.accountants:event_from_dict', 'data'):
-        "unclear: DpverifyValueError: event=nan must be a dict with 'type' one of ['ComposedEvent', 'ExponentialMechanismEvent',",
-    ('dpverify.accountants:event_to_dict', 'event'):
-        'unclear: DpverifyTypeError: mechanism=nan must be a dpverify mechanism or guarantee value',
-    ('dpverify.accountants:min_noise_multiplier', 'orders'):
-        "unclear: TypeError: 'float' object is not iterable",
     ('dpverify.accountants:poisson_subsampled_pld', 'sensitivity'):
         'unclear: DpverifyValueError: value_discretization_interval=0.01 must be large enough for at most 33554432 grid points; ',
     ('dpverify.accountants:poisson_subsampled_pld', 'value'):
