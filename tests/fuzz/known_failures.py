@@ -20,22 +20,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         'accepted-invalid: returned PrivacyLossDistribution',
     ('dpverify.accountants:PrivacyLossDistribution', 'recipe'):
         'accepted-invalid: returned PrivacyLossDistribution',
-    ('dpverify.accountants:dominating_pair', 'value'):
-        'unclear: UnsupportedError: no finite dominating pair for nan; supported: PureDP, ApproxDP, RandomizedResponse, BinaryRa',
-    ('dpverify.accountants:poisson_subsampled_pld', 'sensitivity'):
-        'unclear: DpverifyValueError: value_discretization_interval=0.01 must be large enough for at most 33554432 grid points; ',
-    ('dpverify.accountants:poisson_subsampled_pld', 'value'):
-        'unclear: UnsupportedError: no finite dominating pair for nan; supported: PureDP, ApproxDP, RandomizedResponse, BinaryRa',
-    ('dpverify.accountants:subsampled_gaussian_rdp', 'sigma'):
-        "crash: OverflowError: (34, 'Numerical result out of range') (at _subsampled_gaussian_float.py:98)",
-    ('dpverify.accountants:tradeoff_curve', 'false_positive_rates'):
-        'crash: OverflowError: int too large to convert to float (at tradeoff.py:70)',
-    ('dpverify.accountants:tradeoff_curve', 'points'):
-        'oom: MemoryError',
-    ('dpverify.accountants:true_positive_rate', 'false_positive_rate'):
-        'crash: OverflowError: int too large to convert to float (at tradeoff.py:70)',
-    ('dpverify.accountants:true_positive_rate', 'points'):
-        'oom: MemoryError',
     ('dpverify.auditing:audit', 'n_jobs'):
         'accepted-invalid: returned AuditReport',
     ('dpverify.bandits.experiments:ResultStore', 'directory'):
