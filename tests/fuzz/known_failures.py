@@ -16,10 +16,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         'hang: --epsilon 1e-300 (and 5e-324) searches for a noise multiplier past the timeout',
     ('cli:simulate', '--instance-file'):
         "unclear: dpverify simulate: error: --instance 'nan' must be an existing .json or .toml file",
-    ('dpverify.accountants:PrivacyLossDistribution', 'rebuild'):
-        'accepted-invalid: returned PrivacyLossDistribution',
-    ('dpverify.accountants:PrivacyLossDistribution', 'recipe'):
-        'accepted-invalid: returned PrivacyLossDistribution',
     ('dpverify.auditing:audit', 'n_jobs'):
         'accepted-invalid: returned AuditReport',
     ('dpverify.bandits.experiments:ResultStore', 'directory'):
