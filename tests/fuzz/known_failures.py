@@ -16,8 +16,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         'hang: --epsilon 1e-300 (and 5e-324) searches for a noise multiplier past the timeout',
     ('cli:simulate', '--instance-file'):
         "unclear: dpverify simulate: error: --instance 'nan' must be an existing .json or .toml file",
-    ('dpverify.auditing:audit', 'n_jobs'):
-        'accepted-invalid: returned AuditReport',
     ('dpverify.bandits.experiments:ResultStore', 'directory'):
         'numpy-error: TypeError: expected str, bytes or os.PathLike object, not float (at pathlib.py:493)',
     ('dpverify.bandits.experiments:SweepResult', 'cached'):
@@ -62,18 +60,8 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         "harness: the pair carries user data as given (a NaN input is the user's data), flagged as a NaN result",
     ('dpverify.auditing:ModelAuditReport', 'sensitivity'):
         'accepted-invalid: returned ModelAuditReport',
-    ('dpverify.auditing:audit_model', 'confidence'):
-        'crash: ZeroDivisionError: float division by zero (at model.py:158)',
-    ('dpverify.auditing:audit_model', 'sampler'):
-        "unclear: TypeError: 'float' object is not callable",
-    ('dpverify.auditing:audit_model', 'sensitivity'):
-        "unclear: DpverifyValueError: mu=mpf('9.7944502978312503505861382856849000819312313126490531e+307') must be at most 1e+1",
     ('dpverify.auditing:audit_search', 'pilot_samples'):
         'hang: no answer within 20 s',
-    ('dpverify.auditing:audit_sequential', 'first_samples'):
-        'unclear: DpverifyValueError: max_samples=20000 must be >= 100000000; a budget of 20000 samples per side cannot hold one',
-    ('dpverify.auditing:audit_sequential', 'progress'):
-        'accepted-invalid: returned AuditReport',
     ('dpverify.auditing:weakest_profile', 'epsilon'):
         'unclear: DpverifyValueError: scale=inf must be in (0, inf)',
     ('dpverify.bandits.experiments:SweepSpec', 'scale'):

@@ -36,6 +36,7 @@ from dpverify._validation import (
     check_epsilon,
     check_flag,
     check_int_at_least,
+    check_n_jobs,
     check_seed,
     check_probability,
     value_error,
@@ -283,6 +284,7 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
     start = time.perf_counter()
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     certify = None
+    check_n_jobs(n_jobs)  # also on the one-process path: n_jobs=True or 1.5 is a mistake
     if chunk_samples is not None or n_jobs != 1 or executor is not None or scheduler is not None:
         from dpverify.auditing._chunked import DEFAULT_CHUNK_SAMPLES, chunked_certifier
         from dpverify.execution import check_scheduler, resolve_jobs
