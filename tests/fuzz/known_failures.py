@@ -58,12 +58,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         "harness: the pair carries user data as given (a NaN input is the user's data), flagged as a NaN result",
     ('dpverify.auditing:InputPair', 'x_prime'):
         "harness: the pair carries user data as given (a NaN input is the user's data), flagged as a NaN result",
-    ('dpverify.auditing:ModelAuditReport', 'sensitivity'):
-        'accepted-invalid: returned ModelAuditReport',
-    ('dpverify.auditing:audit_search', 'pilot_samples'):
-        'hang: no answer within 20 s',
-    ('dpverify.auditing:weakest_profile', 'epsilon'):
-        'unclear: DpverifyValueError: scale=inf must be in (0, inf)',
     ('dpverify.bandits.experiments:SweepSpec', 'scale'):
         'accepted-invalid: returned SweepSpec',
     ('dpverify.bandits.experiments:reproduce', 'image_format'):

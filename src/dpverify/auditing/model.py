@@ -90,6 +90,9 @@ class ModelAuditReport:
 
     def __post_init__(self) -> None:
         check_record(self)
+        # None only for the randomized-response model (it has no sensitivity)
+        if self.sensitivity is not None or self.family != "randomized_response":
+            check_positive(self.sensitivity, "sensitivity")
 
     @property
     def mode(self) -> str:
@@ -312,5 +315,8 @@ def weakest_profile(family: str, epsilon: float, delta: float = 0.0, *,
         return gaussian_privacy_profile(analytic_gaussian_sigma(epsilon, delta,
                                                                 sensitivity=sensitivity),
                                         sensitivity=sensitivity)
-    return laplace_privacy_profile(sensitivity / (epsilon - 2 * math.log1p(-delta)),
-                                   sensitivity=sensitivity)
+    scale = sensitivity / (epsilon - 2 * math.log1p(-delta))
+    if not math.isfinite(scale):
+        raise value_error("epsilon", epsilon, "large enough for a finite Laplace scale",
+                          f"sensitivity={sensitivity!r} / epsilon overflows")
+    return laplace_privacy_profile(scale, sensitivity=sensitivity)
