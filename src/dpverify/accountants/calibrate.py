@@ -481,6 +481,8 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
                                              open_low=True)
     steps = check_positive_int(steps, "steps")
     method = check_choice(method, "method", ("pld", "rdp"))
+    if value_discretization_interval is not None:
+        check_positive(value_discretization_interval, "value_discretization_interval")
     return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
                            value_discretization_interval)
 
