@@ -29,7 +29,8 @@ from fractions import Fraction
 from typing import Any
 
 from dpverify._numeric import round_up, working_precision
-from dpverify._validation import check_choice, check_delta, check_epsilon, check_positive_int
+from dpverify._validation import (check_choice, check_delta, check_epsilon,
+                                  check_increasing_sequence, check_positive_int)
 from dpverify.accountants.events import (
     ComposedEvent,
     Event,
@@ -116,7 +117,8 @@ class PrivacyAccountant:
                  orders: Any = None) -> None:
         self.method = check_choice(method, "method", ACCOUNTING_METHODS)
         self.neighbouring = check_choice(neighbouring, "neighbouring", NEIGHBOURING_RELATIONS)
-        self.orders = tuple(DEFAULT_ORDERS if orders is None else orders)
+        self.orders = DEFAULT_ORDERS if orders is None else check_increasing_sequence(
+            orders, "orders", low=1.0, low_closed=False)
         self._history: list[list] = []
         self._cache: dict[tuple, Any] = {}
         self._last_step: tuple[float, float] | None = None

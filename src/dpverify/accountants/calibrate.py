@@ -25,6 +25,7 @@ from dpverify._validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_increasing_sequence,
     check_positive,
     check_positive_int,
     check_probability,
@@ -411,8 +412,8 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     method = check_choice(method, "method", ("pld", "rdp"))
     if value_discretization_interval is not None:
         check_positive(value_discretization_interval, "value_discretization_interval")
-    if orders is None:
-        orders = DEFAULT_ORDERS
+    orders = DEFAULT_ORDERS if orders is None else check_increasing_sequence(
+        orders, "orders", low=1.0, low_closed=False)
 
     def meets(sigma: float) -> bool:
         return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
@@ -480,6 +481,8 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
                                              open_low=True)
     steps = check_positive_int(steps, "steps")
     method = check_choice(method, "method", ("pld", "rdp"))
+    if value_discretization_interval is not None:
+        check_positive(value_discretization_interval, "value_discretization_interval")
     return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
                            value_discretization_interval)
 

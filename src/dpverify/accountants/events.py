@@ -35,9 +35,11 @@ from typing import Any
 from dpverify._validation import (
     check_in_range,
     check_int_at_least,
+    check_nonnegative,
     check_positive,
     check_positive_int,
     check_probability,
+    shown,
     value_error,
 )
 from dpverify.errors import DpverifyTypeError
@@ -95,15 +97,23 @@ class MechanismEvent(Event):
         object.__setattr__(self, "sensitivity", check_positive(self.sensitivity, "sensitivity"))
 
 
-def as_event(value: Any) -> Event:
-    """``value`` as an event: events unchanged, mechanism/guarantee values wrapped (sensitivity 1)."""
-    return value if isinstance(value, Event) else MechanismEvent(value)
+def as_event(value: Any, name: str = "event") -> Event:
+    """``value`` as an event: events unchanged, mechanism/guarantee values wrapped (sensitivity 1).
+
+    ``name`` is the parameter the caller received ``value`` as (named in the refusal).
+    """
+    if isinstance(value, Event):
+        return value
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        raise DpverifyTypeError(f"{name}={shown(value)} must be an event, or a dpverify "
+                                "mechanism or guarantee value")
+    return MechanismEvent(value)
 
 
 def _events(values: Any, name: str) -> tuple[Event, ...]:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise DpverifyTypeError(f"{name}={values!r} must be a sequence of events")
-    events = tuple(as_event(value) for value in values)
+    events = tuple(as_event(value, name) for value in values)
     if not events:
         raise value_error(name, values, "non-empty")
     return events
@@ -191,7 +201,8 @@ class TreeAggregationEvent(Event):
         object.__setattr__(self, "noise_multiplier",
                            check_positive(self.noise_multiplier, "noise_multiplier"))
         counts = self.step_counts
-        counts = (counts,) if isinstance(counts, int) else tuple(counts)
+        counts = (counts,) if not hasattr(counts, "__iter__") or isinstance(
+            counts, (str, bytes)) else tuple(counts)
         counts = tuple(check_positive_int(c, "step_counts") for c in counts)
         if not counts:
             raise value_error("step_counts", self.step_counts, "non-empty")
@@ -218,10 +229,7 @@ class RepeatAndSelectEvent(Event):
     def __post_init__(self) -> None:
         object.__setattr__(self, "event", as_event(self.event))
         object.__setattr__(self, "mean", check_in_range(self.mean, "mean", 1.0, 1e12))
-        shape = self.shape
-        if not (isinstance(shape, (int, float)) and (shape >= 0)):
-            raise value_error("shape", shape, "a number >= 0 (or inf)")
-        object.__setattr__(self, "shape", float(shape))
+        object.__setattr__(self, "shape", check_nonnegative(self.shape, "shape", allow_inf=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +272,7 @@ def event_to_dict(event: Any) -> dict:
     >>> event_to_dict(SelfComposedEvent(Gaussian(sigma=1.0), 3))["event"]["mechanism"]
     {'type': 'Gaussian', 'sigma': 1.0}
     """
-    event = as_event(event)
+    event = as_event(event, "event")
     out: dict[str, Any] = {"type": type(event).__name__}
     for item in dataclasses.fields(event):
         value = getattr(event, item.name)
@@ -284,7 +292,8 @@ def event_from_dict(data: Any) -> Event:
     True
     """
     if not isinstance(data, dict) or data.get("type") not in _COMBINATORS:
-        raise value_error("event", data, f"a dict with 'type' one of {sorted(_COMBINATORS)}")
+        raise value_error("data", data,
+                          f"an event's dict, with 'type' one of {sorted(_COMBINATORS)}")
     fields = {key: value for key, value in data.items() if key != "type"}
     if data["type"] == "MechanismEvent":
         spec = fields.get("mechanism")

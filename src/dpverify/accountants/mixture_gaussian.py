@@ -118,8 +118,9 @@ def mixture_gaussian_pld(sigma: float, sensitivities: Sequence[float], probabili
     bins = check_int_at_least(bins, "bins", 16)
     if bins > 10 ** 5:
         raise value_error("bins", bins, "at most 100000")
-    if isinstance(sensitivities, (str, bytes)) or isinstance(probabilities, (str, bytes)):
-        raise value_error("sensitivities", sensitivities, "a sequence of numbers")
+    for name, values in (("sensitivities", sensitivities), ("probabilities", probabilities)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            raise value_error(name, values, "a sequence of numbers")
     cs = [check_nonnegative(c, "sensitivities") for c in sensitivities]
     ps = [check_nonnegative(p, "probabilities") for p in probabilities]
     if not cs or len(cs) != len(ps):

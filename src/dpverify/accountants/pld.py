@@ -41,10 +41,13 @@ import mpmath
 
 from dpverify._numeric import round_down, round_up, working_precision
 from dpverify._validation import (
+    check_callable,
     check_delta,
     check_epsilon,
     check_finite,
+    check_instance,
     check_positive_int,
+    check_sequence_of_pairs,
     value_error,
 )
 from dpverify.accountants._pld_compose import compose_directions, flatten, refined_directions
@@ -126,6 +129,14 @@ class PrivacyLossDistribution(PLDConstructors):
             raise DpverifyTypeError(
                 f"directions={directions!r} must be a tuple of one or two LossGrid values")
         check_grid_options(1.0, self.tail_mass_truncation, 1.0)
+        recipe = check_sequence_of_pairs(self.recipe, "recipe", "(PrivacyLossDistribution, count)")
+        for i, (base, count) in enumerate(recipe):
+            check_instance(base, f"recipe[{i}][0]", PrivacyLossDistribution,
+                           "a PrivacyLossDistribution")
+            check_positive_int(count, f"recipe[{i}][1]")
+        object.__setattr__(self, "recipe", recipe)
+        if self.rebuild is not None:
+            check_callable(self.rebuild, "rebuild", "None or a callable rebuild(tail)")
 
     def __repr__(self) -> str:
         points = "+".join(str(len(d.probabilities)) for d in self.directions)

@@ -355,6 +355,10 @@ def pure_dp_rdp(epsilon: float | PureDP, *,
     return RDPCurve(orders=orders, epsilons=values)
 
 
+#: Larger noise multipliers are evaluated at this one (an upper bound, see below).
+_LARGEST_SAMPLED_SIGMA = 1e150
+
+
 def subsampled_gaussian_rdp(sigma: float, sampling_probability: float, *,
                             orders: Sequence[float] | None = None) -> RDPCurve:
     """RDP curve of the Poisson-subsampled Gaussian mechanism (add/remove, sensitivity 1).
@@ -430,6 +434,10 @@ def subsampled_gaussian_rdp(sigma: float, sampling_probability: float, *,
         return RDPCurve(orders=orders, epsilons=(0.0,) * len(orders))
     if q == 1:
         return gaussian_rdp(sigma, orders=orders)
+    # Beyond 1e150, σ² leaves the float range inside the series. The curve is non-increasing
+    # in σ (more noise is post-processing: add independent Gaussian noise), so the curve at
+    # σ = 1e150 (every ε below 1e-296) is an upper bound for any larger σ.
+    sigma = min(sigma, _LARGEST_SAMPLED_SIGMA)
     fast = log_moments_upper_float(q, sigma, orders)
     values = [round_up(log_moment_upper(q, sigma, a) / (mpmath.mpf(a) - 1),
                        relative_error=_MPMATH_SLACK) if math.isnan(f)

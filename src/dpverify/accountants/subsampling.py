@@ -35,13 +35,15 @@ the PLD is a rigorous upper bound. Finite dominating pairs
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import mpmath
 
 from dpverify._numeric import working_precision
-from dpverify._validation import check_positive, check_positive_int, check_probability
-from dpverify.accountants._pld_grid import grid_from_atoms
+from dpverify._validation import (check_positive, check_positive_int, check_probability, shown,
+                                  value_error)
+from dpverify.accountants._pld_grid import HARD_LIMIT_GRID_POINTS, grid_from_atoms
 from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ApproxDP, PureDP
@@ -98,9 +100,9 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
             delta = mpmath.mpf(value.delta)
             return ([delta, rest * weight / (1 + weight), rest / (1 + weight), mpmath.mpf(0)],
                     [mpmath.mpf(0), rest / (1 + weight), rest * weight / (1 + weight), delta])
-    raise UnsupportedError(f"no finite dominating pair for {value!r}; supported: PureDP, ApproxDP, "
-                           "RandomizedResponse, BinaryRandomizedResponse, Laplace, DiscreteLaplace "
-                           "and DiscreteGaussian (integer sensitivity)")
+    raise UnsupportedError(f"value={shown(value)} has no finite dominating pair; supported: PureDP, "
+                           "ApproxDP, RandomizedResponse, BinaryRandomizedResponse, Laplace, "
+                           "DiscreteLaplace and DiscreteGaussian (integer sensitivity)")
 
 
 def _laplace_pair(scale: float, sensitivity: float) -> tuple[list, list]:
@@ -117,6 +119,12 @@ def _laplace_pair(scale: float, sensitivity: float) -> tuple[list, list]:
     first[0], second[0] = edge / 2, mpmath.mpf(1) / 2        # y <= 0
     first[bins], second[bins] = mpmath.mpf(1) / 2, edge / 2  # y >= Δ
     ratios = [mpmath.exp((2 * shift * j / bins - shift) / b) for j in range(bins + 1)]
+    if any(ratios[j + 1] == ratios[j] for j in range(bins)):
+        # Δ/b below the working precision: the bins cannot be told apart; the Laplace
+        # mechanism is (Δ/b)-DP, so the pure-DP pair of ε = Δ/b (rounded up) dominates it
+        weight = mpmath.exp(mpmath.mpf(math.nextafter(float(shift / b), math.inf)))
+        return ([weight / (1 + weight), 1 / (1 + weight)],
+                [1 / (1 + weight), weight / (1 + weight)])
     for j in range(bins):
         low, high = shift * j / bins, shift * (j + 1) / bins
         p_mass = (mpmath.exp(-(shift - high) / b) - mpmath.exp(-(shift - low) / b)) / 2
@@ -204,6 +212,14 @@ def poisson_subsampled_pld(value: Any, sampling_probability: float, *, sensitivi
     if interval is None:
         interval = max(largest, 1e-12) / POINTS_PER_LOSS
     interval = check_positive(interval, "value_discretization_interval")
+    points = largest / interval
+    if not points <= HARD_LIMIT_GRID_POINTS:  # refused before the grid is built
+        raise value_error("sensitivity", sensitivity,
+                          f"small enough for value={shown(value)} that its privacy losses (up to "
+                          f"{largest:.6g}) fit in {HARD_LIMIT_GRID_POINTS} grid points of "
+                          f"value_discretization_interval={interval!r}",
+                          "use a smaller sensitivity or a larger value_discretization_interval "
+                          "(or leave it None)")
     with working_precision():
         directions = (_direction(mixture, q_pair, interval), _direction(q_pair, mixture, interval))
     return PrivacyLossDistribution(directions, DEFAULT_TAIL_MASS_TRUNCATION)

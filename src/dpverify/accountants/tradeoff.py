@@ -22,7 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dpverify._validation import check_positive_int, value_error
+from dpverify._validation import (check_positive_int, check_probability, check_real_array,
+                                  limit_error)
 from dpverify.errors import DpverifyTypeError
 
 __all__ = ["tradeoff_curve", "true_positive_rate"]
@@ -35,6 +36,10 @@ def _epsilon_grid(pld, points: int) -> np.ndarray:
     top = 50.0 if not math.isfinite(top) else max(top, 1e-3)
     positive = np.linspace(0.0, top, points)
     return np.concatenate([-positive[:0:-1], positive])
+
+
+#: Most ε points :func:`tradeoff_curve` evaluates (each costs two hockey-stick divergences).
+MAX_TRADEOFF_POINTS = 10_000
 
 
 def tradeoff_curve(pld, false_positive_rates: Sequence[float], *, points: int = 200) -> np.ndarray:
@@ -67,11 +72,12 @@ def tradeoff_curve(pld, false_positive_rates: Sequence[float], *, points: int = 
 
     if not isinstance(pld, PrivacyLossDistribution):
         raise DpverifyTypeError(f"pld={pld!r} must be a PrivacyLossDistribution")
-    alphas = np.asarray(false_positive_rates, dtype=np.float64)
-    if alphas.ndim != 1 or not np.all((alphas >= 0) & (alphas <= 1)):
-        raise value_error("false_positive_rates", false_positive_rates,
-                          "a 1-D sequence of numbers in [0, 1]")
+    alphas = check_real_array(false_positive_rates, "false_positive_rates", ndim=1, low=0.0,
+                              high=1.0, allow_empty=True)
     points = check_positive_int(points, "points")
+    if points > MAX_TRADEOFF_POINTS:  # two δ evaluations and a row of the table per point
+        raise limit_error("points", points, MAX_TRADEOFF_POINTS,
+                          f"use at most {MAX_TRADEOFF_POINTS} (the default 200 is usually tight)")
     epsilons = _epsilon_grid(pld, points)
     deltas = np.array([pld.hockey_stick_divergence(float(e)) for e in epsilons])
     factor = np.exp(epsilons)[:, None]
@@ -85,5 +91,6 @@ def tradeoff_curve(pld, false_positive_rates: Sequence[float], *, points: int = 
 
 def true_positive_rate(pld, false_positive_rate: float, *, points: int = 200) -> float:
     """Upper bound on the best true-positive rate ``1 − T(α)`` of any test at false-positive rate α."""
+    false_positive_rate = check_probability(false_positive_rate, "false_positive_rate")
     beta = tradeoff_curve(pld, [false_positive_rate], points=points)[0]
     return float(np.nextafter(1.0 - beta, 2.0))

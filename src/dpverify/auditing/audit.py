@@ -36,6 +36,7 @@ from dpverify._validation import (
     check_epsilon,
     check_flag,
     check_int_at_least,
+    check_n_jobs,
     check_seed,
     check_probability,
     value_error,
@@ -151,13 +152,22 @@ def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, con
         needed *= 2
         if needed > 10 ** 13:
             break
-    error = value_error("samples", samples, f"large enough to certify an epsilon above the claim "
-                      f"{epsilon!r}",
-                      f"with {samples} samples per side no event can certify more than "
-                      f"{bound:.3g} at confidence {confidence:g}, so the audit could never "
-                      f"refute the claim; use samples={needed} or more (the least that can "
-                      f"refute it even for a mechanism with disjoint outputs; real violations "
-                      f"need more: see dpverify.auditing.samples_to_certify) or samples='auto'")
+    if needed > 10 ** 13:  # the claim itself is beyond any practical audit: name epsilon
+        most = largest_certifiable_epsilon(certify_split_size(needed, events),
+                                           confidence=confidence, delta=delta)
+        error = value_error("epsilon", epsilon, f"at most {most:.3g} for an audit to refute it",
+                            f"even {needed} samples per side (samples={samples} given) cannot "
+                            f"certify an epsilon above it at confidence {confidence:g}; audit a "
+                            f"smaller claim")
+    else:
+        error = value_error("samples", samples, "large enough to certify an epsilon above the "
+                            f"claim {epsilon!r}",
+                            f"with {samples} samples per side no event can certify more than "
+                            f"{bound:.3g} at confidence {confidence:g}, so the audit could never "
+                            f"refute the claim; use samples={needed} or more (the least that can "
+                            f"refute it even for a mechanism with disjoint outputs; real "
+                            f"violations need more: see dpverify.auditing.samples_to_certify) or "
+                            f"samples='auto'")
     if refuse:
         raise error
     import warnings
@@ -283,6 +293,7 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
     start = time.perf_counter()
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     certify = None
+    check_n_jobs(n_jobs)  # also on the one-process path: n_jobs=True or 1.5 is a mistake
     if chunk_samples is not None or n_jobs != 1 or executor is not None or scheduler is not None:
         from dpverify.auditing._chunked import DEFAULT_CHUNK_SAMPLES, chunked_certifier
         from dpverify.execution import check_scheduler, resolve_jobs

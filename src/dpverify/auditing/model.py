@@ -43,6 +43,7 @@ from scipy import stats
 
 from dpverify._numeric import bisect_passing, round_down, working_precision
 from dpverify._validation import (
+    check_callable,
     check_record,
     check_choice,
     check_delta,
@@ -89,6 +90,9 @@ class ModelAuditReport:
 
     def __post_init__(self) -> None:
         check_record(self)
+        # None only for the randomized-response model (it has no sensitivity)
+        if self.sensitivity is not None or self.family != "randomized_response":
+            check_positive(self.sensitivity, "sensitivity")
 
     @property
     def mode(self) -> str:
@@ -144,6 +148,10 @@ def gaussian_epsilon_lower(mu: float, delta: float) -> float:
         return round_down(bisect_passing(above, 0.0, high, rtol=1e-12))
 
 
+#: Largest μ = Δ/σ the Gaussian model evaluates δ at (see :func:`_gaussian`).
+_LARGEST_MU = 1e100
+
+
 def _rows(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).reshape(len(values), -1)
 
@@ -155,7 +163,10 @@ def _gaussian(sides: list[np.ndarray], alpha: float, sensitivity: float,
     estimate = math.sqrt(squares / dof)
     # P[χ²(dof) <= q_α] = α: σ² <= squares / q_α with probability 1 − α
     sigma_high = math.sqrt(squares / float(stats.chi2.ppf(alpha, dof))) * (1 + 1e-12)
-    return estimate, sigma_high, gaussian_epsilon_lower(sensitivity / sigma_high, delta)
+    # ε*(δ) grows with μ = Δ/σ, so μ capped at the largest value gaussian_delta evaluates
+    # (1e100, ε ≈ 5e199) still gives a lower bound
+    mu = sensitivity / sigma_high if sigma_high > 0 else math.inf
+    return estimate, sigma_high, gaussian_epsilon_lower(min(mu, _LARGEST_MU), delta)
 
 
 def _laplace(sides: list[np.ndarray], alpha: float, sensitivity: float,
@@ -240,6 +251,9 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
     delta = check_delta(delta, "delta")
     samples = check_int_at_least(samples, "samples", 100)
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    if not 1 - confidence < 1:  # the quantile at 1 - confidence would be infinite
+        raise value_error("confidence", confidence, "at least 1e-15 (1 - confidence < 1 in floats)")
+    check_callable(sampler, "sampler", "a callable sampler(data, size, rng)")
     check_seed(seed)
     categories = check_int_at_least(categories, "categories", 2)
     if family != "randomized_response":
@@ -301,5 +315,8 @@ def weakest_profile(family: str, epsilon: float, delta: float = 0.0, *,
         return gaussian_privacy_profile(analytic_gaussian_sigma(epsilon, delta,
                                                                 sensitivity=sensitivity),
                                         sensitivity=sensitivity)
-    return laplace_privacy_profile(sensitivity / (epsilon - 2 * math.log1p(-delta)),
-                                   sensitivity=sensitivity)
+    scale = sensitivity / (epsilon - 2 * math.log1p(-delta))
+    if not math.isfinite(scale):
+        raise value_error("epsilon", epsilon, "large enough for a finite Laplace scale",
+                          f"sensitivity={sensitivity!r} / epsilon overflows")
+    return laplace_privacy_profile(scale, sensitivity=sensitivity)

@@ -40,6 +40,7 @@ from dpverify._validation import (
     check_delta,
     check_int_at_least,
     check_probability,
+    limit_error,
     value_error,
 )
 from dpverify.auditing.audit import Sampler, audit, check_events, check_seed, run_audit
@@ -170,7 +171,7 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
         Outputs per side of each certifying audit.
     pilot_samples
         Outputs per side of each pilot audit (default ``samples // 10``, at
-        least 10 000).
+        least 10 000); at most ``max(10 000, samples)``.
     certify_top
         How many of the best pilot pairs are certified (Bonferroni over them).
     confidence
@@ -205,6 +206,10 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     samples = check_int_at_least(samples, "samples", 10)
     pilot = max(10_000, samples // 10) if pilot_samples is None else check_int_at_least(
         pilot_samples, "pilot_samples", 10)
+    if pilot > max(10_000, samples):  # a pilot per pair costs more than the certifying audits
+        raise limit_error("pilot_samples", pilot, max(10_000, samples),
+                          "a pilot needs no more outputs than the certifying audit (samples=); "
+                          "leave pilot_samples None for max(10000, samples // 10)")
     certify_top = check_int_at_least(certify_top, "certify_top", 1)
     certify_top = min(certify_top, len(candidates))
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)

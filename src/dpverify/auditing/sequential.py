@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_delta, check_epsilon, check_int_at_least, value_error
+from dpverify._validation import (check_delta, check_epsilon, check_flag, check_int_at_least,
+                                  value_error)
 from dpverify.auditing.audit import Sampler, certify_split_size, check_common, run_audit
 from dpverify.auditing.planning import largest_certifiable_epsilon
 from dpverify.auditing.report import AuditReport
@@ -123,7 +124,12 @@ def audit_sequential(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     delta = check_delta(delta, "delta")
     first = (_first_stage(epsilon, delta, confidence, events, max_samples)
              if first_samples is None else check_int_at_least(first_samples, "first_samples", 10))
+    if progress is not None:  # None: a bar only for long stages
+        check_flag(progress, "progress")
     sizes = stage_sizes(first, max_samples)
+    if not sizes and first_samples is not None:
+        raise value_error("first_samples", first_samples, f"at most max_samples={max_samples}",
+                          "pass a smaller first_samples or a larger max_samples")
     if not sizes:
         raise value_error("max_samples", max_samples, f">= {first}",
                           f"a budget of {max_samples} samples per side cannot hold one stage "

@@ -118,9 +118,12 @@ def _user_instance(args: argparse.Namespace, *, linear: bool) -> Any:
     if args.instance_file is None:
         return None
     from dpverify.bandits.instance_files import load_instance
-    from dpverify.errors import DpverifyValueError
+    from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
-    instance = load_instance(args.instance_file)
+    try:
+        instance = load_instance(args.instance_file)
+    except (DpverifyValueError, DpverifyTypeError) as error:  # name the option typed
+        raise type(error)(f"--instance-file {args.instance_file}: {error}") from None
     if instance.linear != linear:
         need = "theta and actions" if linear else "means"
         raise DpverifyValueError(f"--instance-file {args.instance_file} must give {need} for "
