@@ -157,6 +157,24 @@ class DeploymentPlan:
         return json_value(out)
 
 
+def check_request(value: Any, name: str = "requested") -> ApproxDP | None:
+    """``value`` as the (ε, δ) request of a deployment: ``None``, an ApproxDP, or a PureDP (δ = 0).
+
+    Raises
+    ------
+    TypeError
+        Naming ``name`` for anything else (NaN, a number, an RDP curve, ...).
+    """
+    from dpverify._validation import check_instance
+
+    if value is None:
+        return None
+    check_instance(value, name, (ApproxDP, PureDP), "None or an ApproxDP / PureDP guarantee")
+    if isinstance(value, PureDP):
+        return ApproxDP(value.epsilon, 0.0)
+    return value
+
+
 def meets_request(guarantee: ApproxDP | None, requested: ApproxDP | None) -> bool:
     """``guarantee`` is within ``requested`` (both ε and δ); a non-private run claims nothing.
 
