@@ -43,10 +43,8 @@ ROWS = {
     "plan_deployment": Row(MODULE.plan_deployment, {"name": "dist-rdp-se", "epsilon": 1.0,
                                                     "delta": 1e-6, "horizon": 10**4, "n_arms": 3}),
     "DeploymentPlan": Row(MODULE.DeploymentPlan, lambda: _fields(_PLAN),
-                          kinds={"requested": "any", "guarantee": "any", "per_batch": "any",
-                                 "parameters": "any", "schedule": "any", "notes": "any",
-                                 "instance": "any", "infeasible": "any",
-                                 "feasible_horizon": "any", "feasible_epsilon": "any"}),
+                          # None: a non-private algorithm has no request, guarantee or per-batch one
+                          kinds={"requested": "any", "guarantee": "any", "per_batch": "any"}),
     "SimulationResult": Row(SimulationResult, lambda: _fields(_RESULT),
                             kinds={"seconds": "positive", "seed": "any", "guarantee": "any",
                                    "communication_cost": "sequence"}),
