@@ -27,4 +27,26 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         "harness: the pair carries user data as given (a NaN input is the user's data), flagged as a NaN result",
     ('dpverify.auditing:InputPair', 'x_prime'):
         "harness: the pair carries user data as given (a NaN input is the user's data), flagged as a NaN result",
+    ('cli:plan dp-se', '--epsilon'):
+        "unclear/crash: --epsilon 1e-300 is refused naming --users (a derived 1004-bit count); "
+        "5e-324 ends in exit 3 (ZeroDivisionError)",
+    ('cli:plan dp-sgd', '--dataset-size'):
+        'hang: --dataset-size 1e9 (q = 1e-8) searches for a noise multiplier past the timeout',
+    ('cli:plan dp-sgd', '--epsilon'):
+        'hang: --epsilon 1e308 searches for a noise multiplier past the timeout',
+    ('cli:plan dpdpe-shuffle', '--epsilon'):
+        "unclear: --epsilon 1e-300 / 5e-324 refused naming trials= (a derived 2000-bit count)",
+    ('cli:plan hanna-central', '--epsilon'):
+        "unclear: --epsilon 5e-324 refused naming scale=inf (the derived noise scale)",
+    ('cli:plan hanna-local', '--epsilon'):
+        "unclear: --epsilon 5e-324 refused naming scale=inf (the derived noise scale)",
+    ('cli:plan hanna-shuffled', '--epsilon'):
+        "unclear: --epsilon 5e-324 refused naming scale=inf (the derived noise scale)",
+    ('cli:plan laplace', '--epsilon'):
+        "unclear: --epsilon 5e-324 refused naming scale=inf (sensitivity/epsilon overflows)",
+    ('cli:plan laplace', '--sensitivity'):
+        "unclear: --sensitivity 1e308 refused naming scale=inf (sensitivity/epsilon overflows)",
+    ('cli:plan ldp-se', '--epsilon'):
+        "crash/unclear: --epsilon 1e-300 ends in exit 3 (cannot convert float NaN to integer); "
+        "5e-324 refused naming scale=inf; 1e308, 2**63, 1e30 refused naming precision= (derived)",
 }

@@ -14,6 +14,7 @@ from dpverify.bandits.simulate import simulate
 from fuzz._harness import Row
 
 _SE = MODULE.make_algorithm("se")
+_PLAN = MODULE.plan_deployment("dist-rdp-se", epsilon=1.0, delta=1e-6, horizon=10**4, n_arms=3)
 _RESULT = simulate(_SE, BernoulliBandit((0.2, 0.8)), 50, runs=2, seed=0, checkpoints=5)
 
 
@@ -34,11 +35,16 @@ ROWS = {
     "ClippedGaussianBandit": Row(ClippedGaussianBandit, {"means": (0.5,), "sd": 0.1}),
     "CategoricalBandit": Row(CategoricalBandit,
                              {"label_probabilities": ((0.2,) * 5, (0.1, 0.1, 0.2, 0.2, 0.4))}),
-    "InstanceFamily": Row(InstanceFamily, {"name": "easy", "k": 10, "rewards": "bernoulli"}),
-    "instance_family": Row(MODULE.instance_family, {"name": "easy", "k": 10,
+    "InstanceFamily": Row(InstanceFamily, {"name": "easy", "n_arms": 10, "rewards": "bernoulli"}),
+    "instance_family": Row(MODULE.instance_family, {"name": "easy", "n_arms": 10,
                                                     "rewards": "bernoulli"}),
     "make_algorithm": Row(MODULE.make_algorithm, {"name": "dist-dp-se", "epsilon": 1.0,
                                                   "delta": 1e-6}),
+    "plan_deployment": Row(MODULE.plan_deployment, {"name": "dist-rdp-se", "epsilon": 1.0,
+                                                    "delta": 1e-6, "horizon": 10**4, "n_arms": 3}),
+    "DeploymentPlan": Row(MODULE.DeploymentPlan, lambda: _fields(_PLAN),
+                          # None: a non-private algorithm has no request, guarantee or per-batch one
+                          kinds={"requested": "any", "guarantee": "any", "per_batch": "any"}),
     "SimulationResult": Row(SimulationResult, lambda: _fields(_RESULT),
                             kinds={"seconds": "positive", "seed": "any", "guarantee": "any",
                                    "communication_cost": "sequence"}),
@@ -56,4 +62,7 @@ NOT_FUZZED = {
     "Policy": "a typing.Protocol (structural type), not called",
     "ALGORITHM_NAMES": "a tuple constant",
     "EXPERIMENTS": "a registry dict",
+    "ALL_ALGORITHM_NAMES": "a tuple constant",
+    "ALGORITHM_FAMILIES": "a registry dict (name -> family)",
+    "NON_PRIVATE_ALGORITHMS": "a frozenset constant",
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dpverify.bandits.mab as MODULE
+from dpverify import ApproxDP
 from dpverify.bandits.privatizers import CentralLaplace
 from fuzz._harness import Row
 
@@ -10,6 +11,7 @@ _PRIVATIZER = CentralLaplace(epsilon=1.0)
 _BATCHED = MODULE.successive_elimination()
 _SHUFFLE = MODULE.arm_elimination()
 _DPSE = MODULE.DPSE(epsilon=1.0)
+_REQUEST = ApproxDP(1.0, 1e-6)
 _POLICY = {"n_arms": 3, "horizon": 100, "per_user": False}
 
 ROWS = {
@@ -22,6 +24,13 @@ ROWS = {
                                  {"privatizer": _PRIVATIZER, "batch_size": 10}),
     "ShuffleEliminationPolicy": Row(MODULE.ShuffleEliminationPolicy,
                                     {"algorithm": _SHUFFLE, **_POLICY}),
+    "calibrated_privatizer": Row(MODULE.calibrated_privatizer,
+                                 {"privatizer": _PRIVATIZER, "batch_sizes": (2, 4),
+                                  "requested": _REQUEST},
+                                 kinds={"privatizer": "any", "batch_sizes": "sequence",
+                                        "requested": "any"}),
+    "secure_aggregation_plans": Row(MODULE.secure_aggregation_plans,
+                                    {"epsilon": 1.0, "delta": 1e-6, "users": 100}),
     "DPSE": Row(MODULE.DPSE, {"epsilon": 1.0}),
     "DPSEPolicy": Row(MODULE.DPSEPolicy, {"algorithm": _DPSE, **_POLICY}),
     "successive_elimination": Row(MODULE.successive_elimination, {"batch_base": 2}),

@@ -50,3 +50,40 @@ CLI_ROWS = {
     "claims": CliRow(("claims", "hanna", "--scale", "quick", "--json"),
                      skip={"--out": "a directory path: any string is valid"}),
 }
+
+
+def _plan_row(name: str) -> CliRow:
+    """``plan <bandit algorithm>`` at a small horizon, with the size options it has."""
+    from dpverify.bandits import NON_PRIVATE_ALGORITHMS
+    from fuzz._harness import cli_options
+
+    options = cli_options(("plan", name))
+    argv = ["plan", name, "--horizon", "1000"]
+    if name not in NON_PRIVATE_ALGORITHMS:
+        argv += ["--epsilon", "1.0"]
+    for option, value in (("--arms", "3"), ("--dim", "2"), ("--actions", "3")):
+        if option in options:
+            argv += [option, value]
+    return CliRow((*argv, "--json"))
+
+
+def _bandit_plan_rows() -> dict[str, CliRow]:
+    from dpverify.bandits import ALL_ALGORITHM_NAMES
+
+    return {f"plan {name}": _plan_row(name) for name in ALL_ALGORITHM_NAMES}
+
+
+CLI_ROWS.update(_bandit_plan_rows())
+CLI_ROWS.update({
+    "plan dp-sgd": CliRow(("plan", "dp-sgd", "--dataset-size", "1000", "--batch-size", "10",
+                           "--steps", "100", "--epsilon", "1.0", "--delta", "1e-5",
+                           "--method", "rdp", "--json")),
+    "plan gaussian": CliRow(("plan", "gaussian", "--epsilon", "1.0", "--delta", "1e-5",
+                             "--compositions", "10", "--json")),
+    "plan laplace": CliRow(("plan", "laplace", "--epsilon", "1.0", "--compositions", "10",
+                            "--json")),
+    "plan shuffle": CliRow(("plan", "shuffle", "--epsilon", "1.0", "--delta", "1e-6",
+                            "--n", "1000", "--json")),
+    "plan secure-aggregation": CliRow(("plan", "secure-aggregation", "--epsilon", "1.0",
+                                       "--delta", "1e-6", "--users", "100", "--json")),
+})

@@ -129,6 +129,18 @@ class DeploymentPlan:
     feasible_epsilon: float | None = None
 
     def __post_init__(self) -> None:
+        from dpverify._validation import _type_error, check_instance, check_record
+
+        check_record(self)  # the annotated fields: texts, counts, guarantees, ε, ...
+        check_instance(self.instance, "instance", Mapping, "a mapping of instance sizes")
+        for name, expected in (("schedule", "mappings"), ("notes", "strings")):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+                raise _type_error(name, value, f"a sequence of {expected}")
+        for i, record in enumerate(self.schedule):
+            check_instance(record, f"schedule[{i}]", Mapping, "a mapping")
+        for i, note in enumerate(self.notes):
+            check_instance(note, f"notes[{i}]", str, "a string")
         object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
         object.__setattr__(self, "instance", _frozen_mapping(
             {key: value for key, value in self.instance.items() if value is not None}))
@@ -155,6 +167,24 @@ class DeploymentPlan:
                "feasible_horizon": self.feasible_horizon,
                "feasible_epsilon": self.feasible_epsilon}
         return json_value(out)
+
+
+def check_request(value: Any, name: str = "requested") -> ApproxDP | None:
+    """``value`` as the (ε, δ) request of a deployment: ``None``, an ApproxDP, or a PureDP (δ = 0).
+
+    Raises
+    ------
+    TypeError
+        Naming ``name`` for anything else (NaN, a number, an RDP curve, ...).
+    """
+    from dpverify._validation import check_instance
+
+    if value is None:
+        return None
+    check_instance(value, name, (ApproxDP, PureDP), "None or an ApproxDP / PureDP guarantee")
+    if isinstance(value, PureDP):
+        return ApproxDP(value.epsilon, 0.0)
+    return value
 
 
 def meets_request(guarantee: ApproxDP | None, requested: ApproxDP | None) -> bool:

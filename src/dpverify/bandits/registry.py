@@ -152,11 +152,24 @@ def plan_deployment(name: str, *, horizon: int, epsilon: float | None = None,
     """
     from dataclasses import replace
 
+    from dpverify.errors import DpverifyValueError
+
+    name = check_choice(name, "name", ALL_ALGORITHM_NAMES)
     if ALGORITHM_FAMILIES.get(name) == "linear" and name == "dpe-fixedu":
         options = {"horizon": horizon, "dimension": dimension or 20, **options}
     algorithm = make_algorithm(name, epsilon=epsilon, delta=delta, mode=mode,
                                calibration=calibration, **options)
-    plan = algorithm.plan(horizon=horizon, n_arms=n_arms, dimension=dimension, actions=actions)
+    try:
+        plan = algorithm.plan(horizon=horizon, n_arms=n_arms, dimension=dimension,
+                              actions=actions)
+    except DpverifyValueError as error:
+        if "sensitivity" not in str(error):
+            raise
+        # an exact discrete profile (Skellam, discrete Gaussian) past its range: the request
+        # and the run's size set the precision, so say which of them to lower
+        raise DpverifyValueError(
+            f"epsilon={epsilon} with horizon={horizon} needs a noise precision beyond the exact "
+            f"discrete profile's range; lower epsilon or horizon ({error})") from error
     if plan.mode != mode:  # LinUCB / LDP LinUCB: no printed constant differs from a sound one
         plan = replace(plan, mode=mode, notes=[*plan.notes, "sound and paper modes coincide"])
     if calibration == "exact" and plan.calibration != "exact":

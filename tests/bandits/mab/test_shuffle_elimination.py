@@ -10,7 +10,7 @@ import pytest
 from dpverify import ApproxDP
 from dpverify.accountants.shuffle_papers import tenenbaum_batch_size, tenenbaum_msum_sigma
 from dpverify.bandits._policy import RewardBatch
-from dpverify.bandits.mab import arm_elimination, sdp_ae, vb_sdp_ae
+from dpverify.bandits.mab import ShuffleArmElimination, arm_elimination, sdp_ae, vb_sdp_ae
 
 RNG = np.random.default_rng(0)
 
@@ -67,3 +67,33 @@ def test_guarantee_is_the_msum_per_batch() -> None:
     g = vb_sdp_ae(0.5, 1e-6).guarantee(n_arms=10, horizon=10 ** 6)
     assert isinstance(g.per_batch, ApproxDP) and g.per_batch.epsilon == 0.5
     assert g.per_batch.delta <= 1e-6 and g.model == "shuffle" and g.total == g.per_batch
+
+
+def test_pure_privatizer_requests_its_epsilon_with_zero_delta() -> None:
+    """A pure privatizer has no ``delta`` field: the default request used to raise AttributeError."""
+    from dpverify.bandits.privatizers import CentralLaplace
+
+    algorithm = ShuffleArmElimination(CentralLaplace(epsilon=1.0), batch_size=10, mode="sound")
+    assert algorithm.requested == ApproxDP(1.0, 0.0)
+    plan = algorithm.plan(horizon=1000, n_arms=3)
+    assert plan.claim_met and plan.guarantee.epsilon <= 1.0 and plan.guarantee.delta == 0.0
+
+
+@pytest.mark.parametrize("bad", [float("nan"), 1.0, 1j, "1", object()])
+def test_requested_must_be_a_guarantee(bad) -> None:
+    from dpverify.bandits.mab import DPSE, BatchedSuccessiveElimination
+    from dpverify.bandits.privatizers import CentralLaplace
+
+    with pytest.raises(TypeError, match="requested"):
+        ShuffleArmElimination(CentralLaplace(epsilon=1.0), batch_size=10, requested=bad)
+    with pytest.raises(TypeError, match="requested"):
+        BatchedSuccessiveElimination(CentralLaplace(epsilon=1.0), requested=bad)
+    with pytest.raises(TypeError, match="requested"):
+        DPSE(epsilon=1.0, requested=bad)
+
+
+def test_pure_request_is_its_approx_form() -> None:
+    from dpverify import PureDP
+    from dpverify.bandits.mab import DPSE
+
+    assert DPSE(epsilon=1.0, requested=PureDP(0.5)).requested == ApproxDP(0.5, 0.0)

@@ -21,7 +21,7 @@ from typing import Any
 from dpverify._numeric import bisect_passing
 from dpverify.bandits.privatizers._base import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, meets_request
-from dpverify.errors import CalibrationError
+from dpverify.errors import CalibrationError, DpverifyValueError
 from dpverify.guarantees import ApproxDP
 
 __all__ = ["calibrated_privatizer", "schedule_approx_dp", "batch_plan", "secure_aggregation_plans"]
@@ -38,7 +38,6 @@ def schedule_approx_dp(privatizer: Any, batch_sizes: Sequence[int], delta: float
     return as_approx_dp(worst_case_guarantee(per_size), delta=delta)
 
 
-@functools.lru_cache(maxsize=256)
 def calibrated_privatizer(privatizer: Any, batch_sizes: tuple[int, ...], requested: ApproxDP) -> Any:
     """``privatizer`` with the largest noise ε (least noise) whose schedule meets ``requested``.
 
@@ -52,6 +51,26 @@ def calibrated_privatizer(privatizer: Any, batch_sizes: tuple[int, ...], request
     CalibrationError
         When even ``0.9^200`` times the guess does not meet the request.
     """
+    from dpverify._validation import (
+        _type_error, check_has, check_nonempty_items, check_positive_int,
+    )
+    from dpverify.bandits.plan import check_request
+
+    check_has(privatizer, "privatizer", ("guarantee", "epsilon"),
+              "a privatizer with a noise epsilon (dpverify.bandits.privatizers)")
+    sizes = check_nonempty_items(batch_sizes, "batch_sizes", single=(int, float),
+                                 example="(2, 4, 8)")
+    batch_sizes = tuple(check_positive_int(size, f"batch_sizes[{i}]")
+                        for i, size in enumerate(sizes))
+    requested = check_request(requested)
+    if requested is None:
+        raise _type_error("requested", None, "an ApproxDP / PureDP guarantee to calibrate to")
+    return _calibrated(privatizer, batch_sizes, requested)
+
+
+@functools.lru_cache(maxsize=256)
+def _calibrated(privatizer: Any, batch_sizes: tuple[int, ...], requested: ApproxDP) -> Any:
+    """:func:`calibrated_privatizer` on checked, hashable arguments (cached)."""
     def total(noise_epsilon: float) -> ApproxDP:
         candidate = replace(privatizer, epsilon=noise_epsilon)
         return schedule_approx_dp(candidate, batch_sizes, requested.delta)
@@ -134,7 +153,15 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
             min(epsilon, 0.999), scale_factor, tail_probability))]
     rows = []
     for protocol, privatizer in candidates:
-        privatizer = calibrated_privatizer(privatizer, (users,), requested)
+        try:
+            privatizer = calibrated_privatizer(privatizer, (users,), requested)
+        except DpverifyValueError as error:
+            if "sensitivity" not in str(error):
+                raise
+            raise DpverifyValueError(
+                f"epsilon={epsilon}, users={users} and scale_factor={scale_factor} need a "
+                f"{protocol} precision beyond the exact discrete profile's range; lower one of "
+                f"them ({error})") from error
         deployment = privatizer.deployment(users)
         approx = schedule_approx_dp(privatizer, (users,), delta)
         noise = privatizer.user_noise(privatizer.parameters(users))

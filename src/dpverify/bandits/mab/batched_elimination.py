@@ -40,7 +40,7 @@ from dpverify._validation import (
 from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan, calibrated_privatizer
-from dpverify.bandits.plan import MODES, DeploymentPlan, instance_sizes
+from dpverify.bandits.plan import MODES, check_request, DeploymentPlan, instance_sizes
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits.mab._elimination import (
     check_confidence,
@@ -119,6 +119,7 @@ class BatchedSuccessiveElimination:
         check_confidence(self.confidence, 2)
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        object.__setattr__(self, "requested", check_request(self.requested))
         epsilon = getattr(self.privatizer, "epsilon", None)
         if self.requested is None and epsilon is not None:
             object.__setattr__(self, "requested", ApproxDP(epsilon, self.delta))

@@ -37,7 +37,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._limits import check_arms
-from dpverify.bandits.plan import MODES
+from dpverify.bandits.plan import MODES, check_request
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._elimination import check_confidence, schedule_guarantee
@@ -93,6 +93,7 @@ class DPSE:
         check_confidence(self.confidence, 2)
         check_text(self.name, "name")
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        object.__setattr__(self, "requested", check_request(self.requested))
         if self.requested is None:
             object.__setattr__(self, "requested", ApproxDP(self.epsilon, 0.0))
 

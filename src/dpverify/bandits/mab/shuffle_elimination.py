@@ -44,7 +44,7 @@ from dpverify._validation import (
 from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan
-from dpverify.bandits.plan import MODES, DeploymentPlan, instance_sizes
+from dpverify.bandits.plan import MODES, check_request, DeploymentPlan, instance_sizes
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits.mab._elimination import (
     geometric_batch_sizes,
@@ -91,9 +91,12 @@ class ShuffleArmElimination:
         if self.batch_size is not None:
             object.__setattr__(self, "batch_size", check_positive_int(self.batch_size, "batch_size"))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        object.__setattr__(self, "requested", check_request(self.requested))
         epsilon = getattr(self.privatizer, "epsilon", None)
         if self.requested is None and epsilon is not None:
-            object.__setattr__(self, "requested", ApproxDP(epsilon, self.privatizer.delta))
+            # a pure privatizer (CentralLaplace, ...) has no delta field: its request is (ε, 0)
+            object.__setattr__(self, "requested",
+                               ApproxDP(epsilon, getattr(self.privatizer, "delta", 0.0)))
 
     @property
     def variable_batches(self) -> bool:
