@@ -184,6 +184,19 @@ def _direction(first: list, second: list, interval: float):
     return grid_from_atoms(losses, masses, interval=interval)
 
 
+def check_loss_grid(largest: float, interval: float, *, sensitivity: Any, value: Any) -> None:
+    """Refuse, before the grid is built, privacy losses up to ``largest`` that need more than
+    ``HARD_LIMIT_GRID_POINTS`` points of ``interval`` (the message names ``sensitivity``, the
+    parameter that made the losses large)."""
+    if not largest / interval <= HARD_LIMIT_GRID_POINTS:
+        raise value_error("sensitivity", sensitivity,
+                          f"small enough for value={shown(value)} that its privacy losses (up to "
+                          f"{largest:.6g}) fit in {HARD_LIMIT_GRID_POINTS} grid points of "
+                          f"value_discretization_interval={interval!r}",
+                          "use a smaller sensitivity or a larger value_discretization_interval "
+                          "(or leave it None)")
+
+
 def poisson_subsampled_pld(value: Any, sampling_probability: float, *, sensitivity: float = 1.0,
                            value_discretization_interval: float | None = None,
                            ) -> PrivacyLossDistribution:
@@ -212,14 +225,7 @@ def poisson_subsampled_pld(value: Any, sampling_probability: float, *, sensitivi
     if interval is None:
         interval = max(largest, 1e-12) / POINTS_PER_LOSS
     interval = check_positive(interval, "value_discretization_interval")
-    points = largest / interval
-    if not points <= HARD_LIMIT_GRID_POINTS:  # refused before the grid is built
-        raise value_error("sensitivity", sensitivity,
-                          f"small enough for value={shown(value)} that its privacy losses (up to "
-                          f"{largest:.6g}) fit in {HARD_LIMIT_GRID_POINTS} grid points of "
-                          f"value_discretization_interval={interval!r}",
-                          "use a smaller sensitivity or a larger value_discretization_interval "
-                          "(or leave it None)")
+    check_loss_grid(largest, interval, sensitivity=sensitivity, value=value)
     with working_precision():
         directions = (_direction(mixture, q_pair, interval), _direction(q_pair, mixture, interval))
     return PrivacyLossDistribution(directions, DEFAULT_TAIL_MASS_TRUNCATION)

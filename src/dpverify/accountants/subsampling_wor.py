@@ -43,7 +43,7 @@ from dpverify._validation import check_int_at_least, check_positive, check_posit
 from dpverify.accountants._pld_grid import grid_from_atoms
 from dpverify.accountants._pld_grid import LossGrid, frozen
 from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
-from dpverify.accountants.subsampling import POINTS_PER_LOSS, dominating_pair
+from dpverify.accountants.subsampling import POINTS_PER_LOSS, check_loss_grid, dominating_pair
 from dpverify.errors import UnsupportedError
 
 __all__ = ["without_replacement_gaussian_pld", "without_replacement_pld"]
@@ -120,6 +120,7 @@ def without_replacement_pld(value: Any, sample_size: int, population_size: int, 
     if interval is None:
         interval = max(largest, 1e-12) / POINTS_PER_LOSS
     interval = check_positive(interval, "value_discretization_interval")
+    check_loss_grid(largest, interval, sensitivity=sensitivity, value=value)
     with working_precision():
         inflated = [m * (1 + mpmath.mpf(10) ** -40) + mpmath.mpf(10) ** -45 for m in masses]
         keep = [(loss, m) for loss, m in zip(losses, inflated) if not (mpmath.isinf(loss) and loss < 0)]
