@@ -1,15 +1,11 @@
 """One factory for the 24 bandit algorithms of dpverify, by their CLI names, and their plans.
 
-=================== ============ ==============================================================
-family              names        built by
-=================== ============ ==============================================================
-multi-armed (11)    se, ae, sdp-ae, vb-sdp-ae, dist-dp-se, dist-rdp-se, dist-cdp-se,
-                    shuffle-dp-se, cdp-se, ldp-se, dp-se   (:mod:`dpverify.bandits.mab`)
-linear (9)          hanna-central, hanna-local, hanna-shuffled, hanna-nonprivate,
-                    dpdpe-central, dpdpe-local, dpdpe-shuffle, dpe, dpe-fixedu
-                    (:mod:`dpverify.bandits.linear`)
-contextual (4)      sblb, sblb-fixed-batch, linucb, ldp-linucb (:mod:`dpverify.bandits.contextual`)
-=================== ============ ==============================================================
+* multi-armed (11): se, ae, sdp-ae, vb-sdp-ae, dist-dp-se, dist-rdp-se, dist-cdp-se,
+  shuffle-dp-se, cdp-se, ldp-se, dp-se (:mod:`dpverify.bandits.mab`);
+* linear (9): hanna-central, hanna-local, hanna-shuffled, hanna-nonprivate, dpdpe-central,
+  dpdpe-local, dpdpe-shuffle, dpe, dpe-fixedu (:mod:`dpverify.bandits.linear`);
+* contextual (4): sblb, sblb-fixed-batch, linucb, ldp-linucb
+  (:mod:`dpverify.bandits.contextual`).
 
 ``mode="sound"`` (the default) builds each algorithm so that its **total**
 guarantee is within the requested (ε, δ) (the free noise parameter calibrated

@@ -112,7 +112,7 @@ class DPSE:
     def epoch_lengths(self, *, n_arms: int, horizon: int) -> list[int]:
         """R_e of the epochs while every arm stays active, until K·Σ R_e reaches T.
 
-        Eliminations only shorten later epochs' totals (|S| shrinks), so this is
+        Eliminations only shorten later epochs' totals (the active set `S` shrinks), so this is
         the longest schedule; the pure ε of every epoch is the same.
         """
         confidence = check_confidence(self.confidence, horizon)
