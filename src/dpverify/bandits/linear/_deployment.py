@@ -19,6 +19,19 @@ from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, noise_paramete
 __all__ = ["hanna_plan", "dpdpe_plan", "core_set_bound"]
 
 
+def linear_plan(algorithm: Any, build: Any, *, horizon: Any, n_arms: Any, dimension: Any,
+                actions: Any) -> DeploymentPlan:
+    """The ``plan`` of a linear algorithm: sizes checked as every family checks them, then
+    ``build(algorithm, horizon=, dimension=, actions=)`` (:func:`hanna_plan` or :func:`dpdpe_plan`)."""
+    from dpverify._validation import check_positive_int
+    from dpverify.bandits.plan import instance_sizes
+
+    sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
+                           required=("dimension", "actions"))
+    return build(algorithm, horizon=check_positive_int(horizon, "horizon"),
+                 dimension=sizes["dimension"], actions=sizes["actions"])
+
+
 def core_set_bound(actions: int, dimension: int, core_set: bool = True) -> int:
     """The most core actions a phase can use: ``min(k, ⌊4d log log d + 16⌋)`` (all k without pruning).
 

@@ -248,20 +248,16 @@ class DistributedPhasedElimination:
         return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note,
                                requested=ApproxDP(self.epsilon, self.delta))
 
-
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
              actions: int | None = None) -> Any:
         """Every deployment parameter from (d, k, T) alone (no environment): one record per phase.
 
         See :mod:`dpverify.bandits.linear._deployment`.
         """
-        from dpverify.bandits.linear._deployment import dpdpe_plan
-        from dpverify.bandits.plan import instance_sizes
+        from dpverify.bandits.linear._deployment import dpdpe_plan, linear_plan
 
-        sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
-                               required=("dimension", "actions"))
-        return dpdpe_plan(self, horizon=check_positive_int(horizon, "horizon"),
-                          dimension=sizes["dimension"], actions=sizes["actions"])
+        return linear_plan(self, dpdpe_plan, horizon=horizon, n_arms=n_arms, dimension=dimension,
+                           actions=actions)
 
 
 class DistributedPhasedEliminationPolicy(PhasedPolicy):

@@ -244,20 +244,16 @@ class PhasedElimination:
         return BanditGuarantee(privatizer.model, per_batch, per_batch, approx, note,
                                requested=ApproxDP(self.epsilon, self.delta))
 
-
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
              actions: int | None = None) -> Any:
         """Every deployment parameter from (d, k, T) alone (no environment): one record per batch.
 
         See :mod:`dpverify.bandits.linear._deployment`.
         """
-        from dpverify.bandits.linear._deployment import hanna_plan
-        from dpverify.bandits.plan import instance_sizes
+        from dpverify.bandits.linear._deployment import hanna_plan, linear_plan
 
-        sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
-                               required=("dimension", "actions"))
-        return hanna_plan(self, horizon=check_positive_int(horizon, "horizon"),
-                          dimension=sizes["dimension"], actions=sizes["actions"])
+        return linear_plan(self, hanna_plan, horizon=horizon, n_arms=n_arms, dimension=dimension,
+                           actions=actions)
 
 
 class PhasedEliminationPolicy(PhasedPolicy):
