@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from dpverify._validation import usable_cores
 from dpverify.execution import check_scheduler, open_executor, resolve_jobs, run_tasks
 
 
@@ -63,7 +64,7 @@ def test_worker_errors_propagate() -> None:
 
 
 def test_jobs_and_scheduler_validation() -> None:
-    assert resolve_jobs(-1) == (os.cpu_count() or 1)
+    assert resolve_jobs(-1) == usable_cores() <= (os.cpu_count() or 1)
     assert resolve_jobs(3) == 3
     for bad in (0, -2, 1.5, "2", float("nan")):
         with pytest.raises((ValueError, TypeError), match="n_jobs"):

@@ -404,9 +404,21 @@ def check_real_input(value: Any, name: str) -> Any:
     return value
 
 
+def usable_cores() -> int:
+    """Cores this process may run on: its CPU affinity where the OS has one, else ``os.cpu_count()``.
+
+    On a machine where the process is pinned (``taskset``, a container's
+    cpuset, a batch scheduler) this is what ``n_jobs=-1`` should fill, not the
+    machine's total.
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1  # pragma: no cover - macOS, Windows
+
+
 def max_jobs() -> int:
-    """Most worker processes any runner starts: four per core (at least 8)."""
-    return max(8, 4 * (os.cpu_count() or 1))
+    """Most worker processes any runner starts: four per usable core (at least 8)."""
+    return max(8, 4 * usable_cores())
 
 
 def check_n_jobs(value: Any, name: str = "n_jobs") -> int:
@@ -415,7 +427,7 @@ def check_n_jobs(value: Any, name: str = "n_jobs") -> int:
     if jobs == 0:
         raise value_error(name, value, "an integer >= 1, or -1 for every core")
     if jobs == -1:
-        return os.cpu_count() or 1
+        return usable_cores()
     if jobs > max_jobs():
         raise limit_error(name, value, max_jobs(),
                           "each job is a process; more than four per core only adds overhead")

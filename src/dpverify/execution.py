@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
@@ -56,7 +57,7 @@ _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
 def resolve_jobs(n_jobs: Any, name: str = "n_jobs") -> int:
-    """``n_jobs`` as a worker count: an integer ``>= 1``, or ``-1`` for every core (``os.cpu_count()``).
+    """``n_jobs`` as a worker count: an integer ``>= 1``, or ``-1`` for every usable core (:func:`~dpverify._validation.usable_cores`).
 
     At most :func:`dpverify._validation.max_jobs` (four per core): each job is a process.
     """
@@ -109,6 +110,16 @@ def _local_pool(jobs: int) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
         _POOLS[jobs] = pool
     return pool
+
+
+def _forget_pools_after_fork() -> None:
+    # a forked child inherits the parent's pool objects but not their worker
+    # processes: using one would fail with BrokenProcessPool; start afresh
+    _POOLS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools_after_fork)
 
 
 @atexit.register

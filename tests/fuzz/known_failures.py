@@ -16,9 +16,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         'unclear: CalibrationError: no σ <= 1e+06 meets epsilon=1.0, delta=1e-05 (sensitivity 1e8 not named)',
     ('dpverify.accountants:dp_sgd_epsilon', 'noise_multiplier'):
         'crash: ZeroDivisionError: float division by zero (at _subsampled_gaussian.py:49), 1e-300',
-    ('dpverify.auditing:audit', 'n_jobs'):
-        'hang: n_jobs=-1 (a pool of every core) gives no answer within 20 s inside the fuzz worker, '
-        'np.int64(-1) BrokenProcessPool (n_jobs=True/1.5/nan are now refused)',
     ('cli:account dp-sgd', '--sampling-rate'):
         'hang: --sampling-rate 1e-300 (and 5e-324) searches for a noise multiplier past the timeout',
     ('cli:account dp-sgd', '--epsilon'):
