@@ -3,9 +3,12 @@
 Written from the mechanisms' papers (Lyu, Su & Li 2017 for the sparse-vector
 variants; Dwork & Roth 2014 for noisy max and histograms; Balcer & Vadhan 2018,
 Alg. 4.8, for the truncated geometric; Erlingsson et al. 2014 for RAPPOR; Wang
-et al. 2019 for NumericalSVT and PrefixSum) with DP-Sniper's parameters (ε = 0.1,
-cutoff c = 2, threshold T = 1, 5 or 10 queries) so that the published lower
-bounds are comparable. Every sampler is vectorised and draws from its ``rng``.
+et al. 2019 for NumericalSVT and PrefixSum) with the parameters of DP-Sniper's evaluation
+(eth-sri/dp-sniper:dpsniper/experiments/exp_default.py): ε = 0.1; SVT1–SVT6 with
+cutoff c = 1 and threshold T = 1 (T = 0.5 for SVT1); SVT34Parallel and
+NumericalSVT with the classes' defaults c = 2, T = 1; 5 or 10 queries; so that
+the published lower bounds are comparable. Every sampler is vectorised and
+draws from its ``rng``.
 
 ``PUBLISHED`` holds DP-Sniper's final ``eps_lcb`` (confidence 0.9) for each,
 from eth-sri/dp-sniper:eval_sp2021/reference-results/dd_search_reg_data.log
@@ -21,8 +24,11 @@ import math
 import numpy as np
 
 EPSILON = 0.1
+#: Cutoff and threshold of SVT34Parallel and NumericalSVT (the classes' defaults).
 CUTOFF = 2
 THRESHOLD = 1.0
+#: (cutoff, threshold) DP-Sniper's evaluation passes to SVT1..SVT6 (exp_default.py).
+SVT_PARAMETERS = {1: (1, 0.5), 2: (1, 1.0), 3: (1, 1.0), 4: (1, 1.0), 5: (1, 1.0), 6: (1, 1.0)}
 
 #: DP-Sniper's published certified lower bounds (eps_lcb), logistic regression attack.
 PUBLISHED = {
@@ -80,48 +86,56 @@ def report_noisy_max(noise: str, release_value: bool):
 
 
 def _abort_after_cutoff(above: np.ndarray, fill: np.ndarray | float, values: np.ndarray,
-                        aborted_value: float) -> np.ndarray:
+                        aborted_value: float, cutoff: int = CUTOFF) -> np.ndarray:
     """Answers stop after the c-th ⊤: later columns get ``aborted_value``."""
     count = np.cumsum(above, axis=1)
-    aborted = np.concatenate([np.zeros((len(above), 1), bool), count[:, :-1] >= CUTOFF], axis=1)
+    aborted = np.concatenate([np.zeros((len(above), 1), bool), count[:, :-1] >= cutoff], axis=1)
     result = np.where(above, values, fill)
     return np.where(aborted, aborted_value, result)
 
 
-def svt(variant: int):
-    """Lyu, Su & Li 2017, Algorithms 1–6 (ε1 = ε/2 except Alg. 4: ε/4)."""
+def svt(variant: int, cutoff: int | None = None, threshold: float | None = None):
+    """Lyu, Su & Li 2017, Algorithms 1–6 (ε1 = ε/2 except Alg. 4: ε/4).
+
+    ``cutoff`` and ``threshold`` default to DP-Sniper's evaluation's
+    (:data:`SVT_PARAMETERS`).
+    """
+    c, t = SVT_PARAMETERS[variant]
+    c = c if cutoff is None else cutoff
+    t = t if threshold is None else threshold
+
     def sampler(a, size, rng):
         a = np.asarray(a, float)
         shape = (size, len(a))
         e1 = EPSILON / 4 if variant == 4 else EPSILON / 2
         e2 = EPSILON - e1
         if variant == 2:
-            return _svt2(a, size, rng, e1, e2)
+            return _svt2(a, size, rng, e1, e2, c, t)
         rho = rng.laplace(0.0, 1 / e1, (size, 1))
         if variant == 5:
-            return (a >= rho + THRESHOLD).astype(np.int8)
-        scale = {1: 2 * CUTOFF / e2, 3: CUTOFF / e2, 4: 1 / e2, 6: 1 / e2}[variant]
+            return (a >= rho + t).astype(np.int8)
+        scale = {1: 2 * c / e2, 3: c / e2, 4: 1 / e2, 6: 1 / e2}[variant]
         noisy = a + rng.laplace(0.0, scale, shape)
-        above = noisy >= rho + THRESHOLD
+        above = noisy >= rho + t
         if variant == 6:
             return above.astype(np.int8)
         if variant == 3:
-            return _abort_after_cutoff(above, -1000.0, noisy, -2000.0)
-        return _abort_after_cutoff(above, 0.0, np.ones(shape), -1.0).astype(np.int8)
+            return _abort_after_cutoff(above, -1000.0, noisy, -2000.0, c)
+        return _abort_after_cutoff(above, 0.0, np.ones(shape), -1.0, c).astype(np.int8)
     return sampler
 
 
-def _svt2(a, size, rng, e1, e2):
+def _svt2(a, size, rng, e1, e2, c, t):
     """Alg. 2: the threshold noise is redrawn after every ⊤."""
-    rho = rng.laplace(0.0, CUTOFF / e1, size)
-    noisy = a + rng.laplace(0.0, 2 * CUTOFF / e2, (size, len(a)))
+    rho = rng.laplace(0.0, c / e1, size)
+    noisy = a + rng.laplace(0.0, 2 * c / e2, (size, len(a)))
     result = np.empty((size, len(a)), dtype=np.int8)
     count = np.zeros(size, dtype=np.int64)
     for column in range(len(a)):
-        above = noisy[:, column] >= rho + THRESHOLD
-        result[:, column] = np.where(count >= CUTOFF, -1, above)
+        above = noisy[:, column] >= rho + t
+        result[:, column] = np.where(count >= c, -1, above)
         count += above
-        rho = np.where(above, rng.laplace(0.0, CUTOFF / e1, size), rho)
+        rho = np.where(above, rng.laplace(0.0, c / e1, size), rho)
     return result
 
 
@@ -161,7 +175,9 @@ def laplace_parallel(a, size, rng, copies: int = 20):
 
 
 def svt34_parallel(a, size, rng):
-    return np.concatenate([svt(3)(a, size, rng), svt(4)(a, size, rng).astype(float)], axis=1)
+    """SVT3 and SVT4 run side by side, both with the default c = 2, T = 1 (DP-Sniper's class)."""
+    return np.concatenate([svt(3, CUTOFF, THRESHOLD)(a, size, rng),
+                           svt(4, CUTOFF, THRESHOLD)(a, size, rng).astype(float)], axis=1)
 
 
 def prefix_sum(a, size, rng):

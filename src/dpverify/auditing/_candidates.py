@@ -1,0 +1,178 @@
+"""Events, candidates, and how a candidate is scored on the search split.
+
+An event is ``S = {y : low < s(y) <= high}`` for a 1-D statistic ``s``
+(:mod:`dpverify.auditing._statistics`); a candidate is an event with the
+direction it is certified in. A candidate's score is the ε (or δ) lower bound
+it *would* certify on the certification split, predicted from its counts on
+the search split (Wilson bounds from one-sigma pessimistic plug-ins, the
+winner's-curse guard). :func:`threshold_family` turns any statistic into its
+one-sided threshold events at quantile cut points; every family of
+:mod:`dpverify.auditing.events` ends in it or in :func:`candidates`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dpverify._validation import check_callable, check_record
+from dpverify.auditing._statistics import Identity
+
+__all__ = ["Event", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
+           "pick", "candidates", "cut_grid", "le_counts", "format_value", "threshold_family"]
+
+#: Candidates kept per family and direction, before the overall cap.
+PER_FAMILY = 2
+
+
+@dataclass(frozen=True, eq=False)
+class Event:
+    """The event ``S = {y : low < statistic(y) <= high}``, with a readable description.
+
+    Calling an event on an array of outputs returns their indicators.
+
+    >>> event = Event(Identity(), 0.5, np.inf, "y > 0.5")
+    >>> event(np.array([0.2, 0.7, 1.5])).tolist()
+    [False, True, True]
+    """
+
+    statistic: Any
+    low: float
+    high: float
+    description: str
+    family: str = "threshold"
+
+    def __post_init__(self) -> None:
+        check_record(self)
+        check_callable(self.statistic, "statistic", "a statistic: outputs -> values")
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        values = self.statistic(np.asarray(samples))
+        return (values > self.low) & (values <= self.high)
+
+    def __str__(self) -> str:
+        return self.description
+
+
+@dataclass(frozen=True, eq=False)
+class Candidate:
+    """An event and the direction in which it is certified.
+
+    ``first = 0`` tests ``P[M(x) ∈ S]`` against ``P[M(x') ∈ S]``; ``first = 1``
+    the reverse. ``score`` is the ε lower bound predicted from the search split.
+    """
+
+    event: Event
+    first: int
+    score: float = -np.inf
+    point: int = 0
+
+
+def wilson(successes: np.ndarray, trials: int, z: float, sign: int) -> np.ndarray:
+    """Wilson score bound (``sign`` −1 lower, +1 upper): a fast, smooth stand-in for CP."""
+    p = successes / trials
+    z2n = z * z / trials
+    centre = p + z2n / 2
+    spread = z * np.sqrt(np.maximum(p * (1 - p), 0.0) / trials + z2n / (4 * trials))
+    return np.clip((centre + sign * spread) / (1 + z2n), 0.0, 1.0)
+
+
+#: A search target: ``("delta", δ)`` maximises the certified ``ε_lb`` at that δ;
+#: ``("epsilon", ε)`` maximises the certified ``δ_lb = p_low − e^ε p'_high``.
+Target = tuple[str, float]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What scoring needs: split sizes, the targets to serve, and the planned per-bound level."""
+
+    n_search: int
+    n_certify: int
+    targets: tuple[Target, ...]
+    z: float
+
+
+def predicted_scores(first: np.ndarray, second: np.ndarray, plan: Plan,
+                      target: Target) -> np.ndarray:
+    """Predicted certified bound for ``target`` from search-split counts.
+
+    Plug-ins are one-sigma pessimistic on the search split (a guard against
+    the winner's curse of tiny counts); the certified width uses ``plan.z``.
+    """
+    p = wilson(first, plan.n_search, 1.0, -1)
+    q = wilson(second, plan.n_search, 1.0, +1)
+    low = wilson(p * plan.n_certify, plan.n_certify, plan.z, -1)
+    high = wilson(q * plan.n_certify, plan.n_certify, plan.z, +1)
+    kind, value = target
+    if kind == "epsilon":
+        return low - np.exp(value) * high
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(low > value, np.log(np.maximum(low - value, 1e-300) / high), -np.inf)
+
+
+def pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:
+    """Indices of the best ``keep`` scores whose event probabilities differ (log-scale 0.2)."""
+    chosen: list[int] = []
+    for index in np.argsort(-scores, kind="stable"):
+        if len(chosen) == keep or not np.isfinite(scores[index]):
+            break
+        logs = np.log(np.maximum(probabilities[index], 1e-300))
+        if all(np.max(np.abs(logs - np.log(np.maximum(probabilities[j], 1e-300)))) > 0.2
+               for j in chosen):
+            chosen.append(int(index))
+    return chosen
+
+
+def candidates(statistic: Any, bounds: np.ndarray, counts: np.ndarray, plan: Plan,
+                describe: Callable[[float, float], str], family: str) -> list[Candidate]:
+    """Score interval events ``bounds[i] = (low, high]`` with ``counts[i] = (c_x, c_x')``."""
+    result: list[Candidate] = []
+    fractions = counts / plan.n_search
+    for first in (0, 1):
+        for point, target in enumerate(plan.targets):
+            scores = predicted_scores(counts[:, first], counts[:, 1 - first], plan, target)
+            for index in pick(scores, fractions, PER_FAMILY):
+                low, high = bounds[index]
+                event = Event(statistic, float(low), float(high), describe(low, high), family)
+                result.append(Candidate(event, first, float(scores[index]), point))
+    return result
+
+
+def cut_grid(values: np.ndarray, points: int) -> np.ndarray:
+    """Quantiles of the pooled values, geometrically dense in both tails, deduplicated."""
+    ordered = np.sort(values)
+    n = len(ordered)
+    tail = np.geomspace(min(0.5, 2.0 / n), 0.5, points // 2)
+    levels = np.unique(np.concatenate([tail, 1 - tail]))
+    return np.unique(ordered[np.minimum((levels * n).astype(np.int64), n - 1)])
+
+
+def le_counts(sorted_values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    return np.searchsorted(sorted_values, cuts, side="right")
+
+
+def format_value(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def threshold_family(a: np.ndarray, b: np.ndarray, plan: Plan, statistic: Any = None,
+                      name: str = "y", family: str = "threshold") -> list[Candidate]:
+    statistic = statistic or Identity()
+    sa, sb = np.sort(statistic(a)), np.sort(statistic(b))
+    cuts = cut_grid(np.concatenate([sa, sb]), 400)
+    cuts = cuts[np.isfinite(cuts)]
+    if not len(cuts):
+        return []
+    le = np.stack([le_counts(sa, cuts), le_counts(sb, cuts)], axis=1)
+    n = np.array([len(sa), len(sb)])
+    bounds = np.concatenate([np.stack([np.full_like(cuts, -np.inf), cuts], axis=1),
+                             np.stack([cuts, np.full_like(cuts, np.inf)], axis=1)])
+    counts = np.concatenate([le, n - le]).astype(np.float64)
+
+    def describe(low: float, high: float) -> str:
+        return f"{name} <= {format_value(high)}" if low == -np.inf else f"{name} > {format_value(low)}"
+
+    return candidates(statistic, bounds, counts, plan, describe, family)
