@@ -203,8 +203,31 @@ MECHANISMS = {
 }
 
 
+#: Mechanisms DP-Sniper audits with StatDP's two single-entry patterns (and their swaps, so
+#: 4 input pairs); the others get all 8 component-wise patterns and their swaps (16 pairs).
+SINGLE_ENTRY = {"LaplaceMechanism", "TruncatedGeometric", "NoisyHist1", "NoisyHist2", "Rappor",
+                "OneTimeRappor", "LaplaceParallel"}
+#: DP-Sniper's sample sizes (eth-sri/dp-sniper:dpsniper/search/ddconfig.py): per input pair
+#: n_train outputs of each input, n of the second and n_check of each; n_final of each input
+#: for the final bound of the best pair.
+N_TRAIN = N_THRESHOLD = N_CHECK = 10_700_000
+N_FINAL = 200_000_000
+
+
+def dpsniper_samples(name: str) -> int:
+    """Outputs DP-Sniper drew in total (both inputs, all pairs) for ``name``'s published bound."""
+    pairs = 4 if name in SINGLE_ENTRY else 16
+    return pairs * (2 * N_TRAIN + N_THRESHOLD + 2 * N_CHECK) + 2 * N_FINAL
+
+
 def input_pairs(length: int, norm: str = "linf") -> list:
-    """StatDP's patterns for vectors; for scalars, neighbours at distance 1 around 1."""
+    """StatDP's patterns (both directions are searched, so swaps are implied).
+
+    Scalars: neighbours at distance 1 around 1. Query vectors in ℓ∞ also get
+    two patterns outside StatDP's — *last above rest below* ``(0, …, 0, 2)``
+    and *last below rest above* ``(2, …, 2, 0)`` — the classic worst case of
+    the sparse vector technique (every ⊥ more likely under ``x'``, then its ⊤).
+    """
     from dpverify.neighbouring import InputPair, query_vector_patterns
 
     if length == 1:
@@ -212,4 +235,9 @@ def input_pairs(length: int, norm: str = "linf") -> list:
                 InputPair(np.array([1.0]), np.array([0.0]), "1 vs 0"),
                 InputPair(np.array([2.0]), np.array([1.0]), "2 vs 1"),
                 InputPair(np.array([0.0]), np.array([1.0]), "0 vs 1")]
-    return query_vector_patterns(length, norm=norm)
+    pairs = query_vector_patterns(length, norm=norm)
+    if norm == "linf":
+        base = np.ones(length)
+        pairs += [InputPair(base, np.r_[np.zeros(length - 1), 2.0], "last above rest below"),
+                  InputPair(base, np.r_[np.full(length - 1, 2.0), 0.0], "last below rest above")]
+    return pairs

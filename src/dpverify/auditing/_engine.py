@@ -148,14 +148,17 @@ Certifier = Callable[[int, "int | None", dict], tuple[list[dict[int, np.ndarray]
 
 def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Sequence[Any],
                          confidence: float, progress: bool | None = False,
-                         threads: bool = True, certify: Certifier | None = None) -> Counts:
+                         threads: bool = True, certify: Certifier | None = None,
+                         plan_certify: int | None = None) -> Counts:
     """Search on a first split, then count the candidates' events on the rest, in chunks.
 
     With user-supplied events (a list of callables) there is no search: all
     ``samples`` certify. ``threads=False`` draws the two sides one after the
     other in the calling thread (same counts, same report). ``certify``
     replaces the in-process certification (its counts are sums over
-    independent outputs, so any split merges exactly).
+    independent outputs, so any split merges exactly). ``plan_certify`` is the
+    certification size the search scores its events for (default the actual
+    one; a pilot plans for the audit that will certify).
     """
     samples = check_int_at_least(samples, "samples", 10)
     fixed = not isinstance(families, str)
@@ -169,7 +172,8 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         n_search, kind = len(a), output_kind(a)
         planned = 2 * 2 * 3 * max(1, len(targets))
         z = float(stats.norm.isf((1 - confidence) / planned))
-        candidates = search_events(a, b, families=families, n_certify=samples - n_search,
+        planned_size = samples - n_search if plan_certify is None else plan_certify
+        candidates = search_events(a, b, families=families, n_certify=planned_size,
                                    targets=targets, z=z)
         del a, b
     if not candidates:

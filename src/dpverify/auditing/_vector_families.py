@@ -19,6 +19,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from dpverify.auditing._candidates import (
@@ -32,6 +34,7 @@ from dpverify.auditing._scalar_families import histogram_statistics, key_label
 from dpverify.auditing._statistics import (
     CategoryValue,
     ClassifierScore,
+    CoordinateRatios,
     KeyCoder,
     MixedCoder,
     Projection,
@@ -41,33 +44,51 @@ from dpverify.auditing._statistics import (
     rows,
 )
 
-__all__ = ["classifier_family", "mixed_family", "is_mixed", "CLASSIFIER_ROWS", "MIXED_CATEGORIES",
-           "MIXED_FIELDS"]
+__all__ = ["classifier_family", "mixed_family", "top_cells", "is_mixed", "CLASSIFIER_ROWS",
+           "CLASSIFIER_ELEMENTS", "COORDINATE_BINS", "MIXED_CATEGORIES", "MIXED_FIELDS"]
 
 #: Categories (most frequent first) and numeric fields a mixed search conditions on.
 MIXED_CATEGORIES = 8
 MIXED_FIELDS = 3
-#: Rows of the search split used to fit the classifier (per side).
+#: Rows of the search split that fix the classifier's standardisation and flags (per side),
+#: and the fewest it is fitted on.
 CLASSIFIER_ROWS = 100_000
+#: Feature values (rows x features, per side) the logistic fit may use: 2^23, so narrow
+#: outputs are fitted on up to the whole search split (DP-Sniper trains on 10^7 rows).
+CLASSIFIER_ELEMENTS = 1 << 23
+#: Quantile bins per coordinate of the likelihood-ratio sums (2: above/below the median).
+COORDINATE_BINS = (2, 10)
 
 
 def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
+    """Thresholds on a logistic score, a mean-difference projection and likelihood-ratio sums."""
     ra, rb = rows(a).astype(np.float64), rows(b).astype(np.float64)
-    fit_a, fit_b = ra[:CLASSIFIER_ROWS], rb[:CLASSIFIER_ROWS]
-    pooled = np.concatenate([fit_a, fit_b])
-    centre, scale = pooled.mean(axis=0), pooled.std(axis=0)
-    scale = np.where(scale > 0, scale, 1.0)
-    flags = recurring_values(pooled)
-    blank = ClassifierScore(centre, scale, np.zeros(2 * ra.shape[1] + len(flags)), 0.0,
-                            flags=flags)
-    labels = np.concatenate([np.ones(len(fit_a)), np.zeros(len(fit_b))])
-    weights, bias = fit_logistic(blank.features(pooled), labels)
-    extra = f" and {len(flags)} recurring-value flags" if flags else ""
-    score = ClassifierScore(centre, scale, weights, bias,
-                            description=f"logistic score on {ra.shape[1]} coordinates, "
-                                        f"their squares{extra}", flags=flags)
+    head = np.concatenate([ra[:CLASSIFIER_ROWS], rb[:CLASSIFIER_ROWS]])
+    flags = recurring_values(head)
+    categorical, _ = categorical_columns(head)
+    masked = tuple(sorted({column for column, _ in flags} - set(categorical)))
+    centre, scale = head.mean(axis=0), head.std(axis=0)
+    blank = ClassifierScore(centre, np.where(scale > 0, scale, 1.0), np.zeros(0), 0.0,
+                            flags=flags, masked=masked)
+    if masked:
+        plain = blank.plain_values(head)
+        seen = np.isfinite(plain).any(axis=0)
+        with np.errstate(invalid="ignore"):
+            m_centre = np.where(seen, np.nanmean(np.where(seen, plain, 0.0), axis=0), 0.0)
+            m_scale = np.where(seen, np.nanstd(np.where(seen, plain, 0.0), axis=0), 1.0)
+        blank = replace(blank, masked_centre=m_centre,
+                        masked_scale=np.where(m_scale > 0, m_scale, 1.0))
+    fitted = min(len(ra), len(rb), max(CLASSIFIER_ROWS, CLASSIFIER_ELEMENTS // blank.width))
+    labels = np.concatenate([np.ones(fitted), np.zeros(fitted)])
+    weights, bias = fit_logistic(blank.features(np.concatenate([ra[:fitted], rb[:fitted]])),
+                                 labels)
+    extra = f", {len(flags)} recurring-value flags" if flags else ""
+    extra += f", the non-sentinel values of {len(masked)} columns" if masked else ""
+    score = replace(blank, weights=weights, bias=bias,
+                    description=f"logistic score ({fitted} rows per side) on {ra.shape[1]} "
+                                f"coordinates, their squares{extra}")
     result = threshold_family(a, b, plan, statistic=score, name="logistic score",
-                               family="classifier")
+                              family="classifier")
     # the diagonal linear discriminant on the whole search split (not just the fitting rows)
     difference = ra.mean(axis=0) - rb.mean(axis=0)
     variance = (ra.var(axis=0) + rb.var(axis=0)) / 2
@@ -76,7 +97,11 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
         projection = Projection((ra.mean(axis=0) + rb.mean(axis=0)) / 2, direction,
                                 f"mean-difference projection of {ra.shape[1]} coordinates")
         result += threshold_family(a, b, plan, statistic=projection, name="projection",
-                                    family="classifier")
+                                   family="classifier")
+    for bins in COORDINATE_BINS:
+        ratios = CoordinateRatios.fit(ra, rb, bins, flags)
+        result += threshold_family(a, b, plan, statistic=ratios,
+                                   name=f"likelihood-ratio sum ({bins} bins)", family="classifier")
     return result
 
 
@@ -102,9 +127,18 @@ def mixed_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
                 result += [c for c in threshold_family(a, b, plan, statistic=statistic, name=name,
                                                         family="mixed")
                            if (fill < 0) == (c.event.high == np.inf)]
+    result += top_cells(a, b, plan, MixedCoder.fit(pooled, categorical, (), ()), "category")
     cuts = tuple(cut_grid(pooled[:, j], 16) for j in numeric)
-    coder = MixedCoder.fit(pooled, categorical, numeric, cuts)
+    result += top_cells(a, b, plan, MixedCoder.fit(pooled, categorical, numeric, cuts),
+                        "(category, numeric bin)")
+    return result
+
+
+def top_cells(a: np.ndarray, b: np.ndarray, plan: Plan, coder: MixedCoder,
+              what: str) -> list[Candidate]:
+    """Likelihood-ratio top-k sets of the cells ``coder`` assigns (bins fixed on the search split)."""
     statistics, sorted_counts = histogram_statistics(coder(a), coder(b), coder)
+    result: list[Candidate] = []
     for first in (0, 1):
         statistic, prefix = statistics[first], np.cumsum(sorted_counts[first], axis=0)
         bounds = np.stack([np.full(len(prefix), -np.inf), np.arange(len(prefix)) + 0.5], axis=1)
@@ -112,8 +146,7 @@ def mixed_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
         def describe(low: float, high: float, labels: tuple = statistic.labels) -> str:
             size = int(high + 0.5)
             shown = ", ".join(labels[:min(size, 3)]) + (", ..." if size > 3 else "")
-            return (f"(category, numeric bin) in {{{shown}}} (top {size} cells by estimated "
-                    f"likelihood ratio)")
+            return f"{what} in {{{shown}}} (top {size} by estimated likelihood ratio)"
 
         result += [c for c in candidates(statistic, bounds, prefix, plan, describe, "mixed")
                    if c.first == first]

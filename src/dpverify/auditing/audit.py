@@ -288,8 +288,13 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
               samples: int, confidence: float, seed: Any, events: Any,
               progress: bool | None = False, threads: Any = "auto", n_jobs: Any = 1,
               executor: Any = None, scheduler: str | None = None,
-              chunk_samples: int | None = None) -> AuditReport:
-    """:func:`audit` with validated arguments and no refusal (pilots, sequential stages)."""
+              chunk_samples: int | None = None, plan_certify: int | None = None) -> AuditReport:
+    """:func:`audit` with validated arguments and no refusal (pilots, sequential stages).
+
+    ``plan_certify``: the certification size the event search plans for
+    (default this audit's own), e.g. a pilot choosing events for the audit
+    that will certify them.
+    """
     start = time.perf_counter()
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     certify = None
@@ -308,16 +313,18 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
     draw, threaded = prepare_draw(sampler, x, x_prime, root, threads, samples)
     return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples,
                            confidence=confidence, events=events, progress=progress, start=start,
-                           threads=threaded, certify=certify)
+                           threads=threaded, certify=certify, plan_certify=plan_certify)
 
 
 def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
                     events: Any, progress: bool | None, start: float,
-                    threads: bool = True, certify: Any = None) -> AuditReport:
+                    threads: bool = True, certify: Any = None,
+                    plan_certify: int | None = None) -> AuditReport:
     """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments)."""
     counts = run_search_and_count(draw, samples=samples, families=events,
                                   targets=(("delta", delta),), confidence=confidence,
-                                  progress=progress, threads=threads, certify=certify)
+                                  progress=progress, threads=threads, certify=certify,
+                                  plan_certify=plan_certify)
     bounds = certified_bounds(counts, confidence)
     lower_bounds = [epsilon_lower_bound(float(low), float(high), delta=delta)
                     for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]

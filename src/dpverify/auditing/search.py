@@ -6,7 +6,13 @@ cutoff leaks on "half the queries up, half down", not on one query moved.
 StatDP patterns of :func:`query_vector_patterns`) and
 
 1. **pilot**: runs a small audit of every pair on its own samples and ranks
-   the pairs by their pilot lower bound (ties: the pilot plug-in ratio);
+   the pairs by the bound their pilot event — chosen, like the pilot's whole
+   event search, for the certifying audit's size — would certify at that size
+   (one-sigma pessimistic plug-ins from the pilot's
+   counts, Wilson bounds at the certifying audit's size and level), ties by
+   the pilot lower bound, then the pilot plug-in ratio. A small pilot's own
+   certified bound favours events of large mass; the prediction ranks the
+   pairs for the audit that will certify them;
 2. **certify**: audits the ``certify_top`` best pairs again on **fresh**
    samples, each at confidence ``1 − (1 − confidence)/certify_top``, and
    reports the best certified bound.
@@ -33,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from dpverify._validation import (
     check_record,
@@ -43,7 +50,16 @@ from dpverify._validation import (
     limit_error,
     value_error,
 )
-from dpverify.auditing.audit import Sampler, audit, check_events, check_seed, run_audit
+from dpverify.auditing._candidates import wilson
+from dpverify.auditing.audit import (
+    Sampler,
+    audit,
+    certify_split_size,
+    check_events,
+    check_seed,
+    run_audit,
+)
+from dpverify.auditing.events import PER_DIRECTION
 from dpverify.auditing.report import AuditReport
 from dpverify.errors import DpverifyTypeError
 from dpverify.neighbouring import InputPair, query_vector_patterns
@@ -222,13 +238,16 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     pilot_seeds = sequence.spawn(len(candidates))
     certify_seeds = sequence.spawn(certify_top)
     scores, bounds = [], []
+    final = certify_split_size(samples, events)
+    z = float(stats.norm.isf((1 - confidence) / (2 * 2 * PER_DIRECTION)))
     for pair, child in zip(candidates, pilot_seeds):
         report = run_audit(sampler, pair.x, pair.x_prime, epsilon=epsilon, delta=delta,
                            samples=pilot, confidence=confidence, seed=child, events=events,
-                           threads=threads)
+                           threads=threads, plan_certify=final)
         plug_in = _plug_in(report, delta)
         bounds.append(report.epsilon_lower_bound)
-        scores.append((report.epsilon_lower_bound, plug_in))
+        scores.append((_predicted_bound(report, delta, final, z), report.epsilon_lower_bound,
+                       plug_in))
     order = sorted(range(len(candidates)), key=lambda i: scores[i], reverse=True)
     chosen = order[:certify_top]
     level = 1 - (1 - confidence) / certify_top
@@ -240,6 +259,25 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     return SearchReport(report=reports[best], pair=candidates[chosen[best]], pairs=candidates,
                         pilot_bounds=tuple(bounds), certified=tuple(chosen), pilot_samples=pilot,
                         confidence=confidence, seconds=time.perf_counter() - start)
+
+
+def _predicted_bound(report: AuditReport, delta: float, n_certify: int, z: float) -> float:
+    """The ε lower bound the pilot's event would certify on ``n_certify`` fresh samples per side.
+
+    Plug-ins are one-sigma pessimistic on the pilot's certification counts
+    (``p`` down, ``p'`` up); the certified width is Wilson's at normal
+    quantile ``z``. A ranking score only: it is never reported as certified.
+    """
+    n = report.certify_samples
+    if not n:
+        return -math.inf
+    p = float(wilson(np.array(report.p_hat * n), n, 1.0, -1))
+    q = float(wilson(np.array(report.p_prime_hat * n), n, 1.0, +1))
+    low = float(wilson(np.array(p * n_certify), n_certify, z, -1))
+    high = float(wilson(np.array(q * n_certify), n_certify, z, +1))
+    if low <= delta or high <= 0:
+        return -math.inf if low <= delta else math.inf
+    return math.log((low - delta) / high)
 
 
 def _plug_in(report: AuditReport, delta: float) -> float:
