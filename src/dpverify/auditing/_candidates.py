@@ -22,6 +22,7 @@ from dpverify._validation import check_callable, check_record
 from dpverify.auditing._statistics import Identity
 
 __all__ = ["Event", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
+           "predicted_at",
            "pick", "candidates", "cut_grid", "le_counts", "format_value", "threshold_family"]
 
 #: Candidates kept per family and direction, before the overall cap.
@@ -111,6 +112,25 @@ def predicted_scores(first: np.ndarray, second: np.ndarray, plan: Plan,
         return low - np.exp(value) * high
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(low > value, np.log(np.maximum(low - value, 1e-300) / high), -np.inf)
+
+
+def predicted_at(p_hat: float, q_hat: float, n: int, n_final: int, z: float,
+                 delta: float = 0.0) -> float:
+    """The ε lower bound an event with frequencies ``p_hat``, ``q_hat`` on ``n`` samples
+    per side would certify on ``n_final`` fresh ones (a ranking score, never reported).
+
+    Plug-ins are one-sigma pessimistic (``p`` down, ``p'`` up); the certified
+    width is Wilson's at normal quantile ``z``.
+    """
+    if not n:
+        return -np.inf
+    p = float(wilson(np.array(p_hat * n), n, 1.0, -1))
+    q = float(wilson(np.array(q_hat * n), n, 1.0, +1))
+    low = float(wilson(np.array(p * n_final), n_final, z, -1))
+    high = float(wilson(np.array(q * n_final), n_final, z, +1))
+    if low <= delta:
+        return -np.inf
+    return np.inf if high <= 0 else float(np.log((low - delta) / high))
 
 
 def pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:

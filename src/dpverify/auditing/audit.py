@@ -29,6 +29,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
+from scipy import stats
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
@@ -48,6 +49,7 @@ from dpverify.auditing._engine import (
     certified_bounds,
     run_search_and_count,
 )
+from dpverify.auditing._candidates import predicted_at
 from dpverify.auditing._outputs import CategoryCodes, as_columns
 from dpverify.auditing._safety import check_threads, choose_threads
 from dpverify.auditing.estimators import (
@@ -293,7 +295,9 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
 
     ``plan_certify``: the certification size the event search plans for
     (default this audit's own), e.g. a pilot choosing events for the audit
-    that will certify them.
+    that will certify them; the report then shows the candidate predicted
+    best at that size (its bound is certified like every candidate's, but
+    need not be the largest of this audit).
     """
     start = time.perf_counter()
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -330,7 +334,13 @@ def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, c
                     for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
     ratios = [(low - delta) / high if high > 0 else math.inf
               for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
-    best = max(range(len(lower_bounds)), key=lambda i: (lower_bounds[i], ratios[i]))
+    if plan_certify is None:
+        best = max(range(len(lower_bounds)), key=lambda i: (lower_bounds[i], ratios[i]))
+    else:  # a pilot reports the event best for the audit that will certify (still valid)
+        z = float(stats.norm.isf((1 - confidence) / bounds.bounds))
+        best = max(range(len(lower_bounds)), key=lambda i: (
+            predicted_at(float(bounds.p_hat[i]), float(bounds.p_prime_hat[i]), counts.n_certify,
+                         plan_certify, z, delta), lower_bounds[i]))
     candidate = counts.candidates[best]
     guarantee = PureDP(epsilon) if delta == 0 else ApproxDP(epsilon, delta)
     return AuditReport(

@@ -50,7 +50,7 @@ from dpverify._validation import (
     limit_error,
     value_error,
 )
-from dpverify.auditing._candidates import wilson
+from dpverify.auditing._candidates import predicted_at
 from dpverify.auditing.audit import (
     Sampler,
     audit,
@@ -262,22 +262,9 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
 
 
 def _predicted_bound(report: AuditReport, delta: float, n_certify: int, z: float) -> float:
-    """The ε lower bound the pilot's event would certify on ``n_certify`` fresh samples per side.
-
-    Plug-ins are one-sigma pessimistic on the pilot's certification counts
-    (``p`` down, ``p'`` up); the certified width is Wilson's at normal
-    quantile ``z``. A ranking score only: it is never reported as certified.
-    """
-    n = report.certify_samples
-    if not n:
-        return -math.inf
-    p = float(wilson(np.array(report.p_hat * n), n, 1.0, -1))
-    q = float(wilson(np.array(report.p_prime_hat * n), n, 1.0, +1))
-    low = float(wilson(np.array(p * n_certify), n_certify, z, -1))
-    high = float(wilson(np.array(q * n_certify), n_certify, z, +1))
-    if low <= delta or high <= 0:
-        return -math.inf if low <= delta else math.inf
-    return math.log((low - delta) / high)
+    """The ε lower bound the pilot's event would certify on ``n_certify`` fresh samples per side."""
+    return predicted_at(report.p_hat, report.p_prime_hat, report.certify_samples, n_certify, z,
+                        delta)
 
 
 def _plug_in(report: AuditReport, delta: float) -> float:
