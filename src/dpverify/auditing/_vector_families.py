@@ -9,7 +9,9 @@
   which pools tiny per-coordinate mean shifts; and the sum of per-coordinate
   estimated log-likelihood ratios over bins fixed on the search split (naive
   Bayes: the Neyman–Pearson statistic when the coordinates are independent,
-  e.g. the count of coordinates above their median for parallel Laplace);
+  e.g. the count of coordinates above their median for parallel Laplace),
+  and with two bins also the sum of their signs (a vote count, immune to the
+  noise of tiny per-coordinate weights);
 * **mixed** events on records with categorical and numeric fields (an index
   and a noisy value): thresholds on each numeric field *within* each
   category (``{category = c and value > t}``), likelihood-ratio top-k sets
@@ -102,6 +104,12 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
         ratios = CoordinateRatios.fit(ra, rb, bins, flags)
         result += threshold_family(a, b, plan, statistic=ratios,
                                    name=f"likelihood-ratio sum ({bins} bins)", family="classifier")
+        if bins == 2:  # the signs only: a vote count, immune to noisy per-coordinate weights
+            votes = replace(ratios, tables=tuple(np.sign(t) for t in ratios.tables),
+                            description=f"vote count: sum of the signs of {ra.shape[1]} "
+                                        f"per-coordinate log-likelihood ratios (2 quantile bins)")
+            result += threshold_family(a, b, plan, statistic=votes, name="vote count",
+                                       family="classifier")
     return result
 
 
