@@ -19,8 +19,11 @@ Rows (same spec, same seeds, results checked bit-identical to the first row):
 
 Repeats interleave the rows (the machine may be shared: load moves between
 rows, interleaving spreads it) and the table gives each row's median.
-``task s`` is the summed wall time inside the tasks (what the simulations
-cost where they ran); ``wall`` minus ``task s / J`` is the executor's own cost.
+``cpu s`` is the CPU time of this process and all its worker processes during
+the row (``getrusage`` of this process and of its finished children plus
+``psutil`` of the live ones): on a machine shared with other jobs the wall time
+follows the load, the CPU time is what the row itself costs, start-up and
+scheduler included. ``task s`` is the summed wall time inside the tasks.
 
 Measured (2 cores shared with other agents, load average 8–16; ``--jobs 2``):
 see the closing note of issue 18 for the numbers of the current code, and
@@ -55,10 +58,30 @@ def _task_seconds(result) -> float:
     return sum(sim.seconds for _, sims in result.results for sim in sims)
 
 
+def _tree_cpu() -> float:
+    """CPU seconds of this process, its finished children and its live descendants."""
+    import resource
+
+    total = sum(getattr(resource.getrusage(who), field) for who in
+                (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+                for field in ("ru_utime", "ru_stime"))
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with distributed
+        return total
+    for child in psutil.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
 def _timed(spec, **where):
-    start = time.perf_counter()
+    cpu, start = _tree_cpu(), time.perf_counter()
     result = sweep(spec, figures=False, **where)
-    return time.perf_counter() - start, result
+    return time.perf_counter() - start, _tree_cpu() - cpu, result
 
 
 def main() -> None:
@@ -80,15 +103,16 @@ def main() -> None:
         print("Dask rows: skipped (pip install 'dpverify[dask]')")
         dask = False
 
-    rows: dict[str, list[tuple[float, float, bool, int]]] = {}
+    rows: dict[str, list[tuple[float, float, float, bool, int]]] = {}
     reference = None
 
-    def record(name: str, seconds: float, result) -> None:
+    def record(name: str, seconds: float, cpu: float, result) -> None:
         nonlocal reference
         reference = reference if reference is not None else result
-        rows.setdefault(name, []).append((seconds, _task_seconds(result), _same(reference, result),
-                                          result.computed))
-        print(f"  {name:<28} {seconds:8.1f} s   load {os.getloadavg()[0]:.1f}", flush=True)
+        rows.setdefault(name, []).append((seconds, cpu, _task_seconds(result),
+                                          _same(reference, result), result.computed))
+        print(f"  {name:<28} {seconds:8.1f} s wall {cpu:8.1f} s cpu   load "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
 
     for _ in range(args.repeats):
         _shutdown_pools()
@@ -104,13 +128,16 @@ def main() -> None:
         sweep(spec, n_jobs=args.jobs, cache_dir=store, figures=False)  # fills the store
         record("cached re-run", *_timed(spec, n_jobs=args.jobs, cache_dir=store))
 
-    print(f"\n{'where':<28} {'wall s':>8} {'task s':>8} {'computed':>9}  vs local  bit-identical")
-    medians = {name: statistics.median(r[0] for r in runs) for name, runs in rows.items()}
+    print(f"\n{'where (medians)':<28} {'wall s':>8} {'cpu s':>8} {'task s':>8} {'computed':>9}"
+          f"  {'wall vs local':>13} {'cpu vs local':>13}  bit-identical")
+    med = {name: [statistics.median(r[i] for r in runs) for i in range(3)]
+           for name, runs in rows.items()}
     for name, runs in rows.items():
-        base = "local pool, warm" if "warm" in name else "local pool, cold"
-        ratio = f"{medians[name] / medians[base] - 1:+7.1%}" if "Dask" in name else " " * 7
-        print(f"{name:<28} {medians[name]:>8.1f} {statistics.median(r[1] for r in runs):>8.1f} "
-              f"{runs[0][3]:>9}  {ratio}   {all(r[2] for r in runs)}")
+        base = med["local pool, warm" if "warm" in name else "local pool, cold"]
+        wall, cpu = ((f"{med[name][i] / base[i] - 1:+13.1%}" if "Dask" in name else " " * 13)
+                     for i in (0, 1))
+        print(f"{name:<28} {med[name][0]:>8.1f} {med[name][1]:>8.1f} {med[name][2]:>8.1f} "
+              f"{runs[0][4]:>9}  {wall} {cpu}  {all(r[3] for r in runs)}")
     print("target: Dask at most +10% against the local pool")
 
 
