@@ -121,12 +121,14 @@ def _worker_settings(value: int, seed: np.random.SeedSequence) -> tuple:
     import dask
 
     return (_square_with_noise(value, seed), os.environ.get("MALLOC_TRIM_THRESHOLD_"),
-            dask.config.get("distributed.worker.profile.enabled"))
+            dask.config.get("distributed.worker.profile.enabled"),
+            dask.config.get("distributed.admin.tick.interval"))
 
 
 def test_scheduler_local_starts_and_closes_a_cluster() -> None:
     """The cluster's workers run without the profiler and without MALLOC_TRIM_THRESHOLD_
-    (each costs CPU in every task, module docstring of dpverify.execution), and the
+    (each costs CPU in every task, module docstring of dpverify.execution) and with a
+    slower event-loop tick, and the
     nannies' pre-spawn variables do not stay in this process's environment."""
     pytest.importorskip("distributed")
     before = dict(os.environ)
@@ -134,7 +136,7 @@ def test_scheduler_local_starts_and_closes_a_cluster() -> None:
     assert [o[0] for o in outcomes] == [_square_with_noise(*task) for task in _tasks(4)]
     if "MALLOC_TRIM_THRESHOLD_" not in before:
         assert {o[1] for o in outcomes} == {None}
-    assert {o[2] for o in outcomes} == {False}
+    assert {o[2] for o in outcomes} == {False} and {o[3] for o in outcomes} == {"1s"}
     assert dict(os.environ) == before
 
 
