@@ -101,6 +101,7 @@ def root_passing(excess: Callable[[float], float], start: float, *, rtol: float,
     records: dict[float, float] = {}
 
     def evaluate(level: float, capped: bool = True) -> float:
+        level = float(level)   # (the root finder passes numpy floats)
         if level not in records:
             if capped and len(records) >= max_evaluations:
                 raise _refuse(described, start)

@@ -88,23 +88,26 @@ def _rdp_seed(seed: float, epsilon: float, delta: float, q: float, steps: int,
     """The RDP answer on the orders around the best one: a close seed for the full search.
 
     ε on a subset of the orders is an upper bound on ε on all of them, and one
-    evaluation of ~17 orders costs a fraction of the full grid's. The full
-    curve at the current σ picks the best order (and its ε is kept in
-    ``excess``'s memo for the verification); the subset around it is solved
-    by :func:`root_passing`; repeated (at most 3 times) until the best order at
-    the new σ lies inside the subset. The full search that follows then
+    evaluation of ~17 orders costs a fraction of the full grid's. The integer
+    orders at the seed, then the full curve at each new σ (its ε is kept in
+    ``excess``'s memo for the verification), pick the best order; the subset
+    around it is solved by :func:`root_passing`; repeated (at most 3 times)
+    until the best order at the new σ lies inside the subset. The full search that follows then
     typically needs one more evaluation: σ / (1 + rtol) fails.
     """
     if len(orders) <= 2 * _ORDERS_AROUND_BEST + 1:
         return seed
     log_delta = math.log(delta)
+    integers = tuple(a for a in orders if float(a).is_integer()) or tuple(orders)
     sigma, chosen = seed, ()
-    for _ in range(3):
-        curve = scale_rdp(subsampled_gaussian_rdp(sigma, q, orders=orders), steps)
-        excess(sigma, curve)
+    for attempt in range(3):
+        grid = integers if attempt == 0 else orders   # first guess: the cheap integer orders
+        curve = scale_rdp(subsampled_gaussian_rdp(sigma, q, orders=grid), steps)
+        if attempt:
+            excess(sigma, curve)
         estimates = [e + math.log1p(-1 / a) - (log_delta + math.log(a)) / (a - 1)
                      for a, e in zip(curve.orders, curve.epsilons)]
-        best = orders[min(range(len(estimates)), key=estimates.__getitem__)]
+        best = grid[min(range(len(estimates)), key=estimates.__getitem__)]
         if chosen and chosen[0] < best < chosen[-1]:
             break
         index = orders.index(best)
