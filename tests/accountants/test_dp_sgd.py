@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants import calibrate, dp_sgd, rdp
+from dpverify.accountants import calibrate, rdp
 from dpverify.accountants._pld_losses import SubsampledGaussian
 from dpverify.accountants._rdp_conversions import rdp_to_dp
 from dpverify.accountants._subsampled_gaussian import log_moment_upper

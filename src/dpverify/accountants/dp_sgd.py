@@ -41,8 +41,8 @@ from dpverify.accountants.rdp import DEFAULT_ORDERS, rdp_to_dp, scale_rdp, subsa
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import RDPCurve
 
-__all__ = ["POINTS_PER_STANDARD_DEVIATION", "NOISE_MULTIPLIER_RTOL", "dp_sgd_epsilon",
-           "min_noise_multiplier"]
+__all__ = ["POINTS_PER_STANDARD_DEVIATION", "NOISE_MULTIPLIER_RTOL", "default_interval",
+           "dp_sgd_epsilon", "min_noise_multiplier"]
 
 #: Default PLD grid: h = (standard deviation of one step's loss) / this (see the module notes).
 POINTS_PER_STANDARD_DEVIATION = 30
@@ -84,7 +84,7 @@ _ORDERS_AROUND_BEST = 8
 
 
 def _rdp_seed(seed: float, epsilon: float, delta: float, q: float, steps: int,
-              orders: Sequence[float], excess: Callable[[float], float], described: str) -> float:
+              orders: Sequence[float], excess: Callable[..., float], described: str) -> float:
     """The RDP answer on the orders around the best one: a close seed for the full search.
 
     ε on a subset of the orders is an upper bound on ε on all of them, and one
@@ -92,8 +92,8 @@ def _rdp_seed(seed: float, epsilon: float, delta: float, q: float, steps: int,
     orders at the seed, then the full curve at each new σ (its ε is kept in
     ``excess``'s memo for the verification), pick the best order; the subset
     around it is solved by :func:`root_passing`; repeated (at most 3 times)
-    until the best order at the new σ lies inside the subset. The full search that follows then
-    typically needs one more evaluation: σ / (1 + rtol) fails.
+    until the best order at the new σ lies inside the subset. The full search
+    that follows then typically needs one more evaluation: σ / (1 + rtol) fails.
     """
     if len(orders) <= 2 * _ORDERS_AROUND_BEST + 1:
         return seed
