@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -36,6 +38,7 @@ from dpverify._validation import (
 from dpverify.accountants._calibration_search import request, root_passing
 from dpverify.accountants._noise_multiplier_search import clt_noise_seed, training_schedule
 from dpverify.accountants._pld_losses import SubsampledGaussian
+from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
 from dpverify.accountants.pld import PrivacyLossDistribution
 from dpverify.accountants.rdp import DEFAULT_ORDERS, rdp_to_dp, scale_rdp, subsampled_gaussian_rdp
 from dpverify.errors import CalibrationError
@@ -87,15 +90,15 @@ def _rdp_seed(seed: float, epsilon: float, delta: float, q: float, steps: int,
               orders: Sequence[float], excess: Callable[..., float], described: str) -> float:
     """The RDP answer on the orders around the best one: a close seed for the full search.
 
-    ε on a subset of the orders is an upper bound on ε on all of them, and one
-    evaluation of ~17 orders costs a fraction of the full grid's. The integer
+    ε on a subset of the orders, estimated in floats (:func:`_float_epsilon`), costs a
+    fraction of the full grid's rigorous evaluation. The integer
     orders at the seed, then the full curve at each new σ (its ε is kept in
     ``excess``'s memo for the verification), pick the best order; the subset
     around it is solved by :func:`root_passing`; repeated (at most 3 times)
     until the best order at the new σ lies inside the subset. The full search
     that follows then typically needs one more evaluation: σ / (1 + rtol) fails.
     """
-    if len(orders) <= 2 * _ORDERS_AROUND_BEST + 1:
+    if len(orders) <= 2 * _ORDERS_AROUND_BEST + 1 or q >= 1.0:
         return seed
     log_delta = math.log(delta)
     integers = tuple(a for a in orders if float(a).is_integer()) or tuple(orders)
@@ -114,14 +117,28 @@ def _rdp_seed(seed: float, epsilon: float, delta: float, q: float, steps: int,
         chosen = tuple(orders[max(0, index - _ORDERS_AROUND_BEST):index + _ORDERS_AROUND_BEST + 1])
 
         def subset_excess(level: float, subset: tuple[float, ...] = chosen) -> float:
-            return _epsilon(level, delta, q, steps, "rdp", subset, None) - epsilon
+            return _float_epsilon(level, delta, q, steps, subset) - epsilon
 
         try:   # (a subset can be infeasible: its largest order too small for δ)
-            sigma = root_passing(subset_excess, sigma, rtol=NOISE_MULTIPLIER_RTOL / 4,
+            sigma = root_passing(subset_excess, sigma, rtol=NOISE_MULTIPLIER_RTOL / 8,
                                  described=described, max_evaluations=20)
         except CalibrationError:
             return seed
+        sigma *= 1 + 1e-7   # float estimates: land just above the rigorous root
     return sigma
+
+
+def _float_epsilon(sigma: float, delta: float, q: float, steps: int,
+                   orders: tuple[float, ...]) -> float:
+    """A float estimate of the RDP ε on a few orders (a search guide only, never reported): the
+    moments of :func:`~dpverify.accountants._subsampled_gaussian_float.log_moments_upper_float`
+    and the tight conversion, without rounding or the mpmath fallback (``inf`` where it fails)."""
+    alphas = np.asarray(orders)
+    with np.errstate(all="ignore"):
+        rdp = steps * log_moments_upper_float(q, min(sigma, 1e150), orders) / (alphas - 1)
+        values = rdp + np.log1p(-1 / alphas) - (math.log(delta) + np.log(alphas)) / (alphas - 1)
+    values = values[np.isfinite(values)]
+    return float(values.min()) if len(values) else math.inf
 
 
 def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probability: float,
