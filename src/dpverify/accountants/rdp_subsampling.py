@@ -427,11 +427,12 @@ def without_replacement_gaussian_rdp(sigma: float, sample_size: int, population_
     sensitivity = check_positive(sensitivity, "sensitivity")
     gamma = _check_batch(sample_size, population_size)
     orders = tuple(float(a) for a in range(2, 65)) if orders is None else _check_orders(orders)
+    ratio = Fraction(sensitivity) ** 2 / Fraction(sigma) ** 2
+    if ratio > 10**6:
+        raise value_error(f"sensitivity/sigma (sigma={sigma!r}, sensitivity={sensitivity!r})",
+                          "above 1000", "at most 1000",
+                          "the mechanism is then not private at any useful order")
     needed = integer_orders_needed(orders)
     epsilons = [0.0, 0.0, *gaussian_rdp(sigma, sensitivity=sensitivity, orders=needed).epsilons]
-    ratio = Fraction(sensitivity) ** 2 / Fraction(sigma) ** 2
-    if ratio > 1e6:
-        raise value_error("sensitivity/sigma", float(ratio) ** 0.5, "at most 1000",
-                          "the mechanism is then not private at any useful order")
     chi_upper = gaussian_chi_moment_upper(round_up(ratio), min(_CHI_MAX_ORDER, int(needed[-1])) + 1)
     return _without_replacement(orders, epsilons, gamma, math.inf, chi_upper=chi_upper)
