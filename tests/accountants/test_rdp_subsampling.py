@@ -372,3 +372,31 @@ def test_rdp_epsilon_is_never_below_the_exact_composed_rr_epsilon(epsilon_0, gam
     accountant = PrivacyAccountant("rdp", orders=tuple(float(a) for a in range(2, 65)))
     accountant.compose(PoissonSampledEvent(RandomizedResponse(2, epsilon_0), gamma), count)
     assert accountant.get_delta(epsilon) >= exact
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.floats(0.3, 2.0), st.integers(1, 20), st.integers(1, 60), st.integers(1, 30),
+       st.floats(0.1, 2.0))
+def test_rdp_epsilon_is_never_below_the_exact_composed_rr_epsilon_without_replacement(
+        epsilon_0, m, extra, count, epsilon):
+    """δ from RDP ≥ the exact δ(ε) of ``count`` runs of binary RR of [the batch holds record 1].
+
+    Replace-one neighbours x = (1, 0, …, 0), x' = (0, …, 0): the batch holds record 1
+    w.p. m/n, so one run reports 1 w.p. ``(m/n)·p + (1 − m/n)(1 − p)`` on x and ``1 − p`` on x'.
+    """
+    mpmath.mp.dps = 40
+    n = m + extra
+    gamma = mpmath.mpf(m) / n
+    e = mpmath.exp(mpmath.mpf(epsilon_0))
+    keep = e / (1 + e)
+    one_x = gamma * keep + (1 - gamma) * (1 - keep)
+    one_y = 1 - keep
+    p = [mpmath.binomial(count, j) * one_x ** j * (1 - one_x) ** (count - j) for j in range(count + 1)]
+    q = [mpmath.binomial(count, j) * one_y ** j * (1 - one_y) ** (count - j) for j in range(count + 1)]
+    factor = mpmath.exp(epsilon)
+    exact = max(mpmath.fsum(max(0, a - factor * b) for a, b in zip(p, q)),
+                mpmath.fsum(max(0, b - factor * a) for a, b in zip(p, q)))
+    accountant = PrivacyAccountant("rdp", neighbouring="replace",
+                                   orders=tuple(float(a) for a in range(2, 65)))
+    accountant.compose(SampledWithoutReplacementEvent(RandomizedResponse(2, epsilon_0), m, n), count)
+    assert accountant.get_delta(epsilon) >= exact
