@@ -420,3 +420,10 @@ def test_rdp_epsilon_is_never_below_the_exact_composed_rr_epsilon_without_replac
                                    orders=tuple(float(a) for a in range(2, 65)))
     accountant.compose(SampledWithoutReplacementEvent(RandomizedResponse(2, epsilon_0), m, n), count)
     assert accountant.get_delta(epsilon) >= exact
+
+
+def test_discrete_gaussian_is_an_rdp_and_zcdp_event():
+    """Its zCDP map ρ = Δ²/(2σ²) (Canonne, Kamath, Steinke 2020, Prop. 5) feeds RDP and zCDP."""
+    rdp = PrivacyAccountant("rdp", orders=(2.0, 3.0)).compose(DiscreteGaussian(sigma=2.0))
+    assert rdp._total() == zcdp_to_rdp(ZCDP(0.125), orders=(2.0, 3.0))
+    assert PrivacyAccountant("zcdp").compose(DiscreteGaussian(sigma=2.0))._total() == ZCDP(0.125)

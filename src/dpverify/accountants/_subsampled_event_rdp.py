@@ -5,7 +5,9 @@ Private helper of :mod:`dpverify.accountants.accountant`: chooses the bound of
 event has an RDP curve — exact/tight forms for a single Gaussian or Laplace
 release, the general bounds (Zhu & Wang 2019, Thm 6; Wang, Balle &
 Kasiviswanathan 2019, Thm 9) for everything else — and states the
-neighbouring relations each one holds under.
+neighbouring relations each one holds under. :func:`mechanism_zcdp` gives the
+inner curves of mechanisms known to the accountant only through a zCDP privacy
+map (the discrete Gaussian), so that they can be subsampled too.
 """
 
 from __future__ import annotations

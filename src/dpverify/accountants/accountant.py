@@ -478,6 +478,9 @@ def _zcdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         epsilon = _pure_epsilon(event)
         if epsilon is not None:
             return None if probe else pure_to_zcdp(epsilon)
+        rho = mechanism_zcdp(event)   # e.g. the discrete Gaussian
+        if rho is not None:
+            return None if probe else rho
     raise _unsupported(event, "zcdp")
 
 
