@@ -317,6 +317,8 @@ def test_refusals_name_the_parameter():
         poisson_subsampled_rdp(base, 1.5)
     with pytest.raises(ValueError, match="orders"):
         poisson_subsampled_laplace_rdp(1.0, 0.1, orders=[2.0, 1e6])
+    with pytest.raises(ValueError, match="orders.*terms"):      # refused before any work
+        poisson_subsampled_laplace_rdp(1.0, 0.1, orders=range(2, 4000))
     with pytest.raises(ValueError, match="sample_size"):
         without_replacement_rdp(base, 11, 10)
     with pytest.raises(ValueError, match="pure_epsilon"):

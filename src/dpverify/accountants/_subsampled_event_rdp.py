@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dpverify.accountants.events import (Event, MechanismEvent, PoissonSampledEvent,
                                          SampledWithoutReplacementEvent)
 from dpverify.accountants.rdp_subsampling import (
-    MAX_SUBSAMPLED_ORDER,
     integer_orders_needed,
     poisson_subsampled_laplace_rdp,
     poisson_subsampled_rdp,
@@ -48,9 +47,10 @@ def sampled_event_rdp(event: PoissonSampledEvent | SampledWithoutReplacementEven
     replace-one, as the theorems are stated; ``None`` when ``probe``.
     """
     inner = event.event
-    if orders[-1] > MAX_SUBSAMPLED_ORDER:
-        raise UnsupportedError(f"RDP orders above {MAX_SUBSAMPLED_ORDER} are not supported for "
-                               f"subsampled mechanisms other than the Poisson-sampled Gaussian")
+    try:
+        integer_orders_needed(orders)   # refuses orders past MAX_SUBSAMPLED_ORDER / too much work
+    except ValueError as error:
+        raise UnsupportedError(f"rdp cannot account {event!r} at these orders: {error}") from None
     if isinstance(event, PoissonSampledEvent):
         if neighbouring == "replace":
             raise UnsupportedError(f"rdp cannot account {event!r}: Poisson subsampling is "

@@ -59,11 +59,13 @@ from dpverify.guarantees import RDPCurve
 
 __all__ = ["poisson_subsampled_rdp", "poisson_subsampled_laplace_rdp",
            "without_replacement_rdp", "without_replacement_gaussian_rdp",
-           "integer_orders_needed", "MAX_SUBSAMPLED_ORDER"]
+           "integer_orders_needed", "MAX_SUBSAMPLED_ORDER", "MAX_SUBSAMPLED_TERMS"]
 
 #: Largest order accepted: the bound at order α sums α terms, and the base
 #: curve is needed at every integer up to it.
 MAX_SUBSAMPLED_ORDER = 4096
+#: Largest total number of terms (the sum of the integer orders evaluated) per call, ~5 s.
+MAX_SUBSAMPLED_TERMS = 100_000
 #: Orders up to which the Gaussian's Pearson–Vajda moments are computed
 #: (dp_accounting's cut-off); above it the general Thm 9 terms are used.
 _CHI_MAX_ORDER = 256
@@ -82,10 +84,20 @@ def integer_orders_needed(orders: Sequence[float]) -> tuple[float, ...]:
 
 
 def _check_orders(orders: Sequence[float]) -> tuple[float, ...]:
+    """Orders > 1, increasing, at most :data:`MAX_SUBSAMPLED_ORDER`, and a bounded total work.
+
+    The bound at integer order α sums α terms; the integers read are the floor
+    and ceiling of every order, and their sum is capped by :data:`MAX_SUBSAMPLED_TERMS`.
+    """
     orders = check_increasing_sequence(orders, "orders", low=1.0, low_closed=False)
     if orders[-1] > MAX_SUBSAMPLED_ORDER:
         raise limit_error("orders", orders[-1], MAX_SUBSAMPLED_ORDER,
                           "larger orders add nothing for practical ε")
+    integers = {bound for a in orders for bound in (math.floor(a), math.ceil(a)) if bound >= 2}
+    if sum(integers) > MAX_SUBSAMPLED_TERMS:
+        raise limit_error("orders", f"{len(orders)} orders summing {sum(integers)} terms",
+                          f"{MAX_SUBSAMPLED_TERMS} terms",
+                          "use fewer large orders (DEFAULT_ORDERS costs about 7,000)")
     return orders
 
 
