@@ -45,6 +45,7 @@ from dpverify.accountants.rdp_subsampling import (
     without_replacement_gaussian_rdp,
     without_replacement_rdp,
 )
+from dpverify.accountants.rdp_subsampling_pairs import poisson_subsampled_pair_rdp
 from dpverify.accountants.zcdp import zcdp_to_rdp
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ZCDP, RDPCurve
@@ -167,6 +168,39 @@ def test_poisson_bounds_discrete_laplace_and_gaussian(scale, gamma, sensitivity)
         ours = poisson_subsampled_rdp(base, gamma, orders=ORDERS, pure_epsilon=pure_epsilon)
         for alpha, bound in zip(ORDERS, ours.epsilons):
             assert bound >= _both_orders_sum(mixture, mu0, mpmath.mpf(alpha)) - 1e-24
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(2, 5), st.floats(0.2, 4.0), st.floats(1e-4, 1.0), st.integers(1, 3))
+def test_pair_curve_is_exact_for_rr_and_discrete_laplace_at_every_order(k, epsilon, gamma, shift):
+    """The pair's curve equals the brute-force divergence (fractional orders too), ≤ the general bound."""
+    mpmath.mp.dps = 40
+    g = mpmath.mpf(gamma)
+    orders = (1.25, 1.5, 2.0, 3.5, 6.0, 9.75)
+    mu0, mu1, _ = _rr_laws(k, epsilon)
+    a = 1 / mpmath.mpf(1 / epsilon)   # discrete Laplace of the float scale 1/ε: pmf ∝ e^{−|z|/scale}
+    dl = _discrete_laws(lambda z: -abs(z) * a, (0, shift), math.ceil(62 / epsilon) + shift)
+    cases = [(RandomizedResponse(k, epsilon), 1, (mu0, mu1)),
+             (DiscreteLaplace(scale=1 / epsilon), shift, dl)]
+    for mechanism, sensitivity, (low, high) in cases:
+        mixture = _mixed(g, low, high)
+        curve = poisson_subsampled_pair_rdp(mechanism, gamma, sensitivity=sensitivity, orders=orders)
+        for alpha, bound in zip(orders, curve.epsilons):
+            exact = _both_orders_sum(mixture, low, mpmath.mpf(alpha))
+            assert exact - 1e-24 <= bound <= exact * (1 + 1e-9) + 1e-24, (mechanism, alpha)
+    general = poisson_subsampled_rdp(randomized_response_rdp(epsilon, orders=(2.0, 3.0, 4.0), k=k),
+                                     gamma, pure_epsilon=epsilon)
+    exact = poisson_subsampled_pair_rdp(RandomizedResponse(k, epsilon), gamma, orders=(2.0, 3.0, 4.0))
+    assert all(e <= b for e, b in zip(exact.epsilons, general.epsilons))
+
+
+def test_pair_curve_refusals():
+    with pytest.raises(UnsupportedError, match="dominating pair"):
+        poisson_subsampled_pair_rdp(Gaussian(sigma=1.0), 0.1)
+    with pytest.raises(ValueError, match="orders"):
+        poisson_subsampled_pair_rdp(Laplace(scale=1.0), 0.1, orders=range(2, 1000))
+    assert poisson_subsampled_pair_rdp(DiscreteGaussian(sigma=2.0), 0.1,
+                                       orders=[2.0]).epsilons == (math.inf,)
 
 
 def test_poisson_tight_form_is_the_exact_subsampled_gaussian_and_general_is_above():
@@ -352,8 +386,10 @@ def test_accountant_gives_the_functions_numbers():
     event = PoissonSampledEvent(RandomizedResponse(2, 1.0), 0.02)
     accountant = PrivacyAccountant("rdp", orders=orders).compose(event, 50)
     base = randomized_response_rdp(1.0, orders=orders)
-    direct = scale_rdp(poisson_subsampled_rdp(base, 0.02, pure_epsilon=1.0), 50)
-    assert accountant.get_epsilon(1e-6) == rdp_to_dp(direct, delta=1e-6).epsilon
+    general = poisson_subsampled_rdp(base, 0.02, pure_epsilon=1.0)
+    exact = poisson_subsampled_pair_rdp(RandomizedResponse(2, 1.0), 0.02, orders=orders)
+    smaller = RDPCurve(orders, tuple(map(min, general.epsilons, exact.epsilons)))
+    assert accountant.get_epsilon(1e-6) == rdp_to_dp(scale_rdp(smaller, 50), delta=1e-6).epsilon
     laplace = PrivacyAccountant("rdp", orders=orders).compose(PoissonSampledEvent(Laplace(scale=2.0), 0.1))
     assert laplace._total() == poisson_subsampled_laplace_rdp(2.0, 0.1, orders=orders)
     gauss = PrivacyAccountant("rdp", neighbouring="replace", orders=orders).compose(

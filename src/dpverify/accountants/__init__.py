@@ -76,6 +76,7 @@ from dpverify.accountants.rdp_subsampling import (
     without_replacement_gaussian_rdp,
     without_replacement_rdp,
 )
+from dpverify.accountants.rdp_subsampling_pairs import poisson_subsampled_pair_rdp
 from dpverify.accountants.repeat_select import repeat_and_select_rdp
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 from dpverify.accountants.subsampling_wor import (
@@ -130,6 +131,7 @@ __all__ = [
     "subsampled_gaussian_rdp",
     "poisson_subsampled_rdp",
     "poisson_subsampled_laplace_rdp",
+    "poisson_subsampled_pair_rdp",
     "without_replacement_rdp",
     "without_replacement_gaussian_rdp",
     "repeat_and_select_rdp",

@@ -3,7 +3,8 @@
 Private helper of :mod:`dpverify.accountants.accountant`: chooses the bound of
 :mod:`dpverify.accountants.rdp_subsampling` for a sampled event whose inner
 event has an RDP curve — exact/tight forms for a single Gaussian or Laplace
-release, the general bounds (Zhu & Wang 2019, Thm 6; Wang, Balle &
+release, the exact curve of a finite dominating pair (randomized response,
+pure DP, discrete Laplace) where it is smaller, the general bounds (Zhu & Wang 2019, Thm 6; Wang, Balle &
 Kasiviswanathan 2019, Thm 9) for everything else — and states the
 neighbouring relations each one holds under. :func:`mechanism_zcdp` gives the
 inner curves of mechanisms known to the accountant only through a zCDP privacy
@@ -23,9 +24,11 @@ from dpverify.accountants.rdp_subsampling import (
     without_replacement_gaussian_rdp,
     without_replacement_rdp,
 )
+from dpverify.accountants.rdp_subsampling_pairs import poisson_subsampled_pair_rdp
 from dpverify.errors import UnsupportedError
-from dpverify.guarantees import ZCDP, RDPCurve
-from dpverify.mechanisms import Laplace, privacy_map
+from dpverify.guarantees import ZCDP, PureDP, RDPCurve
+from dpverify.mechanisms import (BinaryRandomizedResponse, DiscreteLaplace, Laplace,
+                                 RandomizedResponse, privacy_map)
 
 __all__ = ["sampled_event_rdp", "mechanism_zcdp"]
 
@@ -60,8 +63,15 @@ def sampled_event_rdp(event: PoissonSampledEvent | SampledWithoutReplacementEven
                 inner.mechanism.scale, event.sampling_probability,
                 sensitivity=inner.sensitivity, orders=orders)
         base = inner_curve(inner, integer_orders_needed(orders))
-        return None if probe else poisson_subsampled_rdp(
-            base, event.sampling_probability, orders=orders, pure_epsilon=_pure(inner, pure_epsilon))
+        if probe:
+            return None
+        general = poisson_subsampled_rdp(base, event.sampling_probability, orders=orders,
+                                         pure_epsilon=_pure(inner, pure_epsilon))
+        if not _has_exact_pair(inner):
+            return general
+        exact = poisson_subsampled_pair_rdp(inner.mechanism, event.sampling_probability,
+                                            sensitivity=inner.sensitivity, orders=orders)
+        return RDPCurve(orders=orders, epsilons=tuple(map(min, general.epsilons, exact.epsilons)))
     if neighbouring != "replace":
         raise UnsupportedError(f"rdp cannot account {event!r}: sampling without replacement is "
                                "accounted under replace-one only (neighbouring='replace')")
@@ -73,6 +83,22 @@ def sampled_event_rdp(event: PoissonSampledEvent | SampledWithoutReplacementEven
     return None if probe else without_replacement_rdp(
         base, event.sample_size, event.population_size, orders=orders,
         pure_epsilon=_pure(inner, pure_epsilon))
+
+
+def _has_exact_pair(inner: Event) -> bool:
+    """True when ``inner`` is one release whose finite dominating pair is exact and atom-free.
+
+    Randomized response (binary, k-ary) and pure DP at sensitivity 1, and the
+    discrete Laplace mechanism at an integer sensitivity: for them the pair's
+    curve (:mod:`.rdp_subsampling_pairs`) is exact at every order, and the
+    accountant takes the smaller of it and the general bound, order by order.
+    """
+    if not isinstance(inner, MechanismEvent):
+        return False
+    mechanism, sensitivity = inner.mechanism, inner.sensitivity
+    if isinstance(mechanism, (RandomizedResponse, BinaryRandomizedResponse, PureDP)):
+        return sensitivity == 1.0
+    return isinstance(mechanism, DiscreteLaplace) and float(sensitivity).is_integer()
 
 
 def _pure(inner: Event, pure_epsilon: Callable[[MechanismEvent], float | None]) -> float:
