@@ -226,6 +226,7 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
         budget = DEFAULT_MAX_SAMPLES if max_samples is None else check_int_at_least(
             max_samples, "max_samples", 10)
         default_pilot = max(10_000, budget // 100)
+        samples = budget  # the most a certification may draw (ranking plans for it)
     else:
         if max_samples is not None:
             raise value_error("max_samples", max_samples, "None unless samples='auto'")
@@ -260,8 +261,9 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     chosen = order[:certify_top]
     level = 1 - (1 - confidence) / certify_top
     reports = [audit(sampler, candidates[i].x, candidates[i].x_prime, epsilon=epsilon, delta=delta,
-                     samples=samples, confidence=level, seed=child, events=events,
-                     threads=threads, max_samples=budget if sequential else None)
+                     samples="auto" if sequential else samples, confidence=level, seed=child,
+                     events=events, threads=threads,
+                     max_samples=budget if sequential else None)
                for i, child in zip(chosen, certify_seeds)]
     best = max(range(len(reports)), key=lambda j: reports[j].epsilon_lower_bound)
     return SearchReport(report=reports[best], pair=candidates[chosen[best]], pairs=candidates,
