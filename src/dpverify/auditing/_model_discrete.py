@@ -12,13 +12,13 @@ and the number of ties over both sides is ``Bin(pairs, τ)``: a
 Clopper–Pearson lower bound ``τ_low`` holds with probability ``>= 1 − α``
 with no need to know or estimate ``f``. ``τ`` falls as the noise spreads —
 
-=====================  ==========================================  ==============================
+=====================  ===========================================  ==========================
 family                 τ(parameter)                                 interval ends
-=====================  ==========================================  ==============================
+=====================  ===========================================  ==========================
 discrete Laplace t     ``(1 − β)(1 + β²)/(1 + β)³``, β = e^{−1/t}   τ(t_low/high) = τ_high/low
 discrete Gaussian σ    ``Z(σ/√2)/Z(σ)²``, Z(s) = Σ_k e^{−k²/(2s²)}  τ(σ_low/high) = τ_high/low
 binomial p (n stated)  ``Σ_j b(j; n, p)²``                          the same, in (0, 1/2]
-=====================  ==========================================  ==============================
+=====================  ===========================================  ==========================
 
 — strictly, in t, in σ and in p on (0, 1/2] (closed form for the discrete
 Laplace; checked on grids for the other two in

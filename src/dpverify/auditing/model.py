@@ -4,8 +4,8 @@ Some violations cannot be certified by counting at any practical size: the
 classical Gaussian σ = √(2 ln(1.25/δ))/ε used at a large ε breaks its claim
 only on events of probability near δ. When the user states the noise family,
 far fewer samples suffice: :func:`audit_model` estimates the family's one free
-parameter with an **exact** one-sided confidence bound and maps it through the
-family's exact privacy curve —
+parameter with an **exact** confidence bound (or interval) and maps it through
+the family's exact privacy curve —
 
 =========================  =================================  ======================================
 family                     parameter, exact bound             ε lower bound at the claimed δ
@@ -18,13 +18,13 @@ family                     parameter, exact bound             ε lower bound at 
                            median of a held-out prefix
 ``"randomized_response"``  q = P[report = truth]:             ln((q_low − δ)(k − 1)/(1 − q_low))
                            Clopper–Pearson on both sides
-``"discrete_laplace"``     t: ties of output pairs,           ε(δ) of the exact discrete Laplace
-                           Clopper–Pearson on the collision   profile at t_high, integer Δ
-                           probability τ(t) (no centre       (:func:`~dpverify.mechanisms.
-                           needed)                            _noise_maps.discrete_laplace_delta`)
-``"discrete_gaussian"``    σ: the same, τ(σ)                  exact CKS 2020 Thm 7 profile at σ_high
-``"binomial"``             p (``trials`` stated): the same,   exact profile of Bin(trials, p_high)
-                           τ(p), bound on min(p, 1 − p)       (the max over shifts and orders)
+``"discrete_laplace"``     t: ties of output pairs within     a bound on δ_t(ε) valid over the
+                           a side, Bin(pairs, τ(t)), τ the    whole interval of t (tail events
+                           collision probability: a two-      monotone in t); no centre needed
+                           sided Clopper–Pearson interval
+``"discrete_gaussian"``    σ: the same, τ(σ)                  the same, over the interval of σ
+``"binomial"``             min(p, 1 − p), ``trials``          the same, over the interval of p
+                           stated: the same, τ(p)
 =========================  =================================  ======================================
 
 (the integer families: :mod:`dpverify.auditing._model_discrete`).
