@@ -4,4 +4,5 @@ import sys
 
 from dpverify.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # importing it (Sphinx's autosummary does) must not run the CLI
+    sys.exit(main())
