@@ -173,3 +173,9 @@ def test_chunked_certifier_not_concurrent_runs_inline() -> None:
                                 concurrent=False, n_jobs=2)
     certify(300, None, groups)
     assert calls == [0.0] * 3 + [1.0] * 3  # in this process (a pool could not append here)
+
+
+def test_a_bad_placement_is_refused_even_when_the_chunks_run_here() -> None:
+    with pytest.raises(TypeError, match="executor"):
+        chunked_certifier(_gaussian, 0.0, 1.0, np.random.SeedSequence(1), chunk_samples=100,
+                          concurrent=False, n_jobs=2, executor=object())

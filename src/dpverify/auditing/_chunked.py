@@ -36,7 +36,7 @@ import numpy as np
 from dpverify.auditing._engine import Certifier, count_chunk
 from dpverify.auditing._outputs import CategoryCodes, as_columns
 from dpverify.errors import AuditError
-from dpverify.execution import run_tasks
+from dpverify.execution import check_placement, run_tasks
 
 __all__ = ["chunked_certifier", "DEFAULT_CHUNK_SAMPLES"]
 
@@ -65,6 +65,7 @@ def chunked_certifier(sampler: Any, x: Any, x_prime: Any, root: np.random.SeedSe
     if codes is None:
         codes = CategoryCodes()
         codes.freeze()
+    check_placement(**where)  # refused alike whether or not the chunks then run here
     if not concurrent:
         where = {}
 
