@@ -4,5 +4,5 @@ import sys
 
 from dpverify.cli import main
 
-if __name__ == "__main__":  # importing it (Sphinx's autosummary does) must not run the CLI
+if __name__ == "__main__":  # importing the module (Sphinx autosummary, pydoc) runs nothing
     sys.exit(main())
