@@ -66,17 +66,23 @@ MAX_INTEGER_SENSITIVITY = 10**5
 """Largest integer sensitivity Δ of the exact discrete profiles (their sums have Δ terms).
 
 The closed-form maps (discrete Laplace and Pólya pure DP, discrete Gaussian
-zCDP, Skellam RDP) cost the same for every Δ and take any integer Δ."""
+zCDP, Skellam RDP) take Δ up to :data:`MAX_CLOSED_FORM_SENSITIVITY`."""
+MAX_CLOSED_FORM_SENSITIVITY = 10**7
+"""Largest integer Δ of the closed-form maps: their exact rational arithmetic grows with
+Δ's digits (the Skellam curve is 73 orders), and calibrations evaluate them ~100 times;
+chowdhury's secure aggregation at T = 10^7 needs Δ = g of about 10^5–10^6."""
 
 
 def _integer_sensitivity(sensitivity: float, *, summed: bool = True) -> int:
-    """Δ as an int; ``summed``: the caller sums Δ terms, so Δ <= :data:`MAX_INTEGER_SENSITIVITY`."""
+    """Δ as an int, at most :data:`MAX_INTEGER_SENSITIVITY` when the caller sums Δ terms
+    (``summed``), else :data:`MAX_CLOSED_FORM_SENSITIVITY`."""
     if sensitivity != math.floor(sensitivity):
         raise value_error("sensitivity", sensitivity, "an integer for integer-valued noise",
                           "an integer-valued query has integer sensitivity; round it up")
-    if summed and sensitivity > MAX_INTEGER_SENSITIVITY:
+    limit = MAX_INTEGER_SENSITIVITY if summed else MAX_CLOSED_FORM_SENSITIVITY
+    if sensitivity > limit:
         raise value_error("sensitivity", sensitivity,
-                          f"at most {MAX_INTEGER_SENSITIVITY} for the exact discrete profile",
+                          f"at most {limit} for the exact discrete profile",
                           "rescale the query (divide it and the noise scale by a common "
                           "factor) or use the continuous Laplace/Gaussian profile")
     return int(sensitivity)
