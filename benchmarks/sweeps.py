@@ -26,10 +26,31 @@ the row (``getrusage`` of this process and of its finished children plus
 follows the load, the CPU time is what the row itself costs, start-up and
 scheduler included. ``task s`` is the summed wall time inside the tasks.
 
-Measured (2 cores shared with other agents, load average 8–16; ``--jobs 2``):
-see the closing note of issue 18 for the numbers of the current code, and
-``execution.py``'s docstring for the two worker settings (profiler,
-``MALLOC_TRIM_THRESHOLD_``) that made Dask 18–32 % slower per task before.
+Measured (2 cores shared with ~8 other agents, load average 20–24, ``--jobs 2``;
+every row bit-identical to the first):
+
+* full scale, ``python benchmarks/sweeps.py --no-warm`` (480 runs): local pool
+  146.1 s wall / 52.6 s CPU, Dask LocalCluster 141.8 s wall (−3.0 %) / 58.8 s
+  CPU (+11.7 %, the cluster's start-up and shutdown included); cached re-run
+  2.6 s (480 of 480 from the store). Before the worker settings of
+  :func:`dpverify.execution._local_cluster_config`: 216.7 s against 282.8 s wall
+  (+30.5 %; the issue's first measurement 157–184 s against 208–249 s);
+* ``--runs 2 --repeats 3`` (48 runs, medians): cold 15.9 s against 19.2 s wall
+  (+21 %: a cluster's start and close, ~2 s of CPU, on a 16 s sweep), warm
+  11.1 s against 11.2 s wall (+1.2 %), 5.6 s against 6.1 s CPU (+8.9 %).
+
+Where Dask's overhead came from (``--runs 2``, interleaved, CPU of the workers
+measured with psutil): ``MALLOC_TRIM_THRESHOLD_=65536``, which Dask's nannies
+set for every worker, fixes glibc's ``mmap`` threshold, so the simulations'
+temporary arrays are mapped and zero-faulted afresh: +18–32 % CPU per task
+(6.6 s against 8.1 s per 48 runs; 6.6 against 6.8 without it); the
+event-loop tick (20 ms), system monitor (0.5 s) and memory monitors (0.1 s) of
+the scheduler, nannies and workers: 7.5 % of a core while idle, which on a
+loaded machine (long wall times) added ~40 % CPU to a sweep (1.5 % after). Not
+causes: payloads (a run returns 2 x 200 checkpoints and K pulls), cloudpickle
+(~2 KB per task), tail imbalance (the longest runs, panel (c), are in the
+middle of the task list; the tail is the short MSLR-panel runs), Dask's
+queuing (``worker-saturation`` 1.1 keeps one task queued per worker).
 """
 
 from __future__ import annotations
