@@ -26,6 +26,37 @@ Two markdown tables:
   10^4·2^k) that flags it with the same seed.
 
 ``--only throughput catalogue dpsniper sequential`` picks tables.
+
+Measured (2026-11-26, seed 1, ``--only dpsniper``, one process per group of
+mechanisms on a shared 2-core machine at load 15–23, so the seconds are
+wall-clock under contention; samples are totals over both inputs):
+
+| mechanism | DP-Sniper | dpverify | ≥ | samples ours / theirs | pair | event |
+|---|---:|---:|---|---:|---|---|
+| LaplaceMechanism | 0.0968 | 0.0994 | yes | 6.0e7 / 6.14e8 | 1 vs 0 | threshold |
+| TruncatedGeometric | 0.1156 | 0.1166 | yes | 6.0e7 / 6.14e8 | 2 vs 1 | threshold |
+| NoisyHist1 | 0.0978 | 0.0987 | yes | 6.0e7 / 6.14e8 | one above | projection |
+| NoisyHist2 | 4.6020 | 9.8932 | yes | 6.0e7 / 6.14e8 | one below | logistic |
+| ReportNoisyMax1 | 0.0922 | 0.0932 | yes | 1.24e8 / 1.256e9 | last below rest above | histogram |
+| ReportNoisyMax2 | 0.0975 | 0.0986 | yes | 1.24e8 / 1.256e9 | one above rest below | histogram |
+| ReportNoisyMax3 | 0.2478 | 0.2449 | no | 1.24e8 / 1.256e9 | all above | threshold |
+| ReportNoisyMax4 | 0.3463 | 1.8532 | yes | 1.24e8 / 1.256e9 | all above | interval |
+| SVT1 | 0.0858 | 0.0839 | no | 1.24e8 / 1.256e9 | half half | histogram |
+| SVT2 | 0.0859 | 0.0829 | no | 1.24e8 / 1.256e9 | X shape | histogram |
+| SVT3 | 0.1716 | 0.0482 | no | 1.24e8 / 1.256e9 | half half | projection |
+| SVT4 | 0.1687 | 0.1677 | no | 1.24e8 / 1.256e9 | X shape | histogram |
+| SVT5 | 1.7612 | 13.1592 | yes | 1.24e8 / 1.256e9 | one above rest below | histogram |
+| SVT6 | 0.2720 | 0.3231 | yes | 1.24e8 / 1.256e9 | X shape | projection |
+| Rappor | 0.2930 | 0.3888 | yes | 6.0e7 / 6.14e8 | 1 vs 2 | projection |
+| OneTimeRappor | 0.5978 | 0.7824 | yes | 6.0e7 / 6.14e8 | 1 vs 2 | projection |
+| LaplaceParallel | 0.0350 | 0.0298 | no | 6.0e7 / 6.14e8 | 1 vs 0 | 2-bin ratio sum |
+
+(SVT4 and LaplaceParallel were measured before the pilot-ranking and
+vote-count changes; PrefixSum, NumericalSVT and SVT34Parallel did not finish
+in the session.) ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
+its published bound is 0.9% below the true 0.25, the largest event of full
+ratio is ``{max <= 0}`` (mass 0.031), and exact Clopper–Pearson bounds on it
+at 6.2·10^7 per side certify 0.2475 even for a single event.
 """
 
 from __future__ import annotations
