@@ -49,11 +49,15 @@ wall-clock under contention; samples are totals over both inputs):
 | SVT6 | 0.2720 | 0.3231 | yes | 1.24e8 / 1.256e9 | X shape | projection |
 | Rappor | 0.2930 | 0.3888 | yes | 6.0e7 / 6.14e8 | 1 vs 2 | projection |
 | OneTimeRappor | 0.5978 | 0.7824 | yes | 6.0e7 / 6.14e8 | 1 vs 2 | projection |
-| LaplaceParallel | 0.0350 | 0.0298 | no | 6.0e7 / 6.14e8 | 1 vs 0 | 2-bin ratio sum |
+| LaplaceParallel | 0.0350 | 0.0437 | yes | 6.0e7 / 6.14e8 | 0 vs 1 | 2-bin ratio sum |
+| SVT34Parallel | 0.2610 | 0.0000 | no | 1.24e8 / 1.256e9 | one below | mixed cells |
+| PrefixSum | 0.5040 | 0.5664 | yes | 1.24e8 / 1.256e9 | half half | logistic |
+| NumericalSVT | 0.0343 | 0.0431 | yes | 1.24e8 / 1.256e9 | all above | 10-bin ratio sum |
 
-(SVT4 and LaplaceParallel were measured before the pilot-ranking and
-vote-count changes; PrefixSum, NumericalSVT and SVT34Parallel did not finish
-in the session.) ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
+14 of 20 at ≤ 1/10 of DP-Sniper's samples. (Rows up to ReportNoisyMax4, and
+Rappor, OneTimeRappor, PrefixSum, SVT3, NumericalSVT, SVT34Parallel were
+measured before the last two engine commits — pilots reporting the event
+predicted best at the final size, and the vote count.) ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
 its published bound is 0.9% below the true 0.25, the largest event of full
 ratio is ``{max <= 0}`` (mass 0.031), and exact Clopper–Pearson bounds on it
 at 6.2·10^7 per side certify 0.2475 even for a single event.
