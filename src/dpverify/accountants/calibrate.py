@@ -11,6 +11,7 @@ their parameters.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
@@ -351,6 +352,12 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int =
     if delta > 0.0:
         _check_pld_compositions(compositions, method)
     pure = compositions * sensitivity / epsilon
+    if not math.isfinite(pure):
+        raise DpverifyValueError(
+            f"epsilon={epsilon!r}, sensitivity={sensitivity!r}, compositions={compositions} "
+            f"give a Laplace scale compositions·sensitivity/epsilon beyond the float range: "
+            f"epsilon must be >= {compositions * (sensitivity / sys.float_info.max):.3g} "
+            f"(or sensitivity smaller)")
     if method == "pure" or delta == 0.0:
         def meets_pure(scale: float) -> bool:
             return laplace_epsilon(scale, compositions=compositions,
