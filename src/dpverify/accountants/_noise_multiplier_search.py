@@ -9,6 +9,7 @@ affects soundness, only speed. Also the training-loop view of a schedule
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -40,23 +41,37 @@ def rdp_noise_seed(epsilon: float, delta: float, q: float, steps: int,
         values = [e + math.log1p(-1 / a) - (math.log(delta) + math.log(a)) / (a - 1)
                   for a, e in zip(curve.orders, curve.epsilons)]
         best = int(np.argmin(values))
-        return orders[max(0, best - 25):best + 25]
+        chosen = orders[max(0, best - 25):best + 25]
+        # a target below 1e-3 may be met only through ε = 0, which the total-variation bound of
+        # rdp_to_dp gives from the smallest order's value: keep that order in the subset
+        return (orders[0], *chosen) if epsilon < 1e-3 and best > 25 else chosen
 
+    floor = min(math.log1p(-1 / a) - (math.log(delta) + math.log(a)) / (a - 1) for a in orders)
     try:
+        if epsilon < floor:
+            return _zero_epsilon_seed(lambda sigma: epsilon_on(sigma, orders[:1]) <= 0)
         sigma = 1.0
         for _ in range(4):
             chosen = best_orders(sigma)
             low = high = sigma
+            ratio = 1.5
+            # 1.5x steps within [1e-4, 1e5]; beyond (where the search used to give up) the
+            # ratio squares at each step, up to the ends of the noise range [1e-300, 1e12]
             if epsilon_on(sigma, chosen) > 0:
                 while epsilon_on(high, chosen) > 0:
-                    low, high = high, high * 1.5
-                    if high > 1e5:
+                    low, high = high, high * ratio
+                    ratio = ratio ** 2 if high > 1e5 else ratio
+                    if high > 1e12:
                         return 1.0
             else:
                 while epsilon_on(low, chosen) <= 0:
-                    low, high = low / 1.5, low
-                    if low < 1e-4:
+                    low, high = low / ratio, low
+                    ratio = ratio ** 2 if low < 1e-4 else ratio
+                    if low < 1e-300:
                         return 1.0
+            while high > 1.6 * low:   # only after squared ratios: narrow on the logarithm
+                middle = math.sqrt(low) * math.sqrt(high)
+                low, high = (low, middle) if epsilon_on(middle, chosen) <= 0 else (middle, high)
             root = float(toms748(lambda s: epsilon_on(s, chosen), low, high, rtol=1e-7))
             if abs(root - sigma) <= 1e-3 * root:
                 return root * (1 + 2e-5)
@@ -64,6 +79,24 @@ def rdp_noise_seed(epsilon: float, delta: float, q: float, steps: int,
         return sigma * (1 + 2e-5)
     except (ValueError, ArithmeticError, CalibrationError):
         return 1.0
+
+
+def _zero_epsilon_seed(meets_at_smallest_order: Callable[[float], bool]) -> float:
+    """Seed for a target below every order's conversion term: only ε = 0 meets it, which
+    :func:`~dpverify.accountants.rdp.rdp_to_dp` gives when the smallest order's value is below
+    ``−log(1 − δ²)`` (total variation), so the search needs that one order. Bracketed by squaring
+    ratios from 1.0 up to 1e12, then bisected on the logarithm to 1e-7 relative."""
+    low, high, ratio = 1.0, 2.0, 2.0
+    while not meets_at_smallest_order(high):
+        low, high, ratio = high, high * ratio, ratio * ratio
+        if high > 1e12:
+            return 1.0
+    while high > low * (1 + 1e-7):
+        middle = math.sqrt(low) * math.sqrt(high)
+        if middle in (low, high):
+            break
+        low, high = (low, middle) if meets_at_smallest_order(middle) else (middle, high)
+    return high * (1 + 2e-5)
 
 
 def pld_noise_seed(epsilon: float, delta: float, q: float, steps: int, rdp_sigma: float) -> float:

@@ -39,6 +39,7 @@ from dpverify.accountants._noise_multiplier_search import (
 )
 from dpverify.accountants.pld import PrivacyLossDistribution
 from dpverify.accountants.rdp import (
+    _SMALLEST_SAMPLED_SIGMA,
     DEFAULT_ORDERS,
     gaussian_rdp,
     laplace_rdp,
@@ -91,7 +92,7 @@ def _smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: flo
                                f"(the search would start at {start!r})")
     try:
         direction = -1 if meets(start) else +1
-        near, step = start, 1e-3
+        near, step, steps = start, 1e-3, 0
         while True:
             far = near * (1 + step) if direction > 0 else near / (1 + step)
             if not (1e-300 < far < 1e12):
@@ -99,11 +100,31 @@ def _smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: flo
                     f"no feasible noise level between 1e-300 and 1e12 for {request} "
                     f"(searched from {start!r})")
             if meets(far) != meets(near):
+                if max(near, far) > 2 * min(near, far):   # only after galloping
+                    near, far = _narrowed(meets, near, far)
                 return bisect_passing(meets, near, far, rtol=rtol)
-            near, step = far, min(1.0, step * 10)
+            steps += 1
+            # 0.1%, 1%, 10%, then doubling; past 64 doublings (a start 1e19 off) the ratio
+            # squares, so the whole range takes at most ~75 evaluations
+            near, step = far, min(1.0, step * 10) if steps < 67 else (1 + step) ** 2 - 1
     except DpverifyValueError as error:
         raise CalibrationError(f"{request} is outside the range this calibration supports: "
                                f"{error}") from error
+
+
+def _narrowed(meets: Callable[[float], bool], near: float, far: float) -> tuple[float, float]:
+    """A bracket of ratio <= 2 inside ``[near, far]`` (either order) whose ends still disagree,
+    by bisection on the logarithm: at most ~10 evaluations for the widest bracket."""
+    passing_near = meets(near)
+    while max(near, far) > 2 * min(near, far):
+        middle = math.sqrt(near) * math.sqrt(far)
+        if middle in (near, far):
+            break
+        if meets(middle) == passing_near:
+            near = middle
+        else:
+            far = middle
+    return near, far
 
 
 @contextmanager
@@ -422,12 +443,19 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     orders = DEFAULT_ORDERS if orders is None else check_increasing_sequence(
         orders, "orders", low=1.0, low_closed=False)
 
+    _check_noise_needed(delta, sampling_probability, steps,
+                        "" if dataset_size is None else
+                        f"dataset_size={dataset_size!r} and batch_size={batch_size!r} give ")
+
     def meets(sigma: float) -> bool:
         return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
                                value_discretization_interval) <= epsilon
 
     start = 1.0
-    if method == "rdp":
+    tiny = _unsampled_rdp_noise(epsilon, delta, steps, orders[0]) if method == "rdp" else 1.0
+    if tiny < _SMALLEST_SAMPLED_SIGMA:
+        start = tiny   # the curve is the Gaussian's there: start at its answer (no seed search)
+    elif method == "rdp":
         start = rdp_noise_seed(epsilon, delta, sampling_probability, steps, tuple(orders))
     elif value_discretization_interval is None:
         start = pld_noise_seed(epsilon, delta, sampling_probability, steps,
@@ -441,6 +469,34 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     except CalibrationError as error:
         raise CalibrationError(f"no noise multiplier meets epsilon={epsilon!r}, "
                                f"delta={delta!r}: {error}") from error
+
+
+def _check_noise_needed(delta: float, sampling_probability: float, steps: int,
+                        given: str = "") -> None:
+    """Refuse a DP-SGD calibration whose budget holds with no noise at all.
+
+    With Poisson sampling a given record takes part in some step with probability
+    ``1 − (1 − q)^T``; otherwise both neighbouring runs have the same law, so the
+    total variation between them is at most that, and ``(0, δ)``-DP holds with
+    any noise (even none) once it is ``<= δ``. No smallest σ > 0 exists then.
+    """
+    with working_precision():
+        participation = -mpmath.expm1(steps * mpmath.log1p(-mpmath.mpf(sampling_probability)))
+        if participation * (1 + mpmath.mpf(10) ** -30) <= delta:
+            raise DpverifyValueError(
+                f"{given}sampling_probability={sampling_probability!r}; with steps={steps} it samples a given "
+                f"record at all with probability 1 - (1 - q)^steps = "
+                f"{mpmath.nstr(participation, 3)} <= delta={delta!r}: every noise multiplier, "
+                f"even 0, meets (epsilon, delta), so there is no smallest one to calibrate "
+                f"(sampling_probability must exceed about delta/steps = {delta / steps:.3g})")
+
+
+def _unsampled_rdp_noise(epsilon: float, delta: float, steps: int, order: float) -> float:
+    """σ at which ``steps`` unsampled Gaussians meet ε through order ``order`` alone (a float
+    estimate: ``steps·α/(2σ²) + log((α−1)/α) − (log δ + log α)/(α − 1) = ε``), or inf."""
+    conversion = math.log1p(-1 / order) - (math.log(delta) + math.log(order)) / (order - 1)
+    room = epsilon - conversion
+    return math.sqrt(steps * order / 2) / math.sqrt(room) if room > 0 else math.inf
 
 
 def _passing_near(meets: Callable[[float], bool], start: float, *, rtol: float,
@@ -490,8 +546,10 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
     method = check_choice(method, "method", ("pld", "rdp"))
     if value_discretization_interval is not None:
         check_positive(value_discretization_interval, "value_discretization_interval")
-    return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
-                           value_discretization_interval)
+    with _naming(_request(noise_multiplier=sigma, delta=delta,
+                          sampling_probability=sampling_probability, steps=steps, method=method)):
+        return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
+                               value_discretization_interval)
 
 
 def _binomial_delta_estimate(trials: int, epsilon: float, shift: int) -> float:

@@ -233,8 +233,9 @@ def _plan_dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
     steps = args.steps or math.ceil(args.epochs * args.dataset_size / args.batch_size)
     sigma = args.noise_multiplier
     if sigma is None:
-        sigma = min_noise_multiplier(args.epsilon, args.delta, sampling_probability=q,
-                                     steps=steps, method=args.method)
+        sigma = min_noise_multiplier(args.epsilon, args.delta, dataset_size=args.dataset_size,
+                                     batch_size=args.batch_size, steps=steps,
+                                     method=args.method)
     epsilon = dp_sgd_epsilon(sigma, args.delta, sampling_probability=q, steps=steps,
                              method=args.method)
     met = args.epsilon is None or epsilon <= args.epsilon
