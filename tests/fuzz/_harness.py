@@ -93,6 +93,11 @@ class Row:
         The result may hold ±inf legitimately (e.g. ε = inf is the honest answer).
     ok_exceptions
         Exceptions that are a legitimate answer (``AssertionError`` from an assertion helper).
+    carries
+        Parameters whose value the result holds unchanged, as an attribute of the same
+        name: user data such as an audit's input pair, where a NaN is the user's datum,
+        not a NaN result. The harness checks that the attribute *is* the value given
+        (anything else is ``nan``) and checks the rest of the result as usual.
     avoid
         Values of a parameter that start legitimate long work (e.g. ``panels=None``
         runs a whole experiment); they are not tried.
@@ -106,6 +111,7 @@ class Row:
     allow_infinite: bool = False
     avoid: Mapping[str, tuple[Any, ...]] = dataclasses.field(default_factory=dict)
     ok_exceptions: tuple[type[BaseException], ...] = ()
+    carries: tuple[str, ...] = ()
 
     def base_kwargs(self) -> dict[str, Any]:
         raw = self.kwargs() if callable(self.kwargs) else self.kwargs
@@ -377,7 +383,13 @@ def classify_call(row: Row, param: str, value: Any) -> tuple[str, str]:
         return "crash", " ".join(f"{type(exc).__name__}: {exc}".split())[:250] + at
     if invalid:
         return "accepted-invalid", f"returned {type(result).__name__}"
-    if not row.allow_infinite and nonfinite(result):
+    checked = result
+    if param in row.carries:
+        if getattr(result, param, None) is not value:
+            return "nan", f"{param} is not carried unchanged: {getattr(result, param, None)!r}"
+        checked = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
+                   if f.name != param}
+    if not row.allow_infinite and nonfinite(checked):
         return "nan", f"returned non-finite {' '.join(repr(result).split())[:300]}"
     return "ok", ""
 
