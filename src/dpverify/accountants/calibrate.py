@@ -31,6 +31,7 @@ from dpverify._validation import (
     check_positive_int,
     check_probability,
     limit_error,
+    value_error,
 )
 from dpverify.accountants._noise_multiplier_search import (
     pld_noise_seed,
@@ -95,6 +96,9 @@ def _smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: flo
         near, step, steps = start, 1e-3, 0
         while True:
             far = near * (1 + step) if direction > 0 else near / (1 + step)
+            if not (1e-300 < far < 1e12) and steps >= 67:   # a gallop past an end: try the end
+                end = 1e12 * (1 - 1e-15) if direction > 0 else 1e-300 * (1 + 1e-15)
+                far = end if near != end else far
             if not (1e-300 < far < 1e12):
                 raise CalibrationError(
                     f"no feasible noise level between 1e-300 and 1e12 for {request} "
@@ -428,6 +432,15 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     Soundness: the returned σ is verified to meet (ε, δ) under ``method``
     (``"pld"`` or ``"rdp"``); it is within 1e-4 relative of the smallest such σ.
 
+    Refused (``ValueError`` naming ``sampling_probability``) when a record takes
+    part in some step with probability ``1 − (1 − q)^T <= δ``: then every σ, even 0,
+    meets (ε, δ) (the two runs differ in total variation by at most that), so no
+    smallest σ > 0 exists. A target so small that only ε = 0 meets it (below every
+    order's conversion term) is met through the total-variation bound of
+    :func:`~dpverify.accountants.rdp.rdp_to_dp`; one so large that the answer lies
+    below 1e-60 is solved on the Gaussian curve there (see
+    :func:`~dpverify.accountants.rdp.subsampled_gaussian_rdp`).
+
     >>> sigma = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=100,
     ...                              method="rdp")
     >>> 0.5 < sigma < 1.5
@@ -546,6 +559,13 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
     method = check_choice(method, "method", ("pld", "rdp"))
     if value_discretization_interval is not None:
         check_positive(value_discretization_interval, "value_discretization_interval")
+    if method == "rdp":
+        smallest = math.sqrt(min(DEFAULT_ORDERS if orders is None else orders) / 2) / math.sqrt(
+            sys.float_info.max)
+        if sigma < smallest:
+            raise value_error("noise_multiplier", sigma, f">= {smallest:.3g} for method='rdp'",
+                              "below it every Rényi ε of one step, α/(2σ²), exceeds the float "
+                              "range (no privacy)")
     with _naming(_request(noise_multiplier=sigma, delta=delta,
                           sampling_probability=sampling_probability, steps=steps, method=method)):
         return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
