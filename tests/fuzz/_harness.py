@@ -561,7 +561,9 @@ def run_all(rows: Mapping[str, Any], tasks: Sequence[Task], *, workers: int = 2,
     return results
 
 
-#: Seconds of :func:`_reference_work` on the machine the timeout was set on (best of 5).
+#: Seconds of :func:`_reference_work` (best of 5) on a lightly loaded machine like the 2-core
+#: development machine the 20 s timeout was set on (there: 0.077 s at a load average of 13 and
+#: 0.08-0.11 s at 20, i.e. a timeout of 26-36 s under that load).
 REFERENCE_WORK_SECONDS = 0.06
 
 
