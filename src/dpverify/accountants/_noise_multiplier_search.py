@@ -84,8 +84,8 @@ def rdp_noise_seed(epsilon: float, delta: float, q: float, steps: int,
 def _zero_epsilon_seed(meets_at_smallest_order: Callable[[float], bool]) -> float:
     """Seed for a target below every order's conversion term: only ε = 0 meets it, which
     :func:`~dpverify.accountants.rdp.rdp_to_dp` gives when the smallest order's value is below
-    ``−log(1 − δ²)`` (total variation), so the search needs that one order. Bracketed by squaring
-    ratios from 1.0 up to 1e12, then bisected on the logarithm to 1e-7 relative."""
+    ``−log(1 − δ²)`` (total variation), so the search needs that one order. Bracketed by
+    squaring ratios from 1.0 up to 1e12, then bisected on the logarithm to 1e-7 relative."""
     low, high, ratio = 1.0, 2.0, 2.0
     while not meets_at_smallest_order(high):
         low, high, ratio = high, high * ratio, ratio * ratio

@@ -497,7 +497,8 @@ def _check_noise_needed(delta: float, sampling_probability: float, steps: int,
         participation = -mpmath.expm1(steps * mpmath.log1p(-mpmath.mpf(sampling_probability)))
         if participation * (1 + mpmath.mpf(10) ** -30) <= delta:
             raise DpverifyValueError(
-                f"{given}sampling_probability={sampling_probability!r}; with steps={steps} it samples a given "
+                f"{given}sampling_probability={sampling_probability!r}; with steps={steps} it "
+                f"samples a given "
                 f"record at all with probability 1 - (1 - q)^steps = "
                 f"{mpmath.nstr(participation, 3)} <= delta={delta!r}: every noise multiplier, "
                 f"even 0, meets (epsilon, delta), so there is no smallest one to calibrate "
@@ -505,8 +506,8 @@ def _check_noise_needed(delta: float, sampling_probability: float, steps: int,
 
 
 def _unsampled_rdp_noise(epsilon: float, delta: float, steps: int, order: float) -> float:
-    """σ at which ``steps`` unsampled Gaussians meet ε through order ``order`` alone (a float
-    estimate: ``steps·α/(2σ²) + log((α−1)/α) − (log δ + log α)/(α − 1) = ε``), or inf."""
+    """σ at which ``steps`` unsampled Gaussians meet ε through order ``order`` alone (a
+    float estimate: ``steps·α/(2σ²) + log((α−1)/α) − (log δ + log α)/(α − 1) = ε``), or inf."""
     conversion = math.log1p(-1 / order) - (math.log(delta) + math.log(order)) / (order - 1)
     room = epsilon - conversion
     return math.sqrt(steps * order / 2) / math.sqrt(room) if room > 0 else math.inf

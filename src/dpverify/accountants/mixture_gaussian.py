@@ -136,8 +136,8 @@ def mixture_gaussian_pld(sigma: float, sensitivities: Sequence[float], probabili
     if max(cs) > MAX_SENSITIVITY_TO_SIGMA * sigma:
         raise value_error("sigma", sigma, f">= max(sensitivities)/{MAX_SENSITIVITY_TO_SIGMA:g} = "
                           f"{max(cs) / MAX_SENSITIVITY_TO_SIGMA:.3g}",
-                          "a smaller σ puts privacy losses beyond (c/σ)²/2 = 5e99 (no meaningful "
-                          "privacy), where the exact pair's mpmath arithmetic stalls")
+                          "a smaller σ puts privacy losses beyond (c/σ)²/2 = 5e99 (no "
+                          "meaningful privacy), where the exact pair's mpmath arithmetic stalls")
     first, second = mixture_gaussian_pair(sigma, cs, ps, bins=bins)
     with working_precision():
         finite = [abs(mpmath.log(a / b)) for a, b in zip(first, second) if a > 0 and b > 0]

@@ -132,8 +132,9 @@ class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
         nu2, alpha = discrete_laplace_subexponential(precision / self.epsilon)
         tau = math.sqrt(nu2 * 2 * users * log_term) + 2 * alpha * log_term
         if not tau <= MAX_INTEGER:
-            raise value_error("users", users, f"such that tau = ν√(2 users log(2/p)) + 2α log(2/p) "
-                              f"<= 2**63 - 1 (here {tau:.3g}, epsilon={self.epsilon!r})")
+            raise value_error("users", users, "such that tau = ν√(2 users log(2/p)) + "
+                              f"2α log(2/p) <= 2**63 - 1 (here {tau:.3g}, "
+                              f"epsilon={self.epsilon!r})")
         return ProtocolParameters(users, precision, math.ceil(tau))
 
     def user_noise(self, parameters: ProtocolParameters) -> DiscreteLaplace:
