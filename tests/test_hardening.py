@@ -306,7 +306,7 @@ def test_subsampled_rdp_below_1e60_is_the_gaussian_curve_and_stays_monotone() ->
 
 def test_the_calibration_search_gallops_and_stays_bounded() -> None:
     """A threshold 10^250 away from the start is bracketed in about 80 steps, not 830."""
-    from dpverify.accountants.calibrate import _smallest_passing
+    from dpverify.accountants._calibration_search import smallest_passing
 
     calls = []
 
@@ -314,7 +314,7 @@ def test_the_calibration_search_gallops_and_stays_bounded() -> None:
         calls.append(sigma)
         return sigma >= 3e-250
 
-    found = _smallest_passing(meets, 1.0, rtol=1e-9, request="test")
+    found = smallest_passing(meets, 1.0, rtol=1e-9, described="test")
     assert 3e-250 <= found <= 3e-250 * (1 + 1e-9)
     assert len(calls) < 300
 
