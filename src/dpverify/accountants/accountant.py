@@ -58,6 +58,7 @@ from dpverify.accountants.rdp import (
     scale_rdp,
     subsampled_gaussian_rdp,
 )
+from dpverify.accountants._subsampled_event_rdp import mechanism_zcdp, sampled_event_rdp
 from dpverify.accountants.zcdp import compose_zcdp, pure_to_zcdp, zcdp_to_dp, zcdp_to_dp_delta, zcdp_to_rdp
 from dpverify.errors import DpverifyTypeError, UnsupportedError
 from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
@@ -407,9 +408,15 @@ def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
     if isinstance(event, SelfComposedEvent):
         inner = _rdp(accountant, event.event, probe=probe)
         return None if probe else scale_rdp(inner, event.count)
-    if isinstance(event, PoissonSampledEvent):
+    if isinstance(event, PoissonSampledEvent) and _gaussian_noise(event.event) is not None:
         sigma, q = _poisson_gaussian(accountant, event, "rdp")
         return None if probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
+    if isinstance(event, (PoissonSampledEvent, SampledWithoutReplacementEvent)):
+        return sampled_event_rdp(   # any inner event with an RDP curve (rdp_subsampling)
+            event, orders=orders, neighbouring=accountant.neighbouring, probe=probe,
+            inner_curve=lambda inner, at: _rdp(PrivacyAccountant(
+                "rdp", neighbouring=accountant.neighbouring, orders=at), inner, probe=probe),
+            gaussian_noise=_gaussian_noise, pure_epsilon=_pure_epsilon)
     if isinstance(event, RepeatAndSelectEvent):   # Papernot & Steinke 2022, Thm 2 / Thm 6
         inner = _rdp(accountant, event.event, probe=probe)
         if probe:
@@ -441,6 +448,9 @@ def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         epsilon = _pure_epsilon(event)
         if epsilon is not None:
             return None if probe else pure_dp_rdp(epsilon, orders=orders)
+        rho = mechanism_zcdp(event)   # e.g. the discrete Gaussian
+        if rho is not None:
+            return None if probe else zcdp_to_rdp(rho, orders=orders)
     raise _unsupported(event, "rdp")
 
 
@@ -468,6 +478,9 @@ def _zcdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
         epsilon = _pure_epsilon(event)
         if epsilon is not None:
             return None if probe else pure_to_zcdp(epsilon)
+        rho = mechanism_zcdp(event)   # e.g. the discrete Gaussian
+        if rho is not None:
+            return None if probe else rho
     raise _unsupported(event, "zcdp")
 
 
