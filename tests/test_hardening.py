@@ -355,3 +355,12 @@ def test_an_input_pair_carries_the_users_data_unchanged() -> None:
     pair = InputPair(record, math.inf, name="nan record")
     assert pair.x is record and pair.x_prime == math.inf
     _refused(lambda: InputPair(1, 0, name=math.nan), "name")
+
+
+def test_pld_self_compose_refuses_a_count_beyond_its_grid() -> None:
+    """A drawn count of 3.7e17 exhausted memory (a 2^46-entry table); 10^11 never finished."""
+    from dpverify.accountants import PrivacyLossDistribution
+
+    pld = PrivacyLossDistribution.from_laplace(1.0)
+    for count in (10**11, 370203430759222720, 2**63 - 1):
+        _refused(lambda: pld.self_compose(count), "count")
