@@ -57,6 +57,10 @@ ROWS = {
         PLD.from_randomized_response, {"epsilon": 1.0, "k": 2},
         kinds={"value_discretization_interval": "positive",
                "tail_mass_truncation": "probability"}),
+    "PrivacyLossDistribution.from_bounded_range": Row(
+        PLD.from_bounded_range, {"epsilon": 1.0, "value_discretization_interval": 1e-2},
+        kinds={"value_discretization_interval": "positive",
+               "tail_mass_truncation": "probability"}),
     "PrivacyLossDistribution.from_approx_dp": Row(
         PLD.from_approx_dp, {"epsilon": 1.0, "delta": 1e-6},
         kinds={"value_discretization_interval": "positive",

@@ -55,8 +55,8 @@ def pld_of(accountant: Any, event: Event, *, probe: bool) -> Any:
         return _without_replacement(accountant, event, probe)
     if isinstance(event, RepeatAndSelectEvent):
         raise unsupported(event, "pld", REPEAT_AND_SELECT)
-    if isinstance(event, ExponentialMechanismEvent):   # ε-DP pair (sound; BR's own pair is tighter)
-        return None if probe else PrivacyLossDistribution.from_approx_dp(event.epsilon, 0.0)
+    if isinstance(event, ExponentialMechanismEvent):   # the ε-bounded-range envelope pair
+        return None if probe else PrivacyLossDistribution.from_bounded_range(event.epsilon)
     noise = gaussian_noise(event)
     if noise is not None:
         return None if probe else PrivacyLossDistribution.from_gaussian(noise[0], sensitivity=noise[1])
