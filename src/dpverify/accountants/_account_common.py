@@ -21,7 +21,7 @@ from dpverify.guarantees import PureDP
 from dpverify.mechanisms import BinaryRandomizedResponse, Gaussian, Laplace, RandomizedResponse, privacy_map
 
 __all__ = ["unsupported", "gaussian_noise", "binary_rr_epsilon", "pure_epsilon", "poisson_gaussian",
-           "round_down_ratio", "REPEAT_AND_SELECT"]
+           "round_down_ratio", "mixture_components", "REPEAT_AND_SELECT"]
 
 REPEAT_AND_SELECT = ("repeat-and-select is accounted in RDP only (Papernot & Steinke 2022, Thm 2 and 6); "
                      "use method='rdp'")
@@ -83,3 +83,16 @@ def round_down_ratio(sigma: float, sensitivity: float) -> float:
     """``σ/Δ`` rounded down (a smaller noise multiplier dominates)."""
     return round_down(Fraction(sigma) / Fraction(sensitivity))
 
+
+def mixture_components(event: Event) -> tuple[float, list[float], list[float]]:
+    """``(σ, [c_i Δ], [p_i])`` of a mixture-of-Gaussians event, Poisson sampling at q folded in
+    (every ``p_i`` times q, plus ``c = 0`` w.p. ``1 − q``: ZDW 2022, Thm 11's ``qP + (1 − q)Q``)."""
+    rate = 1.0
+    if isinstance(event, PoissonSampledEvent):
+        rate, event = event.sampling_probability, event.event
+    mechanism = event.mechanism
+    cs, ps = mechanism.components(event.sensitivity)
+    if rate < 1.0:   # q raised by 4 ulps: a larger rate dominates (joint convexity), float products
+        rate = min(1.0, rate * (1 + 2.0 ** -50))
+        cs, ps = [0.0, *cs], [1.0 - rate, *(p * rate for p in ps)]
+    return mechanism.sigma, cs, ps

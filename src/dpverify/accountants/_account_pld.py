@@ -13,6 +13,7 @@ from typing import Any
 from dpverify.accountants._account_common import (
     REPEAT_AND_SELECT,
     gaussian_noise,
+    mixture_components,
     poisson_gaussian,
     pure_epsilon,
     unsupported,
@@ -29,7 +30,7 @@ from dpverify.accountants.events import (
 )
 from dpverify.accountants.pld import PrivacyLossDistribution
 from dpverify.guarantees import ApproxDP
-from dpverify.mechanisms import DiscreteLaplace, Laplace, RandomizedResponse
+from dpverify.mechanisms import DiscreteLaplace, Laplace, MixtureOfGaussians, RandomizedResponse
 
 __all__ = ["pld_of"]
 
@@ -45,6 +46,10 @@ def pld_of(accountant: Any, event: Event, *, probe: bool) -> Any:
     if isinstance(event, SelfComposedEvent):
         inner = pld_of(accountant, event.event, probe=probe)
         return None if probe else inner.self_compose(event.count)
+    if isinstance(event, PoissonSampledEvent) and _mixture(event.event) is not None:
+        return _mixture_pld(accountant, event, probe)
+    if isinstance(event, MechanismEvent) and _mixture(event) is not None:
+        return _mixture_pld(accountant, event, probe)
     if isinstance(event, PoissonSampledEvent) and gaussian_noise(event.event) is None:
         return _poisson_finite_pair(accountant, event, probe)
     if isinstance(event, PoissonSampledEvent):
@@ -118,3 +123,23 @@ def _without_replacement(accountant: Any, event: SampledWithoutReplacementEvent,
         return None
     return subsampling_wor.without_replacement_pld(inner.mechanism, event.sample_size,
                                                    event.population_size, sensitivity=inner.sensitivity)
+
+
+def _mixture(event: Event) -> MixtureOfGaussians | None:
+    """The mixture of Gaussians ``event`` releases, if it is one."""
+    if isinstance(event, MechanismEvent) and isinstance(event.mechanism, MixtureOfGaussians):
+        return event.mechanism
+    return None
+
+
+def _mixture_pld(accountant: Any, event: Event, probe: bool) -> Any:
+    """A (Poisson-sampled) mixture of Gaussians: Poisson sampling folds in as ``c = 0`` w.p. ``1 − q``."""
+    if accountant.neighbouring == "replace":
+        raise unsupported(event, "pld", "a mixture of Gaussians is accounted under add-remove or "
+                                        "replace-special (its pair adds or removes a record)")
+    if probe:
+        return None
+    from dpverify.accountants.mixture_gaussian import mixture_gaussian_pld
+
+    sigma, cs, ps = mixture_components(event)
+    return mixture_gaussian_pld(sigma, cs, ps)

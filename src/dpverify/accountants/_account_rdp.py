@@ -16,6 +16,7 @@ from dpverify.accountants._account_common import (
     REPEAT_AND_SELECT,
     binary_rr_epsilon,
     gaussian_noise,
+    mixture_components,
     poisson_gaussian,
     pure_epsilon,
     unsupported,
@@ -40,7 +41,14 @@ from dpverify.accountants.rdp import (
 )
 from dpverify.accountants.zcdp import compose_zcdp, pure_to_zcdp, zcdp_to_rdp
 from dpverify.guarantees import ZCDP, RDPCurve
-from dpverify.mechanisms import BinaryRandomizedResponse, Laplace, RandomizedResponse
+from dpverify.mechanisms import (
+    BinaryRandomizedResponse,
+    Laplace,
+    MixtureOfGaussians,
+    RandomizedResponse,
+    mixture_gaussian_rdp,
+    privacy_map,
+)
 
 __all__ = ["rdp_of", "zcdp_of", "bounded_range_zcdp"]
 
@@ -54,6 +62,14 @@ def rdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
     if isinstance(event, SelfComposedEvent):
         inner = rdp_of(accountant, event.event, probe=probe)
         return None if probe else scale_rdp(inner, event.count)
+    if _is_mixture(event):   # convexity bound (mechanisms.mixture), Poisson rate folded in
+        if accountant.neighbouring == "replace":
+            raise unsupported(event, "rdp", "a mixture of Gaussians is accounted under add-remove "
+                                            "or replace-special")
+        if probe:
+            return None
+        sigma, cs, ps = mixture_components(event)
+        return mixture_gaussian_rdp(MixtureOfGaussians(sigma, tuple(cs), tuple(ps)), orders)
     if isinstance(event, PoissonSampledEvent):
         sigma, q = poisson_gaussian(accountant, event, "rdp")
         return None if probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
@@ -104,6 +120,12 @@ def zcdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
                     round_up(Fraction(inner.xi) * event.count))
     if isinstance(event, RepeatAndSelectEvent):
         raise unsupported(event, "zcdp", REPEAT_AND_SELECT)
+    if isinstance(event, MechanismEvent) and isinstance(event.mechanism, MixtureOfGaussians):
+        if accountant.neighbouring == "replace":
+            raise unsupported(event, "zcdp", "a mixture of Gaussians is accounted under add-remove "
+                                             "or replace-special")
+        return None if probe else privacy_map(event.mechanism, sensitivity=event.sensitivity,
+                                              relation="add-remove", target=ZCDP)
     if isinstance(event, ExponentialMechanismEvent):
         return None if probe else bounded_range_zcdp(event.epsilon)
     noise = gaussian_noise(event)
@@ -122,3 +144,10 @@ def zcdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
 def bounded_range_zcdp(epsilon: float) -> ZCDP:
     """ε-bounded-range ⇒ (ε²/8)-zCDP (Cesar & Rogers, ALT 2021, Lemma 3.2), rounded up."""
     return ZCDP(round_up(Fraction(epsilon) ** 2 / 8))
+
+
+def _is_mixture(event: Event) -> bool:
+    """A mixture-of-Gaussians event, possibly Poisson-sampled."""
+    if isinstance(event, PoissonSampledEvent):
+        event = event.event
+    return isinstance(event, MechanismEvent) and isinstance(event.mechanism, MixtureOfGaussians)

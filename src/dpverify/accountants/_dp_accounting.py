@@ -19,8 +19,8 @@ from dpverify.accountants.events import (
     TreeAggregationEvent,
 )
 from dpverify.errors import UnsupportedError
-from dpverify.guarantees import ZCDP, ApproxDP
-from dpverify.mechanisms import DiscreteLaplace, Gaussian, Laplace, RandomizedResponse
+from dpverify.guarantees import ZCDP, ApproxDP, PureDP
+from dpverify.mechanisms import DiscreteLaplace, Gaussian, Laplace, MixtureOfGaussians, RandomizedResponse
 
 __all__ = ["from_dp_accounting"]
 
@@ -29,8 +29,8 @@ def from_dp_accounting(event: Any) -> Event:
     """Convert a dp_accounting ``DpEvent`` tree to dpverify events (duck-typed: no import needed).
 
     Supported: Gaussian, Laplace, DiscreteLaplace, RandomizedResponse, EpsilonDelta, ZCDp,
-    SelfComposed, Composed, PoissonSampled, SampledWithoutReplacement,
-    SingleEpochTreeAggregation and RepeatAndSelect events.
+    MixtureOfGaussians (add/remove), SelfComposed, Composed, PoissonSampled,
+    SampledWithoutReplacement, SingleEpochTreeAggregation and RepeatAndSelect events.
 
     Raises
     ------
@@ -55,6 +55,16 @@ def _rr_from_dp_accounting(event: Any) -> Event:
     return MechanismEvent(RandomizedResponse(k, epsilon))
 
 
+def _mixture_from_dp_accounting(event: Any) -> Event:
+    # given D: N(0, σ²); given D': Σ p_i N(c_i, σ²) (add/remove); all c_i = 0 releases nothing
+    sensitivities = tuple(float(c) for c in event.sensitivities)
+    probabilities = tuple(float(p) for p in event.sampling_probs)
+    if sensitivities and max(sensitivities) == 0 and min(sensitivities) == 0:
+        return MechanismEvent(PureDP(0.0))
+    return MechanismEvent(MixtureOfGaussians(float(event.standard_deviation), sensitivities,
+                                             probabilities))
+
+
 _FROM_DP_ACCOUNTING: dict[str, Callable[[Any], Event]] = {
     "GaussianDpEvent": lambda e: MechanismEvent(Gaussian(sigma=float(e.noise_multiplier))),
     "LaplaceDpEvent": lambda e: MechanismEvent(Laplace(scale=float(e.noise_multiplier))),
@@ -71,6 +81,7 @@ _FROM_DP_ACCOUNTING: dict[str, Callable[[Any], Event]] = {
         from_dp_accounting(e.event), int(e.sample_size), int(e.source_dataset_size)),
     "SingleEpochTreeAggregationDpEvent": lambda e: TreeAggregationEvent(
         float(e.noise_multiplier), e.step_counts),
+    "MixtureOfGaussiansDpEvent": _mixture_from_dp_accounting,
     "RepeatAndSelectDpEvent": lambda e: RepeatAndSelectEvent(from_dp_accounting(e.event),
                                                              float(e.mean), float(e.shape)),
 }
