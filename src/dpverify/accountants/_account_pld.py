@@ -30,7 +30,13 @@ from dpverify.accountants.events import (
 )
 from dpverify.accountants.pld import PrivacyLossDistribution
 from dpverify.guarantees import ApproxDP
-from dpverify.mechanisms import DiscreteLaplace, Laplace, MixtureOfGaussians, RandomizedResponse
+from dpverify.mechanisms import (
+    DiscreteLaplace,
+    Laplace,
+    MixtureOfGaussians,
+    RandomizedResponse,
+    TruncatedDiscreteGaussian,
+)
 
 __all__ = ["pld_of"]
 
@@ -73,6 +79,11 @@ def pld_of(accountant: Any, event: Event, *, probe: bool) -> Any:
         if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
             return None if probe else PrivacyLossDistribution.from_randomized_response(
                 mechanism.epsilon, k=mechanism.k)
+        if isinstance(mechanism, TruncatedDiscreteGaussian):   # its exact finite pair (q = 1)
+            from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
+            dominating_pair(mechanism, sensitivity=event.sensitivity)     # raises if none
+            return None if probe else poisson_subsampled_pld(mechanism, 1.0,
+                                                             sensitivity=event.sensitivity)
         if isinstance(mechanism, DiscreteLaplace) and float(event.sensitivity).is_integer():
             return None if probe else PrivacyLossDistribution.from_discrete_laplace(
                 mechanism.scale, sensitivity=int(event.sensitivity))

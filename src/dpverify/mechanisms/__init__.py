@@ -2,7 +2,8 @@
 
 * Laws: :mod:`~dpverify.mechanisms.continuous` (Laplace, Gaussian),
   :mod:`~dpverify.mechanisms.discrete` (discrete Laplace and Gaussian, Skellam,
-  Pólya difference, binomial), :mod:`~dpverify.mechanisms.mixture` (mixture of Gaussians), :mod:`~dpverify.mechanisms.randomized_response`,
+  Pólya difference, binomial), :mod:`~dpverify.mechanisms.mixture` (mixture of Gaussians),
+  :mod:`~dpverify.mechanisms.truncated_discrete_gaussian`, :mod:`~dpverify.mechanisms.randomized_response`,
   :mod:`~dpverify.mechanisms.encoding` (the papers' local encoders and
   garcelon's M_LDP), :mod:`~dpverify.mechanisms.protocols` (shuffler, secure
   aggregation, binary and vector summation).
@@ -60,6 +61,10 @@ from dpverify.mechanisms.protocols import (
     secure_aggregation_modulus,
     vector_summation_parameters,
 )
+from dpverify.mechanisms.truncated_discrete_gaussian import (
+    TruncatedDiscreteGaussian,
+    truncated_discrete_gaussian_delta,
+)
 from dpverify.mechanisms.randomized_response import (
     BinaryRandomizedResponse,
     RandomizedResponse,
@@ -77,6 +82,7 @@ __all__ = [
     "PolyaDifference",
     "BinomialNoise",
     "MixtureOfGaussians",
+    "TruncatedDiscreteGaussian",
     "BinaryRandomizedResponse",
     "RandomizedResponse",
     "binary_flip_probability",
@@ -108,6 +114,7 @@ __all__ = [
     "skellam_rdp",
     "mixture_gaussian_delta",
     "mixture_gaussian_rdp",
+    "truncated_discrete_gaussian_delta",
     # sampling
     "sample",
     "sample_aggregate",
