@@ -79,7 +79,7 @@ def test_correct_laplace_passes_and_half_scale_fails_readably(pytester: pytest.P
         "*epsilon lower bound*",
     ])
     result.stdout.fnmatch_lines([
-        "*dpverify audits: 2 run in 2 tests, 1 violations (--dpverify-seed=0)*",
+        "*dpverify audits: 2 run in 2 tests, 1 violation (--dpverify-seed=0)*",
         "*test*mechanism (worst audit)*claim*certified eps >=*verdict*audits*",
         "*test_user.py::test_correct_laplace*laplace*1-DP*ok*",
         "*test_user.py::test_buggy_laplace*laplace_half_scale*1-DP*VIOLATION*",
@@ -243,7 +243,7 @@ def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
     # fixed too (else each run would risk a false failure of up to 10 × 1e-3).
     result = run(pytester, "--strict-markers", "--hypothesis-seed=0")
     result.assert_outcomes(passed=4)
-    result.stdout.fnmatch_lines(["*dpverify audits:*run in * tests, 1 violations*",
+    result.stdout.fnmatch_lines(["*dpverify audits:*run in * tests, 1 violation (*",
                                  "*noisy_count, half noise*VIOLATION*"])
 
 

@@ -240,8 +240,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     line = lambda row: "  ".join(cell.ljust(width) for cell, width in zip(row, widths))  # noqa: E731
     violations = sum(r.violation for r in state.records)
-    terminalreporter.write_sep("=", f"dpverify audits: {len(state.records)} run in {len(rows)} "
-                                    f"tests, {violations} violations "
+    plural = lambda n, word: f"{n} {word}" + ("" if n == 1 else "s")  # noqa: E731
+    terminalreporter.write_sep("=", f"dpverify audits: {len(state.records)} run in "
+                                    f"{plural(len(rows), 'test')}, {plural(violations, 'violation')} "
                                     f"(--dpverify-seed={state.seed})")
     terminalreporter.write_line(line(header))
     for row in rows:
