@@ -28,13 +28,13 @@ from dpverify.mechanisms import Gaussian, Laplace, RandomizedResponse
 @pytest.mark.parametrize("method", ["pld", "rdp"])
 def test_gaussian_composition_equals_gaussian_epsilon(method):
     accountant = PrivacyAccountant(method).compose(Gaussian(sigma=2.0), 50)
-    assert accountant.get_epsilon(1e-6) == gaussian_epsilon(2.0, delta=1e-6, compositions=50,
+    assert accountant.get_epsilon(1e-6) == gaussian_epsilon(2.0, delta=1e-6, count=50,
                                                             method=method)
 
 
 def test_laplace_composition_equals_laplace_epsilon():
     accountant = PrivacyAccountant("pld").compose(Laplace(scale=5.0), 20)
-    assert accountant.get_epsilon(1e-6) == laplace_epsilon(5.0, delta=1e-6, compositions=20)
+    assert accountant.get_epsilon(1e-6) == laplace_epsilon(5.0, delta=1e-6, count=20)
 
 
 def test_steps_equal_one_self_composition_and_are_cheap():
