@@ -156,6 +156,7 @@ def mixture_gaussian_delta(mechanism: MixtureOfGaussians, epsilon: Any, *,
         s = mpmath.mpf(mechanism.sigma)
         cs_mp, ps_mp = [mpmath.mpf(c) for c in cs], [mpmath.mpf(p) for p in ps]
         floor = mpmath.fsum(p for p, c in zip(ps_mp, cs_mp) if c == 0)
+        mass = mpmath.fsum(ps_mp)         # the weights as given (1 within 1e-12), taken as exact
         reach = mpmath.mpf(10) ** 100 * s + max(cs_mp)
 
         def log_ratio(y: mpmath.mpf) -> mpmath.mpf:
@@ -188,16 +189,16 @@ def mixture_gaussian_delta(mechanism: MixtureOfGaussians, epsilon: Any, *,
         if cut == "above":
             remove = mpmath.mpf(0)        # <= P(Y > reach) = Φ̄(≈10¹⁰⁰)
         elif cut == "below":
-            remove = 1 - factor           # r > e^ε everywhere: S = all outputs
+            remove = mass - factor        # r > e^ε everywhere: S = all outputs
         else:
             remove = p_above(cut[0]) - factor * mpmath.ncdf(-cut[1] / s)
         cut = bracket(-target)            # add: {r < e^{−ε}} = {y < y'}
         if cut == "below":
             add = mpmath.mpf(0)           # empty, or <= Q(Y < −reach)
         elif cut == "above":
-            add = 1 - factor              # r < e^{−ε} everywhere
+            add = 1 - factor * mass       # r < e^{−ε} everywhere
         else:
-            add = mpmath.ncdf(cut[1] / s) - factor * (1 - p_above(cut[0]))
+            add = mpmath.ncdf(cut[1] / s) - factor * (mass - p_above(cut[0]))
         return min(mpmath.mpf(1), max(remove, add, mpmath.mpf(0)) + mpmath.mpf(10) ** -30)
 
 
