@@ -32,6 +32,15 @@ def gaussian_classical(data, size, rng):
     sigma = (2 * np.log(1.25 / 1e-3)) ** 0.5 / 10.0
     return data + rng.normal(0.0, sigma, size)
 
+def svt_with_cutoff_noise(queries, size, rng):
+    """Sparse vector drowned in query noise (Lap(400)): far below its 1-DP claim on these pairs."""
+    threshold = 0.5 + rng.laplace(0.0, 2.0, (size, 1))
+    return np.asarray(queries) + rng.laplace(0.0, 400.0, (size, len(queries))) >= threshold
+
+def binomial_count(data, size, rng):
+    """A count plus Bin(62, 1/4) noise: the claim below is for Bin(62, 1/2)."""
+    return data + rng.binomial(62, 0.25, size)
+
 not_callable = 3
 '''
 
@@ -92,6 +101,8 @@ def test_bad_sampler_specs_exit_2(capsys, user_module, spec: str, fragment: str)
     (["--x", "0", "--x-prime", "1", "--epsilon", "1", "--samples", "10"], "--samples 10"),
     (["--x", "0", "--x-prime", "1", "--epsilon", "1", "--max-samples", "1e6"], "--max-samples"),
     (["--x", "0", "--x-prime", "1", "--epsilon", "1", "--model", "gaussian"], "--sensitivity"),
+    (["--x", "0", "--x-prime", "1", "--epsilon", "1", "--model", "binomial", "--sensitivity",
+      "1"], "--trials"),
 ])
 def test_bad_user_audits_exit_2(capsys, user_module, argv, fragment) -> None:
     status, _, err = _run(capsys, "audit", "--sampler", f"{user_module}:noisy_count", *argv)
@@ -109,6 +120,45 @@ def test_pairs_file_searches_for_the_worst_pair(capsys, user_module, tmp_path) -
                           "--json")
     result = json.loads(out)
     assert status == 1 and result["method"] == "search" and result["pair"]["name"] == "line 2"
+
+
+def _pairs_file(tmp_path) -> str:
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("\n".join([
+        json.dumps({"x": [1, 1, 1, 1, 1, 1], "x_prime": [2, 1, 1, 1, 1, 1], "name": "one above"}),
+        json.dumps({"x": [1, 1, 1, 0, 0, 0], "x_prime": [0, 0, 0, 1, 1, 1], "name": "half"}),
+        json.dumps({"x": [0, 0, 0, 0, 0, 0], "x_prime": [1, 0, 0, 0, 0, 0], "name": "one"}),
+    ]) + "\n")
+    return str(pairs)
+
+
+def test_pairs_with_samples_auto_certify_the_chosen_pair_sequentially(capsys, user_module,
+                                                                      tmp_path) -> None:
+    status, out, _ = _run(capsys, "audit", "--sampler", f"{user_module}:svt", "--pairs",
+                          _pairs_file(tmp_path), "--epsilon", "1", "--samples", "auto",
+                          "--max-samples", "4e6", "--seed", "2", "--json")
+    result = json.loads(out)
+    assert status == 1 and result["method"] == "search" and result["pair"]["name"] == "half"
+    assert result["report"]["mode"] == "sequential"
+    assert result["report"]["samples"] <= 4 * 10 ** 6
+    assert result["pilot_samples"] == 40_000  # max_samples // 100
+
+
+def test_pairs_with_samples_auto_pass_a_correct_mechanism(capsys, user_module, tmp_path) -> None:
+    status, out, _ = _run(capsys, "audit", "--sampler", f"{user_module}:svt_with_cutoff_noise",
+                          "--pairs", _pairs_file(tmp_path), "--epsilon", "1", "--samples",
+                          "auto", "--max-samples", "1e6", "--seed", "5", "--json")
+    result = json.loads(out)
+    assert status == 0 and not result["violation"], result
+    assert result["report"]["mode"] == "sequential"
+
+
+def test_binomial_model_from_the_command_line(capsys, user_module) -> None:
+    status, out, _ = _run(capsys, "audit", "--sampler", f"{user_module}:binomial_count", "--x",
+                          "3", "--x-prime", "4", "--epsilon", "1", "--delta", "1e-5", "--model",
+                          "binomial", "--trials", "62", "--sensitivity", "1", "--samples", "2e5",
+                          "--seed", "4")
+    assert status == 1 and "MODEL-BASED" in out and "Bin(62, p)" in out
 
 
 def test_sequential_mode_from_the_command_line(capsys, user_module) -> None:

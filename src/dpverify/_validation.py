@@ -247,6 +247,12 @@ def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
 def check_increasing_sequence(values: Any, name: str, *, low: float,
                               low_closed: bool = False) -> tuple[float, ...]:
     """Return a non-empty, strictly increasing tuple of finite floats above ``low``."""
+    if type(values) is tuple and values and all(type(v) is float for v in values):
+        # fast path (order grids are validated on every curve): the same checks, no messages
+        first = values[0]
+        if ((first >= low if low_closed else first > low) and math.isfinite(values[-1])
+                and all(b > a for a, b in zip(values, values[1:]))):
+            return values
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, Iterable)):
         raise _type_error(name, values, "a sequence of real numbers")
     items = tuple(values)

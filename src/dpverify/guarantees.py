@@ -113,10 +113,12 @@ class RDPCurve:
         if isinstance(self.epsilons, (str, bytes)) or not isinstance(self.epsilons, Iterable):
             raise DpverifyTypeError(f"epsilons={shown(self.epsilons)} must be a sequence of "
                                     f"real numbers, not {type(self.epsilons).__name__}")
-        epsilons = tuple(
-            check_nonnegative(e, f"epsilons[{i}]", allow_inf=True)
-            for i, e in enumerate(self.epsilons)
-        )
+        epsilons = self.epsilons
+        if not (type(epsilons) is tuple and all(type(e) is float and e >= 0 for e in epsilons)):
+            epsilons = tuple(  # (the fast path above admits exactly these values: floats >= 0, inf)
+                check_nonnegative(e, f"epsilons[{i}]", allow_inf=True)
+                for i, e in enumerate(self.epsilons)
+            )
         if len(epsilons) != len(orders):
             raise value_error("epsilons", self.epsilons, f"of the same length as orders ({len(orders)})")
         object.__setattr__(self, "orders", orders)

@@ -87,3 +87,32 @@ def test_search_false_alarms_are_at_most_five_percent() -> None:
     violations = sum(audit_search(laplace, pairs, epsilon=1.0, samples=5_000, pilot_samples=1_000,
                                   seed=seed).violation for seed in seeds)
     assert violations < CRITICAL, f"{violations} false alarms in {AUDITS} searches"
+
+
+def test_samples_auto_certifies_the_chosen_pair_sequentially() -> None:
+    found = audit_search(svt_without_cutoff, query_vector_patterns(6), epsilon=1.0,
+                         samples="auto", max_samples=2_000_000, seed=3)
+    assert found.violation and found.report.mode == "sequential"
+    assert found.report.samples <= 2_000_000 and found.pilot_samples == 20_000
+    assert found.report.confidence == pytest.approx(0.95)
+
+
+@pytest.mark.parametrize("kwargs, name", [({"samples": 100_000, "max_samples": 10 ** 6},
+                                           "max_samples"),
+                                          ({"samples": "auto", "max_samples": 5}, "max_samples"),
+                                          ({"samples": "auto", "max_samples": 10 ** 5,
+                                            "pilot_samples": 200_000}, "pilot_samples")])
+def test_bad_sequential_search_arguments(kwargs, name) -> None:
+    with pytest.raises(ValueError, match=name):
+        audit_search(lambda d, n, rng: rng.random(n), [(0, 1)], epsilon=1.0, **kwargs)
+
+
+def test_sequential_search_false_alarms_are_at_most_five_percent() -> None:
+    """As above with samples="auto": the pilot's choice, then doubling stages on fresh samples."""
+    laplace = lambda d, n, rng: d + rng.laplace(0.0, 1.0, n)  # noqa: E731
+    pairs = [(0.0, 1.0), (1.0, 0.0), (0.0, 0.9), (0.5, 1.5)]
+    seeds = np.random.SeedSequence(98).spawn(AUDITS)
+    violations = sum(audit_search(laplace, pairs, epsilon=1.0, samples="auto", max_samples=40_000,
+                                  pilot_samples=1_000, seed=seed, threads=False).violation
+                     for seed in seeds)
+    assert violations < CRITICAL, f"{violations} false alarms in {AUDITS} searches"

@@ -8,6 +8,7 @@ from dpverify.accountants import PrivacyLossDistribution as PLD
 from fuzz._harness import Row
 
 _CURVE = RDPCurve((2.0, 4.0), (0.5, 1.0))
+_INTEGER_CURVE = RDPCurve((2.0, 3.0, 4.0), (0.5, 0.75, 1.0))
 _PLD = PLD.from_laplace(1.0, value_discretization_interval=1e-2)
 
 ROWS = {
@@ -30,6 +31,29 @@ ROWS = {
     "subsampled_gaussian_rdp": Row(MODULE.subsampled_gaussian_rdp,
                                    {"sigma": 1.0, "sampling_probability": 0.01,
                                     "orders": (2.0, 4.0)}),
+    "poisson_subsampled_rdp": Row(MODULE.poisson_subsampled_rdp,
+                                  {"base": _INTEGER_CURVE, "sampling_probability": 0.01,
+                                   "orders": (2.0, 3.5), "pure_epsilon": 2.0},
+                                  kinds={"base": "object"}),
+    "poisson_subsampled_laplace_rdp": Row(MODULE.poisson_subsampled_laplace_rdp,
+                                          {"scale": 1.0, "sampling_probability": 0.01,
+                                           "sensitivity": 1.0, "orders": (2.0, 4.0)}),
+    "poisson_subsampled_pair_rdp": Row(MODULE.poisson_subsampled_pair_rdp,
+                                       {"value": PureDP(1.0), "sampling_probability": 0.01,
+                                        "sensitivity": 1.0, "orders": (1.5, 4.0)},
+                                       kinds={"value": "object"}),
+    "without_replacement_rdp": Row(MODULE.without_replacement_rdp,
+                                   {"base": _INTEGER_CURVE, "sample_size": 10,
+                                    "population_size": 100, "orders": (2.0, 3.5),
+                                    "pure_epsilon": 2.0},
+                                   kinds={"base": "object", "sample_size": "count",
+                                          "population_size": "count"}),
+    "without_replacement_gaussian_rdp": Row(MODULE.without_replacement_gaussian_rdp,
+                                            {"sigma": 1.0, "sample_size": 10,
+                                             "population_size": 100, "sensitivity": 1.0,
+                                             "orders": (2.0, 4.0)},
+                                            kinds={"sample_size": "count",
+                                                   "population_size": "count"}),
     "compose_rdp": Row(MODULE.compose_rdp, {"curves": [_CURVE, _CURVE]}),
     "scale_rdp": Row(MODULE.scale_rdp, {"curve": _CURVE, "count": 3}),
     "rdp_to_dp": Row(MODULE.rdp_to_dp, {"curve": _CURVE, "delta": 1e-5, "method": "tight"}),
@@ -132,7 +156,7 @@ _EVENT = PoissonSampledEvent(Laplace(scale=1.0), 0.1)
 
 ROWS.update({
     "PrivacyAccountant": Row(MODULE.PrivacyAccountant, {"method": "pld"},
-                             kinds={"neighbouring": "text", "orders": "any"}),
+                             kinds={"neighbouring": "text"}),
     "from_dp_accounting": Row(MODULE.from_dp_accounting,
                               lambda: {"event": __import__("dp_accounting").GaussianDpEvent(1.0)},
                               kinds={"event": "object"}),

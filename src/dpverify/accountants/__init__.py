@@ -1,7 +1,8 @@
 """How guarantees combine, convert and calibrate: pure functions on guarantee values.
 
 Submodules: ``composition`` (basic, advanced, optimal), ``rdp`` (Rényi DP),
-``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions),
+``rdp_subsampling`` (amplification by subsampling in RDP for any
+mechanism with an RDP curve), ``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions),
 ``events`` and ``accountant`` (event values and the ``PrivacyAccountant`` ledger),
 ``shuffle`` (amplification by shuffling; ``shuffle_papers`` for the papers' own
 computations) and ``calibrate`` (smallest noise for a budget).
@@ -69,6 +70,13 @@ from dpverify.accountants.shuffle import (
 )
 from dpverify.accountants.calibrate_discrete import min_discrete_gaussian_sigma
 from dpverify.accountants.mixture_gaussian import mixture_gaussian_pld
+from dpverify.accountants.rdp_subsampling import (
+    poisson_subsampled_laplace_rdp,
+    poisson_subsampled_rdp,
+    without_replacement_gaussian_rdp,
+    without_replacement_rdp,
+)
+from dpverify.accountants.rdp_subsampling_pairs import poisson_subsampled_pair_rdp
 from dpverify.accountants.repeat_select import repeat_and_select_rdp
 from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 from dpverify.accountants.subsampling_wor import (
@@ -121,6 +129,11 @@ __all__ = [
     "randomized_response_rdp",
     "pure_dp_rdp",
     "subsampled_gaussian_rdp",
+    "poisson_subsampled_rdp",
+    "poisson_subsampled_laplace_rdp",
+    "poisson_subsampled_pair_rdp",
+    "without_replacement_rdp",
+    "without_replacement_gaussian_rdp",
     "repeat_and_select_rdp",
     "compose_rdp",
     "scale_rdp",

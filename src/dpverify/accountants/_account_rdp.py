@@ -9,6 +9,7 @@ accountant's orders (composition adds curves); zCDP: a
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 from dpverify._numeric import round_up
@@ -21,6 +22,7 @@ from dpverify.accountants._account_common import (
     pure_epsilon,
     unsupported,
 )
+from dpverify.accountants._subsampled_event_rdp import mechanism_zcdp, sampled_event_rdp
 from dpverify.accountants.events import (
     ComposedEvent,
     Event,
@@ -28,6 +30,7 @@ from dpverify.accountants.events import (
     MechanismEvent,
     PoissonSampledEvent,
     RepeatAndSelectEvent,
+    SampledWithoutReplacementEvent,
     SelfComposedEvent,
 )
 from dpverify.accountants.rdp import (
@@ -70,9 +73,16 @@ def rdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
             return None
         sigma, cs, ps = mixture_components(event)
         return mixture_gaussian_rdp(MixtureOfGaussians(sigma, tuple(cs), tuple(ps)), orders)
-    if isinstance(event, PoissonSampledEvent):
+    if isinstance(event, PoissonSampledEvent) and gaussian_noise(event.event) is not None:
         sigma, q = poisson_gaussian(accountant, event, "rdp")
         return None if probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
+    if isinstance(event, (PoissonSampledEvent, SampledWithoutReplacementEvent)):
+        neighbouring = accountant.neighbouring
+        return sampled_event_rdp(   # any inner event with an RDP curve (rdp_subsampling)
+            event, orders=orders, neighbouring=neighbouring, probe=probe,
+            inner_curve=lambda inner, at: rdp_of(SimpleNamespace(
+                neighbouring=neighbouring, orders=at), inner, probe=probe),
+            gaussian_noise=gaussian_noise, pure_epsilon=pure_epsilon)
     if isinstance(event, RepeatAndSelectEvent):   # Papernot & Steinke 2022, Thm 2 / Thm 6
         inner = rdp_of(accountant, event.event, probe=probe)
         if probe:
@@ -104,6 +114,9 @@ def rdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
         epsilon = pure_epsilon(event)
         if epsilon is not None:
             return None if probe else pure_dp_rdp(epsilon, orders=orders)
+        rho = mechanism_zcdp(event)   # e.g. the discrete Gaussian
+        if rho is not None:
+            return None if probe else zcdp_to_rdp(rho, orders=orders)
     raise unsupported(event, "rdp")
 
 
@@ -138,6 +151,9 @@ def zcdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
         epsilon = pure_epsilon(event)
         if epsilon is not None:
             return None if probe else pure_to_zcdp(epsilon)
+        rho = mechanism_zcdp(event)   # e.g. the discrete Gaussian
+        if rho is not None:
+            return None if probe else rho
     raise unsupported(event, "zcdp")
 
 

@@ -1,8 +1,8 @@
-"""Search helpers of :func:`dpverify.accountants.calibrate.min_noise_multiplier` (DP-SGD).
+"""Search helpers of :func:`dpverify.accountants.dp_sgd.min_noise_multiplier` (DP-SGD).
 
-Seeds only: every answer of the calibration is verified afterwards by the
-passing-end bracket of :mod:`dpverify.accountants.calibrate`, so nothing here
-affects soundness, only speed. Also the training-loop view of a schedule
+The seed only: every answer of the calibration is verified afterwards by the
+passing-end bracket of :mod:`dpverify.accountants._calibration_search`, so nothing
+here affects soundness, only speed. Also the training-loop view of a schedule
 (``dataset_size``, ``batch_size``, ``epochs``).
 """
 
@@ -10,97 +10,39 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from dpverify._validation import check_positive, check_positive_int, check_probability, value_error
-from dpverify.accountants.pld import PrivacyLossDistribution
-from dpverify.accountants.rdp import rdp_to_dp, scale_rdp, subsampled_gaussian_rdp
-from dpverify.errors import CalibrationError
 
-__all__ = ["rdp_noise_seed", "pld_noise_seed", "training_schedule"]
+__all__ = ["clt_noise_seed", "training_schedule"]
 
 
-def rdp_noise_seed(epsilon: float, delta: float, q: float, steps: int,
-                    orders: tuple[float, ...]) -> float:
-    """A close estimate of the smallest RDP noise multiplier (a seed for the verified search).
+def clt_noise_seed(epsilon: float, delta: float, q: float, steps: int) -> float:
+    """The noise multiplier of the central-limit approximation: a seed for the verified search.
 
-    A full-curve evaluation finds the best order at the current σ; ``toms748``
-    solves ε(σ) = ``epsilon`` on the 50 orders around it (cheap); repeated
-    until σ moves by less than 0.1%. Any failure returns 1.0 (the verified
-    search does not depend on the seed).
+    ``steps`` Poisson-subsampled Gaussian steps are close to μ-GDP with
+    ``μ = q √(steps (e^{1/σ²} − 1))`` (Bu, Dong, Long & Su 2020, Thm 1; Dong, Roth & Su
+    2022, Thm 3.4); μ-GDP meets (ε, δ) iff ``Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) <= δ``
+    (Dong, Roth & Su 2022, Cor. 2.13). Solving both in floats gives σ within a few percent of
+    the PLD answer in the DP-SGD regime (small q, many steps). Any failure returns 1.0:
+    the verified search does not depend on the seed.
     """
-    from scipy.optimize import toms748
+    from scipy.special import ndtr
 
-    def epsilon_on(sigma: float, chosen: tuple[float, ...]) -> float:
-        curve = scale_rdp(subsampled_gaussian_rdp(sigma, q, orders=chosen), steps)
-        return rdp_to_dp(curve, delta=delta).epsilon - epsilon
-
-    def best_orders(sigma: float) -> tuple[float, ...]:
-        curve = scale_rdp(subsampled_gaussian_rdp(sigma, q, orders=orders), steps)
-        values = [e + math.log1p(-1 / a) - (math.log(delta) + math.log(a)) / (a - 1)
-                  for a, e in zip(curve.orders, curve.epsilons)]
-        best = int(np.argmin(values))
-        return orders[max(0, best - 25):best + 25]
+    def excess(mu: float) -> float:
+        return float(ndtr(-epsilon / mu + mu / 2)
+                     - math.exp(epsilon) * ndtr(-epsilon / mu - mu / 2) - delta)
 
     try:
-        sigma = 1.0
-        for _ in range(4):
-            chosen = best_orders(sigma)
-            low = high = sigma
-            if epsilon_on(sigma, chosen) > 0:
-                while epsilon_on(high, chosen) > 0:
-                    low, high = high, high * 1.5
-                    if high > 1e5:
-                        return 1.0
-            else:
-                while epsilon_on(low, chosen) <= 0:
-                    low, high = low / 1.5, low
-                    if low < 1e-4:
-                        return 1.0
-            root = float(toms748(lambda s: epsilon_on(s, chosen), low, high, rtol=1e-7))
-            if abs(root - sigma) <= 1e-3 * root:
-                return root * (1 + 2e-5)
-            sigma = root
-        return sigma * (1 + 2e-5)
-    except (ValueError, ArithmeticError, CalibrationError):
+        low, high = 1e-6, 1e3          # δ(μ) increases with μ: bisect on a log scale
+        if not excess(low) < 0 < excess(high):
+            return 1.0
+        for _ in range(60):
+            middle = math.sqrt(low * high)
+            low, high = (middle, high) if excess(middle) < 0 else (low, middle)
+        ratio = high / (q * math.sqrt(steps))
+        sigma = 1 / math.sqrt(math.log1p(ratio * ratio))
+        return sigma if 1e-4 < sigma < 1e6 else 1.0
+    except (ValueError, ArithmeticError):
         return 1.0
-
-
-def pld_noise_seed(epsilon: float, delta: float, q: float, steps: int, rdp_sigma: float) -> float:
-    """A close estimate of the smallest PLD noise multiplier (a seed for the verified search).
-
-    ``toms748`` on a PLD 3x coarser than the default (cheap; every grid is an
-    upper bound, so its root is a little above the default grid's), seeded by
-    the RDP answer (PLD needs less noise), then one Newton step on the
-    default grid. Any failure returns the RDP answer.
-    """
-    from scipy.optimize import toms748
-
-    from dpverify.accountants._pld_losses import SubsampledGaussian
-
-    def epsilon_at(sigma: float, coarse: bool) -> float:
-        interval = (SubsampledGaussian(sigma, q).loss_std() / 30) if coarse else None
-        pld = PrivacyLossDistribution.from_subsampled_gaussian(
-            sigma, q, value_discretization_interval=interval)
-        return pld.self_compose(steps).epsilon_for_delta(delta) - epsilon
-
-    try:
-        high, low = rdp_sigma * 1.001, rdp_sigma * 0.9
-        while epsilon_at(low, True) <= 0:
-            high, low = low, low * 0.8
-            if low < 1e-3:
-                return rdp_sigma
-        if epsilon_at(high, True) > 0:
-            return rdp_sigma
-        root = float(toms748(lambda s: epsilon_at(s, True), low, high, rtol=1e-6))
-        step = root * 1e-3
-        slope = (epsilon_at(root + step, True) - epsilon_at(root, True)) / step
-        gap = epsilon_at(root, False)          # <= 0 usually: the default grid is tighter
-        if slope < 0 and math.isfinite(gap):
-            root = root - gap / slope
-        return root * (1 + 3e-5)
-    except (ValueError, ArithmeticError, CalibrationError):
-        return rdp_sigma
 
 
 def training_schedule(sampling_probability: float | None, steps: int | None,

@@ -379,8 +379,14 @@ def epsilon_upper(grid: LossGrid, delta: float) -> float:
         error = float(grid.error_at(max(0.0, guess - 1e-6 * (1 + guess))))
         guess = _closed_form_epsilon(grid, (delta - grid.infinity_mass - error) / (1 + SUM_SLACK))
     if guess is not None and guess > 0:
-        width = 1e-9 * (1 + guess) + 4 * grid.interval * 1e-9
-        low, high = max(0.0, guess - width), min(top, guess + width)
-        if not meets(low) and meets(high):
-            return bisect_passing(meets, low, high, rtol=1e-13, atol=1e-15)
+        # a bracket already within the tolerance costs two evaluations; wider ones a few more
+        for width in (4e-14 * guess + 4e-16, 1e-11 * (1 + guess),
+                      1e-9 * (1 + guess) + 4 * grid.interval * 1e-9):
+            low, high = max(0.0, guess - width), min(top, guess + width)
+            if meets(high):
+                if not meets(low):
+                    if high - low <= 1e-15 + 1e-13 * high:   # verified: high passes, low fails
+                        return high
+                    return bisect_passing(meets, low, high, rtol=1e-13, atol=1e-15)
+                break   # the root lies below the bracket: search the whole range
     return bisect_passing(meets, 0.0, top, rtol=1e-13, atol=1e-15)

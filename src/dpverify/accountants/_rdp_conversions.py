@@ -30,12 +30,12 @@ _METHODS = ("tight", "mironov")
 _MPMATH_SLACK = 1e-30
 
 
-def _finite_points(curve: object) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
-    """Return the curve's ``(α, ε(α))`` pairs with finite ε, as mpmath numbers."""
+def _finite_points(curve: object) -> list[tuple[float, float]]:
+    """Return the curve's ``(α, ε(α))`` pairs with finite ε (floats; converted to mpmath exactly
+    where used)."""
     if not isinstance(curve, RDPCurve):
         raise DpverifyTypeError(f"curve={curve!r} must be an RDPCurve, not {type(curve).__name__}")
-    return [(mpmath.mpf(a), mpmath.mpf(e)) for a, e in zip(curve.orders, curve.epsilons)
-            if not math.isinf(e)]
+    return [(a, e) for a, e in zip(curve.orders, curve.epsilons) if not math.isinf(e)]
 
 
 def _epsilon_at(alpha: mpmath.mpf, rdp: mpmath.mpf, log_delta: mpmath.mpf,
@@ -84,9 +84,9 @@ def _promising(curve: RDPCurve, points: list, estimates: list[float]) -> list:
     return [points[i] for i in sorted(order)]
 
 
-def _total_variation_bound(points: list[tuple[mpmath.mpf, mpmath.mpf]]) -> mpmath.mpf:
+def _total_variation_bound(points: list[tuple[float, float]]) -> mpmath.mpf:
     """Bretagnolle–Huber: ``δ(0) = TV <= sqrt(1 - exp(-KL))`` with ``KL <= min_α ε(α)``."""
-    smallest = min(rdp for _, rdp in points)
+    smallest = mpmath.mpf(min(rdp for _, rdp in points))
     return mpmath.sqrt(-mpmath.expm1(-smallest))
 
 
@@ -158,7 +158,7 @@ def rdp_to_dp(curve: RDPCurve, *, delta: float, method: str = "tight") -> Approx
             raise value_error("curve", curve, "finite at one order at least",
                               "an RDP curve that is inf everywhere gives no (epsilon, delta) bound")
         log_delta = mpmath.log(delta)
-        best = min(_epsilon_at(a, rdp, log_delta, method)
+        best = min(_epsilon_at(mpmath.mpf(a), mpmath.mpf(rdp), log_delta, method)
                    for a, rdp in _promising(curve, points, _float_epsilons(curve, delta, method)))
         if method == "tight" and mpmath.mpf(delta) >= _total_variation_bound(points):
             best = mpmath.mpf(0)
@@ -216,7 +216,8 @@ def rdp_to_dp_delta(curve: RDPCurve, *, epsilon: float, method: str = "tight") -
         points = _finite_points(curve)
         if not points:
             return 1.0
-        log_delta = min(_log_delta_at(a, rdp, mpmath.mpf(epsilon), method) for a, rdp in points)
+        log_delta = min(_log_delta_at(mpmath.mpf(a), mpmath.mpf(rdp), mpmath.mpf(epsilon), method)
+                        for a, rdp in points)
         delta = mpmath.exp(log_delta)
         if method == "tight":
             delta = min(delta, _total_variation_bound(points))

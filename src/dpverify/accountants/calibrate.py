@@ -5,14 +5,14 @@ verified bracket with :func:`dpverify._numeric.bisect_passing` and returns the
 passing end, so ``evaluate(calibrate(budget)) <= budget`` holds by
 construction (the returned parameter has been evaluated and passed). This is
 the one accountants module that builds mechanisms, because it searches over
-their parameters.
+their parameters. The DP-SGD pair (:func:`min_noise_multiplier`,
+:func:`dp_sgd_epsilon`) lives in :mod:`dpverify.accountants.dp_sgd` and is
+re-exported here.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -25,28 +25,21 @@ from dpverify._validation import (
     check_choice,
     check_delta,
     check_epsilon,
-    check_increasing_sequence,
     check_positive,
     check_positive_int,
     renamed_keyword,
-    check_probability,
     limit_error,
 )
-from dpverify.accountants._noise_multiplier_search import (
-    pld_noise_seed,
-    rdp_noise_seed,
-    training_schedule,
-)
+from dpverify.accountants._calibration_search import naming, request, smallest_passing
+from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier  # re-exported
 from dpverify.accountants.pld import PrivacyLossDistribution
 from dpverify.accountants.rdp import (
-    DEFAULT_ORDERS,
     gaussian_rdp,
     laplace_rdp,
     rdp_to_dp,
     scale_rdp,
-    subsampled_gaussian_rdp,
 )
-from dpverify.errors import CalibrationError, DpverifyValueError
+from dpverify.errors import CalibrationError
 from dpverify.mechanisms._noise_maps import binomial_noise_delta
 from dpverify.mechanisms.continuous import gaussian_delta, gaussian_privacy_profile
 
@@ -71,49 +64,6 @@ LAPLACE_METHODS = ("pld", "rdp", "pure")
 
 #: Relative precision of searches whose predicate needs a PLD composition (each costs ~0.01–1 s).
 _PLD_RTOL = 1e-9
-#: Looser for DP-SGD: each subsampled-Gaussian candidate costs ~0.1 s at 1000 steps.
-_NOISE_MULTIPLIER_RTOL = 1e-4
-
-
-def _smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: float,
-                      request: str = "") -> float:
-    """Smallest noise level (to ``rtol``) that meets the budget, searching near ``start``.
-
-    ``meets`` must be monotone: once a noise level meets the budget, every
-    larger one does. The bracket is found by steps of growing size (0.1%, 1%,
-    10%, then doubling) up or down from ``start``, and the passing end of the
-    verified bracket is returned. ``request`` (the caller's arguments, e.g.
-    ``"epsilon=1.0, delta=1e-05"``) goes into every error message, so a
-    refusal names the parameters that led to it.
-    """
-    if not (1e-300 < start < 1e12):
-        raise CalibrationError(f"no feasible noise level between 1e-300 and 1e12 for {request} "
-                               f"(the search would start at {start!r})")
-    try:
-        direction = -1 if meets(start) else +1
-        near, step = start, 1e-3
-        while True:
-            far = near * (1 + step) if direction > 0 else near / (1 + step)
-            if not (1e-300 < far < 1e12):
-                raise CalibrationError(
-                    f"no feasible noise level between 1e-300 and 1e12 for {request} "
-                    f"(searched from {start!r})")
-            if meets(far) != meets(near):
-                return bisect_passing(meets, near, far, rtol=rtol)
-            near, step = far, min(1.0, step * 10)
-    except DpverifyValueError as error:
-        raise CalibrationError(f"{request} is outside the range this calibration supports: "
-                               f"{error}") from error
-
-
-@contextmanager
-def _naming(request: str) -> Iterator[None]:
-    """Re-raise a range error from inside an accountant with the caller's arguments named."""
-    try:
-        yield
-    except DpverifyValueError as error:
-        raise DpverifyValueError(f"{request} is outside the range this accountant supports: "
-                                 f"{error}") from error
 
 
 MAX_PLD_CALIBRATION_COMPOSITIONS = 10**5
@@ -125,11 +75,6 @@ def _check_pld_compositions(count: int, method: str) -> None:
         raise limit_error("count", count, MAX_PLD_CALIBRATION_COMPOSITIONS,
                           "a PLD calibration composes every candidate; use method='rdp' "
                           "(cost independent of k)")
-
-
-def _request(**arguments: Any) -> str:
-    """``"name=value, ..."``: the arguments of a calibration, for its error messages."""
-    return ", ".join(f"{name}={value!r}" for name, value in arguments.items())
 
 
 def classical_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float = 1.0) -> float:
@@ -197,9 +142,9 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float 
         with working_precision():
             return gaussian_delta(sensitivity / sigma, epsilon) * (1 + mpmath.mpf(1e-18)) <= bound
 
-    return _smallest_passing(meets, classical_gaussian_sigma(epsilon, delta,
+    return smallest_passing(meets, classical_gaussian_sigma(epsilon, delta,
                                                              sensitivity=sensitivity), rtol=1e-12,
-                             request=_request(epsilon=epsilon, delta=delta,
+                             described=request(epsilon=epsilon, delta=delta,
                                               sensitivity=sensitivity))
 
 
@@ -231,7 +176,7 @@ def gaussian_epsilon(sigma: float, *, delta: float, count: int = 1,
     count = _count(count, compositions)
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", GAUSSIAN_METHODS)
-    with _naming(_request(sigma=sigma, delta=delta, count=count,
+    with naming(request(sigma=sigma, delta=delta, count=count,
                           sensitivity=sensitivity, method=method)):
         return _gaussian_epsilon(sigma, delta, count, sensitivity, method)
 
@@ -304,8 +249,8 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, count: int = 1,
         return gaussian_epsilon(sigma, delta=delta, count=count,
                                 sensitivity=sensitivity, method=method) <= epsilon
 
-    return _smallest_passing(meets, exact, rtol=_PLD_RTOL if method == "pld" else 1e-12,
-                             request=_request(epsilon=epsilon, delta=delta,
+    return smallest_passing(meets, exact, rtol=_PLD_RTOL if method == "pld" else 1e-12,
+                             described=request(epsilon=epsilon, delta=delta,
                                               count=count,
                                               sensitivity=sensitivity, method=method))
 
@@ -335,7 +280,7 @@ def laplace_epsilon(scale: float, *, delta: float = 0.0, count: int = 1,
         check_delta(delta)
         return round_up(Fraction(count) * Fraction(sensitivity) / Fraction(scale))
     delta = check_delta(delta, allow_zero=False)
-    with _naming(_request(scale=scale, delta=delta, count=count,
+    with naming(request(scale=scale, delta=delta, count=count,
                           sensitivity=sensitivity, method=method)):
         if method == "rdp":
             curve = scale_rdp(laplace_rdp(scale, sensitivity=sensitivity), count)
@@ -377,129 +322,10 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, count: int = 1,
                                sensitivity=sensitivity, method=method) <= epsilon
 
     start = pure / math.sqrt(count) / 4
-    return _smallest_passing(meets, start, rtol=_PLD_RTOL if method == "pld" else 1e-10,
-                             request=_request(epsilon=epsilon, delta=delta,
+    return smallest_passing(meets, start, rtol=_PLD_RTOL if method == "pld" else 1e-10,
+                             described=request(epsilon=epsilon, delta=delta,
                                               count=count,
                                               sensitivity=sensitivity, method=method))
-
-
-def min_noise_multiplier(epsilon: float, delta: float, *,
-                         sampling_probability: float | None = None,
-                         steps: int | None = None, method: str = "pld",
-                         orders: Sequence[float] | None = None,
-                         value_discretization_interval: float | None = None,
-                         epochs: float | None = None, dataset_size: int | None = None,
-                         batch_size: int | None = None) -> float:
-    """Smallest noise multiplier σ for ``steps`` Poisson-subsampled Gaussian steps (DP-SGD).
-
-    Give either ``sampling_probability`` and ``steps``, or the training-loop
-    view ``dataset_size``, ``batch_size`` (expected) and ``epochs`` or ``steps``:
-    then ``q = batch_size / dataset_size`` and ``steps = floor(epochs ·
-    dataset_size / batch_size)`` (Opacus's ``get_noise_multiplier`` convention).
-
-    Each step releases a sum over a Poisson sample (rate q) of records clipped
-    to ℓ2 norm 1, plus N(0, σ²) noise; the relation is add/remove.
-
-    ``method="rdp"`` evaluates the Rényi curve at ``orders``, by default all of
-    :data:`DEFAULT_ORDERS`, fractional ones included (the curve is evaluated
-    in floats with a proven error bound, ~10 ms for all orders). The search
-    runs scipy's ``toms748`` on the ε of the orders near the best one (a
-    subset: its ε is an upper bound on the full curve's), then the
-    verified-passing-end bisection on the full curve brackets the answer.
-    ``method="pld"`` is seeded by the RDP answer and ``toms748`` on a 3x
-    coarser grid, then verified on the default grid. It uses a connect-the-dots grid scaled to the
-    mechanism (``value_discretization_interval=None``: 1/100 of the standard
-    deviation of one step's loss), well under 1 s per candidate at 1000 steps
-    and within ~1e-5 relative of the exact ε; an explicit interval is honoured.
-
-    Soundness: the returned σ is verified to meet (ε, δ) under ``method``
-    (``"pld"`` or ``"rdp"``); it is within 1e-4 relative of the smallest such σ.
-
-    >>> sigma = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=100,
-    ...                              method="rdp")
-    >>> 0.5 < sigma < 1.5
-    True
-    """
-    epsilon = check_epsilon(epsilon, allow_zero=False)
-    delta = check_delta(delta, allow_zero=False)
-    sampling_probability, steps = training_schedule(sampling_probability, steps, epochs,
-                                                     dataset_size, batch_size)
-    method = check_choice(method, "method", ("pld", "rdp"))
-    if value_discretization_interval is not None:
-        check_positive(value_discretization_interval, "value_discretization_interval")
-    orders = DEFAULT_ORDERS if orders is None else check_increasing_sequence(
-        orders, "orders", low=1.0, low_closed=False)
-
-    def meets(sigma: float) -> bool:
-        return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
-                               value_discretization_interval) <= epsilon
-
-    start = 1.0
-    if method == "rdp":
-        start = rdp_noise_seed(epsilon, delta, sampling_probability, steps, tuple(orders))
-    elif value_discretization_interval is None:
-        start = pld_noise_seed(epsilon, delta, sampling_probability, steps,
-                               rdp_noise_seed(epsilon, delta, sampling_probability, steps,
-                                              DEFAULT_ORDERS))
-    try:
-        return _passing_near(meets, start, rtol=_NOISE_MULTIPLIER_RTOL,
-                             request=_request(epsilon=epsilon, delta=delta,
-                                              sampling_probability=sampling_probability,
-                                              steps=steps, method=method))
-    except CalibrationError as error:
-        raise CalibrationError(f"no noise multiplier meets epsilon={epsilon!r}, "
-                               f"delta={delta!r}: {error}") from error
-
-
-def _passing_near(meets: Callable[[float], bool], start: float, *, rtol: float,
-                  request: str = "") -> float:
-    """``start`` if it passes and ``start/(1 + rtol)`` fails (a verified bracket of width rtol);
-    otherwise the full search :func:`_smallest_passing` from ``start``."""
-    try:
-        if meets(start) and not meets(start / (1 + rtol)):
-            return start
-    except DpverifyValueError as error:
-        raise CalibrationError(f"{request} is outside the range this calibration supports: "
-                               f"{error}") from error
-    return _smallest_passing(meets, start, rtol=rtol, request=request)
-
-
-def _dp_sgd_epsilon(sigma: float, delta: float, sampling_probability: float, steps: int,
-                    method: str, orders: Sequence[float] | None,
-                    value_discretization_interval: float | None) -> float:
-    if method == "rdp":
-        if orders is None:
-            orders = DEFAULT_ORDERS
-        step = subsampled_gaussian_rdp(sigma, sampling_probability, orders=orders)
-        return rdp_to_dp(scale_rdp(step, steps), delta=delta).epsilon
-    pld = PrivacyLossDistribution.from_subsampled_gaussian(
-        sigma, sampling_probability, value_discretization_interval=value_discretization_interval)
-    return pld.self_compose(steps).epsilon_for_delta(delta)
-
-
-def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probability: float,
-                   steps: int, method: str = "pld", orders: Sequence[float] | None = None,
-                   value_discretization_interval: float | None = None) -> float:
-    """ε at ``delta`` of ``steps`` Poisson-subsampled Gaussian steps (DP-SGD), the forward twin of
-    :func:`min_noise_multiplier` (same accounting, same defaults; add/remove relation).
-
-    **Soundness:** an upper bound on ε (PLD with pessimistic discretisation, or the
-    RDP curve converted by :func:`~dpverify.accountants.rdp.rdp_to_dp`), rounded up.
-
-    >>> sigma = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=100, method="rdp")
-    >>> dp_sgd_epsilon(sigma, 1e-5, sampling_probability=0.01, steps=100, method="rdp") <= 1.0
-    True
-    """
-    sigma = check_positive(noise_multiplier, "noise_multiplier")
-    delta = check_delta(delta, allow_zero=False)
-    sampling_probability = check_probability(sampling_probability, "sampling_probability",
-                                             open_low=True)
-    steps = check_positive_int(steps, "steps")
-    method = check_choice(method, "method", ("pld", "rdp"))
-    if value_discretization_interval is not None:
-        check_positive(value_discretization_interval, "value_discretization_interval")
-    return _dp_sgd_epsilon(sigma, delta, sampling_probability, steps, method, orders,
-                           value_discretization_interval)
 
 
 def _binomial_delta_estimate(trials: int, epsilon: float, shift: int) -> float:

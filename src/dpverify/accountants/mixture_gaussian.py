@@ -56,6 +56,8 @@ def mixture_gaussian_pair(sigma: float, sensitivities: Sequence[float], probabil
         s = mpmath.mpf(sigma)
         cs = [mpmath.mpf(c) for c in sensitivities]
         ps = [mpmath.mpf(p) for p in probabilities]
+        total = mpmath.fsum(ps)  # floats summing to 1 within 1e-12: the mixture they describe
+        ps = [p / total for p in ps]
         low_y, high_y = -12 * s, max(cs) + 12 * s
         edges = [low_y + (high_y - low_y) * j / bins for j in range(bins + 1)]
 
@@ -85,7 +87,10 @@ def mixture_gaussian_pair(sigma: float, sensitivities: Sequence[float], probabil
                                   ratios[j + 1])
             add(j + 2, upper)
             add(j + 1, lower)
-        upper, lower = _split(1 - p_cdfs[-1], 1 - q_cdfs[-1], ratios[-1], mpmath.inf)   # y > high_y
+        # y > high_y, by survival functions: 1 − cdf would cancel to the working precision and lose
+        # the ~1e-33 masses whose excess goes to ratio ∞ (it is all of δ at large ε)
+        p_tail = mpmath.fsum(p * mpmath.ncdf((c - high_y) / s) for p, c in zip(ps, cs))
+        upper, lower = _split(p_tail, mpmath.ncdf(-high_y / s), ratios[-1], mpmath.inf)
         add(bins + 2, upper)
         add(bins + 1, lower)
         return first, second

@@ -9,14 +9,14 @@ Every value returned here is an upper bound: it is evaluated in mpmath (with
 extra digits where a difference cancels) and rounded up to a float with
 :func:`dpverify._numeric.round_up`. The conversions and their soundness are
 explained in ``docs/proofs/rdp_conversions.md``. The conversions live in
-the private module ``_rdp_conversions`` and are re-exported here.
+the private module ``_rdp_conversions``, composition in ``_rdp_composition``;
+both are re-exported here.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import mpmath
@@ -26,16 +26,14 @@ from dpverify._validation import (
     check_epsilon,
     check_int_at_least,
     check_increasing_sequence,
-    check_nonempty_items,
     check_positive,
-    check_positive_int,
     check_probability,
     value_error,
 )
+from dpverify.accountants._rdp_composition import compose_rdp, scale_rdp
 from dpverify.accountants._rdp_conversions import rdp_to_dp, rdp_to_dp_delta
 from dpverify.accountants._subsampled_gaussian import log_moment_upper
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
-from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import PureDP, RDPCurve
 
 __all__ = [
@@ -77,14 +75,6 @@ def _check_orders(orders: Sequence[float] | None) -> tuple[float, ...]:
     if orders is None:
         return DEFAULT_ORDERS
     return check_increasing_sequence(orders, "orders", low=1.0, low_closed=False)
-
-
-def _check_curve(curve: object, name: str = "curve") -> RDPCurve:
-    if not isinstance(curve, RDPCurve):
-        raise DpverifyTypeError(
-            f"{name}={curve!r} must be an RDPCurve, not {type(curve).__name__}"
-        )
-    return curve
 
 
 def _curve(orders: tuple[float, ...], upper: Callable[[mpmath.mpf], mpmath.mpf]) -> RDPCurve:
@@ -446,114 +436,3 @@ def subsampled_gaussian_rdp(sigma: float, sampling_probability: float, *,
     for i in range(len(values) - 2, -1, -1):  # monotone envelope: D_α grows with α
         values[i] = min(values[i], values[i + 1])
     return RDPCurve(orders=orders, epsilons=tuple(values))
-
-
-# --------------------------------------------------------------------------- composition
-
-
-def compose_rdp(curves: Sequence[RDPCurve]) -> RDPCurve:
-    """RDP curve of the (adaptive) composition of mechanisms with the given curves.
-
-    Parameters
-    ----------
-    curves
-        A non-empty sequence of :class:`~dpverify.guarantees.RDPCurve`. Curves on
-        different grids are restricted to the orders they all share.
-
-    Returns
-    -------
-    RDPCurve
-        The order-wise sum, on the common orders (in increasing order).
-
-    Raises
-    ------
-    TypeError
-        If ``curves`` is not a sequence of RDPCurve.
-    ValueError
-        If it is empty or the curves share no order.
-
-    Notes
-    -----
-    .. math:: ε_{\\text{total}}(α) = \\sum_i ε_i(α)
-
-    (Mironov 2017, Prop. 1, adaptive sequential composition). **Soundness**:
-    the sum is formed exactly in rationals and rounded up; holds for the
-    neighbouring relation the parts share.
-
-    Examples
-    --------
-    >>> compose_rdp([gaussian_rdp(1.0, orders=[2, 4])] * 3).epsilons
-    (3.0, 6.0)
-    """
-    parts = _check_curves(curves)
-    common = set(parts[0].orders).intersection(*(set(c.orders) for c in parts[1:]))
-    if not common:
-        raise value_error("curves", curves, "curves sharing at least one order",
-                          "evaluate them on a common grid, e.g. DEFAULT_ORDERS")
-    orders = tuple(sorted(common))
-    counts = Counter(parts)  # repeated curves are multiplied, not added one by one
-    values = tuple(_exact_sum((c.epsilons[c.orders.index(a)], n) for c, n in counts.items())
-                   for a in orders)
-    return RDPCurve(orders=orders, epsilons=values)
-
-
-def _check_curves(curves: object) -> tuple[RDPCurve, ...]:
-    items = check_nonempty_items(curves, "curves", single=RDPCurve,
-                                 example="[curve_1, curve_2] of RDPCurve")
-    return tuple(_check_curve(c, f"curves[{i}]") for i, c in enumerate(items))
-
-
-def _exact_sum(weighted: Iterable[tuple[float, int]]) -> float:
-    """Return ``Σ count · value`` formed exactly (``inf`` absorbs), rounded up."""
-    weighted = tuple(weighted)
-    if any(math.isinf(v) for v, _ in weighted):
-        return math.inf
-    return round_up(sum((Fraction(v) * n for v, n in weighted), Fraction(0)))
-
-
-def scale_rdp(curve: RDPCurve, count: int) -> RDPCurve:
-    """RDP curve of ``count``-fold (adaptive) self-composition: ``count · ε(α)``.
-
-    Parameters
-    ----------
-    curve
-        The curve of one run.
-    count
-        Number of runs, an integer >= 1.
-
-    Returns
-    -------
-    RDPCurve
-
-    Raises
-    ------
-    TypeError, ValueError
-        If ``curve`` is not an RDPCurve or ``count`` is not an integer >= 1.
-
-    Notes
-    -----
-    Mironov 2017, Prop. 1. **Soundness**: exact product in rationals, rounded up.
-
-    Examples
-    --------
-    >>> scale_rdp(gaussian_rdp(1.0, orders=[2]), 10).epsilons
-    (10.0,)
-    """
-    curve = _check_curve(curve)
-    count = check_positive_int(count, "count")
-    values = tuple(math.inf if math.isinf(e) else _product_up(e, count) for e in curve.epsilons)
-    return RDPCurve(orders=curve.orders, epsilons=values)
-
-
-def _product_up(value: float, count: int) -> float:
-    """The smallest float >= ``value · count`` (exactly what ``round_up(Fraction(value) * count)``
-    gives, by integer arithmetic on the nearest float product instead of rationals)."""
-    product = value * count
-    if math.isinf(product):
-        return math.inf
-    numerator, denominator = value.as_integer_ratio()
-    p_numerator, p_denominator = product.as_integer_ratio()
-    if p_numerator * denominator >= numerator * count * p_denominator:
-        return product
-    return math.nextafter(product, math.inf)
-

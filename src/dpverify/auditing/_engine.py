@@ -27,7 +27,8 @@ from dpverify.errors import AuditError
 __all__ = ["Draw", "Counts", "Certifier", "run_search_and_count", "certified_bounds", "SEARCH_CAP",
            "count_chunk"]
 
-#: ``draw(side, size)``: the next ``size`` outputs of side 0 (``x``) or 1 (``x'``).
+#: ``draw(side, size)``: the next ``size`` outputs of side 0 (``x``) or 1 (``x'``). A draw may
+#: have an ``end_search()`` method, called once the event search is done (before certifying).
 Draw = Callable[[int, int], np.ndarray]
 
 #: Most rows per side spent on the event search.
@@ -172,6 +173,9 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         candidates = search_events(a, b, families=families, n_certify=samples - n_search,
                                    targets=targets, z=z)
         del a, b
+    end_search = getattr(draw, "end_search", None)
+    if end_search is not None:  # e.g. freeze category codes: certification codes them alike
+        end_search()
     if not candidates:
         raise AuditError("the event search found no candidate event")
     n_certify = samples - n_search

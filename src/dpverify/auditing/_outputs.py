@@ -28,25 +28,61 @@ __all__ = ["CategoryCodes", "as_columns", "same_outputs"]
 
 
 class CategoryCodes:
-    """Integer codes for string categories, assigned on first sight (thread-safe)."""
+    """Integer codes for string categories, assigned on first sight (thread-safe).
+
+    After :meth:`freeze` (the audit calls it when its event search ends) no
+    new code is assigned: every category not seen so far gets the one code
+    :attr:`unseen` ``= len(codes)``. The certification split's columns are
+    then a fixed function of the outputs, the same whatever order threads or
+    chunk workers meet new categories in, so events chosen on the search split
+    (which never saw those categories) classify them identically on every
+    path — one thread, two threads, or chunks on other processes. A frozen
+    instance pickles (for :mod:`dpverify.auditing._chunked`'s workers).
+    """
 
     def __init__(self) -> None:
         self._codes: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._frozen = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            return {"codes": dict(self._codes), "frozen": self._frozen}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._codes, self._frozen = state["codes"], state["frozen"]
+        self._lock = threading.Lock()
+
+    def freeze(self) -> None:
+        """Assign no new codes from now on: unseen categories share :attr:`unseen`."""
+        with self._lock:
+            self._frozen = True
+
+    @property
+    def unseen(self) -> int:
+        """The code of every category first met after :meth:`freeze`."""
+        return len(self._codes)
 
     def encode(self, values: np.ndarray) -> np.ndarray:
         """The codes of ``values`` (any string array), new values getting the next codes."""
         distinct, inverse = np.unique(values.astype(str), return_inverse=True)
         with self._lock:
-            for value in distinct.tolist():
-                self._codes.setdefault(value, len(self._codes))
-            table = np.array([self._codes[v] for v in distinct.tolist()], dtype=np.int64)
+            if self._frozen:
+                table = np.array([self._codes.get(v, len(self._codes)) for v in distinct.tolist()],
+                                 dtype=np.int64)
+            else:
+                for value in distinct.tolist():
+                    self._codes.setdefault(value, len(self._codes))
+                table = np.array([self._codes[v] for v in distinct.tolist()], dtype=np.int64)
         return table[inverse].reshape(values.shape)
 
     def names(self) -> dict[int, str]:
         """Code → category, for readable event descriptions."""
         with self._lock:
-            return {code: name for name, code in self._codes.items()}
+            names = {code: name for name, code in self._codes.items()}
+            if self._frozen:
+                names[len(self._codes)] = "<unseen>"
+            return names
 
 
 def _field(values: Any, size: int, codes: CategoryCodes, name: str) -> np.ndarray:

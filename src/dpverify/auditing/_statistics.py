@@ -291,9 +291,17 @@ def output_kind(samples: np.ndarray) -> str:
     shape = "scalar" if array.ndim == 1 or (array.ndim == 2 and array.shape[1] == 1) else "vector"
     if array.dtype.kind in "biu":
         return f"discrete {shape}"
-    finite = array[np.isfinite(array)] if array.dtype.kind == "f" else array
-    integral = array.dtype.kind == "f" and bool(np.all(finite == np.floor(finite)))
+    integral = array.dtype.kind == "f" and _all_integral(array.reshape(-1))
     return f"{'discrete' if integral else 'continuous'} {shape}"
+
+
+def _all_integral(values: np.ndarray) -> bool:
+    """Whether every finite value is an integer; a prefix first (continuous outputs exit at once)."""
+    for part in (values[:4096], values[4096:]):
+        whole = part == np.floor(part)      # False for non-integers and NaN; True for ±inf
+        if not whole.all() and not np.all(whole | np.isnan(part)):
+            return False
+    return True
 
 
 def fit_logistic(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, float]:

@@ -60,7 +60,8 @@ from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
 
-__all__ = ["audit", "audit_curve", "audit_from_draw", "Sampler", "check_events", "check_seed",
+__all__ = ["audit", "audit_curve", "audit_from_draw", "Sampler", "SamplerDraw", "check_events",
+           "check_seed",
            "claimed_delta_curve", "prepare_draw", "check_samples_can_certify", "run_audit",
            "check_common"]
 
@@ -112,12 +113,32 @@ def prepare_draw(sampler: Sampler, x: Any, x_prime: Any, seed: Any,
     """
     threads = check_threads(threads)
     codes = CategoryCodes()
-    data = (x, x_prime)
-    threaded = choose_threads(sampler, data, threads, codes, max_rows=samples)
+    threaded = choose_threads(sampler, (x, x_prime), threads, codes, max_rows=samples)
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    generators = [np.random.default_rng(child) for child in sequence.spawn(2)]
-    return (lambda side, size: as_columns(sampler(data[side], size, generators[side]), size,
-                                          codes)), threaded
+    return SamplerDraw(sampler, (x, x_prime), sequence, codes), threaded
+
+
+class SamplerDraw:
+    """A :data:`~dpverify.auditing._engine.Draw` on a sampler: one spawned generator per side.
+
+    ``codes`` maps string categories to numbers; the engine calls
+    :meth:`end_search` when the event search is done, which freezes them
+    (:meth:`~dpverify.auditing._outputs.CategoryCodes.freeze`) so that the
+    certification split — here or in chunks elsewhere — codes every output
+    the same way.
+    """
+
+    def __init__(self, sampler: Sampler, data: tuple[Any, Any], sequence: np.random.SeedSequence,
+                 codes: CategoryCodes) -> None:
+        self.sampler, self.data, self.codes = sampler, data, codes
+        self._generators = [np.random.default_rng(child) for child in sequence.spawn(2)]
+
+    def __call__(self, side: int, size: int) -> Any:
+        return as_columns(self.sampler(self.data[side], size, self._generators[side]), size,
+                          self.codes)
+
+    def end_search(self) -> None:
+        self.codes.freeze()
 
 
 def certify_split_size(samples: int, events: Any) -> int:
@@ -294,7 +315,9 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     certify = None
     check_n_jobs(n_jobs)  # also on the one-process path: n_jobs=True or 1.5 is a mistake
-    if chunk_samples is not None or n_jobs != 1 or executor is not None or scheduler is not None:
+    chunked = chunk_samples is not None or n_jobs != 1 or executor is not None or \
+        scheduler is not None
+    if chunked:
         from dpverify.auditing._chunked import DEFAULT_CHUNK_SAMPLES, chunked_certifier
         from dpverify.execution import check_scheduler, resolve_jobs
 
@@ -302,10 +325,12 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
         check_scheduler(scheduler)
         chunk = DEFAULT_CHUNK_SAMPLES if chunk_samples is None else \
             check_int_at_least(chunk_samples, "chunk_samples", 1)
-        certify = chunked_certifier(sampler, x, x_prime, root, chunk_samples=chunk,
-                                    progress=progress, n_jobs=n_jobs, executor=executor,
-                                    scheduler=scheduler)
     draw, threaded = prepare_draw(sampler, x, x_prime, root, threads, samples)
+    if chunked:
+        # the probe's one-thread decision holds for the chunks too: they run here, in turn
+        certify = chunked_certifier(sampler, x, x_prime, root, chunk_samples=chunk,
+                                    codes=draw.codes, concurrent=threaded, progress=progress,
+                                    n_jobs=n_jobs, executor=executor, scheduler=scheduler)
     return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples,
                            confidence=confidence, events=events, progress=progress, start=start,
                            threads=threaded, certify=certify)

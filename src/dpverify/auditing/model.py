@@ -4,8 +4,8 @@ Some violations cannot be certified by counting at any practical size: the
 classical Gaussian σ = √(2 ln(1.25/δ))/ε used at a large ε breaks its claim
 only on events of probability near δ. When the user states the noise family,
 far fewer samples suffice: :func:`audit_model` estimates the family's one free
-parameter with an **exact** one-sided confidence bound and maps it through the
-family's exact privacy curve —
+parameter with an **exact** confidence bound (or interval) and maps it through
+the family's exact privacy curve —
 
 =========================  =================================  ======================================
 family                     parameter, exact bound             ε lower bound at the claimed δ
@@ -18,12 +18,22 @@ family                     parameter, exact bound             ε lower bound at 
                            median of a held-out prefix
 ``"randomized_response"``  q = P[report = truth]:             ln((q_low − δ)(k − 1)/(1 − q_low))
                            Clopper–Pearson on both sides
+``"discrete_laplace"``     t: ties of output pairs within     a bound on δ_t(ε) valid over the
+                           a side, Bin(pairs, τ(t)), τ the    whole interval of t (tail events
+                           collision probability: a two-      monotone in t); no centre needed
+                           sided Clopper–Pearson interval
+``"discrete_gaussian"``    σ: the same, τ(σ)                  the same, over the interval of σ
+``"binomial"``             min(p, 1 − p), ``trials``          the same, over the interval of p
+                           stated: the same, τ(p)
 =========================  =================================  ======================================
+
+(the integer families: :mod:`dpverify.auditing._model_discrete`).
 
 The bound holds with probability ``>= confidence`` **if** the outputs on
 ``x`` are ``f(x) + noise`` with the stated family (Gaussian/Laplace, with the
-stated sensitivity ``|f(x) − f(x')| = Δ``) or are k-ary randomized response
-of ``x`` — the report says so. If the model is wrong, the bound means
+stated sensitivity ``|f(x) − f(x')| = Δ``; the integer families with an
+integer ``f`` and integer Δ) or are k-ary randomized response of ``x`` —
+the report says so. If the model is wrong, the bound means
 nothing: use :func:`~dpverify.auditing.audit` for a model-free bound.
 
 :func:`weakest_profile` gives the privacy curve of the weakest mechanism of a
@@ -53,14 +63,22 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
+from dpverify.auditing._model_discrete import (
+    DISCRETE_FAMILIES,
+    MAX_BINOMIAL_TRIALS,
+    count_ties,
+    delta_function,
+    interval_epsilon_lower,
+    parameter_interval,
+)
 from dpverify.auditing.audit import Sampler, check_seed, prepare_draw
 from dpverify.auditing.estimators import clopper_pearson_lower
 from dpverify.errors import AuditError
-from dpverify.guarantees import ApproxDP, PureDP
+from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP
 
 __all__ = ["audit_model", "ModelAuditReport", "MODEL_FAMILIES", "weakest_profile"]
 
-MODEL_FAMILIES = ("gaussian", "laplace", "randomized_response")
+MODEL_FAMILIES = ("gaussian", "laplace", "randomized_response", *DISCRETE_FAMILIES)
 #: Share of each side's samples held out to fix the Laplace model's centre.
 _CENTRE_FRACTION = 0.01
 
@@ -101,7 +119,7 @@ class ModelAuditReport:
     def __str__(self) -> str:
         verdict = ("VIOLATION under the stated model" if self.violation
                    else "no violation found under the stated model")
-        side = "<=" if self.family != "randomized_response" else ">="
+        side = ">=" if self.family == "randomized_response" else "<="
         return "\n".join([
             f"MODEL-BASED audit of an (eps={self.guarantee.epsilon!r}, "
             f"delta={getattr(self.guarantee, 'delta', 0.0)!r}) claim: {verdict}",
@@ -198,10 +216,19 @@ def _randomized_response(sides: list[np.ndarray], data: tuple[Any, Any], alpha: 
     return estimate, low, max(0.0, round_down(bound * (1 - 1e-12)))
 
 
+def _integer_family(sides: list[np.ndarray], family: str, alpha: float, sensitivity: int,
+                    delta: float, trials: int | None) -> tuple[float, float, float]:
+    ties, pairs = count_ties(sides)
+    estimate, low, high = parameter_interval(family, ties, pairs, alpha, trials)
+    if math.isinf(high):
+        return estimate, high, 0.0 if delta > 0 or family == "discrete_laplace" else math.inf
+    return estimate, high, interval_epsilon_lower(family, low, high, sensitivity, delta, trials)
+
+
 def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon: float,
                 delta: float = 0.0, sensitivity: float | None = None, categories: int = 2,
-                samples: int = 1_000_000, confidence: float = 0.95, seed: Any = None,
-                threads: Any = "auto") -> ModelAuditReport:
+                trials: int | None = None, samples: int = 1_000_000, confidence: float = 0.95,
+                seed: Any = None, threads: Any = "auto") -> ModelAuditReport:
     """Lower-bound ε assuming the stated noise family; the report says it is model-based.
 
     Parameters
@@ -210,15 +237,21 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
         As in :func:`~dpverify.auditing.audit`.
     family
         ``"gaussian"`` or ``"laplace"`` (outputs ``f(data) + noise``, scalar
-        or i.i.d. per coordinate) or ``"randomized_response"`` (outputs are
-        the input category reported truthfully with probability ``q``).
+        or i.i.d. per coordinate), ``"randomized_response"`` (outputs are
+        the input category reported truthfully with probability ``q``), or
+        an integer family — ``"discrete_laplace"``, ``"discrete_gaussian"``,
+        ``"binomial"`` (scalar outputs: an integer ``f(data)`` plus
+        ``DiscreteLaplace(t)``, ``DiscreteGaussian(σ)`` or ``Bin(trials, p)``
+        noise; any constant offset of the binomial is part of ``f``).
     epsilon, delta
         The claim.
     sensitivity
-        ``|f(x) − f(x')|`` (ℓ2 for Gaussian, ℓ1 for Laplace); required for
-        the two noise families.
+        ``|f(x) − f(x')|`` (ℓ2 for Gaussian, ℓ1 for Laplace; a positive
+        integer for the integer families); required for every noise family.
     categories
         ``k`` of k-ary randomized response (>= 2).
+    trials
+        The binomial model's number of trials (1 to 10^7); binomial only.
     samples
         Outputs per side (>= 100).
     confidence
@@ -244,6 +277,17 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
     ...                      samples=100_000, seed=1)
     >>> report.violation, 10.0 < report.epsilon_lower_bound < 11.04
     (True, True)
+
+    An integer count with discrete Laplace noise of scale 1 claimed as
+    ε = 0.5 (it is 1-DP; the centre f(x) is never needed):
+
+    >>> from scipy import stats
+    >>> def count(d, n, rng):
+    ...     return d + stats.dlaplace.rvs(1.0, size=n, random_state=rng)
+    >>> report = audit_model(count, 3, 4, family="discrete_laplace", sensitivity=1,
+    ...                      epsilon=0.5, samples=100_000, seed=2)
+    >>> report.violation, 0.5 < report.epsilon_lower_bound <= 1.0
+    (True, True)
     """
     start = time.perf_counter()
     family = check_choice(family, "family", MODEL_FAMILIES)
@@ -261,6 +305,18 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
             raise value_error("sensitivity", sensitivity, "a positive number",
                               f"family={family!r} needs the stated |f(x) - f(x')|")
         sensitivity = check_positive(sensitivity, "sensitivity")
+    if family in DISCRETE_FAMILIES:
+        if sensitivity != int(sensitivity):
+            raise value_error("sensitivity", sensitivity, "a positive integer",
+                              f"family={family!r} shifts an integer query")
+        sensitivity = int(sensitivity)
+    if family == "binomial":
+        if trials is None:
+            raise value_error("trials", trials, "a positive integer",
+                              "family='binomial' needs the stated number of trials")
+        trials = check_int_at_least(trials, "trials", 1, maximum=MAX_BINOMIAL_TRIALS)
+    elif trials is not None:
+        raise value_error("trials", trials, "None unless family='binomial'")
     draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads, samples)
     sides = [_rows(draw(side, samples)) for side in (0, 1)]
     for name, side in zip(("x", "x'"), sides):
@@ -275,11 +331,19 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
         estimate, bound, lower = _laplace(sides, alpha, sensitivity, delta)
         model = f"outputs are f(data) + Lap(b) per coordinate, |f(x) - f(x')|_1 = {sensitivity!r}"
         parameter = "scale b"
-    else:
+    elif family == "randomized_response":
         estimate, bound, lower = _randomized_response(sides, (x, x_prime), alpha, categories,
                                                       delta)
         model = f"{categories}-ary randomized response of the input category"
         parameter = "P[report = truth]"
+    else:
+        estimate, bound, lower = _integer_family(sides, family, alpha, sensitivity, delta, trials)
+        noise = {"discrete_laplace": "DiscreteLaplace(t)", "discrete_gaussian":
+                 "DiscreteGaussian(sigma)", "binomial": f"Bin({trials}, p)"}[family]
+        model = (f"outputs are an integer f(data) + {noise} noise, |f(x) - f(x')| = "
+                 f"{sensitivity!r}")
+        parameter = {"discrete_laplace": "scale t", "discrete_gaussian": "sigma",
+                     "binomial": "min(p, 1 - p)"}[family]
     guarantee = PureDP(epsilon) if delta == 0 else ApproxDP(epsilon, delta)
     return ModelAuditReport(guarantee=guarantee, family=family, model=model, parameter=parameter,
                             estimate=estimate, parameter_bound=bound, sensitivity=sensitivity,
@@ -294,24 +358,37 @@ def weakest_profile(family: str, epsilon: float, delta: float = 0.0, *,
 
     ``"gaussian"``: σ = :func:`~dpverify.accountants.calibrate.analytic_gaussian_sigma`;
     ``"laplace"``: b = Δ/(ε − 2 ln(1 − δ)) (the inverse of the Laplace
-    profile). Audit an implementation against the whole curve with
+    profile); ``"discrete_laplace"``, ``"discrete_gaussian"``: the smallest
+    scale t or σ (verified by bisection, :func:`~dpverify._numeric.bisect_passing`)
+    whose exact profile has δ(ε) <= δ, at an integer Δ; ``"binomial"``: the
+    binomial mechanism Bin(N, 1/2) with the fewest trials
+    (:func:`~dpverify.accountants.calibrate.min_binomial_trials`). Audit an
+    implementation against the whole curve with
     ``audit_curve(sampler, x, x_prime, profile=weakest_profile(...))``: a
     mechanism of that family meeting the claim cannot violate it anywhere.
 
     >>> weakest_profile("laplace", 1.0).delta_for_epsilon(1.0)
     0.0
+    >>> weakest_profile("discrete_laplace", 1.0).delta_for_epsilon(1.0)
+    0.0
     """
-    family = check_choice(family, "family", ("gaussian", "laplace"))
+    family = check_choice(family, "family", ("gaussian", "laplace", *DISCRETE_FAMILIES))
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
     delta = check_delta(delta, "delta")
     sensitivity = check_positive(sensitivity, "sensitivity")
     from dpverify.mechanisms.continuous import gaussian_privacy_profile, laplace_privacy_profile
 
+    if family in ("gaussian", "discrete_gaussian", "binomial") and delta == 0:
+        raise value_error("delta", delta, f"> 0 for the {family} family",
+                          "it is not epsilon-DP for any finite epsilon")
+    if family in DISCRETE_FAMILIES:
+        if sensitivity != int(sensitivity):
+            raise value_error("sensitivity", sensitivity, "a positive integer",
+                              f"family={family!r} shifts an integer query")
+        return _weakest_integer_profile(family, epsilon, delta, int(sensitivity))
     if family == "gaussian":
         from dpverify.accountants.calibrate import analytic_gaussian_sigma
 
-        if delta == 0:
-            raise value_error("delta", delta, "> 0 for the Gaussian family")
         return gaussian_privacy_profile(analytic_gaussian_sigma(epsilon, delta,
                                                                 sensitivity=sensitivity),
                                         sensitivity=sensitivity)
@@ -320,3 +397,32 @@ def weakest_profile(family: str, epsilon: float, delta: float = 0.0, *,
         raise value_error("epsilon", epsilon, "large enough for a finite Laplace scale",
                           f"sensitivity={sensitivity!r} / epsilon overflows")
     return laplace_privacy_profile(scale, sensitivity=sensitivity)
+
+
+def _weakest_integer_profile(family: str, epsilon: float, delta: float, sensitivity: int) -> Any:
+    """:func:`weakest_profile` of the integer families (exact profiles, verified calibration)."""
+    from dpverify.mechanisms import BinomialNoise, DiscreteGaussian, DiscreteLaplace
+    from dpverify.mechanisms.privacy_maps import privacy_map
+
+    if family == "binomial":
+        from dpverify.accountants.calibrate import min_binomial_trials
+
+        mechanism: Any = BinomialNoise(min_binomial_trials(epsilon, delta,
+                                                           sensitivity=sensitivity))
+    else:
+        def meets(parameter: float) -> bool:
+            delta_of = delta_function(family, parameter, sensitivity)
+            return bool(delta_of(mpmath.mpf(epsilon)) <= delta)
+
+        high = sensitivity / epsilon  # the pure-DP scale, or a start for sigma
+        while not meets(high):
+            high *= 2
+            if high > 1e90:
+                raise value_error("epsilon", epsilon, "large enough for a finite noise scale")
+        low = high / 2
+        while meets(low) and low > 1e-90:
+            low /= 2
+        parameter = bisect_passing(meets, low, high, rtol=1e-10) if not meets(low) else low
+        mechanism = DiscreteLaplace(parameter) if family == "discrete_laplace" else \
+            DiscreteGaussian(parameter)
+    return privacy_map(mechanism, sensitivity=sensitivity, target=PrivacyProfile)

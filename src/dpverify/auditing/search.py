@@ -11,6 +11,11 @@ StatDP patterns of :func:`query_vector_patterns`) and
    samples, each at confidence ``1 − (1 − confidence)/certify_top``, and
    reports the best certified bound.
 
+With ``samples="auto"`` the certification of each chosen pair is a
+sequential audit (:func:`~dpverify.auditing.sequential.audit_sequential`:
+doubling stages on fresh samples, stopping at the first certified violation,
+``max_samples`` per side per pair) at the same per-pair level.
+
 **Family-wise guarantee** (``docs/proofs/auditing.md`` §7). The chosen pairs
 are a function of the pilot samples only; the certification samples are drawn
 afterwards from independent streams, so conditionally on the pilot each
@@ -18,7 +23,11 @@ certifying audit is an ordinary audit of a fixed pair, valid with probability
 ``>= 1 − (1 − confidence)/k`` (§4). By the union bound over the ``k``
 certified pairs, all their bounds hold together with probability
 ``>= confidence``, conditionally on the pilot and hence unconditionally. The
-pilot bounds are never reported as certified.
+pilot bounds are never reported as certified. With ``samples="auto"`` each
+certifying audit is a sequential one at level ``1 − (1 − confidence)/k``,
+itself valid at that level whatever its stopping time (alpha spending over
+its stages fixed before any draw, §8), so the same union bound over the
+``k`` pairs applies (§7, "sequential certification").
 
 References: Ding et al. 2018 (StatDP: the input patterns), Bichsel et al.
 2021 (DP-Sniper, which uses the same patterns).
@@ -153,9 +162,10 @@ def _check_pairs(pairs: Any) -> tuple[InputPair, ...]:
 
 
 def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delta: float = 0.0,
-                 samples: int = 1_000_000, pilot_samples: int | None = None,
+                 samples: Any = 1_000_000, pilot_samples: int | None = None,
                  certify_top: int = 1, confidence: float = 0.95, seed: Any = None,
-                 events: Any = "auto", threads: Any = "auto") -> SearchReport:
+                 events: Any = "auto", threads: Any = "auto",
+                 max_samples: int | None = None) -> SearchReport:
     """Find the neighbouring pair that best refutes the claim, and certify it on fresh samples.
 
     Parameters
@@ -168,10 +178,16 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     epsilon, delta
         The claim.
     samples
-        Outputs per side of each certifying audit.
+        Outputs per side of each certifying audit, or ``"auto"``: each chosen
+        pair is certified by a sequential audit that stops at its first
+        certified violation (family-wise valid, see the module docstring).
     pilot_samples
         Outputs per side of each pilot audit (default ``samples // 10``, at
-        least 10 000); at most ``max(10 000, samples)``.
+        least 10 000; with ``"auto"``, ``max_samples // 100``, at least
+        10 000); at most ``max(10 000, samples or max_samples)``.
+    max_samples
+        With ``samples="auto"``: the budget per side of each chosen pair's
+        sequential certification (default 10^7).
     certify_top
         How many of the best pilot pairs are certified (Bonferroni over them).
     confidence
@@ -203,13 +219,25 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     candidates = _check_pairs(pairs)
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
-    samples = check_int_at_least(samples, "samples", 10)
-    pilot = max(10_000, samples // 10) if pilot_samples is None else check_int_at_least(
+    sequential = isinstance(samples, str) and samples == "auto"
+    if sequential:
+        from dpverify.auditing.sequential import DEFAULT_MAX_SAMPLES
+
+        budget = DEFAULT_MAX_SAMPLES if max_samples is None else check_int_at_least(
+            max_samples, "max_samples", 10)
+        default_pilot = max(10_000, budget // 100)
+        samples = budget  # the most a certification may draw (ranking plans for it)
+    else:
+        if max_samples is not None:
+            raise value_error("max_samples", max_samples, "None unless samples='auto'")
+        samples = check_int_at_least(samples, "samples", 10)
+        budget, default_pilot = samples, max(10_000, samples // 10)
+    pilot = default_pilot if pilot_samples is None else check_int_at_least(
         pilot_samples, "pilot_samples", 10)
-    if pilot > max(10_000, samples):  # a pilot per pair costs more than the certifying audits
-        raise limit_error("pilot_samples", pilot, max(10_000, samples),
-                          "a pilot needs no more outputs than the certifying audit (samples=); "
-                          "leave pilot_samples None for max(10000, samples // 10)")
+    if pilot > max(10_000, budget):  # a pilot per pair costs more than the certifying audits
+        raise limit_error("pilot_samples", pilot, max(10_000, budget),
+                          "a pilot needs no more outputs than the certifying audit (samples= "
+                          "or max_samples=); leave pilot_samples None for the default")
     certify_top = check_int_at_least(certify_top, "certify_top", 1)
     certify_top = min(certify_top, len(candidates))
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
@@ -233,8 +261,9 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     chosen = order[:certify_top]
     level = 1 - (1 - confidence) / certify_top
     reports = [audit(sampler, candidates[i].x, candidates[i].x_prime, epsilon=epsilon, delta=delta,
-                     samples=samples, confidence=level, seed=child, events=events,
-                     threads=threads)
+                     samples="auto" if sequential else samples, confidence=level, seed=child,
+                     events=events, threads=threads,
+                     max_samples=budget if sequential else None)
                for i, child in zip(chosen, certify_seeds)]
     best = max(range(len(reports)), key=lambda j: reports[j].epsilon_lower_bound)
     return SearchReport(report=reports[best], pair=candidates[chosen[best]], pairs=candidates,

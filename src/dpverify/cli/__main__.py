@@ -4,4 +4,5 @@ import sys
 
 from dpverify.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # importing the module (Sphinx autosummary, pydoc) runs nothing
+    sys.exit(main())

@@ -9,7 +9,11 @@ Two sources of mechanisms:
 
 Modes: the default counting audit; ``--samples auto`` (sequential, stops at
 the first certified violation, at most ``--max-samples``); ``--pairs``
-(search); ``--model FAMILY`` (model-based, labelled as such). Exit status 0
+(search: a pilot audit of every pair, then the best pair certified on fresh
+samples at the whole search's confidence; with ``--samples auto`` that
+certification is sequential, its stages' alpha spent within the pair's share
+of the union bound — ``docs/proofs/auditing.md`` §7); ``--model FAMILY``
+(model-based, labelled as such). Exit status 0
 no violation, 1 violation certified, 2 bad input, 3 internal error.
 """
 
@@ -88,7 +92,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", choices=MODEL_FAMILIES, default=None,
                         help="model-based audit assuming this noise family (labelled as such)")
     parser.add_argument("--sensitivity", type=finite_float, default=None,
-                        help="|f(x) - f(x')| for --model gaussian/laplace")
+                        help="|f(x) - f(x')| for the --model noise families (an integer for "
+                             "discrete_laplace, discrete_gaussian, binomial)")
+    parser.add_argument("--trials", type=count, default=None,
+                        help="number of trials of --model binomial")
     parser.add_argument("--categories", type=count, default=2,
                         help="k for --model randomized_response")
     parser.add_argument("--threads", choices=("auto", "on", "off"), default="auto",
@@ -271,11 +278,10 @@ def _search(args: argparse.Namespace, sampler: Any, epsilon: float, delta: float
             label: str) -> dict[str, Any]:
     from dpverify.auditing.search import audit_search
 
-    if args.samples == "auto":
-        raise _usage("--samples auto does not combine with --pairs: give --samples N")
+    # --samples auto: each chosen pair certified sequentially (family-wise: see audit_search)
     found = audit_search(sampler, read_pairs(args.pairs), epsilon=epsilon, delta=delta,
                          samples=args.samples, confidence=args.confidence, seed=args.seed,
-                         events=args.events, threads=threads)
+                         events=args.events, threads=threads, max_samples=args.max_samples)
     result = {"mechanism": label, "method": "search", **found.to_dict(), "epsilon": epsilon,
               "delta": delta, "epsilon_lower_bound": found.epsilon_lower_bound}
     return {**result, "_text": f"{label}\n{found}",
@@ -290,6 +296,7 @@ def _model(args: argparse.Namespace, sampler: Any, x: Any, x_prime: Any, epsilon
         raise _usage("--model audits one pair with a fixed --samples N")
     report = audit_model(sampler, x, x_prime, family=args.model, epsilon=epsilon, delta=delta,
                          sensitivity=args.sensitivity, categories=args.categories,
+                         trials=args.trials,
                          samples=args.samples, confidence=args.confidence, seed=args.seed,
                          threads=threads)
     result = {"mechanism": label, "method": "model", **report.to_dict(), "epsilon": epsilon,
