@@ -117,10 +117,27 @@ def test_audit_interactive_bit_identical_across_executors(dask_client) -> None:
         assert np.array_equal(first, outputs[0][0]) and np.array_equal(second, outputs[0][1])
 
 
+def _worker_settings(value: int, seed: np.random.SeedSequence) -> tuple:
+    import dask
+
+    return (_square_with_noise(value, seed), os.environ.get("MALLOC_TRIM_THRESHOLD_"),
+            dask.config.get("distributed.worker.profile.enabled"),
+            dask.config.get("distributed.admin.tick.interval"))
+
+
 def test_scheduler_local_starts_and_closes_a_cluster() -> None:
+    """The cluster's workers run without the profiler and without MALLOC_TRIM_THRESHOLD_
+    (each costs CPU in every task, module docstring of dpverify.execution) and with a
+    slower event-loop tick, and the
+    nannies' pre-spawn variables do not stay in this process's environment."""
     pytest.importorskip("distributed")
-    assert run_tasks(_square_with_noise, _tasks(4), scheduler="local", n_jobs=2) == \
-        [_square_with_noise(*task) for task in _tasks(4)]
+    before = dict(os.environ)
+    outcomes = run_tasks(_worker_settings, _tasks(4), scheduler="local", n_jobs=2)
+    assert [o[0] for o in outcomes] == [_square_with_noise(*task) for task in _tasks(4)]
+    if "MALLOC_TRIM_THRESHOLD_" not in before:
+        assert {o[1] for o in outcomes} == {None}
+    assert {o[2] for o in outcomes} == {False} and {o[3] for o in outcomes} == {"1s"}
+    assert dict(os.environ) == before
 
 
 def test_sweep_bit_identical_across_executors(dask_client) -> None:

@@ -145,8 +145,8 @@ def test_linear_simulation_memory_is_bounded_before_it_starts() -> None:
 # --- the CLI ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, option", [
-    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--compositions", "inf"],
-     "--compositions"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "inf"],
+     "--count"),
     (["shuffle", "--local-epsilon", "1", "--n", "inf", "--delta", "1e-6"], "--n"),
     (["simulate", "--algorithm", "se", "--horizon", "inf"], "--horizon"),
     (["audit", "laplace_half_scale", "--samples", "inf"], "--samples"),
@@ -166,7 +166,7 @@ def test_cli_json_is_strict(capsys) -> None:
     def refuse(constant: str) -> None:
         raise ValueError(constant)
 
-    status = main(["account", "laplace", "--scale", "1", "--compositions", "1", "--delta", "0.5",
+    status = main(["account", "laplace", "--scale", "1", "--count", "1", "--delta", "0.5",
                    "--method", "rdp", "--json"])
     assert status in (0, 1)
     json.loads(capsys.readouterr().out, parse_constant=refuse)

@@ -12,8 +12,9 @@ mpmath import. ``from dpverify import PureDP`` works as before.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from dpverify._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the static view of the lazy re-exports below
     from dpverify.errors import AuditError, CalibrationError, DpverifyError, UnsupportedError
@@ -49,14 +50,4 @@ _REEXPORTS = {
 __all__ = ["__version__", *_REEXPORTS]
 
 
-def __getattr__(name: str) -> Any:
-    module = _REEXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'dpverify' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_REEXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _REEXPORTS)

@@ -33,10 +33,13 @@ ROWS = {
                                                kinds={"alpha": "probability"}),
     "phase_schedule": Row(MODULE.phase_schedule, {"horizon": 100, "d": 2, "alpha": 0.8},
                           kinds={"alpha": "probability"}),
+    "fixed_users": Row(MODULE.fixed_users, {"horizon": 1000, "dimension": 2, "actions": 5,
+                                            "runs": 1}),
     "make_linear_algorithm": Row(MODULE.make_linear_algorithm,
                                  {"name": "hanna-central", "epsilon": 1.0, "delta": 1e-6}),
 }
 NOT_FUZZED = {
+    "FIXED_USERS_RULES": "a tuple constant",
     "LINEAR_ALGORITHM_NAMES": "a tuple constant",
     "NON_PRIVATE_LINEAR_ALGORITHMS": "a frozenset constant",
 }

@@ -256,3 +256,21 @@ def test_exact_profiles_decrease_with_noise_and_grow_with_sensitivity(noise: flo
             base = delta_function(noise, epsilon, sensitivity=sensitivity)
             assert delta_function(noise * growth, epsilon, sensitivity=sensitivity) <= base
             assert delta_function(noise, epsilon, sensitivity=sensitivity + 1) >= base
+
+
+def test_closed_form_maps_take_any_integer_sensitivity() -> None:
+    """Closed forms take Δ up to 10^7: Δ = 128,000 (the secure-aggregation precision of
+    chowdhury Fig. 1(c) at T = 10^7) is accepted where the summed exact profiles refuse
+    it, and the values are the formulas' (Δ/t, Δ²/(2σ²), Thm 3.5)."""
+    big = 128_000
+    curve = privacy_map(Skellam(1e12), sensitivity=big, target=RDPCurve)
+    assert curve.epsilon_at(2) == pytest.approx(float(skellam_rdp(
+        2, l1_sensitivity=big, l2_sensitivity=big, variance=2e12)), rel=1e-15)
+    assert privacy_map(DiscreteLaplace(1e6), sensitivity=big, target=PureDP).epsilon >= 0.128
+    assert privacy_map(PolyaDifference(3, 1e6), sensitivity=big, target=PureDP).epsilon >= 0.128
+    assert privacy_map(DiscreteGaussian(1e6), sensitivity=big, target=ZCDP).rho == pytest.approx(
+        big ** 2 / 2e12, rel=1e-15)
+    with pytest.raises(ValueError, match="sensitivity"):
+        privacy_map(DiscreteLaplace(1e6), sensitivity=big, target=PrivacyProfile)
+    with pytest.raises(ValueError, match="sensitivity"):  # bounded work: 10^7 at most
+        privacy_map(Skellam(1e12), sensitivity=10 ** 7 + 1, target=RDPCurve)

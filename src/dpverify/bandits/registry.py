@@ -152,7 +152,8 @@ def plan_deployment(name: str, *, horizon: int, epsilon: float | None = None,
 
     name = check_choice(name, "name", ALL_ALGORITHM_NAMES)
     if ALGORITHM_FAMILIES.get(name) == "linear" and name == "dpe-fixedu":
-        options = {"horizon": horizon, "dimension": dimension or 20, **options}
+        options = {"horizon": horizon, "dimension": dimension or 20, "actions": actions or 1000,
+                   **options}
     algorithm = make_algorithm(name, epsilon=epsilon, delta=delta, mode=mode,
                                calibration=calibration, **options)
     try:

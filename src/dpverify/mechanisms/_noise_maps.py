@@ -63,16 +63,26 @@ SKELLAM_ORDERS: tuple[int, ...] = tuple(range(2, 65)) + (80, 96, 128, 160, 192, 
 
 _SERIES_SIGMA_RANGE = (1e-100, 1e100)
 MAX_INTEGER_SENSITIVITY = 10**5
-"""Largest integer sensitivity Δ of the exact discrete profiles (their sums have Δ terms)."""
+"""Largest integer sensitivity Δ of the exact discrete profiles (their sums have Δ terms).
+
+The closed-form maps (discrete Laplace and Pólya pure DP, discrete Gaussian
+zCDP, Skellam RDP) take Δ up to :data:`MAX_CLOSED_FORM_SENSITIVITY`."""
+MAX_CLOSED_FORM_SENSITIVITY = 10**7
+"""Largest integer Δ of the closed-form maps: their exact rational arithmetic grows with
+Δ's digits (the Skellam curve is 73 orders), and calibrations evaluate them ~100 times;
+chowdhury's secure aggregation at T = 10^7 needs Δ = g of about 10^5–10^6."""
 
 
-def _integer_sensitivity(sensitivity: float) -> int:
+def _integer_sensitivity(sensitivity: float, *, summed: bool = True) -> int:
+    """Δ as an int, at most :data:`MAX_INTEGER_SENSITIVITY` when the caller sums Δ terms
+    (``summed``), else :data:`MAX_CLOSED_FORM_SENSITIVITY`."""
     if sensitivity != math.floor(sensitivity):
         raise value_error("sensitivity", sensitivity, "an integer for integer-valued noise",
                           "an integer-valued query has integer sensitivity; round it up")
-    if sensitivity > MAX_INTEGER_SENSITIVITY:
+    limit = MAX_INTEGER_SENSITIVITY if summed else MAX_CLOSED_FORM_SENSITIVITY
+    if sensitivity > limit:
         raise value_error("sensitivity", sensitivity,
-                          f"at most {MAX_INTEGER_SENSITIVITY} for the exact discrete profile",
+                          f"at most {limit} for the exact discrete profile",
                           "rescale the query (divide it and the noise scale by a common "
                           "factor) or use the continuous Laplace/Gaussian profile")
     return int(sensitivity)
@@ -130,7 +140,7 @@ def _discrete_laplace_pure(mechanism: DiscreteLaplace, *, sensitivity: float,
     at most ``e^{Δ/t}``, attained at every k >= 0 (CKS 2020, Prop. 30);
     rounded up; integer Δ; any relation.
     """
-    return PureDP(_ratio(_integer_sensitivity(sensitivity), mechanism.scale))
+    return PureDP(_ratio(_integer_sensitivity(sensitivity, summed=False), mechanism.scale))
 
 
 def discrete_laplace_delta(scale: float, epsilon: Any, *, sensitivity: int = 1) -> mpmath.mpf:
@@ -242,7 +252,7 @@ def _discrete_gaussian_zcdp(mechanism: DiscreteGaussian, *, sensitivity: float,
     Soundness: ``D_α(N_Z(0,σ²) ‖ N_Z(Δ,σ²)) <= αΔ²/(2σ²)`` for integer Δ
     (CKS Thm 4, with equality only in the limit); rounded up; any relation.
     """
-    delta = _integer_sensitivity(sensitivity)
+    delta = _integer_sensitivity(sensitivity, summed=False)
     return ZCDP(round_up(Fraction(delta) ** 2 / (2 * Fraction(mechanism.sigma) ** 2)))
 
 
@@ -285,7 +295,7 @@ def _skellam_rdp_curve(mechanism: Skellam, *, sensitivity: float,
     (checked against the exact Rényi divergence in the tests); exact rational
     arithmetic, rounded up; integer Δ; any relation.
     """
-    delta = _integer_sensitivity(sensitivity)
+    delta = _integer_sensitivity(sensitivity, summed=False)
     variance = 2 * Fraction(mechanism.mu)
     epsilons = tuple(round_up(skellam_rdp(order, l1_sensitivity=delta, l2_sensitivity=delta,
                                           variance=variance)) for order in SKELLAM_ORDERS)
@@ -311,7 +321,7 @@ def _polya_difference_pure(mechanism: PolyaDifference, *, sensitivity: float,
     Soundness: exact (as for the discrete Laplace), rounded up; integer Δ;
     any relation.
     """
-    return PureDP(_ratio(_integer_sensitivity(sensitivity), mechanism.scale))
+    return PureDP(_ratio(_integer_sensitivity(sensitivity, summed=False), mechanism.scale))
 
 
 # --------------------------------------------------------------------------- binomial

@@ -97,3 +97,48 @@ def test_pure_request_is_its_approx_form() -> None:
     from dpverify.bandits.mab import DPSE
 
     assert DPSE(epsilon=1.0, requested=PureDP(0.5)).requested == ApproxDP(0.5, 0.0)
+
+
+def test_secure_aggregation_privatizers_request_their_own_delta() -> None:
+    """An RDP / zCDP per-batch guarantee (Skellam, discrete Gaussian) is (ε, δ)-DP only at δ > 0:
+    the default request is (ε, ``delta``), the δ the guarantee is reported at, not an
+    unmeetable (ε, 0); a pure one (Pólya) still requests (ε, 0). With p = 1/T from the horizon."""
+    from dpverify.bandits.privatizers import (
+        DiscreteGaussianSecureAggregation,
+        PolyaSecureAggregation,
+        SkellamSecureAggregation,
+    )
+
+    skellam = ShuffleArmElimination(SkellamSecureAggregation(0.05, scale_factor=1.0),
+                                    batch_size=100, requested=None)
+    assert skellam.requested == ApproxDP(0.05, 1e-6)
+    guarantee = skellam.guarantee(n_arms=3, horizon=10 ** 4)
+    assert guarantee.approx_dp.delta == 1e-6 and guarantee.requested == ApproxDP(0.05, 1e-6)
+    assert ShuffleArmElimination(DiscreteGaussianSecureAggregation(0.5), batch_size=100,
+                                 delta=1e-8).requested == ApproxDP(0.5, 1e-8)
+    assert ShuffleArmElimination(PolyaSecureAggregation(0.5), batch_size=100).requested == \
+        ApproxDP(0.5, 0.0)
+    loose = ShuffleArmElimination(SkellamSecureAggregation(0.05, scale_factor=1.0),
+                                  batch_size=100, requested=ApproxDP(100.0, 1e-6))
+    assert loose.guarantee(n_arms=3, horizon=10 ** 4).claim_met
+
+
+def test_a_zero_delta_request_of_an_rdp_privatizer_says_it_cannot_be_met() -> None:
+    from dpverify.bandits.privatizers import SkellamSecureAggregation
+
+    algorithm = ShuffleArmElimination(SkellamSecureAggregation(0.05, scale_factor=1.0),
+                                      batch_size=100, requested=ApproxDP(100.0, 0.0))
+    guarantee = algorithm.guarantee(n_arms=3, horizon=10 ** 4)
+    assert not guarantee.claim_met and "delta = 0 cannot be met" in guarantee.notes
+    with pytest.raises(ValueError, match="delta"):
+        ShuffleArmElimination(SkellamSecureAggregation(1.0), batch_size=10, delta=0.0)
+
+
+def test_a_privatizer_without_sub_gaussian_error_is_refused_at_start() -> None:
+    """tenenbaum's widths need the M_sum's variance proxy: chowdhury's privatizers have none
+    (the run used to crash adding None to a float)."""
+    from dpverify.bandits.privatizers import SkellamSecureAggregation
+
+    algorithm = ShuffleArmElimination(SkellamSecureAggregation(1.0), batch_size=10)
+    with pytest.raises(ValueError, match="privatizer.*sub-Gaussian"):
+        algorithm.start(n_arms=2, horizon=100)

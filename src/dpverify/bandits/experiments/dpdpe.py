@@ -4,8 +4,9 @@
   LDP- and SDP-DPE at δ = 0.25; ``dpdpe-fig2b`` — time-average regret curves of
   DPE, CDP-, LDP-, SDP-DPE at ε = 10, δ = 0.25; ``dpdpe-fig2c`` — DPE vs DPE-FixedU
   at equal total communication: U is calibrated on the communication the runs
-  actually use (:func:`equal_communication_users`: bisection on the mean
-  simulated C(T) of DPE-FixedU against DPE's, on the experiment's own seeds);
+  actually use (:func:`~dpverify.bandits.linear.fixed_users.equal_communication_users`:
+  the mean simulated C(T) of DPE-FixedU against DPE's, on the experiment's own
+  seeds; ``make_linear_algorithm("dpe-fixedu")`` does the same by default);
   the nominal rule (a constant support of ⌊h_1⌋ = 103) gives U = 245 at
   T = 10^6 and 2.8x DPE's communication, because the real design support is
   about 25 and shrinks. All: T = 10^6, ``|U| = 10^5``, d = 20,
@@ -17,15 +18,13 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from dpverify.bandits.experiments._spec import Experiment, LinearAlgorithmSpec, Panel
 from dpverify.bandits.linear.environments import LinearInstanceFamily
+from dpverify.bandits.linear.fixed_users import equal_communication_users, mean_communication
 
 __all__ = ["DPDPE_EPSILONS", "DPDPE_EXPERIMENTS", "EqualCommunicationSpec",
            "equal_communication_users", "mean_communication"]
@@ -54,52 +53,6 @@ def _dpdpe_fig2b() -> Experiment:
                   LinearAlgorithmSpec("dpdpe-shuffle", "SDP-DPE"))
     panels = (Panel("b", "(b) ε = 10, δ = 0.25", _DPDPE, 10.0, 10 ** 6, algorithms, delta=0.25),)
     return Experiment("dpdpe-fig2b", "dpdpe Fig. 2(b): per-round regret", panels, runs=20)
-
-
-def mean_communication(options: tuple[tuple[str, Any], ...], instances: Any, horizon: int,
-                       seed: Any, runs: int) -> float:
-    """Mean total communication C(T) of DPE (``options=()``) or DPE-FixedU (``(("users", U),)``)."""
-    from dpverify.bandits.linear import make_linear_algorithm
-    from dpverify.bandits.simulate import simulate
-
-    name = "dpe-fixedu" if options else "dpe"
-    result = simulate(make_linear_algorithm(name, **dict(options)), instances, horizon, runs=runs,
-                      seed=seed, checkpoints=1)
-    return float(np.mean(result.communication_cost))
-
-
-@functools.lru_cache(maxsize=32)
-def equal_communication_users(horizon: int, instances: Any, seed: tuple[int, ...], runs: int) -> int:
-    """DPE-FixedU's U whose mean communication C(T) is closest to DPE's, on the same seeded runs.
-
-    DPE's ``C(T) = Σ_l |U_l| s_l`` with ``|U_l| = ⌈2^{αl}⌉`` and s_l the size of the
-    design support actually used; DPE-FixedU's is ``U·S(U)``, ``S(U) = Σ_l s_l(U)``.
-    Both are simulated on ``runs`` runs seeded ``SeedSequence(seed).spawn(runs)``
-    (the experiment's own runs). Starting from the nominal U
-    (:func:`~dpverify.bandits.linear.fixed_users_for_equal_communication`),
-    ``U ← round(C_DPE / S(U))`` until it repeats (a few simulations; S(U)
-    changes slowly with U), then the best of U − 1, U, U + 1 by
-    ``|C(U) − C_DPE|`` is returned.
-    """
-    from dpverify.bandits.linear import fixed_users_for_equal_communication
-
-    target = mean_communication((), instances, horizon, list(seed), runs)
-    costs: dict[int, float] = {}
-
-    def cost(users: int) -> float:
-        if users not in costs:
-            costs[users] = mean_communication((("users", users),), instances, horizon,
-                                              list(seed), runs)
-        return costs[users]
-
-    users = fixed_users_for_equal_communication(horizon, getattr(instances, "d", 20), 0.8)
-    for _ in range(8):
-        following = max(1, int(round(target * users / cost(users))))
-        if following == users:
-            break
-        users = following
-    candidates = [u for u in (users - 1, users, users + 1) if u >= 1]
-    return min(candidates, key=lambda u: (abs(cost(u) - target), u))
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from dpverify.bandits.linear.distributed_phased_elimination import (
     fixed_users_for_equal_communication,
     phase_schedule,
 )
+from dpverify.bandits.linear.fixed_users import FIXED_USERS_RULES, fixed_users
 from dpverify.bandits.linear.phased_elimination import (
     PhasedElimination,
     PhasedEliminationPolicy,
@@ -46,6 +47,8 @@ __all__ = [
     "DistributedPhasedElimination",
     "DistributedPhasedEliminationPolicy",
     "fixed_users_for_equal_communication",
+    "fixed_users",
+    "FIXED_USERS_RULES",
     "phase_schedule",
     "make_linear_algorithm",
     "LINEAR_ALGORITHM_NAMES",
@@ -68,12 +71,19 @@ def _dpdpe(model: str) -> Callable[..., Any]:
 
 
 def _fixed_users(epsilon: float | None, delta: float, *, horizon: int | None = None,
-                 dimension: int = 20, users: int | None = None, **options: Any) -> Any:
-    if users is None:
+                 dimension: int = 20, actions: int = 1000,
+                 users: int | str = "equal-communication", calibration_runs: int = 20,
+                 calibration_seed: int = 0, **options: Any) -> Any:
+    if isinstance(users, str):
+        rule = check_choice(users, "users", FIXED_USERS_RULES)
         if horizon is None:
-            raise value_error("horizon", None, "given (or users) for dpe-fixedu")
-        users = fixed_users_for_equal_communication(horizon, dimension,
-                                                    options.get("alpha", 0.8))
+            raise value_error("horizon", None, "given (or an integer users) for dpe-fixedu")
+        users = fixed_users(horizon, rule=rule, dimension=dimension, actions=actions,
+                            runs=calibration_runs, seed=calibration_seed, **options)
+        how = ("equal communication, calibrated on "
+               f"{calibration_runs} simulated runs" if rule == "equal-communication"
+               else "nominal rule")
+        options.setdefault("name", f"DPE-FixedU (U={users}, {how})")
     return DistributedPhasedElimination("none", None, delta, users=users, **options)
 
 
@@ -101,11 +111,20 @@ def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: flo
 
     ``delta`` defaults to 1e-6 for hanna (Alg. 3's δ) and 0.25 for DP-DPE
     (dpdpe §7). ``options`` go to the constructor (``mode``, ``core_set``,
-    ``alpha``, ``reward_bound``, ``local_constant``, …); ``dpe-fixedu`` takes
-    ``horizon`` and ``dimension`` (to size U for equal communication) or ``users``.
+    ``alpha``, ``reward_bound``, ``local_constant``, …). ``dpe-fixedu`` takes
+    ``users``: an integer U, or how to size it for ``horizon`` —
+    ``"equal-communication"`` (default: U whose simulated mean communication
+    equals DPE's on ``calibration_runs`` runs, seed ``calibration_seed``, of
+    dpdpe's instances with ``actions`` actions in R^``dimension``; as the
+    dpdpe-fig2c experiment) or ``"nominal"`` (the constant-support rule, 2.8x
+    DPE's communication at T = 10^6); :func:`fixed_users`. The algorithm's
+    ``name`` says which.
 
-    >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 6).users
-    245
+    >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 6, users="nominal").name
+    'DPE-FixedU (U=245, nominal rule)'
+    >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 4, dimension=5, actions=50,
+    ...                       calibration_runs=2).users
+    23
     """
     name = check_choice(name, "name", LINEAR_ALGORITHM_NAMES)
     if name not in NON_PRIVATE_LINEAR_ALGORITHMS and epsilon is None:

@@ -35,9 +35,10 @@ simulator from the batches (one per support point), as for every algorithm.
 DPE-FixedU: U fixed so that the total communication equals DPE's on the same
 horizon (CATALOGUE B2.6, our reading). The nominal rule
 :func:`fixed_users_for_equal_communication`, ``U = round(Σ_l s_l⌈2^{αl}⌉ / Σ_l s_l)``
-with s_l = ⌊h_1⌋, overshoots (2.8x at T = 10^6); the experiment calibrates U
-on the communication the runs actually use
-(:func:`dpverify.bandits.experiments.dpdpe.equal_communication_users`).
+with s_l = ⌊h_1⌋, overshoots (2.8x at T = 10^6); the factory
+(``make_linear_algorithm("dpe-fixedu")``) and the experiment calibrate U on the
+communication the runs actually use
+(:func:`dpverify.bandits.linear.fixed_users.equal_communication_users`).
 """
 
 from __future__ import annotations
@@ -127,8 +128,9 @@ def fixed_users_for_equal_communication(horizon: int, d: int, alpha: float) -> i
     "the same total communication", CATALOGUE B2.6). It is **not** equal
     communication in practice: the real design support is about 25 and
     shrinks, not ⌊h_1⌋ = 103, so at T = 10^6 this U = 245 sends about 2.8x
-    DPE's reals. :func:`dpverify.bandits.experiments.dpdpe.equal_communication_users`
-    calibrates U on simulated communication (U ≈ 60 there); dpdpe-fig2c uses it.
+    DPE's reals. :func:`dpverify.bandits.linear.fixed_users.equal_communication_users`
+    calibrates U on simulated communication (U ≈ 60 there); dpdpe-fig2c and
+    ``make_linear_algorithm("dpe-fixedu")`` use it.
 
     >>> fixed_users_for_equal_communication(10 ** 6, 20, 0.8)
     245

@@ -144,8 +144,14 @@ def schedule_guarantee(privatizer: Any, batch_sizes: Sequence[int], *, delta: fl
                                notes="non-private", requested=requested)
     per_batch = worst_case_guarantee(per_size)
     composition = "total = per batch by parallel composition (each user in one batch)"
+    approx = as_approx_dp(per_batch, delta=delta)
+    unmeetable = ""
+    if requested is not None and requested.delta == 0 and approx.delta > 0:
+        unmeetable = (f"the request's delta = 0 cannot be met: the per-batch guarantee is "
+                      f"{type(per_batch).__name__}, (epsilon, delta)-DP only with delta > 0")
     return BanditGuarantee(model=privatizer.model, per_batch=per_batch, total=per_batch,
-                           approx_dp=as_approx_dp(per_batch, delta=delta),
+                           approx_dp=approx,
                            notes="; ".join(filter(None, [composition, notes,
-                                                         getattr(privatizer, "theorem_note", "")])),
+                                                         getattr(privatizer, "theorem_note", ""),
+                                                         unmeetable])),
                            requested=requested)

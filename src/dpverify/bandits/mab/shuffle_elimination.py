@@ -34,6 +34,7 @@ import numpy as np
 
 from dpverify._validation import (
     check_choice,
+    check_delta,
     check_flag,
     check_has,
     check_instance,
@@ -84,6 +85,9 @@ class ShuffleArmElimination:
     name: str = "arm elimination"
     requested: ApproxDP | None = None
     mode: str = "paper"
+    #: δ at which a per-batch RDP / zCDP guarantee (chowdhury's Skellam and discrete-Gaussian
+    #: secure aggregation) is reported as (ε, δ); an M_sum with a ``delta`` field uses its own.
+    delta: float = 1e-6
 
     def __post_init__(self) -> None:
         check_has(self.privatizer, "privatizer", ("guarantee", "estimate_error_law", "for_horizon"), "a privatizer (dpverify.bandits.privatizers)")
@@ -91,12 +95,26 @@ class ShuffleArmElimination:
         if self.batch_size is not None:
             object.__setattr__(self, "batch_size", check_positive_int(self.batch_size, "batch_size"))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
         object.__setattr__(self, "requested", check_request(self.requested))
         epsilon = getattr(self.privatizer, "epsilon", None)
         if self.requested is None and epsilon is not None:
-            # a pure privatizer (CentralLaplace, ...) has no delta field: its request is (ε, 0)
-            object.__setattr__(self, "requested",
-                               ApproxDP(epsilon, getattr(self.privatizer, "delta", 0.0)))
+            # the request is the privatizer's own (ε, δ): δ = 0 only for a pure per-batch
+            # guarantee (CentralLaplace, Pólya secure aggregation); an RDP / zCDP one (Skellam,
+            # discrete Gaussian) is (ε, δ)-DP at δ > 0 only, and is requested at `delta`
+            delta = getattr(self.privatizer, "delta", None)
+            if delta is None:
+                delta = 0.0 if _is_pure(self.privatizer) else self.delta
+            object.__setattr__(self, "requested", ApproxDP(epsilon, delta))
+
+    @property
+    def report_delta(self) -> float:
+        """δ of the reported (ε, δ) form: the M_sum's own ``delta``, else :attr:`delta`."""
+        return getattr(self.privatizer, "delta", None) or self.delta
+
+    def deployed_privatizer(self, horizon: int) -> Any:
+        """The privatizer a run of horizon T uses (secure aggregation: tail probability p = 1/T)."""
+        return self.privatizer.for_horizon(check_positive_int(horizon, "horizon"))
 
     @property
     def variable_batches(self) -> bool:
@@ -107,6 +125,13 @@ class ShuffleArmElimination:
         return 2 ** phase if self.batch_size is None else self.batch_size
 
     def start(self, *, n_arms: int, horizon: int, per_user: bool = False) -> ShuffleEliminationPolicy:
+        law = self.deployed_privatizer(horizon).estimate_error_law(self.phase_batch_size(1))
+        if law.sub_gaussian_variance is None:
+            raise value_error("privatizer", getattr(self.privatizer, "name", self.privatizer),
+                              "an M_sum whose error is sub-Gaussian (ShuffledNoisyBits, "
+                              "ShuffledRandomizedResponse, NonPrivate)",
+                              "tenenbaum's widths need its variance proxy σ²; run chowdhury's "
+                              "privatizers with BatchedSuccessiveElimination")
         return ShuffleEliminationPolicy(self, n_arms=n_arms, horizon=horizon, per_user=per_user)
 
     def batch_sizes(self, horizon: int) -> list[int]:
@@ -115,9 +140,9 @@ class ShuffleArmElimination:
         return [min(self.batch_size, check_positive_int(horizon, "horizon"))]
 
     def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
-        delta = getattr(self.privatizer, "delta", 1e-6)
-        return schedule_guarantee(self.privatizer, self.batch_sizes(horizon), delta=delta,
-                                  notes="per batch: (ε, δ)-SDP of the shuffled M_sum",
+        return schedule_guarantee(self.deployed_privatizer(horizon), self.batch_sizes(horizon),
+                                  delta=self.report_delta,
+                                  notes=f"per batch: the guarantee of {self.privatizer.name}",
                                   requested=self.requested)
 
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
@@ -145,7 +170,7 @@ class ShuffleArmElimination:
         return batch_plan(name=self.name, mode=self.mode, model=self.privatizer.model,
                           horizon=horizon, n_arms=sizes["n_arms"], requested=self.requested,
                           guarantee=self.guarantee(n_arms=sizes["n_arms"] or 1, horizon=horizon),
-                          privatizer=self.privatizer, batch_sizes=batch_sizes,
+                          privatizer=self.deployed_privatizer(horizon), batch_sizes=batch_sizes,
                           parameters=parameters, calibration="exact",
                           notes=["tenenbaum 2021 " + ("VB-SDP-AE (Alg. 2), batches 2^t"
                                                       if self.batch_size is None else
@@ -181,6 +206,7 @@ class ShuffleEliminationPolicy:
         self.pulls = {a: 0 for a in self.active}
         self.error_variances = {a: 0.0 for a in self.active}
         self._queue: list[int] = []
+        self._privatizer = self.algorithm.deployed_privatizer(self.horizon)
 
     def next_batch(self) -> Batch:
         if not self._queue:
@@ -189,14 +215,14 @@ class ShuffleEliminationPolicy:
             self.phase += 1
             size = self.algorithm.phase_batch_size(self.phase)
             if not self.deployments or self.deployments[-1]["users_n"] != size:  # new sizes only
-                self.deployments.append(self.algorithm.privatizer.deployment(size))
+                self.deployments.append(self._privatizer.deployment(size))
             self._queue = list(self.active)
         return Batch(self._queue[0], self.algorithm.phase_batch_size(self.phase))
 
     def update(self, batch: Batch, rewards: RewardBatch, *, rng: np.random.Generator) -> None:
         if not self._queue or batch.arm != self._queue[0]:
             raise value_error("batch", batch, "the batch next_batch() returned")
-        privatizer = self.algorithm.privatizer
+        privatizer = self._privatizer
         self.sums[batch.arm] += privatizer.privatize_sum(rewards, rng=rng, per_user=self.per_user)
         self.pulls[batch.arm] += batch.size
         law = privatizer.estimate_error_law(batch.size)
@@ -213,6 +239,13 @@ class ShuffleEliminationPolicy:
 
     def _eliminate(self) -> None:
         self.active = surviving_arms(self.active, self.means(), self.widths())
+
+
+def _is_pure(privatizer: Any) -> bool:
+    """Whether ``privatizer``'s per-batch guarantee is pure ε-DP (its type does not depend on n or p)."""
+    from dpverify.guarantees import PureDP
+
+    return isinstance(privatizer.for_horizon(2).guarantee(1), PureDP)
 
 
 def _msum(epsilon: float, delta: float, protocol: str) -> Any:

@@ -66,6 +66,10 @@ class RandomizedRoundingSum:
         size = check_positive_int(size, "size")
         return np.array([self.privatize_sum(rewards, rng=rng) for _ in range(size)])
 
+    def for_horizon(self, horizon: int) -> RandomizedRoundingSum:
+        """The inner privatizer's deployment at ``horizon``, still rounding first."""
+        return replace(self, inner=self.inner.for_horizon(horizon))
+
     def __getattr__(self, name: str) -> Any:
         if name == "inner":  # not yet set (unpickling): no recursion
             raise AttributeError(name)

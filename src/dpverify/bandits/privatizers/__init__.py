@@ -34,15 +34,17 @@ privatizer                                  paper                          guara
 from dpverify.bandits.privatizers._base import ErrorLaw, Privatizer, as_approx_dp, worst_case_guarantee
 from dpverify.bandits.privatizers._baselines import CentralLaplace, NonPrivate
 from dpverify.bandits.privatizers._central_local import CentralDiscreteLaplace, LocalDiscreteLaplace
+from dpverify.bandits.privatizers._protocol import (
+    ProtocolParameters,
+    distributed_cdp_parameters,
+    distributed_dp_parameters,
+    distributed_rdp_parameters,
+)
 from dpverify.bandits.privatizers._secure_aggregation import (
     DiscreteGaussianSecureAggregation,
     PolyaSecureAggregation,
     PolyaShuffle,
-    ProtocolParameters,
     SkellamSecureAggregation,
-    distributed_cdp_parameters,
-    distributed_dp_parameters,
-    distributed_rdp_parameters,
 )
 from dpverify.bandits.privatizers._shuffled_bits import ShuffledNoisyBits, ShuffledRandomizedResponse
 

@@ -25,12 +25,11 @@ from dpverify.bandits.privatizers._aggregate_laws import (
     simulation_discrete_laplace_sum,
 )
 from dpverify.bandits.privatizers._base import ErrorLaw
+from dpverify.bandits.privatizers._protocol import ProtocolParameters, regret_assumption_note
 from dpverify.bandits.privatizers._secure_aggregation import (
     PolyaSecureAggregation,
-    ProtocolParameters,
     _cached,
     _SecureAggregationPrivatizer,
-    regret_assumption_note,
 )
 from dpverify.guarantees import Guarantee
 from dpverify.mechanisms import DiscreteLaplace, privacy_map

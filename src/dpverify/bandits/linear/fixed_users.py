@@ -1,0 +1,133 @@
+"""DPE-FixedU's U at equal communication with DPE: calibrated on simulated communication, or the nominal rule.
+
+dpdpe §7 compares DPE with DPE-FixedU "at the same total communication"
+(CATALOGUE B2.6). DPE sends ``C(T) = Σ_l |U_l| s_l`` reals with
+``|U_l| = ⌈2^{αl}⌉`` and s_l the size of the design support actually used;
+DPE-FixedU sends ``U·S(U)``, ``S(U) = Σ_l s_l(U)``. Two ways to pick U:
+
+* ``"equal-communication"`` (the default of
+  :func:`~dpverify.bandits.linear.make_linear_algorithm`):
+  :func:`equal_communication_users` simulates both on the same seeded runs and
+  picks the U whose mean C(T) is closest to DPE's;
+* ``"nominal"``: :func:`~dpverify.bandits.linear.distributed_phased_elimination.fixed_users_for_equal_communication`,
+  which assumes a constant support of ⌊h_1⌋ points; the real support is about
+  25 at d = 20 and shrinks, so at T = 10^6 its U = 245 sends about 2.8x DPE's reals.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from dpverify._validation import check_choice, check_int_at_least, check_positive_int
+from dpverify.bandits._limits import check_horizon, check_runs
+
+__all__ = ["FIXED_USERS_RULES", "MAX_CALIBRATION_HORIZON", "MAX_CALIBRATION_RUNS",
+           "mean_communication", "equal_communication_users", "fixed_users"]
+
+#: How :func:`fixed_users` picks U: simulated equal communication, or the nominal rule.
+FIXED_USERS_RULES = ("equal-communication", "nominal")
+#: Largest horizon and run count :func:`fixed_users` calibrates on (about 12 simulations
+#: of that many runs).
+MAX_CALIBRATION_HORIZON = 10 ** 7
+MAX_CALIBRATION_RUNS = 100
+
+
+def mean_communication(options: tuple[tuple[str, Any], ...], instances: Any, horizon: int,
+                       seed: Any, runs: int) -> float:
+    """Mean total communication C(T) of DPE (no ``users`` in ``options``) or DPE-FixedU (``("users", U)``).
+
+    ``options``: pairs passed to :class:`~dpverify.bandits.linear.DistributedPhasedElimination`
+    (``alpha``, ``heterogeneity``, …); ``runs`` runs seeded ``SeedSequence(seed).spawn(runs)``.
+    """
+    from dpverify.bandits.linear.distributed_phased_elimination import (
+        DistributedPhasedElimination,
+    )
+    from dpverify.bandits.simulate import simulate
+
+    result = simulate(DistributedPhasedElimination("none", None, **dict(options)), instances,
+                      horizon, runs=runs, seed=seed, checkpoints=1)
+    return float(np.mean(result.communication_cost))
+
+
+@functools.lru_cache(maxsize=32)
+def equal_communication_users(horizon: int, instances: Any, seed: tuple[int, ...], runs: int,
+                              options: tuple[tuple[str, Any], ...] = ()) -> int:
+    """DPE-FixedU's U whose mean communication C(T) is closest to DPE's, on the same seeded runs.
+
+    Both are simulated on ``runs`` runs seeded ``SeedSequence(seed).spawn(runs)``
+    (:func:`mean_communication`, with the algorithm ``options`` of both).
+    Starting from the nominal U
+    (:func:`~dpverify.bandits.linear.distributed_phased_elimination.fixed_users_for_equal_communication`),
+    ``U ← round(C_DPE / S(U))`` until it repeats (at most 8 steps; S(U) changes
+    slowly with U), then the best of U − 1, U, U + 1 by ``|C(U) − C_DPE|`` is
+    returned: at most 11 simulations of ``runs`` runs besides DPE's. When no
+    phase reports within T (DPE sends nothing) the nominal U is returned.
+    """
+    from dpverify.bandits.linear.distributed_phased_elimination import (
+        fixed_users_for_equal_communication,
+    )
+
+    target = mean_communication(options, instances, horizon, list(seed), runs)
+    costs: dict[int, float] = {}
+
+    def cost(users: int) -> float:
+        if users not in costs:
+            costs[users] = mean_communication((*options, ("users", users)), instances, horizon,
+                                              list(seed), runs)
+        return costs[users]
+
+    users = fixed_users_for_equal_communication(horizon, getattr(instances, "d", 20),
+                                                dict(options).get("alpha", 0.8))
+    if target == 0 or cost(users) == 0:  # no phase reports within T: every U sends nothing
+        return users
+    for _ in range(8):
+        following = max(1, int(round(target * users / cost(users))))
+        if following == users:
+            break
+        users = following
+    candidates = [u for u in (users - 1, users, users + 1) if u >= 1]
+    return min(candidates, key=lambda u: (abs(cost(u) - target), u))
+
+
+def fixed_users(horizon: int, *, rule: str = "equal-communication", dimension: int = 20,
+                actions: int = 1000, runs: int = 20, seed: int = 0, **options: Any) -> int:
+    """DPE-FixedU's U for ``horizon`` by ``rule`` (module docstring).
+
+    ``"equal-communication"`` calibrates on ``runs`` runs (seed ``seed``) of dpdpe's
+    random instances with ``actions`` actions in R^``dimension``
+    (:class:`~dpverify.bandits.linear.environments.LinearInstanceFamily` ``"dpdpe"``);
+    ``options`` (``alpha``, ``heterogeneity``, ``reward_bound``, ``confidence``)
+    are the algorithm's. The work is at most 12 simulations of ``runs`` runs of
+    ``horizon`` rounds, cached per process; ``horizon`` up to
+    :data:`MAX_CALIBRATION_HORIZON` and ``runs`` up to :data:`MAX_CALIBRATION_RUNS`
+    (beyond, pass an integer U or ``rule="nominal"``).
+
+    >>> fixed_users(10 ** 4, dimension=5, actions=50, runs=2)
+    23
+    >>> fixed_users(10 ** 4, rule="nominal", dimension=5, actions=50)
+    25
+    """
+    from dpverify.bandits.linear.distributed_phased_elimination import (
+        DistributedPhasedElimination,
+        fixed_users_for_equal_communication,
+    )
+    from dpverify.bandits.linear.environments import LinearInstanceFamily
+
+    rule = check_choice(rule, "rule", FIXED_USERS_RULES)
+    horizon = check_horizon(horizon)
+    runs = check_runs(runs)
+    # validates the options (and their names) before any simulation
+    algorithm = DistributedPhasedElimination("none", None, users=1, **options)
+    if rule == "nominal":
+        return fixed_users_for_equal_communication(horizon, check_positive_int(
+            dimension, "dimension"), algorithm.alpha)
+    instead = "pass an integer users or rule='nominal'"
+    check_positive_int(horizon, "horizon", maximum=MAX_CALIBRATION_HORIZON, instead=instead)
+    check_positive_int(runs, "runs", maximum=MAX_CALIBRATION_RUNS, instead=instead)
+    family = LinearInstanceFamily("dpdpe", dimension=dimension, actions=actions)
+    seed = check_int_at_least(seed, "seed", 0)
+    return equal_communication_users(horizon, family, (int(seed),), runs,
+                                     tuple(sorted(options.items())))

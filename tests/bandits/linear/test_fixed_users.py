@@ -1,0 +1,58 @@
+"""DPE-FixedU's U from the public factory: equal communication by default (dpdpe §7, issue 18 §4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dpverify.bandits import plan_deployment
+from dpverify.bandits.linear import (
+    FIXED_USERS_RULES,
+    fixed_users,
+    fixed_users_for_equal_communication,
+    make_linear_algorithm,
+)
+from dpverify.bandits.linear.environments import LinearInstanceFamily
+from dpverify.bandits.linear.fixed_users import equal_communication_users, mean_communication
+
+HORIZON, DIMENSION, ACTIONS = 2 * 10 ** 4, 5, 50
+
+
+def test_factory_default_sends_what_dpe_sends() -> None:
+    """The default U is the calibrated one: its simulated communication is within 5% of
+    DPE's on the same seeded runs, while the nominal rule's U overshoots by more than 20%
+    (U = 31 against 39; C = 1,498 and 1,924 reals against DPE's 1,507)."""
+    family = LinearInstanceFamily("dpdpe", dimension=DIMENSION, actions=ACTIONS)
+    calibrated = make_linear_algorithm("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION,
+                                       actions=ACTIONS, calibration_runs=3)
+    nominal = make_linear_algorithm("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION,
+                                    actions=ACTIONS, users="nominal")
+    assert calibrated.users == equal_communication_users(HORIZON, family, (0,), 3)
+    assert nominal.users == fixed_users_for_equal_communication(HORIZON, DIMENSION, 0.8)
+    assert "equal communication" in calibrated.name and "nominal" in nominal.name
+    dpe = mean_communication((), family, HORIZON, [0], 3)
+    assert abs(mean_communication((("users", calibrated.users),), family, HORIZON, [0], 3)
+               - dpe) <= 0.05 * dpe
+    assert mean_communication((("users", nominal.users),), family, HORIZON, [0], 3) > 1.2 * dpe
+
+
+def test_explicit_users_and_the_plan_path() -> None:
+    assert make_linear_algorithm("dpe-fixedu", users=17).users == 17
+    plan = plan_deployment("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION, actions=ACTIONS,
+                           calibration_runs=3)
+    assert plan.parameters["fixed_users_U"] == fixed_users(
+        HORIZON, dimension=DIMENSION, actions=ACTIONS, runs=3)
+    assert "equal communication" in plan.algorithm
+
+
+def test_bad_choices_are_refused_naming_the_parameter() -> None:
+    assert FIXED_USERS_RULES == ("equal-communication", "nominal")
+    with pytest.raises(ValueError, match="users"):
+        make_linear_algorithm("dpe-fixedu", horizon=HORIZON, users="more")
+    with pytest.raises(ValueError, match="horizon"):
+        make_linear_algorithm("dpe-fixedu")
+    with pytest.raises(ValueError, match="runs"):
+        fixed_users(HORIZON, runs=0)
+    with pytest.raises(ValueError, match="seed"):
+        fixed_users(HORIZON, seed=-1)
+    with pytest.raises(ValueError, match="alpha"):
+        fixed_users(HORIZON, alpha=2.0)
