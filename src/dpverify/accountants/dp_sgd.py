@@ -43,7 +43,7 @@ from dpverify.accountants._calibration_search import naming, request, root_passi
 from dpverify.accountants._noise_multiplier_search import clt_noise_seed, training_schedule
 from dpverify.accountants._pld_losses import SubsampledGaussian
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
-from dpverify.accountants.pld import PrivacyLossDistribution
+from dpverify.accountants.pld import MAX_SELF_COMPOSITIONS, PrivacyLossDistribution
 from dpverify.accountants.rdp import (
     _SMALLEST_SAMPLED_SIGMA,
     DEFAULT_ORDERS,
@@ -83,8 +83,12 @@ def _epsilon(sigma: float, delta: float, sampling_probability: float, steps: int
 
 
 def _check_options(method: str, orders: Sequence[float] | None,
-                   value_discretization_interval: float | None) -> tuple[str, tuple | None]:
+                   value_discretization_interval: float | None, steps: int) -> tuple[str, tuple | None]:
     method = check_choice(method, "method", ("pld", "rdp"))
+    if method == "pld":  # the PLD's own limit, named by this function's parameter
+        check_positive_int(steps, "steps", maximum=MAX_SELF_COMPOSITIONS,
+                           instead="the PLD's loss window outgrows its FFT grid; use method='rdp' "
+                                   "(its cost does not depend on steps)")
     if value_discretization_interval is not None:
         check_positive(value_discretization_interval, "value_discretization_interval")
     if orders is not None:
@@ -200,7 +204,7 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
     sampling_probability = check_probability(sampling_probability, "sampling_probability",
                                              open_low=True)
     steps = check_positive_int(steps, "steps")
-    method, orders = _check_options(method, orders, value_discretization_interval)
+    method, orders = _check_options(method, orders, value_discretization_interval, steps)
     if method == "rdp":
         smallest = math.sqrt(min(DEFAULT_ORDERS if orders is None else orders) / 2) / math.sqrt(
             sys.float_info.max)
@@ -309,7 +313,7 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     delta = check_delta(delta, allow_zero=False)
     sampling_probability, steps = training_schedule(sampling_probability, steps, epochs,
                                                      dataset_size, batch_size)
-    method, orders = _check_options(method, orders, value_discretization_interval)
+    method, orders = _check_options(method, orders, value_discretization_interval, steps)
 
     memo: dict[float, float] = {}
 

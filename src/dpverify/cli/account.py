@@ -159,16 +159,12 @@ def _steps(args: argparse.Namespace) -> int:
 
 
 def _dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.accountant import PrivacyAccountant
-    from dpverify.accountants.calibrate import min_noise_multiplier
-    from dpverify.accountants.events import PoissonSampledEvent, SelfComposedEvent
-    from dpverify.mechanisms import Gaussian
+    from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier
 
     steps = _steps(args)
     if args.noise_multiplier is not None:
-        event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=args.noise_multiplier),
-                                                      args.sampling_rate), steps)
-        epsilon = PrivacyAccountant(args.method).compose(event).get_epsilon(args.delta)
+        epsilon = dp_sgd_epsilon(args.noise_multiplier, args.delta, steps=steps,
+                                 sampling_probability=args.sampling_rate, method=args.method)
         return {"steps": steps, "noise_multiplier": args.noise_multiplier, "epsilon": epsilon}
     sigma = min_noise_multiplier(args.epsilon, args.delta, sampling_probability=args.sampling_rate,
                                  steps=steps, method=args.method)
