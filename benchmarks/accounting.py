@@ -110,12 +110,12 @@ def _row(name: str, run: Callable[[], float], exact: float) -> str:
 
 def epsilon_table(k: int, *, quick: bool) -> list[str]:
     """Rows for ε of k composed Gaussians."""
-    exact, exact_time = _timed(lambda: gaussian_epsilon(SIGMA, delta=DELTA, compositions=k,
+    exact, exact_time = _timed(lambda: gaussian_epsilon(SIGMA, delta=DELTA, count=k,
                                                         method="analytic"))
     runs: list[tuple[str, Callable[[], float]]] = [
-        ("dpverify PLD", lambda: gaussian_epsilon(SIGMA, delta=DELTA, compositions=k)),
+        ("dpverify PLD", lambda: gaussian_epsilon(SIGMA, delta=DELTA, count=k)),
         ("dpverify PLD (h = 1e-3)", lambda: _fine_pld_epsilon(k)),
-        ("dpverify RDP", lambda: gaussian_epsilon(SIGMA, delta=DELTA, compositions=k,
+        ("dpverify RDP", lambda: gaussian_epsilon(SIGMA, delta=DELTA, count=k,
                                                   method="rdp")),
         ("dp-accounting RDP", lambda: _dp_accounting_epsilon(k, "rdp")),
         ("prv-accountant (upper)", lambda: _prv_epsilon(k)),
@@ -131,11 +131,11 @@ def epsilon_table(k: int, *, quick: bool) -> list[str]:
 
 def sigma_table(epsilon: float = 1.0, k: int = 1000) -> list[str]:
     """Rows for the σ calibration of k Gaussians to (ε, δ)."""
-    exact, exact_time = _timed(lambda: min_gaussian_sigma(epsilon, DELTA, compositions=k,
+    exact, exact_time = _timed(lambda: min_gaussian_sigma(epsilon, DELTA, count=k,
                                                           method="analytic"))
     runs: list[tuple[str, Callable[[], float]]] = [
-        ("dpverify PLD", lambda: min_gaussian_sigma(epsilon, DELTA, compositions=k)),
-        ("dpverify RDP", lambda: min_gaussian_sigma(epsilon, DELTA, compositions=k,
+        ("dpverify PLD", lambda: min_gaussian_sigma(epsilon, DELTA, count=k)),
+        ("dpverify RDP", lambda: min_gaussian_sigma(epsilon, DELTA, count=k,
                                                     method="rdp")),
         ("dp-accounting PLD", lambda: _dp_accounting_sigma(epsilon, k, "pld")),
         ("dp-accounting RDP", lambda: _dp_accounting_sigma(epsilon, k, "rdp")),

@@ -47,7 +47,7 @@ CASES = {
                                "--arms", "10"],
     "plan ldp-linucb (contextual)": ["plan", "ldp-linucb", "--epsilon", "1", "--horizon", "1e6",
                                      "--dim", "5"],
-    "plan gaussian": ["plan", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--compositions",
+    "plan gaussian": ["plan", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--count",
                       "100"],
     "plan shuffle (binary-rr)": ["plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6", "--n",
                                  "10000", "--randomizer", "binary-rr"],

@@ -13,6 +13,9 @@ def pytest_addoption(parser):
         "--dpverify-fuzz-examples", type=int, default=4, metavar="N",
         help="hostile values drawn by hypothesis per fuzz row, on top of the fixed "
              "hostile set (default 4; e.g. 500 for an on-demand run)")
+    parser.addoption(
+        "--dpverify-fuzz-workers", type=int, default=2, metavar="N",
+        help="forked worker processes running the fuzz test's fixed calls at once (default 2)")
 
 
 @pytest.fixture(autouse=True, scope="session")

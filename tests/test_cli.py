@@ -19,24 +19,24 @@ def _json(capsys, *argv: str) -> dict:
 
 @pytest.mark.parametrize("method", ["pld", "rdp", "analytic"])
 def test_account_gaussian_json(capsys, method: str) -> None:
-    out = _json(capsys, "account", "gaussian", "--sigma", "1", "--compositions", "1e3",
+    out = _json(capsys, "account", "gaussian", "--sigma", "1", "--count", "1e3",
                 "--delta", "1e-5", "--method", method)
     exact = gaussian_privacy_profile(1 / 1000 ** 0.5).epsilon_for_delta(1e-5)
-    assert out["method"] == method and out["delta"] == 1e-5 and out["compositions"] == 1000
+    assert out["method"] == method and out["delta"] == 1e-5 and out["count"] == 1000
     assert exact <= out["epsilon"] <= exact * 1.05
 
 
 def test_account_laplace_pure_and_pld(capsys) -> None:
-    pure = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "10")
+    pure = _json(capsys, "account", "laplace", "--scale", "10", "--count", "10")
     assert pure["epsilon"] == 1.0 and pure["method"] == "pure"
-    approx = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "100",
+    approx = _json(capsys, "account", "laplace", "--scale", "10", "--count", "100",
                    "--delta", "1e-6")
     assert approx["method"] == "pld" and approx["epsilon"] < 10.0
 
 
 def test_account_calibrate(capsys) -> None:
     out = _json(capsys, "account", "calibrate", "--epsilon", "1", "--delta", "1e-5",
-                "--compositions", "100", "--method", "rdp")
+                "--count", "100", "--method", "rdp")
     assert out["sigma"] > 10 * 3.73 and out["epsilon"] == 1.0
 
 
@@ -52,10 +52,10 @@ def test_human_readable_line(capsys) -> None:
     (["account", "gaussian", "--sigma", "1", "--delta", "2"], "--delta 2.0 must be in (0, 1)"),
     (["account", "gaussian", "--sigma", "nan", "--delta", "1e-5"],
      "argument --sigma: 'nan' must be a finite number"),
-    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--compositions", "0"],
-     "argument --compositions: '0' must be an integer >= 1"),
-    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--compositions", "inf"],
-     "argument --compositions: 'inf' must be an integer >= 1"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "0"],
+     "argument --count/--compositions: '0' must be an integer >= 1"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "inf"],
+     "argument --count/--compositions: 'inf' must be an integer >= 1"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, argv: list[str], fragment: str) -> None:
     with pytest.raises(SystemExit) as exit_info:
@@ -216,7 +216,7 @@ def test_version(capsys) -> None:
 
 
 def test_json_is_strict_and_names_infinite_values(capsys) -> None:
-    assert main(["account", "laplace", "--scale", "1", "--compositions", "2", "--delta", "0",
+    assert main(["account", "laplace", "--scale", "1", "--count", "2", "--delta", "0",
                  "--json"]) == 0
     out = _strict_json(capsys.readouterr().out)
     assert out["epsilon"] == 2.0 and "non_finite" not in out
@@ -297,3 +297,9 @@ def test_reproduce_unknown_panel_exits_2(capsys, tmp_path) -> None:
     with pytest.raises(SystemExit) as info:
         main(["reproduce", "chowdhury2023-fig1", "--panels", "zz", "--out", str(tmp_path)])
     assert info.value.code == 2 and "--panels zz" in capsys.readouterr().err
+
+
+def test_compositions_is_an_alias_of_count(capsys):
+    new = _json(capsys, "account", "laplace", "--scale", "10", "--count", "10")
+    old = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "10")
+    assert old["count"] == new["count"] == 10 and old["epsilon"] == new["epsilon"]

@@ -93,9 +93,9 @@ def test_plan_gaussian_laplace_shuffle_and_secure_aggregation(capsys) -> None:
     from dpverify.accountants import shuffled_binary_rr_delta
 
     gaussian, _ = _run(capsys, "plan", "gaussian", "--epsilon", "1", "--delta", "1e-5",
-                       "--compositions", "10")
+                       "--count", "10")
     assert gaussian["claim_met"] and gaussian["guarantee"]["epsilon"] <= 1.0
-    laplace, _ = _run(capsys, "plan", "laplace", "--epsilon", "1", "--compositions", "10")
+    laplace, _ = _run(capsys, "plan", "laplace", "--epsilon", "1", "--count", "10")
     assert laplace["scale_b"] >= 10.0 and laplace["claim_met"]
     rr, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6", "--n", "2000",
                  "--randomizer", "binary-rr")

@@ -584,3 +584,20 @@ def check_record(record: Any) -> None:
         rule = _field_rule(field.name, field.type, namespace)
         if rule is not None:
             rule(getattr(record, field.name), field.name)
+
+
+def renamed_keyword(value: Any, old_value: Any, *, name: str, old_name: str, default: Any) -> Any:
+    """``value``, or ``old_value`` passed under a deprecated keyword (with a DeprecationWarning).
+
+    ``old_value`` is ``None`` when the old keyword was not passed; passing both is a
+    :class:`TypeError` naming them.
+    """
+    if old_value is None:
+        return value
+    if value != default:
+        raise DpverifyTypeError(f"pass {name}= only: {old_name}= is its deprecated alias")
+    import warnings
+
+    warnings.warn(f"{old_name}= is deprecated; use {name}= (same meaning)", DeprecationWarning,
+                  stacklevel=3)
+    return old_value

@@ -95,7 +95,11 @@ def are_neighbours(x: Any, x_prime: Any, relation: Neighbouring | str = Neighbou
 class InputPair:
     """A neighbouring pair with a name (``"one above"``, ``"half half"``, ...).
 
-    Compared by identity (the inputs may be arrays).
+    Compared by identity (the inputs may be arrays). ``x`` and ``x_prime`` are
+    the user's inputs to the mechanism under audit, held as given and never
+    validated or converted: any value the mechanism accepts is a legitimate
+    audit input, NaN and infinities included (how a mechanism treats a NaN
+    record is exactly what an audit may need to probe). Only ``name`` is checked.
     """
 
     x: Any

@@ -52,8 +52,8 @@ def test_analytic_sigma_matches_a_float_root_finder() -> None:
 
 @pytest.mark.parametrize("method", ["pld", "rdp", "analytic"])
 def test_min_gaussian_sigma_round_trip(method: str) -> None:
-    sigma = min_gaussian_sigma(1.0, 1e-5, compositions=100, method=method)
-    assert gaussian_epsilon(sigma, delta=1e-5, compositions=100, method=method) <= 1.0
+    sigma = min_gaussian_sigma(1.0, 1e-5, count=100, method=method)
+    assert gaussian_epsilon(sigma, delta=1e-5, count=100, method=method) <= 1.0
     exact = 10 * analytic_gaussian_sigma(1.0, 1e-5)
     assert sigma >= exact * (1 - 1e-12)  # no sound accountant needs less noise than the truth
     assert sigma <= exact * {"pld": 1.0001, "rdp": 1.15, "analytic": 1 + 1e-12}[method]
@@ -62,16 +62,16 @@ def test_min_gaussian_sigma_round_trip(method: str) -> None:
 @settings(max_examples=8, deadline=None)
 @given(st.floats(0.2, 8.0), st.sampled_from([1e-3, 1e-6, 1e-9]), st.integers(1, 300))
 def test_calibrate_then_evaluate_passes_rdp(epsilon: float, delta: float, k: int) -> None:
-    sigma = min_gaussian_sigma(epsilon, delta, compositions=k, method="rdp")
-    assert gaussian_epsilon(sigma, delta=delta, compositions=k, method="rdp") <= epsilon
-    assert gaussian_epsilon(sigma * (1 - 1e-6), delta=delta, compositions=k, method="rdp") > epsilon
+    sigma = min_gaussian_sigma(epsilon, delta, count=k, method="rdp")
+    assert gaussian_epsilon(sigma, delta=delta, count=k, method="rdp") <= epsilon
+    assert gaussian_epsilon(sigma * (1 - 1e-6), delta=delta, count=k, method="rdp") > epsilon
 
 
 def test_laplace_pure_and_pld() -> None:
-    assert min_laplace_scale(1.0, compositions=10) == 10.0
-    assert laplace_epsilon(10.0, compositions=10, method="pure") == 1.0
-    scale = min_laplace_scale(1.0, 1e-6, compositions=100, method="pld")
-    assert laplace_epsilon(scale, delta=1e-6, compositions=100, method="pld") <= 1.0
+    assert min_laplace_scale(1.0, count=10) == 10.0
+    assert laplace_epsilon(10.0, count=10, method="pure") == 1.0
+    scale = min_laplace_scale(1.0, 1e-6, count=100, method="pld")
+    assert laplace_epsilon(scale, delta=1e-6, count=100, method="pld") <= 1.0
     assert scale < 100.0  # approximate DP beats the pure answer kΔ/ε at k = 100
 
 
@@ -86,7 +86,7 @@ def test_min_noise_multiplier_rdp_and_pld() -> None:
 @pytest.mark.parametrize("call, name", [
     (lambda: analytic_gaussian_sigma(0.0, 1e-5), "epsilon"),
     (lambda: analytic_gaussian_sigma(1.0, 0.0), "delta"),
-    (lambda: min_gaussian_sigma(1.0, 1e-5, compositions=0), "compositions"),
+    (lambda: min_gaussian_sigma(1.0, 1e-5, count=0), "count"),
     (lambda: min_gaussian_sigma(1.0, 1e-5, method="fft"), "method"),
     (lambda: gaussian_epsilon(-1.0, delta=1e-5), "sigma"),
     (lambda: min_laplace_scale(math.nan), "epsilon"),
@@ -120,3 +120,23 @@ def test_min_binomial_trials_grows_like_the_gaussian() -> None:
     """N/4 is the variance: close to the analytic Gaussian σ² for small ε (CLT)."""
     trials = min_binomial_trials(0.05, 1e-6)
     assert trials / 4 == pytest.approx(analytic_gaussian_sigma(0.05, 1e-6) ** 2, rel=0.02)
+
+
+def test_compositions_is_a_deprecated_alias_of_count():
+    """One name for the number of releases across dpverify (events, accountant, PLD): ``count``."""
+    from dpverify.accountants.calibrate import gaussian_epsilon, laplace_epsilon, min_laplace_scale
+
+    with pytest.warns(DeprecationWarning, match="count="):
+        old = min_gaussian_sigma(1.0, 1e-5, compositions=10, method="rdp")
+    assert old == min_gaussian_sigma(1.0, 1e-5, count=10, method="rdp")
+    with pytest.warns(DeprecationWarning):
+        assert gaussian_epsilon(2.0, delta=1e-5, compositions=3) == gaussian_epsilon(
+            2.0, delta=1e-5, count=3)
+    with pytest.warns(DeprecationWarning):
+        assert laplace_epsilon(10.0, compositions=10) == laplace_epsilon(10.0, count=10) == 1.0
+    with pytest.warns(DeprecationWarning):
+        assert min_laplace_scale(1.0, compositions=10, method="pure") == 10.0
+    with pytest.raises(TypeError, match="count"):
+        gaussian_epsilon(2.0, delta=1e-5, count=3, compositions=3)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="compositions"):
+        gaussian_epsilon(2.0, delta=1e-5, compositions=0)

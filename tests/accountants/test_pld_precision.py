@@ -85,8 +85,8 @@ def test_approx_dp_composition_at_the_mass_at_infinity():
 @pytest.mark.parametrize("delta", [1e-12, 1e-14, 1e-20])
 def test_gaussian_calibration_is_feasible_at_tiny_delta(delta):
     """Before: CalibrationError ("no feasible noise") at δ <= 1e-12."""
-    exact = min_gaussian_sigma(1.0, delta, compositions=10, method="analytic")
-    ours = min_gaussian_sigma(1.0, delta, compositions=10)
+    exact = min_gaussian_sigma(1.0, delta, count=10, method="analytic")
+    ours = min_gaussian_sigma(1.0, delta, count=10)
     assert exact <= ours <= exact * 1.01
 
 

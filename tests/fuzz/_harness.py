@@ -93,6 +93,11 @@ class Row:
         The result may hold ±inf legitimately (e.g. ε = inf is the honest answer).
     ok_exceptions
         Exceptions that are a legitimate answer (``AssertionError`` from an assertion helper).
+    carries
+        Parameters whose value the result holds unchanged, as an attribute of the same
+        name: user data such as an audit's input pair, where a NaN is the user's datum,
+        not a NaN result. The harness checks that the attribute *is* the value given
+        (anything else is ``nan``) and checks the rest of the result as usual.
     avoid
         Values of a parameter that start legitimate long work (e.g. ``panels=None``
         runs a whole experiment); they are not tried.
@@ -106,6 +111,7 @@ class Row:
     allow_infinite: bool = False
     avoid: Mapping[str, tuple[Any, ...]] = dataclasses.field(default_factory=dict)
     ok_exceptions: tuple[type[BaseException], ...] = ()
+    carries: tuple[str, ...] = ()
 
     def base_kwargs(self) -> dict[str, Any]:
         raw = self.kwargs() if callable(self.kwargs) else self.kwargs
@@ -377,7 +383,13 @@ def classify_call(row: Row, param: str, value: Any) -> tuple[str, str]:
         return "crash", " ".join(f"{type(exc).__name__}: {exc}".split())[:250] + at
     if invalid:
         return "accepted-invalid", f"returned {type(result).__name__}"
-    if not row.allow_infinite and nonfinite(result):
+    checked = result
+    if param in row.carries:
+        if getattr(result, param, None) is not value:
+            return "nan", f"{param} is not carried unchanged: {getattr(result, param, None)!r}"
+        checked = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
+                   if f.name != param}
+    if not row.allow_infinite and nonfinite(checked):
         return "nan", f"returned non-finite {' '.join(repr(result).split())[:300]}"
     return "ok", ""
 
@@ -461,20 +473,35 @@ class Worker:
             self._conn.close()
         self._process = self._conn = None
 
-    def run(self, key: str, param: str, value: Any) -> tuple[str, str]:
+    @property
+    def connection(self) -> Any:
+        return self._conn
+
+    def submit(self, key: str, param: str, value: Any) -> None:
+        """Send one call (starting the process if needed); :meth:`receive` gets its outcome."""
         if self._process is None or not self._process.is_alive():
             self._stop()
             self._start()
         self._conn.send((key, param, pickle.dumps(value)))
-        if not self._conn.poll(self._timeout):
-            self._stop()
-            return "hang", f"no answer within {self._timeout:g} s"
+
+    def receive(self) -> tuple[str, str]:
         try:
             return self._conn.recv()
         except (EOFError, OSError):
             code = self._process.exitcode if self._process is not None else None
             self._stop()
             return "oom", f"worker died (exit code {code})"
+
+    def expire(self) -> tuple[str, str]:
+        """The call sent has not answered within the timeout: kill the process (a hang)."""
+        self._stop()
+        return "hang", f"no answer within {self._timeout:g} s"
+
+    def run(self, key: str, param: str, value: Any) -> tuple[str, str]:
+        self.submit(key, param, value)
+        if not self._conn.poll(self._timeout):
+            return self.expire()
+        return self.receive()
 
     def close(self) -> None:
         if self._conn is not None:
@@ -483,6 +510,83 @@ class Worker:
             except OSError:
                 pass
         self._stop()
+
+
+Task = tuple[str, str, Any]
+
+
+def run_all(rows: Mapping[str, Any], tasks: Sequence[Task], *, workers: int = 2,
+            timeout: float | None = None) -> list[tuple[str, str, float]]:
+    """Run ``tasks`` (row key, parameter, value) on ``workers`` forked workers at once.
+
+    One loop in this (single) thread drives every worker: it hands the next
+    task to an idle worker and waits on all their pipes with
+    :func:`multiprocessing.connection.wait`, so a hang costs one worker its
+    timeout while the others go on, and no process is forked from a thread.
+    Returns ``(outcome, detail, seconds)`` per task, in order.
+    """
+    import time
+    from multiprocessing.connection import wait
+
+    timeout = machine_timeout() if timeout is None else timeout
+    pool = [Worker(rows, timeout=timeout) for _ in range(max(1, workers))]
+    results: list[Any] = [None] * len(tasks)
+    queue = list(range(len(tasks)))[::-1]
+    busy: dict[int, tuple[int, float]] = {}      # worker -> (task, start)
+    try:
+        while queue or busy:
+            for index, worker in enumerate(pool):
+                if index not in busy and queue:
+                    task = queue.pop()
+                    worker.submit(*tasks[task])
+                    busy[index] = (task, time.monotonic())
+            now = time.monotonic()
+            first_deadline = min(start + timeout for _, start in busy.values())
+            ready = wait([pool[i].connection for i in busy], timeout=max(0.0, first_deadline - now))
+            now = time.monotonic()
+            for index in list(busy):
+                task, start = busy[index]
+                worker = pool[index]
+                if worker.connection in ready:
+                    outcome, detail = worker.receive()
+                elif now - start >= timeout:
+                    outcome, detail = worker.expire()
+                else:
+                    continue
+                results[task] = (outcome, detail, now - start)
+                del busy[index]
+    finally:
+        for worker in pool:
+            worker.close()
+    return results
+
+
+#: Seconds of :func:`_reference_work` (best of 5) on a lightly loaded machine like the 2-core
+#: development machine the 20 s timeout was set on (there: 0.077 s at a load average of 13 and
+#: 0.08-0.11 s at 20, i.e. a timeout of 26-36 s under that load).
+REFERENCE_WORK_SECONDS = 0.06
+
+
+def _reference_work() -> float:
+    """Seconds for a small fixed mix of interpreter and numpy work (the calls' own mix)."""
+    import time
+
+    start = time.perf_counter()
+    sum(i * i for i in range(300_000))
+    np.fft.rfft(np.arange(2 ** 16, dtype=float))
+    return time.perf_counter() - start
+
+
+def machine_timeout(base: float = TIMEOUT_SECONDS) -> float:
+    """The per-call timeout scaled to this machine: ``base`` times how much slower than the
+    reference machine it runs :func:`_reference_work` (best of 5; never below 1, at most 3).
+
+    The timeout only exists to catch unbounded work (a hang never ends, so a longer wait
+    cannot hide it); scaling it keeps a slow CI runner from turning a slow call into a
+    spurious hang, while the cap keeps a real hang's cost bounded.
+    """
+    slowness = min(_reference_work() for _ in range(5)) / REFERENCE_WORK_SECONDS
+    return base * min(3.0, max(1.0, slowness))
 
 
 def avoided(row: Any, param: str, value: Any) -> bool:

@@ -1,6 +1,9 @@
 """Count fuzz outcomes over every row, parameter and fixed hostile value (no pytest).
 
-Usage: ``PYTHONPATH=src:tests python tests/fuzz/count.py [--details FILE] [--only SUBSTRING]``
+Usage: ``PYTHONPATH=src:tests python tests/fuzz/count.py [--details FILE] [--only SUBSTRING]
+[--workers N] [--timeout SECONDS] [--slowest N] [--skip-known]``
+
+``--slowest N`` lists the N slowest calls and rows (where the fuzz test's time goes).
 """
 
 from __future__ import annotations
@@ -9,7 +12,9 @@ import argparse
 import collections
 import time
 
-from fuzz._harness import CANONICAL, CLI_HOSTILE, OUTCOMES, Worker, avoided, cli_options, describe
+from fuzz._harness import (
+    CANONICAL, CLI_HOSTILE, OUTCOMES, avoided, cli_options, describe, machine_timeout, run_all,
+)
 from fuzz._registry import load_cli_rows, load_rows
 from fuzz.known_failures import KNOWN_FAILURES
 
@@ -18,39 +23,47 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--details", help="write every non-passing call to this file")
     parser.add_argument("--only", default="", help="rows whose key contains this")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per call")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds per call (default: the test's, scaled to this machine)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes at once")
+    parser.add_argument("--slowest", type=int, default=0, help="list the N slowest calls and rows")
     parser.add_argument("--skip-known", action="store_true",
                         help="skip the pairs of known_failures.py (as the test does)")
     args = parser.parse_args()
     rows = {k: v for k, v in {**load_rows(), **load_cli_rows()}.items() if args.only in k}
-    counts: collections.Counter[str] = collections.Counter()
-    lines = []
-    worker = Worker(rows, timeout=args.timeout)
+    tasks = []
+    for key, row in sorted(rows.items()):
+        if key.startswith("cli:"):
+            params, values = sorted(set(cli_options(row.argv)) - set(row.skip)), CLI_HOSTILE
+        else:
+            params, values = sorted(row.parameters()), CANONICAL
+        tasks += [(key, param, value) for param in params for value in values
+                  if not (args.skip_known and (key, param) in KNOWN_FAILURES)
+                  and not avoided(row, param, value)]
+    timeout = machine_timeout() if args.timeout is None else args.timeout
     start = time.perf_counter()
-    try:
-        for key, row in sorted(rows.items()):
-            if key.startswith("cli:"):
-                params, values = sorted(set(cli_options(row.argv)) - set(row.skip)), CLI_HOSTILE
-            else:
-                params, values = sorted(row.parameters()), CANONICAL
-            for param in params:
-                if args.skip_known and (key, param) in KNOWN_FAILURES:
-                    continue
-                for value in values:
-                    if avoided(row, param, value):
-                        continue
-                    outcome, detail = worker.run(key, param, value)
-                    counts[outcome] += 1
-                    if outcome not in ("ok", "refused"):
-                        lines.append(f"{outcome:17} {key} {param}={describe(value)}: {detail}")
-    finally:
-        worker.close()
+    results = run_all(rows, tasks, workers=args.workers, timeout=timeout)
     seconds = time.perf_counter() - start
-    total = sum(counts.values())
-    print(f"{len(rows)} rows, {total} calls in {seconds:.0f} s")
+    counts = collections.Counter(outcome for outcome, _, _ in results)
+    print(f"{len(rows)} rows, {len(tasks)} calls in {seconds:.0f} s "
+          f"({args.workers} workers, timeout {timeout:.0f} s)")
     for outcome in OUTCOMES:
         print(f"  {outcome:17} {counts[outcome]}")
+    if args.slowest:
+        by_row: collections.Counter[str] = collections.Counter()
+        for (key, _, _), (_, _, took) in zip(tasks, results):
+            by_row[key] += took
+        print(f"slowest rows (seconds, all their calls):")
+        for key, took in by_row.most_common(args.slowest):
+            print(f"  {took:7.1f}  {key}")
+        print(f"slowest calls:")
+        ranked = sorted(zip(tasks, results), key=lambda pair: -pair[1][2])[:args.slowest]
+        for (key, param, value), (outcome, _, took) in ranked:
+            print(f"  {took:7.1f}  {key} {param}={describe(value)} ({outcome})")
     if args.details:
+        lines = [f"{outcome:17} {key} {param}={describe(value)}: {detail}"
+                 for (key, param, value), (outcome, detail, _) in zip(tasks, results)
+                 if outcome not in ("ok", "refused")]
         with open(args.details, "w", encoding="utf-8") as out:
             out.write("\n".join(lines) + "\n")
 

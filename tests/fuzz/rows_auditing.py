@@ -125,7 +125,8 @@ ROWS.update({
     "query_vector_patterns": Row(MODULE.query_vector_patterns, {"length": 3},
                                  kinds={"length": "count"}),
     "InputPair": Row(MODULE.InputPair, {"x": 1, "x_prime": 0, "name": "p"},
-                     kinds={"x": "anything", "x_prime": "anything", "name": "text"}),
+                     kinds={"x": "anything", "x_prime": "anything", "name": "text"},
+                     carries=("x", "x_prime")),  # the user's inputs, NaN included (docstring)
     "SearchReport": Row(MODULE.SearchReport, lambda: _fields(_SEARCH),
                         kinds={"seconds": "positive", "pilot_samples": "count"}),
     "ModelAuditReport": Row(MODULE.ModelAuditReport, lambda: _fields(_MODEL),

@@ -1,10 +1,12 @@
 """Fuzz every public callable with hostile values, one parameter at a time (issue 17).
 
-Each (row, parameter) pair gets every value of ``CANONICAL`` plus
-``--dpverify-fuzz-examples`` values drawn by a seeded hypothesis strategy
-(``hostile_values``). Every call runs in a forked worker under a timeout and an
-address-space cap; the outcome must be a refusal naming the parameter or a
-finite result for a value that is not invalid (see ``_harness``).
+Each (row, parameter) pair gets every value of ``CANONICAL`` (every CLI option every
+value of ``CLI_HOSTILE``), run up front on ``--dpverify-fuzz-workers`` forked workers
+at once (``_harness.run_all``), plus ``--dpverify-fuzz-examples`` values per row drawn
+by a seeded hypothesis strategy (``hostile_values``; a drawn value equal to a fixed
+one is not run again). Every call runs under a timeout and an address-space cap; the
+outcome must be a refusal naming the parameter or a finite result for a value that
+is not invalid (see ``_harness``).
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from hypothesis import strategies as st
 
 from fuzz._harness import (
     CANONICAL, CLI_HOSTILE, PASSING, Worker, avoided, cli_options, describe, hostile_values,
+    machine_timeout, run_all,
 )
 from fuzz._registry import load_cli_rows, load_rows, missing_cli_rows, missing_rows
 from fuzz.known_failures import KNOWN_FAILURES
 
 ROWS = load_rows()
 CLI_ROWS = load_cli_rows()
-OUTCOME_COUNTS: dict[str, int] = {}
 
 
 def test_every_public_name_has_a_fuzz_row():
@@ -34,50 +36,80 @@ def test_every_cli_command_has_a_fuzz_row():
     assert not problems, "\n".join(problems)
 
 
+def fixed_tasks() -> list[tuple[str, str, object]]:
+    """Every (row, parameter, fixed hostile value) call, known failures and avoided values out."""
+    tasks = []
+    for key, row in sorted({**ROWS, **CLI_ROWS}.items()):
+        if key in CLI_ROWS:
+            params, values = sorted(set(cli_options(row.argv)) - set(row.skip)), CLI_HOSTILE
+        else:
+            params, values = sorted(row.parameters()), CANONICAL
+        tasks += [(key, param, value) for param in params for value in values
+                  if not avoided(row, param, value) and (key, param) not in KNOWN_FAILURES]
+    return tasks
+
+
 @pytest.fixture(scope="module")
-def worker():
-    pool = Worker({**ROWS, **CLI_ROWS})
+def timeout():
+    return machine_timeout()
+
+
+@pytest.fixture(scope="module")
+def fixed_outcomes(request, timeout):
+    """Outcome of every fixed call, by row key: a list of (parameter, value, outcome, detail)."""
+    tasks = fixed_tasks()
+    results = run_all({**ROWS, **CLI_ROWS}, tasks,
+                      workers=request.config.getoption("--dpverify-fuzz-workers"),
+                      timeout=timeout)
+    by_row: dict[str, list] = {}
+    for (key, param, value), (outcome, detail, _) in zip(tasks, results):
+        by_row.setdefault(key, []).append((param, value, outcome, detail))
+    return by_row
+
+
+@pytest.fixture(scope="module")
+def worker(timeout):
+    pool = Worker({**ROWS, **CLI_ROWS}, timeout=timeout)
     yield pool
     pool.close()
 
 
-def _check(worker, key, row, param, value, failures):
-    if avoided(row, param, value) or (key, param) in KNOWN_FAILURES:
-        return
-    outcome, detail = worker.run(key, param, value)
-    OUTCOME_COUNTS[outcome] = OUTCOME_COUNTS.get(outcome, 0) + 1
-    if outcome not in PASSING and (key, param) not in KNOWN_FAILURES:
-        failures.append(f"{param}={describe(value)}: {outcome}: {detail}")
+def _fixed_failures(fixed_outcomes, key):
+    return [f"{param}={describe(value)}: {outcome}: {detail}"
+            for param, value, outcome, detail in fixed_outcomes.get(key, [])
+            if outcome not in PASSING]
+
+
+def _is_fixed(value) -> bool:
+    return any(type(value) is type(v) and repr(value) == repr(v) for v in CANONICAL)
 
 
 @pytest.mark.parametrize("key", sorted(ROWS))
-def test_hostile_values_are_refused_by_name_or_give_finite_results(key, worker, request):
+def test_hostile_values_are_refused_by_name_or_give_finite_results(key, fixed_outcomes, worker,
+                                                                   request):
     row = ROWS[key]
     params = sorted(row.parameters())
-    failures: list[str] = []
-    for param in params:
-        for value in CANONICAL:
-            _check(worker, key, row, param, value, failures)
+    failures = _fixed_failures(fixed_outcomes, key)
     examples = request.config.getoption("--dpverify-fuzz-examples")
     if examples and params:
         @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
                   suppress_health_check=list(HealthCheck))
         @given(param=st.sampled_from(params), value=hostile_values())
         def drawn(param, value):
-            _check(worker, key, row, param, value, failures)
+            if _is_fixed(value) or avoided(row, param, value) or (key, param) in KNOWN_FAILURES:
+                return   # already run among the fixed values, or not to be run
+            outcome, detail = worker.run(key, param, value)
+            if outcome not in PASSING:
+                failures.append(f"{param}={describe(value)}: {outcome}: {detail}")
 
         drawn()
     assert not failures, f"{key}: {len(failures)} failing calls:\n" + "\n".join(failures[:40])
 
 
 @pytest.mark.parametrize("key", sorted(CLI_ROWS))
-def test_every_cli_option_refuses_hostile_values_by_name(key, worker):
+def test_every_cli_option_refuses_hostile_values_by_name(key, fixed_outcomes):
     """Exit 2 naming the option, or a result (exit 0/1) whose --json output is strict JSON."""
-    row = CLI_ROWS[key]
-    failures: list[str] = []
-    for option in sorted(set(cli_options(row.argv)) - set(row.skip)):
-        for value in CLI_HOSTILE:
-            _check(worker, key, row, option, value, failures)
+    failures = _fixed_failures(fixed_outcomes, key)
     assert not failures, f"{key}: {len(failures)} failing command lines:\n" + "\n".join(
         failures[:40])
 

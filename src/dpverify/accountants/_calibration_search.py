@@ -62,17 +62,43 @@ def smallest_passing(meets: Callable[[float], bool], start: float, *, rtol: floa
         raise _refuse(described, start)
     try:
         direction = -1 if meets(start) else +1
-        near, step = start, 1e-3
+        near, step, steps = start, 1e-3, 0
         while True:
             far = near * (1 + step) if direction > 0 else near / (1 + step)
+            if not (NOISE_RANGE[0] < far < NOISE_RANGE[1]) and steps >= 67:
+                # a gallop past an end of the range: try the end itself first
+                end = (NOISE_RANGE[1] * (1 - 1e-15) if direction > 0
+                       else NOISE_RANGE[0] * (1 + 1e-15))
+                far = end if near != end else far
             if not (NOISE_RANGE[0] < far < NOISE_RANGE[1]):
                 raise _refuse(described, start)
             if meets(far) != meets(near):
+                if max(near, far) > 2 * min(near, far):   # only after galloping
+                    near, far = _narrowed(meets, near, far)
                 return bisect_passing(meets, near, far, rtol=rtol)
-            near, step = far, min(1.0, step * 10)
+            steps += 1
+            # 0.1%, 1%, 10%, then doubling; past 64 doublings (a start 1e19 off) the ratio
+            # squares, so the whole range takes at most ~80 steps
+            near, step = far, (min(1.0, step * 10) if steps < 67 else
+                               (1 + step) ** 2 - 1 if step < 1e100 else math.inf)
     except DpverifyValueError as error:
         raise CalibrationError(f"{described} is outside the range this calibration supports: "
                                f"{error}") from error
+
+
+def _narrowed(meets: Callable[[float], bool], near: float, far: float) -> tuple[float, float]:
+    """A bracket of ratio <= 2 inside ``[near, far]`` (either order) whose ends still disagree,
+    by bisection on the logarithm: at most ~10 evaluations for the widest bracket."""
+    passing_near = meets(near)
+    while max(near, far) > 2 * min(near, far):
+        middle = math.sqrt(near) * math.sqrt(far)
+        if middle in (near, far):
+            break
+        if meets(middle) == passing_near:
+            near = middle
+        else:
+            far = middle
+    return near, far
 
 
 def root_passing(excess: Callable[[float], float], start: float, *, rtol: float,

@@ -36,6 +36,7 @@ __all__ = [
     "monotone_grid",
     "interval_law_from_cdfs",
     "laplace_grid",
+    "bounded_range_grid",
     "pmf_items",
     "check_normalised",
     "pmf_loss_atoms",
@@ -336,6 +337,25 @@ def laplace_grid(epsilon_0: float, step: float) -> LossGrid:
     atoms = grid_from_atoms([mpmath.mpf(epsilon_0), -mpmath.mpf(epsilon_0)],
                             [mpmath.mpf(0.5), low_atom], interval=step, exact_losses=True)
     return _add_grids(continuous, atoms)
+
+
+def bounded_range_grid(epsilon: float, step: float) -> LossGrid:
+    """Loss of the dominating pair of every ε-bounded-range mechanism (ε a float, taken as exact).
+
+    The loss has density ``e^{(l − ε)/2} / (2(1 − e^{−ε}))`` on ``(−ε, ε)`` and no
+    atoms: the Laplace loss's continuous part (:func:`_laplace_interval_law`)
+    scaled by ``2/(1 − e^{−ε})``, with the same tilts (``dQ = e^{−L} dP``).
+    """
+    first, last = _grid_indices(-epsilon, epsilon, step)
+    losses = np.arange(first, last + 1) * step
+    law = _laplace_interval_law(losses, epsilon)
+    with working_precision():
+        shift = mpmath.log(2) - mpmath.log(-mpmath.expm1(-mpmath.mpf(epsilon)))
+        shift = float(shift) + 1e-15 * (1 + abs(float(shift)))        # an upper bound
+    log_mass = law.log_mass_upper + shift
+    log_mass = log_mass + 4 * _U * (np.abs(log_mass) + abs(shift) + 1)   # the float sum, rounded up
+    return connect_the_dots(first, step, IntervalLaw(log_mass, law.log_tilt, law.log_tilt_error),
+                            lower_tail=0.0, upper_tail=0.0)
 
 
 def _add_grids(first: LossGrid, second: LossGrid) -> LossGrid:

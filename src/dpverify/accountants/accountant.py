@@ -24,52 +24,30 @@ PLD and RDP, under replace-one (contributions ±1: the pair
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
-from dpverify._numeric import round_up, working_precision
+import numpy as np
+
 from dpverify._validation import (check_choice, check_delta, check_epsilon,
                                   check_increasing_sequence, check_positive_int)
+from dpverify.accountants._account_pld import pld_of
+from dpverify.accountants._account_rdp import rdp_of, zcdp_of
+from dpverify.accountants._dp_accounting import from_dp_accounting
 from dpverify.accountants.events import (
     ComposedEvent,
     Event,
-    ExponentialMechanismEvent,
-    MechanismEvent,
     PoissonSampledEvent,
-    RepeatAndSelectEvent,
-    SampledWithoutReplacementEvent,
     SelfComposedEvent,
-    TreeAggregationEvent,
     as_event,
     event_from_dict,
     event_to_dict,
 )
-from dpverify.accountants.pld import PrivacyLossDistribution
-from dpverify.accountants.rdp import (
-    DEFAULT_ORDERS,
-    compose_rdp,
-    gaussian_rdp,
-    laplace_rdp,
-    pure_dp_rdp,
-    randomized_response_rdp,
-    rdp_to_dp,
-    rdp_to_dp_delta,
-    scale_rdp,
-    subsampled_gaussian_rdp,
-)
-from dpverify.accountants._subsampled_event_rdp import mechanism_zcdp, sampled_event_rdp
-from dpverify.accountants.zcdp import compose_zcdp, pure_to_zcdp, zcdp_to_dp, zcdp_to_dp_delta, zcdp_to_rdp
+from dpverify.accountants.rdp import DEFAULT_ORDERS, rdp_to_dp, rdp_to_dp_delta
+from dpverify.accountants.zcdp import zcdp_to_dp, zcdp_to_dp_delta
 from dpverify.errors import DpverifyTypeError, UnsupportedError
-from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
-from dpverify.mechanisms import (
-    BinaryRandomizedResponse,
-    DiscreteLaplace,
-    Gaussian,
-    Laplace,
-    RandomizedResponse,
-    privacy_map,
-)
+from dpverify.mechanisms import Gaussian
 
 __all__ = ["PrivacyAccountant", "ACCOUNTING_METHODS", "NEIGHBOURING_RELATIONS",
            "from_dp_accounting"]
@@ -157,13 +135,15 @@ class PrivacyAccountant:
         """One DP-SGD step: a Poisson-sampled (rate ``sample_rate``) Gaussian of noise multiplier σ.
 
         A step identical to the previous one only increments a count (O(1)); the
-        composition is computed once, when ε or δ is asked for.
+        composition is computed once, when ε or δ is asked for. Python and numpy
+        real scalars and 0-d arrays are read as the float they are, so
+        ``np.float32``, ``np.float64``, ``np.array(1.1)`` and ints take the O(1) path too.
         """
-        key = (noise_multiplier, sample_rate)
-        if self._last_step == key and type(noise_multiplier) is float and type(sample_rate) is float:
+        key = (_scalar(noise_multiplier), _scalar(sample_rate))
+        if self._last_step == key and type(key[0]) is float and type(key[1]) is float:
             self._history[-1][1] += 1
             return self
-        self.compose(PoissonSampledEvent(Gaussian(sigma=noise_multiplier), sample_rate))
+        self.compose(PoissonSampledEvent(Gaussian(sigma=key[0]), key[1]))
         self._last_step = key
         return self
 
@@ -255,290 +235,20 @@ class PrivacyAccountant:
         return accountant
 
 
-# --------------------------------------------------------------------------- translators
-_REPEAT_AND_SELECT = ("repeat-and-select is accounted in RDP only (Papernot & Steinke 2022, Thm 2 and 6); "
-                      "use method='rdp'")
+def _scalar(value: Any) -> Any:
+    """A real scalar (Python or numpy number, 0-d real array) as a float; anything else unchanged.
 
-
-def _unsupported(event: Any, method: str, why: str = "") -> UnsupportedError:
-    return UnsupportedError(f"{method} cannot account {event!r}" + (f": {why}" if why else ""))
-
-
-def _gaussian_noise(event: Event) -> tuple[float, float] | None:
-    """(σ, sensitivity) when ``event`` is one Gaussian release (tree aggregation included)."""
-    if isinstance(event, MechanismEvent) and isinstance(event.mechanism, Gaussian):
-        return event.mechanism.sigma, event.sensitivity
-    if isinstance(event, TreeAggregationEvent):
-        return event.noise_multiplier, math.sqrt(event.depth)
-    return None
-
-
-def _binary_rr_epsilon(mechanism: BinaryRandomizedResponse) -> float:
-    p = mechanism.flip_probability
-    with working_precision():
-        import mpmath
-        return round_up(mpmath.log((2 - mpmath.mpf(p)) / mpmath.mpf(p)))
-
-
-def _pure_epsilon(event: MechanismEvent) -> float | None:
-    mechanism = event.mechanism
-    if isinstance(mechanism, PureDP):
-        return mechanism.epsilon
-    if isinstance(mechanism, RandomizedResponse):
-        return mechanism.epsilon
-    if isinstance(mechanism, BinaryRandomizedResponse):
-        return _binary_rr_epsilon(mechanism)
-    if isinstance(mechanism, Laplace):
-        return round_up(Fraction(event.sensitivity) / Fraction(mechanism.scale))
-    try:
-        guarantee = privacy_map(mechanism, sensitivity=event.sensitivity, target=PureDP)
-    except (UnsupportedError, TypeError, ValueError):
-        return None
-    return guarantee.epsilon
-
-
-def _poisson_gaussian(accountant: PrivacyAccountant, event: PoissonSampledEvent,
-                      method: str) -> tuple[float, float]:
-    noise = _gaussian_noise(event.event)
-    if noise is None:
-        raise _unsupported(event, method, "Poisson sampling of a Gaussian only (so far)")
-    if accountant.neighbouring == "replace" and method != "pld":
-        raise _unsupported(event, method, "under replace-one the subsampled Gaussian is "
-                                          "accounted by PLD only (so far)")
-    sigma, sensitivity = noise
-    return round_down_ratio(sigma, sensitivity), event.sampling_probability
-
-
-def round_down_ratio(sigma: float, sensitivity: float) -> float:
-    """``σ/Δ`` rounded down (a smaller noise multiplier dominates)."""
-    from dpverify._numeric import round_down
-    return round_down(Fraction(sigma) / Fraction(sensitivity))
-
-
-def _pld(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
-    if isinstance(event, ComposedEvent):
-        parts = [_pld(accountant, e, probe=probe) for e in event.events]
-        if probe:
-            return None
-        from dpverify.accountants.pld import compose_plds
-        return compose_plds(parts)
-    if isinstance(event, SelfComposedEvent):
-        inner = _pld(accountant, event.event, probe=probe)
-        return None if probe else inner.self_compose(event.count)
-    if isinstance(event, PoissonSampledEvent) and _gaussian_noise(event.event) is None:
-        return _poisson_finite_pair(accountant, event, probe)
-    if isinstance(event, PoissonSampledEvent):
-        sigma, q = _poisson_gaussian(accountant, event, "pld")
-        return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
-            sigma, q, relation=accountant.neighbouring)
-    if isinstance(event, SampledWithoutReplacementEvent):
-        return _without_replacement(accountant, event, probe)
-    if isinstance(event, RepeatAndSelectEvent):
-        raise _unsupported(event, "pld", _REPEAT_AND_SELECT)
-    if isinstance(event, ExponentialMechanismEvent):   # ε-DP pair (sound; BR's own pair is tighter)
-        return None if probe else PrivacyLossDistribution.from_approx_dp(event.epsilon, 0.0)
-    noise = _gaussian_noise(event)
-    if noise is not None:
-        return None if probe else PrivacyLossDistribution.from_gaussian(noise[0], sensitivity=noise[1])
-    if isinstance(event, MechanismEvent):
-        mechanism = event.mechanism
-        if isinstance(mechanism, Laplace):
-            return None if probe else PrivacyLossDistribution.from_laplace(
-                mechanism.scale, sensitivity=event.sensitivity)
-        if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
-            return None if probe else PrivacyLossDistribution.from_randomized_response(
-                mechanism.epsilon, k=mechanism.k)
-        if isinstance(mechanism, DiscreteLaplace) and float(event.sensitivity).is_integer():
-            return None if probe else PrivacyLossDistribution.from_discrete_laplace(
-                mechanism.scale, sensitivity=int(event.sensitivity))
-        if isinstance(mechanism, ApproxDP):
-            return None if probe else PrivacyLossDistribution.from_approx_dp(
-                mechanism.epsilon, mechanism.delta)
-        epsilon = _pure_epsilon(event)
-        if epsilon is not None:
-            return None if probe else PrivacyLossDistribution.from_approx_dp(epsilon, 0.0)
-    raise _unsupported(event, "pld")
-
-
-def _poisson_finite_pair(accountant: PrivacyAccountant, event: PoissonSampledEvent,
-                         probe: bool) -> Any:
-    """Poisson subsampling of a mechanism with a finite dominating pair (add/remove, replace-special)."""
-    from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
-
-    inner = event.event
-    if not isinstance(inner, MechanismEvent) or accountant.neighbouring == "replace":
-        raise _unsupported(event, "pld", "Poisson sampling of a single mechanism with a finite "
-                                         "dominating pair, under add-remove or replace-special")
-    dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
-    if probe:
-        return None
-    return poisson_subsampled_pld(inner.mechanism, event.sampling_probability,
-                                  sensitivity=inner.sensitivity)
-
-
-def _without_replacement(accountant: PrivacyAccountant, event: SampledWithoutReplacementEvent,
-                         probe: bool) -> Any:
-    """A batch of m of n records (replace-one): a Gaussian or a mechanism with a finite dominating pair."""
-    from dpverify.accountants.subsampling import dominating_pair
-    from dpverify.accountants import subsampling_wor
-
-    inner = event.event
-    if accountant.neighbouring != "replace":
-        raise _unsupported(event, "pld", "sampling without replacement is accounted under "
-                                         "replace-one only (neighbouring='replace')")
-    noise = _gaussian_noise(inner)
-    if noise is not None:
-        return None if probe else subsampling_wor.without_replacement_gaussian_pld(
-            noise[0], event.sample_size, event.population_size, sensitivity=noise[1])
-    if not isinstance(inner, MechanismEvent):
-        raise _unsupported(event, "pld", "sampling without replacement of a single mechanism with "
-                                         "a finite dominating pair only (so far)")
-    dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
-    if probe:
-        return None
-    return subsampling_wor.without_replacement_pld(inner.mechanism, event.sample_size,
-                                                   event.population_size, sensitivity=inner.sensitivity)
-
-
-def _rdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
-    orders = accountant.orders
-    if isinstance(event, ComposedEvent):
-        parts = [_rdp(accountant, e, probe=probe) for e in event.events]
-        return None if probe else compose_rdp(parts)
-    if isinstance(event, SelfComposedEvent):
-        inner = _rdp(accountant, event.event, probe=probe)
-        return None if probe else scale_rdp(inner, event.count)
-    if isinstance(event, PoissonSampledEvent) and _gaussian_noise(event.event) is not None:
-        sigma, q = _poisson_gaussian(accountant, event, "rdp")
-        return None if probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
-    if isinstance(event, (PoissonSampledEvent, SampledWithoutReplacementEvent)):
-        return sampled_event_rdp(   # any inner event with an RDP curve (rdp_subsampling)
-            event, orders=orders, neighbouring=accountant.neighbouring, probe=probe,
-            inner_curve=lambda inner, at: _rdp(PrivacyAccountant(
-                "rdp", neighbouring=accountant.neighbouring, orders=at), inner, probe=probe),
-            gaussian_noise=_gaussian_noise, pure_epsilon=_pure_epsilon)
-    if isinstance(event, RepeatAndSelectEvent):   # Papernot & Steinke 2022, Thm 2 / Thm 6
-        inner = _rdp(accountant, event.event, probe=probe)
-        if probe:
-            return None
-        from dpverify.accountants.repeat_select import repeat_and_select_rdp
-        return repeat_and_select_rdp(inner, mean=event.mean, shape=event.shape)
-    if isinstance(event, ExponentialMechanismEvent):   # min of ε-DP and ε²/8-zCDP (bounded range)
-        if probe:
-            return None
-        pure = pure_dp_rdp(event.epsilon, orders=orders)
-        bounded = zcdp_to_rdp(_bounded_range_zcdp(event.epsilon), orders=orders)
-        return RDPCurve(pure.orders, tuple(min(a, b) for a, b in zip(pure.epsilons, bounded.epsilons)))
-    noise = _gaussian_noise(event)
-    if noise is not None:
-        return None if probe else gaussian_rdp(noise[0], sensitivity=noise[1], orders=orders)
-    if isinstance(event, MechanismEvent):
-        mechanism = event.mechanism
-        if isinstance(mechanism, ZCDP):
-            return None if probe else zcdp_to_rdp(mechanism, orders=orders)
-        if isinstance(mechanism, Laplace):
-            return None if probe else laplace_rdp(mechanism.scale, sensitivity=event.sensitivity,
-                                                  orders=orders)
-        if isinstance(mechanism, BinaryRandomizedResponse):
-            return None if probe else randomized_response_rdp(_binary_rr_epsilon(mechanism),
-                                                              orders=orders)
-        if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
-            return None if probe else randomized_response_rdp(mechanism.epsilon, orders=orders,
-                                                              k=mechanism.k)
-        epsilon = _pure_epsilon(event)
-        if epsilon is not None:
-            return None if probe else pure_dp_rdp(epsilon, orders=orders)
-        rho = mechanism_zcdp(event)   # e.g. the discrete Gaussian
-        if rho is not None:
-            return None if probe else zcdp_to_rdp(rho, orders=orders)
-    raise _unsupported(event, "rdp")
-
-
-def _zcdp(accountant: PrivacyAccountant, event: Event, *, probe: bool) -> Any:
-    if isinstance(event, ComposedEvent):
-        parts = [_zcdp(accountant, e, probe=probe) for e in event.events]
-        return None if probe else compose_zcdp(parts)
-    if isinstance(event, SelfComposedEvent):
-        inner = _zcdp(accountant, event.event, probe=probe)
-        if probe:
-            return None
-        return ZCDP(round_up(Fraction(inner.rho) * event.count),
-                    round_up(Fraction(inner.xi) * event.count))
-    if isinstance(event, RepeatAndSelectEvent):
-        raise _unsupported(event, "zcdp", _REPEAT_AND_SELECT)
-    if isinstance(event, ExponentialMechanismEvent):
-        return None if probe else _bounded_range_zcdp(event.epsilon)
-    noise = _gaussian_noise(event)
-    if noise is not None:   # ρ = Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6)
-        sigma, sensitivity = noise
-        return None if probe else ZCDP(round_up(Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)))
-    if isinstance(event, MechanismEvent):
-        if isinstance(event.mechanism, ZCDP):
-            return None if probe else event.mechanism
-        epsilon = _pure_epsilon(event)
-        if epsilon is not None:
-            return None if probe else pure_to_zcdp(epsilon)
-        rho = mechanism_zcdp(event)   # e.g. the discrete Gaussian
-        if rho is not None:
-            return None if probe else rho
-    raise _unsupported(event, "zcdp")
-
-
-def _bounded_range_zcdp(epsilon: float) -> ZCDP:
-    """ε-bounded-range ⇒ (ε²/8)-zCDP (Cesar & Rogers, ALT 2021, Lemma 3.2), rounded up."""
-    return ZCDP(round_up(Fraction(epsilon) ** 2 / 8))
-
-
-_TRANSLATORS: dict[str, Callable[..., Any]] = {"pld": _pld, "rdp": _rdp, "zcdp": _zcdp}
-
-
-# --------------------------------------------------------------------------- interop
-def from_dp_accounting(event: Any) -> Event:
-    """Convert a dp_accounting ``DpEvent`` tree to dpverify events (duck-typed: no import needed).
-
-    Supported: Gaussian, Laplace, DiscreteLaplace, RandomizedResponse, EpsilonDelta, ZCDp,
-    SelfComposed, Composed, PoissonSampled, SampledWithoutReplacement,
-    SingleEpochTreeAggregation and RepeatAndSelect events.
-
-    Raises
-    ------
-    UnsupportedError
-        For any other event (named in the message), e.g. ``NonPrivateDpEvent``.
+    Booleans, non-real values and integers beyond the float range are returned
+    as they are, for the event's validation to refuse (naming the parameter).
     """
-    name = type(event).__name__
-    convert = _FROM_DP_ACCOUNTING.get(name)
-    if convert is None:
-        raise UnsupportedError(f"no dpverify event for dp_accounting's {name}; supported: "
-                               f"{', '.join(sorted(_FROM_DP_ACCOUNTING))}")
-    return convert(event)
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value.item()
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        try:
+            return float(value)
+        except OverflowError:
+            return value
+    return value
 
 
-def _rr_from_dp_accounting(event: Any) -> Event:
-    # dp_accounting's noise_parameter p: report truthfully w.p. 1 − p, else uniformly at random
-    # (so the kept bucket has mass 1 − p + p/k and each other p/k): ε = ln(1 + k(1 − p)/p).
-    p, k = float(event.noise_parameter), int(event.num_buckets)
-    with working_precision():
-        import mpmath
-        epsilon = math.inf if p == 0 else round_up(mpmath.log(1 + k * (1 - mpmath.mpf(p)) / p))
-    return MechanismEvent(RandomizedResponse(k, epsilon))
-
-
-_FROM_DP_ACCOUNTING: dict[str, Callable[[Any], Event]] = {
-    "GaussianDpEvent": lambda e: MechanismEvent(Gaussian(sigma=float(e.noise_multiplier))),
-    "LaplaceDpEvent": lambda e: MechanismEvent(Laplace(scale=float(e.noise_multiplier))),
-    "RandomizedResponseDpEvent": _rr_from_dp_accounting,
-    "DiscreteLaplaceDpEvent": lambda e: MechanismEvent(  # pmf ∝ e^{−a|k|}: scale 1/a, rounded down
-        DiscreteLaplace(scale=round_down_ratio(1.0, float(e.noise_parameter))), float(e.sensitivity)),
-    "EpsilonDeltaDpEvent": lambda e: MechanismEvent(ApproxDP(float(e.epsilon), float(e.delta))),
-    "ZCDpEvent": lambda e: MechanismEvent(ZCDP(float(e.rho), float(getattr(e, "xi", 0.0)))),
-    "SelfComposedDpEvent": lambda e: SelfComposedEvent(from_dp_accounting(e.event), int(e.count)),
-    "ComposedDpEvent": lambda e: ComposedEvent(tuple(from_dp_accounting(x) for x in e.events)),
-    "PoissonSampledDpEvent": lambda e: PoissonSampledEvent(from_dp_accounting(e.event),
-                                                           float(e.sampling_probability)),
-    "SampledWithoutReplacementDpEvent": lambda e: SampledWithoutReplacementEvent(
-        from_dp_accounting(e.event), int(e.sample_size), int(e.source_dataset_size)),
-    "SingleEpochTreeAggregationDpEvent": lambda e: TreeAggregationEvent(
-        float(e.noise_multiplier), e.step_counts),
-    "RepeatAndSelectDpEvent": lambda e: RepeatAndSelectEvent(from_dp_accounting(e.event),
-                                                             float(e.mean), float(e.shape)),
-}
+_TRANSLATORS: dict[str, Callable[..., Any]] = {"pld": pld_of, "rdp": rdp_of, "zcdp": zcdp_of}

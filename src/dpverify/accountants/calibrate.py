@@ -13,7 +13,9 @@ re-exported here.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -26,6 +28,7 @@ from dpverify._validation import (
     check_epsilon,
     check_positive,
     check_positive_int,
+    renamed_keyword,
     limit_error,
 )
 from dpverify.accountants._calibration_search import naming, request, smallest_passing
@@ -37,7 +40,7 @@ from dpverify.accountants.rdp import (
     rdp_to_dp,
     scale_rdp,
 )
-from dpverify.errors import CalibrationError
+from dpverify.errors import CalibrationError, DpverifyValueError
 from dpverify.mechanisms._noise_maps import binomial_noise_delta
 from dpverify.mechanisms.continuous import gaussian_delta, gaussian_privacy_profile
 
@@ -68,9 +71,9 @@ MAX_PLD_CALIBRATION_COMPOSITIONS = 10**5
 """Largest k a PLD-based calibration searches over (each candidate composes k times)."""
 
 
-def _check_pld_compositions(compositions: int, method: str) -> None:
-    if method == "pld" and compositions > MAX_PLD_CALIBRATION_COMPOSITIONS:
-        raise limit_error("compositions", compositions, MAX_PLD_CALIBRATION_COMPOSITIONS,
+def _check_pld_compositions(count: int, method: str) -> None:
+    if method == "pld" and count > MAX_PLD_CALIBRATION_COMPOSITIONS:
+        raise limit_error("count", count, MAX_PLD_CALIBRATION_COMPOSITIONS,
                           "a PLD calibration composes every candidate; use method='rdp' "
                           "(cost independent of k)")
 
@@ -146,9 +149,17 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float 
                                               sensitivity=sensitivity))
 
 
-def gaussian_epsilon(sigma: float, *, delta: float, compositions: int = 1,
-                     sensitivity: float = 1.0, method: str = "pld") -> float:
-    """Upper bound on ε of ``compositions`` Gaussian releases with noise σ, at δ.
+def _count(count: Any, compositions: Any) -> int:
+    """``count`` validated, or the value passed as the deprecated ``compositions=`` (validated under
+    that name, with a DeprecationWarning)."""
+    value = renamed_keyword(count, compositions, name="count", old_name="compositions", default=1)
+    return check_positive_int(value, "count" if compositions is None else "compositions")
+
+
+def gaussian_epsilon(sigma: float, *, delta: float, count: int = 1,
+                     sensitivity: float = 1.0, method: str = "pld",
+                     compositions: int | None = None) -> float:
+    """Upper bound on ε of ``count`` Gaussian releases with noise σ, at δ.
 
     ``method`` is ``"pld"`` (privacy loss distribution, pessimistic
     discretisation), ``"rdp"`` (Rényi DP with the tight conversion) or
@@ -158,51 +169,55 @@ def gaussian_epsilon(sigma: float, *, delta: float, compositions: int = 1,
     Soundness: an upper bound, rounded up, for adaptive composition of
     Gaussian mechanisms with ℓ2 sensitivity ``sensitivity``.
 
-    >>> gaussian_epsilon(1.0, delta=1e-5, compositions=10, method="analytic") >= 0
+    >>> gaussian_epsilon(1.0, delta=1e-5, count=10, method="analytic") >= 0
     True
     """
     sigma = check_positive(sigma, "sigma")
     delta = check_delta(delta, allow_zero=False)
-    compositions = check_positive_int(compositions, "compositions")
+    count = _count(count, compositions)
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", GAUSSIAN_METHODS)
-    with naming(request(sigma=sigma, delta=delta, compositions=compositions,
+    with naming(request(sigma=sigma, delta=delta, count=count,
                           sensitivity=sensitivity, method=method)):
-        return _gaussian_epsilon(sigma, delta, compositions, sensitivity, method)
+        return _gaussian_epsilon(sigma, delta, count, sensitivity, method)
 
 
-def _gaussian_epsilon(sigma: float, delta: float, compositions: int, sensitivity: float,
+def _gaussian_epsilon(sigma: float, delta: float, count: int, sensitivity: float,
                       method: str) -> float:
     if method == "analytic":
-        profile = gaussian_privacy_profile(sigma / math.sqrt(compositions), sensitivity=sensitivity)
+        profile = gaussian_privacy_profile(sigma / math.sqrt(count), sensitivity=sensitivity)
         return profile.epsilon_for_delta(delta)
     if method == "rdp":
-        curve = scale_rdp(gaussian_rdp(sigma, sensitivity=sensitivity), compositions)
+        curve = scale_rdp(gaussian_rdp(sigma, sensitivity=sensitivity), count)
         return rdp_to_dp(curve, delta=delta).epsilon
     pld = PrivacyLossDistribution.from_gaussian(sigma, sensitivity=sensitivity)
-    return pld.self_compose(compositions).epsilon_for_delta(delta)
+    return pld.self_compose(count).epsilon_for_delta(delta)
 
 
-def min_gaussian_sigma(epsilon: float, delta: float, *, compositions: int = 1,
-                       sensitivity: float = 1.0, method: str = "pld") -> float:
+def min_gaussian_sigma(epsilon: float, delta: float, *, count: int = 1,
+                       sensitivity: float = 1.0, method: str = "pld",
+                       compositions: int | None = None) -> float:
     """Smallest σ (to a small relative tolerance) such that k Gaussian releases are (ε, δ)-DP.
 
     Parameters
     ----------
     epsilon, delta : float
         The total budget, ε in (0, inf) and δ in (0, 1).
-    compositions : int
+    count : int
         Number k of adaptively composed Gaussian releases, each with the same σ.
     sensitivity : float
         ℓ2 sensitivity of each release.
     method : {"pld", "rdp", "analytic"}
         Accountant used to evaluate a candidate σ (see :func:`gaussian_epsilon`).
+    compositions : int, optional
+        Deprecated alias of ``count`` (a ``DeprecationWarning``); ``count`` is the
+        name every event, accountant and PLD of dpverify uses.
 
     Returns
     -------
     float
         A σ verified to meet the budget under ``method``: ``gaussian_epsilon(σ,
-        delta=delta, compositions=k, method=method) <= epsilon``. It is within
+        delta=delta, count=k, method=method) <= epsilon``. It is within
         1e-12 (analytic, rdp) or 1e-9 (pld) relative of the smallest such σ.
 
     Notes
@@ -216,34 +231,35 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, compositions: int = 1,
 
     Examples
     --------
-    >>> sigma = min_gaussian_sigma(1.0, 1e-5, compositions=100, method="rdp")
-    >>> gaussian_epsilon(sigma, delta=1e-5, compositions=100, method="rdp") <= 1.0
+    >>> sigma = min_gaussian_sigma(1.0, 1e-5, count=100, method="rdp")
+    >>> gaussian_epsilon(sigma, delta=1e-5, count=100, method="rdp") <= 1.0
     True
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
-    compositions = check_positive_int(compositions, "compositions")
+    count = _count(count, compositions)
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", GAUSSIAN_METHODS)
-    _check_pld_compositions(compositions, method)
-    exact = math.sqrt(compositions) * analytic_gaussian_sigma(epsilon, delta,
+    _check_pld_compositions(count, method)
+    exact = math.sqrt(count) * analytic_gaussian_sigma(epsilon, delta,
                                                               sensitivity=sensitivity)
     if method == "analytic":
         return exact
 
     def meets(sigma: float) -> bool:
-        return gaussian_epsilon(sigma, delta=delta, compositions=compositions,
+        return gaussian_epsilon(sigma, delta=delta, count=count,
                                 sensitivity=sensitivity, method=method) <= epsilon
 
     return smallest_passing(meets, exact, rtol=_PLD_RTOL if method == "pld" else 1e-12,
                              described=request(epsilon=epsilon, delta=delta,
-                                              compositions=compositions,
+                                              count=count,
                                               sensitivity=sensitivity, method=method))
 
 
-def laplace_epsilon(scale: float, *, delta: float = 0.0, compositions: int = 1,
-                    sensitivity: float = 1.0, method: str | None = None) -> float:
-    """Upper bound on ε of ``compositions`` Laplace releases with noise ``scale``, at δ.
+def laplace_epsilon(scale: float, *, delta: float = 0.0, count: int = 1,
+                    sensitivity: float = 1.0, method: str | None = None,
+                    compositions: int | None = None) -> float:
+    """Upper bound on ε of ``count`` Laplace releases with noise ``scale``, at δ.
 
     ``method="pure"`` gives the exact pure-DP answer k·Δ/b (δ is then
     ignored); ``"pld"`` and ``"rdp"`` need δ > 0. The default is ``"pure"``
@@ -252,30 +268,31 @@ def laplace_epsilon(scale: float, *, delta: float = 0.0, compositions: int = 1,
     Soundness: an upper bound, rounded up, for adaptive composition of
     Laplace mechanisms on scalar queries with ℓ1 sensitivity ``sensitivity``.
 
-    >>> laplace_epsilon(10.0, compositions=10, method="pure")
+    >>> laplace_epsilon(10.0, count=10, method="pure")
     1.0
     """
     scale = check_positive(scale, "scale")
-    compositions = check_positive_int(compositions, "compositions")
+    count = _count(count, compositions)
     sensitivity = check_positive(sensitivity, "sensitivity")
     if method is None:
         method = "pure" if check_delta(delta) == 0.0 else "pld"
     method = check_choice(method, "method", LAPLACE_METHODS)
     if method == "pure":
         check_delta(delta)
-        return round_up(Fraction(compositions) * Fraction(sensitivity) / Fraction(scale))
+        return round_up(Fraction(count) * Fraction(sensitivity) / Fraction(scale))
     delta = check_delta(delta, allow_zero=False)
-    with naming(request(scale=scale, delta=delta, compositions=compositions,
+    with naming(request(scale=scale, delta=delta, count=count,
                           sensitivity=sensitivity, method=method)):
         if method == "rdp":
-            curve = scale_rdp(laplace_rdp(scale, sensitivity=sensitivity), compositions)
+            curve = scale_rdp(laplace_rdp(scale, sensitivity=sensitivity), count)
             return rdp_to_dp(curve, delta=delta).epsilon
         pld = PrivacyLossDistribution.from_laplace(scale, sensitivity=sensitivity)
-        return pld.self_compose(compositions).epsilon_for_delta(delta)
+        return pld.self_compose(count).epsilon_for_delta(delta)
 
 
-def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int = 1,
-                      sensitivity: float = 1.0, method: str = "pld") -> float:
+def min_laplace_scale(epsilon: float, delta: float = 0.0, *, count: int = 1,
+                      sensitivity: float = 1.0, method: str = "pld",
+                      compositions: int | None = None) -> float:
     """Smallest Laplace scale b such that k Laplace releases are (ε, δ)-DP.
 
     With ``method="pure"`` (or δ = 0) this is exactly b = kΔ/ε. Otherwise the
@@ -284,31 +301,37 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, compositions: int =
 
     Soundness: the returned scale is verified, ``laplace_epsilon(b, ...) <= ε``.
 
-    >>> min_laplace_scale(1.0, compositions=10, method="pure")
+    >>> min_laplace_scale(1.0, count=10, method="pure")
     10.0
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta)
-    compositions = check_positive_int(compositions, "compositions")
+    count = _count(count, compositions)
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", LAPLACE_METHODS)
     if delta > 0.0:
-        _check_pld_compositions(compositions, method)
-    pure = compositions * sensitivity / epsilon
+        _check_pld_compositions(count, method)
+    pure = count * sensitivity / epsilon
+    if not math.isfinite(pure):
+        raise DpverifyValueError(
+            f"epsilon={epsilon!r}, sensitivity={sensitivity!r}, count={count} "
+            f"give a Laplace scale count·sensitivity/epsilon beyond the float range: "
+            f"epsilon must be >= {count * (sensitivity / sys.float_info.max):.3g} "
+            f"(or sensitivity smaller)")
     if method == "pure" or delta == 0.0:
         def meets_pure(scale: float) -> bool:
-            return laplace_epsilon(scale, compositions=compositions,
+            return laplace_epsilon(scale, count=count,
                                    sensitivity=sensitivity, method="pure") <= epsilon
         return pure if meets_pure(pure) else math.nextafter(pure, math.inf)
 
     def meets(scale: float) -> bool:
-        return laplace_epsilon(scale, delta=delta, compositions=compositions,
+        return laplace_epsilon(scale, delta=delta, count=count,
                                sensitivity=sensitivity, method=method) <= epsilon
 
-    start = pure / math.sqrt(compositions) / 4
+    start = pure / math.sqrt(count) / 4
     return smallest_passing(meets, start, rtol=_PLD_RTOL if method == "pld" else 1e-10,
                              described=request(epsilon=epsilon, delta=delta,
-                                              compositions=compositions,
+                                              count=count,
                                               sensitivity=sensitivity, method=method))
 
 

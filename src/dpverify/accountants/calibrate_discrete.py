@@ -91,7 +91,11 @@ def min_discrete_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: in
     while not zcdp_passes(high):
         high *= 2
         if high > MAX_SIGMA:
-            raise CalibrationError(f"no σ <= {MAX_SIGMA:g} meets epsilon={epsilon!r}, delta={delta!r}")
+            raise CalibrationError(
+                f"no σ <= {MAX_SIGMA:g} meets epsilon={epsilon!r}, delta={delta!r} at "
+                f"sensitivity={sensitivity!r} (this calibration's sums grow with σ and stop at "
+                f"{MAX_SIGMA:g}): raise epsilon or delta, or lower sensitivity; any σ is "
+                f"(sensitivity²/(2σ²))-zCDP (zcdp_to_dp converts it)")
     low = high / 2
     while zcdp_passes(low) and low > 1e-6:
         low /= 2

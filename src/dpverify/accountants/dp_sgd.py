@@ -22,10 +22,13 @@ dp_accounting's PLD at its default 1e-4 grid, at a third of the cost of
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 
+import mpmath
 import numpy as np
 
+from dpverify._numeric import working_precision
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -34,14 +37,21 @@ from dpverify._validation import (
     check_positive,
     check_positive_int,
     check_probability,
+    value_error,
 )
-from dpverify.accountants._calibration_search import request, root_passing
+from dpverify.accountants._calibration_search import naming, request, root_passing
 from dpverify.accountants._noise_multiplier_search import clt_noise_seed, training_schedule
 from dpverify.accountants._pld_losses import SubsampledGaussian
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
-from dpverify.accountants.pld import PrivacyLossDistribution
-from dpverify.accountants.rdp import DEFAULT_ORDERS, rdp_to_dp, scale_rdp, subsampled_gaussian_rdp
-from dpverify.errors import CalibrationError
+from dpverify.accountants.pld import MAX_SELF_COMPOSITIONS, PrivacyLossDistribution
+from dpverify.accountants.rdp import (
+    _SMALLEST_SAMPLED_SIGMA,
+    DEFAULT_ORDERS,
+    rdp_to_dp,
+    scale_rdp,
+    subsampled_gaussian_rdp,
+)
+from dpverify.errors import CalibrationError, DpverifyValueError
 from dpverify.guarantees import RDPCurve
 
 __all__ = ["POINTS_PER_STANDARD_DEVIATION", "NOISE_MULTIPLIER_RTOL", "default_interval",
@@ -73,8 +83,12 @@ def _epsilon(sigma: float, delta: float, sampling_probability: float, steps: int
 
 
 def _check_options(method: str, orders: Sequence[float] | None,
-                   value_discretization_interval: float | None) -> tuple[str, tuple | None]:
+                   value_discretization_interval: float | None, steps: int) -> tuple[str, tuple | None]:
     method = check_choice(method, "method", ("pld", "rdp"))
+    if method == "pld":  # the PLD's own limit, named by this function's parameter
+        check_positive_int(steps, "steps", maximum=MAX_SELF_COMPOSITIONS,
+                           instead="the PLD's loss window outgrows its FFT grid; use method='rdp' "
+                                   "(its cost does not depend on steps)")
     if value_discretization_interval is not None:
         check_positive(value_discretization_interval, "value_discretization_interval")
     if orders is not None:
@@ -190,9 +204,64 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
     sampling_probability = check_probability(sampling_probability, "sampling_probability",
                                              open_low=True)
     steps = check_positive_int(steps, "steps")
-    method, orders = _check_options(method, orders, value_discretization_interval)
-    return _epsilon(sigma, delta, sampling_probability, steps, method, orders,
-                    value_discretization_interval)
+    method, orders = _check_options(method, orders, value_discretization_interval, steps)
+    if method == "rdp":
+        smallest = math.sqrt(min(DEFAULT_ORDERS if orders is None else orders) / 2) / math.sqrt(
+            sys.float_info.max)
+        if sigma < smallest:
+            raise value_error("noise_multiplier", sigma, f">= {smallest:.3g} for method='rdp'",
+                              "below it every Rényi ε of one step, α/(2σ²), exceeds the float "
+                              "range (no privacy)")
+    with naming(request(noise_multiplier=sigma, delta=delta,
+                        sampling_probability=sampling_probability, steps=steps, method=method)):
+        return _epsilon(sigma, delta, sampling_probability, steps, method, orders,
+                        value_discretization_interval)
+
+
+def _check_noise_needed(delta: float, sampling_probability: float, steps: int,
+                        given: str = "") -> None:
+    """Refuse a DP-SGD calibration whose budget holds with no noise at all.
+
+    With Poisson sampling a given record takes part in some step with probability
+    ``1 − (1 − q)^T``; otherwise both neighbouring runs have the same law, so the
+    total variation between them is at most that, and ``(0, δ)``-DP holds with
+    any noise (even none) once it is ``<= δ``. No smallest σ > 0 exists then.
+    """
+    with working_precision():
+        participation = -mpmath.expm1(steps * mpmath.log1p(-mpmath.mpf(sampling_probability)))
+        if participation * (1 + mpmath.mpf(10) ** -30) <= delta:
+            raise DpverifyValueError(
+                f"{given}sampling_probability={sampling_probability!r}; with steps={steps} it "
+                f"samples a given record at all with probability 1 - (1 - q)^steps = "
+                f"{mpmath.nstr(participation, 3)} <= delta={delta!r}: every noise multiplier, "
+                f"even 0, meets (epsilon, delta), so there is no smallest one to calibrate "
+                f"(sampling_probability must exceed about delta/steps = {delta / steps:.3g})")
+
+
+def _unsampled_rdp_noise(epsilon: float, delta: float, steps: int, order: float) -> float:
+    """σ at which ``steps`` unsampled Gaussians meet ε through order ``order`` alone (a
+    float estimate: ``steps·α/(2σ²) + log((α−1)/α) − (log δ + log α)/(α − 1) = ε``), or inf."""
+    conversion = math.log1p(-1 / order) - (math.log(delta) + math.log(order)) / (order - 1)
+    room = epsilon - conversion
+    return math.sqrt(steps * order / 2) / math.sqrt(room) if room > 0 else math.inf
+
+
+def _zero_epsilon_seed(meets_at_smallest_order: Callable[[float], bool]) -> float:
+    """Seed for a target below every order's conversion term: only ε = 0 meets it, which
+    :func:`~dpverify.accountants.rdp.rdp_to_dp` gives when the smallest order's value is below
+    ``−log(1 − δ²)`` (total variation), so the search needs that one order. Bracketed by
+    squaring ratios from 1.0 up to 1e12, then bisected on the logarithm to 1e-7 relative."""
+    low, high, ratio = 1.0, 2.0, 2.0
+    while not meets_at_smallest_order(high):
+        low, high, ratio = high, high * ratio, ratio * ratio
+        if high > 1e12:
+            return 1.0
+    while high > low * (1 + 1e-7):
+        middle = math.sqrt(low) * math.sqrt(high)
+        if middle in (low, high):
+            break
+        low, high = (low, middle) if meets_at_smallest_order(middle) else (middle, high)
+    return high * (1 + 2e-5)
 
 
 def min_noise_multiplier(epsilon: float, delta: float, *,
@@ -219,6 +288,16 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     typically 6–9 evaluations. At q = 256/60000, 14,062 steps, ε = 3, δ =
     1e-5: σ = 0.96854 by PLD, 1.01402 by RDP.
 
+    Refused (``ValueError`` naming ``sampling_probability``) when a record takes
+    part in some step with probability ``1 − (1 − q)^T <= δ``: then every σ, even 0,
+    meets (ε, δ) (the two runs differ in total variation by at most that), so no
+    smallest σ > 0 exists. With ``method="rdp"``, a target below every order's
+    conversion term is met only through ε = 0 (the total-variation bound of
+    :func:`~dpverify.accountants.rdp.rdp_to_dp`) and is seeded from the smallest
+    order alone; one so large that the answer lies below 1e-60 starts from the
+    unsampled Gaussian's answer (the curve there, see
+    :func:`~dpverify.accountants.rdp.subsampled_gaussian_rdp`).
+
     Soundness: the returned σ is verified to meet (ε, δ) under ``method``
     (``"pld"`` or ``"rdp"``); it is within 1e-4 relative of the smallest such σ
     (for a bound monotone in σ). The search is bounded (σ in (1e-300, 1e12),
@@ -234,7 +313,7 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     delta = check_delta(delta, allow_zero=False)
     sampling_probability, steps = training_schedule(sampling_probability, steps, epochs,
                                                      dataset_size, batch_size)
-    method, orders = _check_options(method, orders, value_discretization_interval)
+    method, orders = _check_options(method, orders, value_discretization_interval, steps)
 
     memo: dict[float, float] = {}
 
@@ -248,11 +327,26 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
 
     described = request(epsilon=epsilon, delta=delta, sampling_probability=sampling_probability,
                         steps=steps, method=method)
-    seed = clt_noise_seed(epsilon, delta, sampling_probability, steps)
+    _check_noise_needed(delta, sampling_probability, steps,
+                        "" if dataset_size is None else
+                        f"dataset_size={dataset_size!r} and batch_size={batch_size!r} give ")
+    grid = DEFAULT_ORDERS if orders is None else orders
+    tiny = _unsampled_rdp_noise(epsilon, delta, steps, grid[0]) if method == "rdp" else math.inf
+    floor = min(math.log1p(-1 / a) - (math.log(delta) + math.log(a)) / (a - 1) for a in grid)
     try:
-        if method == "rdp":
-            seed = _rdp_seed(seed, epsilon, delta, sampling_probability, steps,
-                             DEFAULT_ORDERS if orders is None else orders, excess, described)
+        if tiny < _SMALLEST_SAMPLED_SIGMA:
+            # the curve is the unsampled Gaussian's there (subsampled_gaussian_rdp): start at
+            # its answer for the smallest order, which dominates at such ε
+            seed = tiny
+        elif method == "rdp" and epsilon < floor:
+            # below every order's conversion term only ε = 0 (total variation) meets the target
+            seed = _zero_epsilon_seed(lambda sigma: _epsilon(
+                sigma, delta, sampling_probability, steps, method, grid[:1], None) <= 0)
+        else:
+            seed = clt_noise_seed(epsilon, delta, sampling_probability, steps)
+            if method == "rdp":
+                seed = _rdp_seed(seed, epsilon, delta, sampling_probability, steps, grid, excess,
+                                 described)
         return root_passing(excess, seed, rtol=NOISE_MULTIPLIER_RTOL, described=described)
     except CalibrationError as error:
         raise CalibrationError(f"no noise multiplier meets epsilon={epsilon!r}, "

@@ -239,7 +239,10 @@ class ExponentialMechanismEvent(Event):
 
     It is ε-DP and ε-bounded-range (the ratio of likelihood ratios of two outputs
     is at most ``e^{2ηΔu}``; Durfee & Rogers, NeurIPS 2019), hence ``ε²/8``-zCDP
-    (Cesar & Rogers, ALT 2021, Lemma 3.2) instead of the ``ε²/2`` of pure DP.
+    (Cesar & Rogers, ALT 2021, Lemma 3.2) instead of the ``ε²/2`` of pure DP. The
+    PLD accountant uses the pair dominating every ε-bounded-range mechanism
+    (:meth:`~dpverify.accountants.pld.PrivacyLossDistribution.from_bounded_range`,
+    after Dong, Durfee & Rogers, ICML 2020).
 
     >>> ExponentialMechanismEvent(1.0).epsilon
     1.0

@@ -32,6 +32,10 @@ from dpverify.accountants.subsampling import POINTS_PER_LOSS, _direction
 
 __all__ = ["mixture_gaussian_pld"]
 
+#: Largest ``max(c_i)/σ`` accepted (losses up to about ``(c/σ)²/2``; measured: fast to 1e50,
+#: seconds and an infinite ε at 1e80).
+MAX_SENSITIVITY_TO_SIGMA = 1e50
+
 
 def _split(p_mass, q_mass, low_ratio, high_ratio):
     """Masses ``((a, a/high), (c, c/low))``, ``a + c = p``, ``a/high + c/low = q`` (``high`` may be inf)."""
@@ -134,6 +138,11 @@ def mixture_gaussian_pld(sigma: float, sensitivities: Sequence[float], probabili
         raise value_error("probabilities", probabilities, "summing to 1")
     if max(cs) == 0:
         raise value_error("sensitivities", sensitivities, "not all 0")
+    if max(cs) > MAX_SENSITIVITY_TO_SIGMA * sigma:
+        raise value_error("sigma", sigma, f">= max(sensitivities)/{MAX_SENSITIVITY_TO_SIGMA:g} = "
+                          f"{max(cs) / MAX_SENSITIVITY_TO_SIGMA:.3g}",
+                          "a smaller σ puts privacy losses beyond (c/σ)²/2 = 5e99 (no "
+                          "meaningful privacy), where the exact pair's mpmath arithmetic stalls")
     first, second = mixture_gaussian_pair(sigma, cs, ps, bins=bins)
     with working_precision():
         finite = [abs(mpmath.log(a / b)) for a, b in zip(first, second) if a > 0 and b > 0]

@@ -75,6 +75,11 @@ __all__ = [
 REFINE_FRACTION = 1e-3
 
 
+#: Largest ``count`` of :meth:`PrivacyLossDistribution.self_compose` (measured: 10^10 in ~1.6 s
+#: on a loaded 2-core machine; 10^11 did not finish in 15 s, 10^15 exhausted memory).
+MAX_SELF_COMPOSITIONS = 10**10
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class PrivacyLossDistribution(PLDConstructors):
     """A pessimistic (upper-bound) discretised privacy-loss distribution.
@@ -190,7 +195,10 @@ class PrivacyLossDistribution(PLDConstructors):
         >>> pld.delta_for_epsilon(3.0) <= 1e-9
         True
         """
-        count = check_positive_int(count, "count")
+        count = check_positive_int(
+            count, "count", maximum=MAX_SELF_COMPOSITIONS,
+            instead="the loss window of more compositions outgrows the FFT grid; compose RDP "
+                    "curves instead (scale_rdp: cost independent of the count)")
         return _compose_counted([(self, count)])
 
     # ----------------------------------------------------------------- queries

@@ -40,7 +40,22 @@ def _tnb_mean(gamma: mpmath.mpf, shape: mpmath.mpf) -> mpmath.mpf:
         return (1 / gamma - 1) / mpmath.log(1 / gamma)
     if shape == 1:
         return 1 / gamma
-    return shape * (1 / gamma - 1) / (1 - gamma ** shape)
+    # 1 − γ^η as −expm1(η ln γ): no cancellation for a tiny η (1 − γ^η rounds to 0)
+    return shape * (1 / gamma - 1) / -mpmath.expm1(shape * mpmath.log(gamma))
+
+
+#: Largest finite TNB shape η: beyond it γ is within 1e-12 of 1 and the search needs
+#: more digits than the working precision; ``shape=inf`` is the Poisson limit (Thm 6).
+MAX_TNB_SHAPE = 1e12
+
+
+def _check_shape(shape: float) -> float:
+    shape = check_in_range(shape, "shape", 0.0, math.inf)
+    if MAX_TNB_SHAPE < shape < math.inf:
+        raise value_error("shape", shape, f"in [0, {MAX_TNB_SHAPE:g}] or inf",
+                          "a larger finite η needs γ closer to 1 than the working precision "
+                          "resolves; shape=inf is the Poisson limit (Papernot & Steinke Thm 6)")
+    return shape
 
 
 def truncated_negative_binomial_gamma(mean: float, shape: float) -> mpmath.mpf:
@@ -50,7 +65,7 @@ def truncated_negative_binomial_gamma(mean: float, shape: float) -> mpmath.mpf:
     0.1
     """
     mean = check_in_range(mean, "mean", 1.0, 1e12)
-    shape = check_in_range(shape, "shape", 0.0, math.inf)
+    shape = _check_shape(shape)
     with working_precision():
         target, eta = mpmath.mpf(mean), mpmath.mpf(shape)
         if eta == 1:
@@ -92,7 +107,7 @@ def repeat_and_select_rdp(curve: RDPCurve, *, mean: float, shape: float) -> RDPC
     if not isinstance(curve, RDPCurve):
         raise DpverifyTypeError(f"curve={curve!r} must be an RDPCurve")
     mean = check_in_range(mean, "mean", 1.0, 1e12)
-    shape = check_in_range(shape, "shape", 0.0, math.inf)
+    shape = _check_shape(shape)
     bounds = []
     with working_precision():
         log_mean = mpmath.log(mpmath.mpf(mean))

@@ -20,6 +20,7 @@ the PLD is a rigorous upper bound. Finite dominating pairs
 * (ε, δ)-DP: the four-point pair of Kairouz, Oh, Viswanath (2015, Thm 2.1);
 * the discrete Laplace mechanism with integer sensitivity Δ: its exact pair,
   outcomes with equal likelihood ratio merged (k <= 0, 0 < k < Δ, k >= Δ);
+* the truncated discrete Gaussian with integer sensitivity: its exact finite pair;
 * the discrete Gaussian with integer sensitivity: its exact pair on
   ``[−N, N + Δ]`` (N ≈ 15σ) and two outcomes holding rigorous bounds on the
   tails' mass where they can only make the pair more pessimistic;
@@ -53,6 +54,7 @@ from dpverify.mechanisms import (
     DiscreteLaplace,
     Laplace,
     RandomizedResponse,
+    TruncatedDiscreteGaussian,
 )
 
 __all__ = ["dominating_pair", "poisson_subsampled_pld"]
@@ -71,7 +73,8 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
     ``value`` is a ``PureDP``, ``ApproxDP``, ``RandomizedResponse``,
     ``BinaryRandomizedResponse``, ``Laplace`` (a pessimistic finite pair of its
     continuous one), ``DiscreteLaplace`` (integer ``sensitivity``; exact) or
-    ``DiscreteGaussian`` (integer ``sensitivity``; exact within 10⁻⁴⁰ tails).
+    ``DiscreteGaussian`` (integer ``sensitivity``; exact within 10⁻⁴⁰ tails) or
+    ``TruncatedDiscreteGaussian`` (integer ``sensitivity``; exact).
 
     >>> p, q = dominating_pair(PureDP(1.0))
     >>> [round(float(x), 4) for x in p]
@@ -92,6 +95,8 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
             return _discrete_laplace_pair(value.scale, check_positive_int(sensitivity, "sensitivity"))
         if isinstance(value, DiscreteGaussian):
             return _discrete_gaussian_pair(value, check_positive_int(sensitivity, "sensitivity"))
+        if isinstance(value, TruncatedDiscreteGaussian):
+            return _truncated_pair(value, check_positive_int(sensitivity, "sensitivity"))
         if isinstance(value, PureDP):
             weight = mpmath.exp(mpmath.mpf(value.epsilon))
             return [weight / (1 + weight), 1 / (1 + weight)], [1 / (1 + weight), weight / (1 + weight)]
@@ -102,7 +107,8 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
                     [mpmath.mpf(0), rest / (1 + weight), rest * weight / (1 + weight), delta])
     raise UnsupportedError(f"value={shown(value)} has no finite dominating pair; supported: PureDP, "
                            "ApproxDP, RandomizedResponse, BinaryRandomizedResponse, Laplace, "
-                           "DiscreteLaplace and DiscreteGaussian (integer sensitivity)")
+                           "DiscreteLaplace, DiscreteGaussian and TruncatedDiscreteGaussian "
+                           "(integer sensitivity)")
 
 
 def _laplace_pair(scale: float, sensitivity: float) -> tuple[list, list]:
@@ -160,6 +166,23 @@ def _discrete_gaussian_pair(law: DiscreteGaussian, sensitivity: int) -> tuple[li
     second = [mpmath.exp(-a * k * k) * scale for k in ks]
     tail = 2 * sigma * mpmath.sqrt(mpmath.pi / 2) * mpmath.erfc(reach / (sigma * mpmath.sqrt(2)))
     return first + [2 * tail, mpmath.mpf(0)], second + [mpmath.mpf(0), 2 * tail]
+
+
+def _truncated_pair(law: TruncatedDiscreteGaussian, sensitivity: int) -> tuple[list, list]:
+    """The exact pair ``(law at Δ, law at 0)`` on ``[−B, B + Δ]``: finite, with the outputs only one
+    side can produce at loss ±∞ (the worst shift is Δ: module docstring of
+    :mod:`dpverify.mechanisms.truncated_discrete_gaussian`)."""
+    outcomes = 2 * law.bound + sensitivity + 1
+    if outcomes > MAX_DISCRETE_GAUSSIAN_OUTCOMES:
+        raise UnsupportedError(f"the truncated discrete Gaussian's pair at bound={law.bound!r}, "
+                               f"sensitivity={sensitivity!r} needs {outcomes} outcomes "
+                               f"(at most {MAX_DISCRETE_GAUSSIAN_OUTCOMES})")
+    a = 1 / (2 * mpmath.mpf(law.sigma) ** 2)
+    weights = [mpmath.exp(-a * k * k) for k in range(-law.bound, law.bound + 1)]
+    total = mpmath.fsum(weights)
+    centred = [w / total for w in weights] + [mpmath.mpf(0)] * sensitivity
+    shifted = [mpmath.mpf(0)] * sensitivity + [w / total for w in weights]
+    return shifted, centred
 
 
 def _discrete_laplace_pair(scale: float, sensitivity: int) -> tuple[list, list]:

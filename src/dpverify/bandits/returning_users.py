@@ -100,7 +100,7 @@ def returning_users_sigma(epsilon: float, delta: float, *, participations: int,
         if route == "zcdp":
             rho = _largest_rho(epsilon, delta)
             return round_up(sensitivity * mpmath.sqrt(b / (2 * mpmath.mpf(rho))))
-    return min_gaussian_sigma(epsilon, delta, compositions=b, sensitivity=sensitivity)
+    return min_gaussian_sigma(epsilon, delta, count=b, sensitivity=sensitivity)
 
 
 def returning_users_pure_epsilon(epsilon: float, *, participations: int) -> float:

@@ -47,7 +47,7 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 COMMANDS = ("account", "shuffle", "audit", "simulate", "reproduce", "sweep", "plan", "claims")
 
 _EXAMPLES = (
-    "dpverify account gaussian --sigma 1.0 --compositions 1000 --delta 1e-5",
+    "dpverify account gaussian --sigma 1.0 --count 1000 --delta 1e-5",
     "dpverify shuffle --local-epsilon 2 --n 1000000 --delta 1e-6 --bound best",
     "dpverify audit laplace_half_scale --samples 1e6 --seed 1",
     "dpverify simulate --algorithm dist-dp-se --epsilon 0.5 --horizon 1e5",

@@ -9,10 +9,10 @@ from dpverify.cli._core import add_command, count, finite_float, privacy_text, s
 
 HELP = "privacy accounting of composed mechanisms"
 EXAMPLES = (
-    "dpverify account gaussian --sigma 1.0 --compositions 1000 --delta 1e-5",
-    "dpverify account gaussian --sigma 1.0 --compositions 1000 --delta 1e-5 --method rdp --json",
-    "dpverify account laplace --scale 10 --compositions 100 --delta 1e-6",
-    "dpverify account calibrate --epsilon 1.0 --delta 1e-5 --compositions 1000",
+    "dpverify account gaussian --sigma 1.0 --count 1000 --delta 1e-5",
+    "dpverify account gaussian --sigma 1.0 --count 1000 --delta 1e-5 --method rdp --json",
+    "dpverify account laplace --scale 10 --count 100 --delta 1e-6",
+    "dpverify account calibrate --epsilon 1.0 --delta 1e-5 --count 1000",
     "dpverify account dp-sgd --sampling-rate 0.004267 --epochs 60 --noise-multiplier 1.1 "
     "--delta 1e-5",
     "dpverify account dp-sgd --sampling-rate 0.004267 --steps 14062 --epsilon 3 --delta 1e-5 "
@@ -22,8 +22,8 @@ EXAMPLES = (
 
 
 def _add_common(parser: argparse.ArgumentParser, methods: tuple[str, ...], default: str) -> None:
-    parser.add_argument("--compositions", type=count, default=1,
-                        help="number k of adaptively composed releases")
+    parser.add_argument("--count", "--compositions", dest="count", type=count, default=1,
+                        help="number k of adaptively composed releases (--compositions: old name)")
     parser.add_argument("--sensitivity", type=finite_float, default=1.0,
                         help="sensitivity of each release (l2 for Gaussian, l1 for Laplace)")
     parser.add_argument("--method", choices=methods, default=default, help="accountant")
@@ -100,7 +100,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _gaussian(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.accountants.calibrate import gaussian_epsilon
 
-    epsilon = gaussian_epsilon(args.sigma, delta=args.delta, compositions=args.compositions,
+    epsilon = gaussian_epsilon(args.sigma, delta=args.delta, count=args.count,
                                sensitivity=args.sensitivity, method=args.method)
     return {"mechanism": "gaussian", "sigma": args.sigma, "epsilon": epsilon}
 
@@ -110,7 +110,7 @@ def _laplace(args: argparse.Namespace) -> dict[str, Any]:
 
     method = "pure" if args.delta == 0.0 else args.method
     args.method = method
-    epsilon = laplace_epsilon(args.scale, delta=args.delta, compositions=args.compositions,
+    epsilon = laplace_epsilon(args.scale, delta=args.delta, count=args.count,
                               sensitivity=args.sensitivity, method=method)
     return {"mechanism": "laplace", "scale": args.scale, "epsilon": epsilon}
 
@@ -119,17 +119,17 @@ def _calibrate(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.accountants.calibrate import min_gaussian_sigma, min_laplace_scale
 
     if args.mechanism == "gaussian":
-        sigma = min_gaussian_sigma(args.epsilon, args.delta, compositions=args.compositions,
+        sigma = min_gaussian_sigma(args.epsilon, args.delta, count=args.count,
                                    sensitivity=args.sensitivity, method=args.method)
         return {"mechanism": "gaussian", "sigma": sigma, "epsilon": args.epsilon}
-    scale = min_laplace_scale(args.epsilon, args.delta, compositions=args.compositions,
+    scale = min_laplace_scale(args.epsilon, args.delta, count=args.count,
                               sensitivity=args.sensitivity, method=args.method)
     return {"mechanism": "laplace", "scale": scale, "epsilon": args.epsilon}
 
 
 def _context(args: argparse.Namespace) -> dict[str, Any]:
     return {"kind": args.kind, "method": args.method, "delta": args.delta,
-            "compositions": args.compositions, "sensitivity": args.sensitivity}
+            "count": args.count, "sensitivity": args.sensitivity}
 
 
 def _describe(result: dict[str, Any]) -> str:
@@ -137,7 +137,7 @@ def _describe(result: dict[str, Any]) -> str:
     noise = (f"sigma={significant(result['sigma'], rounding=rounding)}" if "sigma" in result
              else f"scale={significant(result['scale'], rounding=rounding)}")
     verb = "needs" if result["kind"] == "calibrate" else "with"
-    return (f"{result['compositions']} x {result['mechanism']} {verb} {noise}: "
+    return (f"{result['count']} x {result['mechanism']} {verb} {noise}: "
             f"{privacy_text(result['epsilon'], result['delta'])} "
             f"[method={result['method']}, {result['seconds']:.3f} s]")
 
@@ -159,16 +159,12 @@ def _steps(args: argparse.Namespace) -> int:
 
 
 def _dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.accountant import PrivacyAccountant
-    from dpverify.accountants.calibrate import min_noise_multiplier
-    from dpverify.accountants.events import PoissonSampledEvent, SelfComposedEvent
-    from dpverify.mechanisms import Gaussian
+    from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier
 
     steps = _steps(args)
     if args.noise_multiplier is not None:
-        event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=args.noise_multiplier),
-                                                      args.sampling_rate), steps)
-        epsilon = PrivacyAccountant(args.method).compose(event).get_epsilon(args.delta)
+        epsilon = dp_sgd_epsilon(args.noise_multiplier, args.delta, steps=steps,
+                                 sampling_probability=args.sampling_rate, method=args.method)
         return {"steps": steps, "noise_multiplier": args.noise_multiplier, "epsilon": epsilon}
     sigma = min_noise_multiplier(args.epsilon, args.delta, sampling_probability=args.sampling_rate,
                                  steps=steps, method=args.method)

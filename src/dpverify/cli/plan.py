@@ -32,7 +32,7 @@ EXAMPLES = (
     "dpverify plan hanna-shuffled --epsilon 1 --horizon 1e6 --dim 5 --actions 100 --mode paper",
     "dpverify plan sblb --epsilon 1 --horizon 1e6 --dim 5 --arms 10 --json",
     "dpverify plan dp-sgd --dataset-size 60000 --batch-size 256 --epochs 10 --epsilon 3 --delta 1e-5",
-    "dpverify plan gaussian --epsilon 1 --delta 1e-5 --compositions 100",
+    "dpverify plan gaussian --epsilon 1 --delta 1e-5 --count 100",
     "dpverify plan shuffle --epsilon 0.5 --delta 1e-6 --n 100000 --randomizer binary-rr",
     "dpverify plan secure-aggregation --epsilon 1 --delta 1e-6 --users 1000 --bound 1",
 )
@@ -54,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     for kind in ("gaussian", "laplace"):
         _configure_noise(add_command(targets, kind, help=f"the {kind} noise of k releases",
                                      examples=(f"dpverify plan {kind} --epsilon 1 --delta 1e-5 "
-                                               "--compositions 100",)), kind)
+                                               "--count 100",)), kind)
     _configure_shuffle(add_command(targets, "shuffle", examples=EXAMPLES[5:6],
                                    help="a shuffler's largest local epsilon, or smallest n"))
     _configure_secure_aggregation(add_command(
@@ -233,8 +233,9 @@ def _plan_dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
     steps = args.steps or math.ceil(args.epochs * args.dataset_size / args.batch_size)
     sigma = args.noise_multiplier
     if sigma is None:
-        sigma = min_noise_multiplier(args.epsilon, args.delta, sampling_probability=q,
-                                     steps=steps, method=args.method)
+        sigma = min_noise_multiplier(args.epsilon, args.delta, dataset_size=args.dataset_size,
+                                     batch_size=args.batch_size, steps=steps,
+                                     method=args.method)
     epsilon = dp_sgd_epsilon(sigma, args.delta, sampling_probability=q, steps=steps,
                              method=args.method)
     met = args.epsilon is None or epsilon <= args.epsilon
@@ -254,7 +255,8 @@ def _configure_noise(parser: argparse.ArgumentParser, kind: str) -> None:
     parser.add_argument("--delta", type=finite_float, required=kind == "gaussian",
                         default=None if kind == "gaussian" else 0.0,
                         help="total delta" + ("" if kind == "gaussian" else " (0: pure DP)"))
-    parser.add_argument("--compositions", type=count, default=1, help="releases k")
+    parser.add_argument("--count", "--compositions", dest="count", type=count, default=1,
+                        help="releases k (--compositions: old name)")
     parser.add_argument("--sensitivity", type=finite_float, default=1.0, help="sensitivity")
     _common(parser, _plan_noise, _describe_generic)
 
@@ -262,7 +264,7 @@ def _configure_noise(parser: argparse.ArgumentParser, kind: str) -> None:
 def _plan_noise(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.accountants import calibrate
 
-    common = {"compositions": args.compositions, "sensitivity": args.sensitivity}
+    common = {"count": args.count, "sensitivity": args.sensitivity}
     if args.target == "gaussian":
         scale = calibrate.min_gaussian_sigma(args.epsilon, args.delta, **common)
         epsilon = calibrate.gaussian_epsilon(scale, delta=args.delta, **common)
@@ -271,7 +273,7 @@ def _plan_noise(args: argparse.Namespace) -> dict[str, Any]:
         scale = calibrate.min_laplace_scale(args.epsilon, args.delta, **common)
         epsilon = calibrate.laplace_epsilon(scale, delta=args.delta, **common)
         name = "scale_b"
-    text = (f"{args.target}: {args.compositions} release(s) at sensitivity "
+    text = (f"{args.target}: {args.count} release(s) at sensitivity "
             f"{significant(args.sensitivity)}: {name} = {significant(scale, rounding='up')} "
             f"gives {privacy_text(epsilon, args.delta)}")
     return {name: scale, "guarantee": {"type": "approx-dp", "epsilon": epsilon,

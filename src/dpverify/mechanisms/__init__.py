@@ -2,7 +2,8 @@
 
 * Laws: :mod:`~dpverify.mechanisms.continuous` (Laplace, Gaussian),
   :mod:`~dpverify.mechanisms.discrete` (discrete Laplace and Gaussian, Skellam,
-  Pólya difference, binomial), :mod:`~dpverify.mechanisms.randomized_response`,
+  Pólya difference, binomial), :mod:`~dpverify.mechanisms.mixture` (mixture of Gaussians),
+  :mod:`~dpverify.mechanisms.truncated_discrete_gaussian`, :mod:`~dpverify.mechanisms.randomized_response`,
   :mod:`~dpverify.mechanisms.encoding` (the papers' local encoders and
   garcelon's M_LDP), :mod:`~dpverify.mechanisms.protocols` (shuffler, secure
   aggregation, binary and vector summation).
@@ -40,6 +41,11 @@ from dpverify.mechanisms.encoding import (
     randomized_rounding,
     unary_encoding,
 )
+from dpverify.mechanisms.mixture import (
+    MixtureOfGaussians,
+    mixture_gaussian_delta,
+    mixture_gaussian_rdp,
+)
 from dpverify.mechanisms.privacy_maps import (
     pmf_pair_profile,
     privacy_map,
@@ -54,6 +60,10 @@ from dpverify.mechanisms.protocols import (
     VectorSummation,
     secure_aggregation_modulus,
     vector_summation_parameters,
+)
+from dpverify.mechanisms.truncated_discrete_gaussian import (
+    TruncatedDiscreteGaussian,
+    truncated_discrete_gaussian_delta,
 )
 from dpverify.mechanisms.randomized_response import (
     BinaryRandomizedResponse,
@@ -71,6 +81,8 @@ __all__ = [
     "Skellam",
     "PolyaDifference",
     "BinomialNoise",
+    "MixtureOfGaussians",
+    "TruncatedDiscreteGaussian",
     "BinaryRandomizedResponse",
     "RandomizedResponse",
     "binary_flip_probability",
@@ -100,6 +112,9 @@ __all__ = [
     "discrete_laplace_delta",
     "discrete_gaussian_delta",
     "skellam_rdp",
+    "mixture_gaussian_delta",
+    "mixture_gaussian_rdp",
+    "truncated_discrete_gaussian_delta",
     # sampling
     "sample",
     "sample_aggregate",

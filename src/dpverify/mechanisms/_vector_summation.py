@@ -25,6 +25,7 @@ import numpy as np
 
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
+    MAX_INTEGER,
     check_in_range,
     check_positive,
     check_positive_int,
@@ -81,9 +82,34 @@ def vector_summation_parameters(epsilon: float, delta: float, *, users: int,
             epsilon_hat * mpmath.sqrt(users) / (6 * mpmath.sqrt(5 * log_term)),
             mpmath.sqrt(dimension), 10)))
         base = 180 * precision ** 2 * log_term / (epsilon_hat ** 2 * users)
+        _check_trials(base, MAX_INTEGER, precision, epsilon, delta, users, dimension,
+                      "trials <= 2**63 - 1")
         trials = int(mpmath.ceil(base))
         probability = min(0.5, round_up(base / (2 * trials), relative_error=1e-45))
         return VectorSummationParameters(float(epsilon_hat), precision, trials, probability)
+
+
+def _check_trials(base: mpmath.mpf, room: int, precision: int, epsilon: float, delta: float,
+                  users: int, dimension: int, limit: str) -> None:
+    """Refuse, naming ε (or users), a request whose ``b = ⌈base⌉`` exceeds ``room``.
+
+    ``b = 180 g² log(4s/δ) / (ε̂² |U|)`` grows like 1/ε², so a tiny ε asks for
+    more trials than a 64-bit count holds; the smallest ε that fits follows by
+    solving for ε̂ (``ε = 18 ε̂ √log(2/δ)``), with g as computed (for small ε g
+    does not depend on ε).
+    """
+    if base <= room:
+        return
+    if room < 1:
+        raise value_error("users", users, f"such that {limit} (precision g = {precision})")
+    with working_precision():
+        log_term = mpmath.log(4 * dimension / mpmath.mpf(delta))
+        smallest_hat = mpmath.sqrt(180 * precision ** 2 * log_term / (users * room))
+        smallest = round_up(18 * smallest_hat * mpmath.sqrt(mpmath.log(2 / mpmath.mpf(delta))))
+    raise value_error("epsilon", epsilon, f">= {smallest:.4g} for delta={delta!r}, "
+                      f"|U| = {users} users and s = {dimension} coordinates",
+                      f"the binomial noise of Eq. (22) needs b = {mpmath.nstr(base, 3)} trials "
+                      f"per user and coordinate, and {limit}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +162,10 @@ class VectorSummation:
                      norm_bound: float) -> "VectorSummation":
         """The protocol with dpdpe's Eq. (22) parameters for (ε, δ)-SDP ([R], see there)."""
         parameters = vector_summation_parameters(epsilon, delta, users=users, dimension=dimension)
+        users = check_positive_int(users, "users")
+        _check_trials(mpmath.mpf(parameters.trials), (1 << 62) // users - parameters.precision - 1,
+                      parameters.precision, epsilon, delta, users, dimension,
+                      "(precision + trials)·users < 2^62")
         return cls(users, dimension, norm_bound, parameters.precision, parameters.trials,
                    parameters.probability)
 

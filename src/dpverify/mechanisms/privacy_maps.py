@@ -186,7 +186,8 @@ def _ensure_registered() -> None:
         _REGISTERED = True
         import importlib
 
-        for module in ("dpverify.mechanisms._noise_maps", "dpverify.mechanisms._local_maps"):
+        for module in ("dpverify.mechanisms._noise_maps", "dpverify.mechanisms._local_maps",
+                       "dpverify.mechanisms.mixture", "dpverify.mechanisms.truncated_discrete_gaussian"):
             try:
                 importlib.import_module(module)
             except ModuleNotFoundError as error:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +47,7 @@ from dpverify._validation import (
     check_epsilon,
     check_positive,
     check_positive_int,
+    value_error,
 )
 from dpverify.bandits._policy import RewardBatch
 from dpverify.bandits.linear._vector_privatizers import (
@@ -128,6 +130,11 @@ class _LaplacePrivatizer:
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
+        numerator = _laplace_scale(1.0, self.mode)
+        if not math.isfinite(_laplace_scale(self.epsilon, self.mode)):
+            raise value_error("epsilon", self.epsilon, f">= {numerator / sys.float_info.max:.3g} "
+                              f"(mode={self.mode!r})", f"the Laplace scale {numerator:g}/epsilon "
+                              "overflows the float range")
 
     @property
     def scale(self) -> float:

@@ -28,6 +28,7 @@ import numpy as np
 from typing import Any
 
 from dpverify._validation import (
+    MAX_INTEGER,
     check_choice,
     check_epsilon,
     check_flag,
@@ -53,10 +54,18 @@ def dp_se_epoch_length(epoch: int, *, active_arms: int, epsilon: float, confiden
     856
     """
     e, k = check_positive_int(epoch, "epoch"), check_positive_int(active_arms, "active_arms")
+    epsilon = check_epsilon(epsilon, allow_zero=False)
     gap = 2.0 ** -e
     first = 32 * math.log(8 * k * e * e / confidence) / gap ** 2
-    second = 8 * math.log(4 * k * e * e / confidence) / (epsilon * gap)
-    return 1 + math.floor(max(first, second))
+    log_second = 8 * math.log(4 * k * e * e / confidence)
+    if not log_second / gap <= epsilon * (MAX_INTEGER - 1):   # the second term fits 64 bits
+        raise value_error("epsilon", epsilon, f">= {log_second / gap / (MAX_INTEGER - 1):.3g} "
+                          f"for epoch {e}", "the epoch length R_e >= 8 ln(4|S|e²/p)/(epsilon "
+                          "2^-e) must fit in 64 bits")
+    if not first < MAX_INTEGER - 1:
+        raise value_error("epoch", epoch, "small enough that R_e >= 32 ln(8|S|e²/p) 4^e fits "
+                          "in 64 bits")
+    return 1 + math.floor(max(first, log_second / (epsilon * gap)))
 
 
 def dp_se_radius(epoch: int, length: int, *, active_arms: int, epsilon: float,

@@ -13,7 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_epsilon, check_positive_int, check_probability
+from dpverify._validation import (
+    MAX_INTEGER,
+    check_epsilon,
+    check_positive_int,
+    check_probability,
+    value_error,
+)
 from dpverify.bandits.privatizers._aggregate_laws import (
     discrete_laplace_subexponential,
     simulation_discrete_laplace_sum,
@@ -68,6 +74,22 @@ class CentralDiscreteLaplace(PolyaSecureAggregation):
         return privacy_map(self.analyser_noise(params), sensitivity=params.precision)
 
 
+def _check_local_range(epsilon: float, users: int, log_term: float) -> None:
+    """Refuse, naming ε, an LDP-SE request whose 64-bit protocol integers overflow.
+
+    ``g = ⌈ε√n⌉ <= 2**63 - 1`` bounds ε above; ``τ >= 2α log(2/p) = 4 (g/ε) log(2/p)
+    >= 4 log(2/p)/ε`` (α = 2b, b = g/ε) must stay below 2**63 - 1, which bounds ε below.
+    """
+    largest = MAX_INTEGER / math.sqrt(users)
+    if epsilon > largest:
+        raise value_error("epsilon", epsilon, f"<= {largest:.3g} for users={users}",
+                          "the precision g = ⌈epsilon·√users⌉ must fit in 64 bits")
+    smallest = 4 * log_term / MAX_INTEGER
+    if epsilon < smallest:
+        raise value_error("epsilon", epsilon, f">= {smallest:.3g} for this tail probability",
+                          "the accuracy bound tau >= 4 log(2/p)/epsilon must fit in 64 bits")
+
+
 @dataclass(frozen=True)
 class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
     """LDP-SE (chowdhury Thm 6, App. H.2, Alg. 4–5): every user adds ``Lap_Z(g/ε)``; local ε-DP.
@@ -103,11 +125,16 @@ class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
     def parameters(self, users: int) -> ProtocolParameters:
         users = check_positive_int(users, "users")
         p = self._require_tail_probability()
+        log_term = math.log(2 / p)
+        _check_local_range(self.epsilon, users, log_term)
         precision = math.ceil(self.epsilon * math.sqrt(users))
         nu2, alpha = discrete_laplace_subexponential(precision / self.epsilon)
-        log_term = math.log(2 / p)
-        tau = math.ceil(math.sqrt(nu2 * 2 * users * log_term) + 2 * alpha * log_term)
-        return ProtocolParameters(users, precision, tau)
+        tau = math.sqrt(nu2 * 2 * users * log_term) + 2 * alpha * log_term
+        if not tau <= MAX_INTEGER:
+            raise value_error("users", users, "such that tau = ν√(2 users log(2/p)) + "
+                              f"2α log(2/p) <= 2**63 - 1 (here {tau:.3g}, "
+                              f"epsilon={self.epsilon!r})")
+        return ProtocolParameters(users, precision, math.ceil(tau))
 
     def user_noise(self, parameters: ProtocolParameters) -> DiscreteLaplace:
         return DiscreteLaplace(scale=parameters.precision / self.epsilon)
