@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_callable, check_record
+from dpverify._record_validation import check_record
+from dpverify._validation import check_callable
 from dpverify.auditing._statistics import Identity
 
 __all__ = ["Event", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_epsilon,
     check_probability,
     check_real_array,
-    check_record,
     value_error,
 )
 from dpverify.auditing._engine import certified_bounds, checked_output, run_search_and_count, \

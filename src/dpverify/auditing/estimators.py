@@ -35,8 +35,8 @@ import numpy as np
 from scipy import stats
 
 from dpverify._numeric import round_down, working_precision
+from dpverify._record_validation import check_record
 from dpverify._validation import (
-    check_record,
     check_delta,
     check_epsilon,
     check_int_at_least,

@@ -52,9 +52,9 @@ import numpy as np
 from scipy import stats
 
 from dpverify._numeric import bisect_passing, round_down, working_precision
+from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_callable,
-    check_record,
     check_choice,
     check_delta,
     check_epsilon,

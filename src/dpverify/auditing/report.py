@@ -13,7 +13,8 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
-from dpverify._validation import check_record, shown
+from dpverify._record_validation import check_record
+from dpverify._validation import shown
 from dpverify.auditing.estimators import ConfidenceInterval
 from dpverify.auditing.events import Event
 from dpverify.errors import DpverifyTypeError

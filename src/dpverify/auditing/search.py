@@ -50,8 +50,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from dpverify._record_validation import check_record
 from dpverify._validation import (
-    check_record,
     check_epsilon,
     check_delta,
     check_int_at_least,

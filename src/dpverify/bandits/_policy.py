@@ -40,11 +40,11 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_flag,
     check_int_at_least,
     check_positive_int,
-    check_record,
     value_error,
 )
 from dpverify.guarantees import ApproxDP, Guarantee

@@ -129,7 +129,8 @@ class DeploymentPlan:
     feasible_epsilon: float | None = None
 
     def __post_init__(self) -> None:
-        from dpverify._validation import _type_error, check_instance, check_record
+        from dpverify._record_validation import check_record
+        from dpverify._validation import _type_error, check_instance
 
         check_record(self)  # the annotated fields: texts, counts, guarantees, ε, ...
         check_instance(self.instance, "instance", Mapping, "a mapping of instance sizes")

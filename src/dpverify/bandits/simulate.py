@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._record_validation import check_record
 from dpverify._validation import (
-    check_record,
     check_choice,
     check_flag,
     check_has,

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dpverify._validation import check_choice, check_record
+from dpverify._record_validation import check_record
+from dpverify._validation import check_choice
 
 __all__ = [
     "HOLDS",

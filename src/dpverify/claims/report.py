@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_choice,
     check_instance,
-    check_record,
     check_text,
     shown,
     value_error,

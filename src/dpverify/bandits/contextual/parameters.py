@@ -24,10 +24,10 @@ from dataclasses import dataclass
 import mpmath
 
 from dpverify._numeric import round_up, working_precision
+from dpverify._record_validation import check_record
 from dpverify._validation import (
     MAX_FORMULA_INTEGER,
     check_flag,
-    check_record,
     check_choice,
     check_delta,
     check_epsilon,

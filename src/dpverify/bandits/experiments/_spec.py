@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dpverify._validation import check_record
+from dpverify._record_validation import check_record
 from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.environments import InstanceFamily
 from dpverify.bandits.instance_files import FixedInstance

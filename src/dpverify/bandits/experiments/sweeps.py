@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_choice,
     check_flag,
     check_int_at_least,
     check_positive_int,
-    check_record,
     check_text,
     shown,
     value_error,
