@@ -16,8 +16,11 @@ Reports, for σ = 1 Gaussians at δ = 1e-5:
 * DP-SGD (q = 256/60000, 60 epochs = 14,062 steps, δ = 1e-5): ε at σ = 1.1 and
   σ for ε = 3, by dpverify's PLD and RDP accountants next to dp-accounting's,
   with the speed-up (dp-accounting's time / ours, fastest of 3 forked runs each,
-  both libraries imported before forking) and the grids both use
-  (Opacus is not run: it needs torch; its RDP accountant is dp-accounting's);
+  both libraries imported before forking) and the grids both use; Opacus's ε by
+  RDP (its ``accountants/analysis/rdp.py`` at its default orders, loaded by file
+  path because ``import opacus`` needs torch: ``pip install --no-deps opacus``)
+  when installed. Opacus's σ calibration (``get_noise_multiplier``) needs torch
+  and is not run;
 * precision rows: a Gaussian at δ = 1e-30, 10^6-fold randomized response
   (ε0 = 0.001) and 10^7 Gaussians of σ = √10^7, against their exact values.
 
@@ -222,6 +225,36 @@ def _dp_accounting_sgd_sigma(kind: str, epsilon: float = SGD_EPSILON) -> float:
     return dp_accounting.calibrate_dp_mechanism(make, _dp_accounting_sgd_event, epsilon, DELTA)
 
 
+def _opacus_rdp_analysis():
+    """Opacus's RDP analysis module (pure numpy/scipy), loaded without ``import opacus`` (torch)."""
+    import importlib.metadata
+    import importlib.util
+
+    files = importlib.metadata.distribution("opacus").files or []
+    path = next(f for f in files if str(f).replace("\\", "/").endswith("accountants/analysis/rdp.py"))
+    spec = importlib.util.spec_from_file_location("_opacus_rdp", path.locate())
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _opacus_installed() -> bool:
+    import importlib.metadata
+
+    try:
+        importlib.metadata.distribution("opacus")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def _opacus_sgd_epsilon(sigma: float = SGD_SIGMA) -> float:
+    analysis = _opacus_rdp_analysis()
+    orders = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64))  # RDPAccountant.DEFAULT_ALPHAS
+    rdp = analysis.compute_rdp(q=SGD_RATE, noise_multiplier=sigma, steps=SGD_STEPS, orders=orders)
+    return float(analysis.get_privacy_spent(orders=orders, rdp=rdp, delta=DELTA)[0])
+
+
 def _dpverify_sgd_sigma(method: str) -> float:
     from dpverify.accountants.dp_sgd import min_noise_multiplier
 
@@ -267,7 +300,8 @@ def _timed_rows(cells: list[tuple[str, Callable[[], float], str | None]], refere
     """Rows ``tool | value | gap to reference | wall s | CPU s | speed-up (wall, CPU)``.
 
     ``cells``: (name, run, key): a dp-accounting cell (name starting "dp-accounting") is the
-    peer of every other cell with the same key; the speed-up is the peer's time / ours.
+    peer of every dpverify cell with the same key; the speed-up is the peer's time / ours
+    (other peers' cells, e.g. Opacus, get none).
     """
     results = {name: _best_of(run) for name, run, _ in cells}
     peers = {key: results[name] for name, _, key in cells if name.startswith("dp-accounting")}
@@ -278,7 +312,7 @@ def _timed_rows(cells: list[tuple[str, Callable[[], float], str | None]], refere
             rows.append(f"| {name} | {status} | | | | |")
             continue
         ratio = ""
-        if not name.startswith("dp-accounting") and key in peers:
+        if name.startswith("dpverify") and key in peers:
             ratio = f"{peers[key][2] / wall:.1f}x, {peers[key][3] / cpu:.1f}x"
         rows.append(f"| {name} | {value:.6f} | {(value - reference) / reference:+.4%} | "
                     f"{wall:.3f} | {cpu:.3f} | {ratio} |")
@@ -306,6 +340,8 @@ def dp_sgd_tables() -> list[str]:
         ("dp-accounting PLD", lambda: _dp_accounting_sgd_epsilon("pld"), "pld"),
         ("dpverify RDP (`dp_sgd_epsilon`)", lambda: _dpverify_sgd_epsilon("rdp"), "rdp"),
         ("dp-accounting RDP", lambda: _dp_accounting_sgd_epsilon("rdp"), "rdp"),
+        *([("Opacus RDP (`compute_rdp`, its default orders)", _opacus_sgd_epsilon, "rdp")]
+          if _opacus_installed() else []),
     ], reference)
     rows += [f"\n### DP-SGD: σ for ε = {SGD_EPSILON} ({SGD_STEPS} steps, δ = {DELTA})\n",
              "dpverify: `min_noise_multiplier` (verified passing end, 1e-4 relative; PLD on its "
