@@ -133,7 +133,7 @@ class _IntegerNoise:
 
 
 class _SymmetricIntegerNoise(_IntegerNoise):
-    """Shared methods of the laws symmetric about 0 on all of Z.
+    """Shared methods of the laws symmetric about 0 (on all of Z unless ``support`` says otherwise).
 
     Subclasses provide ``_upper_tail(k) = P[X > k]`` for ``k >= 0`` (exact);
     the cdf and sf of negative points follow by symmetry.

@@ -42,8 +42,8 @@ from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (check_epsilon, check_mp_real, check_positive, check_positive_int,
                                   value_error)
 from dpverify.guarantees import ApproxDP, PrivacyProfile
-from dpverify.mechanisms._discrete_series import _integer_or_none, _symmetric_cdf, _symmetric_sf
-from dpverify.mechanisms.discrete import _IntegerNoise
+from dpverify.mechanisms._discrete_series import _integer_or_none
+from dpverify.mechanisms.discrete import _SymmetricIntegerNoise
 from dpverify.mechanisms.privacy_maps import register_privacy_map
 from dpverify.neighbouring import Neighbouring
 
@@ -60,7 +60,7 @@ def _weights(sigma: float, bound: int) -> list[mpmath.mpf]:
 
 
 @dataclass(frozen=True, slots=True)
-class TruncatedDiscreteGaussian(_IntegerNoise):
+class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
     """Discrete Gaussian noise of parameter ``sigma`` conditioned on ``|k| <= bound`` (module docstring).
 
     Parameters
@@ -102,16 +102,6 @@ class TruncatedDiscreteGaussian(_IntegerNoise):
                 return mpmath.mpf(0)
             weights = _weights(self.sigma, self.bound)
             return mpmath.fsum(weights[a:]) / (2 * mpmath.fsum(weights) - weights[0])
-
-    def cdf(self, k: Any) -> mpmath.mpf:
-        """``P[X <= k]`` (exact)."""
-        with working_precision():
-            return _symmetric_cdf(self._upper_tail, k)
-
-    def sf(self, k: Any) -> mpmath.mpf:
-        """``P[X > k]`` (exact)."""
-        with working_precision():
-            return _symmetric_sf(self._upper_tail, k)
 
     def support(self) -> tuple[int, int]:
         return (-self.bound, self.bound)
