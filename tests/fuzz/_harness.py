@@ -3,8 +3,8 @@
 A :class:`Row` is one public callable with a *valid* base call. The harness
 substitutes one hostile value at a time for one parameter (every parameter of
 the signature and every key of the base call) and runs the call in a forked
-worker process under a wall-clock timeout and an address-space cap
-(``resource.setrlimit``). Each call ends in exactly one outcome:
+worker process under a CPU-time budget (with a wall-clock cap for calls that
+block without computing) and an address-space cap (``resource.setrlimit``). Each call ends in exactly one outcome:
 
 ``refused``
     ``ValueError``/``TypeError`` (or a :class:`~dpverify.errors.DpverifyError`)
@@ -24,7 +24,9 @@ worker process under a wall-clock timeout and an address-space cap
 ``crash``
     any other exception (``OverflowError``, ``AttributeError``, ...).
 ``hang``
-    the call did not finish within the timeout.
+    the call used more than the timeout in CPU seconds (its worker's own time,
+    so a loaded machine does not turn a slow call into a hang), or did not
+    finish within :data:`WALL_FACTOR` times the timeout of wall time.
 ``oom``
     ``MemoryError`` under the cap, or the worker died.
 
@@ -44,6 +46,7 @@ import os
 import pickle
 import resource
 import sys
+import time
 import traceback
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -52,6 +55,11 @@ from typing import Any
 import numpy as np
 
 TIMEOUT_SECONDS = 20.0
+#: A call that blocks (a deadlock, a pool that never starts) uses no CPU: it is a hang after
+#: this many timeouts of wall time.
+WALL_FACTOR = 6.0
+#: How often a waiting harness checks the calls' CPU time.
+POLL_SECONDS = 0.5
 MEMORY_CAP_BYTES = 1536 * 2**20  # on top of the worker's address space at fork
 PASSING = ("refused", "ok")
 OUTCOMES = ("refused", "ok", "unclear", "accepted-invalid", "nan", "numpy-error", "crash", "hang",
@@ -453,6 +461,7 @@ class Worker:
         self._timeout = timeout
         self._process: Any = None
         self._conn: Any = None
+        self._started = (0.0, 0.0)  # (wall, CPU) seconds when the current call was sent
 
     def _start(self) -> None:
         context = multiprocessing.get_context("fork")
@@ -482,7 +491,27 @@ class Worker:
         if self._process is None or not self._process.is_alive():
             self._stop()
             self._start()
+        self._started = (time.monotonic(), self._cpu_seconds())
         self._conn.send((key, param, pickle.dumps(value)))
+
+    def _cpu_seconds(self) -> float:
+        """CPU seconds used so far by the worker (and its reaped children); wall time off Linux."""
+        try:
+            with open(f"/proc/{self._process.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - not Linux
+            return time.monotonic()
+
+    def elapsed(self) -> tuple[float, float]:
+        """``(wall, CPU)`` seconds of the call in progress."""
+        wall, cpu = self._started
+        return time.monotonic() - wall, self._cpu_seconds() - cpu
+
+    def overdue(self) -> bool:
+        """Whether the call in progress is a hang: over the CPU budget or the wall cap."""
+        wall, cpu = self.elapsed()
+        return cpu >= self._timeout or wall >= WALL_FACTOR * self._timeout
 
     def receive(self) -> tuple[str, str]:
         try:
@@ -493,14 +522,17 @@ class Worker:
             return "oom", f"worker died (exit code {code})"
 
     def expire(self) -> tuple[str, str]:
-        """The call sent has not answered within the timeout: kill the process (a hang)."""
+        """The call sent is :meth:`overdue`: kill the process (a hang)."""
+        wall, cpu = self.elapsed()
         self._stop()
-        return "hang", f"no answer within {self._timeout:g} s"
+        return "hang", (f"no answer after {cpu:.0f} s of CPU ({wall:.0f} s wall; budget "
+                        f"{self._timeout:g} s CPU, {WALL_FACTOR * self._timeout:g} s wall)")
 
     def run(self, key: str, param: str, value: Any) -> tuple[str, str]:
         self.submit(key, param, value)
-        if not self._conn.poll(self._timeout):
-            return self.expire()
+        while not self._conn.poll(POLL_SECONDS):
+            if self.overdue():
+                return self.expire()
         return self.receive()
 
     def close(self) -> None:
@@ -521,11 +553,11 @@ def run_all(rows: Mapping[str, Any], tasks: Sequence[Task], *, workers: int = 2,
 
     One loop in this (single) thread drives every worker: it hands the next
     task to an idle worker and waits on all their pipes with
-    :func:`multiprocessing.connection.wait`, so a hang costs one worker its
-    timeout while the others go on, and no process is forked from a thread.
+    :func:`multiprocessing.connection.wait` (waking every :data:`POLL_SECONDS` to
+    check each call's budget), so a hang costs one worker its timeout while the
+    others go on, and no process is forked from a thread.
     Returns ``(outcome, detail, seconds)`` per task, in order.
     """
-    import time
     from multiprocessing.connection import wait
 
     timeout = machine_timeout() if timeout is None else timeout
@@ -540,16 +572,14 @@ def run_all(rows: Mapping[str, Any], tasks: Sequence[Task], *, workers: int = 2,
                     task = queue.pop()
                     worker.submit(*tasks[task])
                     busy[index] = (task, time.monotonic())
-            now = time.monotonic()
-            first_deadline = min(start + timeout for _, start in busy.values())
-            ready = wait([pool[i].connection for i in busy], timeout=max(0.0, first_deadline - now))
+            ready = wait([pool[i].connection for i in busy], timeout=POLL_SECONDS)
             now = time.monotonic()
             for index in list(busy):
                 task, start = busy[index]
                 worker = pool[index]
                 if worker.connection in ready:
                     outcome, detail = worker.receive()
-                elif now - start >= timeout:
+                elif worker.overdue():
                     outcome, detail = worker.expire()
                 else:
                     continue
