@@ -412,7 +412,7 @@ def _address_space() -> int:
     return 0
 
 
-def _worker_main(conn: Any, rows: Mapping[str, Any]) -> None:
+def _worker_main(conn: Any, rows: Mapping[str, Any], slot: int = 0) -> None:
     import tempfile
 
     limit = _address_space() + MEMORY_CAP_BYTES
@@ -420,8 +420,10 @@ def _worker_main(conn: Any, rows: Mapping[str, Any]) -> None:
     if hasattr(os, "sched_setaffinity"):
         # n_jobs=-1 / --jobs -1 mean "every usable core": pinned to one core, the
         # call checks that -1 is accepted and runs inline, instead of timing the
-        # start of a spawn pool as large as the CI machine (about a second per worker)
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        # start of a spawn pool as large as the CI machine (about a second per worker);
+        # the workers of one run take different cores (``slot``), so they run in parallel
+        cores = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cores[slot % len(cores)]})
     os.chdir(tempfile.mkdtemp(prefix="dpverify-fuzz-"))  # anything a call writes lands here
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -456,8 +458,10 @@ def _worker_main(conn: Any, rows: Mapping[str, Any]) -> None:
 class Worker:
     """A forked worker process running calls one by one, restarted after a hang or death."""
 
-    def __init__(self, rows: Mapping[str, Row], timeout: float = TIMEOUT_SECONDS) -> None:
+    def __init__(self, rows: Mapping[str, Row], timeout: float = TIMEOUT_SECONDS,
+                 slot: int = 0) -> None:
         self._rows = rows
+        self._slot = slot
         self._timeout = timeout
         self._process: Any = None
         self._conn: Any = None
@@ -468,7 +472,7 @@ class Worker:
         parent, child = context.Pipe()
         # not a daemon: calls under test may start their own worker processes (n_jobs);
         # close() and the timeout path kill it
-        self._process = context.Process(target=_worker_main, args=(child, self._rows))
+        self._process = context.Process(target=_worker_main, args=(child, self._rows, self._slot))
         self._process.start()
         child.close()
         self._conn = parent
@@ -561,7 +565,7 @@ def run_all(rows: Mapping[str, Any], tasks: Sequence[Task], *, workers: int = 2,
     from multiprocessing.connection import wait
 
     timeout = machine_timeout() if timeout is None else timeout
-    pool = [Worker(rows, timeout=timeout) for _ in range(max(1, workers))]
+    pool = [Worker(rows, timeout=timeout, slot=i) for i in range(max(1, workers))]
     results: list[Any] = [None] * len(tasks)
     queue = list(range(len(tasks)))[::-1]
     busy: dict[int, tuple[int, float]] = {}      # worker -> (task, start)
