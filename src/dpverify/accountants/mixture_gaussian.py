@@ -28,7 +28,7 @@ import mpmath
 from dpverify._numeric import working_precision
 from dpverify._validation import check_int_at_least, check_nonnegative, check_positive, value_error
 from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
-from dpverify.accountants.subsampling import POINTS_PER_LOSS, _direction
+from dpverify.accountants.subsampling import _direction, loss_grid_interval
 
 __all__ = ["mixture_gaussian_pld"]
 
@@ -147,10 +147,8 @@ def mixture_gaussian_pld(sigma: float, sensitivities: Sequence[float], probabili
     with working_precision():
         finite = [abs(mpmath.log(a / b)) for a, b in zip(first, second) if a > 0 and b > 0]
         largest = float(max(finite)) if finite else 1.0
-    interval = value_discretization_interval
-    if interval is None:
-        interval = max(largest, 1e-12) / POINTS_PER_LOSS
-    interval = check_positive(interval, "value_discretization_interval")
+    interval = loss_grid_interval(largest, value_discretization_interval,
+                                  sensitivity=sensitivities, value=sigma)
     with working_precision():
         directions = (_direction(first, second, interval), _direction(second, first, interval))
     return PrivacyLossDistribution(directions, DEFAULT_TAIL_MASS_TRUNCATION)

@@ -207,6 +207,17 @@ def _direction(first: list, second: list, interval: float):
     return grid_from_atoms(losses, masses, interval=interval)
 
 
+def loss_grid_interval(largest: float, interval: float | None, *, sensitivity: Any,
+                       value: Any) -> float:
+    """The grid spacing for losses up to ``largest``: ``interval`` if given (checked > 0), else
+    ``largest / POINTS_PER_LOSS``; refused by :func:`check_loss_grid` if the grid is too large."""
+    if interval is None:
+        interval = max(largest, 1e-12) / POINTS_PER_LOSS
+    interval = check_positive(interval, "value_discretization_interval")
+    check_loss_grid(largest, interval, sensitivity=sensitivity, value=value)
+    return interval
+
+
 def check_loss_grid(largest: float, interval: float, *, sensitivity: Any, value: Any) -> None:
     """Refuse, before the grid is built, privacy losses up to ``largest`` that need more than
     ``HARD_LIMIT_GRID_POINTS`` points of ``interval`` (the message names ``sensitivity``, the
@@ -244,11 +255,8 @@ def poisson_subsampled_pld(value: Any, sampling_probability: float, *, sensitivi
         mixture = [rate * a + (1 - rate) * b for a, b in zip(p_pair, q_pair)]
         finite = [abs(mpmath.log(a / b)) for a, b in zip(mixture, q_pair) if a > 0 and b > 0]
         largest = float(max(finite)) if finite else 1.0
-    interval = value_discretization_interval
-    if interval is None:
-        interval = max(largest, 1e-12) / POINTS_PER_LOSS
-    interval = check_positive(interval, "value_discretization_interval")
-    check_loss_grid(largest, interval, sensitivity=sensitivity, value=value)
+    interval = loss_grid_interval(largest, value_discretization_interval,
+                                  sensitivity=sensitivity, value=value)
     with working_precision():
         directions = (_direction(mixture, q_pair, interval), _direction(q_pair, mixture, interval))
     return PrivacyLossDistribution(directions, DEFAULT_TAIL_MASS_TRUNCATION)

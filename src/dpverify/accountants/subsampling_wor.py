@@ -43,7 +43,7 @@ from dpverify._validation import check_int_at_least, check_positive, check_posit
 from dpverify.accountants._pld_grid import grid_from_atoms
 from dpverify.accountants._pld_grid import LossGrid, frozen
 from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
-from dpverify.accountants.subsampling import POINTS_PER_LOSS, check_loss_grid, dominating_pair
+from dpverify.accountants.subsampling import dominating_pair, loss_grid_interval
 from dpverify.errors import UnsupportedError
 
 __all__ = ["without_replacement_gaussian_pld", "without_replacement_pld"]
@@ -116,11 +116,8 @@ def without_replacement_pld(value: Any, sample_size: int, population_size: int, 
         losses, masses = _symmetric_profile_pair(mixture, q_pair)
         finite = [abs(loss) for loss in losses if mpmath.isfinite(loss)]
         largest = float(max(finite)) if finite else 1.0
-    interval = value_discretization_interval
-    if interval is None:
-        interval = max(largest, 1e-12) / POINTS_PER_LOSS
-    interval = check_positive(interval, "value_discretization_interval")
-    check_loss_grid(largest, interval, sensitivity=sensitivity, value=value)
+    interval = loss_grid_interval(largest, value_discretization_interval,
+                                  sensitivity=sensitivity, value=value)
     with working_precision():
         inflated = [m * (1 + mpmath.mpf(10) ** -40) + mpmath.mpf(10) ** -45 for m in masses]
         keep = [(loss, m) for loss, m in zip(losses, inflated) if not (mpmath.isinf(loss) and loss < 0)]

@@ -123,14 +123,10 @@ class LinUCB:
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
              actions: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
-        from dpverify._validation import check_positive_int
         from dpverify.bandits.contextual._deployment import local_plan
-        from dpverify.bandits.plan import instance_sizes
 
-        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
-                               required=("dimension",))
-        return local_plan(self, horizon=check_positive_int(horizon, "horizon"),
-                          dimension=sizes["dimension"], n_arms=sizes["n_arms"])
+        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
+                          actions=actions)
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> None:
         return None
@@ -189,14 +185,10 @@ class LDPLinUCB:
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
              actions: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
-        from dpverify._validation import check_positive_int
         from dpverify.bandits.contextual._deployment import local_plan
-        from dpverify.bandits.plan import instance_sizes
 
-        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
-                               required=("dimension",))
-        return local_plan(self, horizon=check_positive_int(horizon, "horizon"),
-                          dimension=sizes["dimension"], n_arms=sizes["n_arms"])
+        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
+                          actions=actions)
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> float:
         return self.epsilon
