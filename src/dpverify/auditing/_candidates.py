@@ -23,6 +23,7 @@ from dpverify._validation import check_callable
 from dpverify.auditing._statistics import Identity
 
 __all__ = ["Event", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
+           "conditional_prediction",
            "predicted_at",
            "pick", "candidates", "cut_grid", "le_counts", "format_value", "threshold_family"]
 
@@ -95,6 +96,24 @@ class Plan:
     n_certify: int
     targets: tuple[Target, ...]
     z: float
+    #: Pure-ε targets are certified by the conditional ratio bound too (Poisson prefixes).
+    conditional: bool = False
+
+
+def conditional_prediction(p: np.ndarray, q: np.ndarray, n_certify: int, z: float) -> np.ndarray:
+    """Predicted ``ln(r_low/(1 − r_low))`` of the conditional ratio bound (``r = p/(p + p')``).
+
+    Wilson's bound at ``z`` on ``r`` from ``K = n(p + p')`` trials: the
+    certified width of :func:`~dpverify.auditing.estimators.conditional_ratio_lower`.
+    """
+    total = (p + q) * n_certify
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(total > 0, p / np.where(p + q > 0, p + q, 1.0), 0.0)
+        trials = np.maximum(total, 1e-300)
+        z2n = z * z / trials
+        spread = z * np.sqrt(r * (1 - r) / trials + z2n / (4 * trials))
+        low = np.clip((r + z2n / 2 - spread) / (1 + z2n), 0.0, 1.0)
+        return np.where(low > 0, np.log(low) - np.log1p(-np.minimum(low, 1 - 1e-16)), -np.inf)
 
 
 def predicted_scores(first: np.ndarray, second: np.ndarray, plan: Plan,
@@ -112,16 +131,20 @@ def predicted_scores(first: np.ndarray, second: np.ndarray, plan: Plan,
     if kind == "epsilon":
         return low - np.exp(value) * high
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(low > value, np.log(np.maximum(low - value, 1e-300) / high), -np.inf)
+        separate = np.where(low > value, np.log(np.maximum(low - value, 1e-300) / high), -np.inf)
+    if plan.conditional and value == 0:
+        return np.maximum(separate, conditional_prediction(p, q, plan.n_certify, plan.z))
+    return separate
 
 
 def predicted_at(p_hat: float, q_hat: float, n: int, n_final: int, z: float,
-                 delta: float = 0.0) -> float:
+                 delta: float = 0.0, conditional: bool = False) -> float:
     """The ε lower bound an event with frequencies ``p_hat``, ``q_hat`` on ``n`` samples
     per side would certify on ``n_final`` fresh ones (a ranking score, never reported).
 
     Plug-ins are one-sigma pessimistic (``p`` down, ``p'`` up); the certified
-    width is Wilson's at normal quantile ``z``.
+    width is Wilson's at normal quantile ``z``; ``conditional``: the better of
+    that and the conditional ratio bound's (pure ε, :func:`conditional_prediction`).
     """
     if not n:
         return -np.inf
@@ -129,9 +152,11 @@ def predicted_at(p_hat: float, q_hat: float, n: int, n_final: int, z: float,
     q = float(wilson(np.array(q_hat * n), n, 1.0, +1))
     low = float(wilson(np.array(p * n_final), n_final, z, -1))
     high = float(wilson(np.array(q * n_final), n_final, z, +1))
+    ratio = float(conditional_prediction(np.array(p), np.array(q), n_final, z)) if (
+        conditional and delta == 0) else -np.inf
     if low <= delta:
-        return -np.inf
-    return np.inf if high <= 0 else float(np.log((low - delta) / high))
+        return ratio
+    return np.inf if high <= 0 else max(ratio, float(np.log((low - delta) / high)))
 
 
 def pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:

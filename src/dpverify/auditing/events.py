@@ -112,7 +112,8 @@ def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str],
-                  n_certify: int, targets: Sequence[Target], z: float) -> list[Candidate]:
+                  n_certify: int, targets: Sequence[Target], z: float,
+                  conditional: bool = False) -> list[Candidate]:
     """Candidate events chosen on the search split ``a`` (from ``x``) and ``b`` (from ``x'``).
 
     Parameters
@@ -129,6 +130,9 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
         δ lower bound at ε.
     z
         Normal quantile of the planned per-bound level (scores only).
+    conditional
+        Pure-ε targets will also be certified by the conditional ratio bound
+        (:func:`dpverify.auditing._engine.certified_bounds`): score for it too.
 
     Returns
     -------
@@ -138,7 +142,7 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
     kind = output_kind(np.concatenate([np.asarray(a), np.asarray(b)]))
     names = _auto_families(kind, a, b) if families == "auto" else (
         (families,) if isinstance(families, str) else tuple(families))
-    plan = Plan(len(a), n_certify, tuple(targets), z)
+    plan = Plan(len(a), n_certify, tuple(targets), z, conditional)
     pool: list[Candidate] = []
     for name in names:
         if name in ("threshold", "interval") and not kind.endswith("scalar"):

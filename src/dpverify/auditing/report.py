@@ -83,6 +83,14 @@ class AuditReport:
     mode
         ``"fixed"``, ``"sequential"``, or ``"model: ..."`` (a model-based
         bound, valid only under the stated noise model).
+    ratio_lower
+        Pure-ε audits: the certified lower bound on ``p/p'`` of the event by
+        the conditional test on Poisson-sized prefixes
+        (:func:`~dpverify.auditing.estimators.conditional_ratio_lower`);
+        ``None`` when the audit has none.
+    conditional
+        ``epsilon_lower_bound`` is ``ln(ratio_lower)`` (better than
+        ``ln(p_low/p'_high)``, which is then smaller).
     """
 
     guarantee: PureDP | ApproxDP
@@ -103,6 +111,8 @@ class AuditReport:
     kind: str = ""
     stages: tuple[tuple[int, float], ...] = ()
     mode: str = "fixed"
+    ratio_lower: float | None = None
+    conditional: bool = False
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -124,7 +134,9 @@ class AuditReport:
             f"  {'P[M(' + first + ') in S]':<21}{self.p_hat:.6g}  (>= {self.p_interval.lower:.6g})",
             f"  {'P[M(' + second + ') in S]':<21}{self.p_prime_hat:.6g}  "
             f"(<= {self.p_prime_interval.upper:.6g})",
-            f"  bound                ln((p_low - delta) / p'_high), delta = {self.delta!r}",
+            (f"  bound                ln(p/p' >= {self.ratio_lower:.6g}): conditional test on "
+             f"Poisson-sized prefixes" if self.conditional else
+             f"  bound                ln((p_low - delta) / p'_high), delta = {self.delta!r}"),
             f"  samples per side     {self.samples} ({self.search_samples} search, "
             f"{self.certify_samples} certify; {self.kind} outputs)",
             f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds",
@@ -160,6 +172,8 @@ class AuditReport:
             "kind": self.kind,
             "mode": self.mode,
             "stages": [[n, _number(b)] for n, b in self.stages],
+            "ratio_lower": None if self.ratio_lower is None else _number(self.ratio_lower),
+            "conditional": self.conditional,
         }
 
 
