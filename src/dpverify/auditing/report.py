@@ -73,8 +73,9 @@ class AuditReport:
     search_samples, certify_samples
         The split of ``samples`` (the search never certifies).
     bounds
-        Number of one-sided bounds the false-alarm budget ``1 − confidence``
-        was split over (Bonferroni).
+        Number of bounds the false-alarm budget ``1 − confidence`` was split
+        over (Bonferroni): two one-sided bounds per candidate event, and for
+        pure-ε audits also its conditional ratio bound.
     kind
         The output kind the event search saw (``"continuous scalar"``, ...).
     stages
@@ -139,7 +140,10 @@ class AuditReport:
              f"  bound                ln((p_low - delta) / p'_high), delta = {self.delta!r}"),
             f"  samples per side     {self.samples} ({self.search_samples} search, "
             f"{self.certify_samples} certify; {self.kind} outputs)",
-            f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds",
+            (f"  multiple testing     Bonferroni over {self.bounds} bounds "
+             f"({2 * self.bounds // 3} one-sided, {self.bounds // 3} conditional)"
+             if self.ratio_lower is not None else
+             f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds"),
             f"  time                 {self.seconds:.3f} s",
         ]
         if self.stages:
