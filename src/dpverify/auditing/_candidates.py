@@ -72,6 +72,8 @@ class Candidate:
     first: int
     score: float = -np.inf
     point: int = 0
+    #: Outputs of the first and of the second side in the event, on the search split.
+    search_counts: tuple[float, float] = (0.0, 0.0)
 
 
 def wilson(successes: np.ndarray, trials: int, z: float, sign: int) -> np.ndarray:
@@ -183,7 +185,9 @@ def candidates(statistic: Any, bounds: np.ndarray, counts: np.ndarray, plan: Pla
             for index in pick(scores, fractions, PER_FAMILY):
                 low, high = bounds[index]
                 event = Event(statistic, float(low), float(high), describe(low, high), family)
-                result.append(Candidate(event, first, float(scores[index]), point))
+                result.append(Candidate(event, first, float(scores[index]), point,
+                                        (float(counts[index, first]),
+                                         float(counts[index, 1 - first]))))
     return result
 
 

@@ -60,7 +60,7 @@ PREFIX_SIGMAS = 4.0
 PREFIX_MIN = 1_000
 #: Share of the false-alarm budget kept by the two one-sided bounds when the conditional
 #: bounds are used too (pure-ε audits); the conditional ratio bounds get the rest.
-SEPARATE_SHARE = 0.2
+SEPARATE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
