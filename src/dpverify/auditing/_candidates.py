@@ -4,8 +4,8 @@ An event is ``S = {y : low < s(y) <= high}`` for a 1-D statistic ``s``
 (:mod:`dpverify.auditing._statistics`); a candidate is an event with the
 direction it is certified in. A candidate's score is the ε (or δ) lower bound
 it *would* certify on the certification split, predicted from its counts on
-the search split (Wilson bounds from one-sigma pessimistic plug-ins, the
-winner's-curse guard). :func:`threshold_family` turns any statistic into its
+the search split (Wilson bounds from :data:`GUARD_SIGMAS`-sigma pessimistic
+plug-ins, the winner's-curse guard). :func:`threshold_family` turns any statistic into its
 one-sided threshold events at quantile cut points; every family of
 :mod:`dpverify.auditing.events` ends in it or in :func:`candidates`.
 """
@@ -29,6 +29,9 @@ __all__ = ["Event", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "pred
 
 #: Candidates kept per family and direction, before the overall cap.
 PER_FAMILY = 2
+#: Standard errors by which search-split plug-ins are made pessimistic before scoring: the
+#: expected maximum of a few hundred standard normals (one per scored event) is about 3.
+GUARD_SIGMAS = 3.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,11 +125,13 @@ def predicted_scores(first: np.ndarray, second: np.ndarray, plan: Plan,
                       target: Target) -> np.ndarray:
     """Predicted certified bound for ``target`` from search-split counts.
 
-    Plug-ins are one-sigma pessimistic on the search split (a guard against
-    the winner's curse of tiny counts); the certified width uses ``plan.z``.
+    Plug-ins are :data:`GUARD_SIGMAS`-sigma pessimistic on the search split (a
+    guard against the winner's curse of tiny counts: the best of hundreds of
+    noisy estimates is about three standard errors too high); the certified
+    width uses ``plan.z``.
     """
-    p = wilson(first, plan.n_search, 1.0, -1)
-    q = wilson(second, plan.n_search, 1.0, +1)
+    p = wilson(first, plan.n_search, GUARD_SIGMAS, -1)
+    q = wilson(second, plan.n_search, GUARD_SIGMAS, +1)
     low = wilson(p * plan.n_certify, plan.n_certify, plan.z, -1)
     high = wilson(q * plan.n_certify, plan.n_certify, plan.z, +1)
     kind, value = target
