@@ -183,7 +183,8 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
                          confidence: float, progress: bool | None = False,
                          threads: bool = True, certify: Certifier | None = None,
                          plan_certify: int | None = None,
-                         prefix_rng: np.random.Generator | None = None) -> Counts:
+                         prefix_rng: np.random.Generator | None = None,
+                         extra_candidates: Sequence[Candidate] = ()) -> Counts:
     """Search on a first split, then count the candidates' events on the rest, in chunks.
 
     With user-supplied events (a list of callables) there is no search: all
@@ -195,6 +196,8 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
     one; a pilot plans for the audit that will certify). ``prefix_rng``: draw
     Poisson prefixes (:func:`prefix_sizes`) for the conditional ratio bounds
     of pure-ε audits, and let the search score events for them.
+    ``extra_candidates``: events fixed before this audit's draws (a pilot's),
+    weighed with the search's own (:func:`~dpverify.auditing.events.search_events`).
     """
     samples = check_int_at_least(samples, "samples", 10)
     fixed = not isinstance(families, str)
@@ -210,7 +213,8 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         z = float(stats.norm.isf((1 - confidence) / planned))
         planned_size = samples - n_search if plan_certify is None else plan_certify
         candidates = search_events(a, b, families=families, n_certify=planned_size,
-                                   targets=targets, z=z, conditional=prefix_rng is not None)
+                                   targets=targets, z=z, conditional=prefix_rng is not None,
+                                   extra=extra_candidates)
         del a, b
     end_search = getattr(draw, "end_search", None)
     if end_search is not None:  # e.g. freeze category codes: certification codes them alike

@@ -315,14 +315,17 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
               samples: int, confidence: float, seed: Any, events: Any,
               progress: bool | None = False, threads: Any = "auto", n_jobs: Any = 1,
               executor: Any = None, scheduler: str | None = None,
-              chunk_samples: int | None = None, plan_certify: int | None = None) -> AuditReport:
+              chunk_samples: int | None = None, plan_certify: int | None = None,
+              extra_candidates: Sequence[Any] = ()) -> AuditReport:
     """:func:`audit` with validated arguments and no refusal (pilots, sequential stages).
 
     ``plan_certify``: the certification size the event search plans for
     (default this audit's own), e.g. a pilot choosing events for the audit
     that will certify them; the report then shows the candidate predicted
     best at that size (its bound is certified like every candidate's, but
-    need not be the largest of this audit).
+    need not be the largest of this audit). ``extra_candidates``: events fixed
+    before this audit drew anything (e.g. a pilot's), considered beside the
+    search's own (:func:`dpverify.auditing.events.search_events`).
     """
     start = time.perf_counter()
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -346,13 +349,15 @@ def run_audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: 
                                     n_jobs=n_jobs, executor=executor, scheduler=scheduler)
     return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=samples,
                            confidence=confidence, events=events, progress=progress, start=start,
-                           threads=threaded, certify=certify, plan_certify=plan_certify)
+                           threads=threaded, certify=certify, plan_certify=plan_certify,
+                           extra_candidates=extra_candidates)
 
 
 def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, confidence: float,
                     events: Any, progress: bool | None, start: float,
                     threads: bool = True, certify: Any = None,
-                    plan_certify: int | None = None) -> AuditReport:
+                    plan_certify: int | None = None,
+                    extra_candidates: Sequence[Any] = ()) -> AuditReport:
     """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments).
 
     A pure-ε audit (``delta = 0``) on a draw with a ``prefix_rng`` (a
@@ -363,7 +368,8 @@ def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, c
     counts = run_search_and_count(draw, samples=samples, families=events,
                                   targets=(("delta", delta),), confidence=confidence,
                                   progress=progress, threads=threads, certify=certify,
-                                  plan_certify=plan_certify, prefix_rng=prefix_rng)
+                                  plan_certify=plan_certify, prefix_rng=prefix_rng,
+                                  extra_candidates=extra_candidates)
     conditional = prefix_rng is not None and counts.prefix_mean is not None
     bounds = certified_bounds(counts, confidence, conditional=conditional)
     lower_bounds = bounds.epsilon_lower_bounds(delta)

@@ -113,7 +113,7 @@ def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
 
 def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str],
                   n_certify: int, targets: Sequence[Target], z: float,
-                  conditional: bool = False) -> list[Candidate]:
+                  conditional: bool = False, extra: Sequence[Candidate] = ()) -> list[Candidate]:
     """Candidate events chosen on the search split ``a`` (from ``x``) and ``b`` (from ``x'``).
 
     Parameters
@@ -133,6 +133,10 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
     conditional
         Pure-ε targets will also be certified by the conditional ratio bound
         (:func:`dpverify.auditing._engine.certified_bounds`): score for it too.
+    extra
+        Candidates fixed independently of ``a`` and ``b`` (a pilot's event,
+        scored on the pilot's certifying split), weighed with the search's
+        own by the one-point pruning.
 
     Returns
     -------
@@ -163,7 +167,7 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += mixed_family(a, b, plan)
         else:
             pool += classifier_family(a, b, plan)
-    chosen = _select(pool, len(plan.targets))
+    chosen = _select(pool, len(plan.targets)) + list(extra)
     if len(plan.targets) == 1 and plan.targets[0][0] == "delta":
         chosen = _prune(chosen, a, b)
     return chosen

@@ -59,12 +59,13 @@ from dpverify._validation import (
     limit_error,
     value_error,
 )
-from dpverify.auditing._candidates import predicted_at
+from dpverify.auditing._candidates import Candidate, predicted_at
 from dpverify.auditing.audit import (
     Sampler,
     audit,
     certify_split_size,
     check_events,
+    check_samples_can_certify,
     check_seed,
     run_audit,
 )
@@ -265,7 +266,7 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     pilot_seeds = sequence.spawn(len(candidates))
     certify_seeds = sequence.spawn(certify_top)
-    scores, bounds = [], []
+    scores, bounds, pilot_reports = [], [], []
     final = certify_split_size(samples, events)
     z = float(stats.norm.isf((1 - confidence) / (2 * 2 * PER_DIRECTION)))
     for pair, child in zip(candidates, pilot_seeds):
@@ -273,17 +274,28 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
                            samples=pilot, confidence=confidence, seed=child, events=events,
                            threads=threads, plan_certify=final)
         plug_in = _plug_in(report, delta)
+        pilot_reports.append(report)
         bounds.append(report.epsilon_lower_bound)
         scores.append((_predicted_bound(report, delta, final, z), report.epsilon_lower_bound,
                        plug_in))
     order = sorted(range(len(candidates)), key=lambda i: scores[i], reverse=True)
     chosen = order[:certify_top]
     level = 1 - (1 - confidence) / certify_top
-    reports = [audit(sampler, candidates[i].x, candidates[i].x_prime, epsilon=epsilon, delta=delta,
-                     samples="auto" if sequential else samples, confidence=level, seed=child,
-                     events=events, threads=threads,
-                     max_samples=budget if sequential else None)
-               for i, child in zip(chosen, certify_seeds)]
+    if sequential or not isinstance(events, str):
+        reports = [audit(sampler, candidates[i].x, candidates[i].x_prime, epsilon=epsilon,
+                         delta=delta, samples="auto" if sequential else samples,
+                         confidence=level, seed=child, events=events, threads=threads,
+                         max_samples=budget if sequential else None)
+                   for i, child in zip(chosen, certify_seeds)]
+    else:  # each certifying audit also weighs the event its pilot ranked the pair by
+        check_samples_can_certify(samples, epsilon=epsilon, delta=delta, confidence=level,
+                                  events=events, refuse=False)
+        reports = [run_audit(sampler, candidates[i].x, candidates[i].x_prime, epsilon=epsilon,
+                             delta=delta, samples=samples, confidence=level, seed=child,
+                             events=events, threads=threads,
+                             extra_candidates=(_pilot_candidate(pilot_reports[i], delta, final,
+                                                                z),))
+                   for i, child in zip(chosen, certify_seeds)]
     best = max(range(len(reports)), key=lambda j: reports[j].epsilon_lower_bound)
     return SearchReport(report=reports[best], pair=candidates[chosen[best]], pairs=candidates,
                         pilot_bounds=tuple(bounds), certified=tuple(chosen), pilot_samples=pilot,
@@ -294,6 +306,18 @@ def _predicted_bound(report: AuditReport, delta: float, n_certify: int, z: float
     """The ε lower bound the pilot's event would certify on ``n_certify`` fresh samples per side."""
     return predicted_at(report.p_hat, report.p_prime_hat, report.certify_samples, n_certify, z,
                         delta, conditional=delta == 0)
+
+
+def _pilot_candidate(report: AuditReport, delta: float, n_certify: int, z: float) -> Candidate:
+    """The pilot's event as a candidate of the certifying audit, scored on the pilot's certifying split.
+
+    A function of the pilot's samples only, hence fixed for the certifying
+    audit (its fresh samples certify it like any searched event).
+    """
+    n = report.certify_samples
+    return Candidate(report.event, 0 if report.direction == "x, x'" else 1,
+                     _predicted_bound(report, delta, n_certify, z), 0,
+                     (report.p_hat * n, report.p_prime_hat * n))
 
 
 def _plug_in(report: AuditReport, delta: float) -> float:
