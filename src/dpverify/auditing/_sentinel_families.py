@@ -40,8 +40,13 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing._candidates import Candidate, Plan, cut_grid, threshold_family
-from dpverify.auditing._scalar_families import key_label
+from dpverify.auditing._candidates import (
+    Candidate,
+    Plan,
+    cut_grid,
+    format_value,
+    threshold_family,
+)
 from dpverify.auditing._statistics import (
     CategoryValue,
     KeyCoder,
@@ -54,7 +59,8 @@ from dpverify.auditing._vector_families import CLASSIFIER_ROWS, top_cells
 from dpverify.errors import AuditError
 
 __all__ = ["SentinelView", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",
-           "SENTINEL_CATEGORIES", "SENTINEL_BINS"]
+           "SENTINEL_CATEGORIES", "SENTINEL_BINS",
+           "pattern_label"]
 
 #: Non-sentinel values kept per row (in column order) as the view's numeric fields.
 SENTINEL_FIELDS = 3
@@ -166,6 +172,20 @@ def _on_view(found: list[Candidate], view: SentinelView) -> list[Candidate]:
     return result
 
 
+def pattern_label(view: SentinelView, patterns: KeyCoder, key: int) -> str:
+    """A sentinel pattern as the row it describes: each column's sentinel, or ``v`` for a value.
+
+    >>> view = SentinelView((0, 1), ((-1000.0,), (-2000.0, -1000.0)), (0, 1), 1)
+    >>> coder = KeyCoder.fit(np.array([[0.0, 0.0], [1.0, 2.0]]))
+    >>> pattern_label(view, coder, int(coder(np.array([[1.0, 0.0]]))[0]))
+    '(v,-2000)'
+    """
+    digits = (key // patterns.strides) % patterns.spans + patterns.lows
+    shown = ["v" if code == len(values) else format_value(values[code])
+             for code, values in zip(digits.astype(int), view.sentinels)]
+    return "(" + ",".join(shown) + ")"
+
+
 def _value_cuts(pooled: np.ndarray, present: np.ndarray,
                 fields: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     """Quantile cut points of each field over the rows where it is present."""
@@ -186,9 +206,8 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
         raw = MixedCoder.fit(head, categorical, (), ())
         result += [replace(c, event=replace(c.event, family="sentinel"))
                    for c in top_cells(ra, rb, plan, raw, "categorical columns")]
+    present_a, present_b = view.values(ra)[1], view.values(rb)[1]
     va, vb = view(ra), view(rb)
-    _, present_a = view.values(ra)
-    _, present_b = view.values(rb)
     codes = tuple(range(len(view.columns)))
     fields = tuple(range(len(view.columns), view.width))
     pooled = np.concatenate([va, vb])
@@ -202,7 +221,7 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     values, counts = np.unique(keys, return_counts=True)
     on_view: list[Candidate] = []
     for key in values[np.argsort(-counts, kind="stable")][:SENTINEL_CATEGORIES]:
-        label = key_label(patterns, int(key))
+        label = pattern_label(view, patterns, int(key))
         mine = keys == key
         for field, column in enumerate(fields):
             if not present[mine, field].any():
@@ -210,10 +229,13 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
             for fill in (-np.inf, np.inf):
                 statistic = CategoryValue(patterns, codes, column, int(key), fill,
                                           f"value {field + 1} given sentinel pattern {label}")
-                name = f"(sentinel pattern {label}) and value {field + 1}"
-                on_view += [c for c in threshold_family(va, vb, plan, statistic=statistic,
-                                                        name=name, family="sentinel")
-                            if (fill < 0) == (c.event.high == np.inf)]
+                # the statistic's values on the search split, with the pattern keys computed once
+                scores = np.where(mine, pooled[:, column], fill)
+                found = threshold_family(scores[:len(va)], scores[len(va):], plan,
+                                         name=f"(pattern {label}) and value {field + 1}",
+                                         family="sentinel")
+                on_view += [replace(c, event=replace(c.event, statistic=statistic))
+                            for c in found if (fill < 0) == (c.event.high == np.inf)]
     on_view += top_cells(va, vb, plan, MixedCoder.fit(pooled, codes, (), ()), "sentinel pattern")
     on_view += top_cells(va, vb, plan, cells, "(sentinel pattern, value bin)")
     return result + [replace(c, event=replace(c.event, family="sentinel"))
