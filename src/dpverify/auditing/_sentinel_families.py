@@ -22,7 +22,9 @@ run on it:
   value bin) cells (:data:`SENTINEL_BINS` quantile bins per field, over the
   present values), and — when the record also has categorical columns — of
   those columns alone (SVT4's answers beside SVT3's, marginalising the
-  numbers).
+  numbers). The top-k orders are read from one half of the search split and
+  scored on the other (:func:`held_out_cells`): with thousands of cells the
+  counts that pick the order would over-predict its bound.
 
 **Validity.** The sentinels, the field count, the patterns, the bins and the
 likelihood-ratio orders are all fixed on the search split; the statistic of
@@ -43,6 +45,7 @@ import numpy as np
 from dpverify.auditing._candidates import (
     Candidate,
     Plan,
+    candidates,
     cut_grid,
     format_value,
     threshold_family,
@@ -55,12 +58,13 @@ from dpverify.auditing._statistics import (
     recurring_values,
     rows,
 )
-from dpverify.auditing._vector_families import CLASSIFIER_ROWS, top_cells
+from dpverify.auditing._scalar_families import histogram_statistics
+from dpverify.auditing._vector_families import CLASSIFIER_ROWS
 from dpverify.errors import AuditError
 
 __all__ = ["SentinelView", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",
            "SENTINEL_CATEGORIES", "SENTINEL_BINS",
-           "pattern_label"]
+           "pattern_label", "held_out_cells"]
 
 #: Non-sentinel values kept per row (in column order) as the view's numeric fields.
 SENTINEL_FIELDS = 3
@@ -186,6 +190,39 @@ def pattern_label(view: SentinelView, patterns: KeyCoder, key: int) -> str:
     return "(" + ",".join(shown) + ")"
 
 
+def held_out_cells(a: np.ndarray, b: np.ndarray, plan: Plan, coder: MixedCoder,
+                   what: str) -> list[Candidate]:
+    """Likelihood-ratio top-k sets of ``coder``'s cells, ordered on one half of the search
+    split and scored on the other.
+
+    With thousands of (pattern, bin) cells the order read from the counts
+    over-fits them, and the same counts would over-predict the bound (a
+    top-k set of cells that were lucky), crowding out honest candidates of
+    other families. Scoring on the held-out half removes that bias; the
+    event (the order) is still a function of the search split only.
+    """
+    half = len(a) // 2
+    statistics, _ = histogram_statistics(coder(a[:half]), coder(b[:half]), coder)
+    scoring = replace(plan, n_search=min(len(a), len(b)) - half)
+    result: list[Candidate] = []
+    for first, statistic in enumerate(statistics):
+        size = len(statistic.keys)
+        ranks = [statistic(side[half:]) for side in (a, b)]
+        counts = np.stack([np.bincount(r[np.isfinite(r)].astype(np.int64), minlength=size)
+                           for r in ranks], axis=1).astype(np.float64)
+        prefix = np.cumsum(counts, axis=0)
+        bounds = np.stack([np.full(size, -np.inf), np.arange(size) + 0.5], axis=1)
+
+        def describe(low: float, high: float, labels: tuple = statistic.labels) -> str:
+            top = int(high + 0.5)
+            shown = ", ".join(labels[:min(top, 3)]) + (", ..." if top > 3 else "")
+            return f"{what} in {{{shown}}} (top {top} by estimated likelihood ratio)"
+
+        result += [c for c in candidates(statistic, bounds, prefix, scoring, describe, "sentinel")
+                   if c.first == first]
+    return result
+
+
 def _value_cuts(pooled: np.ndarray, present: np.ndarray,
                 fields: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     """Quantile cut points of each field over the rows where it is present."""
@@ -204,8 +241,7 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     categorical, _ = categorical_columns(head)
     if categorical:     # the categorical columns alone, marginalising the numeric ones
         raw = MixedCoder.fit(head, categorical, (), ())
-        result += [replace(c, event=replace(c.event, family="sentinel"))
-                   for c in top_cells(ra, rb, plan, raw, "categorical columns")]
+        result += held_out_cells(ra, rb, plan, raw, "categorical columns")
     present_a, present_b = view.values(ra)[1], view.values(rb)[1]
     va, vb = view(ra), view(rb)
     codes = tuple(range(len(view.columns)))
@@ -236,7 +272,8 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
                                          family="sentinel")
                 on_view += [replace(c, event=replace(c.event, statistic=statistic))
                             for c in found if (fill < 0) == (c.event.high == np.inf)]
-    on_view += top_cells(va, vb, plan, MixedCoder.fit(pooled, codes, (), ()), "sentinel pattern")
-    on_view += top_cells(va, vb, plan, cells, "(sentinel pattern, value bin)")
+    on_view += held_out_cells(va, vb, plan, MixedCoder.fit(pooled, codes, (), ()),
+                              "sentinel pattern")
+    on_view += held_out_cells(va, vb, plan, cells, "(sentinel pattern, value bin)")
     return result + [replace(c, event=replace(c.event, family="sentinel"))
                      for c in _on_view(on_view, view)]
