@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from dpverify.auditing import audit
+from dpverify.auditing._candidates import Plan
 from dpverify.auditing._sentinel_families import SentinelView, Viewed, sentinel_family
 from dpverify.auditing._statistics import CategoryValue, KeyCoder
 from dpverify.auditing.events import search_events
@@ -89,7 +90,6 @@ def test_search_on_an_svt3_like_sampler_picks_values_within_patterns() -> None:
     rng = np.random.default_rng(7)
     x, x_prime = np.zeros(5), np.ones(5)
     a, b = svt3_like(x, 60_000, rng), svt3_like(x_prime, 60_000, rng)
-    from dpverify.auditing._candidates import Plan
     found = sentinel_family(a, b, Plan(60_000, 100_000, (("delta", 0.0),), Z))
     assert found and {c.event.family for c in found} == {"sentinel"}
     assert any("pattern (-1000,-1000,-1000,-1000,v)" in c.event.description for c in found)
