@@ -164,8 +164,9 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             if not kind.endswith("vector"):
                 raise ValueError(f"events='mixed' needs record outputs (a category and a "
                                  f"value); these are {kind}s")
-            if is_mixed(a, b) or not has_sentinels(a, b):
-                pool += mixed_family(a, b, plan)
+            sentinels = has_sentinels(a, b)
+            if is_mixed(a, b) or not sentinels:
+                pool += mixed_family(a, b, plan, cells=not sentinels)
             if "sentinel" not in names:
                 pool += sentinel_family(a, b, plan)
         elif name == "sentinel":
