@@ -135,7 +135,8 @@ def test_user_events_certify_every_sample_in_both_directions() -> None:
 
     report = audit(laplace(0.5), 0.0, 1.0, epsilon=1.0, samples=50_000, seed=2, events=[above])
     assert report.search_samples == 0 and report.certify_samples == 50_000
-    assert report.bounds == 4 and report.event.family == "user"
+    # two candidates: two one-sided bounds each, and a conditional ratio bound (pure ε)
+    assert report.bounds == 6 and report.event.family == "user"
     # {y > 1/2} has probability e^{-1}/2 vs 1/2: ratio e^1, but the reverse order wins:
     # P[M(1) > 1/2] / P[M(0) > 1/2] = (1 - e^{-1}/2)/(e^{-1}/2) = 2e - 1 -> ln = 1.49
     assert report.direction == "x', x" and 1.3 < report.epsilon_lower_bound <= math.log(
@@ -250,3 +251,45 @@ def test_discrete_curve_bounds_are_below_the_exact_values() -> None:
     for point in report.points:
         assert point.epsilon_lower_bound <= exact_epsilon(p, q, delta=min(point.claimed_delta,
                                                                              0.999)) + 1e-12
+
+
+def test_poisson_prefix_counts_are_the_counts_of_the_first_outputs() -> None:
+    """The conditional bound's counts are those of exactly the first ``M`` certification outputs."""
+    rng = np.random.default_rng(5)
+    first, second = rng.laplace(0.0, 1.0, 60_000), rng.laplace(1.0, 1.0, 60_000)
+    counts = _engine.run_search_and_count(
+        _engine.sliced_draw(first, second), samples=60_000, families="threshold",
+        targets=(("delta", 0.0),), confidence=0.95, threads=False,
+        prefix_rng=np.random.default_rng(1))
+    n_search, n = counts.n_search, counts.n_certify
+    assert counts.prefix is not None and counts.prefix_mean == n - _engine.PREFIX_SIGMAS * n ** 0.5
+    for index, candidate in enumerate(counts.candidates):
+        for side, outputs in enumerate((first, second)):
+            head = outputs[n_search:n_search + counts.prefix[side]]
+            assert counts.prefix_counts[index, side] == np.count_nonzero(candidate.event(head))
+            assert counts.counts[index, side] == np.count_nonzero(candidate.event(
+                outputs[n_search:]))
+
+
+def test_prefix_sizes() -> None:
+    assert _engine.prefix_sizes(_engine.PREFIX_MIN - 1, np.random.default_rng(0)) == (None, None)
+    assert _engine.prefix_sizes(10**6, None) == (None, None)
+    sizes, mean = _engine.prefix_sizes(10**6, np.random.default_rng(0))
+    assert mean == 10**6 - 4000 and all(abs(m - mean) < 6 * mean ** 0.5 for m in sizes)
+    # a side's M above n: no conditional bound (probability ~3e-5 per side at 4 sigmas)
+    draws = [_engine.prefix_sizes(1000, np.random.default_rng(s))[0] for s in range(3000)]
+    assert 0 <= sum(d is None for d in draws) <= 10
+
+
+def test_conditional_bound_gives_pure_epsilon_audits_a_tighter_bound() -> None:
+    """Pure ε: ε_lb from the ratio bound (reported as such); with δ > 0 only the two bounds."""
+    report = audit(laplace(1.0), 0.0, 1.0, epsilon=1.0, samples=300_000, seed=3)
+    assert report.conditional and report.ratio_lower is not None
+    assert report.epsilon_lower_bound <= 1.0
+    assert report.epsilon_lower_bound == pytest.approx(math.log(report.ratio_lower), abs=1e-12)
+    assert report.epsilon_lower_bound > math.log(report.p_interval.lower
+                                                 / report.p_prime_interval.upper)
+    assert report.bounds % 3 == 0 and "conditional test" in str(report)
+    approx = audit(laplace(1.0), 0.0, 1.0, epsilon=1.0, delta=1e-9, samples=300_000, seed=3)
+    assert not approx.conditional and approx.ratio_lower is None and approx.bounds % 2 == 0
+    assert approx.epsilon_lower_bound < report.epsilon_lower_bound

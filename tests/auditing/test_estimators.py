@@ -16,8 +16,10 @@ from dpverify.auditing.estimators import (
     clopper_pearson,
     clopper_pearson_lower,
     clopper_pearson_upper,
+    conditional_ratio_lower,
     delta_lower_bound,
     epsilon_lower_bound,
+    ratio_epsilon,
 )
 
 TRIALS = st.integers(min_value=1, max_value=10**7)
@@ -139,3 +141,54 @@ def test_confidence_interval_validates() -> None:
     assert 0.3 in ConfidenceInterval(0.2, 0.4)
     with pytest.raises(ValueError, match="lower"):
         ConfidenceInterval(0.5, 0.4)
+
+
+# ----------------------------------------------------------------- conditional ratio bound
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.floats(min_value=0.5, max_value=60.0), st.floats(min_value=0.5, max_value=60.0),
+       st.sampled_from([0.01, 0.05, 0.2]))
+def test_conditional_ratio_coverage_is_exact(lam: float, mu: float, alpha: float) -> None:
+    """P[bound(X, Y) > λ/μ] <= α for X ~ Poisson(λ), Y ~ Poisson(μ), summed exactly over (X, Y)."""
+    top = int(stats.poisson.isf(1e-12, lam + mu)) + 1
+    x = np.arange(top + 1)
+    px, py = stats.poisson.pmf(x, lam), stats.poisson.pmf(x, mu)
+    failure = 0.0
+    for i in range(top + 1):
+        for j in range(top + 1 - i):
+            if conditional_ratio_lower(i, j, alpha=alpha) > lam / mu:
+                failure += px[i] * py[j]
+    assert failure <= alpha * (1 + 1e-9) + 1e-11  # 1e-11: the pmf mass beyond `top`
+
+
+def test_conditional_ratio_against_clopper_pearson() -> None:
+    # given K = 1000 trials of which 600 are x's: r >= B^-1(0.05; 600, 401), ratio r/(1 - r)
+    r = stats.beta.ppf(0.05, 600, 401)
+    assert conditional_ratio_lower(600, 400, alpha=0.05) == pytest.approx(r / (1 - r), rel=1e-8)
+    assert conditional_ratio_lower(600, 400, alpha=0.05) <= r / (1 - r)
+    # Y = 0: r_low = alpha^(1/K)
+    r = 0.05 ** (1 / 30)
+    assert conditional_ratio_lower(30, 0, alpha=0.05) == pytest.approx(r / (1 - r), rel=1e-7)
+    assert conditional_ratio_lower(0, 0, alpha=0.05) == 0.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=0, max_value=10**6),
+       st.integers(min_value=1, max_value=1000), ALPHAS)
+def test_conditional_ratio_is_monotone_and_rounded_down(a: int, b: int, step: int,
+                                                        alpha: float) -> None:
+    bound = conditional_ratio_lower(a, b, alpha=alpha)
+    assert conditional_ratio_lower(a + step, b, alpha=alpha) >= bound
+    assert conditional_ratio_lower(a, b + step, alpha=alpha) <= bound
+    if a:  # never above the plug-in ratio a/b (a CP lower bound is below a/(a + b))
+        assert bound <= (a / b if b else math.inf)
+    epsilon = ratio_epsilon(bound)
+    assert epsilon == 0.0 if bound <= 1 else epsilon <= float(mpmath.log(bound))
+
+
+def test_conditional_ratio_validates() -> None:
+    with pytest.raises(ValueError, match="successes"):
+        conditional_ratio_lower(-1, 3, alpha=0.05)
+    with pytest.raises(ValueError, match="alpha"):
+        conditional_ratio_lower(1, 3, alpha=1.5)

@@ -94,3 +94,37 @@ def test_user_events_come_in_both_directions() -> None:
     candidates = user_events([positive])
     assert [c.first for c in candidates] == [0, 1]
     assert candidates[0].event(np.array([-1.0, 1.0])).tolist() == [False, True]
+
+
+def _candidate(low: float, high: float, first: int, score: float, counts: tuple[float, float]):
+    from dpverify.auditing._candidates import Candidate
+
+    return Candidate(Event(Identity(), low, high, f"{low} < y <= {high}"), first, score, 0, counts)
+
+
+def test_prune_keeps_the_best_and_only_real_hedges() -> None:
+    from dpverify.auditing.events import _prune
+
+    rng = np.random.default_rng(0)
+    a, b = rng.laplace(0.0, 1.0, 100_000), rng.laplace(1.0, 1.0, 100_000)
+    best = _candidate(-np.inf, -1.0, 0, 0.90, (18_000.0, 6_700.0))
+    near_copy = _candidate(-np.inf, -1.1, 0, 0.89, (16_600.0, 6_100.0))   # Jaccard ~0.92
+    other_event = _candidate(-np.inf, -3.0, 0, 0.895, (2_500.0, 900.0))   # overlap 0.14
+    far_below = _candidate(2.0, np.inf, 1, 0.40, (6_700.0, 18_000.0))     # 0.5 below: > 1 s.e.
+    kept = _prune([near_copy, far_below, best, other_event], a, b)
+    assert kept == [best, other_event]
+    # the other direction at the same predicted level is a hedge, whatever its overlap
+    mirror = _candidate(-np.inf, -1.0, 1, 0.90, (6_700.0, 18_000.0))
+    assert _prune([best, mirror], a, b) == [best, mirror]
+    assert _prune([best], a, b) == [best]
+
+
+def test_one_point_search_certifies_fewer_candidates() -> None:
+    """A clear winner in one direction: the near copies and the other direction are dropped."""
+    rng = np.random.default_rng(1)
+    a, b = rng.laplace(0.0, 1.0, 300_000), rng.laplace(1.0, 1.0, 300_000)
+    one = search_events(a, b, families="threshold", n_certify=10**6, targets=[("delta", 0.0)],
+                        z=Z)
+    curve = search_events(a, b, families="threshold", n_certify=10**6,
+                          targets=[("delta", 0.0), ("delta", 0.1)], z=Z)
+    assert 1 <= len(one) < len(curve)

@@ -26,7 +26,7 @@ def test_a_clear_violation_stops_at_the_first_stage() -> None:
 
 
 def test_a_small_violation_needs_more_stages_and_gets_there() -> None:
-    report = audit(laplace(1 / 1.1), 0.0, 1.0, epsilon=1.0, samples="auto", max_samples=2_000_000,
+    report = audit(laplace(1 / 1.02), 0.0, 1.0, epsilon=1.0, samples="auto", max_samples=2_000_000,
                    seed=2)
     assert report.violation and len(report.stages) >= 2
     assert report.samples == sum(n for n, _ in report.stages) <= 2_000_000

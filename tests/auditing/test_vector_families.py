@@ -7,6 +7,8 @@ from scipy import stats
 
 from dpverify.auditing import audit
 from dpverify.auditing._statistics import ClassifierScore, CoordinateRatios
+from dpverify.auditing._candidates import Plan
+from dpverify.auditing._vector_families import mixed_family
 from dpverify.auditing.events import search_events
 
 Z = 3.0  # normal quantile used for scoring in these tests
@@ -72,8 +74,7 @@ def sentinel_svt(data, size, rng):
 def test_mixed_search_offers_the_categorical_part_alone() -> None:
     rng = np.random.default_rng(5)
     a, b = sentinel_svt(0.0, 60_000, rng), sentinel_svt(1.0, 60_000, rng)
-    candidates = search_events(a, b, families="mixed", n_certify=100_000,
-                               targets=[("delta", 0.0)], z=Z)
+    candidates = mixed_family(a, b, Plan(len(a), 100_000, (("delta", 0.0),), Z))
     assert any(c.event.description.startswith("category in") for c in candidates)
     report = audit(sentinel_svt, 0.0, 1.0, epsilon=0.2, samples=200_000, seed=1)
     assert report.violation

@@ -9,6 +9,10 @@ each other and of the search streams, children ``(0,)`` and ``(1,)``) and
 counted wherever :func:`dpverify.execution.run_tasks` sends it; the merged
 counts are exact integers. The chunking depends on ``chunk_samples`` only,
 so the report is bit-identical whatever ``n_jobs``, executor or scheduler.
+With a Poisson prefix (pure-ε audits, :func:`dpverify.auditing._engine.prefix_sizes`)
+the chunk holding the prefix's end is cut there into two parts, each with its
+own seed (``… + (chunk, 0)`` and ``(chunk, 1)``), and the chunks up to the
+prefix are also summed on their own.
 
 Every output kind of the one-process path is handled the same way: records
 (tuples, dicts, structured arrays) and string categories are flattened by
@@ -69,29 +73,39 @@ def chunked_certifier(sampler: Any, x: Any, x_prime: Any, root: np.random.SeedSe
     if not concurrent:
         where = {}
 
-    def certify(n_certify: int, width: int | None, groups: dict
-                ) -> tuple[list[dict[int, np.ndarray]], list[int | None]]:
+    def certify(n_certify: int, width: int | None, groups: dict,
+                prefix: tuple[int, int] | None = None
+                ) -> tuple[list[dict[int, np.ndarray]], list[int | None],
+                           list[dict[int, np.ndarray]] | None]:
         codes.freeze()  # idempotent: the engine froze them when its search ended
-        tasks, sides = [], []
+        tasks, owners = [], []
         for side, data in enumerate((x, x_prime)):
+            cut = None if prefix is None else prefix[side]
             for chunk, start in enumerate(range(0, n_certify, chunk_samples)):
-                seed = np.random.SeedSequence(root.entropy,
-                                              spawn_key=root.spawn_key + (2 + side, chunk))
-                tasks.append((sampler, data, seed, min(chunk_samples, n_certify - start), width,
-                              groups, codes))
-                sides.append(side)
+                end = min(start + chunk_samples, n_certify)
+                key = root.spawn_key + (2 + side, chunk)
+                # the chunk holding the prefix's end is cut there, in two parts of their own
+                parts = [(start, cut, key + (0,)), (cut, end, key + (1,))] if (
+                    cut is not None and start < cut < end) else [(start, end, key)]
+                for low, high, spawn_key in parts:
+                    seed = np.random.SeedSequence(root.entropy, spawn_key=spawn_key)
+                    tasks.append((sampler, data, seed, high - low, width, groups, codes))
+                    owners.append((side, cut is not None and high <= cut))
         results = run_tasks(_count_task, tasks, progress=bool(progress), label="certifying",
                             **where)
-        totals = [{k: np.zeros(len(cuts), dtype=np.int64) for k, (_, cuts) in groups.items()}
-                  for _ in (0, 1)]
+        totals, at_prefix = ([{k: np.zeros(len(cuts), dtype=np.int64)
+                               for k, (_, cuts) in groups.items()} for _ in (0, 1)]
+                             for _ in range(2))
         widths: list[int | None] = [width, width]
-        for side, (counted, chunk_width) in zip(sides, results):
+        for (side, in_prefix), (counted, chunk_width) in zip(owners, results):
             for key, values in counted.items():
                 totals[side][key] += values
+                if in_prefix:
+                    at_prefix[side][key] += values
             widths[side] = chunk_width if widths[side] is None else widths[side]
             if chunk_width != widths[side]:
                 raise AuditError(f"sampler returned outputs of {chunk_width} coordinates, "
                                  f"earlier ones had {widths[side]}")
-        return totals, widths
+        return totals, widths, (None if prefix is None else at_prefix)
 
     return certify

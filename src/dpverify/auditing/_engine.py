@@ -6,6 +6,14 @@ split in memory-bounded chunks and count, per candidate, how many outputs of
 each side fall in its event — vectorised, ``O(n)`` per cut point on the
 candidate's 1-D statistic. Bounds are then Clopper–Pearson at the
 Bonferroni level described in :func:`certified_bounds`.
+
+For pure-ε audits the certification split also has a **Poisson-sized
+prefix** per side (:func:`prefix_sizes`): counts on it are independent
+Poisson variables, so the count of ``x`` given the total of both sides is
+binomial in ``p/(p + p')`` alone, and one exact Clopper–Pearson bound on that
+proportion bounds the ratio ``p/p'`` directly
+(:func:`dpverify.auditing.estimators.conditional_ratio_lower`) — about
+``√2`` narrower in ``ln(p/p')`` than two one-sided bounds combined.
 """
 
 from __future__ import annotations
@@ -20,12 +28,18 @@ import numpy as np
 from scipy import stats
 
 from dpverify._validation import check_int_at_least
-from dpverify.auditing.estimators import clopper_pearson_lower, clopper_pearson_upper
+from dpverify.auditing.estimators import (
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    conditional_ratio_lower,
+    epsilon_lower_bound,
+    ratio_epsilon,
+)
 from dpverify.auditing.events import Candidate, output_kind, search_events, user_events
 from dpverify.errors import AuditError
 
 __all__ = ["Draw", "Counts", "Certifier", "run_search_and_count", "certified_bounds", "SEARCH_CAP",
-           "count_chunk"]
+           "count_chunk", "prefix_sizes", "PREFIX_SIGMAS", "PREFIX_MIN", "SEPARATE_SHARE"]
 
 #: ``draw(side, size)``: the next ``size`` outputs of side 0 (``x``) or 1 (``x'``). A draw may
 #: have an ``end_search()`` method, called once the event search is done (before certifying).
@@ -39,6 +53,14 @@ SEARCH_ELEMENTS = 1 << 24
 CHUNK_ELEMENTS = 1 << 16
 #: Fraction of the samples spent on the search (capped by SEARCH_CAP).
 SEARCH_FRACTION = 1 / 3
+#: The Poisson prefix's mean is ``n − PREFIX_SIGMAS·√n``: it exceeds the ``n`` outputs drawn
+#: (no conditional bound) with probability about 3·10^-5 per side.
+PREFIX_SIGMAS = 4.0
+#: Smallest certification split with a Poisson prefix (below it the prefix wastes too much).
+PREFIX_MIN = 1_000
+#: Share of the false-alarm budget kept by the two one-sided bounds when the conditional
+#: bounds are used too (pure-ε audits); the conditional ratio bounds get the rest.
+SEPARATE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -50,6 +72,12 @@ class Counts:
     n_certify: int
     n_search: int
     kind: str
+    #: ``prefix_counts[i, side]``: the same counts on the first ``prefix[side]`` outputs of
+    #: the certification split, ``prefix[side] ~ Poisson(prefix_mean)`` drawn independently
+    #: of the outputs; ``None`` when there is no prefix or a side's exceeded ``n_certify``.
+    prefix_counts: np.ndarray | None = None
+    prefix_mean: float | None = None
+    prefix: tuple[int, int] | None = None
 
 
 def checked_output(values: Any, size: int, width: int | None, name: str = "sampler") -> np.ndarray:
@@ -142,15 +170,20 @@ def _progress(total: int, enabled: bool | None) -> Any:
                 disable=progress_disable(enabled), file=sys.stderr, leave=False)
 
 
-#: ``certify(n_certify, width, groups) -> ([totals of side 0, of side 1], [width 0, width 1])``:
-#: a replacement of the in-process certification (e.g. chunks on an executor).
-Certifier = Callable[[int, "int | None", dict], tuple[list[dict[int, np.ndarray]], list["int | None"]]]
+#: ``certify(n_certify, width, groups, prefix) -> ([totals of side 0, of side 1], [width 0,
+#: width 1], [totals of the prefixes] or None)``: a replacement of the in-process
+#: certification (e.g. chunks on an executor); ``prefix`` is ``None`` or the Poisson prefix
+#: size of each side (:func:`prefix_sizes`), whose totals it must return too.
+Certifier = Callable[[int, "int | None", dict, "tuple[int, int] | None"],
+                     tuple[list[dict[int, np.ndarray]], list["int | None"],
+                           "list[dict[int, np.ndarray]] | None"]]
 
 
 def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Sequence[Any],
                          confidence: float, progress: bool | None = False,
                          threads: bool = True, certify: Certifier | None = None,
-                         plan_certify: int | None = None) -> Counts:
+                         plan_certify: int | None = None,
+                         prefix_rng: np.random.Generator | None = None) -> Counts:
     """Search on a first split, then count the candidates' events on the rest, in chunks.
 
     With user-supplied events (a list of callables) there is no search: all
@@ -159,7 +192,9 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
     replaces the in-process certification (its counts are sums over
     independent outputs, so any split merges exactly). ``plan_certify`` is the
     certification size the search scores its events for (default the actual
-    one; a pilot plans for the audit that will certify).
+    one; a pilot plans for the audit that will certify). ``prefix_rng``: draw
+    Poisson prefixes (:func:`prefix_sizes`) for the conditional ratio bounds
+    of pure-ε audits, and let the search score events for them.
     """
     samples = check_int_at_least(samples, "samples", 10)
     fixed = not isinstance(families, str)
@@ -175,7 +210,7 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         z = float(stats.norm.isf((1 - confidence) / planned))
         planned_size = samples - n_search if plan_certify is None else plan_certify
         candidates = search_events(a, b, families=families, n_certify=planned_size,
-                                   targets=targets, z=z)
+                                   targets=targets, z=z, conditional=prefix_rng is not None)
         del a, b
     end_search = getattr(draw, "end_search", None)
     if end_search is not None:  # e.g. freeze category codes: certification codes them alike
@@ -184,19 +219,23 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         raise AuditError("the event search found no candidate event")
     n_certify = samples - n_search
     groups = _groups(candidates)
+    prefix, prefix_mean = prefix_sizes(n_certify, prefix_rng)
     if certify is not None:
-        sides, widths = certify(n_certify, width, groups)
-        results = list(zip(sides, widths))
+        sides, widths, at_prefix = certify(n_certify, width, groups, prefix)
+        results = list(zip(sides, widths, at_prefix or (None, None)))
     else:
         with _progress(2 * n_certify, progress) as bar:
-            results = _per_side(lambda side: _certify_side(draw, side, n_certify, width, groups,
-                                                           bar), threads)
+            results = _per_side(lambda side: _certify_side(
+                draw, side, n_certify, width, groups, bar,
+                None if prefix is None else prefix[side]), threads)
     totals = {side: results[side][0] for side in (0, 1)}
     if n_certify and results[0][1] != results[1][1]:
         raise AuditError(f"the outputs on x have {results[0][1]} coordinates, "
                          f"on x' {results[1][1]}")
+    prefix_counts = None if prefix is None else _event_counts(
+        candidates, groups, {side: results[side][2] for side in (0, 1)}, n_certify)
     return Counts(tuple(candidates), _event_counts(candidates, groups, totals, n_certify),
-                  n_certify, n_search, kind)
+                  n_certify, n_search, kind, prefix_counts, prefix_mean, prefix)
 
 
 def _per_side(work: Callable[[int], Any], threads: bool = True) -> list[Any]:
@@ -213,20 +252,51 @@ def _per_side(work: Callable[[int], Any], threads: bool = True) -> list[Any]:
 
 
 def _certify_side(draw: Draw, side: int, n_certify: int, width: int | None,
-                  groups: dict[int, tuple[Any, np.ndarray]], bar: Any
-                  ) -> tuple[dict[int, np.ndarray], int | None]:
-    """Count one side's certification split, chunk by chunk (memory bounded)."""
+                  groups: dict[int, tuple[Any, np.ndarray]], bar: Any, prefix: int | None = None
+                  ) -> tuple[dict[int, np.ndarray], int | None, dict[int, np.ndarray] | None]:
+    """Count one side's certification split, chunk by chunk (memory bounded).
+
+    With ``prefix`` (at most ``n_certify``) a chunk ends at that output, and the
+    totals there are returned too.
+    """
     totals = {k: np.zeros(len(c), dtype=np.int64) for k, (_, c) in groups.items()}
+    at_prefix = None
     done = 0
     while done < n_certify:
+        if prefix is not None and done == prefix:
+            at_prefix = {k: v.copy() for k, v in totals.items()}
         size = min(max(64, CHUNK_ELEMENTS // (width or 1)), n_certify - done)
+        if prefix is not None and done < prefix:
+            size = min(size, prefix - done)
         chunk = checked_output(draw(side, size), size, width)
         width = width or _width(chunk)
         for key, counted in _count_chunk(chunk, groups).items():
             totals[key] += counted
         done += size
         bar.update(size)
-    return totals, width
+    if prefix is not None and at_prefix is None:  # prefix == n_certify
+        at_prefix = {k: v.copy() for k, v in totals.items()}
+    return totals, width, at_prefix
+
+
+def prefix_sizes(n_certify: int, rng: np.random.Generator | None
+                 ) -> tuple[tuple[int, int] | None, float | None]:
+    """Poisson prefix sizes ``(M_x, M_x')`` of the certification split, and their mean ``λ``.
+
+    ``M ~ Poisson(λ)``, ``λ = n − PREFIX_SIGMAS·√n``, one per side, drawn from
+    ``rng`` (independent of the outputs). The outputs among the first ``M`` of
+    a side that fall in a fixed event ``S`` are then ``Poisson(λ·P[S])``
+    exactly — a Poisson number of Bernoulli trials — and the two sides are
+    independent. Returns ``(None, λ)`` when a side's ``M`` exceeds ``n``
+    (probability about 3·10^-5 per side): that audit has no conditional
+    bound (never a wrong one), and ``(None, None)`` without ``rng`` or below
+    :data:`PREFIX_MIN`.
+    """
+    if rng is None or n_certify < PREFIX_MIN:
+        return None, None
+    mean = n_certify - PREFIX_SIGMAS * np.sqrt(n_certify)
+    sizes = tuple(int(m) for m in rng.poisson(mean, 2))
+    return (None if max(sizes) > n_certify else sizes), float(mean)
 
 
 def _event_counts(candidates: Sequence[Candidate], groups: dict, totals: dict,
@@ -249,7 +319,11 @@ def _event_counts(candidates: Sequence[Candidate], groups: dict, totals: dict,
 
 @dataclass(frozen=True)
 class Bounds:
-    """Simultaneous one-sided bounds: ``p_lower[i] <= P[M(first) ∈ S_i]``, ``p_upper[i] >= P[M(second) ∈ S_i]``."""
+    """Simultaneous bounds: ``p_lower[i] <= P[M(first) ∈ S_i]``, ``p_prime_upper[i] >= P[M(second) ∈ S_i]``.
+
+    ``ratio_lower[i] <= P[M(first) ∈ S_i] / P[M(second) ∈ S_i]`` (conditional
+    bounds, pure-ε audits with a Poisson prefix; ``None`` otherwise).
+    """
 
     p_hat: np.ndarray
     p_prime_hat: np.ndarray
@@ -257,9 +331,28 @@ class Bounds:
     p_prime_upper: np.ndarray
     alpha: float
     bounds: int
+    ratio_lower: np.ndarray | None = None
+    ratio_alpha: float = 0.0
+
+    def epsilon_lower_bounds(self, delta: float) -> list[float]:
+        """Each candidate's certified ``ε_lb`` at ``delta``: the better of its two bounds."""
+        values = [epsilon_lower_bound(float(low), float(high), delta=delta)
+                  for low, high in zip(self.p_lower, self.p_prime_upper)]
+        if self.ratio_lower is not None and delta == 0:
+            values = [max(value, ratio_epsilon(float(r))) for value, r in
+                      zip(values, self.ratio_lower)]
+        return values
+
+    def conditional_used(self, index: int) -> bool:
+        """Whether candidate ``index``'s ``ε_lb`` at δ = 0 comes from its conditional bound."""
+        if self.ratio_lower is None:
+            return False
+        separate = epsilon_lower_bound(float(self.p_lower[index]),
+                                       float(self.p_prime_upper[index]))
+        return ratio_epsilon(float(self.ratio_lower[index])) > separate
 
 
-def certified_bounds(counts: Counts, confidence: float) -> Bounds:
+def certified_bounds(counts: Counts, confidence: float, conditional: bool = False) -> Bounds:
     """Clopper–Pearson bounds on every candidate, Bonferroni-corrected over the whole audit.
 
     Accounting: each of the ``K`` candidates (an event and a direction)
@@ -272,17 +365,38 @@ def certified_bounds(counts: Counts, confidence: float) -> Bounds:
     Every ε or δ lower bound the audit reports (each candidate, each curve
     point, either direction) is a function of these bounds alone, so all of
     them are valid together. Proof note: ``docs/proofs/auditing.md``.
+
+    ``conditional=True`` (pure-ε audits, whose counts carry a Poisson prefix,
+    :func:`prefix_sizes`): the two one-sided bounds get ``SEPARATE_SHARE`` of
+    the budget, ``α = SEPARATE_SHARE·(1 − confidence)/(2K)`` each, and each
+    candidate also gets a lower bound on ``p/p'`` from the prefix counts
+    (:func:`~dpverify.auditing.estimators.conditional_ratio_lower`) at
+    ``(1 − SEPARATE_SHARE)(1 − confidence)/K``: ``3K`` bounds whose levels sum
+    to ``1 − confidence``. The split is fixed before any count, and kept even
+    when a prefix exceeded the split (then the ratio bounds are the trivial 0).
     """
     first = np.array([c.first for c in counts.candidates])
     rows = np.arange(len(first))
     k_first, k_second = counts.counts[rows, first], counts.counts[rows, 1 - first]
-    bounds = 2 * len(first)
-    alpha = (1 - confidence) / bounds
+    budget = 1 - confidence
+    if conditional:
+        bounds = 3 * len(first)
+        alpha = SEPARATE_SHARE * budget / (2 * len(first))
+        ratio_alpha = (1 - SEPARATE_SHARE) * budget / len(first)
+        if counts.prefix_counts is None:
+            ratio = np.zeros(len(first))
+        else:
+            prefix = counts.prefix_counts
+            ratio = np.array([conditional_ratio_lower(int(a), int(b), alpha=ratio_alpha)
+                              for a, b in zip(prefix[rows, first], prefix[rows, 1 - first])])
+    else:
+        bounds = 2 * len(first)
+        alpha, ratio_alpha, ratio = budget / bounds, 0.0, None
     n = counts.n_certify
     return Bounds(p_hat=k_first / n, p_prime_hat=k_second / n,
                   p_lower=np.atleast_1d(clopper_pearson_lower(k_first, n, alpha=alpha)),
                   p_prime_upper=np.atleast_1d(clopper_pearson_upper(k_second, n, alpha=alpha)),
-                  alpha=alpha, bounds=bounds)
+                  alpha=alpha, bounds=bounds, ratio_lower=ratio, ratio_alpha=ratio_alpha)
 
 
 def sliced_draw(first: np.ndarray, second: np.ndarray) -> Draw:

@@ -134,6 +134,10 @@ class SamplerDraw:
                  codes: CategoryCodes) -> None:
         self.sampler, self.data, self.codes = sampler, data, codes
         self._generators = [np.random.default_rng(child) for child in sequence.spawn(2)]
+        #: Draws the Poisson prefix sizes (:func:`~dpverify.auditing._engine.prefix_sizes`):
+        #: child ``(4,)`` of the seed, independent of both sides' outputs and of the chunks'.
+        self.prefix_rng = np.random.default_rng(np.random.SeedSequence(
+            sequence.entropy, spawn_key=sequence.spawn_key + (4,)))
 
     def __call__(self, side: int, size: int) -> Any:
         return as_columns(self.sampler(self.data[side], size, self._generators[side]), size,
@@ -349,14 +353,20 @@ def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, c
                     events: Any, progress: bool | None, start: float,
                     threads: bool = True, certify: Any = None,
                     plan_certify: int | None = None) -> AuditReport:
-    """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments)."""
+    """:func:`audit` on any :data:`~dpverify.auditing._engine.Draw` (validated arguments).
+
+    A pure-ε audit (``delta = 0``) on a draw with a ``prefix_rng`` (a
+    :class:`SamplerDraw`) also certifies each candidate by the conditional
+    ratio bound on Poisson prefixes (:func:`~dpverify.auditing._engine.certified_bounds`).
+    """
+    prefix_rng = getattr(draw, "prefix_rng", None) if delta == 0 else None
     counts = run_search_and_count(draw, samples=samples, families=events,
                                   targets=(("delta", delta),), confidence=confidence,
                                   progress=progress, threads=threads, certify=certify,
-                                  plan_certify=plan_certify)
-    bounds = certified_bounds(counts, confidence)
-    lower_bounds = [epsilon_lower_bound(float(low), float(high), delta=delta)
-                    for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
+                                  plan_certify=plan_certify, prefix_rng=prefix_rng)
+    conditional = prefix_rng is not None and counts.prefix_mean is not None
+    bounds = certified_bounds(counts, confidence, conditional=conditional)
+    lower_bounds = bounds.epsilon_lower_bounds(delta)
     ratios = [(low - delta) / high if high > 0 else math.inf
               for low, high in zip(bounds.p_lower, bounds.p_prime_upper)]
     if plan_certify is None:
@@ -365,7 +375,7 @@ def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, c
         z = float(stats.norm.isf((1 - confidence) / bounds.bounds))
         best = max(range(len(lower_bounds)), key=lambda i: (
             predicted_at(float(bounds.p_hat[i]), float(bounds.p_prime_hat[i]), counts.n_certify,
-                         plan_certify, z, delta), lower_bounds[i]))
+                         plan_certify, z, delta, conditional), lower_bounds[i]))
     candidate = counts.candidates[best]
     guarantee = PureDP(epsilon) if delta == 0 else ApproxDP(epsilon, delta)
     return AuditReport(
@@ -385,6 +395,8 @@ def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, c
         certify_samples=counts.n_certify,
         bounds=bounds.bounds,
         kind=counts.kind,
+        ratio_lower=None if bounds.ratio_lower is None else float(bounds.ratio_lower[best]),
+        conditional=bounds.conditional_used(best),
     )
 
 

@@ -52,6 +52,8 @@ __all__ = [
     "clopper_pearson_upper",
     "epsilon_lower_bound",
     "delta_lower_bound",
+    "conditional_ratio_lower",
+    "ratio_epsilon",
 ]
 
 #: Relative widening applied to scipy's beta quantiles (their error is a few ulps).
@@ -201,6 +203,65 @@ def epsilon_lower_bound(p_lower: float, p_prime_upper: float, *, delta: float = 
     with working_precision(100):
         numerator = mpmath.fsub(p_lower, delta, exact=True)
         value = mpmath.log(mpmath.fdiv(numerator, p_prime_upper, rounding="f"))
+    return max(0.0, round_down(value, relative_error=1e-40))
+
+
+def conditional_ratio_lower(successes: int, other: int, *, alpha: float) -> float:
+    """Lower confidence bound on ``λ/μ`` from independent ``X ~ Poisson(λ)``, ``Y ~ Poisson(μ)``.
+
+    Given ``X + Y = K``, ``X ~ Bin(K, r)`` with ``r = λ/(λ + μ)`` (a classical
+    fact: Poisson counts split binomially), so the Clopper–Pearson lower bound
+    ``r_low`` on ``r`` from ``(X, K)`` fails with probability at most
+    ``alpha`` for every ``K``, hence unconditionally, and ``r/(1 − r) = λ/μ``
+    is increasing in ``r``:
+
+    .. math:: \\frac{λ}{μ} \\ge \\frac{r_{low}}{1 - r_{low}}
+              \\quad\\text{with probability} \\ge 1 - α.
+
+    In an audit, ``X`` and ``Y`` count one event's outputs among Poisson-sized
+    prefixes of mean ``λ_0`` on each side, so ``λ/μ = p/p'`` (the event's
+    probability ratio): one bound on the ratio instead of two on its terms
+    (the conditional test of two Poisson means, Przyborowski & Wileński 1940).
+
+    **Soundness:** ``r_low`` is the widened Clopper–Pearson bound;
+    ``1 − r_low`` is rounded up and the quotient down. ``successes = 0``
+    gives 0; ``other = 0`` a finite bound (``r_low = α^{1/K}``).
+
+    >>> round(conditional_ratio_lower(600, 400, alpha=0.05), 4)
+    1.3586
+    >>> conditional_ratio_lower(0, 50, alpha=0.05)
+    0.0
+    """
+    successes = check_int_at_least(successes, "successes", 0)
+    other = check_int_at_least(other, "other", 0)
+    alpha = _alpha(alpha)
+    if successes == 0:
+        return 0.0
+    r_low = float(clopper_pearson_lower(successes, successes + other, alpha=alpha))
+    if r_low <= 0.0:
+        return 0.0
+    with working_precision(100):
+        complement = mpmath.fsub(1, r_low, rounding="c")
+        if complement <= 0:
+            return math.inf
+        value = mpmath.fdiv(r_low, complement, rounding="f")
+    return round_down(value, relative_error=1e-40)
+
+
+def ratio_epsilon(ratio_lower: float) -> float:
+    """``ln`` of a certified lower bound on ``p/p'``, rounded down and clamped at 0 (an ε_lb at δ = 0).
+
+    >>> round(ratio_epsilon(math.e), 12)
+    1.0
+    >>> ratio_epsilon(0.5)
+    0.0
+    """
+    if not ratio_lower > 1.0:
+        return 0.0
+    if math.isinf(ratio_lower):
+        return math.inf
+    with working_precision(100):
+        value = mpmath.log(mpmath.mpf(ratio_lower))
     return max(0.0, round_down(value, relative_error=1e-40))
 
 

@@ -120,7 +120,8 @@ def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str],
-                  n_certify: int, targets: Sequence[Target], z: float) -> list[Candidate]:
+                  n_certify: int, targets: Sequence[Target], z: float,
+                  conditional: bool = False) -> list[Candidate]:
     """Candidate events chosen on the search split ``a`` (from ``x``) and ``b`` (from ``x'``).
 
     Parameters
@@ -137,6 +138,9 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
         δ lower bound at ε.
     z
         Normal quantile of the planned per-bound level (scores only).
+    conditional
+        Pure-ε targets will also be certified by the conditional ratio bound
+        (:func:`dpverify.auditing._engine.certified_bounds`): score for it too.
 
     Returns
     -------
@@ -146,7 +150,7 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
     kind = output_kind(np.concatenate([np.asarray(a), np.asarray(b)]))
     names = _auto_families(kind, a, b) if families == "auto" else (
         (families,) if isinstance(families, str) else tuple(families))
-    plan = Plan(len(a), n_certify, tuple(targets), z)
+    plan = Plan(len(a), n_certify, tuple(targets), z, conditional)
     pool: list[Candidate] = []
     for name in names:
         if name in ("threshold", "interval") and not kind.endswith("scalar"):
@@ -175,7 +179,10 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += sentinel_family(a, b, plan)
         else:
             pool += classifier_family(a, b, plan)
-    return _select(pool, len(plan.targets))
+    chosen = _select(pool, len(plan.targets))
+    if len(plan.targets) == 1 and plan.targets[0][0] == "delta":
+        chosen = _prune(chosen, a, b)
+    return chosen
 
 
 def _same_event(one: Candidate, other: Candidate) -> bool:
@@ -204,6 +211,52 @@ def _select(pool: list[Candidate], points: int) -> list[Candidate]:
                     added += 1
         chosen += kept
     return chosen
+
+
+#: A candidate predicted below the best by more than this many standard errors of the
+#: difference of their search-split log ratios is not certified (it would only cost level).
+HEDGE_SIGMAS = 1.0
+#: Two candidates of one direction whose events overlap this much (Jaccard index ``J`` of
+#: their search-split outputs) are one test: only the better is certified. Nested events'
+#: frequency estimates correlate about ``√J``; from ``√J ≈ 0.6`` on, the expected gain of
+#: certifying both (the maximum of two correlated estimates, ``σ√((1 − ρ)/π)``) is below the
+#: cost of splitting the level between them (``(z_{α/2} − z_α)σ ≈ 0.35σ``).
+DUPLICATE_OVERLAP = 0.35
+
+
+def _prune(chosen: list[Candidate], a: np.ndarray, b: np.ndarray) -> list[Candidate]:
+    """Keep the best candidate and only those that hedge it; each one kept costs level.
+
+    The Bonferroni split of :func:`dpverify.auditing._engine.certified_bounds`
+    widens every bound as candidates are added, so a candidate is certified
+    only if it could plausibly beat the best: its predicted bound is within
+    :data:`HEDGE_SIGMAS` standard errors (of the search split's log-ratio
+    estimates, ``√(1/k + 1/k')`` each) of the best's, and it is not a near
+    copy of a kept candidate of the same direction (Jaccard overlap of the
+    events' search-split outputs below :data:`DUPLICATE_OVERLAP`). A function
+    of the search split only: the certification's validity is untouched.
+    """
+    order = sorted(chosen, key=lambda c: -c.score)
+    if len(order) <= 1 or not np.isfinite(order[0].score):
+        return chosen
+    pooled = np.concatenate([a, b])
+
+    def variance(candidate: Candidate) -> float:
+        return sum(1.0 / max(count, 1.0) for count in candidate.search_counts)
+
+    best = order[0]
+    kept = [(best, np.asarray(best.event(pooled), dtype=bool))]
+    for candidate in order[1:]:
+        if not candidate.score >= best.score - HEDGE_SIGMAS * np.sqrt(
+                variance(best) + variance(candidate)):
+            continue
+        inside = np.asarray(candidate.event(pooled), dtype=bool)
+        if any(other.first == candidate.first and np.count_nonzero(inside & events) >=
+               DUPLICATE_OVERLAP * max(1, np.count_nonzero(inside | events))
+               for other, events in kept):
+            continue
+        kept.append((candidate, inside))
+    return [candidate for candidate, _ in kept]
 
 
 def user_events(events: Sequence[Callable[[np.ndarray], Any]]) -> list[Candidate]:

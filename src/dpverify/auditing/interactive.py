@@ -167,5 +167,10 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
                                 seed=seed, n_jobs=n_jobs, progress=progress, executor=executor,
                                 scheduler=scheduler)
     first = checked_output(first, runs, None, "statistic")
-    return audit_from_draw(sliced_draw(first, second), epsilon=epsilon, delta=delta, samples=runs,
-                   confidence=confidence, events=events, progress=False, start=start)
+    draw = sliced_draw(first, second)
+    # the Poisson prefixes of a pure-ε audit: the seed's first child after the runs' own
+    draw.prefix_rng = np.random.default_rng(
+        seed.spawn(1)[0] if isinstance(seed, np.random.SeedSequence) else
+        np.random.SeedSequence(np.random.SeedSequence(seed).entropy, spawn_key=(2 * runs,)))
+    return audit_from_draw(draw, epsilon=epsilon, delta=delta, samples=runs,
+                           confidence=confidence, events=events, progress=False, start=start)

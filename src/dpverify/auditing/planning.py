@@ -9,6 +9,10 @@ bounds at level ``α = (1 − confidence)/m`` (``m`` one-sided bounds, Bonferron
   and none of the other, ``p_low = α^{1/n}``, ``p'_high = 1 − α^{1/n}``. If
   that is at most the claimed ε the audit cannot refute the claim whatever
   the mechanism does, and :func:`~dpverify.auditing.audit` refuses to run.
+  A pure-ε audit with at least
+  :data:`~dpverify.auditing._engine.PREFIX_MIN` certifying outputs may also
+  certify by the conditional ratio bound; its best case (every prefix output
+  on one side, ``K <= n`` of them) is included.
 * :func:`samples_to_certify` — the samples per side at which an event of
   probability ``p`` under ``M(x)`` and true ratio ``e^{ε_true}`` certifies
   ``ε_lb > ε`` with a stated probability (``power``), from the exact binomial
@@ -28,10 +32,13 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
+from dpverify.auditing._engine import PREFIX_MIN, SEPARATE_SHARE
 from dpverify.auditing.estimators import (
     clopper_pearson_lower,
     clopper_pearson_upper,
+    conditional_ratio_lower,
     epsilon_lower_bound,
+    ratio_epsilon,
 )
 
 __all__ = ["largest_certifiable_epsilon", "samples_to_certify", "PLANNED_BOUNDS",
@@ -76,6 +83,13 @@ def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
     confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
     delta = check_delta(delta, "delta")
     bounds = check_int_at_least(bounds, "bounds", 1)
+    if delta == 0 and n_certify >= PREFIX_MIN:  # conditional bounds share the budget
+        candidates = max(1, bounds // 2)
+        separate = _bound(n_certify, n_certify, 0,
+                          SEPARATE_SHARE * (1 - confidence) / (2 * candidates), delta)
+        ratio = conditional_ratio_lower(n_certify, 0, alpha=(1 - SEPARATE_SHARE)
+                                        * (1 - confidence) / candidates)
+        return max(separate, ratio_epsilon(ratio))
     return _bound(n_certify, n_certify, 0, (1 - confidence) / bounds, delta)
 
 

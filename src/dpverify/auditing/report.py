@@ -73,8 +73,9 @@ class AuditReport:
     search_samples, certify_samples
         The split of ``samples`` (the search never certifies).
     bounds
-        Number of one-sided bounds the false-alarm budget ``1 − confidence``
-        was split over (Bonferroni).
+        Number of bounds the false-alarm budget ``1 − confidence`` was split
+        over (Bonferroni): two one-sided bounds per candidate event, and for
+        pure-ε audits also its conditional ratio bound.
     kind
         The output kind the event search saw (``"continuous scalar"``, ...).
     stages
@@ -83,6 +84,14 @@ class AuditReport:
     mode
         ``"fixed"``, ``"sequential"``, or ``"model: ..."`` (a model-based
         bound, valid only under the stated noise model).
+    ratio_lower
+        Pure-ε audits: the certified lower bound on ``p/p'`` of the event by
+        the conditional test on Poisson-sized prefixes
+        (:func:`~dpverify.auditing.estimators.conditional_ratio_lower`);
+        ``None`` when the audit has none.
+    conditional
+        ``epsilon_lower_bound`` is ``ln(ratio_lower)`` (better than
+        ``ln(p_low/p'_high)``, which is then smaller).
     """
 
     guarantee: PureDP | ApproxDP
@@ -103,6 +112,8 @@ class AuditReport:
     kind: str = ""
     stages: tuple[tuple[int, float], ...] = ()
     mode: str = "fixed"
+    ratio_lower: float | None = None
+    conditional: bool = False
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -124,10 +135,15 @@ class AuditReport:
             f"  {'P[M(' + first + ') in S]':<21}{self.p_hat:.6g}  (>= {self.p_interval.lower:.6g})",
             f"  {'P[M(' + second + ') in S]':<21}{self.p_prime_hat:.6g}  "
             f"(<= {self.p_prime_interval.upper:.6g})",
-            f"  bound                ln((p_low - delta) / p'_high), delta = {self.delta!r}",
+            (f"  bound                ln(p/p' >= {self.ratio_lower:.6g}): conditional test on "
+             f"Poisson-sized prefixes" if self.conditional else
+             f"  bound                ln((p_low - delta) / p'_high), delta = {self.delta!r}"),
             f"  samples per side     {self.samples} ({self.search_samples} search, "
             f"{self.certify_samples} certify; {self.kind} outputs)",
-            f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds",
+            (f"  multiple testing     Bonferroni over {self.bounds} bounds "
+             f"({2 * self.bounds // 3} one-sided, {self.bounds // 3} conditional)"
+             if self.ratio_lower is not None else
+             f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds"),
             f"  time                 {self.seconds:.3f} s",
         ]
         if self.stages:
@@ -160,6 +176,8 @@ class AuditReport:
             "kind": self.kind,
             "mode": self.mode,
             "stages": [[n, _number(b)] for n, b in self.stages],
+            "ratio_lower": None if self.ratio_lower is None else _number(self.ratio_lower),
+            "conditional": self.conditional,
         }
 
 

@@ -293,7 +293,7 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
 def _predicted_bound(report: AuditReport, delta: float, n_certify: int, z: float) -> float:
     """The ε lower bound the pilot's event would certify on ``n_certify`` fresh samples per side."""
     return predicted_at(report.p_hat, report.p_prime_hat, report.certify_samples, n_certify, z,
-                        delta)
+                        delta, conditional=delta == 0)
 
 
 def _plug_in(report: AuditReport, delta: float) -> float:
