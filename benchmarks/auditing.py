@@ -58,15 +58,15 @@ wall-clock under contention; samples are totals over both inputs):
 Rappor, OneTimeRappor, PrefixSum, SVT3, NumericalSVT, SVT34Parallel were
 measured before the last two engine commits — pilots reporting the event
 predicted best at the final size, and the vote count.) The sentinel family (:mod:`dpverify.auditing._sentinel_families`) is not yet
-measured at the full fraction; at ``--dpsniper-fraction 0.02 --dpsniper-pilot 2e5``
-(2.4·10^7 samples, 1/52 of DP-Sniper's; 2026-11-26, shared machine) before →
-after it: SVT3 0.1428 (all above, 10-bin ratio sum) → 0.1056 (all above,
-value within the pattern "⊤ at query 5"; 0.1903 at "last above rest below"
-before its cell orders were held out), SVT34Parallel 0.1726 (one above rest
-below, ratio sum) → 0.0420 (all below, ratio sum: the pilot picks another
-pair), NumericalSVT 0.0141 → 0.0244. At this pilot size the pair choice
-varies with the candidate pool, so these small runs do not settle the
-full-fraction rows above.
+measured at the full fraction. At ``--dpsniper-fraction 0.02 --dpsniper-pilot
+2e5`` (2.4·10^7 samples, 1/52 of DP-Sniper's; 2026-11-26, shared machine),
+before the family (main before the 2-sigma search guard) → with it (merged
+with that guard): SVT3 0.1428 (all above, 10-bin ratio sum) → 0.2304 (last
+above rest below, value within the pattern "⊤ at query 5"; ≥ DP-Sniper's
+0.1716), SVT34Parallel 0.1726 (one above rest below, ratio sum) → 0.1736 (one
+below rest above, ratio sum), NumericalSVT 0.0141 → 0.0399. At this pilot
+size the pair choice varies with the candidate pool (intermediate versions
+gave SVT3 0.1056–0.1903 and SVT34Parallel 0.000–0.042).
 ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
 its published bound is 0.9% below the true 0.25, the largest event of full
 ratio is ``{max <= 0}`` (mass 0.031), and exact Clopper–Pearson bounds on it
