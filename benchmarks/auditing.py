@@ -60,11 +60,11 @@ measured before the last two engine commits — pilots reporting the event
 predicted best at the final size, and the vote count.) The sentinel family (:mod:`dpverify.auditing._sentinel_families`) is not yet
 measured at the full fraction. At ``--dpsniper-fraction 0.02 --dpsniper-pilot
 2e5`` (2.4·10^7 samples, 1/52 of DP-Sniper's; 2026-11-26, shared machine),
-before the family (main before the 2-sigma search guard) → with it (merged
-with that guard): SVT3 0.1428 (all above, 10-bin ratio sum) → 0.2304 (last
-above rest below, value within the pattern "⊤ at query 5"; ≥ DP-Sniper's
-0.1716), SVT34Parallel 0.1726 (one above rest below, ratio sum) → 0.1736 (one
-below rest above, ratio sum), NumericalSVT 0.0141 → 0.0399. At this pilot
+main at d0c3e0d (2-sigma search guard) without → with the family: SVT3
+0.1880 (last above rest below, 10-bin ratio sum) → 0.2304 (same pair, value
+within the pattern "⊤ at query 5"; ≥ DP-Sniper's 0.1716), SVT34Parallel
+0.0000 (one above, mixed (category, bin) cells) → 0.1736 (one below rest
+above, ratio sum); NumericalSVT 0.0399 with it (0.0141 on the older main). At this pilot
 size the pair choice varies with the candidate pool (intermediate versions
 gave SVT3 0.1056–0.1903 and SVT34Parallel 0.000–0.042).
 ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
