@@ -57,7 +57,17 @@ wall-clock under contention; samples are totals over both inputs):
 14 of 20 at ≤ 1/10 of DP-Sniper's samples. (Rows up to ReportNoisyMax4, and
 Rappor, OneTimeRappor, PrefixSum, SVT3, NumericalSVT, SVT34Parallel were
 measured before the last two engine commits — pilots reporting the event
-predicted best at the final size, and the vote count.) ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
+predicted best at the final size, and the vote count.) The sentinel family (:mod:`dpverify.auditing._sentinel_families`) is not yet
+measured at the full fraction. At ``--dpsniper-fraction 0.02 --dpsniper-pilot
+2e5`` (2.4·10^7 samples, 1/52 of DP-Sniper's; 2026-11-26, shared machine),
+main at d0c3e0d (2-sigma search guard) without → with the family: SVT3
+0.1880 (last above rest below, 10-bin ratio sum) → 0.2304 (same pair, value
+within the pattern "⊤ at query 5"; ≥ DP-Sniper's 0.1716), SVT34Parallel
+0.0000 (one above, mixed (category, bin) cells) → 0.1736 (one below rest
+above, ratio sum); NumericalSVT 0.0399 with it (0.0141 on the older main). At this pilot
+size the pair choice varies with the candidate pool (intermediate versions
+gave SVT3 0.1056–0.1903 and SVT34Parallel 0.000–0.042).
+ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
 its published bound is 0.9% below the true 0.25, the largest event of full
 ratio is ``{max <= 0}`` (mass 0.031), and exact Clopper–Pearson bounds on it
 at 6.2·10^7 per side certify 0.2475 even for a single event.

@@ -113,8 +113,14 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
     return result
 
 
-def mixed_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
-    """Thresholds on numeric fields within each category; top-k (category, bin) cells."""
+def mixed_family(a: np.ndarray, b: np.ndarray, plan: Plan,
+                 cells: bool = True) -> list[Candidate]:
+    """Thresholds on numeric fields within each category; top-k (category, bin) cells.
+
+    ``cells=False`` leaves out the (category, bin) cells: on numeric columns
+    holding sentinels their bins are mostly the sentinels', and the sentinel
+    family's (pattern, value bin) cells replace them.
+    """
     pooled = np.concatenate([rows(a), rows(b)]).astype(np.float64)
     categorical, numeric = categorical_columns(pooled)
     if not categorical or not numeric:
@@ -136,6 +142,8 @@ def mixed_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
                                                         family="mixed")
                            if (fill < 0) == (c.event.high == np.inf)]
     result += top_cells(a, b, plan, MixedCoder.fit(pooled, categorical, (), ()), "category")
+    if not cells:
+        return result
     cuts = tuple(cut_grid(pooled[:, j], 16) for j in numeric)
     result += top_cells(a, b, plan, MixedCoder.fit(pooled, categorical, numeric, cuts),
                         "(category, numeric bin)")

@@ -15,7 +15,13 @@ the statistic:
   (:mod:`dpverify.auditing._vector_families`);
 * **mixed** events on records with categorical and numeric fields: values
   within a category, top-k categories, top-k (category, bin) cells
-  (:mod:`dpverify.auditing._vector_families`).
+  (:mod:`dpverify.auditing._vector_families`);
+* **sentinel** events on vectors whose numeric columns hold recurring
+  sentinel values (⊥, "aborted") beside released numbers: the same mixed
+  events on the *sentinel view* ``(which sentinel per column, first
+  non-sentinel values)``, fixed on the search split, and top-k sets of the
+  categorical columns alone (:mod:`dpverify.auditing._sentinel_families`).
+  ``events="mixed"`` runs them too.
 
 **Sample splitting.** :func:`search_events` sees only the *search* split. For
 each direction — ``(x, x')``, events likely under ``M(x)``, and ``(x', x)`` —
@@ -43,6 +49,7 @@ from dpverify.auditing._candidates import (
     threshold_family,
 )
 from dpverify.auditing._scalar_families import histogram_family, interval_family
+from dpverify.auditing._sentinel_families import has_sentinels, sentinel_family
 from dpverify.auditing._statistics import (
     ClassifierScore,
     HistogramRank,
@@ -81,7 +88,7 @@ __all__ = [
     "MIXED_FIELDS",
 ]
 
-FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "float")
+FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "sentinel", "float")
 #: Candidates certified per direction in a one-point audit.
 PER_DIRECTION = 3
 #: Hard cap per direction (curves): the Bonferroni count is at most 2 x 2 x this.
@@ -96,7 +103,8 @@ def _auto_families(kind: str, a: np.ndarray, b: np.ndarray) -> tuple[str, ...]:
     if kind == "discrete scalar":
         return ("histogram", "threshold")
     if kind == "continuous vector":
-        return ("mixed", "classifier") if is_mixed(a, b) else ("classifier",)
+        sentinel = ("sentinel",) if has_sentinels(a, b) else ()
+        return (("mixed",) if is_mixed(a, b) else ()) + sentinel + ("classifier",)
     if not _key_space_ok(a, b):
         return ("classifier",)
     head = a[:100_000]
@@ -164,7 +172,15 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             if not kind.endswith("vector"):
                 raise ValueError(f"events='mixed' needs record outputs (a category and a "
                                  f"value); these are {kind}s")
-            pool += mixed_family(a, b, plan)
+            sentinels = has_sentinels(a, b)
+            if is_mixed(a, b) or not sentinels:
+                pool += mixed_family(a, b, plan, cells=not sentinels)
+            if "sentinel" not in names:
+                pool += sentinel_family(a, b, plan)
+        elif name == "sentinel":
+            if not kind.endswith("vector"):
+                raise ValueError(f"events='sentinel' needs vector outputs; these are {kind}s")
+            pool += sentinel_family(a, b, plan)
         else:
             pool += classifier_family(a, b, plan)
     chosen = _select(pool, len(plan.targets)) + list(extra)
