@@ -15,7 +15,7 @@ Two markdown tables:
   (confidence 0.95, seed 1), and the verdict at 10^7;
 * **dpsniper** — DP-Sniper's benchmark (Bichsel et al. 2021), re-implemented in
   ``benchmarks/_dpsniper_mechanisms.py``: :func:`dpverify.auditing.audit_search`
-  over StatDP's input patterns (plus two sparse-vector worst cases; pilot 10^6
+  over StatDP's input patterns (plus two sparse-vector worst cases; pilot 2·10^6
   per pair, then certification on fresh samples, confidence 0.9 as
   DP-Sniper's) with at most ``--dpsniper-fraction`` (default 1/10) of the
   samples DP-Sniper drew (both inputs: 5 × 1.07·10^7 per input pair for
@@ -223,7 +223,7 @@ def main() -> None:
     parser.add_argument("--throughput-samples", type=float, default=1e7)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--dpsniper-fraction", type=float, default=0.1)
-    parser.add_argument("--dpsniper-pilot", type=float, default=1e6)
+    parser.add_argument("--dpsniper-pilot", type=float, default=2e6)
     parser.add_argument("--dpsniper-mechanisms", nargs="*", default=None)
     parser.add_argument("--sequential-max", type=float, default=1e7)
     parser.add_argument("--only", nargs="+", default=["throughput", "catalogue", "dpsniper",
