@@ -27,50 +27,39 @@ Two markdown tables:
 
 ``--only throughput catalogue dpsniper sequential`` picks tables.
 
-Measured (2026-11-26, seed 1, ``--only dpsniper``, one process per group of
-mechanisms on a shared 2-core machine at load 15–23, so the seconds are
-wall-clock under contention; samples are totals over both inputs):
+Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
+pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
+seconds are wall-clock under contention; samples are totals over both inputs; every row
+measured with the same code, at the commit setting the 2·10^6 pilot):
 
-| mechanism | DP-Sniper | dpverify | ≥ | samples ours / theirs | pair | event |
-|---|---:|---:|---|---:|---|---|
-| LaplaceMechanism | 0.0968 | 0.0994 | yes | 6.0e7 / 6.14e8 | 1 vs 0 | threshold |
-| TruncatedGeometric | 0.1156 | 0.1166 | yes | 6.0e7 / 6.14e8 | 2 vs 1 | threshold |
-| NoisyHist1 | 0.0978 | 0.0987 | yes | 6.0e7 / 6.14e8 | one above | projection |
-| NoisyHist2 | 4.6020 | 9.8932 | yes | 6.0e7 / 6.14e8 | one below | logistic |
-| ReportNoisyMax1 | 0.0922 | 0.0932 | yes | 1.24e8 / 1.256e9 | last below rest above | histogram |
-| ReportNoisyMax2 | 0.0975 | 0.0986 | yes | 1.24e8 / 1.256e9 | one above rest below | histogram |
-| ReportNoisyMax3 | 0.2478 | 0.2449 | no | 1.24e8 / 1.256e9 | all above | threshold |
-| ReportNoisyMax4 | 0.3463 | 1.8532 | yes | 1.24e8 / 1.256e9 | all above | interval |
-| SVT1 | 0.0858 | 0.0839 | no | 1.24e8 / 1.256e9 | half half | histogram |
-| SVT2 | 0.0859 | 0.0829 | no | 1.24e8 / 1.256e9 | X shape | histogram |
-| SVT3 | 0.1716 | 0.0482 | no | 1.24e8 / 1.256e9 | half half | projection |
-| SVT4 | 0.1687 | 0.1677 | no | 1.24e8 / 1.256e9 | X shape | histogram |
-| SVT5 | 1.7612 | 13.1592 | yes | 1.24e8 / 1.256e9 | one above rest below | histogram |
-| SVT6 | 0.2720 | 0.3231 | yes | 1.24e8 / 1.256e9 | X shape | projection |
-| Rappor | 0.2930 | 0.3888 | yes | 6.0e7 / 6.14e8 | 1 vs 2 | projection |
-| OneTimeRappor | 0.5978 | 0.7824 | yes | 6.0e7 / 6.14e8 | 1 vs 2 | projection |
-| LaplaceParallel | 0.0350 | 0.0437 | yes | 6.0e7 / 6.14e8 | 0 vs 1 | 2-bin ratio sum |
-| SVT34Parallel | 0.2610 | 0.0000 | no | 1.24e8 / 1.256e9 | one below | mixed cells |
-| PrefixSum | 0.5040 | 0.5664 | yes | 1.24e8 / 1.256e9 | half half | logistic |
-| NumericalSVT | 0.0343 | 0.0431 | yes | 1.24e8 / 1.256e9 | all above | 10-bin ratio sum |
+| mechanism | DP-Sniper | dpverify | ≥ | samples ours / theirs | pair | event | seconds |
+|---|---:|---:|---|---:|---|---|---:|
+| LaplaceMechanism | 0.0968 | 0.0987 | yes | 6e+07 / 6.14e+08 | 0 vs 1 | threshold | 2 |
+| TruncatedGeometric | 0.1156 | 0.1168 | yes | 6e+07 / 6.14e+08 | 2 vs 1 | LR top-k | 2 |
+| NoisyHist1 | 0.0978 | 0.0979 | yes | 6e+07 / 6.14e+08 | one above | projection | 40 |
+| NoisyHist2 | 4.6020 | 9.8825 | yes | 6e+07 / 6.14e+08 | one below | projection | 44 |
+| ReportNoisyMax1 | 0.0922 | 0.0939 | yes | 1.24e+08 / 1.256e+09 | last below rest above | LR top-k | 14 |
+| ReportNoisyMax2 | 0.0975 | 0.0992 | yes | 1.24e+08 / 1.256e+09 | one above rest below | LR top-k | 8 |
+| ReportNoisyMax3 | 0.2478 | 0.2491 | yes | 1.24e+08 / 1.256e+09 | all below | interval | 16 |
+| ReportNoisyMax4 | 0.3463 | 1.8572 | yes | 1.24e+08 / 1.256e+09 | all above | threshold | 9 |
+| SVT1 | 0.0858 | 0.0866 | yes | 1.24e+08 / 1.256e+09 | X shape | LR top-k | 115 |
+| SVT2 | 0.0859 | 0.0967 | yes | 1.24e+08 / 1.256e+09 | last below rest above | LR top-k | 123 |
+| SVT3 | 0.1716 | 0.2459 | yes | 1.24e+08 / 1.256e+09 | last above rest below | value within sentinel pattern | 329 |
+| SVT4 | 0.1687 | 0.1706 | yes | 1.24e+08 / 1.256e+09 | last above rest below | LR top-k | 100 |
+| SVT5 | 1.7612 | 13.6284 | yes | 1.24e+08 / 1.256e+09 | last below rest above | LR top-k | 65 |
+| SVT6 | 0.2720 | 0.3831 | yes | 1.24e+08 / 1.256e+09 | half half | LR top-k | 83 |
+| Rappor | 0.2930 | 0.3910 | yes | 6e+07 / 6.14e+08 | 1 vs 2 | logistic | 64 |
+| OneTimeRappor | 0.5978 | 0.7886 | yes | 6e+07 / 6.14e+08 | 1 vs 2 | logistic | 51 |
+| LaplaceParallel | 0.0350 | 0.0368 | yes | 6e+07 / 6.14e+08 | 1 vs 2 | 2-bin ratio sum | 136 |
+| SVT34Parallel | 0.2610 | 0.3079 | yes | 1.24e+08 / 1.256e+09 | half half | categorical LR top-k | 741 |
+| PrefixSum | 0.5040 | 0.5732 | yes | 1.24e+08 / 1.256e+09 | all below | logistic | 142 |
+| NumericalSVT | 0.0343 | 0.0477 | yes | 1.24e+08 / 1.256e+09 | half half | 2-bin ratio sum | 306 |
 
-14 of 20 at ≤ 1/10 of DP-Sniper's samples. (Rows up to ReportNoisyMax4, and
-Rappor, OneTimeRappor, PrefixSum, SVT3, NumericalSVT, SVT34Parallel were
-measured before the last two engine commits — pilots reporting the event
-predicted best at the final size, and the vote count.) The sentinel family (:mod:`dpverify.auditing._sentinel_families`) is not yet
-measured at the full fraction. At ``--dpsniper-fraction 0.02 --dpsniper-pilot
-2e5`` (2.4·10^7 samples, 1/52 of DP-Sniper's; 2026-11-26, shared machine),
-main at d0c3e0d (2-sigma search guard) without → with the family: SVT3
-0.1880 (last above rest below, 10-bin ratio sum) → 0.2304 (same pair, value
-within the pattern "⊤ at query 5"; ≥ DP-Sniper's 0.1716), SVT34Parallel
-0.0000 (one above, mixed (category, bin) cells) → 0.1736 (one below rest
-above, ratio sum); NumericalSVT 0.0399 with it (0.0141 on the older main). At this pilot
-size the pair choice varies with the candidate pool (intermediate versions
-gave SVT3 0.1056–0.1903 and SVT34Parallel 0.000–0.042).
-ReportNoisyMax3 cannot reach 0.2478 at 1/10 of the samples:
-its published bound is 0.9% below the true 0.25, the largest event of full
-ratio is ``{max <= 0}`` (mass 0.031), and exact Clopper–Pearson bounds on it
-at 6.2·10^7 per side certify 0.2475 even for a single event.
+20 of 20 at ≤ 1/10 of DP-Sniper's samples. ReportNoisyMax3's true ε is exactly 0.25 on
+every pair; its bound needs the conditional ratio bound (one exact Clopper–Pearson bound on
+``p/(p + p')`` from Poisson-sized prefixes, ``docs/proofs/auditing.md`` §4a) and a single
+certified event: two one-sided bounds certify at most 0.2475 at this size. SVT3 and
+SVT34Parallel need the sentinel family (:mod:`dpverify.auditing._sentinel_families`).
 """
 
 from __future__ import annotations
