@@ -45,7 +45,6 @@ import numpy as np
 from dpverify.auditing._candidates import (
     Candidate,
     Plan,
-    candidates,
     cut_grid,
     format_value,
     threshold_family,
@@ -59,7 +58,7 @@ from dpverify.auditing._statistics import (
     rows,
 )
 from dpverify.auditing._scalar_families import histogram_statistics
-from dpverify.auditing._vector_families import CLASSIFIER_ROWS
+from dpverify.auditing._vector_families import CLASSIFIER_ROWS, top_k_candidates
 from dpverify.errors import AuditError
 
 __all__ = ["SentinelView", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",
@@ -210,16 +209,8 @@ def held_out_cells(a: np.ndarray, b: np.ndarray, plan: Plan, coder: MixedCoder,
         ranks = [statistic(side[half:]) for side in (a, b)]
         counts = np.stack([np.bincount(r[np.isfinite(r)].astype(np.int64), minlength=size)
                            for r in ranks], axis=1).astype(np.float64)
-        prefix = np.cumsum(counts, axis=0)
-        bounds = np.stack([np.full(size, -np.inf), np.arange(size) + 0.5], axis=1)
-
-        def describe(low: float, high: float, labels: tuple = statistic.labels) -> str:
-            top = int(high + 0.5)
-            shown = ", ".join(labels[:min(top, 3)]) + (", ..." if top > 3 else "")
-            return f"{what} in {{{shown}}} (top {top} by estimated likelihood ratio)"
-
-        result += [c for c in candidates(statistic, bounds, prefix, scoring, describe, "sentinel")
-                   if c.first == first]
+        result += top_k_candidates(statistic, np.cumsum(counts, axis=0), scoring, what,
+                                   "sentinel", first)
     return result
 
 

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -46,8 +47,8 @@ from dpverify.auditing._statistics import (
     rows,
 )
 
-__all__ = ["classifier_family", "mixed_family", "top_cells", "is_mixed", "CLASSIFIER_ROWS",
-           "CLASSIFIER_ELEMENTS", "COORDINATE_BINS", "MIXED_CATEGORIES", "MIXED_FIELDS"]
+__all__ = ["classifier_family", "mixed_family", "top_cells", "top_k_candidates", "is_mixed",
+           "CLASSIFIER_ROWS", "CLASSIFIER_ELEMENTS", "COORDINATE_BINS", "MIXED_CATEGORIES", "MIXED_FIELDS"]
 
 #: Categories (most frequent first) and numeric fields a mixed search conditions on.
 MIXED_CATEGORIES = 8
@@ -156,17 +157,26 @@ def top_cells(a: np.ndarray, b: np.ndarray, plan: Plan, coder: MixedCoder,
     statistics, sorted_counts = histogram_statistics(coder(a), coder(b), coder)
     result: list[Candidate] = []
     for first in (0, 1):
-        statistic, prefix = statistics[first], np.cumsum(sorted_counts[first], axis=0)
-        bounds = np.stack([np.full(len(prefix), -np.inf), np.arange(len(prefix)) + 0.5], axis=1)
-
-        def describe(low: float, high: float, labels: tuple = statistic.labels) -> str:
-            size = int(high + 0.5)
-            shown = ", ".join(labels[:min(size, 3)]) + (", ..." if size > 3 else "")
-            return f"{what} in {{{shown}}} (top {size} by estimated likelihood ratio)"
-
-        result += [c for c in candidates(statistic, bounds, prefix, plan, describe, "mixed")
-                   if c.first == first]
+        result += top_k_candidates(statistics[first], np.cumsum(sorted_counts[first], axis=0),
+                                   plan, what, "mixed", first)
     return result
+
+
+def top_k_candidates(statistic: Any, prefix: np.ndarray, plan: Plan, what: str, family: str,
+                     first: int) -> list[Candidate]:
+    """Direction ``first``'s candidates ``{rank <= k}`` of a likelihood-ratio order.
+
+    ``prefix[k - 1]`` holds the counts ``(c_x, c_x')`` of the top ``k`` cells.
+    """
+    bounds = np.stack([np.full(len(prefix), -np.inf), np.arange(len(prefix)) + 0.5], axis=1)
+
+    def describe(low: float, high: float, labels: tuple = statistic.labels) -> str:
+        size = int(high + 0.5)
+        shown = ", ".join(labels[:min(size, 3)]) + (", ..." if size > 3 else "")
+        return f"{what} in {{{shown}}} (top {size} by estimated likelihood ratio)"
+
+    return [c for c in candidates(statistic, bounds, prefix, plan, describe, family)
+            if c.first == first]
 
 
 def is_mixed(a: np.ndarray, b: np.ndarray) -> bool:
