@@ -24,7 +24,8 @@ Every reported bound is a lower bound holding with probability at least
 candidate event): ``docs/proofs/auditing.md``.
 """
 
-from dpverify.auditing.audit import audit, audit_curve, claimed_delta_curve
+from dpverify.auditing.audit import audit
+from dpverify.auditing.curves import audit_curve, claimed_delta_curve
 from dpverify.auditing.divergences import HockeyStickBound, hockey_stick_lower_bound
 from dpverify.auditing.estimators import (
     ConfidenceInterval,
