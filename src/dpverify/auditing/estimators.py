@@ -227,8 +227,8 @@ def conditional_ratio_lower(successes: int, other: int, *, alpha: float) -> floa
     ``1 − r_low`` is rounded up and the quotient down. ``successes = 0``
     gives 0; ``other = 0`` a finite bound (``r_low = α^{1/K}``).
 
-    >>> round(conditional_ratio_lower(600, 400, alpha=0.05), 4)
-    1.3586
+    >>> round(conditional_ratio_lower(600, 400, alpha=0.05), 4)  # plug-in ratio 1.5
+    1.3464
     >>> conditional_ratio_lower(0, 50, alpha=0.05)
     0.0
     """
