@@ -82,8 +82,11 @@ class Candidate:
     search_counts: tuple[float, float] = (0.0, 0.0)
 
 
-def wilson(successes: np.ndarray, trials: int, z: float, sign: int) -> np.ndarray:
-    """Wilson score bound (``sign`` −1 lower, +1 upper): a fast, smooth stand-in for CP."""
+def wilson(successes: np.ndarray, trials: Any, z: float, sign: int) -> np.ndarray:
+    """Wilson score bound (``sign`` −1 lower, +1 upper): a fast, smooth stand-in for CP.
+
+    ``trials`` may be an array (one per count).
+    """
     p = successes / trials
     z2n = z * z / trials
     centre = p + z2n / 2
@@ -114,13 +117,10 @@ def conditional_prediction(p: np.ndarray, q: np.ndarray, n_certify: int, z: floa
     Wilson's bound at ``z`` on ``r`` from ``K = n(p + p')`` trials: the
     certified width of :func:`~dpverify.auditing.estimators.conditional_ratio_lower`.
     """
-    total = (p + q) * n_certify
+    trials = np.maximum((p + q) * n_certify, 1e-300)
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(total > 0, p / np.where(p + q > 0, p + q, 1.0), 0.0)
-        trials = np.maximum(total, 1e-300)
-        z2n = z * z / trials
-        spread = z * np.sqrt(r * (1 - r) / trials + z2n / (4 * trials))
-        low = np.clip((r + z2n / 2 - spread) / (1 + z2n), 0.0, 1.0)
+        r = np.where(p + q > 0, p / np.where(p + q > 0, p + q, 1.0), 0.0)
+        low = wilson(r * trials, trials, z, -1)
         return np.where(low > 0, np.log(low) - np.log1p(-np.minimum(low, 1 - 1e-16)), -np.inf)
 
 
