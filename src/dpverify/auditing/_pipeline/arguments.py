@@ -3,8 +3,9 @@
 :func:`check_common` validates ``sampler``, ``samples``, ``confidence``,
 ``seed`` and ``events`` for :func:`~dpverify.auditing.audit`,
 :func:`~dpverify.auditing.audit_curve` and
-:func:`~dpverify.auditing.audit_sequential`; :func:`check_events` alone serves
-the audits that draw their outputs otherwise.
+:func:`~dpverify.auditing.audit_sequential`; the worst-pair search, the
+interactive audits and the divergence bounds check their own and call
+:func:`check_events`.
 """
 
 from __future__ import annotations
