@@ -60,9 +60,14 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._validation import check_choice
+from dpverify.accountants.calibrate import analytic_gaussian_sigma, classical_gaussian_sigma
+from dpverify.accountants.shuffle import min_flip_probability
 from dpverify.auditing._example_laws import mldp_report_pmf, noisy_max_pmf, svt_pattern_pmf
 from dpverify.auditing.exact import exact_epsilon
+from dpverify.mechanisms.continuous import gaussian_privacy_profile, laplace_privacy_profile
 from dpverify.mechanisms.encoding import LocalPrivatizer
+from dpverify.mechanisms.protocols import BinarySummation
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
 __all__ = ["ExampleMechanism", "CATALOGUE", "example", "explore_then_commit", "explore_then_commit_pmf"]
@@ -132,14 +137,10 @@ def _gaussian(sigma: float) -> Callable:
 
 @functools.lru_cache(maxsize=None)
 def _analytic_sigma() -> float:
-    from dpverify.accountants.calibrate import analytic_gaussian_sigma
-
     return analytic_gaussian_sigma(1.0, 1e-5)
 
 
 def _gaussian_true(sigma_factor: float) -> float:
-    from dpverify.mechanisms.continuous import gaussian_privacy_profile
-
     return gaussian_privacy_profile(_analytic_sigma() * sigma_factor).epsilon_for_delta(1e-5)
 
 
@@ -240,8 +241,6 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
         return counts + (rng.random(size) < (keep if data else lie))
 
     def pmfs() -> tuple[Any, Any]:
-        from dpverify.mechanisms.protocols import BinarySummation
-
         protocol = BinarySummation(users=users, flip_probability=_shuffled_flip(calibrated_for))
         return (protocol.count_law(others_with_one + 1, exact=False).probabilities,
                 protocol.count_law(others_with_one, exact=False).probabilities)
@@ -251,8 +250,6 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
 
 @functools.lru_cache(maxsize=None)
 def _shuffled_flip(users: int = 50) -> float:
-    from dpverify.accountants.shuffle import min_flip_probability
-
     return min_flip_probability(users, 1.0, 1e-6, rtol=1e-6)
 
 
@@ -288,8 +285,6 @@ def _naive_float_laplace(scale: float) -> Callable:
 
 @functools.lru_cache(maxsize=None)
 def _classical_sigma() -> float:
-    from dpverify.accountants.calibrate import classical_gaussian_sigma
-
     return classical_gaussian_sigma(10.0, 1e-3)
 
 
@@ -298,8 +293,6 @@ def _classical_gaussian(data: Any, size: int, rng: np.random.Generator) -> np.nd
 
 
 def _classical_curve() -> Any:
-    from dpverify.mechanisms.continuous import gaussian_privacy_profile
-
     return gaussian_privacy_profile(_classical_sigma())
 
 
@@ -400,16 +393,12 @@ def _buggy() -> list[ExampleMechanism]:
 
 def _laplace_curve(scale: float) -> Callable[[], Any]:
     def curve() -> Any:
-        from dpverify.mechanisms.continuous import laplace_privacy_profile
-
         return laplace_privacy_profile(scale)
     return curve
 
 
 def _gaussian_curve(factor: float) -> Callable[[], Any]:
     def curve() -> Any:
-        from dpverify.mechanisms.continuous import gaussian_privacy_profile
-
         return gaussian_privacy_profile(_analytic_sigma() * factor)
     return curve
 
@@ -431,8 +420,6 @@ def example(name: str) -> ExampleMechanism:
     >>> example("laplace_half_scale").true_epsilon
     2.0
     """
-    from dpverify._validation import check_choice
-
     return CATALOGUE[check_choice(name, "name", CATALOGUE)]
 
 
