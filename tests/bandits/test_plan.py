@@ -174,18 +174,6 @@ def test_plan_needs_the_family_sizes() -> None:
     assert instance_sizes("contextual", n_arms=3, dimension=2)["actions"] is None
 
 
-def test_make_algorithm_validates_names_and_epsilon() -> None:
-    with pytest.raises(ValueError, match="name"):
-        make_algorithm("nope", epsilon=1.0)
-    with pytest.raises(ValueError, match="epsilon"):
-        make_algorithm("dist-dp-se")
-    with pytest.raises(ValueError, match="epsilon"):
-        make_algorithm("linucb", epsilon=1.0)
-    with pytest.raises(ValueError, match="mode"):
-        make_algorithm("dist-dp-se", epsilon=1.0, mode="fast")
-    assert len(ALL_ALGORITHM_NAMES) == 24
-
-
 def test_json_values_are_strict() -> None:
     assert json_value({"x": math.inf, "y": [math.nan, 1]}) == {"x": None, "y": [None, 1]}
     assert guarantee_dict(PureDP(0.5)) == {"type": "pure-dp", "epsilon": 0.5}

@@ -80,7 +80,7 @@ def _fact1(scale: str) -> Evidence:
     ok = all(mpmath.almosteq(r["sum_variance"], r["lap_z_variance"], 1e-12) for r in rows)
     return Evidence(HOLDS if ok else FAILS,
                     "n Pólya(1/n, e^{-1/b}) differences have exactly Lap_Z(b)'s variance (exact "
-                    "series; the samplers' same-law test is tests/mechanisms/test_samplers.py)",
+                    "series; the samplers' same-law test is tests/mechanisms/test_simulation.py)",
                     {"rows": rows})
 
 

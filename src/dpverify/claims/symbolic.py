@@ -4,7 +4,7 @@ Every function returns a :class:`Derivation`: the steps as readable text (shown
 in the claims report), the derived expression, the printed one, whether they
 agree, and ``evaluate`` — the derived quantity as a plain numeric function, so
 that tests can hold it against the library's own implementation of the same
-quantity (``tests/claims/test_symbolic.py``, hypothesis).
+quantity (``tests/claims/test_claims_symbolic.py``, hypothesis).
 
 * :func:`garcelon_batch_condition` — garcelon Thm 5's Eq. (3) from Prop. 13
   and advanced composition: ``2 − 2p + 2√(2p log(2mT/δ0)/l)``, not the printed

@@ -18,7 +18,7 @@ E sums, ordered ``ỹ_0 … ỹ_{d−1}`` then ``np.tril_indices(d)``.
   probability 1 − p/2, each zero becomes 1 with probability p/2,
   independently), and the number of encoded ones of a user's entry is the
   randomized rounding of ``m v`` (Alg. 2 step 2). Same law, O(E) binomials
-  per batch instead of ``l m E`` bits (tests/bandits/contextual/test_reports.py).
+  per batch instead of ``l m E`` bits (tests/bandits/contextual/test_contextual_reports.py).
 
 :func:`debias` is Alg. 1 step 3: ``count/(m(1 − p)) − users/(2(1 − p))`` on every
 entry (CATALOGUE T3), an unbiased estimate of ``Σ r x/(2L)`` and ``Σ x xᵀ/(2L²)``.
