@@ -55,7 +55,7 @@ _CDP_NOISE_EPSILON_CAP = 0.999
 
 
 def default_delta(name: str) -> float:
-    """The δ used when none is given: 0.25 for DP-DPE (dpdpe §7), 1e-6 otherwise.
+    """The δ used when none is given: 0.25 for DP-DPE (Li, Zhou & Ji 2022, §7), 1e-6 otherwise.
 
     >>> default_delta("dpdpe-central"), default_delta("sblb")
     (0.25, 1e-06)
@@ -106,7 +106,7 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float | No
     calibration
         ``"paper"`` or ``"exact"``: the analysis a calibration may use where an
         exact one allows less noise; the algorithms whose noise is already
-        calibrated exactly (tenenbaum's M_sum, DP-DPE's analytic Gaussian in
+        calibrated exactly (Tenenbaum et al.'s M_sum, DP-DPE's analytic Gaussian in
         sound mode) accept both. Recorded on the plan.
     options
         Passed to the family's constructor (``batch_base``, ``confidence``,

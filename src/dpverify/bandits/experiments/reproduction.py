@@ -65,7 +65,7 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     check_placement(n_jobs, executor, scheduler)
     check_choice(image_format, "image_format", FORMATS)
     start = time.perf_counter()
-    if experiment.kind == "contextual":  # garcelon 2022: cells of (d, T, ε), see that module
+    if experiment.kind == "contextual":  # Garcelon et al. 2022: cells of (d, T, ε), see that module
         from dpverify.bandits.experiments.garcelon import run_contextual
         from dpverify.execution import open_executor
 

@@ -30,7 +30,7 @@ A spec file is a grid, expanded into one panel per (instance, horizon, ε, δ)::
                                       # relative to the spec file
 
     [[instances]]
-    linear_family = "sphere"          # hanna's random linear instances (or "dpdpe"): arms, dimension
+    linear_family = "sphere"          # Hanna et al. 2022's random instances (or "dpdpe"): arms, dimension
 
 Or a registered experiment, run as a sweep: ``experiment = "chowdhury2023-fig1"``
 with optional ``scale``, ``runs``, ``seed``, ``panels``.
