@@ -1,4 +1,4 @@
-"""Samplers: exact laws by goodness of fit, golden streams, the Pólya scale trap, bad input.
+"""Samplers: exact laws by goodness of fit, golden streams, the inverted Pólya scale, bad input.
 
 Statistical tests use fixed seeds, so each is deterministic; with a fresh seed
 each would fail with probability at most 1e-4 (chi-square or binomial test at
@@ -116,7 +116,7 @@ def test_simulation_laplace_and_gaussian_match_their_laws() -> None:
     assert scipy.stats.kstest(gaussian, scipy.stats.norm(scale=3.0).cdf).pvalue > P_MIN
 
 
-# ----------------------------------------------------------------------------- the Pólya trap (CATALOGUE 003, T3-1)
+# ------------------------------------ the Pólya scale (Chowdhury & Zhou 2023, footnote 3; their code inverts it)
 
 def inverted_polya_difference(shares: int, scale: float, *, rng, size):
     """The public reference code's sampler: Gamma scale (1 − β)/β — WRONG, kept to be caught."""
@@ -126,8 +126,8 @@ def inverted_polya_difference(shares: int, scale: float, *, rng, size):
     return draws[0] - draws[1]
 
 
-def test_polya_trap_correct_sum_is_discrete_laplace_and_inverted_is_not() -> None:
-    """CATALOGUE 003 check: n = 64 users, ε = 0.5, g = 4, so the sum must be Lap_Z(g/ε = 8).
+def test_polya_correct_sum_is_discrete_laplace_and_inverted_is_not() -> None:
+    """n = 64 users, ε = 0.5, g = 4, so the sum must be Lap_Z(g/ε = 8) (Chowdhury & Zhou 2023, Fact 1).
 
     Theory: variance 2β/(1 − β)² ≈ 127.8 with β = e^{−1/8}. The correct
     sampler's sum matches the pmf; the inverted one has variance ≈ 0.30 and fails.

@@ -50,7 +50,7 @@ ALGORITHM_FAMILIES: dict[str, str] = {
 ALL_ALGORITHM_NAMES = tuple(ALGORITHM_FAMILIES)
 #: The names that add no noise (they take no ε).
 NON_PRIVATE_ALGORITHMS = frozenset({"se", "ae", "hanna-nonprivate", "dpe", "dpe-fixedu", "linucb"})
-#: Thm 4 of chowdhury assumes ε < 1 for the discrete-Gaussian noise ε (sound mode starts below it).
+#: Thm 4 of Chowdhury & Zhou 2023 assumes ε < 1 for the discrete-Gaussian noise ε (sound mode starts below it).
 _CDP_NOISE_EPSILON_CAP = 0.999
 
 

@@ -102,7 +102,7 @@ def test_each_curve_carries_its_actual_guarantee(tmp_path) -> None:
 
 
 def test_dpe_fixedu_sends_what_dpe_sends_at_the_papers_horizon() -> None:
-    """dpdpe Fig. 2(c) at T = 10^6: U calibrated on the runs' own communication (within 5%)."""
+    """Li, Zhou & Ji 2022, Fig. 2(c) at T = 10^6: U calibrated on the runs' own communication (within 5%)."""
     import numpy as np
 
     from dpverify.bandits.experiments import experiment_spec, sweep

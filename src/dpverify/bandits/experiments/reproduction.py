@@ -47,7 +47,7 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     count. ``out_dir=None`` writes nothing. Figures need matplotlib (the
     ``plots`` extra). ``n_jobs``/``executor``/``scheduler``: where the runs
     go (:mod:`dpverify.execution`); ``cache_dir``/``cache``: the result store.
-    The garcelon experiments (cells whose parameters depend on T) run
+    The experiments on Garcelon et al. 2022 (cells whose parameters depend on T) run
     uncached through :func:`~dpverify.bandits.experiments.garcelon.run_contextual`.
     """
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
