@@ -73,7 +73,7 @@ def _positive(names: str) -> tuple[sp.Symbol, ...]:
     return sp.symbols(names, positive=True)
 
 
-# --------------------------------------------------------------------------- garcelon Thm 5
+# --------------------------------------------------------------------------- Garcelon et al. 2022, Thm 5
 
 
 def garcelon_batch_condition() -> Derivation:
@@ -120,7 +120,7 @@ def garcelon_batch_condition() -> Derivation:
                                                         mpmath.mpf(A), mpmath.mpf(log2)))
 
 
-# --------------------------------------------------------------------------- tenenbaum Cor. 3.2
+# --------------------------------------------------------------------------- Tenenbaum et al. 2021, Cor. 3.2
 
 
 def tenenbaum_batch_size() -> Derivation:
@@ -158,7 +158,7 @@ def tenenbaum_batch_size() -> Derivation:
                       False, lambda *, sigma: int(function(mpmath.mpf(sigma))))
 
 
-# --------------------------------------------------------------------------- hanna Eq. (10)
+# --------------------------------------------------------------------------- Hanna et al. 2022, Eq. (10)
 
 
 def hanna_shuffle_inverse() -> Derivation:
@@ -201,7 +201,7 @@ def hanna_shuffle_inverse() -> Derivation:
                       derived, cap, True, evaluate)
 
 
-# --------------------------------------------------------------------------- chowdhury Thm 1
+# --------------------------------------------------------------------------- Chowdhury & Zhou 2023, Thm 1
 
 
 def chowdhury_protocol_constants() -> Derivation:
@@ -307,7 +307,7 @@ def chowdhury_skellam_rdp() -> Derivation:
                                                                         (alpha, epsilon, s, n))))
 
 
-# --------------------------------------------------------------------------- dpdpe Eq. (22)
+# --------------------------------------------------------------------------- Li, Zhou & Ji 2022, Eq. (22)
 
 
 def dpdpe_shuffle_variance() -> Derivation:
