@@ -94,7 +94,7 @@ def test_privatizer_meets_its_claim(label, privatizer, binary) -> None:
 
 
 class InvertedScalePolya(PolyaSecureAggregation):
-    """The reference code's bug: Pólya via Gamma scale (1 − β)/β, not β/(1 − β) (Chowdhury & Zhou 2023, fn. 3)."""
+    """The reference code's bug: Pólya via Gamma scale (1 − β)/β, not β/(1 − β) (Chowdhury & Zhou, fn. 3)."""
 
     def _aggregate_noise(self, parameters, rng, size=None):
         beta = math.exp(-self.epsilon / parameters.precision)

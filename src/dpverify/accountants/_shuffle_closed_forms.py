@@ -226,7 +226,10 @@ def _cheu_mass(flip_probability: float, n: int, delta: mpmath.mpf) -> tuple[Any,
 
 
 def cheu2019_epsilon(flip_probability: float, n: int, delta: float) -> mpmath.mpf:
-    """[R] (via Garcelon et al. 2022, Prop. 13): ``√(32 ln(4/δ) / (λ − √(2λ ln(2/δ)))) · (1 − (λ − √(2λ ln(2/δ)))/n)``."""
+    """[R] ``√(32 ln(4/δ) / (λ − √(2λ ln(2/δ)))) · (1 − (λ − √(2λ ln(2/δ)))/n)``.
+
+    Known only through Garcelon et al. 2022, Prop. 13.
+    """
     with working_precision():
         delta_mp = mpmath.mpf(delta)
         _, mass = _cheu_mass(flip_probability, n, delta_mp)

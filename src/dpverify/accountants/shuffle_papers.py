@@ -226,7 +226,7 @@ def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: 
 # --------------------------------------------------------------------------- tenenbaum
 
 
-#: Readings of Tenenbaum et al. 2021, Cor. 3.2's batch size: ⌈σ²⌉ (what its regret needs) or ⌈σ⌉ (as printed).
+#: Readings of Tenenbaum et al. 2021, Cor. 3.2's batch size: ⌈σ²⌉ (what its regret needs) or ⌈σ⌉ (printed).
 TENENBAUM_BATCH_READINGS = ("squared", "printed")
 
 

@@ -357,7 +357,9 @@ def _positive_gaps(gaps: Any) -> np.ndarray:
 
 def tenenbaum_thm31(gaps: Sequence[float], T: int, *, sigma: float, batch_size: int,
                     constant: float) -> float:
-    """Tenenbaum et al. 2021, Thm 3.1 (SDP-AE): ``C Σ_{Δ_a>0} (log T/Δ_a + σ² log T/(mΔ_a) + mΔ_a)``. C unspecified.
+    """Tenenbaum et al. 2021, Thm 3.1 (SDP-AE): ``C Σ_{Δ_a>0} (log T/Δ_a + σ² log T/(mΔ_a) + mΔ_a)``.
+
+    C unspecified.
 
     >>> round(tenenbaum_thm31([0.0, 0.5], 10 ** 4, sigma=2.0, batch_size=4, constant=1.0), 2)
     38.84

@@ -229,7 +229,7 @@ class VectorSummation:
         return counts.sum(axis=0)
 
     def analyse(self, totals: Any) -> np.ndarray:
-        """Analyser of Li, Zhou & Ji 2022, Alg. 2: ``o_j = (2Δ2/(g|U|))(T_j − b|U|p) − Δ2``, the average of ``y_u``."""
+        """Analyser of Li, Zhou & Ji 2022, Alg. 2: ``o_j = (2Δ2/(g|U|))(T_j − b|U|p) − Δ2``, the mean of ``y_u``."""
         totals = np.asarray(totals, dtype=float)
         if totals.shape != (self.dimension,):
             raise value_error("totals", totals, f"of shape ({self.dimension},)")

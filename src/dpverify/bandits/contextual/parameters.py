@@ -12,7 +12,8 @@
   frozen :class:`SBLBParameters`.
 
 ``t`` in λ_j and β_j is the number of samples actually aggregated (a multiple
-of l, which equals the update time only when rounds are counted from 1). Both are tuning quantities of the algorithm (not privacy
+of l, which equals the update time only when rounds are counted from 1). Both are tuning
+quantities of the algorithm (not privacy
 bounds), computed in float.
 """
 

@@ -1,4 +1,4 @@
-"""The experiments of Li, Zhou & Ji 2022 (DP-DPE, §7), registered into :data:`~dpverify.bandits.experiments.EXPERIMENTS`.
+"""DP-DPE's experiments (Li, Zhou & Ji 2022, §7), registered into :data:`~dpverify.bandits.experiments.EXPERIMENTS`.
 
 * ``dpdpe-fig2a`` — final regret against ε ∈ :data:`DPDPE_EPSILONS` of CDP-,
   LDP- and SDP-DPE at δ = 0.25; ``dpdpe-fig2b`` — time-average regret curves of

@@ -42,7 +42,8 @@ def core_set_bound(actions: int, dimension: int, core_set: bool = True) -> int:
 
 
 def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
-    """Hanna et al. 2022, Alg. 1/2/3: one record per batch i (N_i = ⌈q^i⌉ users at least, N_i + |C| − 1 at most)."""
+    """Hanna et al. 2022, Alg. 1/2/3: one record per batch i (N_i = ⌈q^i⌉ users at least, N_i + |C| − 1 at most).
+    """
     from dpverify.bandits.linear.phased_elimination import batch_base, batch_count
 
     base, count = batch_base(horizon), batch_count(horizon)

@@ -36,7 +36,7 @@ def least_squares(coordinates: NDArray[np.float64], counts: NDArray[np.int64],
 
 
 def eliminate(scores: NDArray[np.float64], width: float) -> NDArray[np.bool_]:
-    """Keep ``x`` with ``⟨x, θ̂⟩ >= max_b ⟨b, θ̂⟩ − 2·width`` (max over the active set, as in Hanna et al.'s proofs)."""
+    """Keep ``x`` with ``⟨x, θ̂⟩ >= max_b ⟨b, θ̂⟩ − 2·width`` (max over the active set, as Hanna et al. prove)."""
     return scores >= scores.max() - 2 * width
 
 

@@ -217,7 +217,8 @@ class LocalGaussianAverage(_GaussianAverage):
 
 @dataclass(frozen=True)
 class ShuffleVectorAverage:
-    """Li, Zhou & Ji 2022, Alg. 2: the (ε, δ)-SDP shuffled vector average on :class:`~dpverify.mechanisms.VectorSummation`.
+    """Li, Zhou & Ji 2022, Alg. 2: the (ε, δ)-SDP shuffled vector average, on
+    :class:`~dpverify.mechanisms.VectorSummation`.
 
     Inputs ``‖y_u‖₂ <= Δ2 = B√s`` (a norm bound, as in the proof of Thm 3, not
     the sensitivity ``2B√s``); parameters

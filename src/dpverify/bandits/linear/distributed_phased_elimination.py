@@ -89,7 +89,7 @@ DPDPE_MODELS = ("none", "central", "local", "shuffle")
 
 def dpdpe_width(*, dimension: int, users: int, plays: float, heterogeneity: float,
                 width_sigma: float, confidence: float) -> float:
-    """W_l = ``(√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β))`` (Li, Zhou & Ji 2022, Eq. 3, as its proofs use it).
+    """W_l = ``(√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β))`` (Li, Zhou & Ji 2022, Eq. 3, as in its proofs).
 
     >>> round(dpdpe_width(dimension=20, users=2, plays=103.78, heterogeneity=0.1,
     ...                   width_sigma=0.0, confidence=1e-9), 4)

@@ -131,7 +131,8 @@ class ShuffleArmElimination:
             raise value_error("privatizer", getattr(self.privatizer, "name", self.privatizer),
                               "an M_sum whose error is sub-Gaussian (ShuffledNoisyBits, "
                               "ShuffledRandomizedResponse, NonPrivate)",
-                              "the widths of Tenenbaum et al. 2021 need its variance proxy σ²; run Chowdhury & Zhou's "
+                              "the widths of Tenenbaum et al. 2021 need its variance proxy σ²; run "
+                              "Chowdhury & Zhou's "
                               "privatizers with BatchedSuccessiveElimination")
         return ShuffleEliminationPolicy(self, n_arms=n_arms, horizon=horizon, per_user=per_user)
 
@@ -259,7 +260,7 @@ def _msum(epsilon: float, delta: float, protocol: str) -> Any:
 def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
            protocol: str = "noise-bits", batch_reading: str = "squared",
            **options: Any) -> ShuffleArmElimination:
-    """SDP-AE (Tenenbaum et al. 2021, Alg. 1); ``batch_size=None`` is Cor. 3.2's m = ⌈σ²⌉ (or ⌈σ⌉, "printed").
+    """SDP-AE (Tenenbaum et al. 2021, Alg. 1); ``batch_size=None``: Cor. 3.2's m = ⌈σ²⌉ (or ⌈σ⌉, "printed").
 
     σ is that of the chosen M_sum (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`).
     """

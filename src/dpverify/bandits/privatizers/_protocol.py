@@ -118,7 +118,7 @@ def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: flo
     """Chowdhury & Zhou 2023, Thm 2: ``g = ⌈sε√n⌉``; τ from Prop. 1 with total σ = g/ε.
 
     ``tau_rule="paper"``: ``τ = ⌈(2g/ε)√log(2/p) + √2 log(2/p)⌉`` ([R], Thm 2's τ reconstructed);
-    ``"code"``: the authors' public code's ``⌈2g log(2/p)/ε + √2 log(2/p)⌉`` (larger: log where Thm 2 has √log).
+    ``"code"``: the authors' public code's ``⌈2g log(2/p)/ε + √2 log(2/p)⌉`` (larger: log for Thm 2's √log).
 
     >>> p = distributed_rdp_parameters(1.0, 1024, 1e-6, scale_factor=10)
     >>> p.precision, p.tau, p.modulus

@@ -274,7 +274,7 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
 
 @dataclass(frozen=True)
 class PolyaShuffle(PolyaSecureAggregation):
-    """Chowdhury & Zhou 2023, Thm 3 (App. D.2): Thm 1's protocol over an (ε̂, q̂)-relaxed SecAgg simulated by shuffling.
+    """Chowdhury & Zhou 2023, Thm 3 (App. D.2): Thm 1's protocol over an (ε̂, q̂)-relaxed SecAgg, by shuffling.
 
     As far as the paper specifies it (Thm 3, App. D.2): the Pólya noise, g and τ
     use **ε′ = ε/2** and ``p′ = 1/(2T)`` (``tail_probability``); the
