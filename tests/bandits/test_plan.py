@@ -110,7 +110,7 @@ def _reevaluate(plan: DeploymentPlan, name: str) -> ApproxDP | None:
 
         return ApproxDP(local_epsilon(params["flip_probability_p"], m=1,
                                       d=plan.instance["dimension"]), 0.0)
-    return None  # dpdpe-shuffle: the [R] claim of dpdpe Thm 3/9 only; non-private
+    return None  # dpdpe-shuffle: the [R] claim of Li, Zhou & Ji 2022, Thm 3/9 only; non-private
 
 
 GRID = [(0.5, 1e-6, 3000), (4.0, 1e-6, 3000), (1.0, 1e-3, 10 ** 6)]

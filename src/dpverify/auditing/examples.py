@@ -14,7 +14,7 @@ randomized_response               1        4-ary randomized response
 noisy_max_exponential             1        report-noisy-max, Exp(2/ε) noise, releases the index
 shuffled_binary_rr                1,1e-6   shuffled binary RR count, p = min_flip_probability
 polya_difference                  0.25     sum of 4 Pólya-difference shares (discrete Laplace)
-mldp                              2        garcelon's M_LDP, d = 1, m = 1
+mldp                              2        Garcelon et al.'s M_LDP, d = 1, m = 1
 noisy_max_with_value              1        noisy-max index (ε/2) and its value + Lap(2) (ε/2): a record
 laplace_half_scale                1        Laplace(1/2): the scale halved
 gaussian_half_sigma               1,1e-5   Gaussian at half the analytic σ
@@ -210,7 +210,7 @@ def _polya_shares(shares: int, scale: float, inverted: bool) -> Callable:
 
 
 def _mldp(epsilon_0: float, buggy: bool) -> tuple[LocalPrivatizer, Callable, Callable]:
-    """garcelon's M_LDP with d = m = 1; the bug spreads ε0 over d = 1 entries, not d(d+3)/2 = 2."""
+    """Garcelon et al. 2022's M_LDP with d = m = 1; the bug spreads ε0 over d = 1 entries, not d(d+3)/2 = 2."""
     claimed = epsilon_0 * 2 if buggy else epsilon_0  # LocalPrivatizer divides by d(d+3)/2 = 2
     privatizer = LocalPrivatizer(dimension=1, bits=1, epsilon_0=claimed, context_bound=1.0)
 
@@ -331,7 +331,7 @@ def _correct() -> list[ExampleMechanism]:
                          "Laplace, scale 4)", _polya_shares(4, 4.0, False), 0, 1, 0.25, 0.0,
                          True, lambda: 0.25))
     _, mldp_sampler, mldp_pmfs = _mldp(2.0, buggy=False)
-    add(ExampleMechanism("mldp", "garcelon's M_LDP (d = 1, m = 1, eps0 = 2)", mldp_sampler,
+    add(ExampleMechanism("mldp", "Garcelon et al. 2022's M_LDP (d = 1, m = 1, eps0 = 2)", mldp_sampler,
                          _MLDP_X, _MLDP_X_PRIME, 2.0, 0.0, True, _from_pmfs(mldp_pmfs),
                          mldp_pmfs))
     add(ExampleMechanism("noisy_max_with_value", "noisy-max index (Exp(4) noise, eps/2) released "
