@@ -122,9 +122,10 @@ def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: flo
 
     >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 6, users="nominal").name
     'DPE-FixedU (U=245, nominal rule)'
-    >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 4, dimension=5, actions=50,
-    ...                       calibration_runs=2).users
-    23
+    >>> users = make_linear_algorithm("dpe-fixedu", horizon=10 ** 4, dimension=5, actions=50,
+    ...                               calibration_runs=2).users
+    >>> 20 <= users <= 26   # 22-24 seen: the simulated runs' eliminations follow the BLAS kernels
+    True
     """
     name = check_choice(name, "name", LINEAR_ALGORITHM_NAMES)
     if name not in NON_PRIVATE_LINEAR_ALGORITHMS and epsilon is None:
