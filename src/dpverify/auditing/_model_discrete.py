@@ -122,7 +122,7 @@ def collision_probability(family: str, parameter: Any, trials: int | None = None
     if family == "binomial":
         pmf = stats.binom.pmf(np.arange(trials + 1), trials, float(parameter))
         return float(np.sum(pmf * pmf))
-    from dpverify.mechanisms._discrete_series import _discrete_gaussian_normaliser
+    from dpverify.mechanisms import discrete_gaussian_normaliser as _discrete_gaussian_normaliser
 
     with working_precision():
         if family == "discrete_laplace":
@@ -218,7 +218,7 @@ def _invert(family: str, tau: Callable[[float], float], target: float, trials: i
 def delta_function(family: str, parameter: float, sensitivity: int,
                    trials: int | None = None) -> Callable[[float], Any]:
     """``ε ↦ δ(ε)``, the exact profile of the family at ``parameter`` and integer ``sensitivity``."""
-    from dpverify.mechanisms._noise_maps import (
+    from dpverify.mechanisms import (
         binomial_noise_delta,
         discrete_gaussian_delta,
         discrete_laplace_delta,

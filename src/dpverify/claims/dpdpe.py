@@ -14,16 +14,20 @@ import math
 import mpmath
 import numpy as np
 
+import dpverify.claims.regret_bounds as regret_bounds
+import dpverify.claims.symbolic as symbolic
 from dpverify._numeric import round_up
 from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.linear.privatizers import CentralGaussianAverage
 from dpverify.bandits.simulate import simulate
-from dpverify.claims import regret_bounds, symbolic
 from dpverify.claims._simulations import bound_figure, explicit_verdict, rate_verdict, regret_rows
 from dpverify.claims._types import CORRECTED, FAILS, HOLDS, Claim, Evidence
-from dpverify.mechanisms._noise_maps import binomial_noise_delta
-from dpverify.mechanisms._vector_summation import VectorSummation, vector_summation_parameters
+from dpverify.mechanisms import (
+    VectorSummation,
+    binomial_noise_delta,
+    vector_summation_parameters,
+)
 
 __all__ = ["CLAIMS", "shuffle_protocol_delta"]
 
