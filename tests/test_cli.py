@@ -303,3 +303,17 @@ def test_compositions_is_an_alias_of_count(capsys):
     new = _json(capsys, "account", "laplace", "--scale", "10", "--count", "10")
     old = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "10")
     assert old["count"] == new["count"] == 10 and old["epsilon"] == new["epsilon"]
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["claims", "--help"], ["sweep", "--help"]])
+def test_help_loads_no_numerical_library(argv: list[str]) -> None:
+    """Every command module is imported for ``dpverify --help``: none may import numpy, scipy,
+    mpmath or the rest of dpverify at its top (their imports wait in the handlers)."""
+    code = ("import sys, runpy; sys.argv = ['dpverify', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('dpverify.cli', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('numpy', 'scipy', 'mpmath', 'sympy') or m.startswith(('dpverify.accountants', "
+            "'dpverify.auditing', 'dpverify.bandits', 'dpverify.mechanisms', 'dpverify.claims')))\n"
+            "assert not heavy, heavy\n")
+    subprocess.run([sys.executable, "-c", code, *argv], check=True, capture_output=True)

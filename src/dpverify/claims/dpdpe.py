@@ -54,7 +54,7 @@ def shuffle_protocol_delta(epsilon: float, delta: float, *, users: int, dimensio
     Per coordinate, the shuffler's view is a count: a fixed part, the users'
     rounding bits and ``Bin(|U| b, p)``; one user moves its own count by at
     most g. By joint convexity and post-processing, every neighbouring pair is
-    at most :func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta` with
+    at most :func:`~dpverify.mechanisms.binomial_noise_delta` with
     sensitivity g (exact, rounded up); basic composition over the s
     coordinates gives ``δ_total <= s δ_1(ε/s)``. The pair ``y = ±Δ e_1`` moves
     one coordinate by exactly g: its δ is ``δ_1(ε)`` (a lower bound).

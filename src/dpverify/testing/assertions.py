@@ -173,7 +173,7 @@ def _target(report: AuditReport) -> None:
     if "hypothesis" not in sys.modules:
         return
     from hypothesis import target  # deferred: optional; used only when already loaded
-    from hypothesis.control import currently_in_test_context  # deferred: as above
+    from hypothesis.control import currently_in_test_context  # deferred: optional, as above
 
     if currently_in_test_context():
         excess = report.epsilon_lower_bound - report.guarantee.epsilon
