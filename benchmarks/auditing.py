@@ -59,7 +59,7 @@ measured with the same code, at the commit setting the 2·10^6 pilot):
 every pair; its bound needs the conditional ratio bound (one exact Clopper–Pearson bound on
 ``p/(p + p')`` from Poisson-sized prefixes, ``docs/proofs/auditing.md`` §4a) and a single
 certified event: two one-sided bounds certify at most 0.2475 at this size. SVT3 and
-SVT34Parallel need the sentinel family (:mod:`dpverify.auditing._sentinel_families`).
+SVT34Parallel need the sentinel family (:mod:`dpverify.auditing.events._sentinel_families`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Rows:
 
 * **one run at T = 10^7, K = 10** of VB-SDP-AE (Bernoulli easy instance,
   ε = 0.5, δ = 10^-6) and of Dist-DP-SE (clipped-Gaussian easy instance,
-  ε = 0.5, batches 2^b and 4^b): target < 2 s each. chowdhury's public
+  ε = 0.5, batches 2^b and 4^b): target < 2 s each. Chowdhury & Zhou's public
   reference code takes about 10–14 s per 10^6 rounds per run, i.e. 100–140 s
   for one such run;
 * **the full Fig. 1 (a) reproduction** (DP-SE, Dist-DP-SE, Dist-RDP-SE s = 10
@@ -96,7 +96,8 @@ def _regret_rows(jobs: int) -> None:
 
 
 def reference_instances(runs: int = 20, k: int = 10, gap: float = 0.5) -> list[ClippedGaussianBandit]:
-    """The reference code's instances (CATALOGUE A5): ``np.random.seed(r)``, μ = gap·U[0,1)^K + 0.5 − gap/2.
+    """The reference code's instances (Chowdhury & Zhou 2023's public code): ``np.random.seed(r)``,
+    μ = gap·U[0,1)^K + 0.5 − gap/2.
 
     Recreated with the legacy MT19937 stream (benchmark only; the package never
     uses global or legacy random state).

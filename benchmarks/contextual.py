@@ -1,4 +1,4 @@
-"""Contextual-bandit benchmark (garcelon 2022): one run at T = 10^6, d = 5, K = 10, target < 60 s each.
+"""Contextual-bandit benchmark (Garcelon et al. 2022): one run at T = 10^6, d = 5, K = 10, target < 60 s each.
 
 Run on demand: ``python benchmarks/contextual.py [--horizon 1000000] [--dim 5]``.
 

@@ -1,15 +1,15 @@
-"""Linear-bandit benchmark: one hanna run and one DP-DPE run against the speed targets.
+"""Linear-bandit benchmark: one Hanna et al. 2022 run and one DP-DPE run against the speed targets.
 
 Run on demand: ``python benchmarks/linear.py``. Each cell runs in a forked child
 with a time limit (:mod:`_forked`), so a regression reports "timeout".
 
 Rows:
 
-* **hanna Alg. 1 (central, paper mode, ε = 1), Alg. 3 (shuffled) and Fig. 3(b)'s
+* **Hanna et al. Alg. 1 (central, paper mode, ε = 1), Alg. 3 (shuffled) and Fig. 3(b)'s
   no-core-set variant**, one run each at T = 10^7, K = 1000, d = 2 (sphere
   instance): target < 10 s;
 * **CDP-DPE, SDP-DPE and DPE**, one run each at T = 10^6, d = 20, k = 1000,
-  |U| = 10^5 (dpdpe's setting, ε = 10, δ = 0.25): target < 30 s.
+  |U| = 10^5 (Li, Zhou & Ji 2022's setting, ε = 10, δ = 0.25): target < 30 s.
 
 Accounting (the guarantee) is computed outside the timed region. Vectorised:
 every pull of an action in a phase is one draw; client averages are drawn

@@ -10,7 +10,7 @@ Rows (ε0 = 2, δ = 1e-6 unless stated):
   variation-ratio tool with binary RR ≈ 0.00953;
 * the exact privacy of the shuffled binary RR (the ground truth), as far as
   ``--exact-max-n`` (its branch-and-bound is slow at large n);
-* ``max_local_epsilons`` for 10^4 batch sizes (hanna Alg. 3's inverse).
+* ``max_local_epsilons`` for 10^4 batch sizes (the inverse of Hanna et al. 2022, Alg. 3).
 
 Each run happens in a forked child with a time limit, so a slow cell cannot
 stall the table.

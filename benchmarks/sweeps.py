@@ -1,4 +1,4 @@
-"""Sweep benchmark: chowdhury Fig. 1 at full scale on the local pool and on Dask, and a cached re-run.
+"""Sweep benchmark: Chowdhury & Zhou 2023, Fig. 1, at full scale on the local pool and on Dask, and a cached re-run.
 
 Run on demand: ``python benchmarks/sweeps.py [--jobs 2] [--panels a,b,...] [--runs 20] [--repeats 1]``.
 Needs the ``dask`` extra for the Dask rows.

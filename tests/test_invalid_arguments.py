@@ -463,7 +463,7 @@ TABLE: list[tuple[str, Callable[..., Any], dict[str, Any], str, list[Any]]] = [
      "delta", DELTAS),
     ("exact_delta.epsilon", auditing.exact_delta, {"p": [0.5, 0.5], "q": [0.25, 0.75],
                                                     "epsilon": 0.1}, "epsilon", EPSILONS),
-    # bandits.contextual (garcelon 2022 SBLB)
+    # bandits.contextual (Garcelon et al. 2022 SBLB)
     ("contextual.flip_probability", contextual_params.flip_probability,
      {"epsilon_0": 1.0, "m": 1, "d": 2}, "epsilon_0", [0.0, *EPSILONS]),
     ("contextual.flip_probability.d", contextual_params.flip_probability,

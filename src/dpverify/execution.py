@@ -21,7 +21,7 @@ Where they run is chosen by exactly one of
   about 12 % of a simulation) and glibc's ``MALLOC_TRIM_THRESHOLD_`` is not
   set (Dask's default of 64 KiB freezes glibc's adaptive ``mmap`` threshold, so
   every array above 128 KiB is mapped and zero-faulted afresh: 18–30 % more CPU
-  per simulation, measured on chowdhury Fig. 1), and its periodic monitors run
+  per simulation, measured on Chowdhury & Zhou 2023, Fig. 1), and its periodic monitors run
   less often (an idle cluster's event-loop ticks and system/memory monitors cost
   7.5 % of a core, 1.5 % after). On a cluster of your own set
   ``distributed.worker.profile.enabled: false``, drop

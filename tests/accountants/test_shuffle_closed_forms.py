@@ -24,7 +24,7 @@ def test_fmt2021_equals_hanna_eq_10(eps0, n, delta) -> None:
     assert abs(closed.fmt2021_epsilon(eps0, n, delta) - _fmt(eps0, n, delta)) < 1e-45
 
 
-def test_fmt2021_tight_equals_catalogue_e2b() -> None:
+def test_fmt2021_tight_equals_fmt_code_formula() -> None:
     eps0, n, delta = 2.0, 10**6, 1e-6
     a = 8 * mpmath.sqrt(mpmath.exp(2) * mpmath.log(4 / mpmath.mpf(delta)) / n)
     c = 8 * mpmath.exp(2) / n
@@ -47,8 +47,8 @@ def test_other_closed_forms_equal_their_formulas() -> None:
     assert abs(closed.cheu2019_epsilon(0.1, 5000, 1e-6) - expected) < 1e-45
 
 
-def test_cheu2019_is_above_the_catalogue_exact_value() -> None:
-    # CATALOGUE E3 [D]: n = 5000, p = 0.1, δ = 1e-6: exact 0.243, closed form 1.046
+def test_cheu2019_is_above_the_exact_value() -> None:
+    # n = 5000, p = 0.1, δ = 1e-6: exact 0.243 (shuffled_binary_rr_epsilon), closed form 1.046
     assert abs(closed.cheu2019_epsilon(0.1, 5000, 1e-6) - 1.046) < 5e-3
 
 

@@ -1,4 +1,4 @@
-"""Exact shuffled binary RR: brute force, CATALOGUE E3 numbers, closed-form bounds, monotonicity."""
+"""Exact shuffled binary RR: brute force, known exact values, closed-form bounds, monotonicity."""
 
 import math
 from fractions import Fraction
@@ -38,7 +38,7 @@ def test_matches_brute_force(p, n, eps):
 
 
 @pytest.mark.parametrize("p, n, expected", [(0.487, 1000, 0.148), (0.1, 5000, 0.243)])
-def test_catalogue_e3(p, n, expected):
+def test_exact_values_of_shuffled_binary_rr(p, n, expected):
     assert round(shuffled_binary_rr_epsilon(p, n, 1e-6), 3) == expected
 
 

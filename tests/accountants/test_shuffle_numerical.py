@@ -19,7 +19,7 @@ from dpverify.accountants._shuffle_numerical import (
 
 
 def hanna_eq10(local_epsilon: float, n: int, delta: float) -> float:
-    """FMT's closed form f_{n,δ}(ε0), hanna eq. (10), in mpmath."""
+    """FMT's closed form f_{n,δ}(ε0), Hanna et al. 2022, eq. (10), in mpmath."""
     e0 = mpmath.exp(local_epsilon)
     inner = 8 * mpmath.sqrt(e0 * mpmath.log(4 / mpmath.mpf(delta)) / n) + 8 * e0 / n
     return float(mpmath.log(1 + (e0 - 1) / (e0 + 1) * inner))

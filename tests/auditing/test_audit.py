@@ -10,7 +10,8 @@ from scipy import stats
 
 from dpverify import ApproxDP, PureDP, ZCDP
 from dpverify.auditing import audit, audit_curve, claimed_delta_curve
-from dpverify.auditing import _engine
+from dpverify.auditing._pipeline.engine import CHUNK_ELEMENTS
+from dpverify.auditing._pipeline.safety import PROBE_ROWS
 from dpverify.auditing.exact import exact_epsilon
 from dpverify.errors import AuditError
 from dpverify.mechanisms.continuous import gaussian_privacy_profile, laplace_privacy_profile
@@ -109,8 +110,6 @@ def test_search_and_certification_splits_are_disjoint_and_chunked() -> None:
     (With ``threads=False`` the contract probe makes three calls of PROBE_ROWS
     on x before the audit's own draws; their outputs are discarded.)
     """
-    from dpverify.auditing._safety import PROBE_ROWS
-
     calls: list[tuple[float, int]] = []
 
     def recording(data, size, rng):
@@ -126,7 +125,7 @@ def test_search_and_certification_splits_are_disjoint_and_chunked() -> None:
     assert sum(x_calls) == 300_000
     # search draws: 1024 then the rest; everything after is certification chunks
     assert x_calls[:2] == [1024, search - 1024]
-    assert max(x_calls[2:]) <= _engine.CHUNK_ELEMENTS and sum(x_calls[2:]) == 200_000
+    assert max(x_calls[2:]) <= CHUNK_ELEMENTS and sum(x_calls[2:]) == 200_000
 
 
 def test_user_events_certify_every_sample_in_both_directions() -> None:
@@ -251,34 +250,6 @@ def test_discrete_curve_bounds_are_below_the_exact_values() -> None:
     for point in report.points:
         assert point.epsilon_lower_bound <= exact_epsilon(p, q, delta=min(point.claimed_delta,
                                                                              0.999)) + 1e-12
-
-
-def test_poisson_prefix_counts_are_the_counts_of_the_first_outputs() -> None:
-    """The conditional bound's counts are those of exactly the first ``M`` certification outputs."""
-    rng = np.random.default_rng(5)
-    first, second = rng.laplace(0.0, 1.0, 60_000), rng.laplace(1.0, 1.0, 60_000)
-    counts = _engine.run_search_and_count(
-        _engine.sliced_draw(first, second), samples=60_000, families="threshold",
-        targets=(("delta", 0.0),), confidence=0.95, threads=False,
-        prefix_rng=np.random.default_rng(1))
-    n_search, n = counts.n_search, counts.n_certify
-    assert counts.prefix is not None and counts.prefix_mean == n - _engine.PREFIX_SIGMAS * n ** 0.5
-    for index, candidate in enumerate(counts.candidates):
-        for side, outputs in enumerate((first, second)):
-            head = outputs[n_search:n_search + counts.prefix[side]]
-            assert counts.prefix_counts[index, side] == np.count_nonzero(candidate.event(head))
-            assert counts.counts[index, side] == np.count_nonzero(candidate.event(
-                outputs[n_search:]))
-
-
-def test_prefix_sizes() -> None:
-    assert _engine.prefix_sizes(_engine.PREFIX_MIN - 1, np.random.default_rng(0)) == (None, None)
-    assert _engine.prefix_sizes(10**6, None) == (None, None)
-    sizes, mean = _engine.prefix_sizes(10**6, np.random.default_rng(0))
-    assert mean == 10**6 - 4000 and all(abs(m - mean) < 6 * mean ** 0.5 for m in sizes)
-    # a side's M above n: no conditional bound (probability ~3e-5 per side at 4 sigmas)
-    draws = [_engine.prefix_sizes(1000, np.random.default_rng(s))[0] for s in range(3000)]
-    assert 0 <= sum(d is None for d in draws) <= 10
 
 
 def test_conditional_bound_gives_pure_epsilon_audits_a_tighter_bound() -> None:

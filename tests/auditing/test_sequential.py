@@ -9,8 +9,13 @@ import pytest
 from scipy import stats
 
 from dpverify.auditing import audit
-from dpverify.auditing.planning import largest_certifiable_epsilon, samples_to_certify
+from dpverify.auditing.planning import (
+    check_samples_can_certify,
+    largest_certifiable_epsilon,
+    samples_to_certify,
+)
 from dpverify.auditing.sequential import audit_sequential, planned_stages, stage_sizes
+from dpverify.errors import AuditWarning
 
 
 def laplace(scale: float):
@@ -81,9 +86,6 @@ def test_sequential_false_alarms_are_at_most_five_percent() -> None:
 
 def test_samples_that_cannot_certify_anything_get_a_hint() -> None:
     """The library warns (the audit cannot fail); check_samples_can_certify (the CLI) refuses."""
-    from dpverify.auditing.audit import check_samples_can_certify
-    from dpverify.errors import AuditWarning
-
     hint = r"samples=10 must be.*samples=\d+ or more.*samples='auto'"
     with pytest.warns(AuditWarning, match="this audit cannot fail: " + hint):
         report = audit(laplace(0.1), 0.0, 1.0, epsilon=1.0, samples=10)

@@ -15,7 +15,7 @@ from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import simulate
 
 EASY = InstanceFamily("easy", 10)
-PAPER = {"confidence": 0.1, "batch_base": 4}  # chowdhury Sec. 7 settings (CATALOGUE A5)
+PAPER = {"confidence": 0.1, "batch_base": 4}  # Chowdhury & Zhou 2023, Sec. 7 settings (and their public code)
 
 
 def _paired(first, second) -> tuple[float, float]:
@@ -25,7 +25,7 @@ def _paired(first, second) -> tuple[float, float]:
 
 
 def test_dist_dp_se_approaches_dp_se_as_t_grows() -> None:
-    """chowdhury Sec. 7 obs. 1: the gap in time-average regret closes (20 runs; 3 SE margins)."""
+    """Chowdhury & Zhou 2023, Sec. 7 obs. 1: the gap in time-average regret closes (20 runs; 3 SE margins)."""
     points = [10 ** 5, 10 ** 6]
     central = simulate(make_algorithm("dp-se", epsilon=0.5, confidence=0.1), EASY, 10 ** 6, runs=20,
                        seed=5, checkpoints=points)
@@ -38,7 +38,7 @@ def test_dist_dp_se_approaches_dp_se_as_t_grows() -> None:
 
 
 def test_rdp_with_s10_beats_pure_dp_at_small_epsilon() -> None:
-    """chowdhury Sec. 7 obs. 2: Dist-RDP-SE (s = 10) <= Dist-DP-SE at ε = 0.1 (20 runs; 2 SE margin)."""
+    """Chowdhury & Zhou 2023, Sec. 7 obs. 2: Dist-RDP-SE (s = 10) <= Dist-DP-SE at ε = 0.1 (20 runs; 2 SE margin)."""
     rdp = simulate(make_algorithm("dist-rdp-se", epsilon=0.1, scale_factor=10, **PAPER), EASY,
                    10 ** 6, runs=20, seed=5, checkpoints=4)
     pure = simulate(make_algorithm("dist-dp-se", epsilon=0.1, **PAPER), EASY, 10 ** 6, runs=20,
@@ -48,7 +48,7 @@ def test_rdp_with_s10_beats_pure_dp_at_small_epsilon() -> None:
 
 
 def test_vb_sdp_ae_beats_sdp_ae_at_small_epsilon() -> None:
-    """tenenbaum Thm 3.3 vs Cor. 3.2: additive kσ log T (VB) vs Σ Δ_a σ² (SDP-AE) at ε = 0.01.
+    """Tenenbaum et al. 2021, Thm 3.3 vs Cor. 3.2: additive kσ log T (VB) vs Σ Δ_a σ² (SDP-AE) at ε = 0.01.
 
     With the width's constants VB-SDP-AE's cost is about 100σ per arm against
     SDP-AE's Δσ², so the claim needs σ >~ 100/Δ: two arms with Δ = 1/2 and ε = 0.01
@@ -61,7 +61,7 @@ def test_vb_sdp_ae_beats_sdp_ae_at_small_epsilon() -> None:
 
 
 def test_local_model_costs_far_more_than_central_and_distributed() -> None:
-    """chowdhury Fig. 4: CDP-SE ≈ Dist-DP-SE ≪ LDP-SE (5 runs at T = 10^5)."""
+    """Chowdhury & Zhou 2023, Fig. 4: CDP-SE ≈ Dist-DP-SE ≪ LDP-SE (5 runs at T = 10^5)."""
     results = {name: simulate(make_algorithm(name, epsilon=0.5, **PAPER), EASY, 10 ** 5, runs=5,
                               seed=5, checkpoints=3).final_regret().mean()
                for name in ("cdp-se", "dist-dp-se", "ldp-se")}

@@ -6,7 +6,7 @@ with confidence 0.999, against the privatizer's own per-batch claim (its
 :meth:`guarantee`, in (ε, δ) form). A correct privatizer is flagged falsely
 with probability at most 1e-3 per audit (fixed seeds here). The same audit flags
 the reference code's Pólya sampler with the inverted Gamma scale
-(CATALOGUE T3-1), written only here.
+((1 − β)/β instead of footnote 3's β/(1 − β), Chowdhury & Zhou 2023), written only here.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_privatizer_meets_its_claim(label, privatizer, binary) -> None:
 
 
 class InvertedScalePolya(PolyaSecureAggregation):
-    """The reference code's bug (CATALOGUE T3-1): Pólya via Gamma scale (1 − β)/β, not β/(1 − β)."""
+    """The reference code's bug: Pólya via Gamma scale (1 − β)/β, not β/(1 − β) (Chowdhury & Zhou, fn. 3)."""
 
     def _aggregate_noise(self, parameters, rng, size=None):
         beta = math.exp(-self.epsilon / parameters.precision)

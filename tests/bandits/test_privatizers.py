@@ -48,7 +48,7 @@ T = 10 ** 6
 
 
 @pytest.mark.parametrize("epsilon, users, expected", [
-    (1.0, 64, (8, 117, 747, 10)),        # CATALOGUE A4.2 worked values (p = 1/T, T = 10^6)
+    (1.0, 64, (8, 117, 747, 10)),        # worked values of Chowdhury & Zhou's Thm 1 (p = 1/T, T = 10^6)
     (1.0, 1024, (32, 465, 33699, 16)),
     (0.1, 4, (1, 146, 297, 9)),
 ])
@@ -64,7 +64,7 @@ def test_thm2_parameters_match_worked_values_and_code_rule_is_larger() -> None:
     p = distributed_rdp_parameters(1.0, 1024, 1 / T, scale_factor=10)
     assert (p.precision, p.tau, p.modulus) == (320, 2459, 332599)
     privatizer = SkellamSecureAggregation(1.0, 10, 1 / T)
-    assert 2 * privatizer.user_noise(p).mu == pytest.approx(100.0)  # per-user variance s² (A4.2)
+    assert 2 * privatizer.user_noise(p).mu == pytest.approx(100.0)  # per-user variance s² (Thm 2)
     code = distributed_rdp_parameters(1.0, 1024, 1 / T, scale_factor=10, tau_rule="code")
     assert code.precision == p.precision and code.tau > p.tau
 
@@ -84,7 +84,7 @@ def test_theorem_tail_probability_is_one_over_horizon() -> None:
 
 
 def test_shuffle_uses_half_epsilon_in_noise_g_and_tau() -> None:
-    """Thm 3 (T3-5): ε′ = ε/2 in the Pólya parameter, g and τ; total 2ε̂ + ε′ = ε."""
+    """Thm 3 (Chowdhury & Zhou 2023): ε′ = ε/2 in the Pólya parameter, g and τ; total 2ε̂ + ε′ = ε."""
     shuffle, plain = PolyaShuffle(1.0, 1e-6), PolyaSecureAggregation(0.5, 1e-6)
     assert shuffle.parameters(256) == plain.parameters(256)
     assert shuffle.user_noise(shuffle.parameters(256)) == plain.user_noise(plain.parameters(256))
@@ -106,7 +106,7 @@ def test_pure_dp_guarantees_are_epsilon(privatizer) -> None:
 
 
 def _uniform_rdp(alpha: int, epsilon: float, s: float) -> float:
-    """chowdhury Thm 2's bound over all n (CATALOGUE A4.3)."""
+    """Chowdhury & Zhou 2023, Thm 2's bound over all n."""
     return alpha * epsilon ** 2 / 2 + min((2 * alpha - 1) * epsilon ** 2 / (4 * s ** 2)
                                           + 3 * epsilon / (2 * s ** 3), 3 * epsilon / (2 * s))
 
@@ -118,7 +118,7 @@ def test_skellam_guarantee_below_uniform_bound_and_near_worked_values() -> None:
         assert isinstance(curve, RDPCurve)
         for alpha in (2, 3, 10):
             assert curve.epsilon_at(alpha) <= _uniform_rdp(alpha, 1.0, 10) * (1 + 1e-12)
-    curve = privatizer.guarantee(1024)  # CATALOGUE A4.3: 1.000007, 1.500012, 5.000046 at n = 1024
+    curve = privatizer.guarantee(1024)  # exact at n = 1024: 1.000007, 1.500012, 5.000046
     for alpha, value in ((2, 1.000007), (3, 1.500012), (10, 5.000046)):
         assert curve.epsilon_at(alpha) == pytest.approx(value, abs=2e-6)
 
@@ -131,7 +131,7 @@ def test_discrete_gaussian_lemma4_against_direct_sum() -> None:
     exact = min(math.sqrt(1 + 2 * xi), 1 + xi)
     bound = distributed_discrete_gaussian_epsilon(sigma, users, sensitivity=700)
     assert exact <= bound <= exact * (1 + 1e-6)
-    assert bound == pytest.approx(1.0135, abs=2e-4)  # CATALOGUE A3.4: ξ ≈ 0.0139 at n = T/2
+    assert bound == pytest.approx(1.0135, abs=2e-4)  # Lemma 4's ξ ≈ 0.0139 at n = T/2
 
 
 def test_discrete_gaussian_privatizer_guarantee_is_zcdp_near_half_epsilon_squared() -> None:
@@ -142,7 +142,7 @@ def test_discrete_gaussian_privatizer_guarantee_is_zcdp_near_half_epsilon_square
 
 
 def test_cdp_se_ldp_se_and_dist_cdp_se_accept_epsilon_one_with_a_note() -> None:
-    """chowdhury Fig. 4 runs ε = 1: Thms 4–6 assume ε < 1 for the regret bound only, alike."""
+    """Chowdhury & Zhou 2023, Fig. 4 runs ε = 1: Thms 4–6 assume ε < 1 for the regret bound only, alike."""
     from dpverify.bandits.mab import make_algorithm
     from dpverify.bandits.simulate import simulate
     from dpverify.bandits.environments import InstanceFamily
@@ -150,7 +150,7 @@ def test_cdp_se_ldp_se_and_dist_cdp_se_accept_epsilon_one_with_a_note() -> None:
     for name, theorem in (("dist-cdp-se", "Thm 4"), ("cdp-se", "Thm 5"), ("ldp-se", "Thm 6")):
         algorithm = make_algorithm(name, epsilon=1.0, batch_base=2)
         guarantee = algorithm.guarantee(n_arms=10, horizon=10 ** 6)
-        assert f"chowdhury {theorem}'s regret bound assumes epsilon < 1" in guarantee.notes
+        assert f"Chowdhury & Zhou 2023, {theorem}'s regret bound assumes epsilon < 1" in guarantee.notes
         assert "assumes" not in make_algorithm(name, epsilon=0.5).guarantee(
             n_arms=10, horizon=10 ** 6).notes
     result = simulate(make_algorithm("dist-cdp-se", epsilon=1.0, batch_base=2),
@@ -264,7 +264,7 @@ def test_vectorised_estimates_have_the_fast_path_law(privatizer, rewards) -> Non
 
 
 def test_central_laplace_paths_and_independent_draws() -> None:
-    """DP-SE noise: same law on both paths, and a fresh draw per call (not trap T3-2's shared one)."""
+    """DP-SE noise: same law on both paths, and a fresh draw per call (not the public code's shared one)."""
     rng = np.random.default_rng(7)
     privatizer = CentralLaplace(0.5)
     fast = np.array([privatizer.privatize_sum(BINARY, rng=rng) for _ in range(3000)])

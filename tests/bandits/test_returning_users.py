@@ -1,4 +1,4 @@
-"""chowdhury App. I: per-batch noise for users who join up to B batches (bandits.returning_users).
+"""Chowdhury & Zhou 2023, App. I: per-batch noise for users who join up to B batches (bandits.returning_users).
 
 Cross-checks: the exact route is the PLD calibration of B Gaussian releases,
 which for Gaussians equals one Gaussian at σ/√B (composition of B Gaussians

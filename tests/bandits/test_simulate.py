@@ -69,7 +69,8 @@ def test_pseudo_regret_at_checkpoints_is_exact_and_run_exits_at_horizon() -> Non
     per_round = np.cumsum(env.gaps[arms])
     np.testing.assert_allclose(result.pseudo_regret[0], per_round[result.checkpoints - 1], rtol=1e-12)
     assert result.pulls.sum() == horizon and result.checkpoints[-1] == horizon
-    # the batch cut by the horizon is never aggregated (chowdhury Alg. 1 l. 9; tenenbaum T-T7)
+    # the batch cut by the horizon is never aggregated (Chowdhury & Zhou 2023, Alg. 1 l. 9;
+    # Tenenbaum et al. 2021, Alg. 1 l. 8)
     updated = sum(b.size for kind, b in LOG if kind == "update")
     asked = [b for kind, b in LOG if kind == "batch"]
     assert updated == sum(b.size for b in asked[:-1]) < horizon < updated + asked[-1].size

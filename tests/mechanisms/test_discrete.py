@@ -1,6 +1,7 @@
 """Exact laws of the integer noise mechanisms: normalisation, cdf/pmf agreement, moments,
 independent constructions (geometric / Poisson convolutions, Poisson summation), and the
-Pólya-difference law whose aggregate is the discrete Laplace (CATALOGUE 003, trap T3-1)."""
+Pólya-difference law whose aggregate is the discrete Laplace (Chowdhury & Zhou 2023, Fact 1
+and footnote 3, whose Gamma scale the authors' public code inverts)."""
 
 from __future__ import annotations
 
@@ -142,8 +143,8 @@ def _aggregate_pmf(share: PolyaDifference, ks: np.ndarray, size: int = 4096) -> 
     return aggregate[ks + size // 2]
 
 
-def test_catalogue_check_sum_of_64_shares_against_inverted_gamma_scale() -> None:
-    """CATALOGUE 003 check 1 (n = 64, ε = 0.5, g = 4, β = e^{−1/8}).
+def test_sum_of_64_shares_against_inverted_gamma_scale() -> None:
+    """n = 64, ε = 0.5, g = 4, β = e^{−1/8} (Chowdhury & Zhou 2023, Thm 1's noise).
 
     The correct Pólya law (Gamma scale β/(1−β)) aggregates to Lap_Z(8): variance 127.8
     and the Lap_Z(8) pmf. The public reference code's Gamma scale (1−β)/β is Pólya(r, 1−β),

@@ -1,4 +1,4 @@
-"""Encoders: randomized rounding, unary codes and garcelon's M_LDP (laws, debiasing, variance)."""
+"""Encoders: randomized rounding, unary codes and Garcelon et al. 2022's M_LDP (laws, debiasing, variance)."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ def test_discrete_gaussian_zcdp_bounds_exact_renyi(sigma: float, sensitivity: in
 @pytest.mark.parametrize("mu, sensitivity", [(0.25, 1), (0.5, 1), (2.0, 1), (2.0, 3), (5.0, 2),
                                               (50.0, 5), (200.0, 20)])
 def test_skellam_rdp_bounds_exact_renyi(mu: float, sensitivity: int) -> None:
-    """CATALOGUE check 2 (variance 2μ): Agarwal et al.'s bound >= D_α from Bessel pmfs."""
+    """Variance 2μ: Agarwal et al.'s bound >= D_α from Bessel pmfs."""
     curve = privacy_map(Skellam(mu), sensitivity=sensitivity)
     width = int(25 * math.sqrt(2 * mu) + 60 + 4 * sensitivity)
     p, q = _pair(Skellam(mu), sensitivity, width)
@@ -260,7 +260,7 @@ def test_exact_profiles_decrease_with_noise_and_grow_with_sensitivity(noise: flo
 
 def test_closed_form_maps_take_any_integer_sensitivity() -> None:
     """Closed forms take Δ up to 10^7: Δ = 128,000 (the secure-aggregation precision of
-    chowdhury Fig. 1(c) at T = 10^7) is accepted where the summed exact profiles refuse
+    Chowdhury & Zhou 2023, Fig. 1(c) at T = 10^7) is accepted where the summed exact profiles refuse
     it, and the values are the formulas' (Δ/t, Δ²/(2σ²), Thm 3.5)."""
     big = 128_000
     curve = privacy_map(Skellam(1e12), sensitivity=big, target=RDPCurve)

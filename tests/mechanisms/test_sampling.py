@@ -152,7 +152,7 @@ def test_laplace_aggregate_matches_user_path() -> None:
 @pytest.mark.parametrize("mechanism", [DiscreteGaussian(1.0), DiscreteLaplace(2.0)],
                          ids=lambda m: type(m).__name__)
 def test_sums_without_a_closed_form_use_the_user_path(mechanism) -> None:
-    """A sum of discrete Gaussians is not discrete Gaussian (CATALOGUE T3-3): no shortcut."""
+    """A sum of discrete Gaussians is not discrete Gaussian: no shortcut."""
     fast = sampling.sample_aggregate(mechanism, 0, users=4, rng=np.random.default_rng(1), size=20)
     slow = sampling.sample_users(mechanism, users=4, rng=np.random.default_rng(1),
                                  size=20).sum(axis=0)

@@ -67,7 +67,7 @@ def _at_most(lhs: Any, rhs: Any) -> bool:
         lhs <= rhs * (1 + mpmath.mpf(FORMULA_RELATIVE_ERROR))
 
 
-# --- Feldman, McMillan, Talwar 2021 (hanna eq. (10), CATALOGUE E2) -----------------------------
+# --- Feldman, McMillan, Talwar 2021, Thm 3.1 (Hanna et al. 2022, eq. (10)) ----------------------
 
 def _fmt_terms(local_epsilon: mpmath.mpf, n: int, delta: mpmath.mpf) -> tuple[Any, Any, Any]:
     """``(e^{ε0}, a, c)`` with ``a = 8 √(e^{ε0} ln(4/δ) / n)`` and ``c = 8 e^{ε0} / n``."""
@@ -77,7 +77,7 @@ def _fmt_terms(local_epsilon: mpmath.mpf, n: int, delta: mpmath.mpf) -> tuple[An
 
 
 def fmt2021_epsilon(local_epsilon: float, n: int, delta: float) -> mpmath.mpf:
-    """FMT 2021 Thm 3.1 as hanna eq. (10): ``ln(1 + (e^{ε0}−1)/(e^{ε0}+1) · (a + c))``."""
+    """FMT 2021 Thm 3.1 as Hanna et al. 2022, eq. (10): ``ln(1 + (e^{ε0}−1)/(e^{ε0}+1) · (a + c))``."""
     with working_precision():
         growth, a, c = _fmt_terms(mpmath.mpf(local_epsilon), n, mpmath.mpf(delta))
         return mpmath.log1p((growth - 1) / (growth + 1) * (a + c))
@@ -99,7 +99,7 @@ def _check_fmt_limit(bound: str, log_argument: int, local_epsilon: float, n: int
 
 
 def fmt2021_check(local_epsilon: float, n: int, delta: float) -> None:
-    """Validity of FMT 2021 Thm 3.1 (CATALOGUE E2): ``ε0 <= ln(n / (16 ln(2/δ)))``."""
+    """Validity of FMT 2021 Thm 3.1: ``ε0 <= ln(n / (16 ln(2/δ)))``."""
     _check_fmt_limit("fmt2021", 2, local_epsilon, n, delta)
 
 
@@ -129,12 +129,12 @@ def fmt2021_meets(local_epsilon: float, n: int, delta: float, target: float) -> 
 
 
 def fmt2021_tight_epsilon(local_epsilon: float, n: int, delta: float) -> mpmath.mpf:
-    """FMT's code (CATALOGUE E2 (b)): ``ln(1 + (1 − e^{−ε0})/(1 + e^{−ε0−ê}) · (a + c))``.
+    """FMT's code (apple/ml-shuffling-amplification): ``ln(1 + (1 − e^{−ε0})/(1 + e^{−ε0−ê}) · (a + c))``.
 
     With ``ê = ln(1 + a + c) >= 0`` the factor is at least the printed
     ``(e^{ε0} − 1)/(e^{ε0} + 1) = (1 − e^{−ε0})/(1 + e^{−ε0})`` of
     :func:`fmt2021_epsilon`, by ``(1 + e^{−ε0})/(1 + e^{−ε0−ê}) >= 1``: despite
-    the CATALOGUE's name this variant is never tighter than the printed
+    its name ("tight") this variant is never tighter than the printed
     closed form (it is FMT's code, kept for fidelity; ``bound="best"`` takes
     the smaller). Its validity condition (``ln(4/δ)``) is also stricter.
     """
@@ -217,7 +217,7 @@ def balle2019_check(local_epsilon: float, n: int, delta: float, k: int) -> None:
                             f"{detail}: the bound is {mpmath.nstr(value, 8)}")
 
 
-# --- Cheu, Smith, Ullman, Zeber, Zhilyaev 2019: binary randomized response (CATALOGUE E3) -------
+# --- Cheu, Smith, Ullman, Zeber, Zhilyaev 2019: binary randomized response -------------------------
 
 def _cheu_mass(flip_probability: float, n: int, delta: mpmath.mpf) -> tuple[Any, Any]:
     """``(λ, λ − √(2 λ ln(2/δ)))`` with ``λ = p n``."""
@@ -226,7 +226,10 @@ def _cheu_mass(flip_probability: float, n: int, delta: mpmath.mpf) -> tuple[Any,
 
 
 def cheu2019_epsilon(flip_probability: float, n: int, delta: float) -> mpmath.mpf:
-    """[R] CATALOGUE E3: ``√(32 ln(4/δ) / (λ − √(2λ ln(2/δ)))) · (1 − (λ − √(2λ ln(2/δ)))/n)``."""
+    """[R] ``√(32 ln(4/δ) / (λ − √(2λ ln(2/δ)))) · (1 − (λ − √(2λ ln(2/δ)))/n)``.
+
+    Known only through Garcelon et al. 2022, Prop. 13.
+    """
     with working_precision():
         delta_mp = mpmath.mpf(delta)
         _, mass = _cheu_mass(flip_probability, n, delta_mp)
@@ -234,7 +237,7 @@ def cheu2019_epsilon(flip_probability: float, n: int, delta: float) -> mpmath.mp
 
 
 def cheu2019_check(flip_probability: float, n: int, delta: float) -> None:
-    """[R] CATALOGUE E3's condition ``λ = p n >= 14 ln(4/δ)``."""
+    """[R] The condition ``λ = p n >= 14 ln(4/δ)`` (via Garcelon et al. 2022, Prop. 13)."""
     with working_precision():
         rate = mpmath.mpf(flip_probability) * n
         needed = 14 * mpmath.log(4 / mpmath.mpf(delta))

@@ -354,7 +354,7 @@ def shuffled_binary_rr_delta(flip_probability: float, n: int, epsilon: float, *,
         δ(ε) = \\max_{0 ≤ k ≤ n-1} \\sum_y \\bigl(P_k(y) - e^{ε} Q_k(y)\\bigr)_+ ,\\quad
         P_k = R_k * \\mathrm{Ber}(1 - p/2),\\ Q_k = R_k * \\mathrm{Ber}(p/2)
 
-    (Cheu et al. 2019's protocol, CATALOGUE E3 [D]). **Why every k is covered**:
+    (Cheu et al. 2019's protocol; this exact analysis is ours). **Why every k is covered**:
     the other order with k ones equals this order with n − 1 − k ones (flip all
     bits); for a block of k's, the middle users' count is independent of x_1,
     so by data processing one evaluation bounds the whole block; the

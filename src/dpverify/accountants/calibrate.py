@@ -84,7 +84,7 @@ def classical_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float
     **Not a guarantee by itself**: the theorem proves (ε, δ)-DP only for
     ε < 1; above it the noise can be too small (check with
     :func:`analytic_gaussian_sigma`, which is exact). Kept because papers
-    (dpdpe's experiments) use it at any ε.
+    (the experiments of Li, Zhou & Ji 2022) use it at any ε.
 
     >>> round(classical_gaussian_sigma(1.0, 1e-5), 4)
     4.8448
@@ -362,7 +362,7 @@ def _binomial_delta_estimate(trials: int, epsilon: float, shift: int) -> float:
 def min_binomial_trials(epsilon: float, delta: float, *, sensitivity: int = 1) -> int:
     """Smallest N such that an integer query of sensitivity Δ plus ``Bin(N, 1/2)`` is (ε, δ)-DP.
 
-    The binomial mechanism's calibration (Dwork et al. 2006; tenenbaum's
+    The binomial mechanism's calibration (Dwork et al. 2006; Tenenbaum et al. 2021's
     ``M_sum`` with noise bits): δ_N(ε), the exact hockey-stick divergence
     of the shifted binomials
     (:func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta`), is

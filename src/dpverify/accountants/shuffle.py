@@ -8,11 +8,11 @@ registered bounds:
 =======================  =================================================  =================
 name                     source                                             randomizers
 =======================  =================================================  =================
-``"fmt2021"``            Feldman–McMillan–Talwar 2021 Thm 3.1, hanna (10)   any ε0-LDP
-``"fmt2021-tight"``      FMT's code, CATALOGUE E2 (b)                       any ε0-LDP
+``"fmt2021"``            Feldman–McMillan–Talwar 2021 Thm 3.1               any ε0-LDP
+``"fmt2021-tight"``      FMT's code (apple/ml-shuffling-amplification)      any ε0-LDP
 ``"erlingsson2019"``     Erlingsson et al. 2019, ε0 < 1/2 corollary [R]     any ε0-LDP
 ``"balle2019"``          Balle–Bell–Gascón–Nissim 2019, k-RR blanket [R]    binary / k-ary RR
-``"cheu2019"``           Cheu et al. 2019, binary RR sum (E3) [R]           binary RR
+``"cheu2019"``           Cheu et al. 2019, binary RR sum [R]                binary RR
 ``"fmt2021-numerical"``  FMT 2021 Thm 3.2 ("clones"), rigorous numerics     any ε0-LDP
 ``"variation-ratio"``    Wang et al. (p, β, q) analysis, rigorous numerics  binary / k-ary RR
 =======================  =================================================  =================
@@ -88,7 +88,7 @@ def amplified_epsilon(local_epsilon: float, n: int, delta: float, *, bound: str 
                       randomizer: Randomizer = None) -> float:
     """Upper bound on ε of ``n`` shuffled ε0-LDP reports at ``delta`` (rounded up).
 
-    With ``bound="fmt2021"`` (Feldman–McMillan–Talwar 2021 Thm 3.1, hanna eq. (10)):
+    With ``bound="fmt2021"`` (Feldman–McMillan–Talwar 2021 Thm 3.1, as in Hanna et al. 2022, eq. (10)):
 
     .. math::
 
@@ -254,7 +254,7 @@ def _known_failing(meets: Callable[[float], bool], failing: float) -> Callable[[
 
 def max_local_epsilon(epsilon: float, n: int, delta: float, *, bound: str = "fmt2021",
                       randomizer_family: Callable[[float], Randomizer] | None = None) -> float:
-    """Largest ε0 whose amplified ε is at most ``epsilon`` (hanna Alg. 3 line 8's f⁻¹).
+    """Largest ε0 whose amplified ε is at most ``epsilon`` (the f⁻¹ of Hanna et al. 2022, Alg. 3 line 8).
 
     Bisection (:func:`~dpverify._numeric.bisect_passing`) of the budget
     predicate "the bound is valid at ε0 and ``amplified ε <= epsilon``" over
@@ -313,7 +313,7 @@ def max_local_epsilons(epsilon: float, batch_sizes: Sequence[int], delta: float,
                        bound: str = "fmt2021") -> np.ndarray:
     """:func:`max_local_epsilon` for many batch sizes at once (generic randomizers).
 
-    hanna Alg. 3 computes ``ε0^{(i)} = f⁻¹_{n_i,δ}(ε)`` for every batch size
+    Hanna et al. 2022, Alg. 3, compute ``ε0^{(i)} = f⁻¹_{n_i,δ}(ε)`` for every batch size
     ``n_i`` of a run. The roots are located together by a vectorised float
     bisection of the bound's float twin; each is then settled by
     :func:`~dpverify._numeric.bisect_passing` on the bracket

@@ -1,13 +1,13 @@
 """The shuffle-model papers' own privacy computations.
 
-* garcelon: Prop. 13's per-batch ε (Eq. 24), Thm 5's batch-length condition
+* Garcelon et al. 2022: Prop. 13's per-batch ε (Eq. 24), Thm 5's batch-length condition
   (Eq. 3, printed and re-derived), the smallest batch length, and the total
   over ⌈T/l⌉ batches (advanced composition as the paper; optimal and PLD for
   comparison);
-* hanna Alg. 3: Eq. (10) and ε0^{(i)} for every batch size;
-* tenenbaum: the noise of ``M_sum`` (σ_{ε,δ}) and Cor. 3.2's batch size.
+* Hanna et al. 2022, Alg. 3: Eq. (10) and ε0^{(i)} for every batch size;
+* Tenenbaum et al. 2021: the noise of ``M_sum`` (σ_{ε,δ}) and Cor. 3.2's batch size.
 
-Formulas are implemented as printed, with the CATALOGUE's re-derivations as
+Formulas are implemented as printed, with our re-derivations as
 options; they are the papers' claims, evaluated in mpmath and rounded up.
 """
 
@@ -60,7 +60,7 @@ def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, m:
         ε_{j,c} = 2d(d+3)\\sqrt{8m\\log(8m/δ_0)}\\,(1-x)\\sqrt{\\frac{32\\log(8m/δ_0)}{l x}},
         \\quad x = p - \\sqrt{2p\\log(2m/δ_0)/l}
 
-    (the printed denominator log(8δ0/m) is a typo, CATALOGUE 000.3/T7).
+    (the printed denominator log(8δ0/m) is a typo for the numerator's log(2m/δ0)).
     **Soundness**: the paper's claimed bound (rests on a reconstructed Cheu et al.
     lemma [R]); valid only when l·p >= 14 log(8m/δ0), checked; rounded up.
 
@@ -90,7 +90,7 @@ def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta0: float, *
     √((2 + A²)² − 4) >= c + A² where c = 1 − 2p + 2√(2 log(2mT/δ0)/l) as printed
     (``variant="printed"``) or 2 − 2p + 2√(2p log(2mT/δ0)/l) as re-derived from
     Prop. 13 (``"derived"``, the default: the printed "1 − 2p" is weaker than what
-    the proof needs, CATALOGUE 000.3). Evaluated in mpmath.
+    the proof needs: the condition is "ε_{j,c} <= ε√l/√(2T ln(2T/δ0))" solved for l). Evaluated in mpmath.
 
     >>> garcelon_batch_length_ok(10, 0.5, 1e-6, T=10**4, m=1, d=1, flip_probability=0.5)
     False
@@ -176,14 +176,14 @@ GARCELON_COMPOSITIONS = ("advanced", "optimal", "pld")
 def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: float, *, m: int,
                              d: int, delta0: float, delta_slack: float,
                              composition: str = "advanced") -> ApproxDP:
-    """Central guarantee of all ⌈T/l⌉ shuffler releases of SBLB (garcelon Thm 5's proof).
+    """Central guarantee of all ⌈T/l⌉ shuffler releases of SBLB (Garcelon et al. 2022, Thm 5's proof).
 
     Each batch is (ε_c, δ0/T)-DP with ε_c = Prop. 13 (Eq. 24) evaluated with
     T inside the logarithms (δ0 → δ0/T, as Thm 5's conditions are written),
     so the k = ⌈T/l⌉ per-batch δ's add up to at most δ0. The k releases are
     then composed:
 
-    * ``"advanced"`` — Dwork–Rothblum–Vadhan, as the paper (CATALOGUE E1):
+    * ``"advanced"`` — Dwork–Rothblum–Vadhan (Dwork & Roth 2014, Thm 3.20), as the paper:
       ``ε = √(2k ln(1/δ')) ε_c + k ε_c (e^{ε_c} − 1)``, δ = kδ0/T + δ';
     * ``"optimal"`` — Kairouz–Oh–Viswanath's exact optimal composition of k
       (ε_c, δ0/T) guarantees at the same total δ: the least ε valid for
@@ -226,14 +226,14 @@ def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: 
 # --------------------------------------------------------------------------- tenenbaum
 
 
-#: Readings of tenenbaum Cor. 3.2's batch size: ⌈σ²⌉ (what its regret needs) or ⌈σ⌉ (as printed).
+#: Readings of Tenenbaum et al. 2021, Cor. 3.2's batch size: ⌈σ²⌉ (what its regret needs) or ⌈σ⌉ (printed).
 TENENBAUM_BATCH_READINGS = ("squared", "printed")
 
 
 def tenenbaum_noise_bits(epsilon: float, delta: float) -> int:
-    """Total noise bits N of the noise-bit ``M_sum`` for an (ε, δ)-SDP batch (tenenbaum §2.1, App. C).
+    """Total noise bits N of the noise-bit ``M_sum`` for an (ε, δ)-SDP batch (Tenenbaum et al. 2021, §2.1, App. C).
 
-    tenenbaum's ``M_sum`` (their Appendix C is missing, CATALOGUE T-T1) is
+    Their ``M_sum`` (specified in an Appendix C that was not available) is
     read as :class:`~dpverify.mechanisms.protocols.NoisyBitSummation`: the
     users' reward bits plus N fair coins, shuffled, so the analyser sees
     ``Σ r_i + Bin(N, 1/2)``. One user's reward moves the count by one, so the
@@ -251,7 +251,7 @@ def tenenbaum_noise_bits(epsilon: float, delta: float) -> int:
 
 def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise-bits",
                          batch_size: int | None = None) -> float:
-    """σ_{ε,δ}: the sub-Gaussian scale of the chosen ``M_sum``'s error (tenenbaum Alg. 1–2, Def. 1).
+    """σ_{ε,δ}: the sub-Gaussian scale of the chosen ``M_sum``'s error (Tenenbaum et al. 2021, Alg. 1–2, Def. 1).
 
     * ``"noise-bits"`` (default; meets §2.1's requirements for every batch
       size): the error ``Bin(N, 1/2) − N/2`` is SG(N/4) (Hoeffding), so
@@ -263,8 +263,8 @@ def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise
       for the ``batch_size`` m users (required); the debiased error is a sum
       of m independent terms each in an interval of length 1/(1 − p), so
       SG(m/(4(1 − p)²)) and ``σ = √m / (2(1 − p))``. Its error depends on
-      the input in law, so it is not the drop-in §2.1 asks for (CATALOGUE
-      002.2), and below m ≈ log(1/δ)/ε² users shuffling gains little: p stays
+      the input in law, so it is not the drop-in §3 asks for, and below m ≈ log(1/δ)/ε² users
+      shuffling gains little: p stays
       near the local ``2/(e^ε + 1)`` and σ grows like √m/(1 − p).
 
     Rounded up.
@@ -287,11 +287,11 @@ def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise
 
 
 def tenenbaum_batch_size(sigma: float, *, reading: str = "squared") -> int:
-    """SDP-AE's batch size m of tenenbaum Cor. 3.2.
+    """SDP-AE's batch size m of Tenenbaum et al. 2021, Cor. 3.2.
 
     The corollary prints ``m = ⌈σ_{ε,δ}⌉`` but then uses m = Θ(log(1/δ)/ε²)
     = Θ(σ²), and its regret derivation (the mΔ_a term giving Δ_a log(1/δ)/ε²)
-    needs ``m = ⌈σ²⌉`` (CATALOGUE T-T2): ``reading="squared"`` (default) or
+    needs ``m = ⌈σ²⌉``: ``reading="squared"`` (default) or
     ``"printed"``. The batch size only tunes regret (every batch is private
     whatever its size), and σ usually arrives rounded up, so a relative
     excess of 1e-12 is forgiven: σ = √20 (as a float) gives m = 20.

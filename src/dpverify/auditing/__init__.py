@@ -22,6 +22,15 @@
 Every reported bound is a lower bound holding with probability at least
 ``confidence`` for the whole audit (event search, both directions, every
 candidate event): ``docs/proofs/auditing.md``.
+
+Layout: one public module per kind of audit (``audit``, ``curves``,
+``sequential``, ``search``, ``interactive``, ``model``, ``divergences``),
+``planning``, ``estimators``, ``report``, ``exact`` and ``examples``;
+:mod:`dpverify.auditing.events` is the event search (candidate events and
+their statistics, the scalar, vector and sentinel families); the private
+``_pipeline`` folder is the engine every sampling audit shares (argument
+checks, the sampler's draw and its thread-safety probe, the search and
+certification splits, chunked counting, the simultaneous bounds).
 """
 
 from dpverify.auditing.audit import audit

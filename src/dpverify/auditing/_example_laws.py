@@ -68,7 +68,7 @@ def svt_pattern_pmf(queries: tuple[float, ...], *, threshold: float, threshold_s
 
 
 def mldp_report_pmf(privatizer: Any, context: Any, reward: float) -> list[Fraction]:
-    """Exact law of garcelon's M_LDP report on one input, as a product over its entries.
+    """Exact law of Garcelon et al. 2022's M_LDP report on one input, as a product over its entries.
 
     Outcomes are the concatenated bits of the ``d + d(d+1)/2`` entries (in
     :meth:`LocalPrivatizer.exact_entries` order), entry-major.

@@ -18,8 +18,9 @@ import numpy as np
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import check_epsilon, check_flag, value_error
-from dpverify.auditing._engine import certified_bounds, run_search_and_count
-from dpverify.auditing.audit import Sampler, check_common, prepare_draw
+from dpverify.auditing._pipeline.arguments import check_common
+from dpverify.auditing._pipeline.engine import certified_bounds, run_search_and_count
+from dpverify.auditing._pipeline.sampler import Sampler, prepare_draw
 from dpverify.auditing.estimators import delta_lower_bound, epsilon_lower_bound
 from dpverify.auditing.report import CurveAuditReport, CurvePoint
 from dpverify.errors import DpverifyTypeError
@@ -59,11 +60,13 @@ def claimed_delta_curve(profile: Any) -> Callable[[float], float]:
     if isinstance(profile, PrivacyProfile):
         return profile.delta_for_epsilon
     if isinstance(profile, ZCDP):
-        from dpverify.accountants.zcdp import zcdp_to_dp_delta
+        # dpverify.accountants loads the PLD machinery (scipy.signal, ~0.35 s), which
+        # `import dpverify.auditing` should not pay for (PureDP and ApproxDP claims need none)
+        from dpverify.accountants.zcdp import zcdp_to_dp_delta  # deferred: heavy
 
         return lambda epsilon: zcdp_to_dp_delta(profile, epsilon=epsilon)
     if isinstance(profile, RDPCurve):
-        from dpverify.accountants.rdp import rdp_to_dp_delta
+        from dpverify.accountants.rdp import rdp_to_dp_delta  # deferred: heavy (as above)
 
         return lambda epsilon: rdp_to_dp_delta(profile, epsilon=epsilon)
     if isinstance(profile, ApproxDP):

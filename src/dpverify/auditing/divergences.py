@@ -22,9 +22,13 @@ from dpverify._validation import (
     check_real_array,
     value_error,
 )
-from dpverify.auditing._engine import certified_bounds, checked_output, run_search_and_count, \
-    sliced_draw
-from dpverify.auditing.audit import check_events
+from dpverify.auditing._pipeline.arguments import check_events
+from dpverify.auditing._pipeline.engine import (
+    certified_bounds,
+    checked_output,
+    run_search_and_count,
+    sliced_draw,
+)
 from dpverify.auditing.estimators import delta_lower_bound
 from dpverify.auditing.events import Event
 from dpverify.errors import AuditError

@@ -14,7 +14,7 @@ randomized_response               1        4-ary randomized response
 noisy_max_exponential             1        report-noisy-max, Exp(2/ε) noise, releases the index
 shuffled_binary_rr                1,1e-6   shuffled binary RR count, p = min_flip_probability
 polya_difference                  0.25     sum of 4 Pólya-difference shares (discrete Laplace)
-mldp                              2        garcelon's M_LDP, d = 1, m = 1
+mldp                              2        Garcelon et al.'s M_LDP, d = 1, m = 1
 noisy_max_with_value              1        noisy-max index (ε/2) and its value + Lap(2) (ε/2): a record
 laplace_half_scale                1        Laplace(1/2): the scale halved
 gaussian_half_sigma               1,1e-5   Gaussian at half the analytic σ
@@ -60,9 +60,14 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._validation import check_choice
+from dpverify.accountants.calibrate import analytic_gaussian_sigma, classical_gaussian_sigma
+from dpverify.accountants.shuffle import min_flip_probability
 from dpverify.auditing._example_laws import mldp_report_pmf, noisy_max_pmf, svt_pattern_pmf
 from dpverify.auditing.exact import exact_epsilon
+from dpverify.mechanisms.continuous import gaussian_privacy_profile, laplace_privacy_profile
 from dpverify.mechanisms.encoding import LocalPrivatizer
+from dpverify.mechanisms.protocols import BinarySummation
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
 __all__ = ["ExampleMechanism", "CATALOGUE", "example", "explore_then_commit", "explore_then_commit_pmf"]
@@ -132,14 +137,10 @@ def _gaussian(sigma: float) -> Callable:
 
 @functools.lru_cache(maxsize=None)
 def _analytic_sigma() -> float:
-    from dpverify.accountants.calibrate import analytic_gaussian_sigma
-
     return analytic_gaussian_sigma(1.0, 1e-5)
 
 
 def _gaussian_true(sigma_factor: float) -> float:
-    from dpverify.mechanisms.continuous import gaussian_privacy_profile
-
     return gaussian_privacy_profile(_analytic_sigma() * sigma_factor).epsilon_for_delta(1e-5)
 
 
@@ -209,7 +210,7 @@ def _polya_shares(shares: int, scale: float, inverted: bool) -> Callable:
 
 
 def _mldp(epsilon_0: float, buggy: bool) -> tuple[LocalPrivatizer, Callable, Callable]:
-    """garcelon's M_LDP with d = m = 1; the bug spreads ε0 over d = 1 entries, not d(d+3)/2 = 2."""
+    """Garcelon et al. 2022's M_LDP with d = m = 1; the bug spreads ε0 over d = 1 entries, not d(d+3)/2 = 2."""
     claimed = epsilon_0 * 2 if buggy else epsilon_0  # LocalPrivatizer divides by d(d+3)/2 = 2
     privatizer = LocalPrivatizer(dimension=1, bits=1, epsilon_0=claimed, context_bound=1.0)
 
@@ -240,8 +241,6 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
         return counts + (rng.random(size) < (keep if data else lie))
 
     def pmfs() -> tuple[Any, Any]:
-        from dpverify.mechanisms.protocols import BinarySummation
-
         protocol = BinarySummation(users=users, flip_probability=_shuffled_flip(calibrated_for))
         return (protocol.count_law(others_with_one + 1, exact=False).probabilities,
                 protocol.count_law(others_with_one, exact=False).probabilities)
@@ -251,8 +250,6 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
 
 @functools.lru_cache(maxsize=None)
 def _shuffled_flip(users: int = 50) -> float:
-    from dpverify.accountants.shuffle import min_flip_probability
-
     return min_flip_probability(users, 1.0, 1e-6, rtol=1e-6)
 
 
@@ -288,8 +285,6 @@ def _naive_float_laplace(scale: float) -> Callable:
 
 @functools.lru_cache(maxsize=None)
 def _classical_sigma() -> float:
-    from dpverify.accountants.calibrate import classical_gaussian_sigma
-
     return classical_gaussian_sigma(10.0, 1e-3)
 
 
@@ -298,8 +293,6 @@ def _classical_gaussian(data: Any, size: int, rng: np.random.Generator) -> np.nd
 
 
 def _classical_curve() -> Any:
-    from dpverify.mechanisms.continuous import gaussian_privacy_profile
-
     return gaussian_privacy_profile(_classical_sigma())
 
 
@@ -338,7 +331,7 @@ def _correct() -> list[ExampleMechanism]:
                          "Laplace, scale 4)", _polya_shares(4, 4.0, False), 0, 1, 0.25, 0.0,
                          True, lambda: 0.25))
     _, mldp_sampler, mldp_pmfs = _mldp(2.0, buggy=False)
-    add(ExampleMechanism("mldp", "garcelon's M_LDP (d = 1, m = 1, eps0 = 2)", mldp_sampler,
+    add(ExampleMechanism("mldp", "Garcelon et al. 2022's M_LDP (d = 1, m = 1, eps0 = 2)", mldp_sampler,
                          _MLDP_X, _MLDP_X_PRIME, 2.0, 0.0, True, _from_pmfs(mldp_pmfs),
                          mldp_pmfs))
     add(ExampleMechanism("noisy_max_with_value", "noisy-max index (Exp(4) noise, eps/2) released "
@@ -400,16 +393,12 @@ def _buggy() -> list[ExampleMechanism]:
 
 def _laplace_curve(scale: float) -> Callable[[], Any]:
     def curve() -> Any:
-        from dpverify.mechanisms.continuous import laplace_privacy_profile
-
         return laplace_privacy_profile(scale)
     return curve
 
 
 def _gaussian_curve(factor: float) -> Callable[[], Any]:
     def curve() -> Any:
-        from dpverify.mechanisms.continuous import gaussian_privacy_profile
-
         return gaussian_privacy_profile(_analytic_sigma() * factor)
     return curve
 
@@ -431,8 +420,6 @@ def example(name: str) -> ExampleMechanism:
     >>> example("laplace_half_scale").true_epsilon
     2.0
     """
-    from dpverify._validation import check_choice
-
     return CATALOGUE[check_choice(name, "name", CATALOGUE)]
 
 

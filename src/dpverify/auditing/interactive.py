@@ -27,9 +27,11 @@ from dpverify._validation import (
     check_flag,
     check_int_at_least,
     check_probability,
+    check_seed,
 )
-from dpverify.auditing._engine import checked_output, sliced_draw
-from dpverify.auditing.audit import audit_from_draw, check_events, check_seed
+from dpverify.auditing._pipeline.arguments import check_events
+from dpverify.auditing._pipeline.engine import checked_output, sliced_draw
+from dpverify.auditing._pipeline.run import audit_from_draw
 from dpverify.auditing.report import AuditReport
 from dpverify.errors import AuditError, DpverifyTypeError
 from dpverify.execution import resolve_jobs, run_tasks

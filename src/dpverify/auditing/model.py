@@ -61,6 +61,7 @@ from dpverify._validation import (
     check_int_at_least,
     check_positive,
     check_probability,
+    check_seed,
     value_error,
 )
 from dpverify.auditing._model_discrete import (
@@ -71,10 +72,17 @@ from dpverify.auditing._model_discrete import (
     interval_epsilon_lower,
     parameter_interval,
 )
-from dpverify.auditing.audit import Sampler, check_seed, prepare_draw
+from dpverify.auditing._pipeline.sampler import Sampler, prepare_draw
 from dpverify.auditing.estimators import clopper_pearson_lower
 from dpverify.errors import AuditError
 from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP
+from dpverify.mechanisms import BinomialNoise, DiscreteGaussian, DiscreteLaplace
+from dpverify.mechanisms.continuous import (
+    gaussian_delta,
+    gaussian_privacy_profile,
+    laplace_privacy_profile,
+)
+from dpverify.mechanisms.privacy_maps import privacy_map
 
 __all__ = ["audit_model", "ModelAuditReport", "MODEL_FAMILIES", "weakest_profile"]
 
@@ -150,8 +158,6 @@ def gaussian_epsilon_lower(mu: float, delta: float) -> float:
     Thm 8), ``μ = Δ/σ``, evaluated exactly (mpmath) by
     :func:`dpverify.mechanisms.continuous.gaussian_delta`.
     """
-    from dpverify.mechanisms.continuous import gaussian_delta
-
     if delta <= 0:
         return math.inf
     with working_precision():
@@ -376,8 +382,6 @@ def weakest_profile(family: str, epsilon: float, delta: float = 0.0, *,
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
     delta = check_delta(delta, "delta")
     sensitivity = check_positive(sensitivity, "sensitivity")
-    from dpverify.mechanisms.continuous import gaussian_privacy_profile, laplace_privacy_profile
-
     if family in ("gaussian", "discrete_gaussian", "binomial") and delta == 0:
         raise value_error("delta", delta, f"> 0 for the {family} family",
                           "it is not epsilon-DP for any finite epsilon")
@@ -387,7 +391,9 @@ def weakest_profile(family: str, epsilon: float, delta: float = 0.0, *,
                               f"family={family!r} shifts an integer query")
         return _weakest_integer_profile(family, epsilon, delta, int(sensitivity))
     if family == "gaussian":
-        from dpverify.accountants.calibrate import analytic_gaussian_sigma
+        # dpverify.accountants loads the PLD machinery (scipy.signal, ~0.35 s), which
+        # `import dpverify.auditing` should not pay for
+        from dpverify.accountants.calibrate import analytic_gaussian_sigma  # deferred: heavy
 
         return gaussian_privacy_profile(analytic_gaussian_sigma(epsilon, delta,
                                                                 sensitivity=sensitivity),
@@ -401,11 +407,9 @@ def weakest_profile(family: str, epsilon: float, delta: float = 0.0, *,
 
 def _weakest_integer_profile(family: str, epsilon: float, delta: float, sensitivity: int) -> Any:
     """:func:`weakest_profile` of the integer families (exact profiles, verified calibration)."""
-    from dpverify.mechanisms import BinomialNoise, DiscreteGaussian, DiscreteLaplace
-    from dpverify.mechanisms.privacy_maps import privacy_map
-
     if family == "binomial":
-        from dpverify.accountants.calibrate import min_binomial_trials
+        # dpverify.accountants is heavy to import (see weakest_profile)
+        from dpverify.accountants.calibrate import min_binomial_trials  # deferred: heavy
 
         mechanism: Any = BinomialNoise(min_binomial_trials(epsilon, delta,
                                                            sensitivity=sensitivity))

@@ -2,17 +2,18 @@
 
 An audit certifies ``ε_lb = ln((p_low − δ)/p'_high)`` from Clopper–Pearson
 bounds at level ``α = (1 − confidence)/m`` (``m`` one-sided bounds, Bonferroni;
-:func:`dpverify.auditing._engine.certified_bounds`). Two questions follow:
+:func:`dpverify.auditing._pipeline.engine.certified_bounds`). Two questions
+follow:
 
 * :func:`largest_certifiable_epsilon` — the most any event can certify with
   ``n`` certifying outputs per side: all ``n`` outputs of one side in ``S``
   and none of the other, ``p_low = α^{1/n}``, ``p'_high = 1 − α^{1/n}``. If
   that is at most the claimed ε the audit cannot refute the claim whatever
-  the mechanism does, and :func:`~dpverify.auditing.audit` refuses to run.
-  A pure-ε audit with at least
-  :data:`~dpverify.auditing._engine.PREFIX_MIN` certifying outputs may also
-  certify by the conditional ratio bound; its best case (every prefix output
-  on one side, ``K <= n`` of them) is included.
+  the mechanism does: :func:`check_samples_can_certify` refuses such an audit
+  (the CLI) or warns (:func:`~dpverify.auditing.audit`). A pure-ε audit with
+  at least :data:`~dpverify.auditing._pipeline.engine.PREFIX_MIN` certifying
+  outputs may also certify by the conditional ratio bound; its best case
+  (every prefix output on one side, ``K <= n`` of them) is included.
 * :func:`samples_to_certify` — the samples per side at which an event of
   probability ``p`` under ``M(x)`` and true ratio ``e^{ε_true}`` certifies
   ``ε_lb > ε`` with a stated probability (``power``), from the exact binomial
@@ -22,6 +23,8 @@ bounds at level ``α = (1 − confidence)/m`` (``m`` one-sided bounds, Bonferron
 from __future__ import annotations
 
 import math
+import warnings
+from typing import Any
 
 from scipy import stats
 
@@ -32,7 +35,12 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.auditing._engine import PREFIX_MIN, SEPARATE_SHARE
+from dpverify.auditing._pipeline.engine import (
+    PREFIX_MIN,
+    SEARCH_CAP,
+    SEARCH_FRACTION,
+    SEPARATE_SHARE,
+)
 from dpverify.auditing.estimators import (
     clopper_pearson_lower,
     clopper_pearson_upper,
@@ -40,9 +48,10 @@ from dpverify.auditing.estimators import (
     epsilon_lower_bound,
     ratio_epsilon,
 )
+from dpverify.errors import AuditWarning
 
-__all__ = ["largest_certifiable_epsilon", "samples_to_certify", "PLANNED_BOUNDS",
-           "MAX_PLANNED_SAMPLES"]
+__all__ = ["largest_certifiable_epsilon", "samples_to_certify", "check_samples_can_certify",
+           "PLANNED_BOUNDS", "MAX_PLANNED_SAMPLES"]
 
 #: One-sided bounds of a one-point audit with the default event search (2 x 2 x 3).
 PLANNED_BOUNDS = 12
@@ -91,6 +100,57 @@ def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
                                         * (1 - confidence) / candidates)
         return max(separate, ratio_epsilon(ratio))
     return _bound(n_certify, n_certify, 0, (1 - confidence) / bounds, delta)
+
+
+def certify_split_size(samples: int, events: Any) -> int:
+    """Certifying outputs per side of an audit of ``samples``: all, or what the search leaves."""
+    if not isinstance(events, str):
+        return samples
+    return samples - min(max(1, int(samples * SEARCH_FRACTION)), SEARCH_CAP)
+
+
+def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, confidence: float,
+                              events: Any, refuse: bool = True) -> None:
+    """Refuse (``ValueError`` naming ``samples``) an audit that cannot certify any ε above the claim.
+
+    ``refuse=False`` warns instead (:class:`~dpverify.errors.AuditWarning`),
+    which is what :func:`~dpverify.auditing.audit` does: such an audit runs, but it can never
+    fail, and says so.
+
+    Even the most separating event (every output of one side in it, none of
+    the other) certifies at most
+    :func:`largest_certifiable_epsilon` of the certifying split; the message says how many samples the most extreme
+    violation needs and points to ``samples="auto"``.
+    """
+    bound = largest_certifiable_epsilon(certify_split_size(samples, events), confidence=confidence,
+                                        delta=delta)
+    if bound > epsilon:
+        return
+    needed = samples
+    while largest_certifiable_epsilon(certify_split_size(needed, events), confidence=confidence,
+                                      delta=delta) <= epsilon:
+        needed *= 2
+        if needed > 10 ** 13:
+            break
+    if needed > 10 ** 13:  # the claim itself is beyond any practical audit: name epsilon
+        most = largest_certifiable_epsilon(certify_split_size(needed, events),
+                                           confidence=confidence, delta=delta)
+        error = value_error("epsilon", epsilon, f"at most {most:.3g} for an audit to refute it",
+                            f"even {needed} samples per side (samples={samples} given) cannot "
+                            f"certify an epsilon above it at confidence {confidence:g}; audit a "
+                            f"smaller claim")
+    else:
+        error = value_error("samples", samples, "large enough to certify an epsilon above the "
+                            f"claim {epsilon!r}",
+                            f"with {samples} samples per side no event can certify more than "
+                            f"{bound:.3g} at confidence {confidence:g}, so the audit could never "
+                            f"refute the claim; use samples={needed} or more (the least that can "
+                            f"refute it even for a mechanism with disjoint outputs; real "
+                            f"violations need more: see dpverify.auditing.samples_to_certify) or "
+                            f"samples='auto'")
+    if refuse:
+        raise error
+    warnings.warn(f"this audit cannot fail: {error}", AuditWarning, stacklevel=3)
 
 
 def samples_to_certify(probability: float, true_epsilon: float, *, epsilon: float,

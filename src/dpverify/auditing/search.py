@@ -56,21 +56,18 @@ from dpverify._validation import (
     check_delta,
     check_int_at_least,
     check_probability,
+    check_seed,
     limit_error,
     value_error,
 )
-from dpverify.auditing._candidates import Candidate, predicted_at
-from dpverify.auditing.audit import (
-    Sampler,
-    audit,
-    certify_split_size,
-    check_events,
-    check_samples_can_certify,
-    check_seed,
-    run_audit,
-)
-from dpverify.auditing.events import PER_DIRECTION
+from dpverify.auditing._pipeline.arguments import check_events
+from dpverify.auditing._pipeline.run import run_audit
+from dpverify.auditing._pipeline.sampler import Sampler
+from dpverify.auditing.audit import audit
+from dpverify.auditing.events import PER_DIRECTION, Candidate, predicted_at
+from dpverify.auditing.planning import certify_split_size, check_samples_can_certify
 from dpverify.auditing.report import AuditReport
+from dpverify.auditing.sequential import DEFAULT_MAX_SAMPLES
 from dpverify.errors import DpverifyTypeError
 from dpverify.neighbouring import InputPair, query_vector_patterns
 
@@ -238,8 +235,6 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     delta = check_delta(delta, "delta")
     sequential = isinstance(samples, str) and samples == "auto"
     if sequential:
-        from dpverify.auditing.sequential import DEFAULT_MAX_SAMPLES
-
         budget = DEFAULT_MAX_SAMPLES if max_samples is None else check_int_at_least(
             max_samples, "max_samples", 10)
         default_pilot = max(10_000, budget // 100)

@@ -34,8 +34,10 @@ import numpy as np
 
 from dpverify._validation import (check_delta, check_epsilon, check_flag, check_int_at_least,
                                   value_error)
-from dpverify.auditing.audit import Sampler, certify_split_size, check_common, run_audit
-from dpverify.auditing.planning import largest_certifiable_epsilon
+from dpverify.auditing._pipeline.arguments import check_common
+from dpverify.auditing._pipeline.run import run_audit
+from dpverify.auditing._pipeline.sampler import Sampler
+from dpverify.auditing.planning import certify_split_size, largest_certifiable_epsilon
 from dpverify.auditing.report import AuditReport
 
 __all__ = ["audit_sequential", "stage_sizes", "DEFAULT_MAX_SAMPLES", "MIN_FIRST_STAGE"]

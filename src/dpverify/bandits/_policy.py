@@ -1,7 +1,7 @@
 """The batch-oriented policy protocol every bandit algorithm of dpverify follows.
 
-The private bandit algorithms of the papers (tenenbaum 2021, chowdhury 2023,
-hanna 2022, dpdpe) all work in **batches**: the server picks one action and a
+The private bandit algorithms of the papers (Tenenbaum et al. 2021, Chowdhury & Zhou 2023,
+Hanna et al. 2022, Li, Zhou & Ji 2022) all work in **batches**: the server picks one action and a
 number of fresh users, every user of the batch plays that action once, and the
 server only sees a privatised aggregate of the batch's rewards. The simulator
 (:func:`dpverify.bandits.simulate.simulate`) drives any algorithm through two
@@ -19,7 +19,7 @@ objects:
           # users batch.size pull arm batch.arm; the simulator draws their
           # rewards and books regret; if the horizon T falls inside the batch,
           # the run stops there and the unfinished batch is never aggregated
-          # (tenenbaum Alg. 1 "if total samples = T, exit"; chowdhury Alg. 1).
+          # (Tenenbaum et al. 2021, Alg. 1 "if total samples = T, exit"; Chowdhury & Zhou 2023, Alg. 1 l. 9).
           policy.update(batch, rewards, rng=rng)
 
 The protocol is deliberately small so that other families can use it: a
@@ -127,7 +127,7 @@ class BanditGuarantee:
     sum; the worst case over the batch sizes of the schedule). Every user
     takes part in one batch only, so by parallel composition the whole run's
     guarantee towards any single user, ``total``, is the per-batch one
-    (CATALOGUE A1; tenenbaum Sec. 2.2). ``approx_dp`` is the ``(ε, δ)`` form
+    (Chowdhury & Zhou 2023, App. D.1; Tenenbaum et al. 2021, Sec. 2.2). ``approx_dp`` is the ``(ε, δ)`` form
     (δ = 0 for pure DP; an RDP or zCDP curve converted through
     :mod:`dpverify.accountants` at the algorithm's δ). ``requested`` is the
     (ε, δ) the user asked for (``None``: non-private, or not recorded), and

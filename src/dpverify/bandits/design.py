@@ -1,6 +1,6 @@
 """Near-G-optimal designs (core sets) by Frank–Wolfe, and ζ-nets of continuous action sets.
 
-Both linear-bandit papers (hanna 2022 Lemma 2, dpdpe Alg. 1 line 4) play, in
+Both linear-bandit papers (Hanna et al. 2022, Lemma 2; Li, Zhou & Ji 2022, Alg. 1 line 4) play, in
 every phase, a **design** π on the active actions: a probability vector with
 
 .. math::
@@ -11,7 +11,7 @@ every phase, a **design** π on the active actions: a probability vector with
 
 (Kiefer–Wolfowitz: the G-optimal design has g = d; Lattimore, Szepesvári &
 Weisz 2020, Prop. 3.7: a design with g <= 2d and the support bound exists;
-CATALOGUE E5, B2.5). :func:`g_optimal_design` computes one by Frank–Wolfe on
+as quoted by Li, Zhou & Ji). :func:`g_optimal_design` computes one by Frank–Wolfe on
 ``log det V(π)`` (whose gradient is ``‖x‖²_{V(π)^{-1}}``) with the
 Fedorov–Wynn exact line-search step
 
@@ -21,10 +21,11 @@ Fedorov–Wynn exact line-search step
 
 starting (by default) from a **sparse** design — uniform on ``m`` spanning
 actions picked by pivoted Gram–Schmidt — so that the support stays small
-(hanna's uniform start gives full support, trap T-H9), then prunes: it drops
+(Hanna et al.'s uniform start π_0 gives full support: every action gets a pull), then prunes: it drops
 the smallest weights one by one while ``g <= target`` still holds.
 
-**Span** (hanna T-H11, dpdpe Remark 2): when the actions do not span R^d,
+**Span** (Hanna et al., §3: 𝒜_i may span only some R^k, k <= d; Li, Zhou & Ji, Remark 2): when the actions
+do not span R^d,
 the design is computed in ``span(D)`` — the actions are expressed in an
 orthonormal basis of their span (:func:`span_basis`, SVD with a relative
 rank tolerance) and ``m = dim span(D)`` replaces ``d`` in every bound.
@@ -33,7 +34,7 @@ rank tolerance) and ``m = dim span(D)`` replaces ``d`` in every bound.
 and negative for d < e; :func:`support_size_bound` clips it at 0, so the bound is
 ``⌊4d·max(ln ln d, 0) + 16⌋`` (16 for d <= e; 103 for d = 20).
 
-ζ-nets (hanna Lemma 1, Vershynin 2018 Cor. 4.2.13): :func:`ball_net` and
+ζ-nets (Hanna et al., Lemma 1; Vershynin 2018 Cor. 4.2.13): :func:`ball_net` and
 :func:`sphere_net` cover the unit ball / sphere of R^d to within ζ (grid of
 the cube projected back; deterministic), :func:`greedy_net` thins a finite set,
 and :func:`net_size_bound` is Lemma 1's ``(3/ζ)^d + d``.
@@ -74,7 +75,7 @@ RANK_TOLERANCE = 1e-6
 
 
 def design_budget(d: int) -> float:
-    """``4d·max(ln ln d, 0) + 16``: Prop. 3.7's support bound as a real (dpdpe's ``h_1``).
+    """``4d·max(ln ln d, 0) + 16``: Prop. 3.7's support bound as a real (``h_1`` of Li, Zhou & Ji 2022).
 
     >>> round(design_budget(20), 2), design_budget(2)
     (103.78, 16.0)
@@ -202,7 +203,7 @@ def g_optimal_design(actions: Any, *, factor: float = 2.0, start: str = "sparse"
         approach the G-optimal g* = m of Kiefer–Wolfowitz).
     start
         ``"sparse"`` (uniform on m QR-pivoted spanning actions; small support)
-        or ``"uniform"`` (hanna's π_0 uniform over all actions: full support).
+        or ``"uniform"`` (Hanna et al. 2022's π_0, uniform over all actions: full support).
     prune
         Remove small weights afterwards while ``g <= factor·m`` holds.
     max_iterations
@@ -254,7 +255,7 @@ def g_optimal_design(actions: Any, *, factor: float = 2.0, start: str = "sparse"
 
 
 def net_size_bound(d: int, zeta: float) -> float:
-    """hanna Lemma 1: a ζ-net of the unit ball with ``<= (3/ζ)^d + d`` points (spanning).
+    """Hanna et al. 2022, Lemma 1: a ζ-net of the unit ball with ``<= (3/ζ)^d + d`` points (spanning).
 
     >>> net_size_bound(2, 0.5)
     38.0

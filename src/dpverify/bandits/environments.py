@@ -1,17 +1,17 @@
 """Stochastic K-armed bandit instances: frozen parameters, rewards drawn with an explicit ``rng``.
 
-* :class:`BernoulliBandit` — rewards in {0, 1} (tenenbaum 2021's setting);
+* :class:`BernoulliBandit` — rewards in {0, 1} (the setting of Tenenbaum et al. 2021);
   the sum of a batch is drawn from its exact binomial law in one step.
 * :class:`ClippedGaussianBandit` — ``clip(N(μ, sd²), 0, 1)`` with ``sd = 0.1``
-  (chowdhury 2023 Sec. 7: "Gaussian ... projected to [0, 1]"; the reference
+  (Chowdhury & Zhou 2023, Sec. 7: "Gaussian ... projected to [0, 1]"; the reference
   code clips). The arm means of the *clipped* law (:attr:`reward_means`,
   exact closed form) differ slightly from μ near 0 and 1; regret is measured
   against them.
 * :class:`CategoricalBandit` — rewards ``label/4`` with a categorical law of the
-  label on {0, …, 4}: the synthetic stand-in for chowdhury's MSLR-WEB10K
+  label on {0, …, 4}: the synthetic stand-in for their MSLR-WEB10K
   instance (:func:`mslr_synthetic_instance`).
 
-Instance generators (CATALOGUE A5): :func:`easy_instance` (μ ~ U[0.25, 0.75]),
+Instance generators (Chowdhury & Zhou 2023, §7 and their public code): :func:`easy_instance` (μ ~ U[0.25, 0.75]),
 :func:`hard_instance` (μ ~ U[0.45, 0.55]), K = 10, and
 :func:`mslr_synthetic_instance` (K = 50). :class:`InstanceFamily` wraps a
 generator as a picklable callable ``rng → instance``, so that
@@ -163,7 +163,7 @@ def clipped_normal_mean(mu: float, sd: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class ClippedGaussianBandit(_Bandit):
-    """Arm ``a`` pays ``clip(N(means[a], sd²), 0, 1)`` (chowdhury Sec. 7, sd = 0.1).
+    """Arm ``a`` pays ``clip(N(means[a], sd²), 0, 1)`` (Chowdhury & Zhou 2023, Sec. 7, sd = 0.1).
 
     >>> env = ClippedGaussianBandit((0.25, 0.75))
     >>> round(env.reward_means[0], 6), env.binary
@@ -265,7 +265,7 @@ class CategoricalBandit(_Bandit):
 
 
 def _uniform_means(k: int, gap: float, rng: np.random.Generator) -> tuple[float, ...]:
-    """CATALOGUE A5: ``μ = gap·U[0,1)^K + (0.5 − gap/2)``."""
+    """``μ = gap·U[0,1)^K + (0.5 − gap/2)``, as in the public code of Chowdhury & Zhou 2023."""
     return tuple((gap * rng.random(k) + (0.5 - gap / 2)).tolist())
 
 
@@ -276,7 +276,7 @@ def _instance(means: tuple[float, ...], rewards: str) -> Any:
 
 def easy_instance(k: int = 10, *, rng: np.random.Generator,
                   rewards: str = "clipped-gaussian") -> Any:
-    """chowdhury's (after Vaswani et al. 2020) easy instance: μ_a ~ U[0.25, 0.75].
+    """The easy instance of Chowdhury & Zhou 2023 (after Vaswani et al. 2020): μ_a ~ U[0.25, 0.75].
 
     >>> env = easy_instance(rng=np.random.default_rng(0))
     >>> env.n_arms, min(env.means) >= 0.25, max(env.means) <= 0.75
@@ -287,7 +287,7 @@ def easy_instance(k: int = 10, *, rng: np.random.Generator,
 
 def hard_instance(k: int = 10, *, rng: np.random.Generator,
                   rewards: str = "clipped-gaussian") -> Any:
-    """chowdhury's hard instance: μ_a ~ U[0.45, 0.55].
+    """The hard instance of Chowdhury & Zhou 2023: μ_a ~ U[0.45, 0.55].
 
     >>> env = hard_instance(rng=np.random.default_rng(0), rewards="bernoulli")
     >>> type(env).__name__, max(env.means) - min(env.means) <= 0.1
@@ -297,12 +297,12 @@ def hard_instance(k: int = 10, *, rng: np.random.Generator,
 
 
 def mslr_synthetic_instance(k: int = 50, *, rng: np.random.Generator) -> CategoricalBandit:
-    """Synthetic stand-in for chowdhury's MSLR-WEB10K instance (Fig. 1 d–f); **not the real data**.
+    """Synthetic stand-in for the MSLR-WEB10K instance of Chowdhury & Zhou 2023 (Fig. 1 d–f); **not the real data**.
 
     The paper clusters the 1,200,192 query–url rows of MSLR-WEB10K (Qin & Liu
     2013) into K = 50 clusters with K-means and takes each cluster's relevance
     labels (0..4) as the arm's rewards. The data set cannot be downloaded in
-    this environment, so this generator (CATALOGUE A5, "synthetic stand-in",
+    this environment, so this generator (a synthetic stand-in,
     ours) draws, per arm, a label distribution skewed towards low labels, as
     relevance labels are: ``Dirichlet((4, 3, 1.5, 0.6, 0.3) · c)`` with
     concentration ``c ~ U[0.5, 3]``; rewards are ``label/4`` (the

@@ -11,7 +11,7 @@ File formats (``.json`` or ``.toml``), one instance per file::
     {"name": "my linear", "theta": [0.6, 0.8], "actions": [[1, 0], [0, 1], [0.7, 0.7]]}
 
 ``rewards`` is ``"bernoulli"`` or ``"clipped-gaussian"`` (sd ``sd``, default
-0.1) for means; a linear instance is hanna's :class:`~dpverify.bandits.linear.environments.LinearBandit`
+0.1) for means; a linear instance is Hanna et al. 2022's :class:`~dpverify.bandits.linear.environments.LinearBandit`
 (±1 rewards with mean ``⟨θ*, x⟩``; ``‖x‖, ‖θ*‖ <= 1``).
 """
 

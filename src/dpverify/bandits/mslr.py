@@ -1,6 +1,6 @@
-"""chowdhury's MSLR-WEB10K bandit instance, built from a local copy of the data set.
+"""The MSLR-WEB10K bandit instance of Chowdhury & Zhou 2023, built from a local copy of the data set.
 
-chowdhury §7 (CATALOGUE A5): the 1,200,192 query–url rows of MSLR-WEB10K (Qin
+Chowdhury & Zhou 2023, §7: the 1,200,192 query–url rows of MSLR-WEB10K (Qin
 & Liu 2013) are clustered by K-means into K = 50 clusters; each cluster is an
 arm whose rewards are its rows' relevance labels (0..4). The data set cannot
 be downloaded here, so :func:`dpverify.bandits.environments.mslr_synthetic_instance`
@@ -8,7 +8,7 @@ be downloaded here, so :func:`dpverify.bandits.environments.mslr_synthetic_insta
 (``Fold1/train.txt`` etc., format ``label qid:N 1:v … 136:v``) builds the real
 instance with :func:`mslr_instance`.
 
-Choices the paper leaves open (CATALOGUE A5 "MSLR unknowns"), made explicit
+Choices the paper leaves open, made explicit
 as parameters: features standardised (z-scores) before K-means (default);
 K-means++ initialisation with a seed; an arm's reward per pull is a label drawn
 from its cluster's empirical label distribution, divided by 4 (rewards in
@@ -94,14 +94,14 @@ def read_mslr(path: str | Path, *, max_rows: int | None = None, features: int = 
 
 def mslr_instance(path: str | Path, *, k: int = 50, seed: int = 0, max_rows: int | None = None,
                   standardize: bool = True, features: int = MSLR_FEATURES) -> CategoricalBandit:
-    """chowdhury's MSLR-WEB10K instance: K-means clusters of the rows are the arms.
+    """The MSLR-WEB10K instance of Chowdhury & Zhou 2023: K-means clusters of the rows are the arms.
 
     Parameters
     ----------
     path
         A local MSLR-WEB10K file (e.g. ``Fold1/train.txt``).
     k
-        The number of arms (clusters); chowdhury uses 50.
+        The number of arms (clusters); Chowdhury & Zhou use 50.
     seed
         Seed of the K-means++ initialisation (the paper's is unknown).
     max_rows, features

@@ -198,7 +198,8 @@ def meets_request(guarantee: ApproxDP | None, requested: ApproxDP | None) -> boo
     return guarantee.epsilon <= requested.epsilon and guarantee.delta <= requested.delta
 
 
-#: Paper names of the noise laws' parameters (chowdhury table A2.7, tenenbaum, hanna, dpdpe).
+#: Paper names of the noise laws' parameters (Chowdhury & Zhou 2023, Tenenbaum et al. 2021,
+#: Hanna et al. 2022, Li, Zhou & Ji 2022).
 _NOISE_NAMES = {
     "PolyaDifference": {"shares": "polya_shares", "scale": "polya_scale"},
     "Skellam": {"mu": "skellam_mu"},

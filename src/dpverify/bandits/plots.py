@@ -146,7 +146,7 @@ def plot_regret_table(rows: Any, path: str | Path, *, title: str = "",
     (``standard_error`` for pseudo, ``realised_standard_error`` for realised),
     and optionally the actual guarantee (``guarantee_epsilon``,
     ``guarantee_delta``), shown in the legend when it is not pure nominal-ε DP.
-    Linear time axis as in chowdhury Fig. 1 (their shading is ± std/√20).
+    Linear time axis as in Chowdhury & Zhou 2023, Fig. 1 (their shading is ± std/√20).
     The caption line gives ``scale``, the horizons, the runs per curve and what
     the bands are; ``note`` is printed under it. Returns the path written.
     """
@@ -228,10 +228,10 @@ def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = ""
 
 def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "", scale: str = "",
                     image_format: str | None = None) -> Path:
-    """garcelon experiments: final regret against ``x`` ("horizon" or "epsilon"), one panel per d.
+    """Our experiments on Garcelon et al. 2022's SBLB: final regret against ``x`` ("horizon" or "epsilon"), per d.
 
     Log–log; for ``x="horizon"`` with reference slopes 1/2, 2/3, 3/4 and 1.
-    ``table`` is a result table (rows as written by the garcelon experiments,
+    ``table`` is a result table (rows as written by :mod:`dpverify.bandits.experiments.garcelon`,
     with ``runs`` and ``horizon``); the caption line gives ``scale``, the
     horizons, the runs and what the error bars are.
     """
@@ -315,7 +315,7 @@ def plot_results(results: Any, path: str | Path | None = None, *, metric: str = 
         Where to save the figure (``None``: not saved); the format is
         ``image_format`` or the path's suffix (png, pdf or svg, :data:`FORMATS`).
     metric
-        ``"time-average"`` (``Reg(t)/t``, chowdhury Fig. 1's axis) or
+        ``"time-average"`` (``Reg(t)/t``, the axis of Chowdhury & Zhou 2023, Fig. 1) or
         ``"cumulative"`` (``Reg(t)``).
     kind
         ``"pseudo"`` (Σ of the gaps of the arms played) or ``"realised"``

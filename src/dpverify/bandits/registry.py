@@ -55,12 +55,12 @@ ALGORITHM_FAMILIES: dict[str, str] = {
 ALL_ALGORITHM_NAMES = tuple(ALGORITHM_FAMILIES)
 #: The names that add no noise (they take no ε).
 NON_PRIVATE_ALGORITHMS = frozenset({"se", "ae", "hanna-nonprivate", "dpe", "dpe-fixedu", "linucb"})
-#: Thm 4 of chowdhury assumes ε < 1 for the discrete-Gaussian noise ε (sound mode starts below it).
+#: Thm 4 of Chowdhury & Zhou 2023 assumes ε < 1 for the discrete-Gaussian noise ε (sound mode starts below it).
 _CDP_NOISE_EPSILON_CAP = 0.999
 
 
 def default_delta(name: str) -> float:
-    """The δ used when none is given: 0.25 for DP-DPE (dpdpe §7), 1e-6 otherwise.
+    """The δ used when none is given: 0.25 for DP-DPE (Li, Zhou & Ji 2022, §7), 1e-6 otherwise.
 
     >>> default_delta("dpdpe-central"), default_delta("sblb")
     (0.25, 1e-06)
@@ -110,7 +110,7 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float | No
     calibration
         ``"paper"`` or ``"exact"``: the analysis a calibration may use where an
         exact one allows less noise; the algorithms whose noise is already
-        calibrated exactly (tenenbaum's M_sum, DP-DPE's analytic Gaussian in
+        calibrated exactly (Tenenbaum et al.'s M_sum, DP-DPE's analytic Gaussian in
         sound mode) accept both. Recorded on the plan.
     options
         Passed to the family's constructor (``batch_base``, ``confidence``,

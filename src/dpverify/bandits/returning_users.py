@@ -1,10 +1,10 @@
-"""Returning users (chowdhury App. I): the per-batch noise when one user joins up to B batches.
+"""Returning users (Chowdhury & Zhou 2023, App. I): the per-batch noise when one user joins up to B batches.
 
-chowdhury's Assumption 2: each user contributes to at most ``B`` batches, once
+Their Assumption 2: each user contributes to at most ``B`` batches, once
 per batch. The batches' releases then compose over a user's B
 participations (parallel composition no longer applies). For Gaussian-type
 per-batch noise (Skellam, discrete Gaussian: sub-Gaussian with the same
-variance, the CATALOGUE A4.4 routes) the ratio σ/Δ a batch needs is:
+variance, the routes of App. I) the ratio σ/Δ a batch needs is:
 
 * ``"advanced"`` — App. I eq. (14): advanced composition with
   ``ε_i = ε/(2√(2B ln(2/δ)))``, ``δ_i = δ/(2B)`` (δ' = δ/2), each batch by the
@@ -61,7 +61,7 @@ def returning_users_sigma(epsilon: float, delta: float, *, participations: int,
     epsilon, delta
         The total budget of one user over all the batches it joins.
     participations
-        B, the most batches one user joins (chowdhury Assumption 2).
+        B, the most batches one user joins (Chowdhury & Zhou 2023, Assumption 2).
     route
         ``"advanced"`` (eq. 14), ``"zcdp"`` (eq. 15) or ``"exact"`` (PLD), see the module.
     sensitivity

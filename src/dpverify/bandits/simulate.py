@@ -18,11 +18,12 @@ Speed without approximation:
   segments is the batch's sum, so the law is unchanged);
 * curves are kept at log-spaced checkpoints (default 200), not at every round.
 
-Regrets (both recorded, CATALOGUE T3-16):
+Regrets (both recorded: the papers define pseudo-regret, the public code of
+Chowdhury & Zhou 2023 plots realised regret):
 
 * **pseudo-regret** ``Σ_a Δ_a N_a(t)`` (both papers' definition);
 * **realised regret** ``Σ_{s<=t} r_s(a*) − r_s(a_s)`` on a common reward
-  vector (chowdhury's reference code plots this): ``a*`` is the arm with the
+  vector (what their public code plots): ``a*`` is the arm with the
   highest mean; its rewards on the rounds another arm is played are drawn
   independently (the components of the reward vector are independent), and
   the increment is 0 when ``a*`` is played.
@@ -128,7 +129,7 @@ class SimulationResult:
     guarantee: BanditGuarantee | None
     seconds: float
     per_user: bool = False
-    #: Per-run communication cost C(T) when the algorithm counts it (dpdpe: reals or bits).
+    #: Per-run communication cost C(T) when the algorithm counts it (DP-DPE: reals or bits).
     communication_cost: NDArray[np.float64] | None = field(default=None, repr=False)
     #: The algorithm's mode (``"sound"``: calibrated to the request; ``"paper"``: printed constants).
     mode: str | None = None
@@ -163,7 +164,7 @@ class SimulationResult:
         return curves.std(axis=0, ddof=1) / np.sqrt(self.runs)
 
     def time_average_regret(self, kind: str = "pseudo") -> NDArray[np.float64]:
-        """Mean over runs of ``Reg(t)/t`` at the checkpoints (chowdhury Fig. 1's y-axis)."""
+        """Mean over runs of ``Reg(t)/t`` at the checkpoints (the y-axis of Chowdhury & Zhou 2023, Fig. 1)."""
         return self.mean_regret(kind) / self.checkpoints
 
     def final_regret(self, kind: str = "pseudo") -> NDArray[np.float64]:

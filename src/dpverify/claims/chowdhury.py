@@ -1,4 +1,4 @@
-"""chowdhury & zhou 2023 (distributed DP MAB): the claims and their checks.
+"""Chowdhury & Zhou 2023 (distributed DP MAB): the claims and their checks.
 
 Thm 1's (g, τ, m) (sympy against the exact discrete Laplace tail), Fact 1
 (Pólya shares sum to Lap_Z), the public code's inverted Pólya scale and its
@@ -81,7 +81,7 @@ def _fact1(scale: str) -> Evidence:
     ok = all(mpmath.almosteq(r["sum_variance"], r["lap_z_variance"], 1e-12) for r in rows)
     return Evidence(HOLDS if ok else FAILS,
                     "n Pólya(1/n, e^{-1/b}) differences have exactly Lap_Z(b)'s variance (exact "
-                    "series; the samplers' same-law test is tests/mechanisms/test_samplers.py)",
+                    "series; the samplers' same-law test is tests/mechanisms/test_simulation.py)",
                     {"rows": rows})
 
 
@@ -102,7 +102,7 @@ def _inverted_scale(scale: str) -> Evidence:
 
 
 def shared_draw_release(sums, *, scale: float, size: int, rng: np.random.Generator) -> np.ndarray:
-    """The public DP-SE code's release: every arm's sum plus ONE shared ``Lap(scale)`` draw (T3-2).
+    """The public DP-SE code's release: every arm's sum plus ONE shared ``Lap(scale)`` draw.
 
     Returns ``size`` releases, shape ``(size, arms)``. Simulation only: shown to fail.
 
@@ -214,15 +214,15 @@ def _mslr(scale: str) -> Evidence:
 
 
 CLAIMS = (
-    Claim(PAPER, "thm1-constants", "Thm 1 (A2.7)", "g = ⌈ε√n⌉, τ = ⌈(g/ε) log(2/p)⌉, m = ng + 2τ + 1 make "
+    Claim(PAPER, "thm1-constants", "Thm 1", "g = ⌈ε√n⌉, τ = ⌈(g/ε) log(2/p)⌉, m = ng + 2τ + 1 make "
           "the modular sum exact w.p. >= 1 − p", "symbolic", _constants),
     Claim(PAPER, "thm2-rdp", "Thm 2", "Dist-RDP-SE is (α, ε̂(α))-RDP with ε̂(α) = αε²/2 + "
           "min{(2α−1)ε²/(4s²) + 3ε/(2s³), 3ε/(2s)} for every batch size", "symbolic", _thm2_rdp),
     Claim(PAPER, "fact1", "Fact 1 (Goryczka & Xiong Thm 5.1)", "n Pólya(1/n, β) differences sum to Lap_Z",
           "numeric", _fact1),
-    Claim(PAPER, "code-polya", "public code (T3-1)", "the released code's Pólya noise gives ε-DP",
+    Claim(PAPER, "code-polya", "public code, polya()", "the released code's Pólya noise gives ε-DP",
           "numeric", _inverted_scale),
-    Claim(PAPER, "code-dp-se", "public code DP-SE baseline (T3-2)",
+    Claim(PAPER, "code-dp-se", "public code DP-SE baseline",
           "the released DP-SE (one Lap(1/ε) added to all arm sums) is ε-DP", "statistical", _shared_draw),
     Claim(PAPER, "appi-returning", "App. I, eqs. (14)/(15)",
           "with B participations the RDP route saves a log(B/δ) factor of variance", "numeric", _returning),

@@ -1,4 +1,4 @@
-"""DP-DPE (distributed phased elimination with global rewards): the claims and their checks.
+"""DP-DPE (Li, Zhou & Ji 2022, distributed phased elimination with global rewards): the claims and their checks.
 
 Thm 1/8's classical Gaussian at the experiments' ε = 10 (exact δ), Eq. (22)'s
 shuffle constants (exact binomial accountant: a borrowed lemma checked), Thm
@@ -49,7 +49,7 @@ def _classical_gaussian(scale: str) -> Evidence:
 
 
 def shuffle_protocol_delta(epsilon: float, delta: float, *, users: int, dimension: int) -> dict:
-    """dpdpe Alg. 2 with Eq. (22)'s constants: a rigorous δ at the claimed ε, and one real pair's.
+    """Li, Zhou & Ji 2022, Alg. 2 with Eq. (22)'s constants: a rigorous δ at the claimed ε, and one real pair's.
 
     Per coordinate, the shuffler's view is a count: a fixed part, the users'
     rounding bits and ``Bin(|U| b, p)``; one user moves its own count by at

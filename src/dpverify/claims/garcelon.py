@@ -1,4 +1,4 @@
-"""garcelon et al. 2022 (SBLB, shuffled linear contextual bandits): the claims and their checks.
+"""Garcelon et al. 2022 (SBLB, shuffled linear contextual bandits): the claims and their checks.
 
 Prop. 4 (M_LDP is ε0-LDP), Prop. 13 (per-batch ε of the shuffled bits, a
 borrowed Cheu et al. lemma) against the exact shuffled randomized response,
@@ -230,7 +230,7 @@ def _shariff_sheffet(scale: str) -> Evidence:
     return Evidence(NOT_CHECKABLE,
                     "the JDP LinUCB baseline (Shariff & Sheffet 2018) is not implemented: its "
                     "Prop. 4 confidence ellipsoid and tree-based noise constants are known here only "
-                    "through garcelon's restatement [R, CATALOGUE E4]; the primary text could not be "
+                    "through garcelon's restatement [R]; the primary text could not be "
                     "read, so a faithful implementation is not possible")
 
 

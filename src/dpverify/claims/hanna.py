@@ -1,6 +1,6 @@
-"""hanna et al. 2022 (private linear bandits "almost for free"): the claims and their checks.
+"""Hanna et al. 2022 (private linear bandits "almost for free"): the claims and their checks.
 
-Alg. 1 / 2 / 3's privacy (Lap(1/ε) on rewards in [−1, 1] is 2ε-DP: T-H1),
+Alg. 1 / 2 / 3's privacy (Lap(1/ε) on rewards in [−1, 1] is 2ε-DP: App. A.1's Eq. (12) takes sensitivity 1),
 Eq. (10)'s inverse and validity region (sympy against the library's
 calibration), Lemma 4's Laplace MGF step, Lemma 1's ζ-net on a continuous
 action set (the sphere), "privacy almost for free" and Fig. 3(b)'s core set,
@@ -103,11 +103,11 @@ def _lemma4(scale: str) -> Evidence:
             f"{float(claimed.subs(x, 0.25)):.4f}")
     return Evidence(FAILS, "Lemma 4's step (c) bounds the Laplace MGF by a Gaussian one with variance "
                     "proxy b², which is false (it needs 2b² at least); the confidence widths γ_i are "
-                    "optimistic (T-H2)", {"difference_at_b1_lambda_half": at_half}, derivation=text)
+                    "optimistic", {"difference_at_b1_lambda_half": at_half}, derivation=text)
 
 
 def net_bandit(d: int, zeta: float, theta) -> LinearBandit:
-    """hanna Lemma 1 on the unit sphere: the bandit whose actions are a ζ-net of ``S^{d−1}``.
+    """Hanna et al. 2022, Lemma 1, on the unit sphere: the bandit whose actions are a ζ-net of ``S^{d−1}``.
 
     :func:`~dpverify.bandits.design.sphere_net` gives the net (every unit vector
     within ζ of a net point); the algorithms run on it unchanged.
@@ -130,7 +130,7 @@ def discretisation_gap(environment: LinearBandit) -> float:
 
 def _zeta_net(scale: str) -> Evidence:
     T = 10 ** 4 if scale == "quick" else 10 ** 5
-    zeta = 1 / math.sqrt(T)  # ζ = 1/T is infeasible to play (T-H10); the gap is still <= Tζ²/2
+    zeta = 1 / math.sqrt(T)  # ζ = 1/T is infeasible to play (up to (3T)^d actions); the gap is still <= Tζ²/2
     rng = np.random.default_rng(19)
     thetas = rng.normal(size=(4, 2))
     thetas /= np.linalg.norm(thetas, axis=1, keepdims=True)
@@ -149,7 +149,7 @@ def _zeta_net(scale: str) -> Evidence:
                     f"playing a ζ-net of the sphere with ζ = 1/√T (T = {T}) costs T·(‖θ‖ − max_net ⟨θ,a⟩) "
                     f"<= {max(r['T_gap'] for r in rows):.3g} extra regret (on the sphere a chord ζ loses at "
                     "most ζ²/2 per round, so ζ = 1/√T already adds <= 1/2); Lemma 1's prescribed ζ = 1/T "
-                    f"is not playable (its size bound at T = 1e6, d = 2: {paper_size:.3g} actions, T-H10)",
+                    f"is not playable (its size bound at T = 1e6, d = 2: {paper_size:.3g} actions)",
                     {"rows": rows, "paper_net_size_bound": paper_size, "zeta": zeta, "T": T})
 
 

@@ -2,16 +2,16 @@
 
 Explicit bounds (all constants printed by the paper) return the bound itself:
 
-* dpdpe Thm 4 / 5 / 6 (appendix Eqs. 39, 52, 66; expected regret, β = 1/(kT));
-* garcelon Thm 10 (Eqs. 9/10, w.p. 1 − δ), Cor. 8 (end of App. B.4), the
+* Li, Zhou & Ji 2022 (DP-DPE) Thm 4 / 5 / 6 (appendix Eqs. 39, 52, 66; expected regret, β = 1/(kT));
+* Garcelon et al. 2022, Thm 10 (Eqs. 9/10, w.p. 1 − δ), Cor. 8 (end of App. B.4), the
   fixed-batch Eq. (46).
 
 Order bounds (``O(·)``/``Õ(·)``, constants the paper leaves unspecified) take
 the constant as a required keyword ``constant`` — no paper gives one — and
-return ``constant × (the printed expression)``: hanna Thm 1–3, tenenbaum
-Thm 3.1 / Cor. 3.2 / Thm 3.3 / Cor. 3.4, chowdhury Lemma 2 (its Thms 1–6 through
-the (σ, h) of their privatizers), garcelon Cor. 7, dpdpe Thm 7 (σ_ns's C).
-Logs are natural (CATALOGUE T-H4). Each function validates the theorem's
+return ``constant × (the printed expression)``: Hanna et al. 2022, Thm 1–3; Tenenbaum et al. 2021,
+Thm 3.1 / Cor. 3.2 / Thm 3.3 / Cor. 3.4; Chowdhury & Zhou 2023, Lemma 2 (its Thms 1–6 through
+the (σ, h) of their privatizers); Garcelon et al., Cor. 7; Li, Zhou & Ji, Thm 7 (σ_ns's C).
+Logs are natural (the papers write log). Each function validates the theorem's
 assumptions it can check, and raises ``ValueError`` naming the parameter when
 they fail.
 """
@@ -103,7 +103,7 @@ def _dpdpe_base(T: int, d: int, k: int, alpha: float, sigma: float) -> tuple[flo
 
 
 def dpdpe_sigma0(*, epsilon: float, delta: float, B: float = 1.0) -> float:
-    """dpdpe's ``σ₀ = 2B√(2 ln(1.25/δ))/ε`` (Thms 5–6, the Gaussian mechanism's ratio).
+    """``σ₀ = 2B√(2 ln(1.25/δ))/ε`` of Li, Zhou & Ji 2022 (Thms 5–6, the Gaussian mechanism's ratio).
 
     >>> round(dpdpe_sigma0(epsilon=10.0, delta=0.25), 4)
     0.3588
@@ -114,7 +114,7 @@ def dpdpe_sigma0(*, epsilon: float, delta: float, B: float = 1.0) -> float:
 
 
 def dpdpe_thm4(T: int, *, d: int, k: int, alpha: float = 0.8, sigma: float = 0.1) -> float:
-    """dpdpe Thm 4 (non-private DP-DPE), appendix Eq. (39), expected regret with β = 1/(kT):
+    """Li, Zhou & Ji 2022, Thm 4 (non-private DP-DPE), appendix Eq. (39), expected regret with β = 1/(kT):
 
     .. math::
 
@@ -122,7 +122,7 @@ def dpdpe_thm4(T: int, *, d: int, k: int, alpha: float = 0.8, sigma: float = 0.1
         + 4C_1h_1σ\\sqrt{2\\log kT} + 4\\log(2T/h_1)
 
     with ``h₁ = 4d ln ln d + 16`` (log log clipped at 0, as the algorithm) and
-    ``C₁ = 1/(2^{α/2} − 1)``. Defaults α = 0.8, σ = 0.1 (dpdpe §7).
+    ``C₁ = 1/(2^{α/2} − 1)``. Defaults α = 0.8, σ = 0.1 (their §7).
 
     >>> round(dpdpe_thm4(10 ** 5, d=2, k=10))
     109074
@@ -142,7 +142,7 @@ def _private_tail(T: int, d: int, k: int, alpha: float, sigma: float, sigma0: fl
 
 def dpdpe_thm5(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float = 1.0,
                alpha: float = 0.8, sigma: float = 0.1) -> float:
-    """dpdpe Thm 5 (CDP-DPE), appendix Eq. (52), with ``σ₀`` = :func:`dpdpe_sigma0`:
+    """Li, Zhou & Ji 2022, Thm 5 (CDP-DPE), appendix Eq. (52), with ``σ₀`` = :func:`dpdpe_sigma0`:
 
     .. math::
 
@@ -166,7 +166,7 @@ def dpdpe_thm5(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float
 
 def dpdpe_thm6(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float = 1.0,
                alpha: float = 0.8, sigma: float = 0.1) -> float:
-    """dpdpe Thm 6 (LDP-DPE), appendix Eq. (66):
+    """Li, Zhou & Ji 2022, Thm 6 (LDP-DPE), appendix Eq. (66):
 
     .. math::
 
@@ -186,9 +186,9 @@ def dpdpe_thm6(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float
 
 def dpdpe_thm7(T: int, *, d: int, k: int, epsilon: float, delta: float, constant: float,
                B: float = 1.0, alpha: float = 0.8, sigma: float = 0.1) -> float:
-    """dpdpe Thm 7 (SDP-DPE), Eq. (80): Eq. (52)'s form with ``σ₀ = C·B·ln(h₁/δ)/ε``.
+    """Li, Zhou & Ji 2022, Thm 7 (SDP-DPE), Eq. (80): Eq. (52)'s form with ``σ₀ = C·B·ln(h₁/δ)/ε``.
 
-    ``constant`` is that C, which dpdpe never gives (CATALOGUE B2.4, trap 7).
+    ``constant`` is that C, which the paper never gives (Thm 7 and Thm 9 state σ_ns only as O(·)).
 
     >>> dpdpe_thm7(10 ** 5, d=2, k=10, epsilon=10.0, delta=0.25, constant=1.0) > 0
     True
@@ -214,15 +214,15 @@ def _garcelon_g(T: int, d: int, L: float, delta: float, p: float, eta: float) ->
 
 def garcelon_thm10(T: int, *, d: int, L: float, S: float, m: int, p: float, eta: float, lam: float,
                    epsilon: float, delta: float, delta0: float) -> float:
-    """garcelon Thm 10 (Eqs. 9/10): SBLB's regret w.p. >= 1 − δ.
+    """Garcelon et al. 2022, Thm 10 (Eqs. 9/10): SBLB's regret w.p. >= 1 − δ.
 
     With ``F = 2√3 (S + md) T^{3/4}/√(1−p) · √((1+η) log(1 + T/(dλ)))`` and G as in
     the theorem: if ``p²(1−p) <= 7T^{−1/2}ε/(64√(2 ln(2T/δ0)) d(d+1))`` the bound
     is ``F + (dLm/√λ) G · 14 log(8mT/δ0)/p²`` (Eq. 9), else
     ``F + (264/√λ)√2 d³ log(8mT/δ0)^{3/2} L m G √T(1−p)/ε`` (Eq. 10).
     Assumptions checked: δ, δ0 ∈ (0, 1), ε ∈ (0, 1), p ∈ (0, 1) (the theorem's
-    ε0 ∈ (0, 1) is implied by p through Prop. 4; CATALOGUE T15 notes Cor. 8
-    breaks it).
+    ε0 ∈ (0, 1) is implied by p through Prop. 4; Cor. 8's
+    ``ε0 = (d(d+3)/2) ln(…)`` is not below 1 in general).
 
     >>> garcelon_thm10(10 ** 4, d=2, L=1, S=1, m=1, p=0.9, eta=0.5, lam=100, epsilon=0.5,
     ...                delta=0.1, delta0=0.1) > 10 ** 4
@@ -248,7 +248,7 @@ def garcelon_thm10(T: int, *, d: int, L: float, S: float, m: int, p: float, eta:
 
 def garcelon_cor8(T: int, *, epsilon: float, d: int, L: float = 1.0, S: float = 1.0,
                   delta: float = 1e-6, delta0: float = 1e-6) -> float:
-    """garcelon Cor. 8 (explicit form, end of App. B.4), w.p. >= 1 − δ:
+    """Garcelon et al. 2022, Cor. 8 (explicit form, end of App. B.4), w.p. >= 1 − δ:
 
     ``(T^{2/3}/ε^{1/3}) [ (264/√λ)√2 d³ log(8mT/δ0)^{3/2} L m G + 2√3 (S + md)√((1+η) log(1 + T/(dλ))) ]``
     with η = 1/2, λ = √T, m = 1, p = 1 − ε^{2/3}T^{1/6}. Requires
@@ -275,7 +275,7 @@ def garcelon_cor8(T: int, *, epsilon: float, d: int, L: float = 1.0, S: float = 
 
 
 def garcelon_cor7(T: int, *, epsilon_0: float, constant: float) -> float:
-    """garcelon Cor. 7, Eq. (4), an Õ bound (C unspecified):
+    """Garcelon et al. 2022, Cor. 7, Eq. (4), an Õ bound (C unspecified):
 
     ``C (T^{3/4}√(e^{ε0}+1)/√(e^{ε0}−1) + log T (e^{ε0}+1)²/4 + √T/√(e^{ε0}−1))``.
 
@@ -289,7 +289,7 @@ def garcelon_cor7(T: int, *, epsilon_0: float, constant: float) -> float:
 
 
 def garcelon_fixed_batch(T: int, *, beta: float, batches: int, d: int) -> float:
-    """garcelon App. C, Eq. (46): ``2β_M √(10T/M) log(T+1) (√(Md) + d√(T/M))`` (fixed-batch LinUCB).
+    """Garcelon et al. 2022, App. C, Eq. (46): ``2β_M √(10T/M) log(T+1) (√(Md) + d√(T/M))`` (fixed-batch LinUCB).
 
     >>> round(garcelon_fixed_batch(100, beta=1.0, batches=10, d=1), 2)
     583.77
@@ -304,7 +304,7 @@ def garcelon_fixed_batch(T: int, *, beta: float, batches: int, d: int) -> float:
 
 
 def hanna_thm1(T: int, *, epsilon: float, constant: float, d: int | None = None) -> float:
-    """hanna Thm 1 (central, w.p. >= 1 − 1/T): ``C(√(T log T) + log²T/ε)`` (Eq. 6), or with ``d``
+    """Hanna et al. 2022, Thm 1 (central, w.p. >= 1 − 1/T): ``C(√(T log T) + log²T/ε)`` (Eq. 6), or with ``d``
     the appendix form ``C(d√(T log T) + d² log²T/ε)`` (Eq. 20). C is unspecified.
 
     >>> round(hanna_thm1(10 ** 6, epsilon=1.0, constant=1.0))
@@ -318,7 +318,7 @@ def hanna_thm1(T: int, *, epsilon: float, constant: float, d: int | None = None)
 
 
 def hanna_thm2(T: int, *, epsilon_0: float, d: int, constant: float) -> float:
-    """hanna Thm 2 (local): ``C(1 + 1/ε0) d√(dT log T)`` (Eqs. 8/9/34). C unspecified.
+    """Hanna et al. 2022, Thm 2 (local): ``C(1 + 1/ε0) d√(dT log T)`` (Eqs. 8/9/34). C unspecified.
 
     >>> round(hanna_thm2(10 ** 6, epsilon_0=1.0, d=2, constant=1.0))
     21026
@@ -330,9 +330,9 @@ def hanna_thm2(T: int, *, epsilon_0: float, d: int, constant: float) -> float:
 
 
 def hanna_thm3(T: int, *, epsilon: float, delta: float, constant: float, d: int | None = None) -> float:
-    """hanna Thm 3 (shuffled): ``C(√(T log T) + √log(1/δ) log^{3/2}T/ε)`` (Eq. 11); with ``d``
+    """Hanna et al. 2022, Thm 3 (shuffled): ``C(√(T log T) + √log(1/δ) log^{3/2}T/ε)`` (Eq. 11); with ``d``
     ``C(d√(T log T) + (d log T)^{3/2}√log(1/δ)/ε)`` (Eq. 42). Stated only for
-    ε = O(√(log(1/δ)/T)) (T-H17; an order condition, not checkable here). C unspecified.
+    ε = O(√(log(1/δ)/T)) (by Thm 3 itself; an order condition, not checkable here). C unspecified.
 
     >>> round(hanna_thm3(10 ** 6, epsilon=1.0, delta=1e-6, constant=1.0))
     3908
@@ -357,7 +357,9 @@ def _positive_gaps(gaps: Any) -> np.ndarray:
 
 def tenenbaum_thm31(gaps: Sequence[float], T: int, *, sigma: float, batch_size: int,
                     constant: float) -> float:
-    """tenenbaum Thm 3.1 (SDP-AE): ``C Σ_{Δ_a>0} (log T/Δ_a + σ² log T/(mΔ_a) + mΔ_a)``. C unspecified.
+    """Tenenbaum et al. 2021, Thm 3.1 (SDP-AE): ``C Σ_{Δ_a>0} (log T/Δ_a + σ² log T/(mΔ_a) + mΔ_a)``.
+
+    C unspecified.
 
     >>> round(tenenbaum_thm31([0.0, 0.5], 10 ** 4, sigma=2.0, batch_size=4, constant=1.0), 2)
     38.84
@@ -371,7 +373,7 @@ def tenenbaum_thm31(gaps: Sequence[float], T: int, *, sigma: float, batch_size: 
 
 def tenenbaum_cor32(gaps: Sequence[float], T: int, *, epsilon: float, delta: float,
                     constant: float) -> float:
-    """tenenbaum Cor. 3.2: ``C Σ_{Δ_a>0} (log T/Δ_a + Δ_a log(1/δ)/ε²)``. C unspecified.
+    """Tenenbaum et al. 2021, Cor. 3.2: ``C Σ_{Δ_a>0} (log T/Δ_a + Δ_a log(1/δ)/ε²)``. C unspecified.
 
     >>> round(tenenbaum_cor32([0.0, 0.5], 10 ** 4, epsilon=1.0, delta=1e-6, constant=1.0), 2)
     25.33
@@ -384,7 +386,7 @@ def tenenbaum_cor32(gaps: Sequence[float], T: int, *, epsilon: float, delta: flo
 
 
 def tenenbaum_thm33(gaps: Sequence[float], T: int, *, sigma: float, constant: float) -> float:
-    """tenenbaum Thm 3.3 (VB-SDP-AE): ``C (Σ_{Δ_a>0} log T/Δ_a + kσ log T)``. C unspecified.
+    """Tenenbaum et al. 2021, Thm 3.3 (VB-SDP-AE): ``C (Σ_{Δ_a>0} log T/Δ_a + kσ log T)``. C unspecified.
 
     >>> round(tenenbaum_thm33([0.0, 0.5], 10 ** 4, sigma=2.0, constant=1.0), 2)
     55.26
@@ -398,7 +400,7 @@ def tenenbaum_thm33(gaps: Sequence[float], T: int, *, sigma: float, constant: fl
 
 def tenenbaum_cor34(gaps: Sequence[float], T: int, *, epsilon: float, delta: float,
                     constant: float) -> float:
-    """tenenbaum Cor. 3.4 as Thm 3.3 implies it (T-T3): ``C (Σ log T/Δ_a + k√log(1/δ) log T/ε)``.
+    """Tenenbaum et al. 2021, Cor. 3.4 as Thm 3.3 implies it: ``C (Σ log T/Δ_a + k√log(1/δ) log T/ε)``.
 
     >>> round(tenenbaum_cor34([0.0, 0.5], 10 ** 4, epsilon=1.0, delta=1e-6, constant=1.0), 2)
     86.89
@@ -417,7 +419,7 @@ def tenenbaum_cor34(gaps: Sequence[float], T: int, *, epsilon: float, delta: flo
 
 def chowdhury_lemma2(gaps: Sequence[float], T: int, *, sigma: float, h: float,
                      constant: float) -> float:
-    """chowdhury Lemma 2 with p = 1/T: ``C (Σ_{Δ_a>0} log T/Δ_a + Kσ√log T + Kh log T)``.
+    """Chowdhury & Zhou 2023, Lemma 2 with p = 1/T: ``C (Σ_{Δ_a>0} log T/Δ_a + Kσ√log T + Kh log T)``.
 
     The generic engine under Assumption 1 (noise ``(σ, h)``); requires T >= K.
     C unspecified.
@@ -435,17 +437,17 @@ def chowdhury_lemma2(gaps: Sequence[float], T: int, *, sigma: float, h: float,
                                   + values.size * h * log_t)
 
 
-#: chowdhury's theorems by privatizer, with the (σ, h) of CATALOGUE table A2.7.
+#: Chowdhury & Zhou 2023's theorems by privatizer, with the (σ, h) of :mod:`dpverify.bandits.privatizers`.
 CHOWDHURY_VARIANTS = ("dist-dp-se", "dist-rdp-se", "dist-cdp-se", "shuffle-dp-se", "cdp-se", "ldp-se")
 
 
 def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: float,
                       constant: float, scale_factor: float = 10.0, ldp_constant: float | None = None
                       ) -> float:
-    """chowdhury Thms 1–6 through Lemma 2 and their ``(σ, h)`` (CATALOGUE A2.7).
+    """Chowdhury & Zhou 2023, Thms 1–6, through Lemma 2 and their privatizers' ``(σ, h)``.
 
     dist-dp-se / cdp-se: σ = √2/ε, h = 1/ε (Thm 1 / 5); shuffle-dp-se (Thm 3):
-    as Thm 1 with ε' = ε/2 (T3-5); dist-rdp-se:
+    as Thm 1 with ε' = ε/2 (Thm 3's proof); dist-rdp-se:
     σ = 2/ε + √2/(sε), h = 1/(sε) (Thm 2); dist-cdp-se: σ = √2/ε + √2/(sε),
     h = 0 (Thm 4, ε ∈ (0, 1)); ldp-se: Thm 6's ``O(Σ log T/(ε²Δ_a))`` (its
     Lemma 5 constant c is unknown, so ``ldp_constant`` is unused and the
@@ -457,7 +459,8 @@ def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: f
     variant = check_choice(variant, "variant", CHOWDHURY_VARIANTS)
     epsilon = check_epsilon(epsilon, allow_zero=False)
     if variant in ("dist-cdp-se", "cdp-se", "ldp-se") and not epsilon < 1:
-        raise value_error("epsilon", epsilon, "< 1", f"chowdhury's theorem for {variant} assumes ε ∈ (0, 1)")
+        raise value_error("epsilon", epsilon, "< 1",
+                          f"Chowdhury & Zhou 2023's theorem for {variant} assumes ε ∈ (0, 1)")
     s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
     if variant == "ldp-se":
         T, values = _horizon(T), _gaps(gaps)

@@ -40,7 +40,8 @@ PAPER_TITLES = {
     "hanna": "Hanna et al. 2022, Differentially Private Stochastic Linear Bandits: (Almost) for Free",
     "tenenbaum": "Tenenbaum et al. 2021, Differentially Private Multi-Armed Bandits in the Shuffle Model",
     "chowdhury": "Chowdhury & Zhou 2023, Distributed Differential Privacy in Multi-Armed Bandits",
-    "dpdpe": "Differentially Private Distributed Phased Elimination (global rewards, linear bandits)",
+    "dpdpe": "Li, Zhou & Ji 2022, Global Reward Maximization with Partial Feedback via Differentially "
+             "Private Distributed Linear Bandits (DP-DPE)",
 }
 
 

@@ -4,22 +4,22 @@ Every function returns a :class:`Derivation`: the steps as readable text (shown
 in the claims report), the derived expression, the printed one, whether they
 agree, and ``evaluate`` — the derived quantity as a plain numeric function, so
 that tests can hold it against the library's own implementation of the same
-quantity (``tests/claims/test_symbolic.py``, hypothesis).
+quantity (``tests/claims/test_claims_symbolic.py``, hypothesis).
 
-* :func:`garcelon_batch_condition` — garcelon Thm 5's Eq. (3) from Prop. 13
+* :func:`garcelon_batch_condition` — Garcelon et al. 2022, Thm 5's Eq. (3) from Prop. 13
   and advanced composition: ``2 − 2p + 2√(2p log(2mT/δ0)/l)``, not the printed
   ``1 − 2p + 2√(2 log(2mT/δ0)/l)``;
 * :func:`tenenbaum_batch_size` — the batch size that makes Thm 3.1 give
   Cor. 3.2's bound: ``m = ⌈σ²⌉``, not the printed ``⌈σ⌉``;
-* :func:`hanna_shuffle_inverse` — hanna Eq. (10) (FMT 2021) as a quartic in
+* :func:`hanna_shuffle_inverse` — Hanna et al. 2022, Eq. (10) (FMT 2021) as a quartic in
   ``u = e^{ε0/2}`` and its validity region ``ε0 <= ln(n/(16 ln(2/δ)))``;
-* :func:`chowdhury_protocol_constants` — chowdhury Thm 1's ``(g, τ, m)`` from
+* :func:`chowdhury_protocol_constants` — Chowdhury & Zhou 2023, Thm 1's ``(g, τ, m)`` from
   the discrete Laplace tail and the modular range;
-* :func:`chowdhury_skellam_rdp` — chowdhury Thm 2's uniform RDP bound from
+* :func:`chowdhury_skellam_rdp` — Chowdhury & Zhou's Thm 2 uniform RDP bound from
   Agarwal–Kairouz–Liu's Skellam bound at g = sε√n (its supremum over n is n = 1);
 * :func:`chowdhury_inverted_polya` — the variance the public code's inverted
   Pólya scale delivers, and the ε it really gives;
-* :func:`dpdpe_shuffle_variance` — the analyser's error of dpdpe Alg. 2 with
+* :func:`dpdpe_shuffle_variance` — the analyser's error of Li, Zhou & Ji 2022, Alg. 2, with
   Eq. (22)'s constants, against Thm 9's printed ``O(Δ ln(s/δ)/(ε²|U|²))``.
 
 The derivations are exact symbolic manipulations (``sympy.solve``,
@@ -73,11 +73,11 @@ def _positive(names: str) -> tuple[sp.Symbol, ...]:
     return sp.symbols(names, positive=True)
 
 
-# --------------------------------------------------------------------------- garcelon Thm 5
+# --------------------------------------------------------------------------- Garcelon et al. 2022, Thm 5
 
 
 def garcelon_batch_condition() -> Derivation:
-    """garcelon Thm 5, Eq. (3), re-derived from Prop. 13 (Eq. 24) and advanced composition.
+    """Garcelon et al. 2022, Thm 5, Eq. (3), re-derived from Prop. 13 (Eq. 24) and advanced composition.
 
     Prop. 13 with T inside its logarithms (δ0 → δ0/T, as Thm 5 writes them) and
     m = 1 gives per batch ``ε_c = 32 d(d+3) log(8mT/δ0) (1 − x)/√(l x)`` with
@@ -120,11 +120,11 @@ def garcelon_batch_condition() -> Derivation:
                                                         mpmath.mpf(A), mpmath.mpf(log2)))
 
 
-# --------------------------------------------------------------------------- tenenbaum Cor. 3.2
+# --------------------------------------------------------------------------- Tenenbaum et al. 2021, Cor. 3.2
 
 
 def tenenbaum_batch_size() -> Derivation:
-    """tenenbaum Cor. 3.2's batch size from Thm 3.1's per-arm regret.
+    """Tenenbaum et al. 2021, Cor. 3.2's batch size from Thm 3.1's per-arm regret.
 
     Thm 3.1: per arm ``log T/Δ + σ² log T/(mΔ) + mΔ``. Cor. 3.2 claims
     ``O(log T/Δ + Δ log(1/δ)/ε²)`` with σ² = Θ(log(1/δ)/ε²): the privacy term
@@ -158,11 +158,11 @@ def tenenbaum_batch_size() -> Derivation:
                       False, lambda *, sigma: int(function(mpmath.mpf(sigma))))
 
 
-# --------------------------------------------------------------------------- hanna Eq. (10)
+# --------------------------------------------------------------------------- Hanna et al. 2022, Eq. (10)
 
 
 def hanna_shuffle_inverse() -> Derivation:
-    """hanna Eq. (10) (FMT 2021) inverted: ``f_{n,δ}(ε0) = ε`` as a quartic in ``u = e^{ε0/2}``.
+    """Hanna et al. 2022, Eq. (10) (FMT 2021) inverted: ``f_{n,δ}(ε0) = ε`` as a quartic in ``u = e^{ε0/2}``.
 
     With ``a = √(ln(4/δ)/n)`` and ``E = e^ε − 1``:
     ``(u² − 1)(8 a u + 8u²/n) = E (u² + 1)``. f is increasing with f(0) = 0, so the
@@ -201,11 +201,11 @@ def hanna_shuffle_inverse() -> Derivation:
                       derived, cap, True, evaluate)
 
 
-# --------------------------------------------------------------------------- chowdhury Thm 1
+# --------------------------------------------------------------------------- Chowdhury & Zhou 2023, Thm 1
 
 
 def chowdhury_protocol_constants() -> Derivation:
-    """chowdhury Thm 1's ``(g, τ, m)`` from the discrete Laplace tail and the modular range.
+    """Chowdhury & Zhou 2023, Thm 1's ``(g, τ, m)`` from the discrete Laplace tail and the modular range.
 
     * τ: the total noise is ``Lap_Z(g/ε)`` with ``β = e^{−ε/g}``, whose tail is
       ``P[|Z| > τ] = 2β^{τ+1}/(1 + β)``; solving ``= p`` gives the least τ
@@ -241,7 +241,7 @@ def chowdhury_protocol_constants() -> Derivation:
 
 
 def chowdhury_inverted_polya() -> Derivation:
-    """The public code's Pólya scale ``(1−β)/β`` (CATALOGUE T3-1) against the paper's ``β/(1−β)``.
+    """The public code's Pólya scale ``(1−β)/β`` against Chowdhury & Zhou 2023's ``β/(1−β)`` (footnote 3).
 
     Pólya(r, β) is Poisson–Gamma with shape r and scale θ; its variance is
     ``rθ(1 + θ)``. n users' differences with r = 1/n sum to variance ``2θ(1+θ)``:
@@ -272,13 +272,13 @@ def chowdhury_inverted_polya() -> Derivation:
 
 
 def chowdhury_skellam_rdp() -> Derivation:
-    """chowdhury Thm 2: Dist-RDP-SE's ε̂(α), uniform in the batch size n.
+    """Chowdhury & Zhou 2023, Thm 2: Dist-RDP-SE's ε̂(α), uniform in the batch size n.
 
     Agarwal, Kairouz & Liu 2021 Thm 3.5 at Δ₁ = Δ₂ = g and total variance
     ``g²/ε²`` gives ``αε²/2 + min{((2α−1)g² + 6g)ε⁴/(4g⁴), 3gε²/(2g²)}``; with
     ``g = sε√n`` this is ε̂_n(α), decreasing in n, so its supremum is n = 1:
     ``αε²/2 + min{(2α−1)ε²/(4s²) + 3ε/(2s³), 3ε/(2s)}`` — the printed Thm 2 form.
-    The library uses the actual ``g = ⌈sε√n⌉`` (ε̂ decreases in g, T3-7).
+    The library uses the actual ``g = ⌈sε√n⌉`` (ε̂ decreases in g).
 
     ``evaluate(alpha=, epsilon=, s=, n=)`` returns ε̂_n(α) (n = 1: the uniform bound).
     """
@@ -307,18 +307,18 @@ def chowdhury_skellam_rdp() -> Derivation:
                                                                         (alpha, epsilon, s, n))))
 
 
-# --------------------------------------------------------------------------- dpdpe Eq. (22)
+# --------------------------------------------------------------------------- Li, Zhou & Ji 2022, Eq. (22)
 
 
 def dpdpe_shuffle_variance() -> Derivation:
-    """dpdpe Alg. 2's error with Eq. (22)'s constants, against Thm 9's printed order.
+    """Li, Zhou & Ji 2022, Alg. 2's error with Eq. (22)'s constants, against Thm 9's printed order.
 
     The analyser scales bit counts by ``2Δ/(g|U|)``; every user adds ``Bin(b, p)``
     (and a rounding Bernoulli, variance <= 1/4). With ``b p = b₀/2``,
     ``b₀ = 180 g² ln(4s/δ)/(ε̂² |U|)`` and ``ε̂ = ε/(18 √ln(2/δ))`` the noise part of
     the variance is ``(2Δ/(g|U|))² |U| b p (1 − p)`` =
     ``116640 Δ² ln(4s/δ) ln(2/δ) (1 − p)/(ε² |U|²)``: order ``Δ² ln²(s/δ)/(ε²|U|²)``,
-    not the printed ``Δ ln(s/δ)/(ε²|U|²)`` (CATALOGUE B2.4). p ∈ (0, 1/2] since
+    not the printed ``Δ ln(s/δ)/(ε²|U|²)`` (Thm 9; its proof ends with the squared form). p ∈ (0, 1/2] since
     ``p = b₀/(2⌈b₀⌉)``.
 
     ``evaluate(norm_bound=, users=, dimension=, epsilon=, delta=, p=)`` returns

@@ -1,4 +1,4 @@
-"""tenenbaum et al. 2021 (shuffle-model MAB, SDP-AE / VB-SDP-AE): the claims and their checks.
+"""Tenenbaum et al. 2021 (shuffle-model MAB, SDP-AE / VB-SDP-AE): the claims and their checks.
 
 Cor. 3.2's batch size (sympy: ⌈σ²⌉, not the printed ⌈σ⌉), the M_sum whose
 Appendix C is missing (not checkable as printed; our noise-bit stand-in
@@ -59,7 +59,7 @@ def _msum(scale: str) -> Evidence:
     report = audit(draw, [0, 1, 0, 1, 1], [1, 1, 0, 1, 1], epsilon=epsilon, delta=delta,
                    samples=samples, confidence=0.999, seed=9)
     return Evidence(NOT_CHECKABLE,
-                    "M_sum is defined in an Appendix C that is not in the paper's text (T-T1), and "
+                    "M_sum is defined in an Appendix C that is not in the paper's text, and "
                     "σ_{ε,δ}'s constant is unstated. Our stand-in (N fair coins shuffled with the "
                     f"reward bits) needs N = {bits} coins for (ε, δ) = ({epsilon}, {delta}) by the "
                     "exact binomial accountant (audited on neighbouring batches at confidence 0.999: "

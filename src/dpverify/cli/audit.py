@@ -245,9 +245,7 @@ def _audit(args: argparse.Namespace) -> dict[str, Any]:
     if args.pairs:
         return _search(args, sampler, epsilon, delta, threads, label)
     if args.samples != "auto":
-        from dpverify.auditing.audit import (  # deferred: keeps CLI start-up light
-            check_samples_can_certify,
-        )
+        from dpverify.auditing.planning import check_samples_can_certify  # deferred: keeps CLI start-up light
 
         check_samples_can_certify(args.samples, epsilon=epsilon, delta=delta,
                                   confidence=args.confidence, events=args.events)

@@ -29,7 +29,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--delta", type=finite_float, required=True,
                         help="target delta in (0, 1)")
     parser.add_argument("--bound", choices=(*SHUFFLE_BOUNDS, "best"), default="fmt2021",
-                        help="amplification bound (fmt2021: hanna eq. (10))")
+                        help="amplification bound (fmt2021: Feldman et al. 2021, Thm 3.1, as in "
+                             "Hanna et al. 2022, eq. (10))")
     parser.add_argument("--randomizer", choices=("generic", "binary-rr"), default="generic",
                         help="the local randomizer: any epsilon_0-LDP one, or binary randomized "
                              "response with that epsilon_0 (enables RR-only bounds)")

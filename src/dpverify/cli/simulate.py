@@ -19,8 +19,8 @@ from dpverify.cli._core import (
 from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
 HELP = "simulate a (private) bandit algorithm and report its regret"
-DESCRIPTION = ("Run a bandit algorithm of tenenbaum 2021 / chowdhury 2023 (multi-armed), "
-               "hanna 2022 / dpdpe (linear) or garcelon 2022 (contextual) on random "
+DESCRIPTION = ("Run a bandit algorithm of Tenenbaum et al. 2021 / Chowdhury & Zhou 2023 (multi-armed), "
+               "Hanna et al. 2022 / Li, Zhou & Ji 2022 (linear) or Garcelon et al. 2022 (contextual) on random "
                "instances (a fresh instance per run) and print its final regret and "
                "privacy guarantee.")
 EXAMPLES = (
@@ -52,7 +52,7 @@ def configure(simulate: argparse.ArgumentParser) -> None:
                           help="instance family (default easy; sphere for hanna-*, dpdpe for "
                                "dpdpe-*/dpe*, contextual for sblb*/linucb/ldp-linucb; "
                                "mslr-synthetic: a synthetic stand-in for MSLR-WEB10K; "
-                               "contextual[-correlated]: garcelon's linear contextual bandit)")
+                               "contextual[-correlated]: Garcelon et al. 2022's linear contextual bandit)")
     simulate.add_argument("--arms", type=count, default=None,
                           help="number of arms K (default 10; 50 for mslr-synthetic)")
     simulate.add_argument("--rewards", choices=REWARD_FAMILIES, default=None,
@@ -60,7 +60,7 @@ def configure(simulate: argparse.ArgumentParser) -> None:
                                "else clipped-gaussian)")
     simulate.add_argument("--epsilon", type=finite_float, default=None, help="privacy parameter epsilon")
     simulate.add_argument("--delta", type=finite_float, default=None,
-                          help="delta (tenenbaum's delta; RDP/zCDP are reported at it; default "
+                          help="delta (Tenenbaum et al.'s delta; RDP/zCDP are reported at it; default "
                                "1e-6, 0.25 for dpdpe-*)")
     simulate.add_argument("--horizon", type=count, required=True, help="horizon T")
     simulate.add_argument("--runs", type=count, default=1, help="independent runs")
@@ -71,7 +71,7 @@ def configure(simulate: argparse.ArgumentParser) -> None:
                                "with means (and rewards: bernoulli|clipped-gaussian), or theta "
                                "and actions (linear algorithms)")
     simulate.add_argument("--batch-base", type=count, default=None,
-                          help="chowdhury's batch growth l(b) = base^b (default 2)")
+                          help="the batch growth l(b) = base^b of Chowdhury & Zhou 2023 (default 2)")
     simulate.add_argument("--confidence", type=finite_float, default=None,
                           help="confidence p of the radii (default 1/T; the papers' plots use 0.1)")
     simulate.add_argument("--scale-factor", type=finite_float, default=None,
@@ -167,8 +167,8 @@ def _simulation_json(result: Any, args: argparse.Namespace, **extra: Any) -> dic
 def _add_linear_simulate_options(simulate: Any) -> None:
     simulate.add_argument("--mode", choices=("sound", "paper"), default="sound",
                           help="sound: the run's total guarantee meets --epsilon/--delta (noise "
-                               "calibrated: Dist-RDP/CDP-SE's noise epsilon, hanna's Lap(2/eps) "
-                               "and correct widths, dpdpe's analytic Gaussian, SBLB's internal "
+                               "calibrated: Dist-RDP/CDP-SE's noise epsilon, Hanna et al.'s Lap(2/eps) "
+                               "and correct widths, DP-DPE's analytic Gaussian, SBLB's internal "
                                "target and delta split); paper: the printed constants (a WARNING "
                                "on stderr when the true guarantee misses the request)")
     simulate.add_argument("--dim", type=count, default=None,
@@ -198,7 +198,7 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     hanna = args.algorithm.startswith("hanna")
     args.instance = args.instance or ("sphere" if hanna else "dpdpe")
     if args.instance_file is not None and not hanna:
-        raise DpverifyValueError(f"--instance-file: --algorithm {args.algorithm} needs dpdpe's "
+        raise DpverifyValueError(f"--instance-file: --algorithm {args.algorithm} needs DP-DPE's "
                                  "distributed population (--instance dpdpe)")
     if args.instance not in LINEAR_INSTANCES:
         raise DpverifyValueError(f"--instance {args.instance} must be one of "
@@ -243,13 +243,13 @@ def _fixed_users(args: argparse.Namespace) -> int | str:
     return value
 
 
-#: Instances of the contextual algorithms (garcelon 2022).
+#: Instances of the contextual algorithms (Garcelon et al. 2022).
 CONTEXTUAL_INSTANCES = ("contextual", "contextual-correlated")
 
 
 def _add_contextual_options(simulate: Any) -> None:
     simulate.add_argument("--regime", choices=("cor8", "cor7"), default="cor8",
-                          help="SBLB's parameter choice: garcelon Cor. 8 (default) or Cor. 7")
+                          help="SBLB's parameter choice: Garcelon et al. 2022, Cor. 8 (default) or Cor. 7")
     simulate.add_argument("--batch-form", choices=("derived", "printed"), default="derived",
                           help="Thm 5's Eq. (3) for the shuffler batch length (derived: 2 - 2p)")
     simulate.add_argument("--radius-scale", type=finite_float, default=None,
@@ -272,7 +272,7 @@ def _is_contextual(args: argparse.Namespace) -> bool:
 
 
 def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
-    """``simulate`` for garcelon's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
+    """``simulate`` for Garcelon et al. 2022's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
     from dpverify.bandits import make_algorithm  # deferred: keeps CLI start-up light
     from dpverify.bandits.contextual import (  # deferred: keeps CLI start-up light
         ContextualInstanceFamily,

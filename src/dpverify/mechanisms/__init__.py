@@ -5,7 +5,7 @@
   Pólya difference, binomial), :mod:`~dpverify.mechanisms.mixture` (mixture of Gaussians),
   :mod:`~dpverify.mechanisms.truncated_discrete_gaussian`, :mod:`~dpverify.mechanisms.randomized_response`,
   :mod:`~dpverify.mechanisms.encoding` (the papers' local encoders and
-  garcelon's M_LDP), :mod:`~dpverify.mechanisms.protocols` (shuffler, secure
+  the M_LDP of Garcelon et al. 2022), :mod:`~dpverify.mechanisms.protocols` (shuffler, secure
   aggregation, binary and vector summation).
 * Privacy maps: :func:`privacy_map` (a registry keyed by mechanism and
   guarantee type).

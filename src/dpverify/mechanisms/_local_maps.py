@@ -1,11 +1,11 @@
-"""Privacy maps of the local randomizers: binary/k-ary randomized response and garcelon's M_LDP.
+"""Privacy maps of the local randomizers: binary/k-ary randomized response and Garcelon et al. 2022's M_LDP.
 
 Imported lazily by :mod:`dpverify.mechanisms.privacy_maps`; the first map
 registered for a type is its default.
 
 **Neighbouring and sensitivity.** A local randomizer is run by one user on
 one input, and its guarantee is local DP: the bound holds for *every* pair of
-inputs in its domain (garcelon Def. 2). So
+inputs in its domain (Garcelon et al. 2022, Def. 2). So
 
 * ``relation=REPLACE`` (the default) means "one user's input replaced by any
   other"; ``ADD_REMOVE`` raises :class:`~dpverify.errors.UnsupportedError`
@@ -99,7 +99,7 @@ def _kary_rr_profile(mechanism: RandomizedResponse, *, sensitivity: float,
 @register_privacy_map(LocalPrivatizer, PureDP)
 def _mldp_pure(mechanism: LocalPrivatizer, *, sensitivity: float,
                relation: Neighbouring) -> PureDP:
-    """garcelon Prop. 4/12: ``N · ln((2 − p)/p)`` with ``N = m d (d+3)/2`` randomized bits.
+    """Garcelon et al. 2022, Prop. 4/12: ``N · ln((2 − p)/p)`` with ``N = m d (d+3)/2`` randomized bits.
 
     Re-derivation: given the encoded bits, each randomized bit has likelihood
     ratio at most ``(1 − p/2)/(p/2) = (2 − p)/p`` between any two encoded

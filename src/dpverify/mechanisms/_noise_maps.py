@@ -70,7 +70,7 @@ zCDP, Skellam RDP) take Δ up to :data:`MAX_CLOSED_FORM_SENSITIVITY`."""
 MAX_CLOSED_FORM_SENSITIVITY = 10**7
 """Largest integer Δ of the closed-form maps: their exact rational arithmetic grows with
 Δ's digits (the Skellam curve is 73 orders), and calibrations evaluate them ~100 times;
-chowdhury's secure aggregation at T = 10^7 needs Δ = g of about 10^5–10^6."""
+Chowdhury & Zhou 2023's secure aggregation at T = 10^7 needs Δ = g of about 10^5–10^6."""
 
 
 def _integer_sensitivity(sensitivity: float, *, summed: bool = True) -> int:
@@ -263,7 +263,7 @@ def skellam_rdp(order: int, *, l1_sensitivity: float, l2_sensitivity: float,
                 variance: float) -> Fraction:
     """Rényi-DP bound of the Skellam mechanism at an integer order (exact rational).
 
-    Agarwal, Kairouz & Liu 2021, Thm 3.5 (CATALOGUE A4.3 ``skellam_rdp``):
+    Agarwal, Kairouz & Liu 2021, Thm 3.5 (its one-dimensional case is Chowdhury & Zhou 2023, Lemma 3):
 
     .. math::
 
@@ -310,7 +310,7 @@ def _polya_difference_pure(mechanism: PolyaDifference, *, sensitivity: float,
                            relation: Neighbouring) -> PureDP:
     """``PureDP(Δ/scale)`` of the **aggregate** of all ``shares`` users — not of one share.
 
-    Distributed DP (chowdhury Thm 1; Goryczka & Xiong 2015 Thm 5.1): when each
+    Distributed DP (Chowdhury & Zhou 2023, Thm 1; Goryczka & Xiong 2015 Thm 5.1): when each
     of ``shares`` users adds an independent ``PolyaDifference(shares, scale)``
     to its contribution and only the sum is released (secure aggregation),
     the total noise is exactly ``DiscreteLaplace(scale)``, so the released

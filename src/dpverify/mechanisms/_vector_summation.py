@@ -1,4 +1,4 @@
-"""dpdpe Alg. 2: the (ε, δ)-SDP vector average of Cheu, Joseph, Mao & Peng 2021.
+"""Li, Zhou & Ji 2022, Alg. 2: the (ε, δ)-SDP vector average of Cheu, Joseph, Mao & Peng 2021.
 
 Each user shifts its vector ``y_u`` (``‖y_u‖₂ <= Δ2``) to ``w = y_u + Δ2 ∈
 [0, 2Δ2]^s``, encodes every coordinate by randomized rounding at precision
@@ -38,7 +38,7 @@ __all__ = ["VectorSummation", "VectorSummationParameters", "vector_summation_par
 
 @dataclass(frozen=True, slots=True)
 class VectorSummationParameters:
-    """The parameters ``(ε̂, g, b, p)`` of dpdpe Eq. (22)."""
+    """The parameters ``(ε̂, g, b, p)`` of Li, Zhou & Ji 2022, Eq. (22)."""
 
     epsilon_hat: float
     precision: int
@@ -48,7 +48,7 @@ class VectorSummationParameters:
 
 def vector_summation_parameters(epsilon: float, delta: float, *, users: int,
                                 dimension: int) -> VectorSummationParameters:
-    """dpdpe Eq. (22): ``(ε̂, g, b, p)`` for an (ε, δ)-SDP vector average over ``|U|`` users.
+    """Li, Zhou & Ji 2022, Eq. (22): ``(ε̂, g, b, p)`` for an (ε, δ)-SDP vector average over ``|U|`` users.
 
     .. math::
 
@@ -58,10 +58,10 @@ def vector_summation_parameters(epsilon: float, delta: float, *, users: int,
         b = \\left\\lceil \\frac{180 g^2 \\ln(4s/δ)}{\\hat ε^2 |U|} \\right\\rceil, \\quad
         p = \\frac{90 g^2 \\ln(4s/δ)}{b\\, \\hat ε^2 |U|} \\in (0, 1/2].
 
-    [R] Constants as printed by dpdpe (Alg. 2, Eq. 22), which attributes them
+    [R] Constants as printed by Li, Zhou & Ji (Alg. 2, Eq. 22), who attribute them
     to Cheu et al. 2021; they are not verified against that paper. ``log`` is
-    taken natural and ``g`` is rounded up to an integer (dpdpe leaves both
-    implicit; CATALOGUE B6 trap 6). Validity as in dpdpe Thm 3 (the stricter
+    taken natural and ``g`` is rounded up to an integer (Eq. (22) leaves the
+    base of its log unstated and gives a real ``g``). Validity as in their Thm 3 (the stricter
     of Thm 3/Thm 9): ε ∈ (0, 15), δ ∈ (0, 1/2). ``p`` is rounded up to a float
     (more noise).
 
@@ -114,7 +114,7 @@ def _check_trials(base: mpmath.mpf, room: int, precision: int, epsilon: float, d
 
 @dataclass(frozen=True, slots=True)
 class VectorSummation:
-    """dpdpe Alg. 2 / Cheu et al. 2021: shuffled bit-encoded vector average with binomial noise.
+    """Li, Zhou & Ji 2022, Alg. 2 / Cheu et al. 2021: shuffled bit-encoded vector average with binomial noise.
 
     Parameters
     ----------
@@ -123,8 +123,8 @@ class VectorSummation:
     dimension
         ``s``, the vector dimension.
     norm_bound
-        ``Δ2`` with ``‖y_u‖₂ <= Δ2`` (a norm bound, not a sensitivity; dpdpe
-        trap B6-5).
+        ``Δ2`` with ``‖y_u‖₂ <= Δ2`` (a norm bound, not a sensitivity: the
+        proof of Thm 3 takes ``Δ2 = B√s``, the inputs' norm).
     precision, trials, probability
         ``g``, ``b`` and ``p`` (see :func:`vector_summation_parameters`).
 
@@ -160,7 +160,7 @@ class VectorSummation:
     @classmethod
     def from_privacy(cls, epsilon: float, delta: float, *, users: int, dimension: int,
                      norm_bound: float) -> "VectorSummation":
-        """The protocol with dpdpe's Eq. (22) parameters for (ε, δ)-SDP ([R], see there)."""
+        """The protocol with the parameters of Li, Zhou & Ji 2022, Eq. (22), for (ε, δ)-SDP ([R], see there)."""
         parameters = vector_summation_parameters(epsilon, delta, users=users, dimension=dimension)
         users = check_positive_int(users, "users")
         _check_trials(mpmath.mpf(parameters.trials), (1 << 62) // users - parameters.precision - 1,
@@ -229,7 +229,7 @@ class VectorSummation:
         return counts.sum(axis=0)
 
     def analyse(self, totals: Any) -> np.ndarray:
-        """dpdpe Alg. 2's analyser: ``o_j = (2Δ2/(g|U|))(T_j − b|U|p) − Δ2`` (the average of ``y_u``)."""
+        """Analyser of Li, Zhou & Ji 2022, Alg. 2: ``o_j = (2Δ2/(g|U|))(T_j − b|U|p) − Δ2``, the mean of ``y_u``."""
         totals = np.asarray(totals, dtype=float)
         if totals.shape != (self.dimension,):
             raise value_error("totals", totals, f"of shape ({self.dimension},)")
@@ -245,7 +245,7 @@ class VectorSummation:
         return (2 * self.norm_bound / (self.precision * self.users)) ** 2 * spread
 
     def variance_proxy(self) -> float:
-        """Input-free sub-Gaussian variance proxy ``Δ2² (1 + b)/(g² |U|)`` (CATALOGUE B2.4)."""
+        """Input-free sub-Gaussian variance proxy ``Δ2² (1 + b)/(g² |U|)`` (Li, Zhou & Ji 2022, proof of Thm 9)."""
         return self.norm_bound ** 2 * (1 + self.trials) / (self.precision ** 2 * self.users)
 
 

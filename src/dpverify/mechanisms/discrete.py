@@ -295,7 +295,7 @@ class DiscreteGaussian(_SymmetricIntegerNoise):
 class Skellam(_SymmetricIntegerNoise):
     """Skellam noise: the difference of two i.i.d. Poisson(``mu``) variables (variance 2·mu).
 
-    Agarwal, Kairouz & Liu 2021 (the Skellam mechanism); chowdhury Thm 2.
+    Agarwal, Kairouz & Liu 2021 (the Skellam mechanism); Chowdhury & Zhou 2023, Thm 2.
 
     .. math:: P[k] = e^{-2μ} I_{|k|}(2μ)
 
@@ -351,13 +351,13 @@ class Skellam(_SymmetricIntegerNoise):
 
 @dataclass(frozen=True, slots=True)
 class PolyaDifference(_SymmetricIntegerNoise):
-    """One user's share of distributed discrete Laplace noise (chowdhury Thm 1).
+    """One user's share of distributed discrete Laplace noise (Chowdhury & Zhou 2023, Thm 1).
 
     The law of ``γ⁺ − γ⁻`` with ``γ±`` i.i.d. Pólya(r = 1/``shares``,
     β = exp(−1/``scale``)); the sum of ``shares`` i.i.d. copies is exactly
     ``DiscreteLaplace(scale)`` (Goryczka & Xiong 2015, Thm 5.1). Pólya(r, β)
     is the Poisson–Gamma mixture with Gamma shape r and **scale β/(1 − β)**
-    (CATALOGUE 003 trap T3-1: the public reference code inverts this scale),
+    (Chowdhury & Zhou, footnote 3; the authors' public code inverts this scale),
     i.e. the negative binomial ``p(j) = (r)_j/j! β^j (1 − β)^r``.
 
     >>> share = PolyaDifference(shares=4, scale=2.0)

@@ -1,10 +1,10 @@
-"""Local encoders: randomized rounding, unary codes, and garcelon's local privatizer M_LDP.
+"""Local encoders: randomized rounding, unary codes, and the local privatizer M_LDP of Garcelon et al. 2022.
 
 * :func:`randomized_rounding` — fixed-point encoding ``x ↦ ⌊xg⌋ + Ber(xg − ⌊xg⌋)``
-  (chowdhury Alg. 1 l. 20; dpdpe Alg. 2 l. 4–5): an unbiased integer code.
-* :func:`unary_encoding` — garcelon Alg. 2 step 2: an ``m``-bit thermometer
+  (Chowdhury & Zhou 2023, Alg. 1 l. 20; Li, Zhou & Ji 2022, Alg. 2 l. 4–5): an unbiased integer code.
+* :func:`unary_encoding` — Garcelon et al., Alg. 2 step 2: an ``m``-bit thermometer
   code whose number of ones is the randomized rounding of ``m x``.
-* :class:`LocalPrivatizer` / :func:`m_ldp` — garcelon's ``M_LDP`` (Alg. 2):
+* :class:`LocalPrivatizer` / :func:`m_ldp` — Garcelon et al.'s ``M_LDP`` (Alg. 2):
   unary-encode ``r x/(2L) + ½`` and the lower triangle of ``x xᵀ/(2L²) + ½``,
   then pass every bit through binary randomized response with
   ``p = 2/(exp(2ε0/(m d (d+3))) + 1)`` — ``m d (d+3)/2`` bits in all; the
@@ -65,7 +65,7 @@ def randomized_rounding(x: Any, *, precision: int, rng: np.random.Generator) -> 
 
     .. math:: E[\\hat x] = x g, \\qquad \\operatorname{Var}[\\hat x] = f(1 - f),\\; f = xg - ⌊xg⌋
 
-    chowdhury Alg. 1 l. 20 (CATALOGUE A2.2) and dpdpe Alg. 2 l. 4–5 (with
+    Chowdhury & Zhou 2023, Alg. 1 l. 20, and Li, Zhou & Ji 2022, Alg. 2 l. 4–5 (with
     ``x = w/(2Δ2)``). Vectorised; returns an int64 array (a Python int for a
     scalar ``x``) with entries in ``{0, …, g}``.
 
@@ -94,7 +94,7 @@ def randomized_rounding(x: Any, *, precision: int, rng: np.random.Generator) -> 
 
 
 def unary_encoding(x: Any, *, bits: int, rng: np.random.Generator) -> np.ndarray:
-    """garcelon Alg. 2 step 2: the ``m``-bit unary code of ``x ∈ [0, 1]`` with ``E[Σ bits] = m x``.
+    """Garcelon et al. 2022, Alg. 2 step 2: the ``m``-bit unary code of ``x ∈ [0, 1]`` with ``E[Σ bits] = m x``.
 
     With ``μ = ⌈m x⌉`` and ``p = m x − μ + 1``, bit ``k`` (1-based) is 1 for
     ``k < μ``, ``Ber(p)`` for ``k = μ`` and 0 for ``k > μ``: a thermometer
@@ -112,10 +112,10 @@ def unary_encoding(x: Any, *, bits: int, rng: np.random.Generator) -> np.ndarray
 
 
 def mldp_flip_probability(epsilon_0: float, *, bits: int, dimension: int) -> float:
-    """garcelon's flip probability ``p = 2 / (exp(2ε0/(m d (d+3))) + 1)`` (Alg. 2; App. B.2), rounded up.
+    """Garcelon et al. 2022's flip probability ``p = 2 / (exp(2ε0/(m d (d+3))) + 1)`` (Alg. 2; App. B.2), rounded up.
 
     Each of the ``N = m d (d+3)/2`` bits then has ratio ``(2 − p)/p =
-    exp(2ε0/(m d (d+3)))``, and ``N`` of them give ``e^{ε0}`` (CATALOGUE 000.3).
+    exp(2ε0/(m d (d+3)))``, and ``N`` of them give ``e^{ε0}`` (their Prop. 4, proved in App. B.2).
 
     **Soundness:** ``p`` is rounded up to a float; ``ln((2 − p)/p)`` decreases
     in ``p``, so M_LDP with the returned ``p`` is at most ε0-LDP.
@@ -133,7 +133,7 @@ def mldp_flip_probability(epsilon_0: float, *, bits: int, dimension: int) -> flo
 
 @dataclass(frozen=True, slots=True)
 class LocalPrivatizer:
-    """garcelon's local privatizer ``M_LDP(x, r, L, ε0, m)`` (Alg. 2), ε0-LDP (Prop. 4/12).
+    """Garcelon et al. 2022's local privatizer ``M_LDP(x, r, L, ε0, m)`` (Alg. 2), ε0-LDP (Prop. 4/12).
 
     Parameters
     ----------
@@ -235,7 +235,7 @@ class LocalPrivatizer:
 
         .. math:: \\widehat{Σ v} = \\frac{\\text{counts}/m - \\text{users}\\, p/2}{1 - p}
 
-        since ``E[b̃] = p/2 + (1 − p) b`` and ``E[Σ_k b_k] = m v`` (garcelon
+        since ``E[b̃] = p/2 + (1 − p) b`` and ``E[Σ_k b_k] = m v`` (Garcelon et al. 2022,
         App. B.1 Eq. 12). ``counts`` is the sum over users and bits of
         ``b̃`` (shape ``(d,)``) or of ``w̃`` (shape ``(d, d)``).
         """
@@ -327,7 +327,7 @@ class LocalPrivatizer:
 
 def m_ldp(context: Any, reward: Any, *, context_bound: float, epsilon_0: float, bits: int,
           rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """garcelon's ``M_LDP(x, r, L, ε0, m)`` (Alg. 2): the randomized bits ``(b̃, w̃)``.
+    """Garcelon et al. 2022's ``M_LDP(x, r, L, ε0, m)`` (Alg. 2): the randomized bits ``(b̃, w̃)``.
 
     A functional front end to :meth:`LocalPrivatizer.simulate` (``d`` is the
     last axis of ``context``).

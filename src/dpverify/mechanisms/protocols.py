@@ -2,14 +2,15 @@
 
 * :class:`Shuffler` — a uniform permutation; the analyser sees the multiset.
 * :class:`SecureAggregation` — ``(Σ y_i) mod m`` in exact integer arithmetic
-  and chowdhury's analyser with the underflow correction (Alg. 1 l. 18–30).
+  and the analyser of Chowdhury & Zhou 2023 with the underflow correction (Alg. 1 l. 18–30).
 * :class:`BinarySummation` — shuffled binary randomized response with
-  debiasing (Cheu et al. 2019; tenenbaum's M_sum, garcelon's shuffler): the
+  debiasing (Cheu et al. 2019; the M_sum of Tenenbaum et al. 2021, the shuffler
+  of Garcelon et al. 2022): the
   analyser sees the count of ones, whose exact law is exposed.
 * :class:`NoisyBitSummation` — each user's bit plus fair noise coins, shuffled:
   binomial noise whose error is independent of the input (our reading of
-  tenenbaum's ``M_sum``).
-* :class:`VectorSummation` — dpdpe Alg. 2 (after Cheu, Joseph, Mao, Peng 2021),
+  Tenenbaum et al.'s ``M_sum``).
+* :class:`VectorSummation` — Li, Zhou & Ji 2022, Alg. 2 (after Cheu, Joseph, Mao, Peng 2021),
   in :mod:`dpverify.mechanisms._vector_summation`, re-exported here.
 """
 
@@ -88,7 +89,7 @@ class Shuffler:
 
 
 def secure_aggregation_modulus(users: int, precision: int, tau: int) -> int:
-    """chowdhury's modulus ``m = n g + 2τ + 1`` (Alg. 1; CATALOGUE A2.2).
+    """The modulus ``m = n g + 2τ + 1`` of Chowdhury & Zhou 2023 (Alg. 1; Thms 1–6).
 
     With it, every noisy total in ``[−τ, n g + τ]`` is recovered exactly by
     :meth:`SecureAggregation.analyse`.
@@ -116,7 +117,7 @@ def _integers(values: Any, name: str) -> list[int]:
 class SecureAggregation:
     """Secure aggregation modulo ``m``: the analyser sees only ``(Σ y_i) mod m``.
 
-    chowdhury Alg. 1 l. 18–30 (CATALOGUE A2.2). All arithmetic is on Python
+    Chowdhury & Zhou 2023, Alg. 1 l. 18–30. All arithmetic is on Python
     integers, so totals beyond 2^53 (or 2^63) are exact.
 
     >>> aggregation = SecureAggregation(modulus=secure_aggregation_modulus(3, 10, 4))
@@ -131,7 +132,7 @@ class SecureAggregation:
         object.__setattr__(self, "modulus", check_int_at_least(self.modulus, "modulus", 2))
 
     def randomize(self, codes: Any, noise: Any) -> list[int]:
-        """Each user's message ``y_i = (x̂_i + η_i) mod m`` (chowdhury Alg. 1 ``R``)."""
+        """Each user's message ``y_i = (x̂_i + η_i) mod m`` (Chowdhury & Zhou 2023, Alg. 1 l. 22)."""
         codes, noise = _integers(codes, "codes"), _integers(noise, "noise")
         if len(codes) != len(noise):
             raise value_error("noise", f"<{len(noise)} values>", f"one per code ({len(codes)})")
@@ -156,14 +157,14 @@ class SecureAggregation:
         return users, precision, tau
 
     def analyse(self, aggregate: int, *, users: int, precision: int, tau: int) -> Fraction:
-        """chowdhury's analyser ``A``: the noisy total divided by ``g``, with underflow correction.
+        """Analyser ``A`` of Chowdhury & Zhou 2023: the noisy total divided by ``g``, with underflow correction.
 
         .. math::
 
             z = \\begin{cases} (\\hat y - m)/g & \\hat y > n g + τ, \\\\
                                \\hat y / g & \\text{otherwise,} \\end{cases}
 
-        (strict ``>``, CATALOGUE T3-9). Exact whenever the noisy total lies in
+        (strict ``>``, as in Alg. 1 l. 28). Exact whenever the noisy total lies in
         ``[−τ, n g + τ]``; returned as a Fraction with denominator ``g``.
         """
         users, precision, tau = self._check_analyser(users, precision, tau)
@@ -218,7 +219,7 @@ def _convolve(first: list[Any], second: list[Any], zero: Any) -> list[Any]:
 
 @dataclass(frozen=True, slots=True)
 class BinarySummation:
-    """Shuffled binary randomized response with debiasing (Cheu et al. 2019; CATALOGUE E3).
+    """Shuffled binary randomized response with debiasing (Cheu, Smith, Ullman, Zeber & Zhilyaev 2019).
 
     Each of ``n`` users sends :class:`BinaryRandomizedResponse` (flip
     probability ``p``) of its bit; the shuffled multiset of bits is the count
@@ -231,8 +232,8 @@ class BinarySummation:
     .. math:: \\hat c = \\frac{n}{n - λ}\\left(Y - \\frac λ2\\right), \\quad λ = p n,
        \\qquad \\operatorname{Var}[\\hat c] = \\frac{n \\frac p2 (1 - \\frac p2)}{(1 - p)^2}
 
-    (unbiased; the variance does not depend on ``c``). tenenbaum's ``M_sum``
-    and garcelon's shuffler are this protocol.
+    (unbiased; the variance does not depend on ``c``). Tenenbaum et al. 2021's ``M_sum``
+    and Garcelon et al. 2022's shuffler are this protocol.
 
     >>> protocol = BinarySummation(users=4, flip_probability=0.5)
     >>> protocol.estimate(3), protocol.estimator_variance()
@@ -311,13 +312,13 @@ class NoisyBitSummation:
     analyser outputs ``Y − N/2``. The error ``Bin(N, 1/2) − N/2``
     (:class:`~dpverify.mechanisms.discrete.BinomialNoise`) does not depend on
     the input or on the batch size, is unbiased, and is sub-Gaussian with
-    variance proxy ``N/4`` (Hoeffding): the properties tenenbaum §2.1
+    variance proxy ``N/4`` (Hoeffding): the properties Tenenbaum et al. 2021, §3,
     requires of ``M_sum``. Its privacy is that of binomial noise at
     sensitivity 1 (one user's bit), exact
     (:func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta`).
 
-    tenenbaum's Appendix C (their ``M_sum``) is missing from the paper
-    (CATALOGUE T-T1); this protocol is our reading of its §2.1 ("E outputs the
+    Tenenbaum et al. specify ``M_sum`` only in their Appendix C, which is not in
+    the paper's main text; this protocol is our reading of its §2.1 ("E outputs the
     user's reward bit together with a set of random bits, and A sums all these
     bits and debiases the result"), not the paper's constants. (Giving every
     user ⌈N/m⌉ coins instead would put more than m coins into a batch of

@@ -1,7 +1,7 @@
 """Randomized response: binary (flip to a fair coin) and k-ary, with exact output laws.
 
-* :class:`BinaryRandomizedResponse` is garcelon's ``R_p^{0/1}`` (Alg. 3, App.
-  B.1) and the randomizer of Cheu et al. 2019 (CATALOGUE E3): output the bit
+* :class:`BinaryRandomizedResponse` is the ``R_p^{0/1}`` of Garcelon et al. 2022 (Alg. 3, App.
+  B.1) and the randomizer of Cheu, Smith, Ullman, Zeber & Zhilyaev 2019: output the bit
   with probability ``1 − p``, a fair coin with probability ``p``.
 * :class:`RandomizedResponse` is k-ary randomized response: keep the input with
   probability ``e^ε / (e^ε + k − 1)``, otherwise output one of the other
@@ -171,13 +171,13 @@ def binary_flip_probability(epsilon: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class BinaryRandomizedResponse:
-    """Binary randomized response with flip probability ``p`` (garcelon Alg. 3; Cheu et al. 2019).
+    """Binary randomized response with flip probability ``p`` (Garcelon et al. 2022, Alg. 3; Cheu et al. 2019).
 
     With probability ``1 − p`` the input bit is output, otherwise a fair coin:
 
     .. math:: P[\\text{out} = x] = 1 - p/2, \\qquad P[\\text{out} = 1 - x] = p/2,
 
-    so the mechanism is ``ε0``-DP with ``ε0 = ln((2 − p)/p)`` (garcelon App.
+    so the mechanism is ``ε0``-DP with ``ε0 = ln((2 − p)/p)`` (Garcelon et al. App.
     B.2), exactly (the ratio is attained). ``flip_probability`` is in (0, 1];
     ``p = 1`` outputs a fair coin (ε0 = 0).
 

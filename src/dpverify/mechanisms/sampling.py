@@ -172,7 +172,7 @@ def sample_aggregate(mechanism: Any, x_sum: Any = 0, *, users: int, rng: np.rand
         \\sum_{i=1}^{n} N(0, σ^2) = N(0, nσ^2),\\quad
         \\sum_{i=1}^{n} \\mathrm{Lap}(b) = Γ(n, b) − Γ(n, b)
 
-    (Goryczka & Xiong 2015, Thm 5.1 / chowdhury Thm 1; CATALOGUE 003 T3-3).
+    (Goryczka & Xiong 2015, Thm 5.1 / Chowdhury & Zhou 2023, Fact 1 and Thm 1).
     The Pólya sum is then drawn with the exact :func:`~samplers.discrete_laplace`.
     Otherwise (discrete Laplace, discrete Gaussian — whose sum is *not* discrete
     Gaussian — Pólya shares with ``users != shares``) it sums

@@ -52,8 +52,8 @@ def simulation_polya(r: Any, beta: Any, *, rng: np.random.Generator, size: Any =
     """Simulation only: Pólya(r, β) as Poisson(λ), λ ~ Gamma(shape r, **scale β/(1 − β)**).
 
     :math:`P[k] = \\frac{Γ(k + r)}{k!\\,Γ(r)} β^k (1 - β)^r` (negative binomial
-    with real r and success probability 1 − β); chowdhury footnote 3.
-    CATALOGUE 003 trap T3-1: the public reference code uses scale (1 − β)/β,
+    with real r and success probability 1 − β); Chowdhury & Zhou 2023, footnote 3.
+    The authors' public code uses scale (1 − β)/β, the inverse of footnote 3,
     which is wrong. Float Gamma and Poisson: simulation only.
 
     Examples
@@ -78,7 +78,7 @@ def simulation_polya_difference(shares: Any, scale: Any, *, rng: np.random.Gener
 
     γ± i.i.d. Pólya(1/``shares``, exp(−1/``scale``)) (:func:`simulation_polya`);
     the sum of ``shares`` i.i.d. shares is discrete Laplace(``scale``)
-    (Goryczka & Xiong 2015, Thm 5.1; chowdhury Thm 1). For that sum, the exact
+    (Goryczka & Xiong 2015, Thm 5.1; Chowdhury & Zhou 2023, Thm 1). For that sum, the exact
     deployable route is :func:`discrete_laplace` (``sampling.sample_aggregate``).
 
     Examples

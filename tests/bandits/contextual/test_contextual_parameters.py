@@ -1,4 +1,4 @@
-"""SBLB's parameter functions against the paper's equations (garcelon 2022; CATALOGUE 000)."""
+"""SBLB's parameter functions against the paper's equations (Garcelon et al. 2022)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_batch_length_is_the_smallest_meeting_thm5(form, epsilon, T, d, p) -> No
 
 
 def test_printed_form_is_weaker_than_derived() -> None:
-    """The printed 1 − 2p is below the derived 2 − 2p (CATALOGUE 000.3): shorter batches."""
+    """The printed 1 − 2p of Thm 5's Eq. (3) is below the derived 2 − 2p: shorter batches."""
     for p in (0.3, 0.6, 0.9):
         printed = P.batch_length(0.5, 1e-6, T=10**6, m=1, d=2, p=p, form="printed")
         derived = P.batch_length(0.5, 1e-6, T=10**6, m=1, d=2, p=p, form="derived")
@@ -94,7 +94,7 @@ def test_paper_constants_need_batches_longer_than_the_horizon() -> None:
 
 @pytest.mark.parametrize("epsilon, T, d, epsilon_0", [(1.0, 10**10, 1, 0.5), (1.0, 10**12, 2, 1.0)])
 def test_thm5_derived_length_meets_the_target_by_the_accountants(epsilon, T, d, epsilon_0) -> None:
-    """CATALOGUE T10: audit Thm 5 with Prop. 13 + advanced composition over ⌈T/l⌉ batches.
+    """Audit Thm 5 with Prop. 13 + advanced composition over ⌈T/l⌉ batches (not Eq. (3)'s claim).
 
     Where the derived l is below T (huge T), the accountants confirm ε_total <= ε; at the
     printed form's l the composed ε is astronomically large.

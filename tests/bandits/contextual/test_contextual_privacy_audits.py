@@ -1,4 +1,4 @@
-"""SBLB's privacy checked, not assumed (garcelon Prop. 4 and Prop. 13) with :func:`dpverify.auditing.audit`.
+"""SBLB's privacy checked, not assumed (Garcelon et al. 2022, Prop. 4 and 13) with :func:`dpverify.auditing.audit`.
 
 * the per-user ``M_LDP`` report at its ε0 (pure DP) — not flagged; the same
   report with the budget split over d coordinates instead of ``d(d+3)/2``

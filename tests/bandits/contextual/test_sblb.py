@@ -42,7 +42,7 @@ def test_fixed_batch_updates_after_every_release_and_sblb_only_on_det_growth() -
 
 
 def test_regularizer_bookkeeping_is_2_lambda_j_minus_lambda() -> None:
-    """After t samples the candidate's regularizer is λ + 2(λ(t) − λ) (Alg. 1 increments, T4)."""
+    """After t samples the candidate's regularizer is λ + 2(λ(t) − λ) (Alg. 1's increments from Ṽ_0 = λI)."""
     algo = SBLB(0.002, form="printed")
     learner = algo.start(horizon=10_000, dimension=2)
     q = learner.params

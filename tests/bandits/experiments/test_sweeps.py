@@ -18,7 +18,6 @@ from dpverify.bandits.experiments import (
     sweep,
 )
 from dpverify.bandits.experiments import sweeps as sweeps_module
-from dpverify.bandits.store import canonical, task_key
 from dpverify.bandits.instance_files import FixedInstance, load_instance
 
 EASY = InstanceFamily("easy", 4)
@@ -84,21 +83,6 @@ def test_panels_differing_only_in_epsilon_share_instances_and_streams() -> None:
     assert not np.array_equal(low[0].pseudo_regret, high[0].pseudo_regret)
 
 
-def test_keys_change_with_every_setting() -> None:
-    seed = np.random.SeedSequence([0, 0]).spawn(1)[0]
-    base = {"algorithm": ALGORITHMS[0], "epsilon": 0.1, "instances": EASY, "horizon": 10, "seed": seed}
-    keys = {task_key(base),
-            task_key({**base, "epsilon": 0.1000000000000001}),
-            task_key({**base, "instances": InstanceFamily("easy", 5)}),
-            task_key({**base, "seed": np.random.SeedSequence([0, 0]).spawn(2)[1]}),
-            task_key({**base, "algorithm": AlgorithmSpec("dist-dp-se", "x", (("batch_base", 4),))})}
-    assert len(keys) == 5
-    relabelled = {**base, "algorithm": AlgorithmSpec("dist-dp-se", "another label")}
-    assert task_key(relabelled) == task_key(base)
-    with pytest.raises(TypeError):
-        canonical(object())
-
-
 def test_toml_spec_with_user_instances_writes_tidy_tables(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     (tmp_path / "linear.json").write_text(json.dumps(
@@ -135,22 +119,6 @@ rewards = "bernoulli"
     assert linear.linear and linear.k == 3 and linear.build().best_arm == 2
 
 
-@pytest.mark.parametrize("bad, name", [
-    ({"runs": 2, "epsilons": [1.0], "horizons": [100], "instances": [{"family": "easy"}]}, "algorithms"),
-    ({"algorithms": [{"name": "nope"}], "epsilons": [1.0], "horizons": [100],
-      "instances": [{"family": "easy"}]}, "algorithms.name"),
-    ({"algorithms": [{"name": "se"}], "epsilons": [1.0], "horizons": [100],
-      "instances": [{"means": [0.5, 1.5]}]}, "means"),
-    ({"algorithms": [{"name": "se"}], "epsilons": [1.0], "horizons": [100],
-      "instances": [{"family": "easy"}], "colour": "red"}, "spec"),
-])
-def test_bad_specs_name_the_key(bad, name) -> None:
-    from dpverify.bandits.experiments.spec_files import sweep_spec_from_mapping
-
-    with pytest.raises((ValueError, TypeError), match=name):
-        sweep_spec_from_mapping(bad)
-
-
 def test_simulate_reads_its_runs_from_the_store(tmp_path, monkeypatch) -> None:
     from dpverify.bandits import simulate as simulate_module
     from dpverify.bandits.mab import make_algorithm
@@ -176,12 +144,3 @@ def test_simulate_reads_its_runs_from_the_store(tmp_path, monkeypatch) -> None:
     with pytest.raises(AssertionError, match="simulated again"):
         simulate_module.simulate(algorithm, EASY, 5000, runs=3, seed=3, cache=True,
                                  cache_dir=tmp_path)
-
-
-def test_a_spec_file_can_name_a_registered_experiment() -> None:
-    from dpverify.bandits.experiments.spec_files import sweep_spec_from_mapping
-
-    spec = sweep_spec_from_mapping({"experiment": "chowdhury2023-fig1", "panels": ["b"],
-                                    "runs": 2, "scale": "quick", "seed": 4})
-    assert (spec.name, spec.runs, spec.seed) == ("chowdhury2023-fig1", 2, 4)
-    assert [(p.key, p.horizon) for p in spec.panels] == [("b", 10 ** 5)]

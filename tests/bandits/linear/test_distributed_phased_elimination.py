@@ -17,8 +17,9 @@ from dpverify.bandits.linear.distributed_phased_elimination import (
 from dpverify.bandits.simulate import simulate
 
 
-def test_phase_schedule_matches_the_catalogue():
-    # CATALOGUE B5: 14 phases, |U_l| = 2, 4, 6, 10, …, 2353 (5532 clients), h_1 = 103.78
+def test_phase_schedule_at_the_papers_setting():
+    # Li, Zhou & Ji 2022, §7 (T = 10^6, d = 20, α = 0.8): 14 phases, |U_l| = 2, 4, 6, 10, …, 2353
+    # (5532 clients), h_1 = 103.78 (natural log)
     phases = phase_schedule(10 ** 6, 20, 0.8)
     assert [u for _, _, u in phases] == [2, 4, 6, 10, 16, 28, 49, 85, 148, 256, 446, 777, 1352,
                                          2353]

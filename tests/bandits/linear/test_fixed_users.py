@@ -1,4 +1,4 @@
-"""DPE-FixedU's U from the public factory: equal communication by default (dpdpe §7, issue 18 §4)."""
+"""DPE-FixedU's U from the public factory: equal communication by default (Li, Zhou & Ji 2022, §7)."""
 
 from __future__ import annotations
 

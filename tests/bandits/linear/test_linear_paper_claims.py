@@ -1,4 +1,4 @@
-"""The papers' qualitative claims at quick scale (hanna 2022 §6, dpdpe §7).
+"""The papers' qualitative claims at quick scale (Hanna et al. 2022, §6; Li, Zhou & Ji 2022, §7).
 
 Every comparison uses common random numbers (same seeds, hence the same
 instances) and enough runs that the asserted gap is several standard errors
@@ -32,7 +32,7 @@ def _mean_se(values):
     return float(values.mean()), float(values.std(ddof=1) / np.sqrt(len(values)))
 
 
-# ---------------------------------------------------------------------- hanna 2022
+# ---------------------------------------------------------------------- Hanna et al. 2022
 
 HANNA = LinearInstanceFamily("sphere", dimension=2, actions=10)
 
@@ -70,7 +70,7 @@ def test_hanna_core_set_beats_no_core_set():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "does not reproduce at hanna Fig. 3(b)'s T = 1e7 (K = 1000, d = 2, ε = 1, paper mode): "
+    "does not reproduce at Hanna et al.'s Fig. 3(b) T = 1e7 (K = 1000, d = 2, ε = 1, paper mode): "
     "full reproduction (20 runs) gives Reg(T)/T = 0.0291 with the core set vs 0.0223 without "
     "(non-private 0.0291). The 2-point core set sits at the ends of the active arc (largest "
     "gaps), while the full-support design also plays near-optimal actions; the extra Laplace "
@@ -82,7 +82,7 @@ def test_hanna_core_set_beats_no_core_set_at_the_papers_horizon():
     assert whole.mean() > 1.2 * core.mean()
 
 
-# ---------------------------------------------------------------------- dpdpe
+# ---------------------------------------------------------------------- Li, Zhou & Ji 2022 (DP-DPE)
 
 SMALL = LinearInstanceFamily("dpdpe", dimension=5, actions=100)
 
@@ -97,7 +97,7 @@ def test_dpdpe_ordering_dpe_below_cdp_below_ldp():
 
 
 def test_dpe_beats_dpe_fixedu_at_equal_communication():
-    # observed (dpdpe setting k = 1000, d = 20, T = 1e5, 10 runs): DPE ≈ 1.64e4 (C = 8.4e3 reals),
+    # observed (DP-DPE §7 setting k = 1000, d = 20, T = 1e5, 10 runs): DPE ≈ 1.64e4 (C = 8.4e3 reals),
     # DPE-FixedU (U = 39) ≈ 2.40e4 (C = 9.5e3 reals); standard errors ≈ 3e2
     family = LinearInstanceFamily("dpdpe", dimension=20, actions=1000)
     dpe, dpe_result = _final("dpe", family, 10 ** 5, 10)
@@ -110,10 +110,10 @@ def test_dpe_beats_dpe_fixedu_at_equal_communication():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "does not reproduce: dpdpe Fig. 2(b) shows CDP-DPE ≈ SDP-DPE ≈ DPE at ε = 10, δ = 0.25; "
+    "does not reproduce: Li, Zhou & Ji's Fig. 2(b) shows CDP-DPE ≈ SDP-DPE ≈ DPE at ε = 10, δ = 0.25; "
     "with |y| <= B = 1, σ_nc = 2B√(2 s ln 5)/(ε|U_l|) and σ_n = 2σ_nc√d the CDP width only "
     "allows elimination from phase ~10, and SDP's Eq. (22) constants give noise ~250x the "
-    "central one (CATALOGUE B5). Observed at the full setting (T = 1e6, 10 runs): DPE 3.7e4, "
+    "central one (at the paper's last phase). Observed at the full setting (T = 1e6, 10 runs): DPE 3.7e4, "
     "CDP 3.4e5, SDP = LDP 6.2e5 (no elimination)"))
 def test_cdp_and_sdp_close_to_dpe():
     dpe, _ = _final("dpe", SMALL, 10 ** 5, 20)

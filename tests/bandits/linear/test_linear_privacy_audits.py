@@ -6,9 +6,9 @@ user's reward, or one client's average vector, changed) and asks
 against the claim. A correct claim is flagged falsely with probability at
 most 1e-3 per audit (fixed seeds). Expected outcomes (issue 8):
 
-* hanna Alg. 1 / Alg. 2 in paper mode are flagged at the claimed ε (they are
+* Hanna et al. 2022, Alg. 1 / Alg. 2 in paper mode are flagged at the claimed ε (they are
   2ε-DP: Lap(1/ε) on rewards in [−1, 1]); sound mode is not;
-* dpdpe's central (and local) Gaussian in paper mode at ε = 10, δ = 0.25 is
+* Li, Zhou & Ji 2022's central (and local) Gaussian in paper mode at ε = 10, δ = 0.25 is
   flagged (exact δ(10) ≈ 0.79) and its reported guarantee says the claim is
   not established; sound mode (analytic Gaussian) passes.
 
@@ -74,7 +74,7 @@ def test_hanna_algorithm_guarantee_reports_the_true_level():
     assert sound.approx_dp.epsilon == 1.0 and "NOT" not in sound.notes
 
 
-# --------------------------------------------------------------------------- dpdpe Gaussians
+# --------------------------------------------------------------------------- DP-DPE Gaussians
 
 USERS, DIM, BOUND = 2, 4, 1.0
 CLIENTS = -np.ones((USERS, DIM))

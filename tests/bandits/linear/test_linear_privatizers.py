@@ -33,12 +33,12 @@ def _laplace_sum_tail(width, n, draws, rng):
 
 
 def test_paper_width_is_too_narrow_and_sound_width_holds():
-    # hanna Lemma 4/5 (trap T-H2): n = 200 Laplace(1), L = ln 50, target e^{-L} = 0.02
+    # Hanna et al. 2022, Lemma 4/5 (the MGF step is false): n = 200 Laplace(1), L = ln 50, target e^{-L} = 0.02
     rng = np.random.default_rng(0)
     n, L, draws = 200, math.log(50), 40_000
     paper = _laplace_sum_tail(paper_laplace_sum_width(n, 1.0, 1.0, L), n, draws, rng)
     sound = _laplace_sum_tail(laplace_sum_width(n, 1.0, 1.0, L), n, draws, rng)
-    assert 0.07 < paper < 0.095  # CATALOGUE: 0.082; binomial sd 0.0014
+    assert 0.07 < paper < 0.095  # expected ≈ 0.082 (Monte Carlo); binomial sd 0.0014
     assert sound <= 0.02
 
 
@@ -72,7 +72,7 @@ def test_shuffled_local_epsilon_inverts_fmt_or_falls_back():
     privatizer = ShuffledLaplaceSum(0.5, 1e-6, "sound")
     big = privatizer.local_epsilon(10 ** 5)
     assert big > 0.5 and amplified_epsilon(big, 10 ** 5, 1e-6) <= 0.5
-    assert privatizer.local_epsilon(5) == 0.5  # FMT invalid: the ε-LDP fallback (T-H8)
+    assert privatizer.local_epsilon(5) == 0.5  # FMT invalid: the ε-LDP fallback
     assert privatizer.guarantee(5).epsilon == 0.5 and privatizer.guarantee(5).delta == 0.0
 
 
@@ -85,7 +85,7 @@ def test_gaussian_noise_levels():
                         classical_gaussian_sigma(10.0, 0.25, sensitivity=2 * B * math.sqrt(s) / users))
     thm6 = LocalGaussianAverage(1.0, 1e-5, B).noise_sd(1, s)
     thm2 = LocalGaussianAverage(1.0, 1e-5, B, constant="thm2").noise_sd(1, s)
-    assert math.isclose(thm6 / thm2, math.sqrt(2))  # trap B6-1
+    assert math.isclose(thm6 / thm2, math.sqrt(2))  # Li, Zhou & Ji 2022: Thm 2 lacks Thm 6's √2
     sound = CentralGaussianAverage(10.0, 0.25, B, "sound")
     assert math.isclose(sound.noise_sd(users, s),
                         analytic_gaussian_sigma(10.0, 0.25, sensitivity=2 * B * math.sqrt(s) / users),

@@ -1,4 +1,4 @@
-"""hanna 2022 phased elimination: schedule, widths, pulls, runs (dpverify.bandits.linear.phased_elimination)."""
+"""Hanna et al. 2022 phased elimination: schedule, widths, pulls, runs (dpverify.bandits.linear.phased_elimination)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from dpverify.bandits.simulate import simulate
 def test_schedule_constants():
     assert math.e <= batch_base(10 ** 6) <= math.e ** 2
     assert math.isclose(batch_base(10 ** 6), (2e6) ** (1 / math.log(1e6)))
-    # T-H3: ln T − 1 rounded down; batches 1..12 at T = 1e6 fit in T
+    # the paper's "ln T − 1" batches, rounded down; batches 1..12 at T = 1e6 fit in T
     assert batch_count(10 ** 6) == 12
     q = batch_base(10 ** 6)
     assert sum(q ** i for i in range(1, 13)) < 10 ** 6

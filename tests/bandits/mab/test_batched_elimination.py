@@ -1,4 +1,4 @@
-"""chowdhury Algorithm 1: batch schedule base^b, forgetting, Lemma 2 radius, guarantees per instantiation."""
+"""Chowdhury & Zhou 2023, Alg. 1: batch schedule base^b, forgetting, Lemma 2 radius, guarantees per instantiation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shared formulas: chowdhury's β(b), tenenbaum's I^t_a, strict elimination, schedules."""
+"""The shared formulas: Chowdhury & Zhou 2023's β(b), Tenenbaum et al. 2021's I^t_a, strict elimination, schedules."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from dpverify.bandits.mab._elimination import (
 
 
 def test_chowdhury_radius_is_lemma2() -> None:
-    """β(b) = √(log(4|Φ|b²/p)/(2l)) + σ√log(2|Φ|b²/p)/l + h log(2|Φ|b²/p)/l (CATALOGUE A4.1)."""
+    """β(b) = √(log(4|Φ|b²/p)/(2l)) + σ√log(2|Φ|b²/p)/l + h log(2|Φ|b²/p)/l (Chowdhury & Zhou 2023, Lemma 2).
+    """
     l, k, b, p, sigma, h = 256, 7, 4, 0.1, 2.5, 3.0
     expected = (math.sqrt(math.log(4 * k * b * b / p) / (2 * l))
                 + sigma * math.sqrt(math.log(2 * k * b * b / p)) / l

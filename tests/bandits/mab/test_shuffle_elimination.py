@@ -1,4 +1,4 @@
-"""tenenbaum SDP-AE / VB-SDP-AE: batch sizes, no forgetting, widths, strict elimination."""
+"""Tenenbaum et al. 2021's SDP-AE / VB-SDP-AE: batch sizes, no forgetting, widths, strict elimination."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _phase(policy, rate: dict[int, float]) -> list[int]:
 def test_vb_batches_double_from_two_and_keep_all_data() -> None:
     policy = vb_sdp_ae(1.0, 1e-6).start(n_arms=2, horizon=10 ** 6)
     for t in (1, 2, 3, 4):
-        assert _phase(policy, {0: 0.5, 1: 0.5}) == [2 ** t, 2 ** t]  # m^t = 2^t, t from 1 (T-T10)
+        assert _phase(policy, {0: 0.5, 1: 0.5}) == [2 ** t, 2 ** t]  # m^t = 2^t, t from 1 (Alg. 2 l. 5–6)
         assert policy.pulls == {0: 2 ** (t + 1) - 2, 1: 2 ** (t + 1) - 2}  # N^t = 2^{t+1} − 2
 
 
@@ -135,7 +135,7 @@ def test_a_zero_delta_request_of_an_rdp_privatizer_says_it_cannot_be_met() -> No
 
 
 def test_a_privatizer_without_sub_gaussian_error_is_refused_at_start() -> None:
-    """tenenbaum's widths need the M_sum's variance proxy: chowdhury's privatizers have none
+    """Tenenbaum et al.'s widths need the M_sum's variance proxy: Chowdhury & Zhou's privatizers have none
     (the run used to crash adding None to a float)."""
     from dpverify.bandits.privatizers import SkellamSecureAggregation
 

@@ -1,4 +1,4 @@
-"""Linear contextual bandits with shuffle-model privacy: garcelon 2022's SBLB and its baselines.
+"""Linear contextual bandits with shuffle-model privacy: Garcelon et al. 2022's SBLB and its baselines.
 
 * :mod:`~dpverify.bandits.contextual.environment` — K-armed linear contextual
   instances (contexts on the positive-orthant sphere, Bernoulli rewards in [0, 1]);

@@ -1,7 +1,7 @@
 """SBLB's sound-mode calibration and the contextual algorithms' deployment plans.
 
 **Sound mode** (:func:`sound_parameters`): the requested (ε, δ) is the *total*
-JDP guarantee, δ included. garcelon's total is ``(ε_total, δ_slack + k δ0/T + δ)``
+JDP guarantee, δ included. Garcelon et al. 2022's total is ``(ε_total, δ_slack + k δ0/T + δ)``
 with δ0 = δ (Cor. 7/8) — up to 3δ for a request of δ — so the internal δ is
 ``δ/3`` (shaved by 1e-9 relative so rounding cannot push the sum over), the
 releases are composed by the tightest accountant (``"pld"``), and the internal
@@ -120,7 +120,7 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
             algorithm=algorithm.name, mode=algorithm.mode, model="shuffle", horizon=horizon,
             requested=requested, guarantee=None, per_batch=None, infeasible=str(error),
             feasible_epsilon=_cor8_limit(algorithm, horizon),
-            notes=["garcelon 2022 SBLB", f"regime {algorithm.regime}"],
+            notes=["Garcelon et al. 2022 SBLB", f"regime {algorithm.regime}"],
             instance={"n_arms": n_arms, "dimension": dimension})
     infeasible = feasible_horizon = None
     if q.batch_length > horizon:
@@ -139,7 +139,7 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
     schedule = [{"release": "every shuffler batch", "count": q.shuffler_batches,
                  "batch_length_l": q.batch_length, "local_epsilon_0": q.epsilon_0,
                  "flip_probability_p": q.p, "per_batch": guarantee.per_batch}]
-    notes = [f"garcelon 2022 {algorithm.name} (Alg. {'4' if algorithm.fixed_batch else '1'}), "
+    notes = [f"Garcelon et al. 2022 {algorithm.name} (Alg. {'4' if algorithm.fixed_batch else '1'}), "
              f"{q.regime} parameters", f"{algorithm.mode} mode" + (
                  ": internal epsilon target calibrated, delta0 = delta/3, pld composition"
                  if algorithm.mode == "sound" else ": the paper's constants (advanced composition)"),

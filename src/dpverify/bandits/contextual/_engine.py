@@ -14,7 +14,7 @@ in one vectorised step, draws their rewards and the releases, and only then
 looks for the first release whose candidate triggers an update. Rounds after
 that release were played with a stale model: they are discarded and redrawn
 (fresh, independent draws — the law of the run is exactly the sequential
-algorithm's). Ties in the argmax go to the lowest arm index (CATALOGUE T21).
+algorithm's). Ties in the argmax go to the lowest arm index (Garcelon et al. 2022 do not say).
 
 Regret is booked per round: pseudo-regret ``max_a ⟨x_{t,a}, θ*⟩ − ⟨x_{t,a_t}, θ*⟩``
 and realised regret ``r_t(a*_t) − r_t`` with both Bernoulli rewards driven by

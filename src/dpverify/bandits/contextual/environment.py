@@ -1,9 +1,9 @@
-"""Linear contextual bandit instances (garcelon 2022, Assumption 3), contexts drawn a batch at once.
+"""Linear contextual bandit instances (Garcelon et al. 2022, Assumption 3), contexts drawn a batch at once.
 
 Every round t brings K contexts ``x_{t,a} ∈ R^d`` with ``‖x_{t,a}‖₂ <= L``;
 playing arm a returns ``r_t = ⟨x_{t,a}, θ*⟩ + η_t`` with ``‖θ*‖₂ <= S``.
 Regret is measured against each round's best arm
-``a*_t = argmax_a ⟨x_{t,a}, θ*⟩`` (garcelon Sec. 2).
+``a*_t = argmax_a ⟨x_{t,a}, θ*⟩`` (Garcelon et al., Sec. 2).
 
 **How Assumption 3 (``r_t ∈ [0, 1]``) is made to hold.** A context law that
 is symmetric (``x`` and ``−x`` equally likely, e.g. uniform on the whole

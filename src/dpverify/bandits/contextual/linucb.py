@@ -10,10 +10,10 @@
 * :class:`LDPLinUCB` — every user's ``M_LDP`` report (ε0 = ``epsilon``) is used
   directly, without a shuffler: SBLB's learner with l = 1, the same λ_j
   (Eq. 8), β_j (Eq. 7) and det trigger (m = 1, η = 1/2, λ = √T as Cor. 8).
-  ε-LDP; regret Õ(T^{3/4}) (garcelon Table 1, Zheng et al.).
+  ε-LDP; regret Õ(T^{3/4}) (Garcelon et al. 2022, Table 1; Zheng et al. 2020).
 
 Shariff–Sheffet 2018's JDP LinUCB (tree-based noise) is **not** implemented
-(its Prop. 4 is reconstructed [R] in the CATALOGUE, E4; not faithful in time).
+(its Prop. 4 is known here only through Garcelon et al.'s Eq. (7), [R]; not faithful in time).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""SBLB's parameters (garcelon 2022): p ↔ ε0, λ_j (Eq. 8), β_j (Eq. 7), the batch length l, Cor. 7/8.
+"""SBLB's parameters (Garcelon et al. 2022): p ↔ ε0, λ_j (Eq. 8), β_j (Eq. 7), the batch length l, Cor. 7/8.
 
 * :func:`flip_probability` / :func:`local_epsilon` — Prop. 4/12:
   ``p = 2/(exp(2ε0/(m d (d+3))) + 1)`` and its inverse
   ``ε0 = (m d (d+3)/2) ln(2/p − 1)`` (``m d (d+3)/2`` randomized bits).
 * :func:`regularizer` — Eq. (8): ``λ_j = √(8 t ln(2t/δ))/m + 2√(8 t ln(2t/δ))/((1−p)√m) + λ``.
-* :func:`confidence_radius` — Eq. (7), verbatim (CATALOGUE T11).
+* :func:`confidence_radius` — Eq. (7), verbatim (the proofs, e.g. Eq. (37), use other forms).
 * :func:`batch_length` — the smallest l meeting Thm 5: ``l p >= 14 log(8mT/δ0)``
   and Eq. (3), printed (``1 − 2p``) or re-derived (``2 − 2p``, ``√(2p ·)``) form
   (through :func:`dpverify.accountants.shuffle_papers.min_shuffler_batch_length`).
@@ -12,7 +12,8 @@
   frozen :class:`SBLBParameters`.
 
 ``t`` in λ_j and β_j is the number of samples actually aggregated (a multiple
-of l, CATALOGUE T5). Both are tuning quantities of the algorithm (not privacy
+of l, which equals the update time only when rounds are counted from 1). Both are tuning
+quantities of the algorithm (not privacy
 bounds), computed in float.
 """
 
@@ -57,7 +58,7 @@ __all__ = [
 
 #: Parameter regimes of :func:`sblb_parameters`.
 REGIMES = ("cor7", "cor8")
-#: Forms of Thm 5's Eq. (3) (CATALOGUE 000.3, T9).
+#: Forms of Thm 5's Eq. (3): as printed (``1 − 2p``) or re-derived from its proof (``2 − 2p``).
 BATCH_FORMS = ("printed", "derived")
 
 
@@ -103,7 +104,7 @@ def regularizer(t: float, *, delta: float, m: int, p: float, lam: float) -> floa
 
     ``t`` = samples aggregated so far; ``λ_j = λ`` at t = 0 (the limit). The
     regularizer of Ṽ after an update is ``2λ_j − λ`` (Alg. 1's increments
-    ``2(λ_{j+1} − λ_j)`` from ``Ṽ_0 = λ I``, CATALOGUE T4).
+    ``2(λ_{j+1} − λ_j)`` from ``Ṽ_0 = λ I``, the reading consistent with Eqs. (6) and (11)).
 
     >>> regularizer(0, delta=0.1, m=1, p=0.5, lam=2.0)
     2.0
@@ -121,7 +122,7 @@ def regularizer(t: float, *, delta: float, m: int, p: float, lam: float) -> floa
 
 def confidence_radius(t: float, *, delta: float, sigma: float, d: int, L: float, S: float, m: int,
                       p: float, lam_t: float) -> float:
-    """Eq. (7), verbatim (CATALOGUE T11: ``d log(3 + tL²/λ_j)`` outside σ's root):
+    """Eq. (7), verbatim (``d log(3 + tL²/λ_j)`` outside σ's root, where Eq. (37) has it inside):
 
     .. math::
 
@@ -129,7 +130,7 @@ def confidence_radius(t: float, *, delta: float, sigma: float, d: int, L: float,
               + \\frac{d}{\\sqrt{λ_j}}\\Big(2\\sqrt{p(1 - p/2)\\,t m\\log(2t/δ)}
               + \\frac{8\\log(2t/δ)}{3} + \\frac{\\sqrt 8}{m}\\sqrt{t\\log(2t/δ)}\\Big)
 
-    Undefined at t = 0 (log 0, CATALOGUE T21): callers use t = 1 for β_0.
+    Undefined at t = 0 (log 0; the paper does not define β_0): callers use t = 1 for β_0.
     SBLB's first actions do not depend on β_0 anyway (θ̃_0 = 0 and all
     contexts of the instances here have norm L, so every arm ties).
 
@@ -156,7 +157,7 @@ def batch_length(epsilon: float, delta0: float, *, T: int, m: int, d: int, p: fl
     """Thm 5: the smallest shuffler batch length l with ``l p >= 14 log(8mT/δ0)`` and Eq. (3).
 
     ``form="derived"`` (default) uses the re-derived ``2 − 2p + 2√(2p log(2mT/δ0)/l)``,
-    ``"printed"`` the paper's ``1 − 2p + 2√(2 log(2mT/δ0)/l)`` (CATALOGUE 000.3, T9).
+    ``"printed"`` the paper's ``1 − 2p + 2√(2 log(2mT/δ0)/l)`` (weaker than what the proof of Thm 5 needs).
     The derived form needs a longer batch (its condition is stronger in p).
 
     >>> printed = batch_length(0.5, 1e-6, T=10**8, m=1, d=1, p=0.5, form="printed")

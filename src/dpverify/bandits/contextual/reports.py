@@ -1,12 +1,12 @@
-"""The shuffler's release ``(Z, U)`` of a batch of M_LDP reports (garcelon Alg. 1 step 2), two ways.
+"""The shuffler's release ``(Z, U)`` of a batch of M_LDP reports (Garcelon et al. 2022, Alg. 1 step 2), two ways.
 
 A user's report (Alg. 2, :class:`~dpverify.mechanisms.encoding.LocalPrivatizer`)
 encodes the ``E = d + d(d+1)/2`` values ``ỹ_j = r x_j/(2L) + ½`` and
 ``z̃_ij = x_i x_j/(2L²) + ½`` (``j <= i``) in ``m`` unary bits each and passes
 every bit through binary randomized response ``R_p``. The shuffler releases
 only the per-entry sums over the batch's l users and m bits: ``Z`` (the d
-entries of ``ỹ``) and the lower triangle of ``U`` (mirrored, CATALOGUE T23:
-the permutation does not change sums). Here the release is the vector of the
+entries of ``ỹ``) and the lower triangle of ``U`` (mirrored; the permutation
+does not change sums). Here the release is the vector of the
 E sums, ordered ``ỹ_0 … ỹ_{d−1}`` then ``np.tril_indices(d)``.
 
 * **per-user path** (:func:`per_user_counts` + sum): every user's bits are
@@ -18,10 +18,11 @@ E sums, ordered ``ỹ_0 … ỹ_{d−1}`` then ``np.tril_indices(d)``.
   probability 1 − p/2, each zero becomes 1 with probability p/2,
   independently), and the number of encoded ones of a user's entry is the
   randomized rounding of ``m v`` (Alg. 2 step 2). Same law, O(E) binomials
-  per batch instead of ``l m E`` bits (tests/bandits/contextual/test_reports.py).
+  per batch instead of ``l m E`` bits (tests/bandits/contextual/test_contextual_reports.py).
 
 :func:`debias` is Alg. 1 step 3: ``count/(m(1 − p)) − users/(2(1 − p))`` on every
-entry (CATALOGUE T3), an unbiased estimate of ``Σ r x/(2L)`` and ``Σ x xᵀ/(2L²)``.
+entry, off-diagonal ones included (Alg. 1 writes the scalar ``l/(2(1 − p))``), an unbiased estimate of
+``Σ r x/(2L)`` and ``Σ x xᵀ/(2L²)``.
 """
 
 from __future__ import annotations

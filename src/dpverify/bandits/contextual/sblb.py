@@ -1,4 +1,4 @@
-"""SBLB (garcelon 2022, Alg. 1) and its fixed-batch variant (Alg. 4): shuffle-model linear contextual bandit.
+"""SBLB (Garcelon et al. 2022, Alg. 1) and its fixed-batch variant (Alg. 4): shuffle-model linear contextual bandit.
 
 Per round, the user chooses ``a_t ∈ argmax_a ⟨x_{t,a}, θ̃⟩ + β ‖x_{t,a}‖_{Ṽ^{-1}}``
 locally from the broadcast ``(θ̃, Ṽ, β)``, observes ``r_t`` and sends
@@ -9,15 +9,16 @@ the shuffler. Every complete batch of l users is released as its sums
     B̃_cand += Z/(m(1−p)) − l/(2(1−p))
     Ṽ_cand += U/(m(1−p)) − l/(2(1−p)) 11ᵀ + 2(λ(t) − λ(t − l)) I
 
-(so ``Ṽ_cand = Σ debiased U + (2λ(t) − λ) I`` from ``Ṽ_0 = λI``, CATALOGUE T4,
-with λ(t) = Eq. (8) at the t samples aggregated, T5) and, when
+(so ``Ṽ_cand = Σ debiased U + (2λ(t) − λ) I`` from ``Ṽ_0 = λI``, the only reading
+consistent with Eqs. (6) and (11), with λ(t) = Eq. (8) at the t samples aggregated) and, when
 ``det(Ṽ_cand) >= (1 + η) det(Ṽ_last)``, recomputes ``θ̃ = Ṽ^{-1} B̃ / L`` and
 ``β`` = Eq. (7) at t. The fixed-batch variant (Alg. 4) recomputes after every
 release. The features of Ṽ are ``x/(√2 L)``-normalised while the bonus uses
-the raw x (Alg. 1 literally; CATALOGUE T14). ``β_0`` is Eq. (7) at t = 1
-(T21; irrelevant to the first actions, which tie).
+the raw x (Alg. 1 literally; the paper never reconciles the two scalings). ``β_0`` is Eq. (7) at t = 1
+(Eq. (7) is undefined at t = 0; irrelevant to the first actions, which tie).
 
-The last, incomplete shuffler batch is played but never released (T24).
+The last, incomplete shuffler batch is played but never released (the shuffler
+releases full batches only and discards their samples, §3.1).
 
 Privacy (:meth:`SBLB.guarantee`, through :mod:`dpverify.accountants`): each
 report is ε0-LDP (Prop. 4); each release is (ε_{j,c}, δ0 + δ)-DP (Prop. 13,

@@ -1,4 +1,4 @@
-"""chowdhury 2023's experiments (Sec. 7, App. J): Figs 1–4.
+"""Chowdhury & Zhou 2023's experiments (Sec. 7, App. J): Figs 1–4.
 
 * ``chowdhury2023-fig1`` — Fig. 1 (a)–(f): time-average regret ``Reg(t)/t``
   against t of DP-SE, Dist-DP-SE and Dist-RDP-SE (s = 10, 100), 20 random
@@ -6,7 +6,7 @@
   (c) hard, ε = 0.1, T = 10^7; (d–f) the **synthetic MSLR stand-in**
   (:func:`~dpverify.bandits.environments.mslr_synthetic_instance`; the real
   MSLR-WEB10K data cannot be downloaded here), K = 50, ε = 1, 5, 10, T = 10^6.
-  Settings of the paper's experiments (Sec. 7, CATALOGUE A5): clipped
+  Settings of the paper's experiments (Sec. 7, and the authors' public code): clipped
   Gaussian rewards (sd 0.1), confidence p = 0.1 in β(b) and DP-SE, batches
   ``4^b`` (what produced the figures; Algorithm 1 says 2^b). τ keeps the
   theorems' p = 1/T (the reference code's log(2/0.1) only changes m).
@@ -15,7 +15,7 @@
 * ``chowdhury2023-fig3`` — App. J Fig. 3: the hard instance at ε = 0.1, 0.5, 1, T = 10^7;
 * ``chowdhury2023-fig4`` — App. J Fig. 4: the trust models on the easy instance at
   ε = 0.1, 0.5, 1, T = 10^6: CDP-SE, LDP-SE, Dist-DP-SE, Dist-RDP-SE (s = 10)
-  and Dist-CDP-SE (s = 10), batches 2^b (CATALOGUE A5; the code of CDP-SE,
+  and Dist-CDP-SE (s = 10), batches 2^b (as in the authors' public code; the code of CDP-SE,
   LDP-SE and Dist-CDP-SE is unpublished: ours, from Thms 4–6). At ε = 1,
   Thms 4–6's regret bounds assume ε < 1; their privacy does not, and the
   guarantees' notes say so.
@@ -54,7 +54,7 @@ def _fig1() -> Experiment:
               Panel("d", "(d) MSLR stand-in, ε = 1, K = 50", mslr, 1.0, 10 ** 6, algorithms),
               Panel("e", "(e) MSLR stand-in, ε = 5, K = 50", mslr, 5.0, 10 ** 6, algorithms),
               Panel("f", "(f) MSLR stand-in, ε = 10, K = 50", mslr, 10.0, 10 ** 6, algorithms))
-    return Experiment("chowdhury2023-fig1", "chowdhury 2023 Fig. 1: time-average regret vs t",
+    return Experiment("chowdhury2023-fig1", "Chowdhury & Zhou 2023 Fig. 1: time-average regret vs t",
                       panels, runs=20, quick_note=_FIG1_QUICK_NOTE)
 
 
@@ -85,14 +85,14 @@ def _fig4_algorithms() -> tuple[AlgorithmSpec, ...]:
 def _figs_2_to_4() -> tuple[Experiment, ...]:
     easy, hard = InstanceFamily("easy", 10), InstanceFamily("hard", 10)
     return (
-        _over_epsilon("chowdhury2023-fig2", "chowdhury 2023 Fig. 2: easy instance, ε = 0.1, 0.5, 1",
+        _over_epsilon("chowdhury2023-fig2", "Chowdhury & Zhou 2023 Fig. 2: easy instance, ε = 0.1, 0.5, 1",
                       easy, 10 ** 6, _fig1_algorithms()),
-        _over_epsilon("chowdhury2023-fig3", "chowdhury 2023 Fig. 3: hard instance, ε = 0.1, 0.5, 1",
+        _over_epsilon("chowdhury2023-fig3", "Chowdhury & Zhou 2023 Fig. 3: hard instance, ε = 0.1, 0.5, 1",
                       hard, 10 ** 7, _fig1_algorithms()),
         _over_epsilon("chowdhury2023-fig4",
-                      "chowdhury 2023 Fig. 4: trust models (central, local, distributed), easy",
+                      "Chowdhury & Zhou 2023 Fig. 4: trust models (central, local, distributed), easy",
                       easy, 10 ** 6, _fig4_algorithms()))
 
 
-#: chowdhury 2023's experiments, by name.
+#: Chowdhury & Zhou 2023's experiments, by name.
 CHOWDHURY_EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_fig1(), *_figs_2_to_4())}

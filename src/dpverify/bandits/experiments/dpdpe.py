@@ -1,4 +1,4 @@
-"""dpdpe's experiments (§7), registered into :data:`~dpverify.bandits.experiments.EXPERIMENTS`.
+"""DP-DPE's experiments (Li, Zhou & Ji 2022, §7), registered into :data:`~dpverify.bandits.experiments.EXPERIMENTS`.
 
 * ``dpdpe-fig2a`` — final regret against ε ∈ :data:`DPDPE_EPSILONS` of CDP-,
   LDP- and SDP-DPE at δ = 0.25; ``dpdpe-fig2b`` — time-average regret curves of
@@ -43,7 +43,7 @@ def _dpdpe_fig2a() -> Experiment:
                   LinearAlgorithmSpec("dpdpe-shuffle", "SDP-DPE"))
     panels = tuple(Panel(f"eps={e:g}", f"ε = {e:g}", _DPDPE, e, 10 ** 6, algorithms, delta=0.25)
                    for e in DPDPE_EPSILONS)
-    return Experiment("dpdpe-fig2a", "dpdpe Fig. 2(a): R(T) vs ε (δ = 0.25)", panels, runs=20,
+    return Experiment("dpdpe-fig2a", "Li, Zhou & Ji 2022 Fig. 2(a): R(T) vs ε (δ = 0.25)", panels, runs=20,
                       kind="scaling", quick_divisor=10)
 
 
@@ -53,7 +53,7 @@ def _dpdpe_fig2b() -> Experiment:
                   LinearAlgorithmSpec("dpdpe-local", "LDP-DPE"),
                   LinearAlgorithmSpec("dpdpe-shuffle", "SDP-DPE"))
     panels = (Panel("b", "(b) ε = 10, δ = 0.25", _DPDPE, 10.0, 10 ** 6, algorithms, delta=0.25),)
-    return Experiment("dpdpe-fig2b", "dpdpe Fig. 2(b): per-round regret", panels, runs=20)
+    return Experiment("dpdpe-fig2b", "Li, Zhou & Ji 2022 Fig. 2(b): per-round regret", panels, runs=20)
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,9 @@ def _dpdpe_fig2c() -> Experiment:
                   EqualCommunicationSpec("DPE-FixedU (equal communication)"))
     panels = (Panel("c", "(c) DPE vs DPE-FixedU", _DPDPE, math.inf, 10 ** 6, algorithms,
                     delta=0.25),)
-    return Experiment("dpdpe-fig2c", "dpdpe Fig. 2(c): DPE vs DPE-FixedU", panels, runs=20)
+    return Experiment("dpdpe-fig2c", "Li, Zhou & Ji 2022 Fig. 2(c): DPE vs DPE-FixedU", panels, runs=20)
 
 
-#: dpdpe's experiments, by name.
+#: The DP-DPE experiments (Li, Zhou & Ji 2022), by name.
 DPDPE_EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (
     _dpdpe_fig2a(), _dpdpe_fig2b(), _dpdpe_fig2c())}

@@ -1,4 +1,4 @@
-"""garcelon 2022 has no experiments (CATALOGUE 000.5): ours, registered in :data:`~dpverify.bandits.experiments.EXPERIMENTS`.
+"""Garcelon et al. 2022 has no experiments: ours, registered in :data:`~dpverify.bandits.experiments.EXPERIMENTS`.
 
 * ``garcelon2022-scaling`` — final regret against T (log–log, T = 10^3 … 10^6
   full, … 10^5 quick) at d ∈ {2, 5}, K = 10, contexts on the positive-orthant
@@ -44,15 +44,15 @@ __all__ = ["ContextualCell", "CONTEXTUAL_EXPERIMENTS", "GARCELON_EXPERIMENTS", "
 
 #: Descriptions of the registered experiments.
 CONTEXTUAL_EXPERIMENTS = {
-    "garcelon2022-scaling": "garcelon 2022 (ours): final regret vs T, SBLB (Cor. 8) vs LDP LinUCB vs LinUCB",
-    "garcelon2022-privacy": "garcelon 2022 (ours): final regret vs central epsilon at fixed T",
+    "garcelon2022-scaling": "Garcelon et al. 2022 (ours): final regret vs T, SBLB (Cor. 8) vs LDP LinUCB vs LinUCB",
+    "garcelon2022-privacy": "Garcelon et al. 2022 (ours): final regret vs central epsilon at fixed T",
 }
 
 #: The registry entries (cells are built by :func:`run_contextual`).
 GARCELON_EXPERIMENTS = {name: Experiment(name, description, (), kind="contextual", quick_divisor=1)
                         for name, description in CONTEXTUAL_EXPERIMENTS.items()}
 
-#: The theory's regret exponents in T (garcelon Table 1; OFUL).
+#: The theory's regret exponents in T (Garcelon et al. 2022, Table 1; OFUL).
 PREDICTED_SLOPES = {"SBLB": 2 / 3, "SBLB fixed-batch": 3 / 4, "LDP LinUCB": 3 / 4, "LinUCB": 1 / 2}
 
 SCALING_EPSILON = 0.001
@@ -215,7 +215,7 @@ def _write(name: str, scale: str, results: tuple, out_dir: Path, *,
     csv_path, figure_path = out_dir / f"{name}.csv", out_dir / f"{name}.{image_format}"
     _write_csv(table, csv_path)
     files = [csv_path, figure_path]
-    label = (f"{scale} scale (ours: garcelon has no experiments)")
+    label = (f"{scale} scale (ours: Garcelon et al. 2022 has no experiments)")
     if name == "garcelon2022-scaling":
         slopes = fit_slopes(table, min_horizon=10 ** _SCALING[scale][2] * 0.999)
         slopes_path = out_dir / f"{name}-slopes.csv"

@@ -1,9 +1,9 @@
-"""hanna 2022's experiments (§6).
+"""Hanna et al. 2022's experiments (§6).
 
 * ``hanna2022-fig2`` — final regret R_T against ε (ε0 for Alg. 2) of Alg. 1
   (central), Alg. 2 (local), Alg. 3 (shuffled, δ = 10^-6) and the non-private
   batched elimination; K = 10 actions and θ* uniform on S^1 (d = 2), T = 10^6,
-  20 runs (the paper states none of ε grid, δ, runs: ours, CATALOGUE 001.5).
+  20 runs (the paper states none of ε grid, δ, runs: ours).
   ε grid :data:`HANNA_EPSILONS`; paper mode (the algorithms as printed).
 * ``hanna2022-fig3b`` — Fig. 3(b) is a regret-vs-privacy figure (Fig. 3:
   "Regret-privacy trade-offs"): final regret R_T against ε ∈ :data:`HANNA_EPSILONS`
@@ -35,7 +35,7 @@ def _hanna_fig2() -> Experiment:
                   LinearAlgorithmSpec("hanna-nonprivate", "non-private"))
     panels = tuple(Panel(f"eps={e:g}", f"ε = {e:g}", family, e, 10 ** 6, algorithms)
                    for e in HANNA_EPSILONS)
-    return Experiment("hanna2022-fig2", "hanna 2022 Fig. 2: R_T vs ε (K = 10, d = 2, T = 10^6)",
+    return Experiment("hanna2022-fig2", "Hanna et al. 2022 Fig. 2: R_T vs ε (K = 10, d = 2, T = 10^6)",
                       panels, runs=20, kind="scaling", quick_divisor=10)
 
 
@@ -48,11 +48,11 @@ def _hanna_fig3b() -> Experiment:
     panels = tuple(Panel(f"eps={e:g}", f"ε = {e:g}", family, e, 10 ** 7, algorithms)
                    for e in HANNA_EPSILONS)
     return Experiment("hanna2022-fig3b",
-                      "hanna 2022 Fig. 3(b): R_T vs ε, core set vs no core set (K = 1000, T = 10^7)",
+                      "Hanna et al. 2022 Fig. 3(b): R_T vs ε, core set vs no core set (K = 1000, T = 10^7)",
                       panels, runs=20, kind="scaling", quick_divisor=10,
                       quick_note="quick scale (T/10, 5 runs): the crossing of the core-set and "
                                  "no-core-set curves is checked at T = 10^7 only")
 
 
-#: hanna 2022's experiments, by name.
+#: Hanna et al. 2022's experiments, by name.
 HANNA_EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_hanna_fig2(), _hanna_fig3b())}

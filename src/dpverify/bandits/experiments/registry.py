@@ -4,11 +4,11 @@ One module per paper family defines its experiments:
 
 * :mod:`~dpverify.bandits.experiments.chowdhury` — ``chowdhury2023-fig1``;
 * :mod:`~dpverify.bandits.experiments.tenenbaum` — ``tenenbaum2021-scaling``
-  (tenenbaum has no experiments, CATALOGUE 002.5: ours);
+  (Tenenbaum et al. 2021 has no experiments: ours);
 * :mod:`~dpverify.bandits.experiments.hanna` — ``hanna2022-fig2``, ``hanna2022-fig3b``;
 * :mod:`~dpverify.bandits.experiments.dpdpe` — ``dpdpe-fig2a|fig2b|fig2c``;
 * :mod:`~dpverify.bandits.experiments.garcelon` — ``garcelon2022-scaling`` and
-  ``garcelon2022-privacy`` (garcelon has no experiments: ours).
+  ``garcelon2022-privacy`` (Garcelon et al. 2022 has no experiments: ours).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     count. ``out_dir=None`` writes nothing. Figures need matplotlib (the
     ``plots`` extra). ``n_jobs``/``executor``/``scheduler``: where the runs
     go (:mod:`dpverify.execution`); ``cache_dir``/``cache``: the result store.
-    The garcelon experiments (cells whose parameters depend on T) run
+    The experiments on Garcelon et al. 2022 (cells whose parameters depend on T) run
     uncached through :func:`~dpverify.bandits.experiments.garcelon.run_contextual`.
     """
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
@@ -66,7 +66,7 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     check_placement(n_jobs, executor, scheduler)
     check_choice(image_format, "image_format", FORMATS)
     start = time.perf_counter()
-    if experiment.kind == "contextual":  # garcelon 2022: cells of (d, T, ε), see that module
+    if experiment.kind == "contextual":  # Garcelon et al. 2022: cells of (d, T, ε), see that module
         with open_executor(n_jobs=n_jobs, executor=executor, scheduler=scheduler) as pool:
             cells, written = run_contextual(name, scale=scale, seed=seed, out_dir=out_dir,
                                             n_jobs=1, cells=panels, runs=explicit_runs,

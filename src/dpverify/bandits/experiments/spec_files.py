@@ -30,7 +30,7 @@ A spec file is a grid, expanded into one panel per (instance, horizon, ε, δ)::
                                       # relative to the spec file
 
     [[instances]]
-    linear_family = "sphere"          # hanna's random linear instances (or "dpdpe"): arms, dimension
+    linear_family = "sphere"          # Hanna et al. 2022's random instances (or "dpdpe"): arms, dimension
 
 Or a registered experiment, run as a sweep: ``experiment = "chowdhury2023-fig1"``
 with optional ``scale``, ``runs``, ``seed``, ``panels``.
@@ -79,7 +79,7 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
     if experiment.kind == "contextual":
         raise value_error("name", name, "an experiment of bandit panels",
-                          "the garcelon experiments run through reproduce()")
+                          "the contextual experiments (garcelon2022-*) run through reproduce()")
     divisor, scale_runs = SCALES[check_choice(scale, "scale", tuple(SCALES))]
     divisor = experiment.quick_divisor if scale == "quick" else divisor
     runs = check_positive_int(runs, "runs") if runs is not None else (scale_runs or experiment.runs)

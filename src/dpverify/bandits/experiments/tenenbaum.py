@@ -1,4 +1,4 @@
-"""tenenbaum 2021 has no experiments (CATALOGUE 002.5): ours.
+"""Tenenbaum et al. 2021 has no experiments: ours.
 
 * ``tenenbaum2021-scaling`` — final regret against ε ∈ {0.005, …, 0.2} of SDP-AE
   (m = ⌈σ²⌉) and VB-SDP-AE at T = 10^7 (both scales: ``quick`` only uses 5
@@ -29,7 +29,7 @@ from dpverify.bandits.experiments._spec import AlgorithmSpec, Experiment, Panel
 __all__ = ["SCALING_EPSILONS", "TENENBAUM_EXPERIMENTS"]
 
 
-#: ε grid of the tenenbaum scaling experiment.
+#: ε grid of the Tenenbaum et al. 2021 scaling experiment.
 SCALING_EPSILONS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 
 
@@ -41,11 +41,11 @@ def _scaling() -> Experiment:
     panels = tuple(Panel(f"eps={e:g}", f"ε = {e:g}", family, e, 10 ** 7, algorithms)
                    for e in SCALING_EPSILONS)
     return Experiment("tenenbaum2021-scaling",
-                      "tenenbaum 2021 (ours): privacy cost Reg(T) − AE's vs ε at T = 10^7, "
+                      "Tenenbaum et al. 2021 (ours): privacy cost Reg(T) − AE's vs ε at T = 10^7, "
                       "SDP-AE (1/ε²) vs VB-SDP-AE (1/ε)",
                       panels, runs=20, kind="scaling", quick_divisor=1,
                       reference="AE (non-private, 2^t)")
 
 
-#: tenenbaum 2021's experiments (ours), by name.
+#: Experiments on Tenenbaum et al. 2021 (ours), by name.
 TENENBAUM_EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in (_scaling(),)}

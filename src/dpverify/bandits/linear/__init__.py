@@ -1,20 +1,20 @@
-"""Private linear bandits by phased elimination: hanna 2022 and DP-DPE (dpdpe).
+"""Private linear bandits by phased elimination: Hanna et al. 2022 and DP-DPE (Li, Zhou & Ji 2022).
 
 :func:`make_linear_algorithm` builds one by its CLI name:
 
-================= ================================================== ============================
-name              algorithm                                          guarantee (true, per batch)
-================= ================================================== ============================
-hanna-central     hanna Alg. 1: Laplace on each core action's sum     ε-DP (2ε in paper mode)
-hanna-local       hanna Alg. 2: Laplace on each reward                ε0-LDP (2ε0 in paper mode)
-hanna-shuffled    hanna Alg. 3: shuffler + ε0^{(i)} = f^{-1}(ε)       (ε, δ) by FMT amplification
-hanna-nonprivate  batched phased elimination, no noise               none
-dpdpe-central     DP-DPE + central Gaussian (Thm 1)                  (ε, δ_exact) central
-dpdpe-local       DP-DPE + local Gaussian (Thm 6, or Thm 2)          (ε, δ_exact) local
-dpdpe-shuffle     DP-DPE + shuffled vector summation (Alg. 2)        (ε, δ)-SDP [R]
-dpe               DPE (non-private)                                  none
-dpe-fixedu        DPE-FixedU (fixed U, same total communication)     none
-================= ================================================== ============================
+================= ======================================================= ============================
+name              algorithm                                               guarantee (true, per batch)
+================= ======================================================= ============================
+hanna-central     Hanna et al. Alg. 1: Laplace on each core action's sum  ε-DP (2ε in paper mode)
+hanna-local       Hanna et al. Alg. 2: Laplace on each reward             ε0-LDP (2ε0 in paper mode)
+hanna-shuffled    Hanna et al. Alg. 3: shuffler + ε0^{(i)} = f^{-1}(ε)    (ε, δ) by FMT amplification
+hanna-nonprivate  batched phased elimination, no noise                    none
+dpdpe-central     DP-DPE + central Gaussian (Thm 1)                       (ε, δ_exact) central
+dpdpe-local       DP-DPE + local Gaussian (Thm 6, or Thm 2)               (ε, δ_exact) local
+dpdpe-shuffle     DP-DPE + shuffled vector summation (Alg. 2)             (ε, δ)-SDP [R]
+dpe               DPE (non-private)                                       none
+dpe-fixedu        DPE-FixedU (fixed U, same total communication)          none
+================= ======================================================= ============================
 
 ``mode="paper"`` runs the algorithms as printed, ``mode="sound"`` with the
 corrected noise and widths (see the modules).
@@ -109,13 +109,13 @@ def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: flo
                           **options: Any) -> Any:
     """The linear algorithm called ``name`` (module table) at (ε, δ).
 
-    ``delta`` defaults to 1e-6 for hanna (Alg. 3's δ) and 0.25 for DP-DPE
-    (dpdpe §7). ``options`` go to the constructor (``mode``, ``core_set``,
+    ``delta`` defaults to 1e-6 for Hanna et al. 2022 (Alg. 3's δ) and 0.25 for DP-DPE
+    (Li, Zhou & Ji 2022, §7). ``options`` go to the constructor (``mode``, ``core_set``,
     ``alpha``, ``reward_bound``, ``local_constant``, …). ``dpe-fixedu`` takes
     ``users``: an integer U, or how to size it for ``horizon`` —
     ``"equal-communication"`` (default: U whose simulated mean communication
     equals DPE's on ``calibration_runs`` runs, seed ``calibration_seed``, of
-    dpdpe's instances with ``actions`` actions in R^``dimension``; as the
+    DP-DPE's instances with ``actions`` actions in R^``dimension``; as the
     dpdpe-fig2c experiment) or ``"nominal"`` (the constant-support rule, 2.8x
     DPE's communication at T = 10^6); :func:`fixed_users`. The algorithm's
     ``name`` says which.

@@ -1,6 +1,6 @@
-"""Deployment plans of the linear phased eliminations (hanna 2022, DP-DPE) from (k, d, T) alone.
+"""Deployment plans of the linear phased eliminations (Hanna et al. 2022, DP-DPE) from (k, d, T) alone.
 
-No environment and no simulation: hanna's batch sizes ``N_i = ⌈q^i⌉`` and its
+No environment and no simulation: Hanna et al.'s batch sizes ``N_i = ⌈q^i⌉`` and its
 core-set size bound, and DP-DPE's phases ``(l, h_l, |U_l|)``, depend only on T,
 d and k; the data-dependent part of a run (which actions survive, the exact
 core set) can only shrink the numbers reported here. Every noise parameter is
@@ -43,7 +43,8 @@ def core_set_bound(actions: int, dimension: int, core_set: bool = True) -> int:
 
 
 def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
-    """hanna Alg. 1/2/3: one record per batch i (N_i = ⌈q^i⌉ users at least, N_i + |C| − 1 at most)."""
+    """Hanna et al. 2022, Alg. 1/2/3: one record per batch i (N_i = ⌈q^i⌉ users at least, N_i + |C| − 1 at most).
+    """
     base, count = batch_base(horizon), batch_count(horizon)
     core = core_set_bound(actions, dimension, algorithm.core_set)
     privatizer = algorithm.privatizer
@@ -72,7 +73,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
                                   "messages_per_user": 1}
     if privatizer is not None and algorithm.model != "shuffle":
         parameters["laplace_b"] = privatizer.scale
-    notes = [f"{algorithm.name} (hanna 2022); q = (2T)^(1/ln T), M = floor(ln T) - 1, "
+    notes = [f"{algorithm.name} (Hanna et al. 2022); q = (2T)^(1/ln T), M = floor(ln T) - 1, "
              f"core sets of at most min(k, 4d log log d + 16) = {core} actions",
              guarantee.notes]
     if algorithm.model == "shuffle":
@@ -126,7 +127,7 @@ def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
         "users_total": sum(r["users_U"] for r in schedule)}
     if algorithm.model in ("central", "local"):
         parameters["noise_multiplier_sigma_over_sensitivity"] = privatizer.sigma_ratio
-    notes = [f"dpdpe {algorithm.name}; h_l = h_1 2^(l-1), |U_l| = ceil(2^(alpha l)) fresh clients; "
+    notes = [f"Li, Zhou & Ji 2022 {algorithm.name}; h_l = h_1 2^(l-1), |U_l| = ceil(2^(alpha l)) fresh clients; "
              f"s_l <= min(k, 4d log log d + 16) = {coordinates} design points (noise at that bound)",
              guarantee.notes]
     return DeploymentPlan(algorithm=algorithm.name, mode=algorithm.mode, model=guarantee.model,

@@ -24,7 +24,7 @@ def least_squares(coordinates: NDArray[np.float64], counts: NDArray[np.int64],
                   responses: NDArray[np.float64]) -> NDArray[np.float64]:
     """``θ̂ = V^{-1} Σ_x c_x y_x r_x`` with ``V = Σ_x c_x y_x y_xᵀ`` (coordinates in the span).
 
-    ``responses`` are per-action *averages* (dpdpe's client averages; hanna's
+    ``responses`` are per-action *averages* (DP-DPE's client averages; Hanna et al. 2022's
     privatised sums divided by the pull counts), weighted by ``counts``.
 
     >>> least_squares(np.eye(2), np.array([1, 1]), np.array([0.5, -0.5])).tolist()
@@ -36,7 +36,7 @@ def least_squares(coordinates: NDArray[np.float64], counts: NDArray[np.int64],
 
 
 def eliminate(scores: NDArray[np.float64], width: float) -> NDArray[np.bool_]:
-    """Keep ``x`` with ``⟨x, θ̂⟩ >= max_b ⟨b, θ̂⟩ − 2·width`` (max over the active set, T-H5)."""
+    """Keep ``x`` with ``⟨x, θ̂⟩ >= max_b ⟨b, θ̂⟩ − 2·width`` (max over the active set, as Hanna et al. prove)."""
     return scores >= scores.max() - 2 * width
 
 

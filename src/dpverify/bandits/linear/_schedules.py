@@ -1,6 +1,6 @@
 """The phase lengths of the linear phased eliminations: functions of (T, d, α) alone.
 
-hanna 2022's batches ``N_i = ⌈q^i⌉``, ``i = 1..M``, and DP-DPE's phases
+Hanna et al. 2022's batches ``N_i = ⌈q^i⌉``, ``i = 1..M``, and DP-DPE's phases
 ``(l, h_l, ⌈2^{αl}⌉)``. The algorithms (:mod:`~dpverify.bandits.linear.phased_elimination`,
 :mod:`~dpverify.bandits.linear.distributed_phased_elimination`, which re-export
 these functions) and their deployment plans (:mod:`dpverify.bandits.linear._deployment`)
@@ -18,7 +18,7 @@ __all__ = ["batch_base", "batch_count", "nominal_batch_sizes", "phase_schedule"]
 
 
 def batch_base(horizon: int) -> float:
-    """``q = (2T)^{1/ln T}`` (natural log, so e <= q <= e² for T >= 3; T-H4).
+    """``q = (2T)^{1/ln T}`` (natural log, so e <= q <= e² for T >= 3; Hanna et al. 2022, Alg. 1 l. 3).
 
     >>> round(batch_base(10 ** 6), 4)
     2.8581
@@ -30,7 +30,7 @@ def batch_base(horizon: int) -> float:
 
 
 def batch_count(horizon: int) -> int:
-    """M = max(⌊ln T⌋ − 1, 1) batches (hanna's "ln T − 1", rounded down; T-H3).
+    """M = max(⌊ln T⌋ − 1, 1) batches (Hanna et al. 2022's "ln T − 1", Alg. 1 l. 4, rounded down).
 
     >>> batch_count(10 ** 6), batch_count(10 ** 7)
     (12, 15)

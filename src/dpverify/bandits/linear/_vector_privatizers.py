@@ -1,4 +1,4 @@
-"""dpdpe's vector-average privatizers (central / local Gaussian, shuffled vector summation, exact).
+"""The vector-average privatizers of Li, Zhou & Ji 2022 (central / local Gaussian, shuffled vector summation, exact).
 
 Re-exported by :mod:`dpverify.bandits.linear.privatizers` (see its table and
 the paper/sound modes there).
@@ -38,7 +38,7 @@ __all__ = [
 
 #: Modes of every linear privatizer and algorithm.
 MODES = ("paper", "sound")
-#: dpdpe's two printed local noise constants: Thm 6 / App. A.2 (√2 inside) and Thm 2 (without).
+#: Li, Zhou & Ji 2022's two printed local noise constants: Thm 6 / App. A.2 (√2 inside) and Thm 2 (without).
 LOCAL_CONSTANTS = ("thm6", "thm2")
 
 
@@ -59,7 +59,7 @@ def _clip_check(values: Any, bound: float) -> NDArray[np.float64]:
 
 
 class _GaussianAverage:
-    """Shared parts of the Gaussian dpdpe privatizers (``sigma_ratio`` = σ/Δ is phase-independent)."""
+    """Shared parts of the Gaussian DP-DPE privatizers (``sigma_ratio`` = σ/Δ is phase-independent)."""
 
     epsilon: float
     delta: float
@@ -96,7 +96,7 @@ class _GaussianAverage:
 
 @dataclass(frozen=True)
 class CentralGaussianAverage(_GaussianAverage):
-    """dpdpe Thm 1 (Eq. 5): the server adds ``N(0, σ_nc² I)`` to the clients' average.
+    """Li, Zhou & Ji 2022, Thm 1 (Eq. 5): the server adds ``N(0, σ_nc² I)`` to the clients' average.
 
     Sensitivity of the average (replace one client): ``Δ = 2B√s/|U|``;
     ``σ_nc = Δ√(2 ln(1.25/δ))/ε`` (paper) or the analytic-Gaussian σ (sound).
@@ -130,7 +130,7 @@ class CentralGaussianAverage(_GaussianAverage):
         return self.sigma_ratio * self.sensitivity(users, dimension)
 
     def width_sigma(self, users: int, dimension: int, d: int) -> float:
-        """dpdpe's σ_n = 2σ_nc√d."""
+        """σ_n = 2σ_nc√d (Li, Zhou & Ji 2022, Thm 5)."""
         return 2 * self.noise_sd(users, dimension) * math.sqrt(d)
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
@@ -151,11 +151,12 @@ class CentralGaussianAverage(_GaussianAverage):
 
 @dataclass(frozen=True)
 class LocalGaussianAverage(_GaussianAverage):
-    """dpdpe Thm 2/6 (Eq. 7): every client adds ``N(0, σ_nl² I)``; the server averages.
+    """Li, Zhou & Ji 2022, Thm 2/6 (Eq. 7): every client adds ``N(0, σ_nl² I)``; the server averages.
 
     Per-message sensitivity ``Δ = 2B√s``; ``σ_nl = 2B√(2 s ln(1.25/δ))/ε``
     (``constant="thm6"``, App. A.2, the default) or ``2B√(s ln(1.25/δ))/ε``
-    (``"thm2"``, §4.2 as printed: √2 smaller, trap B6-1) in paper mode; the
+    (``"thm2"``, §4.2 as printed: √2 smaller than Thm 6, which follows from
+    the Gaussian mechanism, their Thm 8) in paper mode; the
     analytic σ in sound mode. Width noise ``σ_n = 2σ_nl√(d/|U|)``. The fast path
     draws the average noise ``N(0, σ_nl²/|U|)`` (its exact law).
 
@@ -191,7 +192,7 @@ class LocalGaussianAverage(_GaussianAverage):
         return self.sigma_ratio * self.sensitivity(users, dimension)
 
     def width_sigma(self, users: int, dimension: int, d: int) -> float:
-        """dpdpe's ``σ_n = 2σ_nl√(d/|U|)`` (trap B6-2)."""
+        """``σ_n = 2σ_nl√(d/|U|)`` (Li, Zhou & Ji 2022, Thm 6; its proof's ``2σ_nl√d/|U|`` is a typo)."""
         return 2 * self.noise_sd(users, dimension) * math.sqrt(d / users)
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
@@ -215,17 +216,19 @@ class LocalGaussianAverage(_GaussianAverage):
 
 @dataclass(frozen=True)
 class ShuffleVectorAverage:
-    """dpdpe Alg. 2: the (ε, δ)-SDP shuffled vector average on :class:`~dpverify.mechanisms.VectorSummation`.
+    """Li, Zhou & Ji 2022, Alg. 2: the (ε, δ)-SDP shuffled vector average, on
+    :class:`~dpverify.mechanisms.VectorSummation`.
 
-    Inputs ``‖y_u‖₂ <= Δ2 = B√s`` (a norm bound, trap B6-5); parameters
-    ``(g, b, p)`` of Eq. (22) ([R], from Cheu et al. 2021 as printed by dpdpe,
+    Inputs ``‖y_u‖₂ <= Δ2 = B√s`` (a norm bound, as in the proof of Thm 3, not
+    the sensitivity ``2B√s``); parameters
+    ``(g, b, p)`` of Eq. (22) ([R], from Cheu et al. 2021 as printed by Li, Zhou & Ji,
     ε ∈ (0, 15), δ ∈ (0, 1/2)). The fast path draws each coordinate's count
     of ones from its exact law: Σ floors + Σ Ber(fractions) + ``Bin(|U|b, p)``;
     the per-user path runs every client's encoder and the shuffler.
     Width noise σ_n = 2σ_ns√d with σ_ns² the input-free variance proxy
-    ``Δ2²(1 + b)/(g²|U|)`` (CATALOGUE B2.4: the paper's σ_ns has an unknown
-    constant). Both modes are identical (no sound alternative to the [R]
-    constants is available); the guarantee is the claim of dpdpe Thm 3/9.
+    ``Δ2²(1 + b)/(g²|U|)`` (the first bound in the proof of Thm 9: the σ_ns of
+    Thm 7 has an unspecified constant). Both modes are identical (no sound alternative to the [R]
+    constants is available); the guarantee is the claim of Thm 3/9.
     Communication: ``(g + b)·s`` bits per client.
     """
 
@@ -276,7 +279,7 @@ class ShuffleVectorAverage:
         return protocol.analyse(protocol.simulate_totals(array, rng=rng))
 
     def guarantee(self, users: int = 1, dimension: int = 1) -> ApproxDP:
-        """The claim of dpdpe Thm 3/9 ([R]: Cheu et al. 2021's constants, not verified here)."""
+        """The claim of Li, Zhou & Ji 2022, Thm 3/9 ([R]: Cheu et al. 2021's constants, not verified here)."""
         return ApproxDP(self.epsilon, self.delta)
 
 

@@ -1,12 +1,12 @@
-"""DP-DPE (dpdpe Alg. 1): global reward maximisation with partial, distributed, private feedback.
+"""DP-DPE (Li, Zhou & Ji 2022, Alg. 1): global reward maximisation with partial, distributed, private feedback.
 
-Phase l = 1, 2, … (CATALOGUE B2.1): design π_l on D_l with g <= 2m and
+Phase l = 1, 2, …: design π_l on D_l with g <= 2m and
 support <= 4d log log d + 16 (:func:`~dpverify.bandits.design.g_optimal_design`,
 in span(D_l)); play every x ∈ supp π_l ``T_l(x) = ⌈h_l π_l(x)⌉`` times;
 sample ``|U_l| = ⌈2^{αl}⌉`` **fresh** clients (``users`` fixed for
 DPE-FixedU); each client's average ``y_l^u(x)`` over its ``T_l(x)`` plays
 (drawn from its exact law by the environment, clipped by the client to
-[−B, B], trap B6-11) goes through the privatizer; then
+[−B, B]: privacy needs ``|y| <= B``, which Gaussian reward noise breaks) goes through the privatizer; then
 
 .. math::
 
@@ -16,13 +16,13 @@ DPE-FixedU); each client's average ``y_l^u(x)`` over its ``T_l(x)`` plays
 
 eliminate x with ``max_{b ∈ D_l}⟨θ̃_l, b − x⟩ > 2W_l``, ``h_{l+1} = 2h_l``.
 W_l's third term is ``σ_n√(2 log 1/β)`` (the printed ``σ_n/√|V_l|`` is an
-artefact, trap B6-3); σ_n = 0 (DPE), 2σ_nc√d (CDP), ``2σ_nl√(d/|U_l|)`` (LDP),
+artefact: the proofs in App. B use σ_n); σ_n = 0 (DPE), 2σ_nc√d (CDP), ``2σ_nl√(d/|U_l|)`` (LDP),
 2σ_ns√d (SDP); d is the span dimension m of D_l. ``h_1 = 4d·max(ln ln d, 0) + 16``
-(natural log, trap B6-8; 103.78 for d = 20). β = 1/(kT) by default.
+(natural log: the paper does not state the base; 103.78 for d = 20). β = 1/(kT) by default.
 
 Communication ``C(T) = Σ_l |U_l| N_l``: N_l = s_l reals (DPE, CDP, LDP) or
 (g_l + b_l)s_l bits (SDP), counted for every phase whose clients report
-(a phase cut by T reports nothing: its estimate is never used, trap B6-15).
+(a phase cut by T reports nothing: its estimate is never used).
 
 **Simulation** (documented extension of the batch protocol): the algorithm
 declares ``needs_environment``; :func:`~dpverify.bandits.simulate.simulate`
@@ -33,7 +33,7 @@ the server side reads only the public actions. Regret is booked by the
 simulator from the batches (one per support point), as for every algorithm.
 
 DPE-FixedU: U fixed so that the total communication equals DPE's on the same
-horizon (CATALOGUE B2.6, our reading). The nominal rule
+horizon (§7 gives no rule; our reading). The nominal rule
 :func:`fixed_users_for_equal_communication`, ``U = round(Σ_l s_l⌈2^{αl}⌉ / Σ_l s_l)``
 with s_l = ⌊h_1⌋, overshoots (2.8x at T = 10^6); the factory
 (``make_linear_algorithm("dpe-fixedu")``) and the experiment calibrate U on the
@@ -91,7 +91,7 @@ DPDPE_MODELS = ("none", "central", "local", "shuffle")
 
 def dpdpe_width(*, dimension: int, users: int, plays: float, heterogeneity: float,
                 width_sigma: float, confidence: float) -> float:
-    """W_l = ``(√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β))`` (dpdpe Eq. 3, B6-3).
+    """W_l = ``(√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β))`` (Li, Zhou & Ji 2022, Eq. 3, as in its proofs).
 
     >>> round(dpdpe_width(dimension=20, users=2, plays=103.78, heterogeneity=0.1,
     ...                   width_sigma=0.0, confidence=1e-9), 4)
@@ -107,7 +107,7 @@ def fixed_users_for_equal_communication(horizon: int, d: int, alpha: float) -> i
     """DPE-FixedU's U: ``round(Σ_l s_l⌈2^{αl}⌉ / Σ_l s_l)`` over DPE's completed phases.
 
     With a constant nominal s_l this is the mean of ⌈2^{αl}⌉ (our reading of
-    "the same total communication", CATALOGUE B2.6). It is **not** equal
+    "the same total communication" of §7). It is **not** equal
     communication in practice: the real design support is about 25 and
     shrinks, not ⌊h_1⌋ = 103, so at T = 10^6 this U = 245 sends about 2.8x
     DPE's reals. :func:`dpverify.bandits.linear.fixed_users.equal_communication_users`
@@ -137,7 +137,7 @@ class DistributedPhasedElimination:
     mode
         ``"paper"`` (classical Gaussian calibration) or ``"sound"`` (analytic).
     alpha
-        ``|U_l| = ⌈2^{αl}⌉`` (dpdpe §7: 0.8).
+        ``|U_l| = ⌈2^{αl}⌉`` (Li, Zhou & Ji 2022, §7: 0.8).
     heterogeneity
         σ of ξ_u, known to the algorithm (0.1).
     reward_bound
@@ -147,7 +147,7 @@ class DistributedPhasedElimination:
     users
         A fixed ``|U|`` per phase (DPE-FixedU); ``None``: ⌈2^{αl}⌉.
     local_constant
-        ``"thm6"`` or ``"thm2"`` (the two printed σ_nl, trap B6-1).
+        ``"thm6"`` or ``"thm2"`` (the two printed σ_nl of Li, Zhou & Ji 2022: Thm 2 lacks Thm 6's √2).
 
     >>> DistributedPhasedElimination("central", 10.0, 0.25).guarantee(n_arms=1000, horizon=10 ** 6).notes[:29]
     'paper mode; claimed ApproxDP('
@@ -212,7 +212,7 @@ class DistributedPhasedElimination:
             horizon, "horizon"), per_user=per_user)
 
     def guarantee(self, *, n_arms: int, horizon: int) -> BanditGuarantee:
-        """Per phase = total (fresh clients each phase: parallel composition; dpdpe B1).
+        """Per phase = total (fresh clients each phase: parallel composition; Li, Zhou & Ji 2022, proof of Thm 3).
 
         Central/local: the exact Gaussian profile of the noise actually added
         (σ/Δ is the same in every phase). Shuffle: the claim of Thm 3/9 [R].
@@ -226,9 +226,10 @@ class DistributedPhasedElimination:
         if per_phase.delta > claim.delta * (1 + 1e-12):
             note += (f"; the claim is NOT established: the classical Gaussian calibration is "
                      f"proven only for epsilon < 1, and the exact delta at epsilon={claim.epsilon} "
-                     f"is {per_phase.delta:.4g} > {claim.delta} (dpdpe trap B6-4)")
+                     f"is {per_phase.delta:.4g} > {claim.delta} (Li, Zhou & Ji 2022, Thm 8, "
+                     f"omits epsilon < 1)")
         if self.model == "shuffle":
-            note += "; Cheu et al. 2021 constants as printed by dpdpe Eq. (22) [R], not verified"
+            note += "; Cheu et al. 2021 constants as printed by Li, Zhou & Ji 2022, Eq. (22) [R], not verified"
         return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note,
                                requested=ApproxDP(self.epsilon, self.delta))
 

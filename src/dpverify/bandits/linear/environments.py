@@ -1,4 +1,4 @@
-"""Finite-action linear bandit instances: hanna 2022 §6 and dpdpe's distributed population (§7).
+"""Finite-action linear bandit instances: Hanna et al. 2022 §6 and Li, Zhou & Ji 2022's distributed population (§7).
 
 The same interface as the K-armed instances of :mod:`dpverify.bandits.environments`
 (``n_arms``, ``reward_means``, ``best_arm``, ``gaps``, ``binary``,
@@ -6,8 +6,8 @@ The same interface as the K-armed instances of :mod:`dpverify.bandits.environmen
 finite action set, so :func:`dpverify.bandits.simulate.simulate` runs them
 unchanged; the linear algorithms additionally read the (public) ``actions``.
 
-* :class:`LinearBandit` / :func:`sphere_instance` — hanna's instances;
-* :class:`DistributedLinearBandit` / :func:`dpdpe_instance` — dpdpe's clients
+* :class:`LinearBandit` / :func:`sphere_instance` — Hanna et al.'s instances;
+* :class:`DistributedLinearBandit` / :func:`dpdpe_instance` — DP-DPE's clients
   with θ_u = θ* + ξ_u, whose per-client averages are drawn from their exact law;
 * :class:`LinearInstanceFamily` — a picklable ``rng → instance`` generator.
 """
@@ -80,13 +80,13 @@ class _LinearBandit(_Bandit):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class LinearBandit(_LinearBandit):
-    """hanna 2022's finite-action linear bandit: action ``x`` pays ±1 with mean ``⟨θ*, x⟩``.
+    """Hanna et al. 2022's finite-action linear bandit: action ``x`` pays ±1 with mean ``⟨θ*, x⟩``.
 
     The paper fixes only Assumption 1 (1-sub-Gaussian noise, ``|r| <= 1``,
     ``‖x‖, ‖θ*‖ <= 1``); our reward law (documented choice) is the
     **Rademacher-type** reward ``r = +1`` w.p. ``(1 + ⟨θ*, x⟩)/2``, else ``−1``:
-    mean ``⟨θ*, x⟩`` exactly, values in [−1, 1] (the range hanna's privacy
-    analysis assumes; sensitivity 2, trap T-H1), and ``r − ⟨θ*, x⟩`` is
+    mean ``⟨θ*, x⟩`` exactly, values in [−1, 1] (the range their privacy
+    analysis assumes; sensitivity 2, not the 1 of their Eq. (12)), and ``r − ⟨θ*, x⟩`` is
     1-sub-Gaussian (Hoeffding). The sum of n rewards is ``2·Bin(n, (1+μ)/2) − n``
     (exact law, one draw).
 
@@ -122,7 +122,7 @@ class LinearBandit(_LinearBandit):
 
 
 def sphere_instance(k: int = 10, d: int = 2, *, rng: np.random.Generator) -> LinearBandit:
-    """hanna §6: k actions and θ* uniform on the unit sphere ``S^{d−1}`` (normalised Gaussians).
+    """Hanna et al. 2022, §6: k actions and θ* uniform on the unit sphere ``S^{d−1}`` (normalised Gaussians).
 
     >>> env = sphere_instance(10, 2, rng=np.random.default_rng(0))
     >>> env.n_arms, env.dimension, bool(np.allclose(np.linalg.norm(env.actions, axis=1), 1))
@@ -134,10 +134,10 @@ def sphere_instance(k: int = 10, d: int = 2, *, rng: np.random.Generator) -> Lin
 
 @dataclass(frozen=True, slots=True, eq=False)
 class DistributedLinearBandit(_LinearBandit):
-    """dpdpe's distributed population: client u has ``θ_u = θ* + ξ_u``, ``ξ_u ~ N(0, σ²I_d)``.
+    """Li, Zhou & Ji 2022's distributed population: client u has ``θ_u = θ* + ξ_u``, ``ξ_u ~ N(0, σ²I_d)``.
 
-    dpdpe §7 gives ``|𝒰| = 10^5``, σ = 0.1, k = 1000 actions in R^20, Gaussian
-    reward noise and a bound B; the generators are unstated (CATALOGUE B5), so
+    Their §7 gives ``|𝒰| = 10^5``, σ = 0.1, k = 1000 actions in R^20, Gaussian
+    reward noise and a bound B; the generators are unstated, so
     these are our documented choices:
 
     * a client observing action x in a round sees ``⟨θ_u, x⟩ + η``,
@@ -150,7 +150,7 @@ class DistributedLinearBandit(_LinearBandit):
     * a client's average of ``T`` plays of x is drawn from its exact law
       ``N(⟨θ_u, x⟩, noise_sd²/T)``;
     * ``reward_bound`` B is the bound the privatizers assume: the algorithm's
-      clients clip their averages to [−B, B] (trap B6-11);
+      clients clip their averages to [−B, B] (privacy needs ``|y| <= B``);
     * the **global reward** of a round (the simulator's reward stream, used for
       the realised regret only) is the population average
       ``⟨θ*, x⟩ + N(0, noise_sd²/|𝒰|)``.
@@ -213,7 +213,7 @@ class DistributedLinearBandit(_LinearBandit):
 def dpdpe_instance(k: int = 1000, d: int = 20, *, rng: np.random.Generator,
                    heterogeneity: float = 0.1, population: int = 10 ** 5,
                    reward_bound: float = 1.0) -> DistributedLinearBandit:
-    """dpdpe §7's setting with our stand-in generators: k actions and θ* uniform on S^{d−1}.
+    """Li, Zhou & Ji 2022, §7's setting with our stand-in generators: k actions and θ* uniform on S^{d−1}.
 
     >>> dpdpe_instance(rng=np.random.default_rng(0)).actions.shape
     (1000, 20)
@@ -236,7 +236,7 @@ MAX_ACTIONS = 10**6
 class LinearInstanceFamily:
     """A picklable generator of random linear instances: ``family(rng)`` draws one.
 
-    ``kind="sphere"``: :func:`sphere_instance` (hanna); ``"dpdpe"``:
+    ``kind="sphere"``: :func:`sphere_instance` (Hanna et al. 2022); ``"dpdpe"``:
     :func:`dpdpe_instance`. ``actions`` actions in R^``dimension`` (keyword-only: the
     instance sizes are named ``n_arms``, ``dimension``, ``actions`` in every family;
     ``k`` and ``d`` remain as read-only aliases).

@@ -1,7 +1,7 @@
 """DPE-FixedU's U at equal communication with DPE: calibrated on simulated communication, or the nominal rule.
 
-dpdpe §7 compares DPE with DPE-FixedU "at the same total communication"
-(CATALOGUE B2.6). DPE sends ``C(T) = Σ_l |U_l| s_l`` reals with
+Li, Zhou & Ji 2022, §7, compare DPE with DPE-FixedU "at the same total communication"
+(without a rule for U). DPE sends ``C(T) = Σ_l |U_l| s_l`` reals with
 ``|U_l| = ⌈2^{αl}⌉`` and s_l the size of the design support actually used;
 DPE-FixedU sends ``U·S(U)``, ``S(U) = Σ_l s_l(U)``. Two ways to pick U:
 
@@ -93,7 +93,7 @@ def fixed_users(horizon: int, *, rule: str = "equal-communication", dimension: i
                 actions: int = 1000, runs: int = 20, seed: int = 0, **options: Any) -> int:
     """DPE-FixedU's U for ``horizon`` by ``rule`` (module docstring).
 
-    ``"equal-communication"`` calibrates on ``runs`` runs (seed ``seed``) of dpdpe's
+    ``"equal-communication"`` calibrates on ``runs`` runs (seed ``seed``) of DP-DPE's
     random instances with ``actions`` actions in R^``dimension``
     (:class:`~dpverify.bandits.linear.environments.LinearInstanceFamily` ``"dpdpe"``);
     ``options`` (``alpha``, ``heterogeneity``, ``reward_bound``, ``confidence``)

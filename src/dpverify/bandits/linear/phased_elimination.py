@@ -1,6 +1,6 @@
-"""hanna 2022: private stochastic linear bandits by batched phased elimination on core sets.
+"""Hanna et al. 2022: private stochastic linear bandits by batched phased elimination on core sets.
 
-Batch i = 1, …, M (CATALOGUE 001.2): on the active set 𝒜_i, compute a
+Batch i = 1, …, M (Alg. 1–3): on the active set 𝒜_i, compute a
 near-G-optimal design π_i (:func:`~dpverify.bandits.design.g_optimal_design`,
 g <= 2m in span(𝒜_i), m = its dimension) with core set C_i = supp π_i; pull
 every a ∈ C_i ``n_ia = ⌈π_i(a) q^i⌉`` times (fresh users), privatize each
@@ -10,11 +10,14 @@ estimate ``θ̂_i = V_i^{-1} Σ_a r̂_ia a`` with ``V_i = Σ_a n_ia a aᵀ``, an
 .. math:: 𝒜_{i+1} = \\{a ∈ 𝒜_i : ⟨a, θ̂_i⟩ >= \\max_{b ∈ 𝒜_i} ⟨b, θ̂_i⟩ − 2γ_i\\}.
 
 After batch M play ``argmax_{a ∈ 𝒜_{M+1}} ⟨a, θ̂_M⟩`` until T. Choices
-(traps of CATALOGUE 001.6): ``q = (2T)^{1/ln T}`` (natural log, T-H4);
-**M = ⌊ln T⌋ − 1** ("ln T − 1" rounded down, T-H3; the simulator also
-truncates at T); 𝒜_1 = 𝒜 for a finite action set (T-H10; ζ-nets for
-continuous sets are in :mod:`dpverify.bandits.design`); ``|𝒜_i|`` in L (T-H6);
-``|C_i|`` in place of "Bd" (T-H7); max over 𝒜_i (T-H5). With L = log(4|𝒜_i|T²),
+(where the paper is ambiguous): ``q = (2T)^{1/ln T}`` (natural log: only then
+e <= q <= e²); **M = ⌊ln T⌋ − 1** ("ln T − 1" is not an integer: rounded down; the simulator also
+truncates at T); 𝒜_1 = 𝒜 for a finite action set (a (1/T)-net of size (3T)^d
+is not computable; ζ-nets for
+continuous sets are in :mod:`dpverify.bandits.design`); ``|𝒜_i|`` in L (as in
+the algorithms; Lemmas 3/5 use K = |𝒜_1|); ``|C_i|`` in place of "Bd" (the
+number of Laplace terms; "B" is not a constant); max over 𝒜_i (Alg. 1 l. 10
+and Alg. 3 write max over 𝒜, the proofs use 𝒜_i). With L = log(4|𝒜_i|T²),
 c = 2m/q^i:
 
 ============== ================================================ ==========================================
@@ -27,13 +30,13 @@ shuffled       as local with ε0^{(i)}                           as local with �
 ============== ================================================ ==========================================
 
 W is :func:`~dpverify.bandits.linear.privatizers.laplace_sum_width` (a correct
-Laplace-sum tail bound; the paper's Lemma 4 is false, T-H2). Paper mode adds
-``Lap(1/ε)`` to sums of rewards in [−1, 1] (really 2ε-DP, T-H1; the reported
+Laplace-sum tail bound; the MGF step of the paper's Lemma 4 is false). Paper mode adds
+``Lap(1/ε)`` to sums of rewards in [−1, 1] (really 2ε-DP, the sensitivity is 2; the reported
 guarantee says so); sound mode adds ``Lap(2/ε)``.
 
 **No core set** (Fig. 3(b)): ``core_set=False`` uses Frank–Wolfe from the
 uniform design without pruning, so every active action is in the "core set"
-(``|C_i| = |𝒜_i|``, hanna's π_0, T-H9).
+(``|C_i| = |𝒜_i|``, the paper's uniform π_0).
 """
 
 from __future__ import annotations
@@ -124,7 +127,7 @@ def hanna_width(model: str, mode: str, *, dimension: int, base: float, batch: in
 
 @dataclass(frozen=True)
 class PhasedElimination:
-    """hanna Alg. 1 (central), 2 (local), 3 (shuffled), or the non-private batched elimination.
+    """Hanna et al. 2022, Alg. 1 (central), 2 (local), 3 (shuffled), or the non-private batched elimination.
 
     Parameters
     ----------
@@ -210,7 +213,7 @@ class PhasedElimination:
         note = f"{self.mode} mode; claimed {claim}"
         if approx.epsilon > claim.epsilon * (1 + 1e-12):
             note += (f"; the claim does NOT hold: rewards in [-1, 1] have sensitivity 2, "
-                     f"the noise gives {per_batch} (hanna trap T-H1)")
+                     f"the noise gives {per_batch} (Hanna et al. 2022, Eq. (12), takes 1)")
         return BanditGuarantee(privatizer.model, per_batch, per_batch, approx, note,
                                requested=ApproxDP(self.epsilon, self.delta))
 

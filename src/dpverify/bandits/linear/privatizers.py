@@ -1,34 +1,34 @@
-"""Privatizers of the linear bandits: hanna 2022's Laplace sums and dpdpe's vector averages.
+"""Privatizers of the linear bandits: Hanna et al. 2022's Laplace sums and Li, Zhou & Ji 2022's vector averages.
 
 No linear algorithm adds noise itself: it hands the data of one phase to one
-of these and receives the analyser's estimate. Two modes everywhere
-(CATALOGUE 001.6, B6):
+of these and receives the analyser's estimate. Two modes everywhere:
 
-* ``mode="paper"`` — exactly the printed noise level. hanna adds ``Lap(1/ε)``
-  while rewards lie in [−1, 1] (sensitivity 2, trap T-H1), so the printed
-  algorithms are really 2ε-DP (2ε0-LDP); dpdpe calibrates its Gaussians
-  classically, ``σ = Δ√(2 ln(1.25/δ))/ε``, which is proven only for ε < 1 (trap
-  B6-4; the figures use ε = 10).
-* ``mode="sound"`` — hanna: ``Lap(2/ε)`` (the correct sensitivity 2 of a reward
+* ``mode="paper"`` — exactly the printed noise level. Hanna et al. add ``Lap(1/ε)``
+  while rewards lie in [−1, 1] (sensitivity 2, where their App. A.1, Eq. (12),
+  claims 1), so the printed
+  algorithms are really 2ε-DP (2ε0-LDP); Li, Zhou & Ji calibrate their Gaussians
+  classically, ``σ = Δ√(2 ln(1.25/δ))/ε`` (their Thm 8), which is proven only for ε < 1
+  (their Thm 8 omits that condition; the figures use ε = 10).
+* ``mode="sound"`` — Hanna et al.: ``Lap(2/ε)`` (the correct sensitivity 2 of a reward
   in [−1, 1]; equivalent to mapping rewards to [0, 1] and adding ``Lap(1/ε)``);
-  dpdpe: the analytic Gaussian mechanism (Balle & Wang 2018,
+  Li, Zhou & Ji: the analytic Gaussian mechanism (Balle & Wang 2018,
   :func:`dpverify.accountants.calibrate.analytic_gaussian_sigma`), exact at any ε.
 
 ``guarantee(...)`` always reports the **true** guarantee of the noise actually
 added (through :func:`dpverify.mechanisms.privacy_map` and the accountants),
 and ``claimed`` the paper's claim, so a paper-mode gap is visible.
 
-===============================  =============  =====================================
-privatizer                       paper          guarantee (one batch / phase)
-===============================  =============  =====================================
-:class:`LaplaceSum`              hanna Alg. 1   pure ε per batch (central)
-:class:`LocalLaplaceSum`         hanna Alg. 2   pure ε0 per message (local)
-:class:`ShuffledLaplaceSum`      hanna Alg. 3   (ε, δ) per batch by FMT amplification
-:class:`CentralGaussianAverage`  dpdpe Thm 1    (ε, δ) per phase (central)
-:class:`LocalGaussianAverage`    dpdpe Thm 2/6  (ε, δ) per message (local)
-:class:`ShuffleVectorAverage`    dpdpe Alg. 2   (ε, δ)-SDP per phase [R] (shuffle)
-:class:`ExactAverage`            DPE            none
-===============================  =============  =====================================
+===============================  =====================  =====================================
+privatizer                       paper                  guarantee (one batch / phase)
+===============================  =====================  =====================================
+:class:`LaplaceSum`              Hanna et al. Alg. 1    pure ε per batch (central)
+:class:`LocalLaplaceSum`         Hanna et al. Alg. 2    pure ε0 per message (local)
+:class:`ShuffledLaplaceSum`      Hanna et al. Alg. 3    (ε, δ) per batch by FMT amplification
+:class:`CentralGaussianAverage`  Li, Zhou & Ji Thm 1    (ε, δ) per phase (central)
+:class:`LocalGaussianAverage`    Li, Zhou & Ji Thm 2/6  (ε, δ) per message (local)
+:class:`ShuffleVectorAverage`    Li, Zhou & Ji Alg. 2   (ε, δ)-SDP per phase [R] (shuffle)
+:class:`ExactAverage`            DPE                    none
+===============================  =====================  =====================================
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ __all__ = [
     "ExactAverage",
 ]
 
-#: Range of hanna's rewards: [−1, 1], so one reward changes a sum by at most 2.
+#: Range of Hanna et al. 2022's rewards: [−1, 1], so one reward changes a sum by at most 2.
 REWARD_SENSITIVITY = 2.0
 
 
@@ -86,7 +86,7 @@ def laplace_sum_width(terms: int, weight: float, scale: float, log_term: float) 
     """Sound width t with ``P[Σ_{i<=n} l_i z_i >= t] <= e^{−L}``, ``z_i ~ Lap(scale)``, ``|l_i| <= c``.
 
     From ``E e^{λ l z} = 1/(1 − λ²l²s²) <= exp(2λ²c²s²)`` for ``|λ| <= 1/(√2 c s)``
-    (``1/(1 − u) <= e^{2u}`` on [0, 1/2]) and Chernoff (CATALOGUE 001.4, ours,
+    (``1/(1 − u) <= e^{2u}`` on [0, 1/2]) and Chernoff (ours,
     **not from the paper**):
 
     .. math:: t = c s \\sqrt{8 n L} \\ \\text{if}\\ L <= n, \\qquad
@@ -104,7 +104,7 @@ def laplace_sum_width(terms: int, weight: float, scale: float, log_term: float) 
 
 
 def paper_laplace_sum_width(terms: int, weight: float, scale: float, log_term: float) -> float:
-    """hanna Lemma 4/5's width ``(c/b)√(n L)`` (b = 1/scale) — too narrow (trap T-H2).
+    """Hanna et al. 2022, Lemma 4/5's width ``(c/b)√(n L)`` (b = 1/scale) — too narrow.
 
     Lemma 4's MGF step is false; a Monte Carlo tail at this width is about
     0.082 against the target ``e^{−L}`` = 0.02 (n = 200, L = ln 50).
@@ -123,7 +123,7 @@ def _laplace_scale(epsilon: float, mode: str) -> float:
 
 @dataclass(frozen=True)
 class _LaplacePrivatizer:
-    """The parts hanna's central and local Laplace privatizers share: ε, mode, scale, claim."""
+    """The parts Hanna et al. 2022's central and local Laplace privatizers share: ε, mode, scale, claim."""
 
     epsilon: float
     mode: str = "paper"
@@ -156,7 +156,7 @@ class _LaplacePrivatizer:
 
 @dataclass(frozen=True)
 class LaplaceSum(_LaplacePrivatizer):
-    """hanna Alg. 1 (central): the server adds one ``Lap(scale)`` to each core action's reward sum.
+    """Hanna et al. 2022, Alg. 1 (central): the server adds one ``Lap(scale)`` to each core action's reward sum.
 
     ``scale = 1/ε`` (paper) or ``2/ε`` (sound). A user is in one sum only
     (parallel composition), so a batch is ``privacy_map(Lap(scale), Δ = 2)``:
@@ -183,7 +183,7 @@ class LaplaceSum(_LaplacePrivatizer):
 
 @dataclass(frozen=True)
 class LocalLaplaceSum(_LaplacePrivatizer):
-    """hanna Alg. 2 (local): every client sends ``r + Lap(scale)``; the server sums.
+    """Hanna et al. 2022, Alg. 2 (local): every client sends ``r + Lap(scale)``; the server sums.
 
     ``scale = 1/ε0`` (paper: really 2ε0-LDP) or ``2/ε0`` (sound). The sum of n
     messages is drawn from its exact law ``Σ r + Γ(n, s) − Γ(n, s)``; the
@@ -211,7 +211,7 @@ class LocalLaplaceSum(_LaplacePrivatizer):
 
 @functools.lru_cache(maxsize=1024)
 def _shuffle_local_epsilon(epsilon: float, users: int, delta: float) -> float:
-    """ε0^{(i)} = max(ε, f^{-1}_{n_i,δ}(ε)) (hanna Alg. 3 line 8; fallback ε, trap T-H8)."""
+    """ε0^{(i)} = max(ε, f^{-1}_{n_i,δ}(ε)) (Hanna et al. 2022, Alg. 3 line 8; ε where FMT's bound is invalid)."""
     try:
         return max(epsilon, max_local_epsilon(epsilon, users, delta))
     except CalibrationError:
@@ -220,12 +220,13 @@ def _shuffle_local_epsilon(epsilon: float, users: int, delta: float) -> float:
 
 @dataclass(frozen=True)
 class ShuffledLaplaceSum:
-    """hanna Alg. 3 (shuffled): clients send ``r + Lap(scale(ε0^{(i)}))`` through a shuffler.
+    """Hanna et al. 2022, Alg. 3 (shuffled): clients send ``r + Lap(scale(ε0^{(i)}))`` through a shuffler.
 
     ``ε0^{(i)} = f^{-1}_{n_i,δ}(ε)`` from
     :func:`dpverify.accountants.shuffle.max_local_epsilon` (FMT 2021), and ε
     itself when the amplification bound is invalid or gives less (an ε-LDP
-    randomizer alone is (ε, 0)-DP; trap T-H8). The shuffler forwards
+    randomizer alone is (ε, 0)-DP; Alg. 3 applies f^{-1} without checking FMT's
+    validity condition). The shuffler forwards
     (action, message) pairs without the client's identity, so the server's
     data is each action's sum of noisy messages — computed exactly as in the
     local model, at ε0^{(i)}. :meth:`for_batch` gives that batch's sum privatizer.

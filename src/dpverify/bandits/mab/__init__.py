@@ -1,22 +1,22 @@
-"""K-armed bandit algorithms: batched elimination of tenenbaum 2021 and chowdhury 2023, and DP-SE.
+"""K-armed bandit algorithms: batched elimination of Tenenbaum et al. 2021 and Chowdhury & Zhou 2023, and DP-SE.
 
 :func:`make_algorithm` builds one by its CLI name:
 
-============== ======================================================== ================
-name           algorithm                                                guarantee
-============== ======================================================== ================
-se             chowdhury Alg. 1, non-private (exact sums)               none
-ae             tenenbaum's arm elimination, non-private, batches 2^t     none
-sdp-ae         tenenbaum SDP-AE (fixed m = ⌈σ²⌉), shuffled M_sum        (ε, δ)-SDP
-vb-sdp-ae      tenenbaum VB-SDP-AE (m^t = 2^t), shuffled M_sum          (ε, δ)-SDP
-dist-dp-se     chowdhury Thm 1: Pólya + SecAgg                          ε-DP (distributed)
-dist-rdp-se    chowdhury Thm 2: Skellam + SecAgg (s = 10)               RDP → (ε, δ)
-dist-cdp-se    chowdhury Thm 4: discrete Gaussian + SecAgg (s = 10)     zCDP → (ε, δ)
-shuffle-dp-se  chowdhury Thm 3: relaxed SecAgg by shuffling (simulated) ε-DP (shuffle)
-cdp-se         chowdhury Thm 5: central discrete Laplace                ε-DP (central)
-ldp-se         chowdhury Thm 6: local discrete Laplace                  ε-DP (local)
-dp-se          Sajed & Sheffet 2019: central Laplace                    ε-DP (central)
-============== ======================================================== ================
+============== ================================================================ ================
+name           algorithm                                                        guarantee
+============== ================================================================ ================
+se             Chowdhury & Zhou Alg. 1, non-private (exact sums)                none
+ae             Tenenbaum et al. arm elimination, non-private, batches 2^t       none
+sdp-ae         Tenenbaum et al. SDP-AE (fixed m = ⌈σ²⌉), shuffled M_sum         (ε, δ)-SDP
+vb-sdp-ae      Tenenbaum et al. VB-SDP-AE (m^t = 2^t), shuffled M_sum           (ε, δ)-SDP
+dist-dp-se     Chowdhury & Zhou Thm 1: Pólya + SecAgg                           ε-DP (distributed)
+dist-rdp-se    Chowdhury & Zhou Thm 2: Skellam + SecAgg (s = 10)                RDP → (ε, δ)
+dist-cdp-se    Chowdhury & Zhou Thm 4: discrete Gaussian + SecAgg (s = 10)      zCDP → (ε, δ)
+shuffle-dp-se  Chowdhury & Zhou Thm 3: relaxed SecAgg by shuffling (simulated)  ε-DP (shuffle)
+cdp-se         Chowdhury & Zhou Thm 5: central discrete Laplace                 ε-DP (central)
+ldp-se         Chowdhury & Zhou Thm 6: local discrete Laplace                   ε-DP (local)
+dp-se          Sajed & Sheffet 2019: central Laplace                            ε-DP (central)
+============== ================================================================ ================
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float = 1e
                    **options: Any) -> Any:
     """The algorithm called ``name`` (see the module table) at privacy level (ε, δ).
 
-    ``delta`` is tenenbaum's δ, or the δ at which an RDP / zCDP guarantee is
+    ``delta`` is the δ of Tenenbaum et al. 2021, or the δ at which an RDP / zCDP guarantee is
     reported; pure-DP algorithms ignore it. ``options`` go to the constructor
     (``batch_base``, ``confidence``, ``scale_factor``, ``protocol``, ``batch_size``, …).
 

@@ -1,12 +1,12 @@
 """Sound-mode calibration and deployment plans of the K-armed batched algorithms.
 
 In ``mode="sound"`` the privatizer's free noise parameter (its ``epsilon``: the
-ε of chowdhury's noise, which sets the Pólya / Skellam / discrete-Gaussian
+ε of Chowdhury & Zhou 2023's noise, which sets the Pólya / Skellam / discrete-Gaussian
 scale through ``g/ε``) is calibrated so that the run's **total** (ε, δ) —
 the worst batch of the schedule, RDP and zCDP converted at the requested δ by
 :mod:`dpverify.accountants` — is within the requested (ε, δ)
 (:func:`calibrated_privatizer`, through :func:`dpverify._numeric.bisect_passing`:
-the returned privatizer has been evaluated and passes). chowdhury's Thm 2
+the returned privatizer has been evaluated and passes). Their Thm 2
 with ε = 1 gives a Skellam RDP curve whose (ε, δ = 1e-6) form is ε ≈ 5.24;
 the calibrated noise gives at most 1.
 """
@@ -130,7 +130,7 @@ def batch_plan(*, name: str, mode: str, model: str, horizon: int, n_arms: int | 
 def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound: float = 1.0,
                              tail_probability: float = 1e-6, scale_factor: float = 10.0
                              ) -> list[dict[str, Any]]:
-    """chowdhury's three secure-aggregation protocols for one sum of ``users`` values in [0, B].
+    """Chowdhury & Zhou 2023's three secure-aggregation protocols for one sum of ``users`` values in [0, B].
 
     Each user sends ``x/B`` through the protocol (rewards in [0, 1]) and the
     analyser's estimate is multiplied by B, so the guarantee does not depend on B

@@ -2,7 +2,7 @@
 
 Formulas (natural logarithms throughout):
 
-* chowdhury Lemma 2 (CATALOGUE A4.1), the radius of batch b with
+* Chowdhury & Zhou 2023, Lemma 2, the radius of batch b with
   ``|Φ(b)|`` active arms (counted *before* the elimination), batch size l(b)
   and confidence p:
 
@@ -11,7 +11,7 @@ Formulas (natural logarithms throughout):
       β(b) = \\sqrt{\\frac{\\log(4|Φ(b)|b^2/p)}{2l(b)}}
              + \\frac{σ\\sqrt{\\log(2|Φ(b)|b^2/p)} + h\\log(2|Φ(b)|b^2/p)}{l(b)}
 
-* tenenbaum Alg. 1–2 (CATALOGUE 002.2), the width after t calls of M_sum
+* Tenenbaum et al. 2021, Alg. 1–2, the width after t calls of M_sum
   on arm a with N pulls in all:
 
   .. math:: I = \\Big(\\frac{2\\sqrt{t}\\,σ_{ε,δ}}{N} + \\frac{1}{\\sqrt N}\\Big)\\sqrt{2\\log T}
@@ -22,8 +22,8 @@ Formulas (natural logarithms throughout):
   of the proof needs when they differ).
 
 * elimination (both papers): remove every active arm with
-  ``UCB_a < max_{a′ active} LCB_{a′}`` (strict; tenenbaum's "a′ ∈ S" is a typo
-  for the viable set V, CATALOGUE T-T6).
+  ``UCB_a < max_{a′ active} LCB_{a′}`` (strict; the "a′ ∈ S" of Tenenbaum et al.,
+  Alg. 2 l. 16, is a typo for the viable set V).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ __all__ = [
 
 def chowdhury_radius(batch_size: int, *, active_arms: int, batch_index: int, confidence: float,
                      error_law: ErrorLaw) -> float:
-    """β(b) of chowdhury Lemma 2 (eq. 2) with the privatizer's (σ, h).
+    """β(b) of Chowdhury & Zhou 2023, Lemma 2 (eq. 2) with the privatizer's (σ, h).
 
     >>> from dpverify.bandits.privatizers import ErrorLaw
     >>> round(chowdhury_radius(4, active_arms=10, batch_index=1, confidence=0.1,
@@ -72,7 +72,7 @@ def chowdhury_radius(batch_size: int, *, active_arms: int, batch_index: int, con
 def tenenbaum_width(pulls: int, *, error_variance: float, horizon: int) -> float:
     """``I = (2√V/N + 1/√N)√(2 log T)``, V the summed variance proxies of the M_sum errors.
 
-    With V = tσ² this is tenenbaum's ``I^t_a`` exactly.
+    With V = tσ² this is the ``I^t_a`` of Tenenbaum et al. 2021 (Alg. 2 l. 15) exactly.
 
     >>> round(tenenbaum_width(100, error_variance=0.0, horizon=10**6), 6)  # √(2 log 10^6)/10
     0.525652
@@ -89,7 +89,7 @@ def surviving_arms(active: Sequence[int], means: Mapping[int, float],
                    widths: Mapping[int, float] | float) -> list[int]:
     """The active arms with ``UCB_a >= max_{a′} LCB_{a′}`` (strict elimination of ``UCB < max LCB``).
 
-    ``widths`` is one radius for all arms (chowdhury) or one per arm (tenenbaum).
+    ``widths`` is one radius for all arms (Chowdhury & Zhou 2023) or one per arm (Tenenbaum et al. 2021).
 
     >>> surviving_arms([0, 1, 2], {0: 0.875, 1: 0.5, 2: 0.75}, 0.125)  # max LCB = 0.75
     [0, 2]
@@ -134,7 +134,7 @@ def schedule_guarantee(privatizer: Any, batch_sizes: Sequence[int], *, delta: fl
 
     Per batch: the worst case over ``batch_sizes`` (:func:`worst_case_guarantee`);
     total: the same, by parallel composition (every user is in one batch only,
-    CATALOGUE A1 / tenenbaum Sec. 2.2); ``approx_dp``: the (ε, δ) form,
+    Chowdhury & Zhou 2023, App. D.1 / Tenenbaum et al. 2021, Sec. 2.2); ``approx_dp``: the (ε, δ) form,
     RDP and zCDP converted at ``delta`` by :mod:`dpverify.accountants`;
     ``requested`` is recorded (``claim_met``).
     """

@@ -1,6 +1,6 @@
-"""chowdhury & Zhou 2023, Algorithm 1: private batch-based successive arm elimination (with forgetting).
+"""Chowdhury & Zhou 2023, Algorithm 1: private batch-based successive arm elimination (with forgetting).
 
-CATALOGUE A2.1. Batch b = 1, 2, … has size ``l(b) = base^b`` (the paper's
+Batch b = 1, 2, … has size ``l(b) = base^b`` (the paper's
 ``2^b``; Remark 4 allows ``η^b``; the reference code uses 4^b — hence
 ``batch_base``, default 2). In batch b every active arm a ∈ Φ(b) is pulled
 ``l(b)`` times in a row by fresh users; the privatizer's analyser returns
@@ -10,7 +10,7 @@ CATALOGUE A2.1. Batch b = 1, 2, … has size ``l(b) = base^b`` (the paper's
 .. math:: Φ(b+1) = \\{a ∈ Φ(b) : μ̂_a(b) + β(b) >= \\max_{a′ ∈ Φ(b)} μ̂_{a′}(b) − β(b)\\}
 
 with β(b) from Lemma 2 (:func:`~dpverify.bandits.mab._elimination.chowdhury_radius`)
-and the privatizer's (σ, h) from table A2.7. The run stops exactly at T
+and the privatizer's (σ, h) of Assumption 1. The run stops exactly at T
 pulls; an unfinished batch is never aggregated (Alg. 1 l. 9).
 
 Instantiations (names as in the paper and the CLI): :func:`dist_dp_se`
@@ -74,7 +74,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class BatchedSuccessiveElimination:
-    """chowdhury Algorithm 1 with a given privatizer (a frozen, picklable configuration).
+    """Chowdhury & Zhou 2023, Algorithm 1, with a given privatizer (a frozen, picklable configuration).
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ class BatchedSuccessiveElimination:
     name
         Label in results and figures.
     mode, requested
-        ``"paper"`` (default): the privatizer as given (chowdhury's constants);
+        ``"paper"`` (default): the privatizer as given (the paper's constants);
         ``"sound"``: the privatizer's noise ε calibrated per horizon so that the
         total guarantee is within ``requested`` (:mod:`~dpverify.bandits.mab._deployment`).
         ``requested`` defaults to (privatizer ε, ``delta``).
@@ -163,7 +163,7 @@ class BatchedSuccessiveElimination:
             value = getattr(privatizer, key, None)
             if value is not None:
                 parameters["noise_epsilon" if key == "epsilon" else key] = value
-        notes = ["chowdhury 2023 Alg. 1 (batches l(b) = eta^b, forgetting)",
+        notes = ["Chowdhury & Zhou 2023 Alg. 1 (batches l(b) = eta^b, forgetting)",
                  f"{self.mode} mode" + (": noise epsilon calibrated so the total meets the request"
                                         if self.mode == "sound" else ": the paper's constants")]
         return batch_plan(name=self.name, mode=self.mode, model=guarantee.model, horizon=horizon,
@@ -225,7 +225,7 @@ class BatchedEliminationPolicy:
         self._queue.pop(0)
 
     def _eliminate(self) -> None:
-        """Alg. 1 l. 16 with β(b) of Lemma 2 (|Φ(b)| before the update, CATALOGUE T3-11)."""
+        """Alg. 1 l. 16 with β(b) of Lemma 2 (|Φ(b)| counted before the update, as in Lemma 2)."""
         size = self.batch_size
         radius = chowdhury_radius(size, active_arms=len(self.active), batch_index=self.batch_index,
                                   confidence=self.confidence,
@@ -249,37 +249,37 @@ def successive_elimination(**options: Any) -> BatchedSuccessiveElimination:
 
 def dist_dp_se(epsilon: float, *, tail_probability: float | None = None,
                **options: Any) -> BatchedSuccessiveElimination:
-    """Dist-DP-SE: Algorithm 1 + Pólya noise + secure aggregation (chowdhury Thm 1); pure ε-DP."""
+    """Dist-DP-SE: Algorithm 1 + Pólya noise + secure aggregation (Chowdhury & Zhou 2023, Thm 1); pure ε-DP."""
     return _named(PolyaSecureAggregation(epsilon, tail_probability), "Dist-DP-SE", **options)
 
 
 def dist_rdp_se(epsilon: float, *, scale_factor: float = 10.0, tail_probability: float | None = None,
                 tau_rule: str = "paper", **options: Any) -> BatchedSuccessiveElimination:
-    """Dist-RDP-SE: Algorithm 1 + Skellam noise + secure aggregation (chowdhury Thm 2); RDP."""
+    """Dist-RDP-SE: Algorithm 1 + Skellam noise + secure aggregation (Chowdhury & Zhou 2023, Thm 2); RDP."""
     privatizer = SkellamSecureAggregation(epsilon, scale_factor, tail_probability, tau_rule)
     return _named(privatizer, f"Dist-RDP-SE (s={scale_factor:g})", **options)
 
 
 def dist_cdp_se(epsilon: float, *, scale_factor: float = 10.0, tail_probability: float | None = None,
                 **options: Any) -> BatchedSuccessiveElimination:
-    """Dist-CDP-SE: Algorithm 1 + discrete Gaussian noise + secure aggregation (chowdhury Thm 4)."""
+    """Dist-CDP-SE: Algorithm 1 + discrete Gaussian noise + secure aggregation (Chowdhury & Zhou 2023, Thm 4)."""
     privatizer = DiscreteGaussianSecureAggregation(epsilon, scale_factor, tail_probability)
     return _named(privatizer, f"Dist-CDP-SE (s={scale_factor:g})", **options)
 
 
 def shuffle_dp_se(epsilon: float, *, tail_probability: float | None = None,
                   **options: Any) -> BatchedSuccessiveElimination:
-    """Algorithm 1 over a relaxed SecAgg simulated by shuffling (chowdhury Thm 3; simulation)."""
+    """Algorithm 1 over a relaxed SecAgg simulated by shuffling (Chowdhury & Zhou 2023, Thm 3; simulation)."""
     return _named(PolyaShuffle(epsilon, tail_probability), "Shuffle-DP-SE (simulated)", **options)
 
 
 def cdp_se(epsilon: float, *, tail_probability: float | None = None,
            **options: Any) -> BatchedSuccessiveElimination:
-    """CDP-SE: Algorithm 1, central discrete Laplace noise added by the analyser (chowdhury Thm 5)."""
+    """CDP-SE: Algorithm 1, central discrete Laplace noise added by the analyser (Chowdhury & Zhou 2023, Thm 5)."""
     return _named(CentralDiscreteLaplace(epsilon, tail_probability), "CDP-SE", **options)
 
 
 def ldp_se(epsilon: float, *, tail_probability: float | None = None,
            **options: Any) -> BatchedSuccessiveElimination:
-    """LDP-SE: Algorithm 1, local discrete Laplace noise on every message (chowdhury Thm 6)."""
+    """LDP-SE: Algorithm 1, local discrete Laplace noise on every message (Chowdhury & Zhou 2023, Thm 6)."""
     return _named(LocalDiscreteLaplace(epsilon, tail_probability), "LDP-SE", **options)

@@ -1,6 +1,7 @@
 """DP-SE of Sajed & Sheffet 2019: central ε-DP successive elimination with Laplace noise.
 
-CATALOGUE A2.6 (the formulas both public codebases implement; the original
+As run by Chowdhury & Zhou 2023, §7, as baseline: the formulas of their public
+code, which an independent public implementation shares (the original
 paper's text was not retrieved). Epoch e = 1, 2, … with active set S:
 
 .. math::
@@ -10,8 +11,8 @@ paper's text was not retrieved). Epoch e = 1, 2, … with active set S:
                                      \\frac{8\\ln(4|S|e^2/p)}{εΔ_e}\\Big\\}\\Big\\rfloor
 
 each a ∈ S is pulled R_e times (fresh epoch data), ``μ̃_a = (Σ r + Lap(1/ε))/R_e``
-with an **independent** Laplace draw per arm per epoch (the reference code's
-single shared draw is trap T3-2), and with
+with an **independent** Laplace draw per arm per epoch (the public code adds
+one shared draw to every arm, which is not private), and with
 
 .. math:: c_e = \\sqrt{\\frac{\\ln(8|S|e^2/p)}{2R_e}} + \\frac{\\ln(4|S|e^2/p)}{R_e ε}
 
@@ -49,7 +50,7 @@ __all__ = ["DPSE", "DPSEPolicy", "dp_se_epoch_length", "dp_se_radius"]
 
 
 def dp_se_epoch_length(epoch: int, *, active_arms: int, epsilon: float, confidence: float) -> int:
-    """``R_e`` of DP-SE (CATALOGUE A2.6).
+    """``R_e`` of DP-SE (Sajed & Sheffet 2019, as in the public code of Chowdhury & Zhou 2023).
 
     >>> dp_se_epoch_length(1, active_arms=10, epsilon=0.5, confidence=0.1)
     856
@@ -86,7 +87,7 @@ def dp_se_radius(epoch: int, length: int, *, active_arms: int, epsilon: float,
 class DPSE:
     """DP-SE (Sajed & Sheffet 2019), central pure ε-DP, continuous Laplace noise (simulation).
 
-    ``confidence`` is p (``None``: 1/T; chowdhury's experiments use 0.1).
+    ``confidence`` is p (``None``: 1/T; the experiments of Chowdhury & Zhou 2023 use 0.1).
 
     >>> DPSE(0.5).guarantee(n_arms=10, horizon=10**6).per_batch
     PureDP(epsilon=0.5)
@@ -155,7 +156,7 @@ class DPSE:
                           n_arms=sizes["n_arms"], requested=self.requested,
                           guarantee=self.guarantee(n_arms=k, horizon=horizon),
                           privatizer=self.privatizer, batch_sizes=lengths, parameters=parameters,
-                          notes=["Sajed & Sheffet 2019 DP-SE (CATALOGUE A2.6); epoch lengths "
+                          notes=["Sajed & Sheffet 2019 DP-SE (as in Chowdhury & Zhou 2023's code); epoch lengths "
                                  f"R_e with |S| = K = {k} (no elimination)"])
 
 

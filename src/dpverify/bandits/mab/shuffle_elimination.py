@@ -1,8 +1,8 @@
-"""tenenbaum et al. 2021: SDP-AE (Alg. 1) and VB-SDP-AE (Alg. 2), arm elimination in the shuffle model.
+"""Tenenbaum et al. 2021: SDP-AE (Alg. 1) and VB-SDP-AE (Alg. 2), arm elimination in the shuffle model.
 
-CATALOGUE 002.2. Phase t = 1, 2, …: every viable arm a ∈ V is pulled by a
+Phase t = 1, 2, …: every viable arm a ∈ V is pulled by a
 batch of fresh users — ``m`` of them (SDP-AE) or ``m^t = 2^t`` (VB-SDP-AE,
-t from 1, CATALOGUE T-T10) — whose rewards go through the shuffle-model
+t from 1, so the first batch has 2 users) — whose rewards go through the shuffle-model
 ``M_sum``; **all** past data are kept (no forgetting):
 
 .. math::
@@ -12,7 +12,8 @@ t from 1, CATALOGUE T-T10) — whose rewards go through the shuffle-model
     I^t_a = \\Big(\\frac{2\\sqrt t σ_{ε,δ}}{N^t_a} + \\frac{1}{\\sqrt{N^t_a}}\\Big)\\sqrt{2\\log T}
 
 At the end of the phase every a with ``μ̂_a + I_a < max_{a′ ∈ V}(μ̂_{a′} − I_{a′})``
-is removed (strict, T-T6). The run exits exactly at T pulls (T-T7): the
+is removed (strict; Alg. 2 l. 16's "a′ ∈ S" is a typo for V). The run exits
+exactly at T pulls (Alg. 1 l. 8, Alg. 2 l. 10): the
 simulator stops inside the last batch and no M_sum is run for it.
 
 σ_{ε,δ} is not a free constant: each call's error variance proxy comes from
@@ -21,8 +22,8 @@ default, :class:`~dpverify.bandits.privatizers.ShuffledRandomizedResponse` as
 the alternative reading), and ``√t σ`` is ``√(Σ_j σ_j²)`` over the actual calls.
 
 SDP-AE's batch size defaults to Cor. 3.2's ``m = ⌈σ²_{ε,δ}⌉`` (the reading
-the regret derivation needs, T-T2; ``batch_reading="printed"`` gives ⌈σ⌉).
-Rewards must be binary (Bernoulli instances; T-T8).
+the regret derivation needs: Cor. 3.2 prints ``⌈σ⌉`` but uses ``m = Θ(log(1/δ)/ε²) = Θ(σ²)``;
+``batch_reading="printed"`` gives ⌈σ⌉). Rewards must be binary (Bernoulli instances; §2.2).
 """
 
 from __future__ import annotations
@@ -69,13 +70,13 @@ __all__ = [
     "MSUM_PROTOCOLS",
 ]
 
-#: The readings of tenenbaum's M_sum (Appendix C is missing): see :mod:`dpverify.bandits.privatizers`.
+#: Readings of Tenenbaum et al.'s M_sum (their Appendix C was not available): see :mod:`dpverify.bandits.privatizers`.
 MSUM_PROTOCOLS = ("noise-bits", "randomized-response")
 
 
 @dataclass(frozen=True)
 class ShuffleArmElimination:
-    """tenenbaum's arm elimination: fixed batch size ``batch_size`` (SDP-AE) or ``2^t`` (``None``: VB-SDP-AE).
+    """Tenenbaum et al. 2021's arm elimination: batch size ``batch_size`` (SDP-AE) or ``2^t`` (``None``: VB-SDP-AE).
 
     Examples
     --------
@@ -90,7 +91,7 @@ class ShuffleArmElimination:
     name: str = "arm elimination"
     requested: ApproxDP | None = None
     mode: str = "paper"
-    #: δ at which a per-batch RDP / zCDP guarantee (chowdhury's Skellam and discrete-Gaussian
+    #: δ at which a per-batch RDP / zCDP guarantee (Chowdhury & Zhou 2023's Skellam and discrete-Gaussian
     #: secure aggregation) is reported as (ε, δ); an M_sum with a ``delta`` field uses its own.
     delta: float = 1e-6
 
@@ -135,7 +136,8 @@ class ShuffleArmElimination:
             raise value_error("privatizer", getattr(self.privatizer, "name", self.privatizer),
                               "an M_sum whose error is sub-Gaussian (ShuffledNoisyBits, "
                               "ShuffledRandomizedResponse, NonPrivate)",
-                              "tenenbaum's widths need its variance proxy σ²; run chowdhury's "
+                              "the widths of Tenenbaum et al. 2021 need its variance proxy σ²; run "
+                              "Chowdhury & Zhou's "
                               "privatizers with BatchedSuccessiveElimination")
         return ShuffleEliminationPolicy(self, n_arms=n_arms, horizon=horizon, per_user=per_user)
 
@@ -177,7 +179,7 @@ class ShuffleArmElimination:
                           guarantee=self.guarantee(n_arms=sizes["n_arms"] or 1, horizon=horizon),
                           privatizer=self.deployed_privatizer(horizon), batch_sizes=batch_sizes,
                           parameters=parameters, calibration="exact",
-                          notes=["tenenbaum 2021 " + ("VB-SDP-AE (Alg. 2), batches 2^t"
+                          notes=["Tenenbaum et al. 2021 " + ("VB-SDP-AE (Alg. 2), batches 2^t"
                                                       if self.batch_size is None else
                                                       "SDP-AE (Alg. 1), fixed batches m"),
                                  "M_sum noise calibrated exactly (binomial-noise delta / exact "
@@ -261,7 +263,7 @@ def _msum(epsilon: float, delta: float, protocol: str) -> Any:
 def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
            protocol: str = "noise-bits", batch_reading: str = "squared",
            **options: Any) -> ShuffleArmElimination:
-    """SDP-AE (tenenbaum Alg. 1); ``batch_size=None`` is Cor. 3.2's m = ⌈σ²⌉ (or ⌈σ⌉, "printed").
+    """SDP-AE (Tenenbaum et al. 2021, Alg. 1); ``batch_size=None``: Cor. 3.2's m = ⌈σ²⌉ (or ⌈σ⌉, "printed").
 
     σ is that of the chosen M_sum (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`).
     """
@@ -278,7 +280,7 @@ def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
 
 def vb_sdp_ae(epsilon: float, delta: float, *, protocol: str = "noise-bits",
               **options: Any) -> ShuffleArmElimination:
-    """VB-SDP-AE (tenenbaum Alg. 2): batch sizes 2^t, all data kept."""
+    """VB-SDP-AE (Tenenbaum et al. 2021, Alg. 2): batch sizes 2^t, all data kept."""
     return ShuffleArmElimination(_msum(epsilon, delta, protocol), None, name="VB-SDP-AE", **options)
 
 

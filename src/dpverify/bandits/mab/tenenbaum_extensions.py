@@ -1,4 +1,4 @@
-"""tenenbaum 2021's footnotes made runnable: real-valued rewards (fn. 12) and unknown T (fn. 10).
+"""Tenenbaum et al. 2021's footnotes made runnable: real-valued rewards (fn. 12) and unknown T (fn. 10).
 
 * :class:`RandomizedRoundingSum` — rewards in [0, 1] enter the binary ``M_sum``
   through randomized rounding at the user: ``b = Ber(r)``. Footnote 12 asks for
@@ -152,7 +152,7 @@ class DoublingPolicy:
             self._inner = self._start()
             batch = self._inner.next_batch()
         self._truncated = batch is not None and batch.size > self.guess - self.plays
-        if self._truncated:  # the guess ends inside this batch: played, never aggregated (T-T7)
+        if self._truncated:  # the guess ends inside this batch: played, never aggregated (Alg. 1 l. 8)
             batch = Batch(batch.arm, self.guess - self.plays)
         return batch
 

@@ -13,20 +13,20 @@ estimate of their sum. Every privatizer has
 * ``estimate_error_law(n)`` — an :class:`ErrorLaw` for confidence widths;
 * ``name`` and ``model`` (the trust model the guarantee holds in).
 
-Privatizers (CATALOGUE A2.7 for chowdhury 2023, 002.2 for tenenbaum 2021):
+Privatizers (Thms 1–6 of Chowdhury & Zhou 2023, §2.1 of Tenenbaum et al. 2021):
 
 ==========================================  =============================  ====================
 privatizer                                  paper                          guarantee per batch
 ==========================================  =============================  ====================
-:class:`PolyaSecureAggregation`             chowdhury Thm 1 (Dist-DP-SE)   pure ε (distributed)
-:class:`SkellamSecureAggregation`           chowdhury Thm 2 (Dist-RDP-SE)  RDP (distributed)
-:class:`DiscreteGaussianSecureAggregation`  chowdhury Thm 4 (Dist-CDP-SE)  zCDP (distributed)
-:class:`PolyaShuffle`                       chowdhury Thm 3 (simulated)    pure ε (shuffle)
-:class:`CentralDiscreteLaplace`             chowdhury Thm 5 (CDP-SE)       pure ε (central)
-:class:`LocalDiscreteLaplace`               chowdhury Thm 6 (LDP-SE)       pure ε (local)
+:class:`PolyaSecureAggregation`             Thm 1 (Dist-DP-SE)             pure ε (distributed)
+:class:`SkellamSecureAggregation`           Thm 2 (Dist-RDP-SE)            RDP (distributed)
+:class:`DiscreteGaussianSecureAggregation`  Thm 4 (Dist-CDP-SE)            zCDP (distributed)
+:class:`PolyaShuffle`                       Thm 3 (simulated)              pure ε (shuffle)
+:class:`CentralDiscreteLaplace`             Thm 5 (CDP-SE)                 pure ε (central)
+:class:`LocalDiscreteLaplace`               Thm 6 (LDP-SE)                 pure ε (local)
 :class:`CentralLaplace`                     Sajed & Sheffet 2019 (DP-SE)   pure ε (central)
-:class:`ShuffledNoisyBits`                  tenenbaum M_sum, reading (a)   (ε, δ) (shuffle)
-:class:`ShuffledRandomizedResponse`         tenenbaum M_sum, reading (b)   (ε, δ) (shuffle)
+:class:`ShuffledNoisyBits`                  M_sum, reading (a)             (ε, δ) (shuffle)
+:class:`ShuffledRandomizedResponse`         M_sum, reading (b)             (ε, δ) (shuffle)
 :class:`NonPrivate`                         baseline                       none
 ==========================================  =============================  ====================
 """

@@ -1,8 +1,8 @@
 """Laws of aggregated noise the privatizers need beyond :mod:`dpverify.mechanisms.sampling`.
 
 * :func:`distributed_discrete_gaussian_zcdp` — the zCDP of a sum of ``n`` i.i.d.
-  discrete Gaussians (Kairouz, Liu & Steinke 2021, Prop. 13; chowdhury Lemma 4),
-  which is **not** a discrete Gaussian (CATALOGUE T3-3).
+  discrete Gaussians (Kairouz, Liu & Steinke 2021, Prop. 13; Chowdhury & Zhou 2023, Lemma 4),
+  which is **not** a discrete Gaussian.
 * :func:`simulation_discrete_gaussian_sum` — simulation only: the sum of ``n``
   i.i.d. discrete Gaussians drawn from its pmf computed by FFT (float64).
 * :func:`simulation_discrete_laplace_sum` — simulation only: the sum of ``n``
@@ -10,7 +10,7 @@
   negative-binomial sampler).
 * :func:`discrete_laplace_subexponential` — explicit sub-exponential constants
   of ``Lap_Z(b)`` from its moment generating function, replacing the unknown
-  absolute constant ``c`` of chowdhury Lemma 5 (CATALOGUE A4.5 option (a), T3-15).
+  absolute constant ``c`` of Chowdhury & Zhou's Lemma 5, which the paper leaves unspecified.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _xi_upper(sigma: float, users: int) -> mpmath.mpf:
 def distributed_discrete_gaussian_epsilon(sigma: float, users: int, *, sensitivity: int) -> float:
     """ε̂ such that adding ``Σ_{i≤n} N_Z(0, σ²)`` to a Δ-sensitive query is ½ε̂²-CDP.
 
-    Kairouz, Liu & Steinke 2021, Prop. 13 (chowdhury Lemma 4; CATALOGUE A3.4,
+    Kairouz, Liu & Steinke 2021, Prop. 13 (Chowdhury & Zhou 2023, Lemma 4,
     reconstructed [R]), for per-user σ >= 1/2:
 
     .. math::
@@ -70,7 +70,7 @@ def distributed_discrete_gaussian_epsilon(sigma: float, users: int, *, sensitivi
         \\hat ε = \\min\\Big\\{\\sqrt{\\tfrac{Δ^2}{nσ^2} + 2ξ},\\; \\tfrac{Δ}{\\sqrt n σ} + ξ\\Big\\},
         \\qquad ξ = 10\\sum_{k=1}^{n-1} e^{-2π^2σ^2 k/(k+1)}
 
-    with the actual n (chowdhury's Thm 4 bounds n <= T/2 instead).
+    with the actual n (Chowdhury & Zhou's Thm 4 bounds n <= T/2 instead).
     **Soundness**: upper bound (ξ bounded above, mpmath, rounded up).
 
     >>> round(distributed_discrete_gaussian_epsilon(1.0, 1, sensitivity=1), 12)
@@ -141,7 +141,7 @@ def simulation_discrete_laplace_sum(scale: float, users: int, *, rng: np.random.
     """Simulation only: one draw of ``Σ_{i≤n} Lap_Z(scale)`` as ``NB(n, 1−β) − NB(n, 1−β)``.
 
     ``Lap_Z(b)`` is the difference of two i.i.d. geometric(β = e^{−1/b})
-    variables and the sum of n geometrics is negative binomial (CATALOGUE A3.1),
+    variables and the sum of n geometrics is negative binomial (Chowdhury & Zhou 2023, Fact 1, Remark 7),
     so the law is exact; numpy's negative-binomial sampler uses floats
     (Gamma–Poisson), hence simulation only.
 
@@ -164,7 +164,7 @@ def discrete_laplace_subexponential(scale: float) -> tuple[float, float]:
     ``K(λ) = 2 log(1 − β) − log(1 − βe^λ) − log(1 − βe^{−λ})
     = Σ_k (2β^k/k)(cosh kλ − 1)`` has ``K(λ)/λ²`` increasing in |λ|, so
     ``ν² = 2α² K(1/α)`` works on the whole range. This replaces the unknown
-    absolute constant c of chowdhury Lemma 5 (c = ν/b).
+    absolute constant c of Chowdhury & Zhou 2023, Lemma 5 (c = ν/b).
     **Soundness**: upper bound, mpmath, rounded up.
 
     >>> nu2, alpha = discrete_laplace_subexponential(10.0)

@@ -29,11 +29,11 @@ __all__ = ["Privatizer", "ErrorLaw", "worst_case_guarantee", "as_approx_dp"]
 class ErrorLaw:
     """What is known about the analyser's error ``n = estimate − Σ x_i`` on one batch.
 
-    ``sigma`` and ``h`` are the constants of chowdhury's Assumption 1: with
+    ``sigma`` and ``h`` are the constants of Assumption 1 of Chowdhury & Zhou 2023: with
     probability at least ``1 − 2q``, ``|n| <= σ√log(2/q) + h log(2/q)``
-    (:meth:`radius`), as in table A2.7. ``sub_gaussian_variance`` is set when
+    (:meth:`radius`), as in their Lemma 2. ``sub_gaussian_variance`` is set when
     the error is sub-Gaussian with that variance proxy and does not depend on
-    the input (tenenbaum's M_sum requirement). ``noise`` is the aggregate noise
+    the input (the requirement of Tenenbaum et al. 2021, §3, on M_sum). ``noise`` is the aggregate noise
     law (a :mod:`dpverify.mechanisms` value) when it has one.
 
     >>> law = ErrorLaw(sigma=2.0, h=1.0)

@@ -52,12 +52,12 @@ class NonPrivate:
 
 @dataclass(frozen=True)
 class CentralLaplace:
-    """DP-SE's central Laplace mechanism (Sajed & Sheffet 2019; CATALOGUE A2.6, A3.5).
+    """DP-SE's central Laplace mechanism (Sajed & Sheffet 2019, as run by Chowdhury & Zhou 2023, §7).
 
     The trusted server adds **one independent** ``Lap(1/ε)`` draw to each
     arm's epoch reward sum (rewards in [0, 1]: sensitivity 1). The reference
-    code of chowdhury adds one shared draw to every arm (trap T3-2), which
-    is not private; here every call draws afresh. Continuous Laplace noise:
+    code of Chowdhury & Zhou adds one shared draw to every arm, which reveals
+    the exact differences of the arms' sums and is not private; here every call draws afresh. Continuous Laplace noise:
     simulation only (float sampler).
 
     >>> CentralLaplace(0.5).guarantee(100)

@@ -1,4 +1,4 @@
-"""chowdhury 2023 App. H: Algorithm 1's protocol in the central and the local model.
+"""Chowdhury & Zhou 2023, App. H: Algorithm 1's protocol in the central and the local model.
 
 :class:`CentralDiscreteLaplace` (CDP-SE, Thm 5, Alg. 2–3) and
 :class:`LocalDiscreteLaplace` (LDP-SE, Thm 6, Alg. 4–5), on the (R, S, A)
@@ -39,7 +39,7 @@ __all__ = ["CentralDiscreteLaplace", "LocalDiscreteLaplace"]
 
 @dataclass(frozen=True)
 class CentralDiscreteLaplace(PolyaSecureAggregation):
-    """CDP-SE (chowdhury Thm 5, App. H.1, Alg. 2–3): no local noise; the analyser adds ``Lap_Z(g/ε)``.
+    """CDP-SE (Chowdhury & Zhou 2023, Thm 5, App. H.1, Alg. 2–3): no local noise; the analyser adds ``Lap_Z(g/ε)``.
 
     Central model: users send ``x̂ mod m`` through secure aggregation and the
     (trusted) analyser adds ``η mod m``, ``η ~ Lap_Z(g/ε)`` (exact CKS
@@ -92,11 +92,11 @@ def _check_local_range(epsilon: float, users: int, log_term: float) -> None:
 
 @dataclass(frozen=True)
 class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
-    """LDP-SE (chowdhury Thm 6, App. H.2, Alg. 4–5): every user adds ``Lap_Z(g/ε)``; local ε-DP.
+    """LDP-SE (Chowdhury & Zhou 2023, Thm 6, App. H.2, Alg. 4–5): every user adds ``Lap_Z(g/ε)``; local ε-DP.
 
     Each message ``(x̂ + η_i) mod m`` is itself ε-DP (sensitivity g). The
     paper's τ = ⌈(c g/ε)√(2n log(2/p))⌉ rests on an unknown absolute constant c
-    (Lemma 5; CATALOGUE T3-15). **Deviation (documented)**: the explicit
+    (Lemma 5, which does not give c). **Deviation (documented)**: the explicit
     sub-exponential constants (ν², α = 2g/ε) of ``Lap_Z(g/ε)`` from its MGF
     (:func:`discrete_laplace_subexponential`) replace c, and by Lemma 7
     ``τ = ⌈ν√(2n log(2/p)) + 2α log(2/p)⌉``; for β(b),

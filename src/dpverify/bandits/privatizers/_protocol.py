@@ -1,8 +1,8 @@
-"""The parameters of chowdhury 2023's secure-aggregation protocol P = (R, S, A): (n, g, τ, m) per theorem.
+"""The parameters of Chowdhury & Zhou 2023's secure-aggregation protocol P = (R, S, A): (n, g, τ, m) per theorem.
 
 Every batch of ``n`` users runs with a precision ``g`` (randomized rounding of
 each reward to ``g`` levels), an accuracy ``τ`` (the noise tail the modular
-sum tolerates) and the modulus ``m = ng + 2τ + 1`` (CATALOGUE A2.2, A2.7):
+sum tolerates) and the modulus ``m = ng + 2τ + 1`` (Alg. 1 and Thms 1–6):
 :func:`distributed_dp_parameters` (Thm 1, Pólya noise),
 :func:`distributed_rdp_parameters` (Thm 2, Skellam) and
 :func:`distributed_cdp_parameters` (Thm 4, discrete Gaussian), as
@@ -41,10 +41,10 @@ SECURE_AGGREGATION = "distributed (secure aggregation)"
 
 
 def regret_assumption_note(epsilon: float, theorem: str) -> str:
-    """The note of a guarantee at ε >= 1 where chowdhury's regret ``theorem`` assumes ε < 1 (privacy holds)."""
+    """The note of a guarantee at ε >= 1 where Chowdhury & Zhou's regret ``theorem`` assumes ε < 1 (privacy holds)."""
     if epsilon < 1:
         return ""
-    return (f"epsilon={epsilon:g} >= 1: chowdhury {theorem}'s regret bound assumes epsilon < 1; "
+    return (f"epsilon={epsilon:g} >= 1: Chowdhury & Zhou 2023, {theorem}'s regret bound assumes epsilon < 1; "
             "the privacy guarantee holds for every epsilon > 0")
 
 
@@ -70,11 +70,11 @@ class ProtocolParameters:
 
     @property
     def bits_per_user(self) -> int:
-        """``⌈log2 m⌉`` bits each user sends to S (chowdhury Sec. 4, "communication bits")."""
+        """``⌈log2 m⌉`` bits each user sends to S (Chowdhury & Zhou 2023, Sec. 4, "communication bits")."""
         return (self.modulus - 1).bit_length()
 
     def as_dict(self) -> dict[str, int]:
-        """The protocol's parameters under chowdhury's names (one message of ⌈log2 m⌉ bits per user).
+        """The protocol's parameters under Chowdhury & Zhou 2023's names (one message of ⌈log2 m⌉ bits per user).
 
         >>> ProtocolParameters(64, 8, 117).as_dict()["modulus_m"]
         747
@@ -95,9 +95,9 @@ def _tau(value: float, *, quantity: str = "tau", **arguments: Any) -> int:
 
 
 def distributed_dp_parameters(epsilon: float, users: int, tail_probability: float) -> ProtocolParameters:
-    """chowdhury Thm 1: ``g = ⌈ε√n⌉``, ``τ = ⌈(g/ε) log(2/p)⌉`` (p = 1/T in the theorem).
+    """Chowdhury & Zhou 2023, Thm 1: ``g = ⌈ε√n⌉``, ``τ = ⌈(g/ε) log(2/p)⌉`` (p = 1/T in the theorem).
 
-    CATALOGUE A2.7 [R,C]: the garbled "g = εn" is ``⌈ε√n⌉`` as in the code.
+    [R] ``g = ⌈ε√n⌉`` as the authors' public code computes it (the text of Thm 1 we read had lost its symbols).
 
     >>> p = distributed_dp_parameters(1.0, 64, 1e-6)
     >>> p.precision, p.tau, p.modulus
@@ -115,10 +115,10 @@ def distributed_dp_parameters(epsilon: float, users: int, tail_probability: floa
 
 def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: float, *,
                                scale_factor: float, tau_rule: str = "paper") -> ProtocolParameters:
-    """chowdhury Thm 2: ``g = ⌈sε√n⌉``; τ from Prop. 1 with total σ = g/ε.
+    """Chowdhury & Zhou 2023, Thm 2: ``g = ⌈sε√n⌉``; τ from Prop. 1 with total σ = g/ε.
 
-    ``tau_rule="paper"``: ``τ = ⌈(2g/ε)√log(2/p) + √2 log(2/p)⌉`` (CATALOGUE A2.7 [R]);
-    ``"code"``: the reference code's ``⌈2g log(2/p)/ε + √2 log(2/p)⌉`` (larger; T3-8).
+    ``tau_rule="paper"``: ``τ = ⌈(2g/ε)√log(2/p) + √2 log(2/p)⌉`` ([R], Thm 2's τ reconstructed);
+    ``"code"``: the authors' public code's ``⌈2g log(2/p)/ε + √2 log(2/p)⌉`` (larger: log for Thm 2's √log).
 
     >>> p = distributed_rdp_parameters(1.0, 1024, 1e-6, scale_factor=10)
     >>> p.precision, p.tau, p.modulus
@@ -140,7 +140,7 @@ def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: flo
 
 def distributed_cdp_parameters(epsilon: float, users: int, tail_probability: float, *,
                                scale_factor: float) -> ProtocolParameters:
-    """chowdhury Thm 4: ``g = ⌈sε√n⌉``, ``τ = ⌈(g/ε)√(2 log(2/p))⌉``.
+    """Chowdhury & Zhou 2023, Thm 4: ``g = ⌈sε√n⌉``, ``τ = ⌈(g/ε)√(2 log(2/p))⌉``.
 
     >>> distributed_cdp_parameters(0.5, 100, 1e-6, scale_factor=10).tau
     539

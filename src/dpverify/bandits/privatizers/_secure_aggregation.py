@@ -1,6 +1,6 @@
-"""chowdhury 2023's privacy protocol P = (R, S, A) with discrete noise and secure aggregation.
+"""Chowdhury & Zhou 2023's privacy protocol P = (R, S, A) with discrete noise and secure aggregation.
 
-Every privatizer here follows CATALOGUE A2.2 (chowdhury Alg. 1 l. 18–30):
+Every privatizer here follows their Alg. 1 l. 18–30:
 
 * **R** (each user): randomized rounding ``x̂ = ⌊xg⌋ + Ber(xg − ⌊xg⌋)``
   (:func:`dpverify.mechanisms.randomized_rounding`), plus its share of the noise
@@ -10,7 +10,7 @@ Every privatizer here follows CATALOGUE A2.2 (chowdhury Alg. 1 l. 18–30):
 * **A**: ``z = (ŷ − m)/g`` if ``ŷ > ng + τ`` (underflow correction), else ``ŷ/g``.
 
 with ``m = ng + 2τ + 1`` (the parameters (n, g, τ, m) of each theorem are in
-:mod:`dpverify.bandits.privatizers._protocol`). The instantiations (table A2.7)
+:mod:`dpverify.bandits.privatizers._protocol`). The instantiations (Thms 1–4)
 differ in the noise and in (g, τ): :class:`PolyaSecureAggregation` (Dist-DP-SE, Thm 1),
 :class:`SkellamSecureAggregation` (Dist-RDP-SE, Thm 2),
 :class:`DiscreteGaussianSecureAggregation` (Dist-CDP-SE, Thm 4),
@@ -126,7 +126,7 @@ class _SecureAggregationPrivatizer:
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float:
-        """The analyser's estimate ``z`` of the batch's reward sum (chowdhury Alg. 1 l. 8–12)."""
+        """The analyser's estimate ``z`` of the batch's reward sum (Chowdhury & Zhou 2023, Alg. 1 l. 8–12)."""
         params = self.parameters(rewards.size)
         aggregation = SecureAggregation(params.modulus)
         if per_user:
@@ -199,7 +199,7 @@ class _SecureAggregationPrivatizer:
         messages = aggregation.randomize(codes.tolist(), [int(v) for v in noise])
         view = self._relax(aggregation.aggregate(messages), params, rng)
         central = self.analyser_noise(params)
-        if central is not None:  # chowdhury Alg. 3: η mod m added to the secure sum
+        if central is not None:  # Chowdhury & Zhou 2023, Alg. 3: η mod m added to the secure sum
             view = (view + int(sample_aggregate(central, 0, users=1, rng=rng))) % params.modulus
         return view
 
@@ -221,13 +221,14 @@ def _cached(method: Any) -> Any:
 
 @dataclass(frozen=True)
 class PolyaSecureAggregation(_SecureAggregationPrivatizer):
-    """Dist-DP-SE's protocol (chowdhury Thm 1): Pólya shares, secure aggregation, pure ε-DP.
+    """Dist-DP-SE's protocol (Chowdhury & Zhou 2023, Thm 1): Pólya shares, secure aggregation, pure ε-DP.
 
     User i adds ``η_i = γ⁺ − γ⁻``, ``γ± ~ Pólya(1/n, e^{−ε/g})`` i.i.d.
     (:class:`~dpverify.mechanisms.PolyaDifference`, Gamma **scale β/(1−β)**,
-    not the reference code's inverted scale, CATALOGUE T3-1); the n shares
+    as in footnote 3, not the inverse scale of the authors' public code); the n shares
     sum to exactly ``Lap_Z(g/ε)``, so the secure sum of the codes (sensitivity
-    g) is ε-DP. Tail constants for β(b) (table A2.7): σ = √2/ε, h = 1/ε.
+    g) is ε-DP. Tail constants for β(b) (Assumption 1; the proof of Thm 1 gives
+    O(1/ε), these values are the public code's): σ = √2/ε, h = 1/ε.
 
     >>> privatizer = PolyaSecureAggregation(0.5, tail_probability=1e-6)
     >>> privatizer.guarantee(1024)
@@ -264,7 +265,7 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
         e = self._noise_epsilon()
         return ErrorLaw(sigma=math.sqrt(2) / e, h=1 / e,
                         noise=DiscreteLaplace(self.parameters(users).precision / e),
-                        description="Lap_Z(g/ε)/g + rounding (chowdhury Thm 1, table A2.7)")
+                        description="Lap_Z(g/ε)/g + rounding (Chowdhury & Zhou 2023, Thm 1)")
 
 
 # ------------------------------------------------------------------------- Thm 3: shuffle
@@ -272,13 +273,13 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
 
 @dataclass(frozen=True)
 class PolyaShuffle(PolyaSecureAggregation):
-    """chowdhury Thm 3 (App. D.2): Thm 1's protocol over an (ε̂, q̂)-relaxed SecAgg simulated by shuffling.
+    """Chowdhury & Zhou 2023, Thm 3 (App. D.2): Thm 1's protocol over an (ε̂, q̂)-relaxed SecAgg, by shuffling.
 
-    As far as the paper specifies it (CATALOGUE A2.5): the Pólya noise, g and τ
+    As far as the paper specifies it (Thm 3, App. D.2): the Pólya noise, g and τ
     use **ε′ = ε/2** and ``p′ = 1/(2T)`` (``tail_probability``); the
     shuffle protocol of Cheu & Yan 2021 (``S′∘R′ⁿ``) is an (ε̂ = ε/4, q̂ = p′)
     relaxation of secure aggregation, and the total loss is
-    ``2ε̂ + ε′ = ε`` (T3-5). The concrete R′ is not given in the paper, so
+    ``2ε̂ + ε′ = ε`` (proof of Thm 3). The concrete R′ is not given in the paper, so
     **this is a labelled simulation**: the secure sum is exact except with
     probability q̂, when a uniformly random residue replaces it (an idealised
     relaxed-correctness failure).
@@ -323,12 +324,13 @@ class PolyaShuffle(PolyaSecureAggregation):
 
 @dataclass(frozen=True)
 class SkellamSecureAggregation(_SecureAggregationPrivatizer):
-    """Dist-RDP-SE's protocol (chowdhury Thm 2): Skellam shares ``Sk(0, g²/(nε²))``, RDP.
+    """Dist-RDP-SE's protocol (Chowdhury & Zhou 2023, Thm 2): Skellam shares ``Sk(0, g²/(nε²))``, RDP.
 
     The total noise is ``Sk(0, g²/ε²)`` (Skellams add), so the secure sum has
     the Skellam mechanism's RDP at sensitivity g (Agarwal et al. 2021, Thm 3.5;
-    integer orders only, T3-6), evaluated with the actual ⌈·⌉-ed g (T3-7).
-    Tail constants (table A2.7 [C,D]): σ = 2/ε + √2/(sε), h = 1/(sε).
+    integer orders only, as in their Lemma 3), evaluated with the actual ⌈·⌉-ed g
+    (the bound decreases in g). Tail constants (the proof of Thm 2 gives O(1/ε)
+    and O(1/(sε)); these values are the authors' public code's): σ = 2/ε + √2/(sε), h = 1/(sε).
 
     >>> privatizer = SkellamSecureAggregation(1.0, scale_factor=10, tail_probability=1e-6)
     >>> round(privatizer.guarantee(1024).epsilon_at(2), 5)
@@ -369,7 +371,7 @@ class SkellamSecureAggregation(_SecureAggregationPrivatizer):
         params = self.parameters(users)
         return ErrorLaw(sigma=2 / e + math.sqrt(2) / (s * e), h=1 / (s * e),
                         noise=Skellam(mu=params.precision ** 2 / (2 * e ** 2)),
-                        description="Sk(0, g²/ε²)/g + rounding (chowdhury Thm 2, table A2.7)")
+                        description="Sk(0, g²/ε²)/g + rounding (Chowdhury & Zhou 2023, Thm 2)")
 
 
 # ------------------------------------------------------------------------- Thm 4: discrete Gaussian
@@ -377,20 +379,20 @@ class SkellamSecureAggregation(_SecureAggregationPrivatizer):
 
 @dataclass(frozen=True)
 class DiscreteGaussianSecureAggregation(_SecureAggregationPrivatizer):
-    """Dist-CDP-SE's protocol (chowdhury Thm 4, App. F): discrete Gaussian shares ``N_Z(0, g²/(nε²))``.
+    """Dist-CDP-SE's protocol (Chowdhury & Zhou 2023, Thm 4, App. F): discrete Gaussian shares ``N_Z(0, g²/(nε²))``.
 
-    The sum of discrete Gaussians is **not** discrete Gaussian (T3-3): the
+    The sum of discrete Gaussians is **not** discrete Gaussian (hence their Lemma 4): the
     per-batch guarantee is Kairouz–Liu–Steinke's ½ε̂²-CDP with the ξ correction
     at the actual n (:func:`distributed_discrete_gaussian_zcdp`). The fast path
     draws the sum from its FFT-computed pmf (simulation only). Tail constants
-    [D]: σ = √2/ε + √2/(sε), h = 0.
+    (our derivation; the paper states no constants): σ = √2/ε + √2/(sε), h = 0.
 
     Thm 4's **regret** bound assumes ε ∈ (0, 1); its privacy statement (Lemma 4
     with Kairouz–Liu–Steinke's bound) does not, and the guarantee reported is
     computed at the actual σ and n. So every ε > 0 is accepted, as for CDP-SE
     and LDP-SE (Thms 5–6 carry the same assumption), and for ε >= 1
     :attr:`theorem_note` says that the regret theorem's assumption is left
-    (chowdhury Fig. 4 runs ε = 1).
+    (their Fig. 4 runs ε = 1).
 
     >>> privatizer = DiscreteGaussianSecureAggregation(0.5, tail_probability=1e-6)
     >>> round(privatizer.guarantee(1024).rho, 6)

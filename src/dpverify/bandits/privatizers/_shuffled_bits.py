@@ -1,4 +1,4 @@
-"""tenenbaum 2021's shuffled summation M_sum in its two readings (Appendix C is missing; CATALOGUE 002.2)."""
+"""Tenenbaum et al. 2021's shuffled summation M_sum in two readings of §2.1 (its Appendix C was not available)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from dpverify.mechanisms import BinarySummation, BinomialNoise, NoisyBitSummatio
 __all__ = ["ShuffledNoisyBits", "ShuffledRandomizedResponse"]
 
 
-# --------------------------------------------------------------------------- tenenbaum M_sum
+# --------------------------------------------------------------------------- M_sum (Tenenbaum et al. 2021)
 
 
 def _cached(method: Any) -> Any:
@@ -33,13 +33,13 @@ def _bits(rewards: RewardBatch) -> np.ndarray:
     values = np.asarray(rewards.individual())
     if not np.isin(values, (0, 1)).all():
         raise value_error("rewards", f"<{rewards.size} rewards>", "binary (0/1) for M_sum",
-                          "tenenbaum's algorithms assume Bernoulli rewards (CATALOGUE T-T8)")
+                          "the algorithms of Tenenbaum et al. 2021 assume binary rewards (their §2.2)")
     return values.astype(np.int64)
 
 
 @dataclass(frozen=True)
 class ShuffledNoisyBits:
-    """tenenbaum's M_sum, reading (a) "noise-bits" (the default; CATALOGUE 002.2, T-T1).
+    """Tenenbaum et al. 2021's M_sum, reading (a) "noise-bits" (the default; §2.1, constants ours).
 
     Each of the m users of a batch sends its reward bit plus fair coins
     through the shuffler, **N coins in all** for every batch size: with
@@ -47,15 +47,15 @@ class ShuffledNoisyBits:
     no coin when m > N just send their bit). The shuffled multiset is the count
     ``Y = Σ r_i + Bin(N, 1/2)`` and the analyser outputs ``Y − N/2``. The error
     ``Bin(N, 1/2) − N/2`` is unbiased, independent of the input and SG(N/4),
-    with **σ_{ε,δ} = √N/2 the same for every m** — the properties tenenbaum
-    §2.1 asks of M_sum. N is the smallest number of coins whose binomial
+    with **σ_{ε,δ} = √N/2 the same for every m** — the properties Tenenbaum et al.,
+    §3, ask of M_sum. N is the smallest number of coins whose binomial
     noise is (ε, δ)-DP at sensitivity 1, exactly
     (:func:`dpverify.accountants.shuffle_papers.tenenbaum_noise_bits`), so
     every batch is (ε, δ)-SDP.
 
     The per-user path is :class:`dpverify.mechanisms.NoisyBitSummation`
-    with the batch's m users and N coins. The paper's Appendix C is missing:
-    this is our reading, not the paper's constants.
+    with the batch's m users and N coins. The paper's Appendix C, which specifies
+    M_sum, was not available: this is our reading, not the paper's constants.
 
     >>> privatizer = ShuffledNoisyBits(1.0, 1e-6)
     >>> privatizer.total_noise_bits, privatizer.sigma == 80 ** 0.5 / 2
@@ -132,13 +132,13 @@ def _noise_bits_guarantee(epsilon: float, trials: int) -> ApproxDP:
 
 @dataclass(frozen=True)
 class ShuffledRandomizedResponse:
-    """tenenbaum's M_sum, reading (b): Cheu et al.'s shuffled binary randomized response.
+    """Tenenbaum et al. 2021's M_sum, reading (b): Cheu et al.'s shuffled binary randomized response.
 
     :class:`dpverify.mechanisms.BinarySummation` with the smallest flip
     probability ``p = min_flip_probability(m, ε, δ)`` whose **exact** shuffled
     guarantee is (ε, δ) for the batch's m users. The debiased error is SG with
     variance proxy ``m/(4(1 − p)²)`` but its law depends on the input, so this
-    is not the drop-in tenenbaum §2.1 asks for (CATALOGUE 002.2); it is
+    is not the drop-in Tenenbaum et al., §3, ask for; it is
     usable only for large batches (SDP-AE with a large fixed m). Raises
     :class:`~dpverify.errors.CalibrationError` when no p < 1 works.
     """

@@ -1,36 +1,8 @@
-"""Distinguishing events, and their search on a split disjoint from the certifying one.
+"""The event search: candidate events chosen on the search split, in both directions.
 
-Every event of an audit has one shape: a 1-D *statistic* ``s`` of an output
-and an interval, ``S = {y : low < s(y) <= high}``. The families differ only in
-the statistic:
-
-* **threshold** and **interval** events on scalar outputs: ``s(y) = y``,
-  ``S = {y > t}``, ``{y <= t}`` or ``{a < y <= b}`` with cut points at
-  quantiles of the search split (geometrically dense in both tails);
-  :mod:`dpverify.auditing._candidates` and :mod:`dpverify.auditing._scalar_families`;
-* **histogram** (and **float**) events on discrete outputs: likelihood-ratio
-  top-k sets (:mod:`dpverify.auditing._scalar_families`);
-* **classifier** events on vector outputs: thresholds on a logistic score, a
-  mean-difference projection and a per-coordinate likelihood-ratio sum
-  (:mod:`dpverify.auditing._vector_families`);
-* **mixed** events on records with categorical and numeric fields: values
-  within a category, top-k categories, top-k (category, bin) cells
-  (:mod:`dpverify.auditing._vector_families`);
-* **sentinel** events on vectors whose numeric columns hold recurring
-  sentinel values (⊥, "aborted") beside released numbers: the same mixed
-  events on the *sentinel view* ``(which sentinel per column, first
-  non-sentinel values)``, fixed on the search split, and top-k sets of the
-  categorical columns alone (:mod:`dpverify.auditing._sentinel_families`).
-  ``events="mixed"`` runs them too.
-
-**Sample splitting.** :func:`search_events` sees only the *search* split. For
-each direction — ``(x, x')``, events likely under ``M(x)``, and ``(x', x)`` —
-it scores every candidate by the ε lower bound it *would* certify on the
-certification split (Wilson bounds from pessimistic plug-ins) and keeps a few
-diverse ones. The certification split is drawn afterwards, independently, so
-given the search split the chosen events are fixed and Clopper–Pearson bounds
-on them are valid (Bichsel et al. 2021, §5). How the bounds are corrected for
-multiplicity is in :mod:`dpverify.auditing.audit`.
+:func:`search_events` runs the families that fit the output kind, keeps the
+best few candidates per direction and prunes those that would only cost
+level; :func:`user_events` turns user indicators into candidates.
 """
 
 from __future__ import annotations
@@ -40,53 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing._candidates import (
-    PER_FAMILY,
-    Candidate,
-    Event,
-    Plan,
-    Target,
-    threshold_family,
-)
-from dpverify.auditing._scalar_families import histogram_family, interval_family
-from dpverify.auditing._sentinel_families import has_sentinels, sentinel_family
-from dpverify.auditing._statistics import (
-    ClassifierScore,
-    HistogramRank,
-    Identity,
-    Indicator,
-    KeyCoder,
-    output_kind,
-    rows,
-)
-from dpverify.auditing._vector_families import (
-    CLASSIFIER_ROWS,
-    MIXED_CATEGORIES,
-    MIXED_FIELDS,
-    classifier_family,
-    is_mixed,
-    mixed_family,
-)
+from dpverify.auditing.events._candidates import Candidate, Event, Plan, Target, threshold_family
+from dpverify.auditing.events._scalar_families import histogram_family, interval_family
+from dpverify.auditing.events._sentinel_families import has_sentinels, sentinel_family
+from dpverify.auditing.events._statistics import Indicator, KeyCoder, output_kind, rows
+from dpverify.auditing.events._vector_families import classifier_family, is_mixed, mixed_family
 
-__all__ = [
-    "FAMILIES",
-    "Event",
-    "Candidate",
-    "Target",
-    "Identity",
-    "ClassifierScore",
-    "HistogramRank",
-    "Indicator",
-    "search_events",
-    "user_events",
-    "output_kind",
-    "PER_FAMILY",
-    "PER_DIRECTION",
-    "MAX_PER_DIRECTION",
-    "CLASSIFIER_ROWS",
-    "MIXED_CATEGORIES",
-    "MIXED_FIELDS",
-]
+__all__ = ["FAMILIES", "PER_DIRECTION", "MAX_PER_DIRECTION", "search_events", "user_events"]
 
 FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "sentinel", "float")
 #: Candidates certified per direction in a one-point audit.
@@ -140,7 +72,7 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
         Normal quantile of the planned per-bound level (scores only).
     conditional
         Pure-ε targets will also be certified by the conditional ratio bound
-        (:func:`dpverify.auditing._engine.certified_bounds`): score for it too.
+        (:func:`dpverify.auditing._pipeline.engine.certified_bounds`): score for it too.
     extra
         Candidates fixed independently of ``a`` and ``b`` (a pilot's event,
         scored on the pilot's certifying split), weighed with the search's
@@ -231,7 +163,7 @@ DUPLICATE_OVERLAP = 0.35
 def _prune(chosen: list[Candidate], a: np.ndarray, b: np.ndarray) -> list[Candidate]:
     """Keep the best candidate and only those that hedge it; each one kept costs level.
 
-    The Bonferroni split of :func:`dpverify.auditing._engine.certified_bounds`
+    The Bonferroni split of :func:`dpverify.auditing._pipeline.engine.certified_bounds`
     widens every bound as candidates are added, so a candidate is certified
     only if it could plausibly beat the best: its predicted bound is within
     :data:`HEDGE_SIGMAS` standard errors (of the search split's log-ratio

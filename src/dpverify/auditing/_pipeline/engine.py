@@ -164,7 +164,9 @@ def progress_disable(progress: bool | None) -> bool | None:
 
 
 def _progress(total: int, enabled: bool | None) -> Any:
-    from tqdm.auto import tqdm
+    # tqdm.auto loads asyncio and probes for Jupyter (~0.15 s): paid by the first
+    # certification, not by `import dpverify.auditing`
+    from tqdm.auto import tqdm  # deferred: heavy
 
     return tqdm(total=total, unit="samples", unit_scale=True, desc="certifying",
                 disable=progress_disable(enabled), file=sys.stderr, leave=False)

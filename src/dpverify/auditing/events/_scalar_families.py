@@ -2,7 +2,7 @@
 
 * **interval** events on continuous scalars, ``{a < y <= b}`` with cut points
   at quantiles of the search split (the thresholds are
-  :func:`~dpverify.auditing._candidates.threshold_family`);
+  :func:`~dpverify.auditing.events._candidates.threshold_family`);
 * **histogram** events on discrete outputs (integers, categorical codes, or
   integer vectors, counted exactly) and on binned scalars: the values are
   ordered by their estimated likelihood ratio ``P̂(v)/P̂'(v)`` and ``s(y)`` is
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing._candidates import (
+from dpverify.auditing.events._candidates import (
     Candidate,
     Plan,
     candidates,
@@ -25,7 +25,7 @@ from dpverify.auditing._candidates import (
     format_value,
     le_counts,
 )
-from dpverify.auditing._statistics import (
+from dpverify.auditing.events._statistics import (
     DENSE_SPAN,
     Bins,
     FloatBits,

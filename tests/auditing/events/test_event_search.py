@@ -5,8 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpverify.auditing._statistics import HistogramRank, Identity, KeyCoder, output_kind
-from dpverify.auditing.events import Event, search_events, user_events
+from dpverify.auditing.events import (
+    Candidate,
+    Event,
+    HistogramRank,
+    Identity,
+    output_kind,
+    search_events,
+    user_events,
+)
+from dpverify.auditing.events._search import _prune
+from dpverify.auditing.events._statistics import KeyCoder
 
 Z = 3.0  # normal quantile used for scoring in these tests
 
@@ -97,14 +106,10 @@ def test_user_events_come_in_both_directions() -> None:
 
 
 def _candidate(low: float, high: float, first: int, score: float, counts: tuple[float, float]):
-    from dpverify.auditing._candidates import Candidate
-
     return Candidate(Event(Identity(), low, high, f"{low} < y <= {high}"), first, score, 0, counts)
 
 
 def test_prune_keeps_the_best_and_only_real_hedges() -> None:
-    from dpverify.auditing.events import _prune
-
     rng = np.random.default_rng(0)
     a, b = rng.laplace(0.0, 1.0, 100_000), rng.laplace(1.0, 1.0, 100_000)
     best = _candidate(-np.inf, -1.0, 0, 0.90, (18_000.0, 6_700.0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpverify.auditing._chunked import chunked_certifier
+from dpverify.auditing._pipeline.chunked import chunked_certifier
 
 
 def _gaussian(data, size, rng):
@@ -39,7 +39,7 @@ def test_merged_counts_equal_the_direct_count() -> None:
 import pytest  # noqa: E402
 
 from dpverify.auditing import audit  # noqa: E402
-from dpverify.auditing._outputs import CategoryCodes  # noqa: E402
+from dpverify.auditing._pipeline.outputs import CategoryCodes  # noqa: E402
 from dpverify.errors import AuditWarning  # noqa: E402
 
 

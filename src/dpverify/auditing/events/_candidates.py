@@ -1,7 +1,7 @@
 """Events, candidates, and how a candidate is scored on the search split.
 
 An event is ``S = {y : low < s(y) <= high}`` for a 1-D statistic ``s``
-(:mod:`dpverify.auditing._statistics`); a candidate is an event with the
+(:mod:`dpverify.auditing.events._statistics`); a candidate is an event with the
 direction it is certified in. A candidate's score is the ε (or δ) lower bound
 it *would* certify on the certification split, predicted from its counts on
 the search split (Wilson bounds from :data:`GUARD_SIGMAS`-sigma pessimistic
@@ -20,7 +20,7 @@ import numpy as np
 
 from dpverify._record_validation import check_record
 from dpverify._validation import check_callable
-from dpverify.auditing._statistics import Identity
+from dpverify.auditing.events._statistics import Identity
 
 __all__ = ["Event", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
            "conditional_prediction",

@@ -9,20 +9,20 @@ each other and of the search streams, children ``(0,)`` and ``(1,)``) and
 counted wherever :func:`dpverify.execution.run_tasks` sends it; the merged
 counts are exact integers. The chunking depends on ``chunk_samples`` only,
 so the report is bit-identical whatever ``n_jobs``, executor or scheduler.
-With a Poisson prefix (pure-ε audits, :func:`dpverify.auditing._engine.prefix_sizes`)
+With a Poisson prefix (pure-ε audits, :func:`dpverify.auditing._pipeline.engine.prefix_sizes`)
 the chunk holding the prefix's end is cut there into two parts, each with its
 own seed (``… + (chunk, 0)`` and ``(chunk, 1)``), and the chunks up to the
 prefix are also summed on their own.
 
 Every output kind of the one-process path is handled the same way: records
 (tuples, dicts, structured arrays) and string categories are flattened by
-:func:`~dpverify.auditing._outputs.as_columns` with the audit's category codes,
+:func:`~dpverify.auditing._pipeline.outputs.as_columns` with the audit's category codes,
 frozen when the search ended (a category first met in a chunk gets the shared
 "unseen" code, as in the one-process path), so a chunk's columns do not depend
 on the process it runs in.
 
 **The probe's decision applies here.** When the engine's probe
-(:func:`dpverify.auditing._safety.choose_threads`) decides on one thread — a
+(:func:`dpverify.auditing._pipeline.safety.choose_threads`) decides on one thread — a
 sampler that ignores its ``rng`` (forked workers would inherit copies of the
 same global state and draw identical chunks), shares state between calls
 (concurrent chunks on a thread executor would mix the sides), or is a
@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing._engine import Certifier, count_chunk
-from dpverify.auditing._outputs import CategoryCodes, as_columns
+from dpverify.auditing._pipeline.engine import Certifier, count_chunk
+from dpverify.auditing._pipeline.outputs import CategoryCodes, as_columns
 from dpverify.errors import AuditError
 from dpverify.execution import check_placement, run_tasks
 
@@ -60,7 +60,7 @@ def chunked_certifier(sampler: Any, x: Any, x_prime: Any, root: np.random.SeedSe
                       chunk_samples: int, codes: CategoryCodes | None = None,
                       concurrent: bool = True, progress: bool | None = False,
                       **where: Any) -> Certifier:
-    """A :data:`~dpverify.auditing._engine.Certifier` drawing and counting chunks on ``where``.
+    """A :data:`~dpverify.auditing._pipeline.engine.Certifier` drawing and counting chunks on ``where``.
 
     ``codes``: the audit's category codes (frozen by the engine before it
     certifies; a fresh frozen table if ``None``). ``concurrent=False``: the

@@ -1,4 +1,5 @@
-"""``dpverify audit`` on user code: --sampler MODULE:FUNCTION, --x/--x-prime, --pairs, modes, exit statuses."""
+"""``dpverify audit``: the built-in examples; user code (--sampler MODULE:FUNCTION, --x/--x-prime,
+--pairs), modes, exit statuses."""
 
 from __future__ import annotations
 
@@ -52,6 +53,11 @@ def user_module(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     yield "user_mechanisms"
     sys.modules.pop("user_mechanisms", None)
+
+
+def _json(capsys, *argv: str) -> dict:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -190,3 +196,59 @@ def test_the_true_epsilon_line_follows_the_delta_given(capsys) -> None:
     status, out, _ = _run(capsys, "audit", "noisy_max_value", "--delta", "0.1", "--samples",
                           "1e5", "--seed", "1")
     assert "true epsilon" not in out  # unknown at that delta: no line rather than a wrong one
+
+
+def test_audit_flags_a_buggy_example_with_a_readable_report(capsys) -> None:
+    assert main(["audit", "laplace_half_scale", "--samples", "1e5", "--seed", "1"]) == 1
+    text = capsys.readouterr().out
+    assert text.startswith("laplace_half_scale: ") and "true epsilon of this pair" in text
+    assert "VIOLATION" in text and "epsilon lower bound" in text
+
+
+def test_audit_json_for_a_correct_example(capsys) -> None:
+    out = _json(capsys, "audit", "randomized_response", "--samples", "20000", "--seed", "2")
+    assert out["command"] == "audit" and out["mechanism"] == "randomized_response"
+    assert out["violation"] is False and out["epsilon"] == 1.0 and out["delta"] == 0.0
+    assert 0 < out["epsilon_lower_bound"] <= out["true_epsilon"] and out["samples"] == 20000
+    assert {"event", "p_hat", "p_lower", "confidence", "method", "seconds"} <= set(out)
+
+
+def test_audit_claim_override_and_family(capsys) -> None:
+    out = _json(capsys, "audit", "laplace_half_scale", "--epsilon", "2.5", "--samples", "2e4",
+                "--seed", "3", "--events", "threshold", "--confidence", "0.99")
+    assert out["violation"] is False and out["family"] == "threshold"
+    assert out["claimed_epsilon"] == 2.5 and out["confidence"] == 0.99
+
+
+def test_audit_shows_a_progress_bar_on_long_audits(capsys, monkeypatch) -> None:
+    """Long audits get a bar on a terminal only (tqdm's disable=None); --progress forces it."""
+    from dpverify.cli import audit as cli
+
+    monkeypatch.setattr(cli, "_PROGRESS_SAMPLES", 10)
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4", "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert "certifying" in captured.err and "no violation found" in captured.out
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
+    assert "certifying" not in capsys.readouterr().err  # captured stderr is not a terminal
+    monkeypatch.setattr(cli, "_PROGRESS_SAMPLES", 10**9)
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4"]) == 0
+    assert "certifying" not in capsys.readouterr().err
+    assert main(["audit", "laplace", "--samples", "3e5", "--seed", "4", "--json"]) == 0
+    assert "certifying" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["audit", "laplace", "--samples", "1e4", "--confidence", "1.5"], "--confidence 1.5"),
+    (["audit", "laplace", "--samples", "1e4", "--epsilon", "-1"], "--epsilon -1.0"),
+    (["audit", "laplace", "--samples", "1e4", "--delta", "1"], "--delta 1.0"),
+])
+def test_audit_bad_input_exits_2(capsys, argv: list[str], fragment: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2 and fragment in capsys.readouterr().err
+
+
+def test_audit_unknown_mechanism_exits_2(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["audit", "no_such_mechanism"])
+    assert exit_info.value.code == 2 and "invalid choice" in capsys.readouterr().err

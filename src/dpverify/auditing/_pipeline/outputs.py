@@ -37,7 +37,7 @@ class CategoryCodes:
     chunk workers meet new categories in, so events chosen on the search split
     (which never saw those categories) classify them identically on every
     path — one thread, two threads, or chunks on other processes. A frozen
-    instance pickles (for :mod:`dpverify.auditing._chunked`'s workers).
+    instance pickles (for :mod:`dpverify.auditing._pipeline.chunked`'s workers).
     """
 
     def __init__(self) -> None:

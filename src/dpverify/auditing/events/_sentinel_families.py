@@ -42,14 +42,14 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing._candidates import (
+from dpverify.auditing.events._candidates import (
     Candidate,
     Plan,
     cut_grid,
     format_value,
     threshold_family,
 )
-from dpverify.auditing._statistics import (
+from dpverify.auditing.events._statistics import (
     CategoryValue,
     KeyCoder,
     MixedCoder,
@@ -57,8 +57,8 @@ from dpverify.auditing._statistics import (
     recurring_values,
     rows,
 )
-from dpverify.auditing._scalar_families import histogram_statistics
-from dpverify.auditing._vector_families import CLASSIFIER_ROWS, top_k_candidates
+from dpverify.auditing.events._scalar_families import histogram_statistics
+from dpverify.auditing.events._vector_families import CLASSIFIER_ROWS, top_k_candidates
 from dpverify.errors import AuditError
 
 __all__ = ["SentinelView", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",

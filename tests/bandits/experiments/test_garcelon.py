@@ -1,4 +1,4 @@
-"""The garcelon experiments: registered, one cell reproduces to CSV + PNG; slope fitting."""
+"""The experiments on Garcelon et al. 2022: registered, one cell reproduces to CSV + PNG; slope fitting."""
 
 from __future__ import annotations
 

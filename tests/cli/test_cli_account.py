@@ -1,4 +1,4 @@
-"""``dpverify account dp-sgd`` and ``dpverify account compose`` (issue 15)."""
+"""``dpverify account``: gaussian, laplace, calibrate, and dp-sgd and compose (issue 15)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dpverify.accountants.accountant import PrivacyAccountant
 from dpverify.accountants.events import PoissonSampledEvent, SelfComposedEvent, event_to_dict
 from dpverify.cli import main
 from dpverify.mechanisms import Gaussian, Laplace
+from dpverify.mechanisms.continuous import gaussian_privacy_profile
 
 
 def _json(capsys, *argv: str) -> dict:
@@ -74,3 +75,56 @@ def test_bad_input_exits_2(capsys, argv, fragment) -> None:
         main(argv)
     assert exit_info.value.code == 2
     assert fragment in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["pld", "rdp", "analytic"])
+def test_account_gaussian_json(capsys, method: str) -> None:
+    out = _json(capsys, "account", "gaussian", "--sigma", "1", "--count", "1e3",
+                "--delta", "1e-5", "--method", method)
+    exact = gaussian_privacy_profile(1 / 1000 ** 0.5).epsilon_for_delta(1e-5)
+    assert out["method"] == method and out["delta"] == 1e-5 and out["count"] == 1000
+    assert exact <= out["epsilon"] <= exact * 1.05
+
+
+def test_account_laplace_pure_and_pld(capsys) -> None:
+    pure = _json(capsys, "account", "laplace", "--scale", "10", "--count", "10")
+    assert pure["epsilon"] == 1.0 and pure["method"] == "pure"
+    approx = _json(capsys, "account", "laplace", "--scale", "10", "--count", "100",
+                   "--delta", "1e-6")
+    assert approx["method"] == "pld" and approx["epsilon"] < 10.0
+
+
+def test_account_calibrate(capsys) -> None:
+    out = _json(capsys, "account", "calibrate", "--epsilon", "1", "--delta", "1e-5",
+                "--count", "100", "--method", "rdp")
+    assert out["sigma"] > 10 * 3.73 and out["epsilon"] == 1.0
+
+
+def test_human_readable_line(capsys) -> None:
+    assert main(["account", "gaussian", "--sigma", "2", "--delta", "1e-6"]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith("1 x gaussian with sigma=2: (epsilon=2.25411, delta=1e-06)-DP")
+    assert "method=pld" in line
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["account", "gaussian", "--sigma", "-1", "--delta", "1e-5"], "--sigma -1.0 must be in (0, inf)"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "2"], "--delta 2.0 must be in (0, 1)"),
+    (["account", "gaussian", "--sigma", "nan", "--delta", "1e-5"],
+     "argument --sigma: 'nan' must be a finite number"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "0"],
+     "argument --count/--compositions: '0' must be an integer >= 1"),
+    (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "inf"],
+     "argument --count/--compositions: 'inf' must be an integer >= 1"),
+])
+def test_bad_input_exits_2_with_a_message(capsys, argv: list[str], fragment: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_compositions_is_an_alias_of_count(capsys):
+    new = _json(capsys, "account", "laplace", "--scale", "10", "--count", "10")
+    old = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "10")
+    assert old["count"] == new["count"] == 10 and old["epsilon"] == new["epsilon"]

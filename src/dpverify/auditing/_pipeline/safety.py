@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing._outputs import CategoryCodes, as_columns, same_outputs
+from dpverify.auditing._pipeline.outputs import CategoryCodes, as_columns, same_outputs
 from dpverify.errors import AuditWarning, DpverifyTypeError
 
 __all__ = ["choose_threads", "check_threads", "PROBE_ROWS", "CONCURRENT_ROUNDS"]

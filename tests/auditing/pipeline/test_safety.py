@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from dpverify.auditing import audit
-from dpverify.auditing._outputs import CategoryCodes
-from dpverify.auditing._safety import choose_threads
-from dpverify.auditing.audit import audit_from_draw
+from dpverify.auditing._pipeline.outputs import CategoryCodes
+from dpverify.auditing._pipeline.run import audit_from_draw
+from dpverify.auditing._pipeline.safety import choose_threads
 from dpverify.errors import AuditWarning
 
 _STATE: dict = {}

@@ -26,15 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing._candidates import (
+from dpverify.auditing.events._candidates import (
     Candidate,
     Plan,
     candidates,
     cut_grid,
     threshold_family,
 )
-from dpverify.auditing._scalar_families import histogram_statistics, key_label
-from dpverify.auditing._statistics import (
+from dpverify.auditing.events._scalar_families import histogram_statistics, key_label
+from dpverify.auditing.events._statistics import (
     CategoryValue,
     ClassifierScore,
     CoordinateRatios,
