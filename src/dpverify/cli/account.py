@@ -34,10 +34,7 @@ def _add_common(parser: argparse.ArgumentParser, methods: tuple[str, ...], defau
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.accountants.calibrate import (  # deferred: keeps CLI start-up light
-        GAUSSIAN_METHODS,
-        LAPLACE_METHODS,
-    )
+    from dpverify.accountants.calibrate import GAUSSIAN_METHODS, LAPLACE_METHODS  # deferred: keeps CLI start-up light
 
     kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND",
                                   help="what to account")
@@ -103,9 +100,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _gaussian(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.calibrate import (  # deferred: keeps CLI start-up light
-        gaussian_epsilon,
-    )
+    from dpverify.accountants.calibrate import gaussian_epsilon  # deferred: keeps CLI start-up light
 
     epsilon = gaussian_epsilon(args.sigma, delta=args.delta, count=args.count,
                                sensitivity=args.sensitivity, method=args.method)
@@ -153,10 +148,7 @@ def _describe(result: dict[str, Any]) -> str:
 
 
 def _steps(args: argparse.Namespace) -> int:
-    from dpverify._validation import (  # deferred: keeps CLI start-up light
-        check_probability,
-        value_error,
-    )
+    from dpverify._validation import check_probability, value_error  # deferred: keeps CLI start-up light
 
     rate = check_probability(args.sampling_rate, "sampling_rate", open_low=True)
     if args.steps is not None:
@@ -170,10 +162,7 @@ def _steps(args: argparse.Namespace) -> int:
 
 
 def _dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.dp_sgd import (  # deferred: keeps CLI start-up light
-        dp_sgd_epsilon,
-        min_noise_multiplier,
-    )
+    from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier  # deferred: keeps CLI start-up light
 
     steps = _steps(args)
     if args.noise_multiplier is not None:
@@ -217,9 +206,7 @@ def _read_spec(path: str) -> dict[str, Any]:
 
 def _compose(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify._validation import check_delta, value_error  # deferred: keeps CLI start-up light
-    from dpverify.accountants.accountant import (  # deferred: keeps CLI start-up light
-        PrivacyAccountant,
-    )
+    from dpverify.accountants.accountant import PrivacyAccountant  # deferred: keeps CLI start-up light
     from dpverify.accountants.events import event_from_dict  # deferred: keeps CLI start-up light
 
     spec = _read_spec(args.spec)

@@ -65,9 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _examples_for(name: str, family: str) -> tuple[str, ...]:
-    from dpverify.bandits.registry import (  # deferred: keeps CLI start-up light
-        NON_PRIVATE_ALGORITHMS,
-    )
+    from dpverify.bandits.registry import NON_PRIVATE_ALGORITHMS  # deferred: keeps CLI start-up light
 
     listed = tuple(line for line in EXAMPLES[:3] if f"plan {name} " in line)
     if listed:
@@ -302,10 +300,7 @@ def _configure_shuffle(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.shuffle import (  # deferred: keeps CLI start-up light
-        max_local_epsilon,
-        min_batch_size,
-    )
+    from dpverify.accountants.shuffle import max_local_epsilon, min_batch_size  # deferred: keeps CLI start-up light
     from dpverify.mechanisms.randomized_response import (  # deferred: keeps CLI start-up light
         BinaryRandomizedResponse,
         RandomizedResponse,

@@ -14,10 +14,7 @@ EXAMPLES = (
 )
 
 def configure(reproduce: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.experiments import (  # deferred: keeps CLI start-up light
-        EXPERIMENTS,
-        SCALES,
-    )
+    from dpverify.bandits.experiments import EXPERIMENTS, SCALES  # deferred: keeps CLI start-up light
 
     reproduce.description = ("Run a named experiment of dpverify.bandits.experiments and write "
                              "<name>.csv and <name>.png.")
@@ -43,10 +40,7 @@ def configure(reproduce: argparse.ArgumentParser) -> None:
 
 
 def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.bandits.experiments import (  # deferred: keeps CLI start-up light
-        EXPERIMENTS,
-        reproduce,
-    )
+    from dpverify.bandits.experiments import EXPERIMENTS, reproduce  # deferred: keeps CLI start-up light
 
     try:
         import matplotlib  # deferred: optional, checked before the simulations  # noqa: F401
@@ -64,9 +58,7 @@ def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
                         **execution_options(args))
     if not outcome.results:
         raise DpverifyValueError(f"--panels {args.panels} matches no panel of {args.name}")
-    from dpverify.bandits.experiments.tables import (  # deferred: keeps CLI start-up light
-        guarantee_columns,
-    )
+    from dpverify.bandits.experiments.tables import guarantee_columns  # deferred: keeps CLI start-up light
 
     finals = [{"panel": panel.key, "algorithm": sim.algorithm, "epsilon": panel.epsilon,
                "horizon": sim.horizon, "runs": sim.runs,

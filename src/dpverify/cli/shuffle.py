@@ -41,13 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _shuffle(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.shuffle import (  # deferred: keeps CLI start-up light
-        amplified_epsilon,
-        max_local_epsilon,
-    )
-    from dpverify.mechanisms.randomized_response import (  # deferred: keeps CLI start-up light
-        BinaryRandomizedResponse,
-    )
+    from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilon  # deferred: keeps CLI start-up light
+    from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse  # deferred: keeps CLI start-up light
 
     family = BinaryRandomizedResponse.from_epsilon if args.randomizer == "binary-rr" else None
     if args.inverse:

@@ -30,13 +30,9 @@ EXAMPLES = (
 )
 
 def configure(simulate: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.contextual import (  # deferred: keeps CLI start-up light
-        CONTEXTUAL_ALGORITHMS,
-    )
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
     from dpverify.bandits.environments import REWARD_FAMILIES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.linear.environments import (  # deferred: keeps CLI start-up light
-        LINEAR_INSTANCES,
-    )
+    from dpverify.bandits.linear.environments import LINEAR_INSTANCES  # deferred: keeps CLI start-up light
     from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES  # deferred: keeps CLI start-up light
     from dpverify.bandits.mab import ALGORITHM_NAMES  # deferred: keeps CLI start-up light
 
@@ -257,9 +253,7 @@ def _add_contextual_options(simulate: Any) -> None:
 
 
 def _is_contextual(args: argparse.Namespace) -> bool:
-    from dpverify.bandits.contextual import (  # deferred: keeps CLI start-up light
-        CONTEXTUAL_ALGORITHMS,
-    )
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
 
     contextual = args.algorithm in CONTEXTUAL_ALGORITHMS
     if contextual and args.instance is None:
@@ -274,9 +268,7 @@ def _is_contextual(args: argparse.Namespace) -> bool:
 def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``simulate`` for Garcelon et al. 2022's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
     from dpverify.bandits import make_algorithm  # deferred: keeps CLI start-up light
-    from dpverify.bandits.contextual import (  # deferred: keeps CLI start-up light
-        ContextualInstanceFamily,
-    )
+    from dpverify.bandits.contextual import ContextualInstanceFamily  # deferred: keeps CLI start-up light
     from dpverify.bandits.simulate import simulate  # deferred: keeps CLI start-up light
 
     args.delta = 1e-6 if args.delta is None else args.delta

@@ -37,10 +37,7 @@ def configure(sweep: argparse.ArgumentParser) -> None:
 
 
 def _sweep_command(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.bandits.experiments import (  # deferred: keeps CLI start-up light
-        load_sweep_spec,
-        sweep,
-    )
+    from dpverify.bandits.experiments import load_sweep_spec, sweep  # deferred: keeps CLI start-up light
 
     spec = load_sweep_spec(args.spec)
     if not args.no_figures:
