@@ -7,8 +7,10 @@ One rule per annotation and field name, so every record the library returns
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -84,8 +86,6 @@ def _field_rule(name: str, annotation: str, namespace: Mapping[str, Any]) -> Any
         members = tuple(namespace.get(part) for part in text.split("|"))
         union = members if all(isinstance(m, type) for m in members) else None
     if isinstance(target, type) or (union and all(isinstance(t, type) for t in union)):
-        import dataclasses
-
         kinds = union if union else (target,)
         attributes = {f.name for k in kinds if dataclasses.is_dataclass(k)
                       for f in dataclasses.fields(k)}
@@ -114,9 +114,6 @@ def check_record(record: Any) -> None:
     number, string, list or dict: duck-typed stand-ins are welcome). ``Any``
     fields are not checked.
     """
-    import dataclasses
-    import sys
-
     namespace = vars(sys.modules[type(record).__module__])
     for field in dataclasses.fields(record):
         if not field.init or not isinstance(field.type, str):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -367,7 +368,7 @@ def check_mp_real(value: Any, name: str, *, low: float | None = None, low_closed
     For the exact profile functions, which take mpmath values from their callers
     and floats from users. NaN is refused; +inf only with ``allow_inf``.
     """
-    import mpmath
+    import mpmath  # deferred: mpmath is heavy; most importers never need it
 
     if isinstance(value, mpmath.mpf):
         x = value
@@ -502,7 +503,6 @@ def renamed_keyword(value: Any, old_value: Any, *, name: str, old_name: str, def
         return value
     if value != default:
         raise DpverifyTypeError(f"pass {name}= only: {old_name}= is its deprecated alias")
-    import warnings
 
     warnings.warn(f"{old_name}= is deprecated; use {name}= (same meaning)", DeprecationWarning,
                   stacklevel=3)

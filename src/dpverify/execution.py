@@ -51,6 +51,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
+import cloudpickle
+
 from dpverify._validation import check_n_jobs, shown, value_error
 from dpverify.errors import DpverifyTypeError
 
@@ -149,7 +151,7 @@ def _local_cluster_config() -> dict[str, Any]:
       (one BLAS/OpenMP thread per worker) are kept;
     * slower periodic monitors (:data:`_QUIET_MONITORS`).
     """
-    import dask
+    import dask  # deferred: optional (dpverify[dask])
 
     environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
     environ.pop("MALLOC_TRIM_THRESHOLD_", None)
@@ -186,8 +188,8 @@ def _unchanged_environment() -> Iterator[None]:
 @contextmanager
 def _dask_executor(scheduler: str, jobs: int) -> Iterator[Executor]:
     try:
-        import dask
-        from distributed import Client, LocalCluster
+        import dask  # deferred: optional (dpverify[dask])
+        from distributed import Client, LocalCluster  # deferred: optional (dpverify[dask])
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("scheduler= needs Dask: pip install 'dpverify[dask]'") from error
     if scheduler == LOCAL_SCHEDULER:
@@ -230,8 +232,6 @@ def open_executor(*, n_jobs: Any = 1, executor: Any = None, scheduler: Any = Non
 
 def _call_pickled(payload: bytes) -> Any:
     """Worker side of a task serialised by cloudpickle: ``function(*arguments)``."""
-    import cloudpickle
-
     function, arguments = cloudpickle.loads(payload)
     return function(*arguments)
 
@@ -239,7 +239,6 @@ def _call_pickled(payload: bytes) -> Any:
 def _submit(pool: Executor, function: Callable, arguments: tuple) -> Any:
     if isinstance(pool, ThreadPoolExecutor):  # same process: nothing to serialise
         return pool.submit(function, *arguments)
-    import cloudpickle
 
     return pool.submit(_call_pickled, cloudpickle.dumps((function, arguments)))
 
@@ -278,7 +277,7 @@ def run_tasks(function: Callable[..., Any], tasks: Sequence[tuple], *, n_jobs: A
     if not callable(function):
         raise DpverifyTypeError(f"function={function!r} must be callable")
     tasks = list(tasks)
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # deferred: tqdm.auto loads asyncio, a cost to every importer
 
     bar = tqdm(total=len(tasks), disable=not progress, desc=label, file=sys.stderr, leave=False)
     try:

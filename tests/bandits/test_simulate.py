@@ -122,3 +122,55 @@ def test_invalid_arguments(kwargs, name) -> None:
         simulate(make_algorithm("se"), BernoulliBandit((0.5,)), 100, **kwargs)
     with pytest.raises(ValueError, match="environment"):
         simulate(make_algorithm("se"), "easy", 100)
+
+
+# ---------------------------------------------------------------- simulators by environment type
+
+
+class _Ring:
+    """An environment the batch simulator cannot run (no gaps): a registered simulator runs it."""
+
+    n_arms = 2
+
+
+class _SmallRing(_Ring):
+    pass
+
+
+def test_simulate_hands_a_registered_environment_type_to_its_simulator(monkeypatch) -> None:
+    from dpverify.bandits import simulate as module
+
+    calls = []
+
+    def ring_simulator(algorithm, environment, horizon, **options):
+        calls.append((algorithm, environment, horizon, options))
+        return "ring result"
+
+    monkeypatch.setattr(module, "_SIMULATORS", dict(module._SIMULATORS))
+    assert module.register_simulator(_Ring)(ring_simulator) is ring_simulator
+    ring, small = _Ring(), _SmallRing()
+    assert simulate("algorithm", ring, 10, runs=3, seed=7) == "ring result"
+    assert simulate("algorithm", small, 5) == "ring result"  # subclasses: by the type's MRO
+    assert [call[1:3] for call in calls] == [(ring, 10), (small, 5)]
+    assert calls[0][3]["runs"] == 3 and calls[0][3]["seed"] == 7
+    assert set(calls[0][3]) == {"runs", "seed", "n_jobs", "executor", "scheduler", "progress",
+                                "per_user", "checkpoints", "cache_dir", "cache"}
+
+
+@pytest.mark.parametrize("types", [(), ("ContextualLinearBandit",), (_Ring, 3)])
+def test_register_simulator_takes_environment_types_only(types) -> None:
+    from dpverify.bandits.simulate import register_simulator
+
+    with pytest.raises(TypeError, match="environment_types"):
+        register_simulator(*types)
+
+
+def test_contextual_instances_run_through_simulate_as_through_simulate_contextual() -> None:
+    from dpverify.bandits.contextual import ContextualInstanceFamily, LinUCB, simulate_contextual
+
+    family = ContextualInstanceFamily(dimension=2, n_arms=3)
+    direct = simulate_contextual(LinUCB(), family, 1500, runs=2, seed=5)
+    dispatched = simulate(LinUCB(), family, 1500, runs=2, seed=5)
+    np.testing.assert_array_equal(direct.pseudo_regret, dispatched.pseudo_regret)
+    np.testing.assert_array_equal(direct.pulls, dispatched.pulls)
+    assert dispatched.environment == direct.environment

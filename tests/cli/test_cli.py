@@ -114,3 +114,17 @@ def test_directed_rounding_of_displayed_numbers() -> None:
     assert significant(117.97411) == "117.974"
     assert privacy_text(0.5) == "0.5-DP"
     assert privacy_text(2.2541101, 1e-6) == "(epsilon=2.25412, delta=1e-06)-DP"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["claims", "--help"], ["sweep", "--help"]])
+def test_help_loads_no_numerical_library(argv: list[str]) -> None:
+    """Every command module is imported for ``dpverify --help``: none may import numpy, scipy,
+    mpmath or the rest of dpverify at its top (their imports wait in the handlers)."""
+    code = ("import sys, runpy; sys.argv = ['dpverify', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('dpverify.cli', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('numpy', 'scipy', 'mpmath', 'sympy') or m.startswith(('dpverify.accountants', "
+            "'dpverify.auditing', 'dpverify.bandits', 'dpverify.mechanisms', 'dpverify.claims')))\n"
+            "assert not heavy, heavy\n")
+    subprocess.run([sys.executable, "-c", code, *argv], check=True, capture_output=True)

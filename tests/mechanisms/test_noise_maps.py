@@ -274,3 +274,19 @@ def test_closed_form_maps_take_any_integer_sensitivity() -> None:
         privacy_map(DiscreteLaplace(1e6), sensitivity=big, target=PrivacyProfile)
     with pytest.raises(ValueError, match="sensitivity"):  # bounded work: 10^7 at most
         privacy_map(Skellam(1e12), sensitivity=10 ** 7 + 1, target=RDPCurve)
+
+
+def test_the_exact_profiles_other_packages_read_are_public() -> None:
+    """accountants.calibrate, auditing and claims read them from ``dpverify.mechanisms``."""
+    import dpverify.mechanisms as mechanisms
+    from dpverify.mechanisms import _discrete_series, _noise_maps
+
+    for name in ("binomial_noise_delta", "discrete_gaussian_delta", "discrete_laplace_delta"):
+        assert name in mechanisms.__all__
+        assert getattr(mechanisms, name) is getattr(_noise_maps, name)
+    assert "discrete_gaussian_normaliser" in mechanisms.__all__
+    assert mechanisms.discrete_gaussian_normaliser is _discrete_series.discrete_gaussian_normaliser
+    # Z(σ) = σ√(2π) Σ_m e^{−2π²σ²m²} (Poisson summation): above σ√(2π), by 2σ√(2π)e^{−2π²σ²}
+    z = mechanisms.discrete_gaussian_normaliser(1.0)
+    assert z - math.sqrt(2 * math.pi) == pytest.approx(2 * math.sqrt(2 * math.pi)
+                                                        * math.exp(-2 * math.pi ** 2), rel=1e-6)

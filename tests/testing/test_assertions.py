@@ -110,3 +110,21 @@ def test_assert_conservative_refuses_bad_arguments(kwargs, name) -> None:
     arguments = {"upper_bound": 1.0, "exact": 1.0, "name": "eps", **kwargs}
     with pytest.raises((ValueError, TypeError), match=name):
         assert_conservative(**arguments)
+
+
+def test_the_package_re_exports_the_assertions_lazily() -> None:
+    """``import dpverify.testing`` loads neither the assertions nor numpy; the names do."""
+    import subprocess
+    import sys
+
+    code = ("import sys, dpverify.testing as t; "
+            "assert not {'numpy', 'dpverify.testing.assertions'} & set(sys.modules); "
+            "assert {'assert_satisfies', 'assert_conservative'} <= set(dir(t)); "
+            "from dpverify.testing import assert_satisfies; "
+            "import dpverify.testing.assertions as a; "
+            "assert assert_satisfies is a.assert_satisfies is t.assert_satisfies")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    import dpverify.testing
+
+    with pytest.raises(AttributeError, match="no_such_name"):
+        dpverify.testing.no_such_name  # noqa: B018

@@ -41,7 +41,7 @@ from dpverify.accountants.rdp import (
     scale_rdp,
 )
 from dpverify.errors import CalibrationError, DpverifyValueError
-from dpverify.mechanisms._noise_maps import binomial_noise_delta
+from dpverify.mechanisms import binomial_noise_delta
 from dpverify.mechanisms.continuous import gaussian_delta, gaussian_privacy_profile
 
 __all__ = [

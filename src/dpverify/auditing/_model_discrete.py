@@ -65,6 +65,12 @@ from scipy import stats
 from dpverify._numeric import bisect_passing, regula_falsi_passing, round_down, working_precision
 from dpverify.auditing.estimators import clopper_pearson_lower, clopper_pearson_upper
 from dpverify.errors import AuditError
+from dpverify.mechanisms import (
+    binomial_noise_delta,
+    discrete_gaussian_delta,
+    discrete_gaussian_normaliser,
+    discrete_laplace_delta,
+)
 
 __all__ = ["DISCRETE_FAMILIES", "count_ties", "collision_probability", "parameter_bound",
            "parameter_interval", "interval_delta_lower", "interval_epsilon_lower",
@@ -122,15 +128,13 @@ def collision_probability(family: str, parameter: Any, trials: int | None = None
     if family == "binomial":
         pmf = stats.binom.pmf(np.arange(trials + 1), trials, float(parameter))
         return float(np.sum(pmf * pmf))
-    from dpverify.mechanisms._discrete_series import _discrete_gaussian_normaliser
-
     with working_precision():
         if family == "discrete_laplace":
             beta = mpmath.exp(-1 / mpmath.mpf(parameter))
             return float((1 - beta) * (1 + beta ** 2) / (1 + beta) ** 3)
         sigma = mpmath.mpf(parameter)
-        return float(_discrete_gaussian_normaliser(sigma / mpmath.sqrt(2))
-                     / _discrete_gaussian_normaliser(sigma) ** 2)
+        return float(discrete_gaussian_normaliser(sigma / mpmath.sqrt(2))
+                     / discrete_gaussian_normaliser(sigma) ** 2)
 
 
 def parameter_bound(family: str, ties: int, pairs: int, alpha: float,
@@ -218,12 +222,6 @@ def _invert(family: str, tau: Callable[[float], float], target: float, trials: i
 def delta_function(family: str, parameter: float, sensitivity: int,
                    trials: int | None = None) -> Callable[[float], Any]:
     """``ε ↦ δ(ε)``, the exact profile of the family at ``parameter`` and integer ``sensitivity``."""
-    from dpverify.mechanisms._noise_maps import (
-        binomial_noise_delta,
-        discrete_gaussian_delta,
-        discrete_laplace_delta,
-    )
-
     if family == "discrete_laplace":
         return lambda epsilon: discrete_laplace_delta(parameter, epsilon, sensitivity=sensitivity)
     if family == "discrete_gaussian":

@@ -18,6 +18,7 @@ File formats (``.json`` or ``.toml``), one instance per file::
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,12 @@ import numpy as np
 
 from dpverify._validation import check_choice, check_positive, value_error
 from dpverify.bandits.environments import REWARD_FAMILIES, BernoulliBandit, ClippedGaussianBandit
+from dpverify.bandits.linear.environments import LinearBandit
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 __all__ = ["FixedInstance", "load_instance", "instance_from_mapping", "read_toml"]
 
@@ -87,8 +94,6 @@ class FixedInstance:
     def build(self) -> Any:
         """The environment."""
         if self.linear:
-            from dpverify.bandits.linear.environments import LinearBandit
-
             return LinearBandit(actions=np.array(self.actions), theta=np.array(self.theta))
         if self.rewards == "bernoulli":
             return BernoulliBandit(self.means)
@@ -131,10 +136,6 @@ def load_instance(path: str | Path) -> FixedInstance:
 
 def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file (``tomllib`` from Python 3.11, the ``tomli`` backport before)."""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
     with Path(path).open("rb") as handle:
         try:
             return tomllib.load(handle)

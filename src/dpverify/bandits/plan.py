@@ -33,6 +33,8 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from dpverify._record_validation import check_record
+from dpverify._validation import _type_error, check_instance, check_positive_int, value_error
 from dpverify.guarantees import ZCDP, ApproxDP, Guarantee, PureDP, RDPCurve, guarantee_to_dict
 
 __all__ = ["DeploymentPlan", "meets_request", "noise_parameters", "instance_sizes", "guarantee_dict", "json_value",
@@ -129,9 +131,6 @@ class DeploymentPlan:
     feasible_epsilon: float | None = None
 
     def __post_init__(self) -> None:
-        from dpverify._record_validation import check_record
-        from dpverify._validation import _type_error, check_instance
-
         check_record(self)  # the annotated fields: texts, counts, guarantees, ε, ...
         check_instance(self.instance, "instance", Mapping, "a mapping of instance sizes")
         for name, expected in (("schedule", "mappings"), ("notes", "strings")):
@@ -178,8 +177,6 @@ def check_request(value: Any, name: str = "requested") -> ApproxDP | None:
     TypeError
         Naming ``name`` for anything else (NaN, a number, an RDP curve, ...).
     """
-    from dpverify._validation import check_instance
-
     if value is None:
         return None
     check_instance(value, name, (ApproxDP, PureDP), "None or an ApproxDP / PureDP guarantee")
@@ -249,8 +246,6 @@ def instance_sizes(family: str, *, n_arms: int | None = None, dimension: int | N
     >>> instance_sizes("linear", dimension=5, actions=100)
     {'n_arms': None, 'dimension': 5, 'actions': 100}
     """
-    from dpverify._validation import check_positive_int, value_error
-
     given = {"n_arms": n_arms, "dimension": dimension, "actions": actions}
     allowed = _FAMILY_SIZES[family]
     out: dict[str, int | None] = {}

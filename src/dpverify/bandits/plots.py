@@ -85,10 +85,10 @@ def _new_figure(*, pyplot: bool = False, **options: Any) -> Any:
     """
     try:
         if pyplot:
-            import matplotlib.pyplot as plt
+            import matplotlib.pyplot as plt  # deferred: optional (dpverify[plots])
 
             return plt.figure(**options)
-        from matplotlib.figure import Figure
+        from matplotlib.figure import Figure  # deferred: optional (dpverify[plots])
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("figures need matplotlib: pip install 'dpverify[plots]'") from error
     return Figure(**options)

@@ -15,7 +15,9 @@ guarantee with ``claim_met`` False where the claim fails. The family
 factories (:func:`dpverify.bandits.mab.make_algorithm`,
 :func:`~dpverify.bandits.linear.make_linear_algorithm`,
 :func:`~dpverify.bandits.contextual.make_contextual_algorithm`) stay as the
-paper-mode building blocks the experiments use.
+paper-mode building blocks the experiments use. They are imported when an
+algorithm is built, not with this module: ``dpverify plan --help`` reads the
+name tables here and should not load the families (and scipy with them).
 
 >>> make_algorithm("dist-rdp-se", epsilon=1.0).plan(horizon=10 ** 5, n_arms=4).claim_met
 True
@@ -26,10 +28,13 @@ False
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from dpverify._validation import check_choice, check_delta, check_epsilon, value_error
 from dpverify.bandits.plan import CALIBRATIONS, MODES, DeploymentPlan
+from dpverify.errors import DpverifyValueError
+from dpverify.guarantees import ApproxDP
 
 __all__ = ["ALGORITHM_FAMILIES", "ALL_ALGORITHM_NAMES", "NON_PRIVATE_ALGORITHMS",
            "make_algorithm", "plan_deployment", "default_delta"]
@@ -66,8 +71,7 @@ def default_delta(name: str) -> float:
 
 def _multi_armed(name: str, epsilon: float | None, delta: float, mode: str,
                  options: dict[str, Any]) -> Any:
-    from dpverify.bandits import mab
-    from dpverify.guarantees import ApproxDP
+    import dpverify.bandits.mab as mab  # deferred: CLI start-up, see the docstring
 
     if name in ("se", "ae"):
         return mab.make_algorithm(name, mode=mode, **options)
@@ -83,7 +87,7 @@ def _multi_armed(name: str, epsilon: float | None, delta: float, mode: str,
 
 def _contextual(name: str, epsilon: float | None, delta: float, mode: str,
                 options: dict[str, Any]) -> Any:
-    from dpverify.bandits.contextual import make_contextual_algorithm
+    from dpverify.bandits.contextual import make_contextual_algorithm  # deferred: CLI start-up
 
     if name.startswith("sblb"):
         options = {"mode": mode, **options}
@@ -130,7 +134,7 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float | No
     if family == "multi-armed":
         return _multi_armed(name, epsilon, delta, mode, options)
     if family == "linear":
-        from dpverify.bandits.linear import make_linear_algorithm
+        from dpverify.bandits.linear import make_linear_algorithm  # deferred: CLI start-up
 
         return make_linear_algorithm(name, epsilon=epsilon, delta=delta, mode=mode, **options)
     return _contextual(name, epsilon, delta, mode, options)
@@ -146,10 +150,6 @@ def plan_deployment(name: str, *, horizon: int, epsilon: float | None = None,
     >>> plan.guarantee.epsilon <= 1.0, plan.mode
     (True, 'sound')
     """
-    from dataclasses import replace
-
-    from dpverify.errors import DpverifyValueError
-
     name = check_choice(name, "name", ALL_ALGORITHM_NAMES)
     if ALGORITHM_FAMILIES.get(name) == "linear" and name == "dpe-fixedu":
         options = {"horizon": horizon, "dimension": dimension or 20, "actions": actions or 1000,

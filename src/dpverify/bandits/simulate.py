@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,18 +53,23 @@ from dpverify._validation import (
     check_has,
     check_positive_int,
     check_seed,
+    shown,
     value_error,
 )
 from dpverify.bandits._limits import MAX_CHECKPOINTS, check_horizon, check_runs
 from dpverify.bandits._policy import BanditGuarantee, RewardBatch
 from dpverify.bandits.environments import InstanceFamily
+from dpverify.bandits.store import open_store, run_cached
+from dpverify.errors import DpverifyTypeError
 from dpverify.execution import resolve_jobs
 
 __all__ = ["simulate", "SimulationResult", "log_checkpoints", "run_seeded", "assemble_result",
-           "REGRET_KINDS"]
+           "register_simulator", "REGRET_KINDS"]
 
 #: The two regret notions recorded.
 REGRET_KINDS = ("pseudo", "realised")
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def log_checkpoints(horizon: int, count: int = 200) -> NDArray[np.int64]:
@@ -269,10 +274,36 @@ def _is_family(source: Any) -> bool:
     return isinstance(source, InstanceFamily) or getattr(source, "draws_instances", False) is True
 
 
-def _is_contextual(source: Any) -> bool:
-    """A contextual instance or family (contexts each round; run by ``simulate_contextual``)."""
-    module = type(source).__module__
-    return module.startswith("dpverify.bandits.contextual")
+#: Environment type → the simulator that runs it in place of :func:`simulate` (see
+#: :func:`register_simulator`).
+_SIMULATORS: dict[type, Callable[..., SimulationResult]] = {}
+
+
+def register_simulator(*environment_types: type) -> Callable[[F], F]:
+    """Decorator: :func:`simulate` hands an environment of these types to the decorated simulator.
+
+    For environments the batch-and-arm loop of :func:`simulate` does not fit
+    (contexts that change every round): the registered simulator takes the
+    same arguments as :func:`simulate` and returns a :class:`SimulationResult`.
+    :mod:`dpverify.bandits.contextual.simulate` registers
+    :func:`~dpverify.bandits.contextual.simulate_contextual` for its instances
+    and families (importing any contextual environment imports it).
+    Look-ups follow the environment type's MRO, so subclasses are covered.
+    """
+    if not environment_types or not all(isinstance(kind, type) for kind in environment_types):
+        raise DpverifyTypeError(f"environment_types={shown(environment_types)} must be one or "
+                                f"more environment types")
+
+    def register(simulator: F) -> F:
+        _SIMULATORS.update(dict.fromkeys(environment_types, simulator))
+        return simulator
+
+    return register
+
+
+def _registered_simulator(environment: Any) -> Callable[..., SimulationResult] | None:
+    return next((_SIMULATORS[kind] for kind in type(environment).__mro__ if kind in _SIMULATORS),
+                None)
 
 
 def _describe(source: Any) -> str:
@@ -339,13 +370,12 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
     >>> bool(np.all(np.diff(result.pseudo_regret, axis=1) >= 0))
     True
     """
-    if _is_contextual(environment):
-        from dpverify.bandits.contextual.simulate import simulate_contextual
-
-        return simulate_contextual(algorithm, environment, horizon, runs=runs, seed=seed,
-                                   n_jobs=n_jobs, executor=executor, scheduler=scheduler,
-                                   progress=progress, per_user=per_user, checkpoints=checkpoints,
-                                   cache_dir=cache_dir, cache=cache)
+    simulator = _registered_simulator(environment)
+    if simulator is not None:  # e.g. contextual instances (register_simulator)
+        return simulator(algorithm, environment, horizon, runs=runs, seed=seed, n_jobs=n_jobs,
+                         executor=executor, scheduler=scheduler, progress=progress,
+                         per_user=per_user, checkpoints=checkpoints, cache_dir=cache_dir,
+                         cache=cache)
     horizon = check_horizon(horizon)
     runs = check_runs(runs)
     resolve_jobs(n_jobs)
@@ -416,8 +446,6 @@ def run_seeded(run_once: Any, arguments: tuple, seeds: list[np.random.SeedSequen
     result store (:mod:`dpverify.bandits.store`), keyed by ``run_once``'s
     name, the arguments and the run's seed.
     """
-    from dpverify.bandits.store import open_store, run_cached
-
     tasks = [(*arguments, seed) for seed in seeds]
     store = open_store(cache_dir, cache)
     configs = [] if store is None else [

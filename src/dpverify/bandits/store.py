@@ -30,7 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from dpverify import __version__
 from dpverify._validation import check_instance
+from dpverify.execution import run_tasks
 
 __all__ = ["ResultStore", "default_cache_dir", "canonical", "task_key", "open_store", "run_cached"]
 
@@ -80,8 +82,6 @@ def canonical(value: Any) -> Any:
 
 def task_key(config: Mapping[str, Any]) -> str:
     """SHA-256 of the canonical JSON of ``config`` plus the dpverify version and store format."""
-    from dpverify import __version__
-
     payload = {"config": canonical(config), "dpverify": __version__, "format": STORE_FORMAT}
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -159,8 +159,6 @@ def run_cached(function: Any, tasks: list[tuple], configs: list[Any], store: Res
     Each computed outcome is stored as soon as it arrives (so an interrupted
     call resumes). Returns the outcomes in task order and how many were computed.
     """
-    from dpverify.execution import run_tasks
-
     if store is None:
         return run_tasks(function, tasks, **where), len(tasks)
     keys = [task_key(config) for config in configs]

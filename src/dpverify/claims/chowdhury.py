@@ -14,6 +14,8 @@ import os
 import mpmath
 import numpy as np
 
+import dpverify.claims.regret_bounds as regret_bounds
+import dpverify.claims.symbolic as symbolic
 from dpverify.auditing import audit
 from dpverify.bandits.privatizers import SkellamSecureAggregation, distributed_dp_parameters
 from dpverify.bandits.environments import BernoulliBandit, InstanceFamily
@@ -21,7 +23,6 @@ from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.mslr import mslr_instance
 from dpverify.bandits.returning_users import returning_users_sigma
 from dpverify.bandits.simulate import simulate
-from dpverify.claims import regret_bounds, symbolic
 from dpverify.claims._simulations import bound_figure, rate_verdict, regret_rows
 from dpverify.claims._types import FAILS, HOLDS, NOT_CHECKABLE, Claim, Evidence
 from dpverify.mechanisms import DiscreteLaplace, PolyaDifference, privacy_map

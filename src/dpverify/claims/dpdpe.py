@@ -14,16 +14,20 @@ import math
 import mpmath
 import numpy as np
 
+import dpverify.claims.regret_bounds as regret_bounds
+import dpverify.claims.symbolic as symbolic
 from dpverify._numeric import round_up
 from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.linear.privatizers import CentralGaussianAverage
 from dpverify.bandits.simulate import simulate
-from dpverify.claims import regret_bounds, symbolic
 from dpverify.claims._simulations import bound_figure, explicit_verdict, rate_verdict, regret_rows
 from dpverify.claims._types import CORRECTED, FAILS, HOLDS, Claim, Evidence
-from dpverify.mechanisms._noise_maps import binomial_noise_delta
-from dpverify.mechanisms._vector_summation import VectorSummation, vector_summation_parameters
+from dpverify.mechanisms import (
+    VectorSummation,
+    binomial_noise_delta,
+    vector_summation_parameters,
+)
 
 __all__ = ["CLAIMS", "shuffle_protocol_delta"]
 
@@ -50,7 +54,7 @@ def shuffle_protocol_delta(epsilon: float, delta: float, *, users: int, dimensio
     Per coordinate, the shuffler's view is a count: a fixed part, the users'
     rounding bits and ``Bin(|U| b, p)``; one user moves its own count by at
     most g. By joint convexity and post-processing, every neighbouring pair is
-    at most :func:`~dpverify.mechanisms._noise_maps.binomial_noise_delta` with
+    at most :func:`~dpverify.mechanisms.binomial_noise_delta` with
     sensitivity g (exact, rounded up); basic composition over the s
     coordinates gives ``δ_total <= s δ_1(ε/s)``. The pair ``y = ±Δ e_1`` moves
     one coordinate by exactly g: its δ is ``δ_1(ε)`` (a lower bound).

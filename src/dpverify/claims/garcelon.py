@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+import dpverify.claims.regret_bounds as regret_bounds
+import dpverify.claims.symbolic as symbolic
 from dpverify.accountants.shuffle import shuffled_binary_rr_epsilon
 from dpverify.accountants.shuffle_papers import (
     garcelon_batch_length_ok,
@@ -24,7 +26,6 @@ from dpverify.accountants.shuffle_papers import (
 from dpverify.auditing import audit
 from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, LinUCB, simulate_contextual
 from dpverify.bandits.contextual.parameters import cor8_epsilon_limit, local_epsilon, number_of_bits
-from dpverify.claims import regret_bounds, symbolic
 from dpverify.claims._types import CORRECTED, FAILS, HOLDS, NOT_CHECKABLE, Claim, Evidence
 from dpverify.mechanisms.encoding import LocalPrivatizer
 

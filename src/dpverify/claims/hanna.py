@@ -14,15 +14,16 @@ import math
 import numpy as np
 import sympy as sp
 
+import dpverify.claims.regret_bounds as regret_bounds
+import dpverify.claims.symbolic as symbolic
 from dpverify.accountants.shuffle_papers import hanna_local_epsilons
 from dpverify.auditing import audit
-from dpverify.bandits._policy import RewardBatch
+from dpverify.bandits import RewardBatch
 from dpverify.bandits.design import net_size_bound, sphere_net
 from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.linear.environments import LinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear.privatizers import LaplaceSum, LocalLaplaceSum, ShuffledLaplaceSum
 from dpverify.bandits.simulate import simulate
-from dpverify.claims import regret_bounds, symbolic
 from dpverify.claims._simulations import bound_figure, rate_verdict, regret_rows
 from dpverify.claims._types import CORRECTED, FAILS, HOLDS, Claim, Evidence
 

@@ -199,10 +199,10 @@ def render_markdown(report: PaperReport, *, figures: Mapping[str, str] | None = 
 
 
 def _draw(figure: Mapping[str, Any], path: Path) -> None:
-    import matplotlib
+    import matplotlib  # deferred: optional (dpverify[plots])
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # deferred: optional (dpverify[plots])
 
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
     if figure.get("kind") == "bar":
@@ -239,7 +239,7 @@ def write_report(report: PaperReport, out_dir: str | Path) -> list[Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # deferred: optional (dpverify[plots])  # noqa: F401
         note = None
     except ImportError:
         note = "matplotlib is not installed (pip install 'dpverify[plots]')"

@@ -12,19 +12,20 @@ import math
 
 import numpy as np
 
+import dpverify.claims.regret_bounds as regret_bounds
+import dpverify.claims.symbolic as symbolic
 from dpverify.accountants.shuffle_papers import (
     tenenbaum_batch_size,
     tenenbaum_msum_sigma,
     tenenbaum_noise_bits,
 )
 from dpverify.auditing import audit
-from dpverify.bandits._policy import RewardBatch
+from dpverify.bandits import RewardBatch
 from dpverify.bandits.environments import BernoulliBandit, ClippedGaussianBandit
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.mab.tenenbaum_extensions import DoublingTrick, real_valued
 from dpverify.bandits.privatizers import ShuffledNoisyBits
 from dpverify.bandits.simulate import simulate
-from dpverify.claims import regret_bounds, symbolic
 from dpverify.claims._simulations import bound_figure, rate_verdict, regret_rows
 from dpverify.claims._types import CORRECTED, FAILS, HOLDS, NOT_CHECKABLE, Claim, Evidence
 

@@ -39,7 +39,9 @@ import traceback
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from dpverify import __version__
 from dpverify.cli import _core
+from dpverify.errors import CalibrationError, DpverifyError
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -61,8 +63,6 @@ def _module(name: str) -> Any:
 def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``dpverify``; ``commands`` limits which sub-commands get their
     options (the others are listed with their help line only). ``None``: all of them."""
-    from dpverify import __version__
-
     wanted = set(COMMANDS if commands is None else commands)
     parser = argparse.ArgumentParser(
         prog="dpverify",
@@ -106,8 +106,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     Bad input exits with status 2 and internal errors with status 3, through
     :class:`SystemExit`, after one line on stderr.
     """
-    from dpverify.errors import CalibrationError, DpverifyError
-
     argv = list(sys.argv[1:] if argv is None else argv)
     selected = _selected_command(argv)
     parser = build_parser(() if selected is None else (selected,))

@@ -166,7 +166,7 @@ def guarantee_json(guarantee: Any) -> dict[str, Any] | None:
     ``{"type": "pure-dp", "epsilon": 1.0}`` and so on; other values with a ``to_dict`` use it."""
     if guarantee is None:
         return None
-    from dpverify.guarantees import GUARANTEE_TYPE_NAMES, guarantee_to_dict
+    from dpverify.guarantees import GUARANTEE_TYPE_NAMES, guarantee_to_dict  # deferred: keeps CLI start-up light
 
     if type(guarantee) in GUARANTEE_TYPE_NAMES:
         return guarantee_to_dict(guarantee)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import math
 from typing import Any
 
 from dpverify.cli._core import add_command, count, finite_float, privacy_text, significant
@@ -32,7 +34,7 @@ def _add_common(parser: argparse.ArgumentParser, methods: tuple[str, ...], defau
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.accountants.calibrate import GAUSSIAN_METHODS, LAPLACE_METHODS
+    from dpverify.accountants.calibrate import GAUSSIAN_METHODS, LAPLACE_METHODS  # deferred: keeps CLI start-up light
 
     kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND",
                                   help="what to account")
@@ -98,7 +100,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _gaussian(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.calibrate import gaussian_epsilon
+    from dpverify.accountants.calibrate import gaussian_epsilon  # deferred: keeps CLI start-up light
 
     epsilon = gaussian_epsilon(args.sigma, delta=args.delta, count=args.count,
                                sensitivity=args.sensitivity, method=args.method)
@@ -106,7 +108,7 @@ def _gaussian(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _laplace(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.calibrate import laplace_epsilon
+    from dpverify.accountants.calibrate import laplace_epsilon  # deferred: keeps CLI start-up light
 
     method = "pure" if args.delta == 0.0 else args.method
     args.method = method
@@ -116,7 +118,10 @@ def _laplace(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _calibrate(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.calibrate import min_gaussian_sigma, min_laplace_scale
+    from dpverify.accountants.calibrate import (  # deferred: keeps CLI start-up light
+        min_gaussian_sigma,
+        min_laplace_scale,
+    )
 
     if args.mechanism == "gaussian":
         sigma = min_gaussian_sigma(args.epsilon, args.delta, count=args.count,
@@ -143,9 +148,7 @@ def _describe(result: dict[str, Any]) -> str:
 
 
 def _steps(args: argparse.Namespace) -> int:
-    import math
-
-    from dpverify._validation import check_probability, value_error
+    from dpverify._validation import check_probability, value_error  # deferred: keeps CLI start-up light
 
     rate = check_probability(args.sampling_rate, "sampling_rate", open_low=True)
     if args.steps is not None:
@@ -159,7 +162,7 @@ def _steps(args: argparse.Namespace) -> int:
 
 
 def _dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier
+    from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier  # deferred: keeps CLI start-up light
 
     steps = _steps(args)
     if args.noise_multiplier is not None:
@@ -187,9 +190,7 @@ def _sgd_describe(result: dict[str, Any]) -> str:
 
 
 def _read_spec(path: str) -> dict[str, Any]:
-    import json
-
-    from dpverify._validation import value_error
+    from dpverify._validation import value_error  # deferred: keeps CLI start-up light
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -204,9 +205,9 @@ def _read_spec(path: str) -> dict[str, Any]:
 
 
 def _compose(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify._validation import check_delta, value_error
-    from dpverify.accountants.accountant import PrivacyAccountant
-    from dpverify.accountants.events import event_from_dict
+    from dpverify._validation import check_delta, value_error  # deferred: keeps CLI start-up light
+    from dpverify.accountants.accountant import PrivacyAccountant  # deferred: keeps CLI start-up light
+    from dpverify.accountants.events import event_from_dict  # deferred: keeps CLI start-up light
 
     spec = _read_spec(args.spec)
     delta = args.delta if args.delta is not None else spec.get("delta")

@@ -20,10 +20,14 @@ no violation, 1 violation certified, 2 bad input, 3 internal error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
+import sys
 from typing import Any
 
 from dpverify.cli._core import EXIT_NOT_MET, EXIT_OK, count, finite_float, seed, significant
+from dpverify.errors import DpverifyValueError
 
 HELP = "statistical privacy audit of your sampler or a built-in example"
 EXAMPLES = (
@@ -54,9 +58,9 @@ def _json_value(text: str) -> Any:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.auditing.events import FAMILIES
-    from dpverify.auditing.examples import CATALOGUE
-    from dpverify.auditing.model import MODEL_FAMILIES
+    from dpverify.auditing.events import FAMILIES  # deferred: keeps CLI start-up light
+    from dpverify.auditing.examples import CATALOGUE  # deferred: keeps CLI start-up light
+    from dpverify.auditing.model import MODEL_FAMILIES  # deferred: keeps CLI start-up light
 
     parser.description = (
         "Certify a lower bound on a mechanism's epsilon at --confidence and compare it with the "
@@ -109,8 +113,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _usage(message: str) -> Exception:
-    from dpverify.errors import DpverifyValueError
-
     return DpverifyValueError(message)
 
 
@@ -120,10 +122,7 @@ def load_sampler(spec: str) -> Any:
     Raises ``ValueError`` naming ``--sampler`` when it cannot be imported, is
     not callable, or cannot be called as ``f(data, size, rng)``.
     """
-    import importlib
-    import inspect
-    import os
-    import sys
+    import inspect  # deferred: keeps CLI start-up light
 
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
@@ -153,7 +152,7 @@ def load_sampler(spec: str) -> Any:
 
 def _data(value: Any) -> Any:
     """JSON lists of numbers become float/int numpy arrays; anything else is passed as it is."""
-    import numpy as np
+    import numpy as np  # deferred: keeps CLI start-up light
 
     if isinstance(value, list):
         try:
@@ -167,7 +166,7 @@ def _data(value: Any) -> Any:
 
 def read_pairs(path: str) -> list[Any]:
     """The pairs of a JSON-lines file: ``{"x": .., "x_prime": .., "name": ..}`` or ``[x, x']``."""
-    from dpverify.auditing.search import InputPair
+    from dpverify.auditing.search import InputPair  # deferred: keeps CLI start-up light
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -212,7 +211,7 @@ def _claim(args: argparse.Namespace, mechanism: Any) -> tuple[float, float]:
 
 def _source(args: argparse.Namespace) -> tuple[Any, Any, Any, Any, str]:
     """``(sampler, x, x', mechanism or None, label)``."""
-    from dpverify.auditing.examples import example
+    from dpverify.auditing.examples import example  # deferred: keeps CLI start-up light
 
     if args.mechanism is not None:
         if args.sampler or args.pairs or args.x is not None or args.x_prime is not None:
@@ -234,7 +233,7 @@ def _source(args: argparse.Namespace) -> tuple[Any, Any, Any, Any, str]:
 
 
 def _audit(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.auditing import audit
+    from dpverify.auditing import audit  # deferred: keeps CLI start-up light
 
     sampler, x, x_prime, mechanism, label = _source(args)
     epsilon, delta = _claim(args, mechanism)
@@ -246,7 +245,7 @@ def _audit(args: argparse.Namespace) -> dict[str, Any]:
     if args.pairs:
         return _search(args, sampler, epsilon, delta, threads, label)
     if args.samples != "auto":
-        from dpverify.auditing.planning import check_samples_can_certify
+        from dpverify.auditing.planning import check_samples_can_certify  # deferred: keeps CLI start-up light
 
         check_samples_can_certify(args.samples, epsilon=epsilon, delta=delta,
                                   confidence=args.confidence, events=args.events)
@@ -276,7 +275,7 @@ def _short(value: Any) -> str:
 
 def _search(args: argparse.Namespace, sampler: Any, epsilon: float, delta: float, threads: Any,
             label: str) -> dict[str, Any]:
-    from dpverify.auditing.search import audit_search
+    from dpverify.auditing.search import audit_search  # deferred: keeps CLI start-up light
 
     # --samples auto: each chosen pair certified sequentially (family-wise: see audit_search)
     found = audit_search(sampler, read_pairs(args.pairs), epsilon=epsilon, delta=delta,
@@ -290,7 +289,7 @@ def _search(args: argparse.Namespace, sampler: Any, epsilon: float, delta: float
 
 def _model(args: argparse.Namespace, sampler: Any, x: Any, x_prime: Any, epsilon: float,
            delta: float, threads: Any, label: str) -> dict[str, Any]:
-    from dpverify.auditing.model import audit_model
+    from dpverify.auditing.model import audit_model  # deferred: keeps CLI start-up light
 
     if args.pairs or args.samples == "auto":
         raise _usage("--model audits one pair with a fixed --samples N")

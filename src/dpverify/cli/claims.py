@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dpverify.errors import DpverifyValueError
+
 HELP = "check the five papers' claims; write a Markdown report per paper"
 DESCRIPTION = ("Run every registered claim of the named papers (default: all five) — symbolic "
                "(sympy), numeric (exact accountants), statistical (audits) and empirical "
@@ -32,8 +34,7 @@ def configure(claims: argparse.ArgumentParser) -> None:
 
 
 def _claims_command(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.claims import check_paper, write_report
-    from dpverify.errors import DpverifyValueError
+    from dpverify.claims import check_paper, write_report  # deferred: keeps CLI start-up light
 
     unknown = [paper for paper in args.papers if paper not in PAPERS]
     if unknown:  # argparse's choices cannot be used with nargs="*" and no default on Python 3.11

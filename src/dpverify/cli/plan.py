@@ -9,6 +9,7 @@ of any of the 24 bandit algorithms; ``dp-sgd``, ``gaussian``, ``laplace``,
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from dpverify.cli._core import (
@@ -20,6 +21,7 @@ from dpverify.cli._core import (
     privacy_text,
     significant,
 )
+from dpverify.errors import DpverifyValueError
 
 HELP = "deployment parameters for a privacy budget (no simulation)"
 DESCRIPTION = ("Every parameter of a private deployment that meets (epsilon, delta): a bandit "
@@ -39,7 +41,7 @@ EXAMPLES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.registry import ALGORITHM_FAMILIES
+    from dpverify.bandits.registry import ALGORITHM_FAMILIES  # deferred: keeps CLI start-up light
 
     targets = parser.add_subparsers(dest="target", required=True, metavar="TARGET",
                                     help="a bandit algorithm (" + ", ".join(ALGORITHM_FAMILIES)
@@ -63,7 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _examples_for(name: str, family: str) -> tuple[str, ...]:
-    from dpverify.bandits.registry import NON_PRIVATE_ALGORITHMS
+    from dpverify.bandits.registry import NON_PRIVATE_ALGORITHMS  # deferred: keeps CLI start-up light
 
     listed = tuple(line for line in EXAMPLES[:3] if f"plan {name} " in line)
     if listed:
@@ -107,7 +109,7 @@ def _configure_algorithm(parser: argparse.ArgumentParser, family: str) -> None:
 
 
 def _plan_algorithm(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.bandits.registry import plan_deployment
+    from dpverify.bandits.registry import plan_deployment  # deferred: keeps CLI start-up light
 
     sizes = {key: getattr(args, attr, None) for key, attr in
              (("n_arms", "arms"), ("dimension", "dim"), ("actions", "actions"))}
@@ -219,10 +221,10 @@ def _configure_dp_sgd(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    import math
-
-    from dpverify.accountants.calibrate import dp_sgd_epsilon, min_noise_multiplier
-    from dpverify.errors import DpverifyValueError
+    from dpverify.accountants.calibrate import (  # deferred: keeps CLI start-up light
+        dp_sgd_epsilon,
+        min_noise_multiplier,
+    )
 
     if args.batch_size > args.dataset_size:
         raise DpverifyValueError(f"--batch-size {args.batch_size} must be at most "
@@ -262,7 +264,7 @@ def _configure_noise(parser: argparse.ArgumentParser, kind: str) -> None:
 
 
 def _plan_noise(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants import calibrate
+    from dpverify.accountants import calibrate  # deferred: keeps CLI start-up light
 
     common = {"count": args.count, "sensitivity": args.sensitivity}
     if args.target == "gaussian":
@@ -298,11 +300,11 @@ def _configure_shuffle(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
-    import math
-
-    from dpverify.accountants.shuffle import max_local_epsilon, min_batch_size
-    from dpverify.errors import DpverifyValueError
-    from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
+    from dpverify.accountants.shuffle import max_local_epsilon, min_batch_size  # deferred: keeps CLI start-up light
+    from dpverify.mechanisms.randomized_response import (  # deferred: keeps CLI start-up light
+        BinaryRandomizedResponse,
+        RandomizedResponse,
+    )
 
     if (args.n is None) == (args.local_epsilon is None):
         raise DpverifyValueError("give exactly one of --n (find the local epsilon) and "
@@ -344,7 +346,7 @@ def _configure_secure_aggregation(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_secure_aggregation(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.bandits.mab import secure_aggregation_plans
+    from dpverify.bandits.mab import secure_aggregation_plans  # deferred: keeps CLI start-up light
 
     rows = secure_aggregation_plans(args.epsilon, args.delta, users=args.users, bound=args.bound,
                                     tail_probability=args.tail_probability,

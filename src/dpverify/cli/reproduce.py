@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from dpverify.cli._core import add_execution_options, count, execution_options, seed
+from dpverify.errors import DpverifyValueError
 
 HELP = "reproduce a paper figure (CSV and PNG)"
 EXAMPLES = (
@@ -13,7 +14,7 @@ EXAMPLES = (
 )
 
 def configure(reproduce: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.experiments import EXPERIMENTS, SCALES
+    from dpverify.bandits.experiments import EXPERIMENTS, SCALES  # deferred: keeps CLI start-up light
 
     reproduce.description = ("Run a named experiment of dpverify.bandits.experiments and write "
                              "<name>.csv and <name>.png.")
@@ -39,11 +40,10 @@ def configure(reproduce: argparse.ArgumentParser) -> None:
 
 
 def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.bandits.experiments import EXPERIMENTS, reproduce
-    from dpverify.errors import DpverifyValueError
+    from dpverify.bandits.experiments import EXPERIMENTS, reproduce  # deferred: keeps CLI start-up light
 
     try:
-        import matplotlib  # noqa: F401 - checked before minutes of simulation, not after
+        import matplotlib  # deferred: optional, checked before the simulations  # noqa: F401
     except ImportError:
         raise DpverifyValueError("reproduce draws figures with matplotlib, which is not "
                                  "installed: pip install 'dpverify[plots]'") from None
@@ -58,7 +58,7 @@ def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
                         **execution_options(args))
     if not outcome.results:
         raise DpverifyValueError(f"--panels {args.panels} matches no panel of {args.name}")
-    from dpverify.bandits.experiments.tables import guarantee_columns
+    from dpverify.bandits.experiments.tables import guarantee_columns  # deferred: keeps CLI start-up light
 
     finals = [{"panel": panel.key, "algorithm": sim.algorithm, "epsilon": panel.epsilon,
                "horizon": sim.horizon, "runs": sim.runs,

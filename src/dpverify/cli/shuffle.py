@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from dpverify.cli._core import count, finite_float, privacy_text, significant
+from dpverify.errors import DpverifyValueError
 
 HELP = "privacy amplification by shuffling (and its inverse)"
 DESCRIPTION = ("Amplified epsilon of n users' local_epsilon-LDP reports after a shuffler, "
@@ -18,7 +19,7 @@ EXAMPLES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.accountants.shuffle import SHUFFLE_BOUNDS
+    from dpverify.accountants.shuffle import SHUFFLE_BOUNDS  # deferred: keeps CLI start-up light
 
     parser.add_argument("--local-epsilon", type=finite_float,
                         help="each user's local epsilon_0 (required unless --inverse)")
@@ -40,9 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _shuffle(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilon
-    from dpverify.errors import DpverifyValueError
-    from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse
+    from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilon  # deferred: keeps CLI start-up light
+    from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse  # deferred: keeps CLI start-up light
 
     family = BinaryRandomizedResponse.from_epsilon if args.randomizer == "binary-rr" else None
     if args.inverse:

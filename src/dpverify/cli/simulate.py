@@ -16,6 +16,7 @@ from dpverify.cli._core import (
     privacy_text,
     seed,
 )
+from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
 HELP = "simulate a (private) bandit algorithm and report its regret"
 DESCRIPTION = ("Run a bandit algorithm of Tenenbaum et al. 2021 / Chowdhury & Zhou 2023 (multi-armed), "
@@ -29,11 +30,11 @@ EXAMPLES = (
 )
 
 def configure(simulate: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
-    from dpverify.bandits.environments import REWARD_FAMILIES
-    from dpverify.bandits.linear.environments import LINEAR_INSTANCES
-    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
-    from dpverify.bandits.mab import ALGORITHM_NAMES
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
+    from dpverify.bandits.environments import REWARD_FAMILIES  # deferred: keeps CLI start-up light
+    from dpverify.bandits.linear.environments import LINEAR_INSTANCES  # deferred: keeps CLI start-up light
+    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES  # deferred: keeps CLI start-up light
+    from dpverify.bandits.mab import ALGORITHM_NAMES  # deferred: keeps CLI start-up light
 
     simulate.add_argument("--algorithm", choices=(*ALGORITHM_NAMES, *LINEAR_ALGORITHM_NAMES,
                                                   *CONTEXTUAL_ALGORITHMS), required=True,
@@ -93,10 +94,10 @@ def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
 def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
     if _is_contextual(args):
         return _contextual_simulate(args)
-    from dpverify.bandits import make_algorithm
-    from dpverify.bandits.environments import instance_family
-    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
-    from dpverify.bandits.simulate import simulate
+    from dpverify.bandits import make_algorithm  # deferred: keeps CLI start-up light
+    from dpverify.bandits.environments import instance_family  # deferred: keeps CLI start-up light
+    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES  # deferred: keeps CLI start-up light
+    from dpverify.bandits.simulate import simulate  # deferred: keeps CLI start-up light
 
     if args.algorithm in LINEAR_ALGORITHM_NAMES:
         return _linear_simulate(args)
@@ -117,8 +118,7 @@ def _user_instance(args: argparse.Namespace, *, linear: bool) -> Any:
     """The ``--instance-file`` instance (``None`` without it); it must fit the algorithm's family."""
     if args.instance_file is None:
         return None
-    from dpverify.bandits.instance_files import load_instance
-    from dpverify.errors import DpverifyTypeError, DpverifyValueError
+    from dpverify.bandits.instance_files import load_instance  # deferred: keeps CLI start-up light
 
     try:
         instance = load_instance(args.instance_file)
@@ -184,10 +184,12 @@ def _add_linear_simulate_options(simulate: Any) -> None:
 
 def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``dpverify simulate`` for the linear algorithms (hanna-*, dpdpe-*, dpe, dpe-fixedu)."""
-    from dpverify.bandits.linear.environments import LINEAR_INSTANCES, LinearInstanceFamily
-    from dpverify.errors import DpverifyValueError
-    from dpverify.bandits import make_algorithm
-    from dpverify.bandits.simulate import simulate
+    from dpverify.bandits.linear.environments import (  # deferred: keeps CLI start-up light
+        LINEAR_INSTANCES,
+        LinearInstanceFamily,
+    )
+    from dpverify.bandits import make_algorithm  # deferred: keeps CLI start-up light
+    from dpverify.bandits.simulate import simulate  # deferred: keeps CLI start-up light
 
     hanna = args.algorithm.startswith("hanna")
     args.instance = args.instance or ("sphere" if hanna else "dpdpe")
@@ -228,8 +230,6 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
 
 def _fixed_users(args: argparse.Namespace) -> int | str:
     """``--fixed-users``: an integer U, or the rule that sizes it (default equal communication)."""
-    from dpverify.errors import DpverifyValueError
-
     value = args.fixed_users or "equal-communication"
     if value.isdigit() and int(value) >= 1:
         return int(value)
@@ -253,8 +253,7 @@ def _add_contextual_options(simulate: Any) -> None:
 
 
 def _is_contextual(args: argparse.Namespace) -> bool:
-    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
-    from dpverify.errors import DpverifyValueError
+    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
 
     contextual = args.algorithm in CONTEXTUAL_ALGORITHMS
     if contextual and args.instance is None:
@@ -268,10 +267,9 @@ def _is_contextual(args: argparse.Namespace) -> bool:
 
 def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``simulate`` for Garcelon et al. 2022's contextual algorithms: the MAB keys + local_epsilon, batch_length."""
-    from dpverify.bandits import make_algorithm
-    from dpverify.bandits.contextual import ContextualInstanceFamily
-    from dpverify.bandits.simulate import simulate
-    from dpverify.errors import DpverifyValueError
+    from dpverify.bandits import make_algorithm  # deferred: keeps CLI start-up light
+    from dpverify.bandits.contextual import ContextualInstanceFamily  # deferred: keeps CLI start-up light
+    from dpverify.bandits.simulate import simulate  # deferred: keeps CLI start-up light
 
     args.delta = 1e-6 if args.delta is None else args.delta
     generator = "correlated" if args.instance == "contextual-correlated" else "sphere"

@@ -37,12 +37,12 @@ def configure(sweep: argparse.ArgumentParser) -> None:
 
 
 def _sweep_command(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.bandits.experiments import load_sweep_spec, sweep
+    from dpverify.bandits.experiments import load_sweep_spec, sweep  # deferred: keeps CLI start-up light
 
     spec = load_sweep_spec(args.spec)
     if not args.no_figures:
         try:
-            import matplotlib  # noqa: F401 - checked before the runs, not after
+            import matplotlib  # deferred: optional, checked before the runs  # noqa: F401
         except ImportError:
             args.no_figures = True
     outcome = sweep(spec, out_dir=args.out, progress=args.progress, image_format=args.image_format,

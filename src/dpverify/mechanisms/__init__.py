@@ -15,6 +15,7 @@
 """
 
 from dpverify.mechanisms._noise_maps import (
+    binomial_noise_delta,
     discrete_gaussian_delta,
     discrete_laplace_delta,
     skellam_rdp,
@@ -33,6 +34,7 @@ from dpverify.mechanisms.discrete import (
     DiscreteLaplace,
     PolyaDifference,
     Skellam,
+    discrete_gaussian_normaliser,
 )
 from dpverify.mechanisms.encoding import (
     LocalPrivatizer,
@@ -111,6 +113,8 @@ __all__ = [
     "laplace_privacy_profile",
     "discrete_laplace_delta",
     "discrete_gaussian_delta",
+    "discrete_gaussian_normaliser",
+    "binomial_noise_delta",
     "skellam_rdp",
     "mixture_gaussian_delta",
     "mixture_gaussian_rdp",

@@ -85,7 +85,7 @@ def _gaussian_series(a: mpmath.mpf, start: int, *, loss_start: mpmath.mpf | None
 
 
 @lru_cache(maxsize=256)
-def _discrete_gaussian_normaliser(sigma: float) -> mpmath.mpf:
+def discrete_gaussian_normaliser(sigma: float) -> mpmath.mpf:
     """``Z = Σ_k e^{−k²/(2σ²)}`` (CKS 2020, Def. 1), at 50 digits.
 
     Summed directly for σ < 1, else through the Poisson summation identity

@@ -37,7 +37,7 @@ from dpverify.mechanisms.continuous import (
     gaussian_privacy_profile,
     laplace_privacy_profile,
 )
-from dpverify.mechanisms._discrete_series import _discrete_gaussian_normaliser, _gaussian_series
+from dpverify.mechanisms._discrete_series import discrete_gaussian_normaliser, _gaussian_series
 from dpverify.mechanisms.discrete import (
     SERIES_RELATIVE_ERROR,
     BinomialNoise,
@@ -226,7 +226,7 @@ def discrete_gaussian_delta(sigma: float, epsilon: Any, *, sensitivity: int = 1)
         start = int(mpmath.floor((epsilon / a - delta * delta) / (2 * delta))) + 1
         loss_start = epsilon - (2 * start * delta + delta * delta) * a
         total = _gaussian_series(a, start, loss_start=loss_start, loss_step=2 * delta * a)
-        return total / _discrete_gaussian_normaliser(sigma)
+        return total / discrete_gaussian_normaliser(sigma)
 
 
 @register_privacy_map(DiscreteGaussian, PrivacyProfile)

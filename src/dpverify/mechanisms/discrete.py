@@ -45,7 +45,7 @@ from dpverify._validation import (
 from dpverify.mechanisms._discrete_series import (
     TAIL_TOLERANCE,
     _as_rational,
-    _discrete_gaussian_normaliser,
+    discrete_gaussian_normaliser,
     _gaussian_series,
     _integer_or_none,
     _log,
@@ -63,6 +63,7 @@ __all__ = [
     "BinomialNoise",
     "ShiftedLaw",
     "SERIES_RELATIVE_ERROR",
+    "discrete_gaussian_normaliser",
 ]
 
 #: Relative error of every series-based value (truncation plus 50-digit rounding, with margin).
@@ -252,17 +253,17 @@ class DiscreteGaussian(_SymmetricIntegerNoise):
         with working_precision():
             if point is None:
                 return mpmath.mpf(0)
-            return mpmath.exp(-self._a() * point * point) / _discrete_gaussian_normaliser(self.sigma)
+            return mpmath.exp(-self._a() * point * point) / discrete_gaussian_normaliser(self.sigma)
 
     def logpmf(self, k: Any) -> mpmath.mpf:
         point = _integer_or_none(k)
         with working_precision():
             if point is None:
                 return mpmath.ninf
-            return -self._a() * point * point - mpmath.log(_discrete_gaussian_normaliser(self.sigma))
+            return -self._a() * point * point - mpmath.log(discrete_gaussian_normaliser(self.sigma))
 
     def _upper_tail(self, a: int) -> mpmath.mpf:
-        return _gaussian_series(self._a(), a) / _discrete_gaussian_normaliser(self.sigma)
+        return _gaussian_series(self._a(), a) / discrete_gaussian_normaliser(self.sigma)
 
     def variance(self) -> mpmath.mpf:
         """``Σ k² e^{−k²/(2σ²)} / Z`` (< σ², CKS 2020 Prop. 19).
@@ -278,12 +279,12 @@ class DiscreteGaussian(_SymmetricIntegerNoise):
                     remainder = (k * mpmath.exp(-a * k * k) / (2 * a)
                                  + mpmath.sqrt(mpmath.pi) * mpmath.erfc(k * mpmath.sqrt(a)) / (4 * a ** 1.5))
                     if remainder <= TAIL_TOLERANCE * total:
-                        return 2 * total / _discrete_gaussian_normaliser(self.sigma)
+                        return 2 * total / discrete_gaussian_normaliser(self.sigma)
                 k += 1
 
     def pmf_array(self, ks: np.ndarray) -> np.ndarray:
         ks = np.asarray(ks, dtype=float)
-        values = np.exp(-ks ** 2 / (2 * self.sigma ** 2)) / float(_discrete_gaussian_normaliser(self.sigma))
+        values = np.exp(-ks ** 2 / (2 * self.sigma ** 2)) / float(discrete_gaussian_normaliser(self.sigma))
         return np.where(ks == np.round(ks), values, 0.0)
 
 

@@ -11,6 +11,7 @@ registers its tightest guarantee first). An unsupported pair raises
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ from dpverify._numeric import working_precision
 from dpverify._validation import check_instance, check_positive, shown, value_error
 from dpverify.errors import DpverifyTypeError, UnsupportedError
 from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify.mechanisms._lattice import convert
 from dpverify.neighbouring import Neighbouring
 
 __all__ = [
@@ -118,8 +120,6 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
         raise DpverifyTypeError(f"target={shown(target)} must be a guarantee type such as "
                                 f"{', '.join(t.__name__ for t in maps)}, or None")
     if target not in maps:
-        from dpverify.mechanisms._lattice import convert
-
         converted = convert({kind: (lambda f=function: f(mechanism, sensitivity=sensitivity,
                                                         relation=relation))
                              for kind, function in maps.items()}, target)
@@ -184,8 +184,6 @@ def _ensure_registered() -> None:
     global _REGISTERED
     if not _REGISTERED:
         _REGISTERED = True
-        import importlib
-
         for module in ("dpverify.mechanisms._noise_maps", "dpverify.mechanisms._local_maps",
                        "dpverify.mechanisms.mixture", "dpverify.mechanisms.truncated_discrete_gaussian"):
             try:

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from typing import Any
 
 import mpmath
@@ -204,8 +205,6 @@ class SecureAggregation:
 
 
 def _binomial_pmf(trials: int, probability: Any, one: Any) -> list[Any]:
-    from math import comb
-
     return [comb(trials, k) * probability ** k * (one - probability) ** (trials - k)
             for k in range(trials + 1)]
 

@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+import dpverify.mechanisms.samplers as samplers
+import dpverify.mechanisms.simulation as simulation
 from dpverify._validation import (
     check_instance,
     check_positive_int,
@@ -31,7 +33,6 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.errors import UnsupportedError
-from dpverify.mechanisms import samplers, simulation
 from dpverify.mechanisms.continuous import Gaussian, Laplace
 from dpverify.mechanisms.discrete import (
     BinomialNoise,

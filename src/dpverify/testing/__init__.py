@@ -18,17 +18,14 @@ Importing this package is cheap: the assertions (which need numpy, scipy and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+from dpverify._lazy import lazy_exports
+
+if TYPE_CHECKING:  # the static view of the lazy re-exports below
     from dpverify.testing.assertions import assert_conservative, assert_satisfies
 
 __all__ = ["assert_satisfies", "assert_conservative"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from dpverify.testing import assertions
-
-        return getattr(assertions, name)
-    raise AttributeError(f"module 'dpverify.testing' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, globals(),
+                                    dict.fromkeys(__all__, "dpverify.testing.assertions"))

@@ -45,7 +45,7 @@ from typing import Any
 
 import pytest
 
-from dpverify.testing import _session
+import dpverify.testing._session as _session
 
 _STATE = pytest.StashKey[_session.RunState]()
 _MARKER_KEYS = ("samples", "confidence", "seed")
@@ -123,7 +123,7 @@ def _register_type_strategies(*, needed: bool = False) -> None:
     if not needed and not ("hypothesis" in sys.modules and "dpverify.guarantees" in sys.modules):
         return
     try:
-        import dpverify.testing.strategies  # noqa: F401  (registers on import)
+        import dpverify.testing.strategies  # deferred: hypothesis, only when needed  # noqa: F401
     except ModuleNotFoundError as error:  # hypothesis is not installed: nothing to register for
         if error.name is None or not error.name.startswith("hypothesis"):
             raise
@@ -202,7 +202,7 @@ def dp_rng(request: pytest.FixtureRequest) -> Any:
     Spawned from ``SeedSequence(entropy=(seed, sha256(nodeid)), spawn_key=(0,))``:
     independent of which other tests run and in what order.
     """
-    import numpy as np
+    import numpy as np  # deferred: the plugin loads in every pytest run
 
     state = request.config.stash.get(_STATE, None)
     test = state.test if state is not None else None

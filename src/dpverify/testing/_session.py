@@ -1,6 +1,6 @@
 """The state the pytest plugin shares with :func:`~dpverify.testing.assert_satisfies`.
 
-Pure Python with no imports, so that the plugin stays light. The plugin pushes
+Standard library only (numpy on first use), so that the plugin stays light. The plugin pushes
 one :class:`RunState` per pytest session in ``pytest_configure`` and pops it in
 ``pytest_unconfigure``; a stack, because a test may run pytest inside pytest
 (``pytester``'s in-process runs). Outside the plugin the stack is empty and the
@@ -9,6 +9,7 @@ assertions use their library defaults.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,9 +91,7 @@ def stream_seed(seed: int, nodeid: str, *spawn_key: int) -> Any:
     parallelising tests changes no test's streams. (numpy is imported here, on
     first use, to keep the plugin's import light.)
     """
-    import hashlib
-
-    import numpy as np
+    import numpy as np  # deferred: the pytest plugin imports this module in every run
 
     digest = int.from_bytes(hashlib.sha256(nodeid.encode("utf-8")).digest()[:16], "little")
     return np.random.SeedSequence(entropy=(seed, digest), spawn_key=spawn_key)

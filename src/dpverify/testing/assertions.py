@@ -12,15 +12,16 @@ from __future__ import annotations
 import decimal
 import hashlib
 import math
+import sys
 from typing import Any
 
 import numpy as np
 
+import dpverify.testing._session as _session
 from dpverify._validation import check_real, value_error
 from dpverify.auditing.audit import Sampler, audit
 from dpverify.auditing.report import AuditReport
 from dpverify.errors import DpverifyTypeError
-from dpverify.testing import _session
 
 __all__ = ["assert_satisfies", "assert_conservative", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE",
            "DEFAULT_SEED"]
@@ -169,12 +170,10 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
 
 def _target(report: AuditReport) -> None:
     """``hypothesis.target(ε_lb − ε)`` when running inside a hypothesis test (else nothing)."""
-    import sys
-
     if "hypothesis" not in sys.modules:
         return
-    from hypothesis import target
-    from hypothesis.control import currently_in_test_context
+    from hypothesis import target  # deferred: optional; used only when already loaded
+    from hypothesis.control import currently_in_test_context  # deferred: optional, as above
 
     if currently_in_test_context():
         excess = report.epsilon_lower_bound - report.guarantee.epsilon

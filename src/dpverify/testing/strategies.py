@@ -194,7 +194,10 @@ def _rdp_curves(draw: Any, max_epsilon: float, max_order: float) -> RDPCurve:
 
 
 def _profile(kind: str, parameter: float, sensitivity: float) -> PrivacyProfile:
-    from dpverify.mechanisms.continuous import gaussian_privacy_profile, laplace_privacy_profile
+    from dpverify.mechanisms.continuous import (  # deferred: scipy.stats, unneeded at collection
+        gaussian_privacy_profile,
+        laplace_privacy_profile,
+    )
 
     build = gaussian_privacy_profile if kind == "gaussian" else laplace_privacy_profile
     return build(parameter, sensitivity=sensitivity)
@@ -268,7 +271,7 @@ def register_type_strategies() -> None:
 
 
 def _mechanism_builders() -> dict[type, st.SearchStrategy[Any]]:
-    from dpverify import mechanisms as m
+    import dpverify.mechanisms as m  # deferred: scipy.stats, unneeded at collection
 
     scales = st.floats(0.1, 10.0)
     return {

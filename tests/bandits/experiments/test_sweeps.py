@@ -127,16 +127,16 @@ def test_simulate_reads_its_runs_from_the_store(tmp_path, monkeypatch) -> None:
     first = simulate_module.simulate(algorithm, EASY, 5000, runs=3, seed=2, cache=True,
                                      cache_dir=tmp_path)
 
-    import dpverify.execution
+    import dpverify.bandits.store
 
-    real = dpverify.execution.run_tasks
+    real = dpverify.bandits.store.run_tasks
 
     def no_simulation(function, tasks, **where):
         if tasks:
             raise AssertionError("a cached run was simulated again")
         return real(function, tasks, **where)
 
-    monkeypatch.setattr(dpverify.execution, "run_tasks", no_simulation)
+    monkeypatch.setattr(dpverify.bandits.store, "run_tasks", no_simulation)
     again = simulate_module.simulate(algorithm, EASY, 5000, runs=3, seed=2, cache=True,
                                      cache_dir=tmp_path)
     assert np.array_equal(first.pseudo_regret, again.pseudo_regret)

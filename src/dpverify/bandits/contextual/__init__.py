@@ -17,6 +17,7 @@
 'shuffle'
 """
 
+from dpverify._validation import check_choice, value_error
 from dpverify.bandits.contextual.environment import (
     CONTEXT_GENERATORS,
     ContextualLinearBandit,
@@ -56,8 +57,6 @@ def make_contextual_algorithm(name: str, *, epsilon: float | None = None, delta:
     >>> make_contextual_algorithm("sblb-fixed-batch", epsilon=0.001).name
     'sblb-fixed-batch'
     """
-    from dpverify._validation import check_choice, value_error
-
     name = check_choice(name, "name", CONTEXTUAL_ALGORITHMS)
     if name == "linucb":
         if epsilon is not None:

@@ -23,7 +23,9 @@ from dataclasses import replace
 from typing import Any
 
 from dpverify._numeric import bisect_passing
-from dpverify.bandits.plan import DeploymentPlan, meets_request
+from dpverify._validation import check_positive_int
+from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
+from dpverify.bandits.plan import DeploymentPlan, instance_sizes, meets_request
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import ApproxDP
 
@@ -152,8 +154,6 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
 
 
 def _cor8_limit(algorithm: Any, horizon: int) -> float | None:
-    from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
-
     return cor8_epsilon_limit(horizon) if algorithm.regime == "cor8" else None
 
 
@@ -161,9 +161,6 @@ def local_plan(algorithm: Any, *, horizon: Any, n_arms: Any = None, dimension: A
                actions: Any = None) -> DeploymentPlan:
     """LinUCB (non-private) or LDP LinUCB (every report ε-LDP, l = 1): their ``plan()``,
     arguments as the algorithms' ``plan`` takes them (checked here)."""
-    from dpverify._validation import check_positive_int
-    from dpverify.bandits.plan import instance_sizes
-
     sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
                            required=("dimension",))
     horizon = check_positive_int(horizon, "horizon")

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+import dpverify.bandits.contextual.parameters as _params
 from dpverify._validation import (
     check_delta,
     check_epsilon,
@@ -35,7 +36,7 @@ from dpverify._validation import (
     check_text,
 )
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits.contextual import parameters as _params
+from dpverify.bandits.contextual._deployment import local_plan
 from dpverify.bandits.contextual._engine import Learner
 from dpverify.bandits.contextual.sblb import ShuffledLinearLearner
 from dpverify.guarantees import ApproxDP, PureDP
@@ -123,8 +124,6 @@ class LinUCB:
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
              actions: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
-        from dpverify.bandits.contextual._deployment import local_plan
-
         return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
                           actions=actions)
 
@@ -185,8 +184,6 @@ class LDPLinUCB:
     def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
              actions: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
-        from dpverify.bandits.contextual._deployment import local_plan
-
         return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
                           actions=actions)
 

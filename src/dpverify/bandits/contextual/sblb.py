@@ -33,6 +33,7 @@ probability of the LDP-noise concentration event E_δ).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -41,6 +42,7 @@ import mpmath
 import numpy as np
 from numpy.typing import NDArray
 
+import dpverify.bandits.contextual.parameters as _params
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_choice,
@@ -57,8 +59,8 @@ from dpverify.accountants.shuffle_papers import (
     garcelon_total_guarantee,
 )
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits.plan import MODES
-from dpverify.bandits.contextual import parameters as _params
+from dpverify.bandits.contextual._deployment import sblb_plan, sound_parameters
+from dpverify.bandits.plan import MODES, instance_sizes
 from dpverify.bandits.contextual._engine import Learner
 from dpverify.bandits.contextual.reports import (
     debias,
@@ -207,8 +209,6 @@ class SBLB:
     def parameters(self, *, horizon: int, dimension: int) -> _params.SBLBParameters:
         """The deployment's parameters (Cor. 7/8; l from Thm 5 unless overridden; calibrated in sound mode)."""
         if self.mode == "sound":
-            from dpverify.bandits.contextual._deployment import sound_parameters
-
             return sound_parameters(self, check_positive_int(horizon, "horizon"),
                                     check_positive_int(dimension, "dimension"))
         params = _params.sblb_parameters(self.epsilon, self.delta, horizon, dimension, self.regime,
@@ -231,9 +231,6 @@ class SBLB:
         >>> plan.claim_met, plan.feasible_horizon > 10 ** 5
         (False, True)
         """
-        from dpverify.bandits.contextual._deployment import sblb_plan
-        from dpverify.bandits.plan import instance_sizes
-
         sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
                                required=("dimension",))
         return sblb_plan(self, horizon=check_positive_int(horizon, "horizon"),
@@ -286,8 +283,6 @@ class SBLB:
         >>> eps["pld"] <= eps["advanced"]
         True
         """
-        import warnings
-
         out: dict[str, float | None] = {}
         for composition in GARCELON_COMPOSITIONS:
             with warnings.catch_warnings():  # astronomically large ε_c overflow inside numpy

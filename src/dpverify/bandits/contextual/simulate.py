@@ -6,7 +6,10 @@
 instance (when given an instance family) and one for the run; the result does
 not depend on ``n_jobs``; regrets are kept at log-spaced checkpoints. The
 batch/arm-oriented simulator does not fit (contexts change every round), the
-shared loop is :func:`dpverify.bandits.contextual._engine.run`.
+shared loop is :func:`dpverify.bandits.contextual._engine.run`. It is registered
+for the contextual instances and families
+(:func:`~dpverify.bandits.simulate.register_simulator`), so
+:func:`~dpverify.bandits.simulate.simulate` runs them too.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from dpverify.bandits.simulate import (
     SimulationResult,
     _check_checkpoints,
     _frozen,
+    register_simulator,
     run_seeded,
 )
 
@@ -50,6 +54,7 @@ def _run_once(algorithm: Any, source: Any, horizon: int, checkpoints: NDArray[np
 MAX_CONTEXTUAL_HORIZON = 10**7
 
 
+@register_simulator(ContextualLinearBandit, ContextualInstanceFamily)
 def simulate_contextual(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1,
                         seed: Any = None, n_jobs: int = 1, executor: Any = None,
                         scheduler: str | None = None, progress: bool = False,

@@ -10,6 +10,7 @@ from dpverify._record_validation import check_record
 from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.environments import InstanceFamily
 from dpverify.bandits.instance_files import FixedInstance
+from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import SimulationResult
@@ -107,8 +108,6 @@ class LinearAlgorithmSpec:
         return self.name == "dpe-fixedu"
 
     def build(self, epsilon: float, delta: float, horizon: int | None = None) -> Any:
-        from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
-
         options = dict(self.options)
         if self.needs_horizon:
             options.update(horizon=horizon, dimension=20)

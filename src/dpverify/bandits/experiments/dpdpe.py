@@ -25,6 +25,7 @@ from typing import Any
 from dpverify.bandits.experiments._spec import Experiment, LinearAlgorithmSpec, Panel
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.linear.fixed_users import equal_communication_users, mean_communication
+from dpverify.errors import DpverifyValueError
 
 __all__ = ["DPDPE_EPSILONS", "DPDPE_EXPERIMENTS", "EqualCommunicationSpec",
            "equal_communication_users", "mean_communication"]
@@ -68,8 +69,6 @@ class EqualCommunicationSpec:
         return LinearAlgorithmSpec("dpe-fixedu", f"{self.label} (U = {users})", (("users", users),))
 
     def build(self, epsilon: float, delta: float) -> Any:
-        from dpverify.errors import DpverifyValueError
-
         raise DpverifyValueError("EqualCommunicationSpec is resolved per panel before building")
 
 

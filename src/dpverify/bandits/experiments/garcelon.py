@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+import dpverify.bandits.plots as plots
 from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.contextual.linucb import LDPLinUCB, LinUCB
 from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
@@ -209,8 +210,6 @@ def fit_slopes(table: list[dict[str, Any]], *, min_horizon: float) -> list[dict[
 
 def _write(name: str, scale: str, results: tuple, out_dir: Path, *,
            image_format: str = "png") -> list[Path]:
-    from dpverify.bandits import plots
-
     out_dir.mkdir(parents=True, exist_ok=True)
     table = rows(results)
     csv_path, figure_path = out_dir / f"{name}.csv", out_dir / f"{name}.{image_format}"

@@ -24,13 +24,14 @@ from dpverify._validation import (
 )
 from dpverify.bandits._limits import check_runs
 from dpverify.bandits.experiments._spec import SCALES, ExperimentResult
+from dpverify.bandits.experiments.garcelon import run_contextual
 from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.experiments.spec_files import check_panel_keys, experiment_spec
 from dpverify.bandits.experiments.sweeps import sweep
 from dpverify.bandits.experiments.tables import summary_rows
 from dpverify.bandits.plots import FORMATS
 from dpverify.errors import DpverifyTypeError
-from dpverify.execution import check_placement
+from dpverify.execution import check_placement, open_executor
 
 __all__ = ["reproduce", "scaling_rows"]
 
@@ -66,9 +67,6 @@ def reproduce(name: str, *, scale: str = "quick", seed: int = 0, out_dir: str | 
     check_choice(image_format, "image_format", FORMATS)
     start = time.perf_counter()
     if experiment.kind == "contextual":  # Garcelon et al. 2022: cells of (d, T, ε), see that module
-        from dpverify.bandits.experiments.garcelon import run_contextual
-        from dpverify.execution import open_executor
-
         with open_executor(n_jobs=n_jobs, executor=executor, scheduler=scheduler) as pool:
             cells, written = run_contextual(name, scale=scale, seed=seed, out_dir=out_dir,
                                             n_jobs=1, cells=panels, runs=explicit_runs,

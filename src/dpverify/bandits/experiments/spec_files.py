@@ -44,9 +44,14 @@ from pathlib import Path
 from typing import Any
 
 from dpverify._validation import check_choice, check_instance, check_positive_int, shown, value_error
+from dpverify.bandits.environments import instance_family
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
+from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.experiments.sweeps import SweepSpec, instance_entropy
 from dpverify.bandits.instance_files import instance_from_mapping, load_instance, read_toml
+from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
+from dpverify.bandits.linear.environments import LinearInstanceFamily
+from dpverify.bandits.mab import ALGORITHM_NAMES
 from dpverify.errors import DpverifyTypeError
 
 __all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec"]
@@ -71,8 +76,6 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
     at full scale only, when the horizons are reduced and the experiment says
     nothing).
     """
-    from dpverify.bandits.experiments.registry import EXPERIMENTS
-
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
     if experiment.kind == "contextual":
         raise value_error("name", name, "an experiment of bandit panels",
@@ -159,9 +162,6 @@ def _list(data: dict[str, Any], key: str) -> list[Any]:
 
 
 def _algorithm(entry: Any) -> Any:
-    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
-    from dpverify.bandits.mab import ALGORITHM_NAMES
-
     if not isinstance(entry, dict) or "name" not in entry:
         raise value_error("algorithms", entry, "tables with a name (and optional label, options)")
     name = check_choice(entry["name"], "algorithms.name", ALGORITHM_NAMES + LINEAR_ALGORITHM_NAMES)
@@ -173,9 +173,6 @@ def _algorithm(entry: Any) -> Any:
 
 
 def _instances(entry: Any, base: Path) -> tuple[str, Any]:
-    from dpverify.bandits.environments import instance_family
-    from dpverify.bandits.linear.environments import LinearInstanceFamily
-
     if not isinstance(entry, dict):
         raise value_error("instances", entry, "tables (family, linear_family, means/theta or file)")
     if "family" in entry:

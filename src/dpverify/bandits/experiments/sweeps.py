@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits.experiments._spec import Panel, build_algorithm
+from dpverify.bandits.experiments.tables import run_rows, summary_rows, write_sweep
 from dpverify.bandits.simulate import SimulationResult, _run_once, assemble_result, log_checkpoints
 from dpverify.bandits.store import open_store, run_cached
 from dpverify.bandits.plots import FORMATS
@@ -121,14 +122,10 @@ class SweepResult:
 
     def table(self) -> list[dict[str, Any]]:
         """The tidy results table: one row per (panel, algorithm, run, checkpoint)."""
-        from dpverify.bandits.experiments.tables import run_rows
-
         return run_rows(self.spec, self.results)
 
     def summary(self) -> list[dict[str, Any]]:
         """One row per (panel, algorithm): final regret and each curve's actual guarantee."""
-        from dpverify.bandits.experiments.tables import summary_rows
-
         return summary_rows(self.results)
 
 
@@ -219,8 +216,6 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
                     for p, panel in enumerate(spec.panels))
     files: tuple[Path, ...] = ()
     if out_dir is not None:
-        from dpverify.bandits.experiments.tables import write_sweep
-
         files = tuple(write_sweep(spec, results, Path(out_dir), figures=figures,
                                         image_format=image_format))
     return SweepResult(spec, results, files, computed=computed, cached=len(tasks) - computed,
@@ -229,8 +224,6 @@ def sweep(spec: SweepSpec, *, n_jobs: Any = 1, executor: Any = None, scheduler: 
 
 def _assemble(spec: SweepSpec, p: int, panel: Panel, a: int, entropy: list[int],
               outcomes: dict[tuple[int, int, int], tuple]) -> SimulationResult:
-    from dataclasses import replace
-
     algorithm_spec = panel.algorithms[a]
     runs = [outcomes[(p, a, run)] for run in range(spec.runs)]
     algorithm = build_algorithm(algorithm_spec, panel.epsilon, panel.delta, panel.horizon)

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+import dpverify.bandits.plots as plots
+
 __all__ = ["run_rows", "curve_rows", "summary_rows", "guarantee_columns", "guarantee_label",
            "add_excess_regret", "write_rows", "write_sweep"]
 
@@ -122,7 +124,7 @@ def write_rows(rows: list[dict[str, Any]], path: Path) -> Path:
 def _write_parquet(rows: list[dict[str, Any]], path: Path) -> Path | None:
     """Parquet through pandas when pandas and a Parquet engine are installed; else nothing."""
     try:
-        import pandas
+        import pandas  # deferred: optional (pandas and a Parquet engine)
     except ImportError:
         return None
     try:
@@ -135,8 +137,6 @@ def _write_parquet(rows: list[dict[str, Any]], path: Path) -> Path | None:
 def write_sweep(spec: Any, results: Any, out_dir: Path, *, figures: bool = True,
                 image_format: str = "png") -> list[Path]:
     """Write the tables (and figures, as ``image_format``) of a sweep; return the paths written."""
-    from dpverify.bandits import plots
-
     out_dir.mkdir(parents=True, exist_ok=True)
     runs, summary = run_rows(spec, results), summary_rows(results)
     if spec.reference:

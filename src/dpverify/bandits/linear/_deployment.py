@@ -13,8 +13,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dpverify.bandits.design import support_size_bound
-from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, noise_parameters
+from dpverify._validation import check_positive_int
+from dpverify.bandits.design import design_budget, support_size_bound
+from dpverify.bandits.linear._schedules import batch_base, batch_count, phase_schedule
+from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, instance_sizes, noise_parameters
+from dpverify.guarantees import ApproxDP
+from dpverify.mechanisms import Laplace
 
 __all__ = ["hanna_plan", "dpdpe_plan", "core_set_bound"]
 
@@ -23,9 +27,6 @@ def linear_plan(algorithm: Any, build: Any, *, horizon: Any, n_arms: Any, dimens
                 actions: Any) -> DeploymentPlan:
     """The ``plan`` of a linear algorithm: sizes checked as every family checks them, then
     ``build(algorithm, horizon=, dimension=, actions=)`` (:func:`hanna_plan` or :func:`dpdpe_plan`)."""
-    from dpverify._validation import check_positive_int
-    from dpverify.bandits.plan import instance_sizes
-
     sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
                            required=("dimension", "actions"))
     return build(algorithm, horizon=check_positive_int(horizon, "horizon"),
@@ -44,8 +45,6 @@ def core_set_bound(actions: int, dimension: int, core_set: bool = True) -> int:
 def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
     """Hanna et al. 2022, Alg. 1/2/3: one record per batch i (N_i = ⌈q^i⌉ users at least, N_i + |C| − 1 at most).
     """
-    from dpverify.bandits.linear.phased_elimination import batch_base, batch_count
-
     base, count = batch_base(horizon), batch_count(horizon)
     core = core_set_bound(actions, dimension, algorithm.core_set)
     privatizer = algorithm.privatizer
@@ -61,7 +60,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
             record["local_epsilon_0" if algorithm.model == "shuffle" else "epsilon"] = batch.epsilon
             if algorithm.model == "shuffle" and algorithm.mode == "paper":
                 record["local_epsilon_0_at_most"] = privatizer.for_batch(nominal + core - 1).epsilon
-            record.update(noise_parameters(_laplace(batch.scale)))
+            record.update(noise_parameters(Laplace(scale=batch.scale)))
             # as PhasedElimination.guarantee: paper mode's ε0 covers up to N_i + k − 1 users
             record["per_batch"] = guarantee_dict(
                 privatizer.guarantee(nominal, local_users=nominal + actions - 1
@@ -90,15 +89,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
                           instance={"dimension": dimension, "actions": actions})
 
 
-def _laplace(scale: float) -> Any:
-    from dpverify.mechanisms import Laplace
-
-    return Laplace(scale=scale)
-
-
 def _requested(algorithm: Any) -> Any:
-    from dpverify.guarantees import ApproxDP
-
     if algorithm.model == "none":
         return None
     return ApproxDP(algorithm.epsilon, algorithm.delta)
@@ -106,9 +97,6 @@ def _requested(algorithm: Any) -> Any:
 
 def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
     """DP-DPE: one record per phase l (h_l plays, |U_l| fresh clients, noise at s_l <= the core bound)."""
-    from dpverify.bandits.design import design_budget
-    from dpverify.bandits.linear.distributed_phased_elimination import phase_schedule
-
     privatizer = algorithm.privatizer
     guarantee = algorithm.guarantee(n_arms=actions, horizon=horizon)
     coordinates = core_set_bound(actions, dimension)

@@ -18,11 +18,12 @@ from dpverify._validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_in_range,
     check_positive,
     check_positive_int,
     value_error,
 )
-from dpverify.accountants.calibrate import classical_gaussian_sigma
+from dpverify.accountants.calibrate import analytic_gaussian_sigma, classical_gaussian_sigma
 from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile
 from dpverify.mechanisms import Gaussian, VectorSummation, privacy_map
 
@@ -73,8 +74,6 @@ class _GaussianAverage:
 
     @functools.cached_property
     def _sound_ratio(self) -> float:
-        from dpverify.accountants.calibrate import analytic_gaussian_sigma
-
         return analytic_gaussian_sigma(self.epsilon, self.delta)
 
     @property
@@ -241,8 +240,6 @@ class ShuffleVectorAverage:
     model = "shuffle"
 
     def __post_init__(self) -> None:
-        from dpverify._validation import check_in_range
-
         object.__setattr__(self, "epsilon", check_in_range(
             self.epsilon, "epsilon", 0.0, 15.0, low_closed=False, high_closed=False))
         object.__setattr__(self, "delta", check_in_range(

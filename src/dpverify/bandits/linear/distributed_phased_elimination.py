@@ -64,7 +64,9 @@ from dpverify._validation import (
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.design import Design, design_budget
 from dpverify.guarantees import ApproxDP
+from dpverify.bandits.linear._deployment import dpdpe_plan, linear_plan
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
+from dpverify.bandits.linear._schedules import phase_schedule
 from dpverify.bandits.linear.privatizers import (
     LOCAL_CONSTANTS,
     MODES,
@@ -99,26 +101,6 @@ def dpdpe_width(*, dimension: int, users: int, plays: float, heterogeneity: floa
                                               open_high=True))
     return (math.sqrt(2 * dimension / (users * plays)) + heterogeneity / math.sqrt(users)
             + width_sigma) * math.sqrt(2 * log_term)
-
-
-def phase_schedule(horizon: int, d: int, alpha: float) -> list[tuple[int, float, int]]:
-    """Nominal ``(l, h_l, ⌈2^{αl}⌉)`` of the phases started before T (``Σ h_{l'} < T``).
-
-    >>> [(l, round(h, 2), u) for l, h, u in phase_schedule(10 ** 6, 20, 0.8)][:3]
-    [(1, 103.78, 2), (2, 207.55, 4), (3, 415.1, 6)]
-    >>> len(phase_schedule(10 ** 6, 20, 0.8))
-    14
-    """
-    horizon, d = check_positive_int(horizon, "horizon"), check_positive_int(d, "d")
-    alpha = check_in_range(alpha, "alpha", 0.0, 1.0, low_closed=False, high_closed=False)
-    h1, played, phases = design_budget(d), 0.0, []
-    l = 1
-    while played < horizon:
-        h = h1 * 2 ** (l - 1)
-        phases.append((l, h, math.ceil(2 ** (alpha * l))))
-        played += h
-        l += 1
-    return phases
 
 
 def fixed_users_for_equal_communication(horizon: int, d: int, alpha: float) -> int:
@@ -257,8 +239,6 @@ class DistributedPhasedElimination:
 
         See :mod:`dpverify.bandits.linear._deployment`.
         """
-        from dpverify.bandits.linear._deployment import dpdpe_plan, linear_plan
-
         return linear_plan(self, dpdpe_plan, horizon=horizon, n_arms=n_arms, dimension=dimension,
                            actions=actions)
 

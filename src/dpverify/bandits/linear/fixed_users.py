@@ -23,6 +23,12 @@ import numpy as np
 
 from dpverify._validation import check_choice, check_int_at_least, check_positive_int
 from dpverify.bandits._limits import check_horizon, check_runs
+from dpverify.bandits.linear.distributed_phased_elimination import (
+    DistributedPhasedElimination,
+    fixed_users_for_equal_communication,
+)
+from dpverify.bandits.linear.environments import LinearInstanceFamily
+from dpverify.bandits.simulate import simulate
 
 __all__ = ["FIXED_USERS_RULES", "MAX_CALIBRATION_HORIZON", "MAX_CALIBRATION_RUNS",
            "mean_communication", "equal_communication_users", "fixed_users"]
@@ -42,11 +48,6 @@ def mean_communication(options: tuple[tuple[str, Any], ...], instances: Any, hor
     ``options``: pairs passed to :class:`~dpverify.bandits.linear.DistributedPhasedElimination`
     (``alpha``, ``heterogeneity``, …); ``runs`` runs seeded ``SeedSequence(seed).spawn(runs)``.
     """
-    from dpverify.bandits.linear.distributed_phased_elimination import (
-        DistributedPhasedElimination,
-    )
-    from dpverify.bandits.simulate import simulate
-
     result = simulate(DistributedPhasedElimination("none", None, **dict(options)), instances,
                       horizon, runs=runs, seed=seed, checkpoints=1)
     return float(np.mean(result.communication_cost))
@@ -66,10 +67,6 @@ def equal_communication_users(horizon: int, instances: Any, seed: tuple[int, ...
     returned: at most 11 simulations of ``runs`` runs besides DPE's. When no
     phase reports within T (DPE sends nothing) the nominal U is returned.
     """
-    from dpverify.bandits.linear.distributed_phased_elimination import (
-        fixed_users_for_equal_communication,
-    )
-
     target = mean_communication(options, instances, horizon, list(seed), runs)
     costs: dict[int, float] = {}
 
@@ -114,12 +111,6 @@ def fixed_users(horizon: int, *, rule: str = "equal-communication", dimension: i
     >>> fixed_users(10 ** 4, rule="nominal", dimension=5, actions=50)
     25
     """
-    from dpverify.bandits.linear.distributed_phased_elimination import (
-        DistributedPhasedElimination,
-        fixed_users_for_equal_communication,
-    )
-    from dpverify.bandits.linear.environments import LinearInstanceFamily
-
     rule = check_choice(rule, "rule", FIXED_USERS_RULES)
     horizon = check_horizon(horizon)
     runs = check_runs(runs)

@@ -59,10 +59,12 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits.privatizers._base import as_approx_dp, worst_case_guarantee
+from dpverify.bandits.privatizers import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.design import Design
 from dpverify.guarantees import ApproxDP
+from dpverify.bandits.linear._deployment import hanna_plan, linear_plan
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
+from dpverify.bandits.linear._schedules import batch_base, batch_count, nominal_batch_sizes
 from dpverify.bandits.linear.privatizers import (
     MODES,
     LaplaceSum,
@@ -83,38 +85,6 @@ __all__ = [
 
 #: Trust models of :class:`PhasedElimination`.
 HANNA_MODELS = ("none", "central", "local", "shuffle")
-
-
-def batch_base(horizon: int) -> float:
-    """``q = (2T)^{1/ln T}`` (natural log, so e <= q <= e² for T >= 3; Hanna et al. 2022, Alg. 1 l. 3).
-
-    >>> round(batch_base(10 ** 6), 4)
-    2.8581
-    """
-    horizon = check_positive_int(horizon, "horizon")
-    if horizon < 3:
-        return math.e
-    return (2 * horizon) ** (1 / math.log(horizon))
-
-
-def batch_count(horizon: int) -> int:
-    """M = max(⌊ln T⌋ − 1, 1) batches (Hanna et al. 2022's "ln T − 1", Alg. 1 l. 4, rounded down).
-
-    >>> batch_count(10 ** 6), batch_count(10 ** 7)
-    (12, 15)
-    """
-    horizon = check_positive_int(horizon, "horizon")
-    return max(int(math.floor(math.log(horizon))) - 1, 1) if horizon > 1 else 1
-
-
-def nominal_batch_sizes(horizon: int) -> list[int]:
-    """The distinct nominal batch sizes N_i = ⌈q^i⌉, i = 1..M.
-
-    >>> nominal_batch_sizes(100)
-    [4, 10, 32]
-    """
-    base = batch_base(horizon)
-    return sorted({max(1, math.ceil(base ** i)) for i in range(1, batch_count(horizon) + 1)})
 
 
 def batch_pulls(weights: Any, base: float, batch: int) -> NDArray[np.int64]:
@@ -253,8 +223,6 @@ class PhasedElimination:
 
         See :mod:`dpverify.bandits.linear._deployment`.
         """
-        from dpverify.bandits.linear._deployment import hanna_plan, linear_plan
-
         return linear_plan(self, hanna_plan, horizon=horizon, n_arms=n_arms, dimension=dimension,
                            actions=actions)
 

@@ -49,6 +49,7 @@ from dpverify._validation import (
     check_positive_int,
     value_error,
 )
+from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilon
 from dpverify.bandits._policy import RewardBatch
 from dpverify.bandits.linear._vector_privatizers import (
     LOCAL_CONSTANTS,
@@ -211,8 +212,6 @@ class LocalLaplaceSum(_LaplacePrivatizer):
 @functools.lru_cache(maxsize=1024)
 def _shuffle_local_epsilon(epsilon: float, users: int, delta: float) -> float:
     """ε0^{(i)} = max(ε, f^{-1}_{n_i,δ}(ε)) (Hanna et al. 2022, Alg. 3 line 8; ε where FMT's bound is invalid)."""
-    from dpverify.accountants.shuffle import max_local_epsilon
-
     try:
         return max(epsilon, max_local_epsilon(epsilon, users, delta))
     except CalibrationError:
@@ -274,8 +273,6 @@ class ShuffledLaplaceSum:
         clients is a post-processing of a shuffle of fewer (add the others'
         reports and reshuffle), so amplification at ``users`` still holds.
         """
-        from dpverify.accountants.shuffle import amplified_epsilon
-
         users = check_positive_int(users, "users")
         local_users = users if local_users is None else check_positive_int(local_users,
                                                                            "local_users")

@@ -14,13 +14,29 @@ the calibrated noise gives at most 1.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from dpverify._numeric import bisect_passing
-from dpverify.bandits.privatizers._base import as_approx_dp, worst_case_guarantee
-from dpverify.bandits.plan import DeploymentPlan, guarantee_dict, meets_request
+from dpverify._validation import (
+    _type_error,
+    check_delta,
+    check_epsilon,
+    check_has,
+    check_nonempty_items,
+    check_positive,
+    check_positive_int,
+)
+from dpverify.bandits.privatizers import (
+    DiscreteGaussianSecureAggregation,
+    PolyaSecureAggregation,
+    SkellamSecureAggregation,
+    as_approx_dp,
+    worst_case_guarantee,
+)
+from dpverify.bandits.plan import DeploymentPlan, check_request, guarantee_dict, meets_request
 from dpverify.errors import CalibrationError, DpverifyValueError
 from dpverify.guarantees import ApproxDP
 
@@ -51,11 +67,6 @@ def calibrated_privatizer(privatizer: Any, batch_sizes: tuple[int, ...], request
     CalibrationError
         When even ``0.9^200`` times the guess does not meet the request.
     """
-    from dpverify._validation import (
-        _type_error, check_has, check_nonempty_items, check_positive_int,
-    )
-    from dpverify.bandits.plan import check_request
-
     check_has(privatizer, "privatizer", ("guarantee", "epsilon"),
               "a privatizer with a noise epsilon (dpverify.bandits.privatizers)")
     sizes = check_nonempty_items(batch_sizes, "batch_sizes", single=(int, float),
@@ -132,15 +143,6 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
     >>> [row["protocol"] for row in rows], all(row["claim_met"] for row in rows)
     (['polya', 'skellam', 'discrete-gaussian'], True)
     """
-    import math
-
-    from dpverify._validation import check_delta, check_epsilon, check_positive, check_positive_int
-    from dpverify.bandits.privatizers._secure_aggregation import (
-        DiscreteGaussianSecureAggregation,
-        PolyaSecureAggregation,
-        SkellamSecureAggregation,
-    )
-
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     users = check_positive_int(users, "users")

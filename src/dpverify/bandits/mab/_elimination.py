@@ -39,7 +39,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits.privatizers._base import ErrorLaw, as_approx_dp, worst_case_guarantee
+from dpverify.bandits.privatizers import ErrorLaw, as_approx_dp, worst_case_guarantee
 from dpverify.guarantees import ApproxDP
 
 __all__ = [
@@ -56,7 +56,7 @@ def chowdhury_radius(batch_size: int, *, active_arms: int, batch_index: int, con
                      error_law: ErrorLaw) -> float:
     """β(b) of Chowdhury & Zhou 2023, Lemma 2 (eq. 2) with the privatizer's (σ, h).
 
-    >>> from dpverify.bandits.privatizers._base import ErrorLaw
+    >>> from dpverify.bandits.privatizers import ErrorLaw
     >>> round(chowdhury_radius(4, active_arms=10, batch_index=1, confidence=0.1,
     ...                        error_law=ErrorLaw(0.0, 0.0)), 6)  # √(log 400 / 8)
     0.865409

@@ -39,9 +39,10 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._limits import check_arms
-from dpverify.bandits.plan import MODES, check_request
+from dpverify.bandits.plan import MODES, check_request, instance_sizes
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
+from dpverify.bandits.mab._deployment import batch_plan
 from dpverify.bandits.mab._elimination import check_confidence, schedule_guarantee
 from dpverify.bandits.privatizers import CentralLaplace
 
@@ -141,9 +142,6 @@ class DPSE:
         >>> DPSE(0.5).plan(horizon=10 ** 5, n_arms=4).parameters["analyser_laplace_b"]
         2.0
         """
-        from dpverify.bandits.mab._deployment import batch_plan
-        from dpverify.bandits.plan import instance_sizes
-
         sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension,
                                actions=actions)
         horizon = check_positive_int(horizon, "horizon")

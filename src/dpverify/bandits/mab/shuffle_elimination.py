@@ -43,11 +43,16 @@ from dpverify._validation import (
     check_text,
     value_error,
 )
+from dpverify.accountants.shuffle_papers import (
+    TENENBAUM_BATCH_READINGS,
+    tenenbaum_batch_size,
+    tenenbaum_msum_sigma,
+)
 from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan
 from dpverify.bandits.plan import MODES, check_request, DeploymentPlan, instance_sizes
-from dpverify.guarantees import ApproxDP
+from dpverify.guarantees import ApproxDP, PureDP
 from dpverify.bandits.mab._elimination import (
     geometric_batch_sizes,
     schedule_guarantee,
@@ -245,8 +250,6 @@ class ShuffleEliminationPolicy:
 
 def _is_pure(privatizer: Any) -> bool:
     """Whether ``privatizer``'s per-batch guarantee is pure ε-DP (its type does not depend on n or p)."""
-    from dpverify.guarantees import PureDP
-
     return isinstance(privatizer.for_horizon(2).guarantee(1), PureDP)
 
 
@@ -265,12 +268,8 @@ def sdp_ae(epsilon: float, delta: float, *, batch_size: int | None = None,
     σ is that of the chosen M_sum (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`).
     """
     privatizer = _msum(epsilon, delta, protocol)
-    from dpverify.accountants.shuffle_papers import TENENBAUM_BATCH_READINGS
-
     check_choice(batch_reading, "batch_reading", TENENBAUM_BATCH_READINGS)
     if batch_size is None:
-        from dpverify.accountants.shuffle_papers import tenenbaum_batch_size, tenenbaum_msum_sigma
-
         if protocol != "noise-bits":
             raise value_error("batch_size", None, "given for the randomized-response M_sum",
                               "its σ depends on the batch size")

@@ -17,6 +17,7 @@ from dpverify._validation import (
     check_text,
     shown,
 )
+from dpverify.accountants import rdp_to_dp, zcdp_to_dp
 from dpverify.bandits._policy import RewardBatch
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, Guarantee, PureDP, RDPCurve, ZCDP
@@ -134,8 +135,6 @@ def as_approx_dp(guarantee: Guarantee, *, delta: float) -> ApproxDP:
     >>> as_approx_dp(PureDP(0.5), delta=1e-6)
     ApproxDP(epsilon=0.5, delta=0.0)
     """
-    from dpverify.accountants import rdp_to_dp, zcdp_to_dp
-
     check_delta(delta)
     if isinstance(guarantee, PureDP):
         return ApproxDP(guarantee.epsilon, 0.0)

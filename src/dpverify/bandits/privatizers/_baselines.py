@@ -9,6 +9,7 @@ import numpy as np
 
 from dpverify._validation import check_epsilon, check_positive_int
 from dpverify.bandits._policy import RewardBatch
+from dpverify.bandits.plan import noise_parameters
 from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.guarantees import Guarantee
 from dpverify.mechanisms import Laplace, privacy_map, sample
@@ -90,8 +91,6 @@ class CentralLaplace:
         return privacy_map(self.mechanism, sensitivity=1.0)
 
     def deployment(self, users: int) -> dict[str, Any]:
-        from dpverify.bandits.plan import noise_parameters
-
         return {"users_n": check_positive_int(users, "users"), "noise_epsilon": self.epsilon,
                 **noise_parameters(self.mechanism, role="analyser")}
 

@@ -44,6 +44,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._policy import RewardBatch
+from dpverify.bandits.plan import noise_parameters
 from dpverify.bandits.privatizers._aggregate_laws import (
     distributed_discrete_gaussian_zcdp,
     simulation_discrete_gaussian_sum,
@@ -172,8 +173,6 @@ class _SecureAggregationPrivatizer:
         Read from :meth:`parameters`, :meth:`user_noise` and :meth:`analyser_noise`,
         the very methods :meth:`privatize_sum` calls (plans and runs share them).
         """
-        from dpverify.bandits.plan import noise_parameters
-
         params = self.parameters(users)
         out: dict[str, Any] = {**params.as_dict(), "noise_epsilon": self.epsilon,
                                "tail_probability_p": self._require_tail_probability()}

@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 
 from dpverify._validation import check_delta, check_epsilon, check_positive_int, value_error
+from dpverify.accountants import min_flip_probability, shuffled_binary_rr_delta
+from dpverify.accountants.shuffle_papers import tenenbaum_msum_sigma, tenenbaum_noise_bits
 from dpverify.bandits._policy import RewardBatch
 from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.errors import CalibrationError
-from dpverify.guarantees import ApproxDP, Guarantee
-from dpverify.mechanisms import BinarySummation, privacy_map
+from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile
+from dpverify.mechanisms import BinarySummation, BinomialNoise, NoisyBitSummation, privacy_map
 
 __all__ = ["ShuffledNoisyBits", "ShuffledRandomizedResponse"]
 
@@ -72,20 +74,14 @@ class ShuffledNoisyBits:
     @functools.cached_property
     def total_noise_bits(self) -> int:
         """N = :func:`~dpverify.accountants.shuffle_papers.tenenbaum_noise_bits` (ε, δ)."""
-        from dpverify.accountants.shuffle_papers import tenenbaum_noise_bits
-
         return tenenbaum_noise_bits(self.epsilon, self.delta)
 
     @functools.cached_property
     def sigma(self) -> float:
         """σ_{ε,δ} = √N/2 (:func:`~dpverify.accountants.shuffle_papers.tenenbaum_msum_sigma`)."""
-        from dpverify.accountants.shuffle_papers import tenenbaum_msum_sigma
-
         return tenenbaum_msum_sigma(self.epsilon, self.delta)
 
     def _per_user_count(self, bits: np.ndarray, rng: np.random.Generator) -> int:
-        from dpverify.mechanisms import NoisyBitSummation
-
         protocol = NoisyBitSummation(users=len(bits), noise_bits=self.total_noise_bits)
         return protocol.simulate(bits, rng=rng, per_user=True)
 
@@ -118,8 +114,6 @@ class ShuffledNoisyBits:
 
     @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
-        from dpverify.mechanisms import BinomialNoise
-
         variance = self.total_noise_bits / 4
         return ErrorLaw(sigma=math.sqrt(2 * variance), h=0.0,
                         noise=BinomialNoise(trials=self.total_noise_bits),
@@ -132,9 +126,6 @@ class ShuffledNoisyBits:
 
 @functools.lru_cache(maxsize=64)
 def _noise_bits_guarantee(epsilon: float, trials: int) -> ApproxDP:
-    from dpverify.guarantees import PrivacyProfile
-    from dpverify.mechanisms import BinomialNoise
-
     profile = privacy_map(BinomialNoise(trials=trials), sensitivity=1, target=PrivacyProfile)
     return ApproxDP(epsilon, profile.delta_for_epsilon(epsilon))
 
@@ -195,8 +186,6 @@ class ShuffledRandomizedResponse:
                 "noise": "BinaryRandomizedResponse"}
 
     def guarantee(self, users: int) -> Guarantee:
-        from dpverify.accountants import shuffled_binary_rr_delta
-
         users = check_positive_int(users, "users")
         p = self.flip_probability(users)
         return ApproxDP(self.epsilon, shuffled_binary_rr_delta(p, users, self.epsilon))
@@ -215,8 +204,6 @@ class ShuffledRandomizedResponse:
 
 @functools.lru_cache(maxsize=64)
 def _rr_flip_probability(users: int, epsilon: float, delta: float) -> float:
-    from dpverify.accountants import min_flip_probability
-
     p = min_flip_probability(users, epsilon, delta)
     if not p < 1:
         raise CalibrationError(
