@@ -6,8 +6,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import mpmath
+
 from dpverify._numeric import round_up, working_precision
-from dpverify.accountants._account_common import round_down_ratio
+from dpverify.accountants.accountant._common import round_down_ratio
 from dpverify.accountants.events import (
     ComposedEvent,
     Event,
@@ -50,7 +52,6 @@ def _rr_from_dp_accounting(event: Any) -> Event:
     # (so the kept bucket has mass 1 − p + p/k and each other p/k): ε = ln(1 + k(1 − p)/p).
     p, k = float(event.noise_parameter), int(event.num_buckets)
     with working_precision():
-        import mpmath
         epsilon = math.inf if p == 0 else round_up(mpmath.log(1 + k * (1 - mpmath.mpf(p)) / p))
     return MechanismEvent(RandomizedResponse(k, epsilon))
 

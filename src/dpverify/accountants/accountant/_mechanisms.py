@@ -1,156 +1,216 @@
-"""How ``PrivacyAccountant(method="pld")`` accounts an event tree: as a pessimistic PLD.
+"""Translators of single releases: a :class:`MechanismEvent` by its mechanism's type, tree aggregation.
 
-Each event becomes a :class:`~dpverify.accountants.pld.PrivacyLossDistribution`
-(compositions by FFT, self-compositions by repeated squaring); ``probe=True``
-only checks that every leaf has a PLD. Soundness of each constructor is stated
-where it is defined.
+Per method, one translator per mechanism (or guarantee) type with a dedicated
+accounting, and one for ``object``: any other mechanism through its privacy map
+(:func:`~dpverify.mechanisms.privacy_maps.privacy_map`: its ε-DP for a PLD, its ε-DP
+or zCDP for RDP and zCDP). DP-FTRL's tree aggregation is one Gaussian release of
+sensitivity ``√depth`` (Kairouz et al., ICML 2021, App. D). Soundness of each value
+is stated where it is computed (the PLD constructors, the RDP curves, the zCDP maps).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
-from dpverify.accountants._account_common import (
-    REPEAT_AND_SELECT,
+from dpverify._numeric import round_up
+from dpverify.accountants.accountant._common import (
+    binary_rr_epsilon,
     gaussian_noise,
+    mechanism_zcdp,
     mixture_components,
-    poisson_gaussian,
     pure_epsilon,
-    unsupported,
 )
-from dpverify.accountants.events import (
-    ComposedEvent,
-    Event,
-    ExponentialMechanismEvent,
-    MechanismEvent,
-    PoissonSampledEvent,
-    RepeatAndSelectEvent,
-    SampledWithoutReplacementEvent,
-    SelfComposedEvent,
+from dpverify.accountants.accountant._registry import Request, supported_kinds, translates, unsupported
+from dpverify.accountants.dominating_pairs import dominating_pair
+from dpverify.accountants.events import Event, MechanismEvent, TreeAggregationEvent
+from dpverify.accountants.pld import (
+    PrivacyLossDistribution,
+    mixture_gaussian_pld,
+    poisson_subsampled_pld,
 )
-from dpverify.accountants.pld import PrivacyLossDistribution
-from dpverify.guarantees import ApproxDP
+from dpverify.accountants.rdp import gaussian_rdp, laplace_rdp, pure_dp_rdp, randomized_response_rdp
+from dpverify.accountants.zcdp import pure_to_zcdp, zcdp_to_rdp
+from dpverify.guarantees import ZCDP, ApproxDP
 from dpverify.mechanisms import (
+    BinaryRandomizedResponse,
     DiscreteLaplace,
+    Gaussian,
     Laplace,
     MixtureOfGaussians,
     RandomizedResponse,
     TruncatedDiscreteGaussian,
+    mixture_gaussian_rdp,
+    privacy_map,
 )
 
-__all__ = ["pld_of"]
+__all__ = ["mixture_pld", "mixture_rdp"]
+
+_MIXTURE_RELATIONS = "a mixture of Gaussians is accounted under add-remove or replace-special"
 
 
-def pld_of(accountant: Any, event: Event, *, probe: bool) -> Any:
-    """The PLD of ``event`` under ``accountant.neighbouring`` (None when ``probe``)."""
-    if isinstance(event, ComposedEvent):
-        parts = [pld_of(accountant, e, probe=probe) for e in event.events]
-        if probe:
-            return None
-        from dpverify.accountants.pld import compose_plds
-        return compose_plds(parts)
-    if isinstance(event, SelfComposedEvent):
-        inner = pld_of(accountant, event.event, probe=probe)
-        return None if probe else inner.self_compose(event.count)
-    if isinstance(event, PoissonSampledEvent) and _mixture(event.event) is not None:
-        return _mixture_pld(accountant, event, probe)
-    if isinstance(event, MechanismEvent) and _mixture(event) is not None:
-        return _mixture_pld(accountant, event, probe)
-    if isinstance(event, PoissonSampledEvent) and gaussian_noise(event.event) is None:
-        return _poisson_finite_pair(accountant, event, probe)
-    if isinstance(event, PoissonSampledEvent):
-        sigma, q = poisson_gaussian(accountant, event, "pld")
-        return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
-            sigma, q, relation=accountant.neighbouring)
-    if isinstance(event, SampledWithoutReplacementEvent):
-        return _without_replacement(accountant, event, probe)
-    if isinstance(event, RepeatAndSelectEvent):
-        raise unsupported(event, "pld", REPEAT_AND_SELECT)
-    if isinstance(event, ExponentialMechanismEvent):   # the ε-bounded-range envelope pair
-        return None if probe else PrivacyLossDistribution.from_bounded_range(event.epsilon)
-    noise = gaussian_noise(event)
-    if noise is not None:
-        return None if probe else PrivacyLossDistribution.from_gaussian(noise[0], sensitivity=noise[1])
-    if isinstance(event, MechanismEvent):
-        mechanism = event.mechanism
-        if isinstance(mechanism, Laplace):
-            return None if probe else PrivacyLossDistribution.from_laplace(
-                mechanism.scale, sensitivity=event.sensitivity)
-        if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
-            return None if probe else PrivacyLossDistribution.from_randomized_response(
-                mechanism.epsilon, k=mechanism.k)
-        if isinstance(mechanism, TruncatedDiscreteGaussian):   # its exact finite pair (q = 1)
-            from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
-            dominating_pair(mechanism, sensitivity=event.sensitivity)     # raises if none
-            return None if probe else poisson_subsampled_pld(mechanism, 1.0,
+def _no_map(event: MechanismEvent, method: str, maps: str) -> Exception:
+    return unsupported(event, method, f"{type(event.mechanism).__name__} has no {method} translator "
+                                      f"and no {maps} privacy map; {supported_kinds(method)}")
+
+
+# ---------------------------------------------------------------- PLD
+@translates(Gaussian, "pld")
+@translates(TreeAggregationEvent, "pld")
+def _gaussian_pld(event: Event, request: Request) -> Any:
+    sigma, sensitivity = gaussian_noise(event)
+    return None if request.probe else PrivacyLossDistribution.from_gaussian(sigma,
+                                                                             sensitivity=sensitivity)
+
+
+@translates(Laplace, "pld")
+def _laplace_pld(event: MechanismEvent, request: Request) -> Any:
+    return None if request.probe else PrivacyLossDistribution.from_laplace(
+        event.mechanism.scale, sensitivity=event.sensitivity)
+
+
+@translates(RandomizedResponse, "pld")
+def _randomized_response_pld(event: MechanismEvent, request: Request) -> Any:
+    if event.sensitivity != 1.0:
+        return _pure_pld(event, request)
+    mechanism = event.mechanism
+    return None if request.probe else PrivacyLossDistribution.from_randomized_response(
+        mechanism.epsilon, k=mechanism.k)
+
+
+@translates(TruncatedDiscreteGaussian, "pld")
+def _truncated_discrete_gaussian_pld(event: MechanismEvent, request: Request) -> Any:
+    """Its exact finite pair, unsampled (q = 1)."""
+    dominating_pair(event.mechanism, sensitivity=event.sensitivity)     # raises if none
+    return None if request.probe else poisson_subsampled_pld(event.mechanism, 1.0,
                                                              sensitivity=event.sensitivity)
-        if isinstance(mechanism, DiscreteLaplace) and float(event.sensitivity).is_integer():
-            return None if probe else PrivacyLossDistribution.from_discrete_laplace(
-                mechanism.scale, sensitivity=int(event.sensitivity))
-        if isinstance(mechanism, ApproxDP):
-            return None if probe else PrivacyLossDistribution.from_approx_dp(
-                mechanism.epsilon, mechanism.delta)
-        epsilon = pure_epsilon(event)
-        if epsilon is not None:
-            return None if probe else PrivacyLossDistribution.from_approx_dp(epsilon, 0.0)
-    raise unsupported(event, "pld")
 
 
-def _poisson_finite_pair(accountant: Any, event: PoissonSampledEvent,
-                         probe: bool) -> Any:
-    """Poisson subsampling of a mechanism with a finite dominating pair (add/remove, replace-special)."""
-    from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
-
-    inner = event.event
-    if not isinstance(inner, MechanismEvent) or accountant.neighbouring == "replace":
-        raise unsupported(event, "pld", "Poisson sampling of a single mechanism with a finite "
-                                         "dominating pair, under add-remove or replace-special")
-    dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
-    if probe:
-        return None
-    return poisson_subsampled_pld(inner.mechanism, event.sampling_probability,
-                                  sensitivity=inner.sensitivity)
+@translates(DiscreteLaplace, "pld")
+def _discrete_laplace_pld(event: MechanismEvent, request: Request) -> Any:
+    if not float(event.sensitivity).is_integer():
+        return _pure_pld(event, request)
+    return None if request.probe else PrivacyLossDistribution.from_discrete_laplace(
+        event.mechanism.scale, sensitivity=int(event.sensitivity))
 
 
-def _without_replacement(accountant: Any, event: SampledWithoutReplacementEvent,
-                         probe: bool) -> Any:
-    """A batch of m of n records (replace-one): a Gaussian or a mechanism with a finite dominating pair."""
-    from dpverify.accountants.subsampling import dominating_pair
-    from dpverify.accountants import subsampling_wor
-
-    inner = event.event
-    if accountant.neighbouring != "replace":
-        raise unsupported(event, "pld", "sampling without replacement is accounted under "
-                                         "replace-one only (neighbouring='replace')")
-    noise = gaussian_noise(inner)
-    if noise is not None:
-        return None if probe else subsampling_wor.without_replacement_gaussian_pld(
-            noise[0], event.sample_size, event.population_size, sensitivity=noise[1])
-    if not isinstance(inner, MechanismEvent):
-        raise unsupported(event, "pld", "sampling without replacement of a single mechanism with "
-                                         "a finite dominating pair only (so far)")
-    dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
-    if probe:
-        return None
-    return subsampling_wor.without_replacement_pld(inner.mechanism, event.sample_size,
-                                                   event.population_size, sensitivity=inner.sensitivity)
+@translates(ApproxDP, "pld")
+def _approx_dp_pld(event: MechanismEvent, request: Request) -> Any:
+    guarantee = event.mechanism
+    return None if request.probe else PrivacyLossDistribution.from_approx_dp(guarantee.epsilon,
+                                                                             guarantee.delta)
 
 
-def _mixture(event: Event) -> MixtureOfGaussians | None:
-    """The mixture of Gaussians ``event`` releases, if it is one."""
-    if isinstance(event, MechanismEvent) and isinstance(event.mechanism, MixtureOfGaussians):
-        return event.mechanism
-    return None
-
-
-def _mixture_pld(accountant: Any, event: Event, probe: bool) -> Any:
+@translates(MixtureOfGaussians, "pld")
+def mixture_pld(event: Event, request: Request) -> Any:
     """A (Poisson-sampled) mixture of Gaussians: Poisson sampling folds in as ``c = 0`` w.p. ``1 − q``."""
-    if accountant.neighbouring == "replace":
-        raise unsupported(event, "pld", "a mixture of Gaussians is accounted under add-remove or "
-                                        "replace-special (its pair adds or removes a record)")
-    if probe:
+    if request.neighbouring == "replace":
+        raise unsupported(event, "pld", _MIXTURE_RELATIONS + " (its pair adds or removes a record)")
+    if request.probe:
         return None
-    from dpverify.accountants.mixture_gaussian import mixture_gaussian_pld
-
     sigma, cs, ps = mixture_components(event)
     return mixture_gaussian_pld(sigma, cs, ps)
+
+
+@translates(object, "pld")
+def _pure_pld(event: MechanismEvent, request: Request) -> Any:
+    """Any other mechanism with an ε-DP privacy map: the ε-DP dominating pair."""
+    epsilon = pure_epsilon(event)
+    if epsilon is None:
+        raise _no_map(event, "pld", "ε-DP")
+    return None if request.probe else PrivacyLossDistribution.from_approx_dp(epsilon, 0.0)
+
+
+# ---------------------------------------------------------------- RDP
+@translates(Gaussian, "rdp")
+@translates(TreeAggregationEvent, "rdp")
+def _gaussian_rdp(event: Event, request: Request) -> Any:
+    sigma, sensitivity = gaussian_noise(event)
+    return None if request.probe else gaussian_rdp(sigma, sensitivity=sensitivity,
+                                                   orders=request.orders)
+
+
+@translates(ZCDP, "rdp")
+def _zcdp_rdp(event: MechanismEvent, request: Request) -> Any:
+    return None if request.probe else zcdp_to_rdp(event.mechanism, orders=request.orders)
+
+
+@translates(Laplace, "rdp")
+def _laplace_rdp(event: MechanismEvent, request: Request) -> Any:
+    return None if request.probe else laplace_rdp(event.mechanism.scale,
+                                                  sensitivity=event.sensitivity,
+                                                  orders=request.orders)
+
+
+@translates(BinaryRandomizedResponse, "rdp")
+def _binary_randomized_response_rdp(event: MechanismEvent, request: Request) -> Any:
+    return None if request.probe else randomized_response_rdp(binary_rr_epsilon(event.mechanism),
+                                                              orders=request.orders)
+
+
+@translates(RandomizedResponse, "rdp")
+def _randomized_response_rdp(event: MechanismEvent, request: Request) -> Any:
+    if event.sensitivity != 1.0:
+        return _generic_rdp(event, request)
+    mechanism = event.mechanism
+    return None if request.probe else randomized_response_rdp(mechanism.epsilon,
+                                                              orders=request.orders, k=mechanism.k)
+
+
+@translates(MixtureOfGaussians, "rdp")
+def mixture_rdp(event: Event, request: Request) -> Any:
+    """A (Poisson-sampled) mixture of Gaussians: the convexity bound of
+    :func:`~dpverify.mechanisms.mixture_gaussian_rdp`, the Poisson rate folded in."""
+    if request.neighbouring == "replace":
+        raise unsupported(event, "rdp", _MIXTURE_RELATIONS)
+    if request.probe:
+        return None
+    sigma, cs, ps = mixture_components(event)
+    return mixture_gaussian_rdp(MixtureOfGaussians(sigma, tuple(cs), tuple(ps)), request.orders)
+
+
+@translates(object, "rdp")
+def _generic_rdp(event: MechanismEvent, request: Request) -> Any:
+    """Any other mechanism: its ε-DP curve, else the curve of its zCDP map (e.g. the discrete Gaussian)."""
+    epsilon = pure_epsilon(event)
+    if epsilon is not None:
+        return None if request.probe else pure_dp_rdp(epsilon, orders=request.orders)
+    rho = mechanism_zcdp(event)
+    if rho is None:
+        raise _no_map(event, "rdp", "ε-DP or zCDP")
+    return None if request.probe else zcdp_to_rdp(rho, orders=request.orders)
+
+
+# ---------------------------------------------------------------- zCDP
+@translates(Gaussian, "zcdp")
+@translates(TreeAggregationEvent, "zcdp")
+def _gaussian_zcdp(event: Event, request: Request) -> Any:
+    """ρ = Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6), rounded up."""
+    sigma, sensitivity = gaussian_noise(event)
+    return None if request.probe else ZCDP(round_up(Fraction(sensitivity) ** 2
+                                                    / (2 * Fraction(sigma) ** 2)))
+
+
+@translates(ZCDP, "zcdp")
+def _zcdp_zcdp(event: MechanismEvent, request: Request) -> Any:
+    return None if request.probe else event.mechanism
+
+
+@translates(MixtureOfGaussians, "zcdp")
+def _mixture_zcdp(event: MechanismEvent, request: Request) -> Any:
+    if request.neighbouring == "replace":
+        raise unsupported(event, "zcdp", _MIXTURE_RELATIONS)
+    return None if request.probe else privacy_map(event.mechanism, sensitivity=event.sensitivity,
+                                                  relation="add-remove", target=ZCDP)
+
+
+@translates(object, "zcdp")
+def _generic_zcdp(event: MechanismEvent, request: Request) -> Any:
+    """Any other mechanism: ε-DP ⇒ (ε²/2)-zCDP, else its zCDP map (e.g. the discrete Gaussian)."""
+    epsilon = pure_epsilon(event)
+    if epsilon is not None:
+        return None if request.probe else pure_to_zcdp(epsilon)
+    rho = mechanism_zcdp(event)
+    if rho is None:
+        raise _no_map(event, "zcdp", "ε-DP or zCDP")
+    return None if request.probe else rho

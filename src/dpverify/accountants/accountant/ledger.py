@@ -2,9 +2,12 @@
 
 :class:`PrivacyAccountant` is the one stateful object of the accountants: a
 ledger that only appends ``(event, count)`` records (:mod:`dpverify.accountants.events`) and
-recomputes every answer from them with the pure functions of :mod:`.pld`,
-:mod:`.rdp` and :mod:`.zcdp` (ARCHITECTURE.md, "accounting consumes
-guarantee values"). It offers the ergonomics of dp_accounting's
+recomputes every answer from them with the pure functions of
+:mod:`dpverify.accountants.pld`, :mod:`dpverify.accountants.rdp` and
+:mod:`dpverify.accountants.zcdp` (ARCHITECTURE.md, "accounting consumes
+guarantee values"). Each event becomes its method's value through the translator
+registered for its type (or its mechanism's type) in the private ``_registry`` of
+this package: no ``isinstance`` ladder. It offers the ergonomics of dp_accounting's
 ``PrivacyAccountant`` and Opacus's accountants: ``compose(event, count)``,
 ``get_epsilon(delta)``, ``get_delta(epsilon)``, ``supports(event)``, a
 training-loop ``step(noise_multiplier=..., sample_rate=...)`` whose repeated
@@ -25,16 +28,19 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+# Importing the translator modules registers their translators (see _registry).
+import dpverify.accountants.accountant._composition  # noqa: F401
+import dpverify.accountants.accountant._mechanisms  # noqa: F401
+import dpverify.accountants.accountant._sampling  # noqa: F401
+import dpverify.accountants.accountant._selection  # noqa: F401
 from dpverify._validation import (check_choice, check_delta, check_epsilon,
                                   check_increasing_sequence, check_positive_int)
-from dpverify.accountants._account_pld import pld_of
-from dpverify.accountants._account_rdp import rdp_of, zcdp_of
-from dpverify.accountants._dp_accounting import from_dp_accounting
+from dpverify.accountants.accountant._dp_accounting import from_dp_accounting
+from dpverify.accountants.accountant._registry import Request, translate
 from dpverify.accountants.events import (
     ComposedEvent,
     Event,
@@ -44,7 +50,7 @@ from dpverify.accountants.events import (
     event_from_dict,
     event_to_dict,
 )
-from dpverify.accountants.rdp import DEFAULT_ORDERS, rdp_to_dp, rdp_to_dp_delta
+from dpverify.accountants.rdp.curves import DEFAULT_ORDERS, rdp_to_dp, rdp_to_dp_delta
 from dpverify.accountants.zcdp import zcdp_to_dp, zcdp_to_dp_delta
 from dpverify.errors import DpverifyTypeError, UnsupportedError
 from dpverify.mechanisms import Gaussian
@@ -70,7 +76,7 @@ class PrivacyAccountant:
         The neighbouring relation the guarantee is stated for.
     orders
         RDP orders (``method="rdp"``); default
-        :data:`~dpverify.accountants.rdp.DEFAULT_ORDERS` (fractional orders included).
+        :data:`~dpverify.accountants.rdp.curves.DEFAULT_ORDERS` (fractional orders included).
 
     Notes
     -----
@@ -120,9 +126,10 @@ class PrivacyAccountant:
         """
         event = as_event(event)
         count = check_positive_int(count, "count")
-        if not self.supports(event):
+        refusal = self._refusal(event)
+        if refusal is not None:
             raise UnsupportedError(f"method={self.method!r} cannot account {event!r} under "
-                                   f"neighbouring={self.neighbouring!r}; "
+                                   f"neighbouring={self.neighbouring!r} ({refusal}); "
                                    f"methods that can: {self.supporting_methods(event)}")
         self._last_step = None
         if self._history and self._history[-1][0] == event:
@@ -149,11 +156,15 @@ class PrivacyAccountant:
 
     def supports(self, event: Any) -> bool:
         """True when this accountant's method can account ``event`` under its relation."""
+        return self._refusal(as_event(event)) is None
+
+    def _refusal(self, event: Event) -> str | None:
+        """Why this accountant's method cannot account ``event`` (``None`` if it can)."""
         try:
-            _TRANSLATORS[self.method](self, as_event(event), probe=True)
-        except UnsupportedError:
-            return False
-        return True
+            translate(event, self._request(probe=True))
+        except UnsupportedError as error:
+            return str(error).removeprefix(f"{self.method} cannot account {event!r}: ")
+        return None
 
     def supporting_methods(self, event: Any) -> tuple[str, ...]:
         """The methods (with this relation) that can account ``event``."""
@@ -162,6 +173,10 @@ class PrivacyAccountant:
                                           orders=self.orders).supports(event))
 
     # ----------------------------------------------------------------- queries
+    def _request(self, *, probe: bool) -> Request:
+        """What this accountant asks of the event translators (:mod:`._registry`)."""
+        return Request(self.method, self.neighbouring, self.orders, probe)
+
     def _total(self) -> Any:
         key = tuple((event, count) for event, count in self._history)
         if key not in self._cache:
@@ -169,7 +184,7 @@ class PrivacyAccountant:
                 raise UnsupportedError("nothing composed yet: the accountant's history is empty")
             parts = [SelfComposedEvent(event, count) if count > 1 else event for event, count in key]
             event = parts[0] if len(parts) == 1 else ComposedEvent(tuple(parts))
-            self._cache = {key: _TRANSLATORS[self.method](self, event, probe=False)}
+            self._cache = {key: translate(event, self._request(probe=False))}
         return self._cache[key]
 
     def get_epsilon(self, delta: float) -> float:
@@ -250,5 +265,3 @@ def _scalar(value: Any) -> Any:
             return value
     return value
 
-
-_TRANSLATORS: dict[str, Callable[..., Any]] = {"pld": pld_of, "rdp": rdp_of, "zcdp": zcdp_of}

@@ -1,7 +1,7 @@
-"""Search helpers of :func:`dpverify.accountants.dp_sgd.min_noise_multiplier` (DP-SGD).
+"""Search helpers of :func:`dpverify.accountants.calibrate.dp_sgd.min_noise_multiplier` (DP-SGD).
 
 The seed only: every answer of the calibration is verified afterwards by the
-passing-end bracket of :mod:`dpverify.accountants._calibration_search`, so nothing
+passing-end bracket of :mod:`dpverify.accountants.calibrate._search`, so nothing
 here affects soundness, only speed. Also the training-loop view of a schedule
 (``dataset_size``, ``batch_size``, ``epochs``).
 """
@@ -9,6 +9,8 @@ here affects soundness, only speed. Also the training-loop view of a schedule
 from __future__ import annotations
 
 import math
+
+from scipy.special import ndtr
 
 from dpverify._validation import check_positive, check_positive_int, check_probability, value_error
 
@@ -25,8 +27,6 @@ def clt_noise_seed(epsilon: float, delta: float, q: float, steps: int) -> float:
     the PLD answer in the DP-SGD regime (small q, many steps). Any failure returns 1.0:
     the verified search does not depend on the seed.
     """
-    from scipy.special import ndtr
-
     def excess(mu: float) -> float:
         return float(ndtr(-epsilon / mu + mu / 2)
                      - math.exp(epsilon) * ndtr(-epsilon / mu - mu / 2) - delta)

@@ -1,4 +1,4 @@
-"""Verified searches shared by the calibrations (:mod:`.calibrate`, :mod:`.dp_sgd`).
+"""Verified searches shared by the calibrations (:mod:`.noise`, :mod:`.dp_sgd`).
 
 Every search here returns the *passing end of a verified bracket*: a noise
 level that was evaluated and meets the budget, next to one (within the
@@ -14,6 +14,8 @@ import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from scipy.optimize import toms748
 
 from dpverify._numeric import bisect_passing
 from dpverify.errors import CalibrationError, DpverifyError, DpverifyValueError
@@ -122,8 +124,6 @@ def root_passing(excess: Callable[[float], float], start: float, *, rtol: float,
     and levels inside :data:`NOISE_RANGE`; otherwise :class:`CalibrationError`
     naming ``described``.
     """
-    from scipy.optimize import toms748
-
     records: dict[float, float] = {}
 
     def evaluate(level: float, capped: bool = True) -> float:

@@ -6,7 +6,7 @@ clipped to ℓ2 norm 1, plus ``N(0, σ²)`` noise; the relation is add/remove.
 connect-the-dots grid) or RDP (rigorous float moments, tight conversion);
 :func:`min_noise_multiplier` is its inverse, the smallest σ meeting (ε, δ),
 returned as the verified passing end of a bracket
-(:func:`~dpverify.accountants._calibration_search.root_passing`).
+(:func:`~dpverify.accountants.calibrate._search.root_passing`).
 
 The PLD grid is scaled to the mechanism: ``value_discretization_interval=None``
 means 1/:data:`POINTS_PER_STANDARD_DEVIATION` of the standard deviation of one
@@ -39,14 +39,17 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.accountants._calibration_search import naming, request, root_passing
-from dpverify.accountants._noise_multiplier_search import clt_noise_seed, training_schedule
-from dpverify.accountants._pld_losses import SubsampledGaussian
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
-from dpverify.accountants.pld import MAX_SELF_COMPOSITIONS, PrivacyLossDistribution
-from dpverify.accountants.rdp import (
-    _SMALLEST_SAMPLED_SIGMA,
+from dpverify.accountants.calibrate._noise_multiplier_search import clt_noise_seed, training_schedule
+from dpverify.accountants.calibrate._search import naming, request, root_passing
+from dpverify.accountants.pld.distribution import (
+    MAX_SELF_COMPOSITIONS,
+    PrivacyLossDistribution,
+    subsampled_gaussian_loss_std,
+)
+from dpverify.accountants.rdp.curves import (
     DEFAULT_ORDERS,
+    SMALLEST_SAMPLED_SIGMA,
     rdp_to_dp,
     scale_rdp,
     subsampled_gaussian_rdp,
@@ -65,7 +68,7 @@ NOISE_MULTIPLIER_RTOL = 1e-4
 
 def default_interval(sigma: float, sampling_probability: float) -> float:
     """The default PLD grid spacing for noise multiplier σ and rate q (see the module notes)."""
-    return SubsampledGaussian(sigma, sampling_probability).loss_std() / POINTS_PER_STANDARD_DEVIATION
+    return subsampled_gaussian_loss_std(sigma, sampling_probability) / POINTS_PER_STANDARD_DEVIATION
 
 
 def _epsilon(sigma: float, delta: float, sampling_probability: float, steps: int, method: str,
@@ -174,7 +177,7 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
         ``"pld"``: a pessimistic connect-the-dots PLD self-composed by one FFT
         (grid: see the module notes; an explicit ``value_discretization_interval``
         is honoured). ``"rdp"``: the Rényi curve at ``orders`` (default
-        :data:`~dpverify.accountants.rdp.DEFAULT_ORDERS`, fractional orders
+        :data:`~dpverify.accountants.rdp.curves.DEFAULT_ORDERS`, fractional orders
         included, evaluated in floats with a proven error bound) and the tight
         RDP → (ε, δ) conversion.
 
@@ -191,7 +194,7 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
     -----
     **Soundness:** PLD with pessimistic discretisation and rigorous float error
     bounds (``docs/proofs/pld.md``), or the RDP curve of Mironov, Talwar & Zhang
-    2019 converted by :func:`~dpverify.accountants.rdp.rdp_to_dp`; rounded up.
+    2019 converted by :func:`~dpverify.accountants.rdp.curves.rdp_to_dp`; rounded up.
 
     Examples
     --------
@@ -248,7 +251,7 @@ def _unsampled_rdp_noise(epsilon: float, delta: float, steps: int, order: float)
 
 def _zero_epsilon_seed(meets_at_smallest_order: Callable[[float], bool]) -> float:
     """Seed for a target below every order's conversion term: only ε = 0 meets it, which
-    :func:`~dpverify.accountants.rdp.rdp_to_dp` gives when the smallest order's value is below
+    :func:`~dpverify.accountants.rdp.curves.rdp_to_dp` gives when the smallest order's value is below
     ``−log(1 − δ²)`` (total variation), so the search needs that one order. Bracketed by
     squaring ratios from 1.0 up to 1e12, then bisected on the logarithm to 1e-7 relative."""
     low, high, ratio = 1.0, 2.0, 2.0
@@ -293,10 +296,10 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     meets (ε, δ) (the two runs differ in total variation by at most that), so no
     smallest σ > 0 exists. With ``method="rdp"``, a target below every order's
     conversion term is met only through ε = 0 (the total-variation bound of
-    :func:`~dpverify.accountants.rdp.rdp_to_dp`) and is seeded from the smallest
+    :func:`~dpverify.accountants.rdp.curves.rdp_to_dp`) and is seeded from the smallest
     order alone; one so large that the answer lies below 1e-60 starts from the
     unsampled Gaussian's answer (the curve there, see
-    :func:`~dpverify.accountants.rdp.subsampled_gaussian_rdp`).
+    :func:`~dpverify.accountants.rdp.curves.subsampled_gaussian_rdp`).
 
     Soundness: the returned σ is verified to meet (ε, δ) under ``method``
     (``"pld"`` or ``"rdp"``); it is within 1e-4 relative of the smallest such σ
@@ -334,7 +337,7 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     tiny = _unsampled_rdp_noise(epsilon, delta, steps, grid[0]) if method == "rdp" else math.inf
     floor = min(math.log1p(-1 / a) - (math.log(delta) + math.log(a)) / (a - 1) for a in grid)
     try:
-        if tiny < _SMALLEST_SAMPLED_SIGMA:
+        if tiny < SMALLEST_SAMPLED_SIGMA:
             # the curve is the unsampled Gaussian's there (subsampled_gaussian_rdp): start at
             # its answer for the smallest order, which dominates at such ε
             seed = tiny

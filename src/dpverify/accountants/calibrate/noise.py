@@ -6,7 +6,7 @@ passing end, so ``evaluate(calibrate(budget)) <= budget`` holds by
 construction (the returned parameter has been evaluated and passed). This is
 the one accountants module that builds mechanisms, because it searches over
 their parameters. The DP-SGD pair (:func:`min_noise_multiplier`,
-:func:`dp_sgd_epsilon`) lives in :mod:`dpverify.accountants.dp_sgd` and is
+:func:`dp_sgd_epsilon`) lives in :mod:`dpverify.accountants.calibrate.dp_sgd` and is
 re-exported here.
 """
 
@@ -31,10 +31,10 @@ from dpverify._validation import (
     renamed_keyword,
     limit_error,
 )
-from dpverify.accountants._calibration_search import naming, request, smallest_passing
-from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier  # re-exported
-from dpverify.accountants.pld import PrivacyLossDistribution
-from dpverify.accountants.rdp import (
+from dpverify.accountants.calibrate._search import naming, request, smallest_passing
+from dpverify.accountants.calibrate.dp_sgd import dp_sgd_epsilon, min_noise_multiplier  # re-exported
+from dpverify.accountants.pld.distribution import PrivacyLossDistribution
+from dpverify.accountants.rdp.curves import (
     gaussian_rdp,
     laplace_rdp,
     rdp_to_dp,

@@ -1,4 +1,4 @@
-"""Composition plans of :class:`~dpverify.accountants.pld.PrivacyLossDistribution` values.
+"""Composition plans of :class:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution` values.
 
 A composed PLD remembers its *recipe*: the base mechanisms (PLDs built by a
 constructor) and how many times each is composed. Compositions of
@@ -7,7 +7,7 @@ a query that needs more precision than the eager grid has recomputes the
 recipe with smaller tails and an exponential tilt (``docs/proofs/pld.md``, §6).
 The functions here work on any object with the PLD attributes
 (``directions``, ``value_discretization_interval``, ``tail_mass_truncation``,
-``recipe``, ``rebuild``), so this module does not import :mod:`.pld`.
+``recipe``, ``rebuild``), so this module does not import :mod:`.distribution`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from dpverify.accountants._pld_fft import choose_tilt, compose_grids
-from dpverify.accountants._pld_grid import LossGrid, spread
+from dpverify.accountants.pld._fft import choose_tilt, compose_grids
+from dpverify.accountants.pld._grid import LossGrid, spread
 
 __all__ = ["flatten", "common_interval", "compose_directions", "refined_directions"]
 

@@ -1,9 +1,9 @@
-"""Constructors of :class:`~dpverify.accountants.pld.PrivacyLossDistribution` (one per mechanism).
+"""Constructors of :class:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution` (one per mechanism).
 
 A mixin: :class:`PLDConstructors` holds the ``from_*`` class methods, which
-build each mechanism's pessimistic loss grids (``_pld_losses``, ``_pld_grid``)
+build each mechanism's pessimistic loss grids (``_losses``, ``_grid``)
 and call ``cls(directions, tail, rebuild=...)``; the value class itself, its
-composition and its queries are in :mod:`dpverify.accountants.pld`. Soundness
+composition and its queries are in :mod:`dpverify.accountants.pld.distribution`. Soundness
 notes: ``docs/proofs/pld.md``, §2.
 """
 
@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import mpmath
 
@@ -28,8 +28,8 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.accountants._pld_grid import grid_from_atoms
-from dpverify.accountants._pld_losses import (
+from dpverify.accountants.pld._grid import grid_from_atoms
+from dpverify.accountants.pld._losses import (
     ReplaceSubsampledGaussian,
     SubsampledGaussian,
     check_normalised,
@@ -41,12 +41,12 @@ from dpverify.accountants._pld_losses import (
 )
 from dpverify.errors import DpverifyTypeError
 
-if TYPE_CHECKING:
-    from dpverify.accountants.pld import PrivacyLossDistribution
-
 __all__ = ["PLDConstructors", "check_grid_options", "DEFAULT_VALUE_DISCRETIZATION_INTERVAL",
            "DEFAULT_TAIL_MASS_TRUNCATION", "POINTS_PER_STANDARD_DEVIATION", "POINTS_PER_EPSILON"]
 
+#: The class the constructors build: :class:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution`
+#: (a type variable, so that this module does not import the class it is mixed into).
+PLD = TypeVar("PLD", bound="PLDConstructors")
 #: Default grid spacing h of :meth:`PrivacyLossDistribution.from_pmfs` (and of
 #: randomized response with ε = 0).
 DEFAULT_VALUE_DISCRETIZATION_INTERVAL = 1e-4
@@ -103,16 +103,16 @@ def _check_loss_scale(scale: float, described: str) -> None:
 
 
 class PLDConstructors:
-    """The ``from_*`` class methods of :class:`~dpverify.accountants.pld.PrivacyLossDistribution`."""
+    """The ``from_*`` class methods of :class:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution`."""
 
     __slots__ = ()
 
     # ----------------------------------------------------------------- constructors
     @classmethod
-    def from_gaussian(cls, sigma: float, *, sensitivity: float = 1.0,
+    def from_gaussian(cls: type[PLD], sigma: float, *, sensitivity: float = 1.0,
                       value_discretization_interval: float | None = None,
                       tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                      ) -> PrivacyLossDistribution:
+                      ) -> PLD:
         """PLD of the Gaussian mechanism ``f(x) + N(0, σ²)``.
 
         Parameters
@@ -164,10 +164,10 @@ class PLDConstructors:
             value_discretization_interval=interval))
 
     @classmethod
-    def from_laplace(cls, scale: float, *, sensitivity: float = 1.0,
+    def from_laplace(cls: type[PLD], scale: float, *, sensitivity: float = 1.0,
                      value_discretization_interval: float | None = None,
                      tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                     ) -> PrivacyLossDistribution:
+                     ) -> PLD:
         """PLD of the Laplace mechanism ``f(x) + Lap(scale)``, ``ε0 = sensitivity/scale``.
 
         Notes
@@ -197,10 +197,10 @@ class PLDConstructors:
         return cls((laplace_grid(epsilon_0, interval),), tail)  # no tail cut: nothing to rebuild
 
     @classmethod
-    def from_bounded_range(cls, epsilon: float, *,
+    def from_bounded_range(cls: type[PLD], epsilon: float, *,
                            value_discretization_interval: float | None = None,
                            tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                           ) -> PrivacyLossDistribution:
+                           ) -> PLD:
         """PLD dominating every ε-bounded-range mechanism (the exponential mechanism with its ε).
 
         A mechanism is ε-bounded-range (Durfee & Rogers, NeurIPS 2019) when, on
@@ -226,7 +226,7 @@ class PLDConstructors:
         sound adaptively (DDR §6).
 
         **Soundness.** Upper bound; ε taken as the exact float; grid masses carry
-        the float error bounds of :func:`~dpverify.accountants._pld_losses.bounded_range_grid`;
+        the float error bounds of :func:`~dpverify.accountants.pld._losses.bounded_range_grid`;
         default spacing ``h = ε/128``.
 
         >>> from dpverify.accountants.pld import PrivacyLossDistribution
@@ -241,10 +241,10 @@ class PLDConstructors:
         return cls((bounded_range_grid(epsilon, interval),), tail)
 
     @classmethod
-    def from_discrete_laplace(cls, scale: float, *, sensitivity: int = 1,
+    def from_discrete_laplace(cls: type[PLD], scale: float, *, sensitivity: int = 1,
                               value_discretization_interval: float | None = None,
                               tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                              ) -> PrivacyLossDistribution:
+                              ) -> PLD:
         """PLD of the discrete Laplace mechanism ``f(x) + DLap(t)`` (``t = scale``), integer sensitivity Δ.
 
         With ``P[k] ∝ e^{−|k|/t}`` the loss of ``X`` vs ``X + Δ`` is
@@ -282,10 +282,10 @@ class PLDConstructors:
         return cls((grid_from_atoms(losses, masses, interval=interval, exact_losses=exact),), tail)
 
     @classmethod
-    def from_randomized_response(cls, epsilon: float, *, k: int = 2,
+    def from_randomized_response(cls: type[PLD], epsilon: float, *, k: int = 2,
                                  value_discretization_interval: float | None = None,
                                  tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                                 ) -> PrivacyLossDistribution:
+                                 ) -> PLD:
         """PLD of k-ary randomized response: keep w.p. ``e^ε/(e^ε+k−1)``, else uniform on the rest.
 
         The loss is ε w.p. ``e^ε/Z``, −ε w.p. ``1/Z`` and 0 w.p. ``(k−2)/Z``,
@@ -314,10 +314,10 @@ class PLDConstructors:
         return cls((grid_from_atoms(*atoms, interval=interval, exact_losses=True),), tail)
 
     @classmethod
-    def from_approx_dp(cls, epsilon: float, delta: float, *,
+    def from_approx_dp(cls: type[PLD], epsilon: float, delta: float, *,
                        value_discretization_interval: float | None = None,
                        tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                       ) -> PrivacyLossDistribution:
+                       ) -> PLD:
         """PLD of the dominating pair of (ε, δ)-DP (Kairouz, Oh, Viswanath 2015, Thm 2.1).
 
         The pair ``P = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0)`` and ``Q`` its
@@ -348,10 +348,10 @@ class PLDConstructors:
         return cls((grid_from_atoms(*atoms, interval=interval, exact_losses=True),), tail)
 
     @classmethod
-    def from_pmfs(cls, p: Any, q: Any, *, symmetric: bool = False,
+    def from_pmfs(cls: type[PLD], p: Any, q: Any, *, symmetric: bool = False,
                   value_discretization_interval: float | None = None,
                   tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                  ) -> PrivacyLossDistribution:
+                  ) -> PLD:
         """PLD of a pair of finite pmfs: the outputs on two neighbouring inputs.
 
         Parameters
@@ -397,11 +397,11 @@ class PLDConstructors:
                                              interval=interval)), tail)
 
     @classmethod
-    def from_subsampled_gaussian(cls, sigma: float, sampling_probability: float, *,
+    def from_subsampled_gaussian(cls: type[PLD], sigma: float, sampling_probability: float, *,
                                  sensitivity: float = 1.0, relation: str = "add-remove",
                                  value_discretization_interval: float | None = None,
                                  tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
-                                 ) -> PrivacyLossDistribution:
+                                 ) -> PLD:
         """PLD of the Poisson-subsampled Gaussian mechanism (add/remove relation).
 
         The default grid (``value_discretization_interval=None``) is 1/100 of
@@ -427,7 +427,7 @@ class PLDConstructors:
         ``(1−q)N(0, σ²) + qN(Δ, σ²)`` vs ``(1−q)N(0, σ²) + qN(−Δ, σ²)`` (the record's
         clipped contributions differ by at most 2Δ; dp_accounting's
         ``REPLACE_ONE``), whose loss is also monotone in the output with a
-        closed-form inverse (:class:`~dpverify.accountants._pld_losses.ReplaceSubsampledGaussian`);
+        closed-form inverse (:class:`~dpverify.accountants.pld._losses.ReplaceSubsampledGaussian`);
         ``"replace-special"`` (replace by a record contributing 0) is the
         add/remove pair.
 

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpverify._numeric import round_up, working_precision
-from dpverify.accountants._pld_grid import UNIT_ROUNDOFF, LossGrid, coarsen, frozen, regrid
+from dpverify.accountants.pld._grid import UNIT_ROUNDOFF, LossGrid, coarsen, frozen, regrid
 
 __all__ = ["compose_grids", "choose_tilt", "MAX_WINDOW_POINTS"]
 

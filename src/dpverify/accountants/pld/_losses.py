@@ -1,6 +1,6 @@
 """Discretised privacy losses of specific mechanisms, for :mod:`dpverify.accountants.pld`.
 
-Each function returns connect-the-dots :class:`~dpverify.accountants._pld_grid.LossGrid`
+Each function returns connect-the-dots :class:`~dpverify.accountants.pld._grid.LossGrid`
 values that dominate the exact loss (``docs/proofs/pld.md``, §2): interval
 masses and tilts are computed in log space with explicit error bounds, and
 every uncertainty is resolved by moving mass up or adding mass.
@@ -21,7 +21,7 @@ from scipy.special import log_ndtr, ndtri
 
 from dpverify._numeric import working_precision
 from dpverify._validation import check_nonnegative, value_error
-from dpverify.accountants._pld_grid import (
+from dpverify.accountants.pld._grid import (
     IntervalLaw,
     LossGrid,
     check_grid_size,

@@ -46,20 +46,20 @@ from dpverify._validation import (
     check_epsilon,
     check_finite,
     check_instance,
+    check_positive,
     check_positive_int,
+    check_probability,
     check_sequence_of_pairs,
     value_error,
 )
-from dpverify.accountants._pld_compose import compose_directions, flatten, refined_directions
-from dpverify.accountants._pld_constructors import (  # the constants are re-exported here
+from dpverify.accountants.pld._compose import compose_directions, flatten, refined_directions
+from dpverify.accountants.pld._constructors import (
     DEFAULT_TAIL_MASS_TRUNCATION,
-    DEFAULT_VALUE_DISCRETIZATION_INTERVAL,  # noqa: F401
-    POINTS_PER_EPSILON,  # noqa: F401
-    POINTS_PER_STANDARD_DEVIATION,  # noqa: F401
     PLDConstructors,
     check_grid_options,
 )
-from dpverify.accountants._pld_grid import LossGrid, delta_upper, epsilon_upper
+from dpverify.accountants.pld._grid import LossGrid, delta_upper, epsilon_upper
+from dpverify.accountants.pld._losses import SubsampledGaussian
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import PrivacyProfile
 
@@ -68,6 +68,7 @@ __all__ = [
     "compose_plds",
     "epsilon_for_delta",
     "delta_for_epsilon",
+    "subsampled_gaussian_loss_std",
 ]
 
 #: A query is recomputed (tilted, finer tails) when the float error and truncated mass
@@ -93,7 +94,7 @@ class PrivacyLossDistribution(PLDConstructors):
     Parameters
     ----------
     directions
-        One :class:`~dpverify.accountants._pld_grid.LossGrid` (symmetric pair)
+        One :class:`~dpverify.accountants.pld._grid.LossGrid` (symmetric pair)
         or two: ``(P vs Q, Q vs P)``. For Poisson subsampling these are the
         remove and add directions of the add/remove relation.
     tail_mass_truncation
@@ -277,7 +278,7 @@ class PrivacyLossDistribution(PLDConstructors):
         The base mechanisms are rebuilt with tails cut below 1e-8 of the δ in
         question (over all compositions), and each direction is composed with
         an exponential tilt ``t`` chosen by Chernoff's bound for the query
-        (:func:`~dpverify.accountants._pld_fft.choose_tilt`), so the FFT's
+        (:func:`~dpverify.accountants.pld._fft.choose_tilt`), so the FFT's
         float error at losses above ε is ``e^{−tε}`` times the error in the
         tilted norm: relative to δ rather than a fixed ~1e-12 floor.
 
@@ -333,7 +334,7 @@ def _compose_counted(factors: list[tuple[PrivacyLossDistribution, int]]) -> Priv
 
     The result remembers its base mechanisms (``recipe``) so that a query can
     recompute it tilted (:meth:`PrivacyLossDistribution.refined`); see
-    :mod:`dpverify.accountants._pld_compose`.
+    :mod:`dpverify.accountants.pld._compose`.
     """
     factors = flatten(factors)
     tail = max(pld.tail_mass_truncation for pld, _ in factors)
@@ -356,3 +357,20 @@ def delta_for_epsilon(pld: PrivacyLossDistribution, epsilon: float) -> float:
     True
     """
     return _check_pld(pld).delta_for_epsilon(epsilon)
+
+
+def subsampled_gaussian_loss_std(noise_multiplier: float, sampling_probability: float) -> float:
+    """Standard deviation of the privacy loss of the Poisson-subsampled Gaussian (remove direction).
+
+    The loss of ``(1 − q)N(0, σ²) + qN(1, σ²)`` against ``N(0, σ²)`` (σ the noise
+    multiplier, q the sampling probability), by quadrature; ``1/σ`` for q = 1. It is
+    the unit default grids are scaled in: :meth:`PrivacyLossDistribution.from_subsampled_gaussian`
+    takes 1/100 of it, DP-SGD's :func:`~dpverify.accountants.calibrate.dp_sgd.default_interval`
+    1/30. A grid heuristic, not a bound.
+
+    >>> round(subsampled_gaussian_loss_std(1.0, 1.0), 6)
+    1.0
+    """
+    sigma = check_positive(noise_multiplier, "noise_multiplier")
+    q = check_probability(sampling_probability, "sampling_probability", open_low=True)
+    return SubsampledGaussian(sigma, q).loss_std()

@@ -27,8 +27,9 @@ import mpmath
 
 from dpverify._numeric import working_precision
 from dpverify._validation import check_int_at_least, check_nonnegative, check_positive, value_error
-from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
-from dpverify.accountants.subsampling import _direction, loss_grid_interval
+from dpverify.accountants.pld._constructors import DEFAULT_TAIL_MASS_TRUNCATION
+from dpverify.accountants.pld.distribution import PrivacyLossDistribution
+from dpverify.accountants.pld.subsampling import loss_grid_interval, pair_loss_grid
 
 __all__ = ["mixture_gaussian_pld"]
 
@@ -150,5 +151,5 @@ def mixture_gaussian_pld(sigma: float, sensitivities: Sequence[float], probabili
     interval = loss_grid_interval(largest, value_discretization_interval,
                                   sensitivity=sensitivities, value=sigma)
     with working_precision():
-        directions = (_direction(first, second, interval), _direction(second, first, interval))
+        directions = (pair_loss_grid(first, second, interval), pair_loss_grid(second, first, interval))
     return PrivacyLossDistribution(directions, DEFAULT_TAIL_MASS_TRUNCATION)

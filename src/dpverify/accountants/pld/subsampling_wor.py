@@ -3,7 +3,7 @@
 Relation: replace-one (substitution), the only one under which a fixed batch
 size is meaningful. Let ``(P, Q)`` be a dominating pair of ``M`` under
 replace-one that is symmetric (``Q`` is ``P`` with the outcomes relabelled, as
-for every pair of :func:`~dpverify.accountants.subsampling.dominating_pair`),
+for every pair of :func:`~dpverify.accountants.dominating_pairs.dominating_pair`),
 and ``q = m/n``.
 
 **Profile (ε ≥ 0).** By the advanced joint convexity of Balle, Barthe,
@@ -31,19 +31,20 @@ split occurs), and its trade-off curve is ``g``, so ``(P*, Q*)`` dominates
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
 
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import check_int_at_least, check_positive, check_positive_int, value_error
-from dpverify.accountants._pld_grid import grid_from_atoms
-from dpverify.accountants._pld_grid import LossGrid, frozen
-from dpverify.accountants.pld import DEFAULT_TAIL_MASS_TRUNCATION, PrivacyLossDistribution
-from dpverify.accountants.subsampling import dominating_pair, loss_grid_interval
+from dpverify.accountants.dominating_pairs import dominating_pair
+from dpverify.accountants.pld._constructors import DEFAULT_TAIL_MASS_TRUNCATION
+from dpverify.accountants.pld._grid import LossGrid, frozen, grid_from_atoms
+from dpverify.accountants.pld.distribution import PrivacyLossDistribution
+from dpverify.accountants.pld.subsampling import loss_grid_interval
 from dpverify.errors import UnsupportedError
 
 __all__ = ["without_replacement_gaussian_pld", "without_replacement_pld"]
@@ -94,7 +95,7 @@ def without_replacement_pld(value: Any, sample_size: int, population_size: int, 
     """PLD of ``value``'s mechanism run on a uniformly random batch of ``sample_size`` of ``population_size``.
 
     Replace-one relation; ``value`` is anything with a finite dominating pair
-    (:func:`~dpverify.accountants.subsampling.dominating_pair`: ``PureDP``,
+    (:func:`~dpverify.accountants.dominating_pairs.dominating_pair`: ``PureDP``,
     ``ApproxDP``, randomized response, ``Laplace`` via its ε), its pair taken
     under replace-one (pass the replace-one ``sensitivity``).
 
@@ -183,7 +184,7 @@ def without_replacement_gaussian_pld(sigma: float, sample_size: int, population_
     profile is that of ``(qN(2Δ, σ²) + (1 − q)N(0, σ²), N(0, σ²))``, ``q = m/n``
     (Balle et al. 2018, Thm 10; as in Wang, Balle, Kasiviswanathan 2019). The
     pessimistic remove direction of
-    :meth:`~dpverify.accountants.pld.PrivacyLossDistribution.from_subsampled_gaussian`
+    :meth:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution.from_subsampled_gaussian`
     (sensitivity 2Δ) is symmetrised (module docstring) so the result
     dominates at every α and composes.
 
@@ -206,7 +207,4 @@ def without_replacement_gaussian_pld(sigma: float, sample_size: int, population_
 
 def _round_up_rate(sample_size: int, population_size: int) -> float:
     """``m/n`` rounded up to a float (a larger rate dominates)."""
-    from fractions import Fraction
-
-    from dpverify._numeric import round_up
     return min(1.0, round_up(Fraction(sample_size, population_size)))

@@ -10,7 +10,7 @@ rejection region,
 
 (Dong, Roth, Su 2022, Prop. 2.12 / Wasserman–Zhou 2010), where δ(ε) bounds
 both orders of the pair. :func:`tradeoff_curve` takes the maximum of these
-lines over a grid of ε with δ(ε) from a :class:`~dpverify.accountants.pld.PrivacyLossDistribution`
+lines over a grid of ε with δ(ε) from a :class:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution`
 (an upper bound), so the returned β is a *lower* bound on the true trade-off
 (conservative: the mechanism is at least this private), rounded down.
 """
@@ -24,6 +24,7 @@ import numpy as np
 
 from dpverify._validation import (check_positive_int, check_probability, check_real_array,
                                   limit_error)
+from dpverify.accountants.pld.distribution import PrivacyLossDistribution
 from dpverify.errors import DpverifyTypeError
 
 __all__ = ["tradeoff_curve", "true_positive_rate"]
@@ -48,7 +49,7 @@ def tradeoff_curve(pld, false_positive_rates: Sequence[float], *, points: int = 
     Parameters
     ----------
     pld
-        A :class:`~dpverify.accountants.pld.PrivacyLossDistribution` (both orders
+        A :class:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution` (both orders
         of the pair are covered: its δ is the maximum over them).
     false_positive_rates
         Type-I errors α in [0, 1].
@@ -68,8 +69,6 @@ def tradeoff_curve(pld, false_positive_rates: Sequence[float], *, points: int = 
     >>> 0.73 < float(beta[0]) < 0.75   # Gaussian trade-off with μ = 1: Φ(Φ⁻¹(0.95) − 1) = 0.7405
     True
     """
-    from dpverify.accountants.pld import PrivacyLossDistribution
-
     if not isinstance(pld, PrivacyLossDistribution):
         raise DpverifyTypeError(f"pld={pld!r} must be a PrivacyLossDistribution")
     alphas = check_real_array(false_positive_rates, "false_positive_rates", ndim=1, low=0.0,

@@ -1,6 +1,6 @@
 """Log-moment upper bounds of subsampled mechanisms from the base mechanism's RDP curve.
 
-Private helper of :mod:`dpverify.accountants.rdp_subsampling`. For an integer
+Private helper of :mod:`dpverify.accountants.rdp.subsampling`. For an integer
 order ``α ≥ 2`` each function returns, as an mpmath number, an *upper bound*
 on ``log A_α`` where ``A_α = exp((α − 1) D_α)`` is the Rényi moment of the
 subsampled mechanism; ``epsilons[ℓ]`` is the base mechanism's RDP ε at order

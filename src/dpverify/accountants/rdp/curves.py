@@ -9,7 +9,7 @@ Every value returned here is an upper bound: it is evaluated in mpmath (with
 extra digits where a difference cancels) and rounded up to a float with
 :func:`dpverify._numeric.round_up`. The conversions and their soundness are
 explained in ``docs/proofs/rdp_conversions.md``. The conversions live in
-the private module ``_rdp_conversions``, composition in ``_rdp_composition``;
+the private module ``_conversions``, composition in ``_composition``;
 both are re-exported here.
 """
 
@@ -30,10 +30,10 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.accountants._rdp_composition import compose_rdp, scale_rdp
-from dpverify.accountants._rdp_conversions import rdp_to_dp, rdp_to_dp_delta
-from dpverify.accountants._subsampled_gaussian import log_moment_upper
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
+from dpverify.accountants.rdp._composition import compose_rdp, scale_rdp
+from dpverify.accountants.rdp._conversions import rdp_to_dp, rdp_to_dp_delta
+from dpverify.accountants.rdp._subsampled_gaussian import log_moment_upper
 from dpverify.guarantees import PureDP, RDPCurve
 
 __all__ = [
@@ -350,7 +350,7 @@ _LARGEST_SAMPLED_SIGMA = 1e150
 #: Below this noise multiplier the curve is the unsampled Gaussian's ``α/(2σ²)`` (above 1e119 at
 #: every order; an upper bound, see below): the series' terms ``e^{k²/(2σ²)}`` make the exact
 #: evaluation take seconds to minutes (measured: 0.8 s at 1e-60, 13 s at 1e-80, more below).
-_SMALLEST_SAMPLED_SIGMA = 1e-60
+SMALLEST_SAMPLED_SIGMA = 1e-60
 
 
 def subsampled_gaussian_rdp(sigma: float, sampling_probability: float, *,
@@ -426,7 +426,7 @@ def subsampled_gaussian_rdp(sigma: float, sampling_probability: float, *,
     orders = _check_orders(orders)
     if q == 0:
         return RDPCurve(orders=orders, epsilons=(0.0,) * len(orders))
-    if q == 1 or sigma < _SMALLEST_SAMPLED_SIGMA:
+    if q == 1 or sigma < SMALLEST_SAMPLED_SIGMA:
         # subsampling never increases Rényi divergence (joint quasi-convexity: the sampled pair
         # is a mixture of (μ0, μ0) and (μ1, μ0), van Erven & Harremoës 2014, Thm 13), so the
         # Gaussian curve bounds it; below 1e-60 the two agree to 1e-119 relative anyway

@@ -14,7 +14,7 @@ Only the selected run is released (its output and index).
   η = 1) and taken *below* the true value (a smaller γ only increases ε').
 * **Poisson** (their Thm 6): with ``ε̂ = ln(1 + 1/(λ − 1))`` and the mechanism
   ``(ε̂, δ̂)``-DP, ``ε' = ε + μ δ̂ + ln(μ)/(λ − 1)``; ``δ̂`` is
-  :func:`~dpverify.accountants.rdp.rdp_to_dp_delta` of the curve (an upper bound).
+  :func:`~dpverify.accountants.rdp.curves.rdp_to_dp_delta` of the curve (an upper bound).
 
 Then RDP is monotone in the order, so each ``ε'(λ)`` is replaced by the least
 bound at orders ``>= λ``. Everything is evaluated in mpmath and rounded up.
@@ -28,7 +28,7 @@ import mpmath
 
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import check_in_range, value_error
-from dpverify.accountants._rdp_conversions import rdp_to_dp_delta
+from dpverify.accountants.rdp._conversions import rdp_to_dp_delta
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import RDPCurve
 

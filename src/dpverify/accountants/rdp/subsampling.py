@@ -28,7 +28,7 @@ when the base is ``ε∞``-DP, the amplified pure ε ``log(1 + γ(e^{ε∞} − 
 sampling without replacement), since ``D_α ≤ D_∞``.
 
 **Soundness**: upper bounds, computed in mpmath with an explicit slack for
-the arithmetic error and rounded up (:mod:`._rdp_subsampling_moments`). The
+the arithmetic error and rounded up (:mod:`._subsampling_moments`). The
 base curve's values must be upper bounds on the base mechanism's Rényi
 divergence, in both orders of each neighbouring pair, under the relation
 stated above. The proof sketch is in ``docs/proofs/rdp_conversions.md``,
@@ -47,14 +47,14 @@ from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (check_epsilon, check_increasing_sequence, check_instance,
                                   check_int_at_least, check_positive, check_positive_int,
                                   check_probability, limit_error, value_error)
-from dpverify.accountants._rdp_subsampling_moments import (
+from dpverify.accountants.rdp._subsampling_moments import (
     gaussian_chi_moment_upper,
     poisson_factors,
     poisson_log_moment_upper,
     without_replacement_factors,
     without_replacement_log_moment_upper,
 )
-from dpverify.accountants.rdp import gaussian_rdp, laplace_rdp
+from dpverify.accountants.rdp.curves import gaussian_rdp, laplace_rdp
 from dpverify.guarantees import RDPCurve
 
 __all__ = ["poisson_subsampled_rdp", "poisson_subsampled_laplace_rdp",
@@ -216,7 +216,7 @@ def poisson_subsampled_rdp(base: RDPCurve, sampling_probability: float, *,
     then the caps and the interpolation of the module docstring. The factor 3
     pays for the direction ``D_α(μ0 ‖ (1−γ)μ0 + γμ1)``, which the binomial
     expansion does not reach; for the Gaussian and the Laplace mechanism the
-    bound without it is exact (:func:`~dpverify.accountants.rdp.subsampled_gaussian_rdp`,
+    bound without it is exact (:func:`~dpverify.accountants.rdp.curves.subsampled_gaussian_rdp`,
     :func:`poisson_subsampled_laplace_rdp`).
 
     **Soundness**: upper bound, rounded up; add/remove or replace-special.
@@ -423,7 +423,7 @@ def without_replacement_gaussian_rdp(sigma: float, sample_size: int, population_
     The j-th term (j ≥ 3) is ``γ^j C(α,j) min{2e^{(j−1)ε(j)}, 4√(χ_{2⌊j/2⌋}χ_{2⌈j/2⌉})}``
     with ``χ_k = E_q[(p/q − 1)^k] = Σ_i C(k,i)(−1)^{k−i}e^{i(i−1)Δ²/(2σ²)}``
     for the pair ``p = N(Δ, σ²)``, ``q = N(0, σ²)``, evaluated with a bounded
-    error (:func:`~dpverify.accountants._rdp_subsampling_moments.gaussian_chi_moment_upper`).
+    error (:func:`~dpverify.accountants.rdp._subsampling_moments.gaussian_chi_moment_upper`).
 
     **Soundness**: upper bound, rounded up; replace-one.
 

@@ -6,7 +6,7 @@ Dong, Wang, AISTATS 2022, Def. 7), then under add/remove (or
 replace-special) the Poisson-subsampled mechanism is dominated by
 ``(γP + (1 − γ)Q, Q)`` for removal and ``(Q, γP + (1 − γ)Q)`` for addition
 (ZDW 2022, Thm 11 / Prop. 30; the pairs of
-:func:`~dpverify.accountants.subsampling.dominating_pair` are symmetric).
+:func:`~dpverify.accountants.dominating_pairs.dominating_pair` are symmetric).
 Domination of ``H_α`` for every ``α ≥ 0`` is domination of the trade-off
 curve, hence (Blackwell) the mechanism's pair is a post-processing of the
 dominating one, and every Rényi divergence of the mechanism is at most that
@@ -18,7 +18,7 @@ order (fractional ones included, no interpolation), by
 computed here as finite sums. For randomized response (binary, k-ary), pure
 DP and the discrete Laplace mechanism the pair is exact, so is the curve;
 it is usually well below Zhu & Wang's general bound
-(:func:`~dpverify.accountants.rdp_subsampling.poisson_subsampled_rdp`).
+(:func:`~dpverify.accountants.rdp.subsampling.poisson_subsampled_rdp`).
 A pair with mass where the other has none (the discrete Gaussian's
 tail atoms, (ε, δ)-DP's δ atoms) has ``D_α = ∞``.
 """
@@ -34,7 +34,7 @@ import mpmath
 from dpverify._numeric import round_up
 from dpverify._validation import (check_increasing_sequence, check_positive, check_probability,
                                   limit_error)
-from dpverify.accountants.subsampling import dominating_pair
+from dpverify.accountants.dominating_pairs import dominating_pair
 from dpverify.guarantees import RDPCurve
 
 __all__ = ["poisson_subsampled_pair_rdp", "MAX_PAIR_TERMS"]
@@ -54,7 +54,7 @@ def poisson_subsampled_pair_rdp(value: Any, sampling_probability: float, *,
     ----------
     value
         A mechanism or guarantee with a finite dominating pair
-        (:func:`~dpverify.accountants.subsampling.dominating_pair`): ``PureDP``,
+        (:func:`~dpverify.accountants.dominating_pairs.dominating_pair`): ``PureDP``,
         ``ApproxDP``, ``RandomizedResponse``, ``BinaryRandomizedResponse``,
         ``Laplace``, ``DiscreteLaplace``, ``DiscreteGaussian`` (integer sensitivity).
     sampling_probability
@@ -88,7 +88,7 @@ def poisson_subsampled_pair_rdp(value: Any, sampling_probability: float, *,
     Examples
     --------
     >>> from dpverify.accountants.rdp import randomized_response_rdp
-    >>> from dpverify.accountants.rdp_subsampling import poisson_subsampled_rdp
+    >>> from dpverify.accountants.rdp.subsampling import poisson_subsampled_rdp
     >>> from dpverify.mechanisms import RandomizedResponse
     >>> exact = poisson_subsampled_pair_rdp(RandomizedResponse(2, 1.0), 0.01, orders=[8.0])
     >>> general = poisson_subsampled_rdp(randomized_response_rdp(1.0, orders=range(2, 9)), 0.01,

@@ -3,7 +3,7 @@
 Holds :class:`ShuffleBound`, the registry :data:`SHUFFLE_BOUNDS` with the
 built-in bounds, argument checks, and the mpmath evaluation of one bound
 (or ``"best"``) that both the forward bounds and the inverse searches of
-:mod:`dpverify.accountants.shuffle` use.
+:mod:`dpverify.accountants.shuffle.amplification` use.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 import mpmath
 import numpy as np
 
+import dpverify.accountants.shuffle._closed_forms as closed
+import dpverify.accountants.shuffle._numerical as numerical
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import check_choice, check_delta, check_epsilon, check_positive_int, value_error
-from dpverify.accountants import _shuffle_closed_forms as closed
-from dpverify.accountants import _shuffle_numerical as numerical
+from dpverify.accountants.shuffle._exact import shuffled_binary_rr_delta, shuffled_binary_rr_epsilon
 from dpverify.errors import DpverifyTypeError, DpverifyValueError, UnsupportedError
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
@@ -172,8 +173,6 @@ def _exact_binary_rr_epsilon(randomizer: Randomizer, n: int, delta: float) -> mp
     """The exact shuffled binary-RR ε (rounded up) when ``randomizer`` is binary RR, else None."""
     if not isinstance(randomizer, BinaryRandomizedResponse):
         return None
-    from dpverify.accountants._shuffle_exact import shuffled_binary_rr_epsilon
-
     return mpmath.mpf(shuffled_binary_rr_epsilon(randomizer.flip_probability, n, delta))
 
 
@@ -182,7 +181,7 @@ def bound_value(name: str, local_epsilon: float, n: int, delta: float,
     """The named bound in mpmath, after its validity check; ``"best"`` is the valid minimum.
 
     For a binary randomized response ``"best"`` also takes the **exact**
-    shuffled binary-RR ε (:func:`~dpverify.accountants.shuffled_binary_rr_epsilon`,
+    shuffled binary-RR ε (:func:`~dpverify.accountants.shuffle.amplification.shuffled_binary_rr_epsilon`,
     valid for every n and δ), which no closed form beats.
     """
     if name != "best":
@@ -220,8 +219,6 @@ def passes_budget(name: str, local_epsilon: float, n: int, delta: float, randomi
         # the exact shuffled binary RR meets ε = target iff its exact δ(target) <= δ (an upper
         # bound on δ); every valid closed form bounds the same true ε from above, so none can
         # pass where the exact one fails (up to the exact δ's upward rounding): decide here
-        from dpverify.accountants._shuffle_exact import shuffled_binary_rr_delta
-
         return shuffled_binary_rr_delta(randomizer.flip_probability, n, target) <= delta
     try:
         value = bound_value(name, local_epsilon, n, delta, randomizer)

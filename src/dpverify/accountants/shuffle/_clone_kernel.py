@@ -1,6 +1,6 @@
 """Rigorous hockey-stick divergence of the "clone" pair (private helper).
 
-Both numerical shuffle bounds of :mod:`dpverify.accountants._shuffle_numerical`
+Both numerical shuffle bounds of :mod:`dpverify.accountants.shuffle._numerical`
 reduce to one pair of distributions on pairs of counts. With ``C ~ Bin(n-1, ρ)``
 (the other users that are *clones*), ``A | C ~ Bin(C, 1/2)`` and the victim's
 ``Δ ~ Bern(e^{ε0}/(e^{ε0}+1))``,

@@ -1,7 +1,7 @@
 """Numerical shuffle-amplification bounds: FMT's clones and the variation ratio.
 
 Both bounds are the hockey-stick divergence of one "clone" pair, computed with
-an added error bound by :mod:`dpverify.accountants._clone_kernel`; only the
+an added error bound by :mod:`dpverify.accountants.shuffle._clone_kernel`; only the
 clone probability ``ρ`` differs:
 
 * ``fmt_numerical_*``: Feldman, McMillan and Talwar (FOCS 2021), Thm 3.2 and
@@ -32,7 +32,7 @@ from dpverify._validation import (
     check_positive_int,
     value_error,
 )
-from dpverify.accountants._clone_kernel import clone_delta_upper
+from dpverify.accountants.shuffle._clone_kernel import clone_delta_upper
 
 __all__ = [
     "fmt_numerical_delta",
@@ -150,7 +150,7 @@ def fmt_numerical_delta(local_epsilon: float, n: int, epsilon: float) -> mpmath.
     and ε0 > 0 (no regime condition). The c-window's Chernoff mass, the
     geometric bounds on the inner tails, the grouping of ``c`` (``D_c`` is
     non-increasing in ``c`` by post-processing) and a counted float error are
-    all added, see :mod:`dpverify.accountants._clone_kernel`.
+    all added, see :mod:`dpverify.accountants.shuffle._clone_kernel`.
 
     Examples
     --------

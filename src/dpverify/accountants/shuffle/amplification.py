@@ -37,10 +37,10 @@ from typing import Any
 
 import numpy as np
 
+import dpverify.accountants.shuffle._closed_forms as closed
 from dpverify._numeric import bisect_passing, round_up
 from dpverify._validation import check_delta, check_epsilon, check_positive_int
-from dpverify.accountants import _shuffle_closed_forms as closed
-from dpverify.accountants._shuffle_bounds import (
+from dpverify.accountants.shuffle._bounds import (
     SHUFFLE_BOUNDS,
     Randomizer,
     ShuffleBound,
@@ -51,7 +51,7 @@ from dpverify.accountants._shuffle_bounds import (
     passes_budget,
     register_shuffle_bound,
 )
-from dpverify.accountants._shuffle_exact import (
+from dpverify.accountants.shuffle._exact import (
     min_flip_probability,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
@@ -369,7 +369,7 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
     (:func:`~dpverify._numeric.bisect_passing`) on the last doubling step;
     monotone because the bounds decrease in n and their validity regions are
     up-closed in n up to the numerical bounds' cap on n
-    (:data:`~dpverify.accountants._shuffle_numerical.MAX_USERS`), which the
+    (:data:`~dpverify.accountants.shuffle._numerical.MAX_USERS`), which the
     doubling reaches from below.
 
     **Soundness:** the returned n passes the mpmath predicate (validity

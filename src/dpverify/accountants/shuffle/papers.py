@@ -19,11 +19,11 @@ from fractions import Fraction
 import mpmath
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
-from dpverify.accountants._shuffle_exact import min_flip_probability
-from dpverify.accountants.calibrate import min_binomial_trials
+from dpverify.accountants.calibrate.noise import min_binomial_trials
 from dpverify.accountants.composition import advanced_composition, optimal_composition
-from dpverify.accountants.pld import PrivacyLossDistribution
-from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilons
+from dpverify.accountants.pld.distribution import PrivacyLossDistribution
+from dpverify.accountants.shuffle._exact import min_flip_probability
+from dpverify.accountants.shuffle.amplification import amplified_epsilon, max_local_epsilons
 from dpverify.guarantees import ApproxDP
 from dpverify._validation import (
     MAX_FORMULA_INTEGER,
@@ -142,7 +142,7 @@ def min_shuffler_batch_length(epsilon: float, delta0: float, *, T: int, m: int, 
 def hanna_shuffle_epsilon(local_epsilon: float, n: int, delta: float) -> float:
     """Hanna et al. Eq. (10) (FMT 2021): f_{n,δ}(ε0), valid for ε0 <= ln(n / (16 ln(2/δ))).
 
-    The ``"fmt2021"`` bound of :func:`dpverify.accountants.shuffle.amplified_epsilon`
+    The ``"fmt2021"`` bound of :func:`dpverify.accountants.shuffle.amplification.amplified_epsilon`
     (mpmath, rounded up; ValueError outside the validity region).
 
     >>> round(hanna_shuffle_epsilon(1.0, 10**6, 1e-6), 4)
@@ -154,7 +154,7 @@ def hanna_shuffle_epsilon(local_epsilon: float, n: int, delta: float) -> float:
 def hanna_local_epsilons(batch_sizes, epsilon: float, delta: float) -> list[float]:
     """Hanna et al. Alg. 3 line 8: ε0^{(i)} = f^{-1}_{n_i,δ}(ε) for every batch size.
 
-    :func:`dpverify.accountants.shuffle.max_local_epsilons` with ``bound="fmt2021"``:
+    :func:`dpverify.accountants.shuffle.amplification.max_local_epsilons` with ``bound="fmt2021"``:
     the largest valid ε0 with f_{n_i,δ}(ε0) <= ε (verified in mpmath), and the
     validity cap when f stays below ε on the whole region. Raises
     :class:`~dpverify.errors.CalibrationError` (a ValueError) when no ε0 works.
@@ -239,7 +239,7 @@ def tenenbaum_noise_bits(epsilon: float, delta: float) -> int:
     ``Σ r_i + Bin(N, 1/2)``. One user's reward moves the count by one, so the
     batch is (ε, δ)-SDP (replace-one) exactly when binomial noise of N
     trials is (ε, δ)-DP at sensitivity 1; this is the smallest such N
-    (:func:`~dpverify.accountants.calibrate.min_binomial_trials`, exact). It
+    (:func:`~dpverify.accountants.calibrate.noise.min_binomial_trials`, exact). It
     does not depend on the batch size m: the N coins are spread over the m
     users.
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants import _pld_fft, _pld_grid
+from dpverify.accountants.pld import _fft as _pld_fft, _grid as _pld_grid
 from dpverify.accountants.pld import (
     PrivacyLossDistribution as PLD,
     compose_plds,

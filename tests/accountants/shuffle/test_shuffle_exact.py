@@ -6,8 +6,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dpverify.accountants import _shuffle_exact
-from dpverify.accountants._shuffle_exact import (
+from dpverify.accountants.shuffle import _exact as _shuffle_exact
+from dpverify.accountants.shuffle._exact import (
     _window_half_width,
     min_flip_probability, shuffled_binary_rr_delta, shuffled_binary_rr_epsilon)
 

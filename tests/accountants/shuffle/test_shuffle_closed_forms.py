@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants import _shuffle_closed_forms as closed
+from dpverify.accountants.shuffle import _closed_forms as closed
 
 mpmath.mp.dps = 50
 

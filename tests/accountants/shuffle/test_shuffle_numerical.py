@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants._clone_kernel import clone_delta_reference
-from dpverify.accountants._shuffle_numerical import (
+from dpverify.accountants.shuffle._clone_kernel import clone_delta_reference
+from dpverify.accountants.shuffle._numerical import (
     fmt_numerical_delta,
     fmt_numerical_epsilon,
     variation_ratio_delta,

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from dpverify.accountants.accountant import PrivacyAccountant
 from dpverify.accountants.events import PoissonSampledEvent
-from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
+from dpverify.accountants.dominating_pairs import dominating_pair
+from dpverify.accountants.pld.subsampling import poisson_subsampled_pld
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ApproxDP, PureDP
 from dpverify.mechanisms import Gaussian, Laplace, RandomizedResponse
@@ -230,7 +231,7 @@ def test_poisson_discrete_gaussian_bounds_the_exact_mixture(sigma, sensitivity, 
 
 def test_accountant_accounts_subsampled_discrete_gaussian_both_samplings():
     from dpverify.accountants.events import SampledWithoutReplacementEvent
-    from dpverify.accountants.subsampling_wor import without_replacement_pld
+    from dpverify.accountants.pld.subsampling_wor import without_replacement_pld
     from dpverify.mechanisms import DiscreteGaussian
 
     law = DiscreteGaussian(sigma=3.0)

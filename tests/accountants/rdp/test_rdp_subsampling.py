@@ -38,14 +38,14 @@ from dpverify.accountants.rdp import (
     scale_rdp,
     subsampled_gaussian_rdp,
 )
-from dpverify.accountants.rdp_subsampling import (
+from dpverify.accountants.rdp.subsampling import (
     integer_orders_needed,
     poisson_subsampled_laplace_rdp,
     poisson_subsampled_rdp,
     without_replacement_gaussian_rdp,
     without_replacement_rdp,
 )
-from dpverify.accountants.rdp_subsampling_pairs import poisson_subsampled_pair_rdp
+from dpverify.accountants.rdp.subsampling_pairs import poisson_subsampled_pair_rdp
 from dpverify.accountants.zcdp import zcdp_to_rdp
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ZCDP, RDPCurve
@@ -207,7 +207,7 @@ def test_poisson_tight_form_is_the_exact_subsampled_gaussian_and_general_is_abov
     orders = tuple(float(a) for a in range(2, 33))
     for sigma, gamma in [(0.8, 0.01), (1.1, 0.004), (3.0, 0.3)]:
         exact = subsampled_gaussian_rdp(sigma, gamma, orders=orders)
-        from dpverify.accountants.rdp_subsampling import _poisson
+        from dpverify.accountants.rdp.subsampling import _poisson
         base = [0.0, 0.0, *gaussian_rdp(sigma, orders=orders).epsilons]
         tight = _poisson(orders, base, gamma, math.inf, general=False)
         general = poisson_subsampled_rdp(gaussian_rdp(sigma, orders=orders), gamma)

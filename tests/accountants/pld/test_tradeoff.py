@@ -1,4 +1,4 @@
-"""Trade-off curves from PLDs (conservative), group privacy, and δ at negative ε."""
+"""Trade-off curves from PLDs (conservative), and δ at negative ε."""
 
 from __future__ import annotations
 
@@ -10,11 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from dpverify.accountants.group import group_privacy
 from dpverify.accountants.pld import PrivacyLossDistribution as PLD
-from dpverify.accountants.rdp import gaussian_rdp
-from dpverify.accountants.tradeoff import tradeoff_curve, true_positive_rate
-from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
+from dpverify.accountants.pld.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.mechanisms.continuous import gaussian_delta
 
 
@@ -47,28 +44,3 @@ def test_delta_at_negative_epsilon_bounds_the_exact_value(epsilon):
     assert exact <= composed.hockey_stick_divergence(epsilon) <= exact + 1e-4
     with pytest.raises(ValueError, match="epsilon"):
         composed.delta_for_epsilon(epsilon)   # δ(ε) proper stays for ε >= 0
-
-
-def test_group_privacy_formulas():
-    assert group_privacy(PureDP(0.5), 4) == PureDP(2.0)
-    approx = group_privacy(ApproxDP(1.0, 1e-6), 3)
-    assert approx.epsilon == 3.0 and approx.delta >= 3 * math.exp(2) * 1e-6
-    assert group_privacy(ZCDP(0.25), 2) == ZCDP(1.0)
-    curve = group_privacy(gaussian_rdp(1.0, orders=[2, 4, 8, 16]), 2)
-    # Mironov Prop. 2: ε'(α) = 3 ε(2α); the Gaussian's exact group curve is 4α/2 <= 3·2α/2
-    assert curve.orders == (2.0, 4.0, 8.0) and curve.epsilons == (6.0, 12.0, 24.0)
-
-
-def test_group_privacy_of_gaussian_zcdp_is_exact():
-    """k records shift a Gaussian query by k: ρ = k²/(2σ²), exactly the zCDP group bound."""
-    assert group_privacy(ZCDP(1 / 8), 3).rho == pytest.approx(9 / 8)
-
-
-@pytest.mark.parametrize("guarantee, size, name", [
-    (PureDP(1.0), 0, "group_size"),
-    (RDPCurve((2.0, 4.0), (1.0, 2.0)), 3, "group_size"),
-    (ApproxDP(5.0, 0.1), 10, "group_size"),
-])
-def test_group_privacy_refuses_bad_input(guarantee, size, name):
-    with pytest.raises(ValueError, match=name):
-        group_privacy(guarantee, size)

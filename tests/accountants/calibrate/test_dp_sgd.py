@@ -1,4 +1,4 @@
-"""Tests of dpverify.accountants.dp_sgd: the fast DP-SGD paths against slower exact references.
+"""Tests of dpverify.accountants.calibrate.dp_sgd: the fast DP-SGD paths against slower exact references.
 
 Issue 15, §3: ε by PLD on a grid of 30 points per loss standard deviation, the σ search by
 ``toms748`` from the central-limit seed, the RDP search on the orders around the best one.
@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.accountants import calibrate, rdp
-from dpverify.accountants._pld_losses import SubsampledGaussian
-from dpverify.accountants._rdp_conversions import rdp_to_dp
-from dpverify.accountants._subsampled_gaussian import log_moment_upper
-from dpverify.accountants.dp_sgd import (
+from dpverify.accountants.pld._losses import SubsampledGaussian
+from dpverify.accountants.rdp._conversions import rdp_to_dp
+from dpverify.accountants.rdp._subsampled_gaussian import log_moment_upper
+from dpverify.accountants.calibrate.dp_sgd import (
     NOISE_MULTIPLIER_RTOL,
     POINTS_PER_STANDARD_DEVIATION,
     dp_sgd_epsilon,
@@ -158,7 +158,7 @@ def test_the_rdp_search_survives_an_order_subset_that_cannot_meet_delta():
 
 
 def test_the_seed_is_close_in_the_dp_sgd_regime_and_harmless_elsewhere():
-    from dpverify.accountants._noise_multiplier_search import clt_noise_seed
+    from dpverify.accountants.calibrate._noise_multiplier_search import clt_noise_seed
 
     seed = clt_noise_seed(3.0, DELTA, SGD_RATE, SGD_STEPS)
     assert abs(seed / 0.968421 - 1) < 0.05

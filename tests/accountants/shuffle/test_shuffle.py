@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants import _shuffle_closed_forms as closed
+from dpverify.accountants.shuffle import _closed_forms as closed
 from dpverify.accountants.shuffle import (
     SHUFFLE_BOUNDS,
     amplified_delta,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants.mixture_gaussian import mixture_gaussian_pld
+from dpverify.accountants.pld.mixture_gaussian import mixture_gaussian_pld
 from dpverify.errors import UnsupportedError
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from dpverify.accountants.accountant import PrivacyAccountant
 from dpverify.accountants.events import RepeatAndSelectEvent
 from dpverify.accountants.rdp import gaussian_rdp, randomized_response_rdp
-from dpverify.accountants.repeat_select import repeat_and_select_rdp, truncated_negative_binomial_gamma
+from dpverify.accountants.rdp.repeat_select import repeat_and_select_rdp, truncated_negative_binomial_gamma
 from dpverify.errors import UnsupportedError
 from dpverify.mechanisms import BinaryRandomizedResponse, Gaussian, Laplace
 

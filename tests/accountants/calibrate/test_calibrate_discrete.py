@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants.calibrate_discrete import _interval_delta_bound, min_discrete_gaussian_sigma
+from dpverify.accountants.calibrate.discrete import _interval_delta_bound, min_discrete_gaussian_sigma
 from dpverify.mechanisms import discrete_gaussian_delta
 
 

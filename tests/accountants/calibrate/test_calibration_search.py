@@ -1,4 +1,4 @@
-"""Tests of dpverify.accountants._calibration_search: verified passing ends, bounded searches."""
+"""Tests of dpverify.accountants.calibrate._search: verified passing ends, bounded searches."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants._calibration_search import (
+from dpverify.accountants.calibrate._search import (
     MAX_EVALUATIONS,
     NOISE_RANGE,
     root_passing,
