@@ -14,7 +14,7 @@ discretised connect-the-dots (masses rounded up, losses with a margin), so
 the PLD is a rigorous upper bound. The finite dominating pairs of pure DP,
 (ε, δ)-DP, randomized response, the Laplace, discrete Laplace, discrete Gaussian
 and truncated discrete Gaussian mechanisms are those of
-:mod:`dpverify.accountants.dominating_pairs` (:func:`dominating_pair`, re-exported here).
+:func:`~dpverify.accountants.dominating_pairs.dominating_pair`.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from dpverify.accountants.pld._constructors import DEFAULT_TAIL_MASS_TRUNCATION
 from dpverify.accountants.pld._grid import HARD_LIMIT_GRID_POINTS, grid_from_atoms
 from dpverify.accountants.pld.distribution import PrivacyLossDistribution
 
-__all__ = ["dominating_pair", "poisson_subsampled_pld"]
+__all__ = ["poisson_subsampled_pld"]
 
 #: Grid points per unit of the largest finite loss of the subsampled pair (default spacing).
 POINTS_PER_LOSS = 1024
