@@ -191,7 +191,7 @@ def test_accountant_accounts_gaussian_without_replacement():
 def test_laplace_without_replacement_bounds_the_exact_instance(scale, m, n):
     """Counting query (values in [0, 1], replace-one sensitivity 1): x holds a 1 that x' replaces by 0,
     so the outputs are q·Lap(1) + (1 − q)·Lap(0) and Lap(0) exactly (mpmath quadrature)."""
-    from accountants.test_subsampling import _laplace_mixture_delta
+    from accountants.pld.test_subsampling import _laplace_mixture_delta
 
     pld = without_replacement_pld(Laplace(scale=scale), m, n)
     for epsilon in (0.0, 0.01, 0.2, 0.7):
