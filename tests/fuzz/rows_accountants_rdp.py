@@ -1,8 +1,8 @@
 """Fuzz rows for :mod:`dpverify.accountants.rdp`.
 
-Names it shares with :mod:`dpverify.accountants` are the same objects, fuzzed by
-``rows_accountants.py``; they are listed in ``NOT_FUZZED`` (by identity, so a name
-that stops being the same object gets a "no fuzz row" failure).
+Its ``__all__`` lists names of :mod:`dpverify.accountants`: the same objects, fuzzed by
+``rows_accountants.py``. They are listed in ``NOT_FUZZED`` by identity, so a name that
+stops being the same object (or a new name) gets a "no fuzz row" failure here.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import dpverify.accountants as ACCOUNTANTS
 import dpverify.accountants.rdp as MODULE
 
-ROWS: dict = {}   # every callable it exports is dpverify.accountants' own
+ROWS: dict = {}
 NOT_FUZZED = {
     name: f"the same object as dpverify.accountants.{name}, fuzzed there"
     for name in MODULE.__all__
