@@ -167,7 +167,7 @@ def _warm_imports() -> None:
 
     for module in ("scipy.optimize", "scipy.special", "scipy.stats", "dp_accounting",
                    "dp_accounting.pld.pld_privacy_accountant",
-                   "dp_accounting.rdp.rdp_privacy_accountant", "dpverify.accountants.dp_sgd",
+                   "dp_accounting.rdp.rdp_privacy_accountant", "dpverify.accountants.calibrate.dp_sgd",
                    "dpverify.accountants.accountant"):
         importlib.import_module(module)
 
@@ -180,13 +180,13 @@ def _sgd_event(sigma: float):
 
 
 def _sgd_loss_std(sigma: float = SGD_SIGMA) -> float:
-    from dpverify.accountants._pld_losses import SubsampledGaussian
+    from dpverify.accountants.pld.distribution import subsampled_gaussian_loss_std
 
-    return SubsampledGaussian(sigma, SGD_RATE).loss_std()
+    return subsampled_gaussian_loss_std(sigma, SGD_RATE)
 
 
 def _dpverify_sgd_epsilon(method: str, interval: float | None = None) -> float:
-    from dpverify.accountants.dp_sgd import dp_sgd_epsilon
+    from dpverify.accountants.calibrate.dp_sgd import dp_sgd_epsilon
 
     return dp_sgd_epsilon(SGD_SIGMA, DELTA, sampling_probability=SGD_RATE, steps=SGD_STEPS,
                           method=method, value_discretization_interval=interval)
@@ -256,7 +256,7 @@ def _opacus_sgd_epsilon(sigma: float = SGD_SIGMA) -> float:
 
 
 def _dpverify_sgd_sigma(method: str) -> float:
-    from dpverify.accountants.dp_sgd import min_noise_multiplier
+    from dpverify.accountants.calibrate.dp_sgd import min_noise_multiplier
 
     return min_noise_multiplier(SGD_EPSILON, DELTA, sampling_probability=SGD_RATE,
                                 steps=SGD_STEPS, method=method)

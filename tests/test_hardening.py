@@ -306,7 +306,7 @@ def test_subsampled_rdp_below_1e60_is_the_gaussian_curve_and_stays_monotone() ->
 
 def test_the_calibration_search_gallops_and_stays_bounded() -> None:
     """A threshold 10^250 away from the start is bracketed in about 80 steps, not 830."""
-    from dpverify.accountants._calibration_search import smallest_passing
+    from dpverify.accountants.calibrate._search import smallest_passing
 
     calls = []
 

@@ -1,11 +1,35 @@
 """How guarantees combine, convert and calibrate: pure functions on guarantee values.
 
-Submodules: ``composition`` (basic, advanced, optimal), ``rdp`` (Rényi DP),
-``rdp_subsampling`` (amplification by subsampling in RDP for any
-mechanism with an RDP curve), ``zcdp`` (zero-concentrated DP), ``pld`` (privacy loss distributions),
-``events`` and ``accountant`` (event values and the ``PrivacyAccountant`` ledger),
-``shuffle`` (amplification by shuffling; ``shuffle_papers`` for the papers' own
-computations) and ``calibrate`` (smallest noise for a budget).
+Modules of every method:
+
+* ``events`` — event values (what a computation released) and their serialisation;
+* ``composition`` — basic, advanced and optimal composition of (ε, δ) guarantees
+  (its private ``_kfold_randomized_response`` is the exact k-fold RR behind the optimum);
+* ``zcdp`` — zero-concentrated DP: composition and conversions;
+* ``group`` — group privacy of each guarantee type;
+* ``dominating_pairs`` — finite dominating pairs of mechanisms, from which PLD and RDP
+  compute subsampling.
+
+Families, one subpackage each (subsampling stays with the family that computes it):
+
+* ``accountant`` — :class:`PrivacyAccountant` (a ledger of events, accounted by PLD, RDP
+  or zCDP) and its event translators, dispatched by a registry;
+* ``pld`` — privacy loss distributions: the value, its grid, FFT composition and
+  constructors, Poisson and without-replacement subsampling, mixtures of Gaussians,
+  trade-off curves;
+* ``rdp`` — Rényi DP: curves, composition, conversions, subsampled RDP (Poisson, without
+  replacement, finite pairs), repeat-and-select;
+* ``shuffle`` — amplification by shuffling: the bounds, their inverses, exact shuffled
+  binary RR, the papers' own forms (``shuffle.papers``);
+* ``calibrate`` — the smallest noise for a budget: Gaussian, Laplace, binomial, discrete
+  Gaussian, DP-SGD.
+
+``_subsampled_gaussian_float`` (the subsampled Gaussian's Rényi moments in floats) is
+shared by ``rdp`` and ``calibrate``. The modules of 0.1 that moved into a family
+(``rdp_subsampling``, ``rdp_subsampling_pairs``, ``repeat_select``, ``subsampling``,
+``subsampling_wor``, ``mixture_gaussian``, ``tradeoff``, ``shuffle_papers``,
+``calibrate_discrete``, ``dp_sgd``) still import: each re-exports its names from the
+new home, which its docstring names.
 """
 
 from dpverify.accountants.accountant import (
@@ -15,12 +39,13 @@ from dpverify.accountants.accountant import (
 )
 from dpverify.accountants.calibrate import (
     analytic_gaussian_sigma,
+    dp_sgd_epsilon,
     gaussian_epsilon,
     laplace_epsilon,
+    min_discrete_gaussian_sigma,
     min_gaussian_sigma,
     min_laplace_scale,
     min_noise_multiplier,
-    dp_sgd_epsilon,
 )
 from dpverify.accountants.composition import (
     advanced_composition,
@@ -28,6 +53,7 @@ from dpverify.accountants.composition import (
     optimal_composition,
     optimal_composition_delta,
 )
+from dpverify.accountants.dominating_pairs import dominating_pair
 from dpverify.accountants.events import (
     ComposedEvent,
     ExponentialMechanismEvent,
@@ -46,18 +72,30 @@ from dpverify.accountants.pld import (
     compose_plds,
     delta_for_epsilon,
     epsilon_for_delta,
+    mixture_gaussian_pld,
+    poisson_subsampled_pld,
+    tradeoff_curve,
+    true_positive_rate,
+    without_replacement_gaussian_pld,
+    without_replacement_pld,
 )
 from dpverify.accountants.rdp import (
     DEFAULT_ORDERS,
     compose_rdp,
     gaussian_rdp,
     laplace_rdp,
+    poisson_subsampled_laplace_rdp,
+    poisson_subsampled_pair_rdp,
+    poisson_subsampled_rdp,
     pure_dp_rdp,
     randomized_response_rdp,
     rdp_to_dp,
     rdp_to_dp_delta,
+    repeat_and_select_rdp,
     scale_rdp,
     subsampled_gaussian_rdp,
+    without_replacement_gaussian_rdp,
+    without_replacement_rdp,
 )
 from dpverify.accountants.shuffle import (
     amplified_delta,
@@ -68,22 +106,6 @@ from dpverify.accountants.shuffle import (
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
-from dpverify.accountants.calibrate_discrete import min_discrete_gaussian_sigma
-from dpverify.accountants.mixture_gaussian import mixture_gaussian_pld
-from dpverify.accountants.rdp_subsampling import (
-    poisson_subsampled_laplace_rdp,
-    poisson_subsampled_rdp,
-    without_replacement_gaussian_rdp,
-    without_replacement_rdp,
-)
-from dpverify.accountants.rdp_subsampling_pairs import poisson_subsampled_pair_rdp
-from dpverify.accountants.repeat_select import repeat_and_select_rdp
-from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
-from dpverify.accountants.subsampling_wor import (
-    without_replacement_gaussian_pld,
-    without_replacement_pld,
-)
-from dpverify.accountants.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.accountants.zcdp import (
     compose_zcdp,
     pure_to_zcdp,

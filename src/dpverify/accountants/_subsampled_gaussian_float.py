@@ -1,7 +1,7 @@
 """Rényi moments of the Poisson-subsampled Gaussian in floats, with a proven error bound.
 
-The fast path of :func:`dpverify.accountants.rdp.subsampled_gaussian_rdp`: the
-same expansions as :mod:`dpverify.accountants._subsampled_gaussian` (Mironov,
+The fast path of :func:`dpverify.accountants.rdp.curves.subsampled_gaussian_rdp`: the
+same expansions as :mod:`dpverify.accountants.rdp._subsampled_gaussian` (Mironov,
 Talwar & Zhang 2019, Sec. 3.3), evaluated in numpy for all orders at once
 (one matrix of terms), in log space. Every term's logarithm carries an
 absolute error bound, so each term is known within a relative error
@@ -21,7 +21,7 @@ mpmath ones (within 1e-7 of the exact moments).
 
 Assumptions: scipy's ``log_ndtr`` within :func:`log_ndtr_error` and
 ``gammaln`` within ``16 u |value| + 1e-15`` (both checked against mpmath in
-``tests/accountants/test_rdp_float.py``); numpy's ``exp``, ``log``, ``log1p``,
+``tests/accountants/rdp/test_rdp_float.py``); numpy's ``exp``, ``log``, ``log1p``,
 ``expm1`` within 1 ulp; a sum of ``n`` float terms within ``n u`` of their
 magnitudes (each log term is a sum of at most 6 rounded components: 6u).
 """
@@ -49,7 +49,7 @@ _MAX_FLOAT_ORDER = 4096
 def log_ndtr_error(z: np.ndarray, value: np.ndarray) -> np.ndarray:
     """Assumed bound on ``|log_ndtr(z) − ln Φ(z)|``: ``1e-12 |ln Φ| + 1e-300`` for ``z >= 0``,
     ``1e-15 + 2e-15 |ln Φ|`` below (measured against mpmath at 60 digits on [−40, 38.5]: at
-    most 0.26 of it; ``tests/accountants/test_rdp_float.py`` re-checks it)."""
+    most 0.26 of it; ``tests/accountants/rdp/test_rdp_float.py`` re-checks it)."""
     magnitude = np.abs(value)
     return np.where(z >= 0, 1e-12 * magnitude + 1e-300, 1e-15 + 2e-15 * magnitude)
 

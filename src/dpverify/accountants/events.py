@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import dpverify.mechanisms as mechanisms
 from dpverify._validation import (
     check_in_range,
     check_int_at_least,
@@ -69,8 +70,6 @@ class Event:
 
 def _mechanism_types() -> dict[str, type]:
     """Mechanism and guarantee classes an event may wrap, by name (for serialisation)."""
-    from dpverify import mechanisms
-
     types = {name: getattr(mechanisms, name) for name in mechanisms.__all__
              if isinstance(getattr(mechanisms, name), type)
              and dataclasses.is_dataclass(getattr(mechanisms, name))}
@@ -241,7 +240,7 @@ class ExponentialMechanismEvent(Event):
     is at most ``e^{2ηΔu}``; Durfee & Rogers, NeurIPS 2019), hence ``ε²/8``-zCDP
     (Cesar & Rogers, ALT 2021, Lemma 3.2) instead of the ``ε²/2`` of pure DP. The
     PLD accountant uses the pair dominating every ε-bounded-range mechanism
-    (:meth:`~dpverify.accountants.pld.PrivacyLossDistribution.from_bounded_range`,
+    (:meth:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution.from_bounded_range`,
     after Dong, Durfee & Rogers, ICML 2020).
 
     >>> ExponentialMechanismEvent(1.0).epsilon

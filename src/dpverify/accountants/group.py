@@ -16,6 +16,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import mpmath
+
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import check_positive_int, value_error
 from dpverify.errors import DpverifyTypeError, UnsupportedError
@@ -38,7 +40,6 @@ def group_privacy(guarantee: Any, group_size: int) -> Any:
     if isinstance(guarantee, ApproxDP):
         epsilon = round_up(Fraction(guarantee.epsilon) * k)
         with working_precision():
-            import mpmath
             delta = round_up(k * mpmath.exp((k - 1) * mpmath.mpf(guarantee.epsilon))
                              * mpmath.mpf(guarantee.delta) * (1 + mpmath.mpf(10) ** -40))
         if not delta < 1:

@@ -24,7 +24,7 @@ from dpverify._validation import (
     check_nonempty_items,
     value_error,
 )
-from dpverify.accountants.rdp import DEFAULT_ORDERS
+from dpverify.accountants.rdp.curves import DEFAULT_ORDERS
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PureDP, RDPCurve, ZCDP
 
@@ -112,7 +112,7 @@ def pure_to_zcdp(guarantee: PureDP | float) -> ZCDP:
     -----
     Bun & Steinke 2016, Prop. 1.4 (proved as Prop. 3.3): ``D_α <= α ε²/2``.
     For the tightest RDP curve of an ε-DP mechanism use
-    :func:`dpverify.accountants.rdp.pure_dp_rdp`. **Soundness**: exact square
+    :func:`dpverify.accountants.rdp.curves.pure_dp_rdp`. **Soundness**: exact square
     in rationals, rounded up; neighbouring relation of the pure-DP guarantee
     (it must hold in both directions).
 
@@ -145,7 +145,7 @@ def zcdp_to_rdp(zcdp: ZCDP, *, orders: Sequence[float] | None = None) -> RDPCurv
         The zCDP guarantee.
     orders
         Rényi orders (strictly increasing, > 1); default
-        :data:`dpverify.accountants.rdp.DEFAULT_ORDERS`.
+        :data:`dpverify.accountants.rdp.curves.DEFAULT_ORDERS`.
 
     Returns
     -------

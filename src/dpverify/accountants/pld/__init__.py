@@ -1,0 +1,54 @@
+"""Privacy loss distributions (PLDs): pessimistic discretised privacy losses, composed by FFT.
+
+Public modules:
+
+* ``distribution`` — :class:`PrivacyLossDistribution` (its ``from_*`` constructors,
+  composition, ``epsilon_for_delta`` / ``delta_for_epsilon``), :func:`compose_plds`;
+* ``subsampling`` — Poisson subsampling (add/remove) of any mechanism with a finite
+  dominating pair (:mod:`dpverify.accountants.dominating_pairs`);
+* ``subsampling_wor`` — sampling without replacement (a batch of m of n, replace-one);
+* ``mixture_gaussian`` — Gaussian noise on a query whose sensitivity is random;
+* ``tradeoff`` — the trade-off (f-DP) curve of a PLD, conservative.
+
+The engine is private: ``_constructors`` (the ``from_*`` class methods), ``_losses``
+(each mechanism's discretised loss), ``_grid`` (loss grids, connect-the-dots, δ(ε) and
+ε(δ)), ``_fft`` (composition by FFT with a float-error bound) and ``_compose``
+(composition plans, tilted recomputation). Soundness: ``docs/proofs/pld.md``.
+"""
+
+from dpverify.accountants.pld._constructors import (
+    DEFAULT_TAIL_MASS_TRUNCATION,  # noqa: F401 (0.1 name, see below)
+    DEFAULT_VALUE_DISCRETIZATION_INTERVAL,  # noqa: F401 (0.1 name, see below)
+    POINTS_PER_EPSILON,  # noqa: F401 (0.1 name, see below)
+    POINTS_PER_STANDARD_DEVIATION,  # noqa: F401 (0.1 name, see below)
+)
+from dpverify.accountants.pld.distribution import (
+    MAX_SELF_COMPOSITIONS,  # noqa: F401 (0.1 name, see below)
+    PrivacyLossDistribution,
+    compose_plds,
+    delta_for_epsilon,
+    epsilon_for_delta,
+)
+from dpverify.accountants.pld.mixture_gaussian import mixture_gaussian_pld
+from dpverify.accountants.pld.subsampling import poisson_subsampled_pld
+from dpverify.accountants.pld.subsampling_wor import (
+    without_replacement_gaussian_pld,
+    without_replacement_pld,
+)
+from dpverify.accountants.pld.tradeoff import tradeoff_curve, true_positive_rate
+
+# ``__all__`` lists the names ``dpverify.accountants`` exports from this family. The names
+# marked above are the other public names of the 0.1 module of this path, importable from here
+# as before and documented in the public module that defines them.
+__all__ = [
+    "PrivacyLossDistribution",
+    "compose_plds",
+    "epsilon_for_delta",
+    "delta_for_epsilon",
+    "poisson_subsampled_pld",
+    "without_replacement_pld",
+    "without_replacement_gaussian_pld",
+    "mixture_gaussian_pld",
+    "tradeoff_curve",
+    "true_positive_rate",
+]

@@ -1,0 +1,420 @@
+"""Discretised privacy losses of specific mechanisms, for :mod:`dpverify.accountants.pld`.
+
+Each function returns connect-the-dots :class:`~dpverify.accountants.pld._grid.LossGrid`
+values that dominate the exact loss (``docs/proofs/pld.md``, §2): interval
+masses and tilts are computed in log space with explicit error bounds, and
+every uncertainty is resolved by moving mass up or adding mass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import log_ndtr, ndtri
+
+from dpverify._numeric import working_precision
+from dpverify._validation import check_nonnegative, value_error
+from dpverify.accountants.pld._grid import (
+    IntervalLaw,
+    LossGrid,
+    check_grid_size,
+    connect_the_dots,
+    grid_from_atoms,
+)
+from dpverify.errors import DpverifyTypeError
+
+__all__ = [
+    "SubsampledGaussian",
+    "ReplaceSubsampledGaussian",
+    "monotone_grid",
+    "interval_law_from_cdfs",
+    "laplace_grid",
+    "bounded_range_grid",
+    "pmf_items",
+    "check_normalised",
+    "pmf_loss_atoms",
+]
+
+FloatArray = NDArray[np.float64]
+_U = 2.0 ** -53
+#: Safety factor on error bounds that are themselves evaluated in floats.
+_SAFETY = 2.0
+#: Assumption: |fl(log_ndtr(z)) − ln Φ(z)| <= 1e-13 + 1e-14 |ln Φ(z)| (checked against
+#: mpmath at 40 digits on 20 000 points of [−1e4, 40]: the error stays below 1/19 of it).
+_LOG_NDTR_ABSOLUTE = 1e-13
+_LOG_NDTR_RELATIVE = 1e-14
+
+
+def log_difference(log_a: FloatArray, log_b: FloatArray, error_a: FloatArray,
+                   error_b: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``log(e^a - e^b)`` for ``a >= b``, a bound on its absolute error, and an upper bound.
+
+    The relative error of the difference is ``error_a + c (error_a + error_b)``
+    (plus rounding) with the condition number ``c = e^b / (e^a - e^b)``; it is
+    ``inf`` where the two values cannot be told apart, and the upper bound then
+    falls back on ``a + error_a`` (the difference is at most ``e^a``).
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        gap = np.minimum(log_b - log_a, 0.0)
+        gap = np.where(np.isnan(gap), -np.inf, gap)
+        one_minus = -np.expm1(gap)
+        value = log_a + np.log(one_minus)
+        condition = np.exp(gap) / one_minus
+        relative = error_a + condition * (error_a + error_b) + 4 * _U * (1 + condition)
+        error = np.where(relative < 0.5, relative / (1 - relative), np.inf)
+        error = np.where(np.isneginf(log_a), 0.0, error)
+        upper = np.where(np.isfinite(error), value + _SAFETY * error, log_a + _SAFETY * error_a)
+    return value, error, upper
+
+
+
+@dataclass(frozen=True, slots=True)
+class SubsampledGaussian:
+    """Privacy loss of ``P = (1-q) N(0, σ²) + q N(1, σ²)`` against ``Q = N(0, σ²)``.
+
+    ``swapped=False`` is that pair (the record is present in P); ``swapped=True``
+    is ``(Q, P)``. With q = 1 this is the Gaussian mechanism with μ = 1/σ, whose
+    two orientations have the same loss law. The loss ``g(x) = log(1 - q + q
+    e^{(2x-1)/(2σ²)})`` is increasing in the output x, so every loss probability
+    is a normal tail at the threshold ``x(l) = g^{-1}(l)``.
+    """
+
+    sigma: float
+    q: float
+    swapped: bool = False
+
+    @property
+    def loss_floor(self) -> float:
+        """Infimum of g (``log(1 - q)``; ``-inf`` for q = 1)."""
+        return math.log1p(-self.q) if self.q < 1 else -math.inf
+
+    def _threshold(self, g_value: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """x with g(x) = g_value (g_value > loss_floor), and a bound on its absolute error."""
+        s2, q = self.sigma ** 2, self.q
+        if q == 1.0:
+            x = s2 * g_value + 0.5
+            return x, 4 * _U * (s2 * np.abs(g_value) + np.abs(x))
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            small = g_value < 700.0
+            g_small = np.where(small, g_value, 0.0)
+            y = np.expm1(g_small) / q
+            one_plus_y = (np.expm1(g_small) + q) / q
+            t_small = np.log1p(y)
+            dt_small = (3 * _U * np.abs(y) + _U * np.abs(g_small) * np.exp(g_small) / q) / one_plus_y
+            t_large = g_value - math.log(q) + np.log1p(-(1 - q) * np.exp(-g_value))
+            t = np.where(small, t_small, t_large)
+            dt = np.where(small, dt_small, 4 * _U * (np.abs(g_value) + abs(math.log(q)) + 1))
+        x = s2 * t + 0.5
+        return x, s2 * (dt + 2 * _U * np.abs(t)) + 2 * _U * np.abs(x)
+
+    def _log_tails(self, x: FloatArray, dx: FloatArray, *, mixture: bool,
+                   upper: bool) -> tuple[FloatArray, FloatArray]:
+        """log of P[X <= x] (or P[X > x] if ``upper``) for X ~ the mixture or N(0, σ²)."""
+        sign = -1.0 if upper else 1.0
+        first_weight = 0.0 if not mixture else (math.log1p(-self.q) if self.q < 1 else -np.inf)
+        terms = [(first_weight, sign * x / self.sigma)]
+        if mixture:
+            terms.append((math.log(self.q), sign * (x - 1.0) / self.sigma))
+        logs, errors = [], []
+        for log_weight, z in terms:
+            value = log_ndtr(z)
+            dz = dx / self.sigma + 2 * _U * np.abs(z)
+            errors.append(_LOG_NDTR_ABSOLUTE + _LOG_NDTR_RELATIVE * np.abs(value)
+                          + (np.abs(z) + 1.0) * dz)
+            logs.append(log_weight + value)
+        if len(logs) == 1:
+            return logs[0], errors[0]
+        with np.errstate(invalid="ignore"):
+            total = np.logaddexp(logs[0], logs[1])
+        total = np.where(np.isnan(total), -np.inf, total)
+        return total, np.maximum(errors[0], errors[1]) + 4 * _U * (1 + np.abs(total))
+
+    def log_cdfs(self, losses: FloatArray) -> dict[str, FloatArray]:
+        """log P[L <= l], log P[L > l], log Q[...] and their errors at the grid ``losses``."""
+        floor = self.loss_floor
+        g = -losses if self.swapped else losses
+        inside = g > floor
+        x, dx = self._threshold(np.where(inside, g, floor + 1.0 if floor > -np.inf else 0.0))
+        # Unswapped: L <= l  <=>  X <= x(l), X ~ mixture under P and N(0, σ²) under Q.
+        # Swapped:   L <= l  <=>  X >= x(-l), X ~ N(0, σ²) under P and the mixture under Q.
+        sides = (("P", not self.swapped), ("Q", self.swapped))
+        below = {side: self._log_tails(x, dx, mixture=mix, upper=self.swapped) for side, mix in sides}
+        above = {side: self._log_tails(x, dx, mixture=mix, upper=not self.swapped)
+                 for side, mix in sides}
+        out: dict[str, FloatArray] = {}
+        cdf_outside, sf_outside = (0.0, -np.inf) if self.swapped else (-np.inf, 0.0)
+        for side in ("P", "Q"):
+            cdf, cdf_error = below[side]
+            sf, sf_error = above[side]
+            out[f"{side}_cdf"] = np.where(inside, cdf, cdf_outside)
+            out[f"{side}_sf"] = np.where(inside, sf, sf_outside)
+            out[f"{side}_error"] = np.where(inside, np.maximum(cdf_error, sf_error), 0.0)
+        return out
+
+    def support_hint(self, tail_mass: float) -> tuple[float, float]:
+        """Losses outside of which P has mass below ``tail_mass`` on each side (a hint only)."""
+        z = -float(ndtri(tail_mass))
+        if self.swapped:
+            return -self._g(self.sigma * z), -self._g(-self.sigma * z)
+        return self._g(-self.sigma * z), self._g(1.0 + self.sigma * z)
+
+    def _g(self, x: float) -> float:
+        exponent = (2 * x - 1) / (2 * self.sigma ** 2)
+        if self.q == 1.0:
+            return exponent
+        return float(np.logaddexp(math.log1p(-self.q), math.log(self.q) + exponent))
+
+    def loss_std(self) -> float:
+        """Standard deviation of the loss under P, by quadrature (used to pick a grid step)."""
+        if self.q == 1.0:
+            return 1.0 / self.sigma
+        xs = np.linspace(-12 * self.sigma, 1 + 12 * self.sigma, 20001)
+        losses = np.logaddexp(math.log1p(-self.q),
+                              math.log(self.q) + (2 * xs - 1) / (2 * self.sigma ** 2))
+        base = np.exp(-xs ** 2 / (2 * self.sigma ** 2))
+        shifted = np.exp(-(xs - 1) ** 2 / (2 * self.sigma ** 2))
+        density = base if self.swapped else (1 - self.q) * base + self.q * shifted
+        losses = -losses if self.swapped else losses
+        weights = density / density.sum()
+        mean = float(np.sum(weights * losses))
+        return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceSubsampledGaussian:
+    """Poisson-subsampled Gaussian under replace-one: ``P = (1−q)N(0, σ²) + qN(1, σ²)``
+    against ``Q = (1−q)N(0, σ²) + qN(−1, σ²)``.
+
+    The pair of dp_accounting's ``REPLACE_ONE`` relation (its
+    ``GaussianPrivacyLoss`` with ``AdjacencyType.REPLACE``; Zhu, Dong, Wang 2022):
+    the record is in the sample w.p. q on both sides, contributing +1 or −1
+    (clipped contributions differ by at most 2). The pair is its own
+    reflection (``x ↦ −x`` swaps P and Q), so one direction describes both.
+    With ``s = 1 − q``, ``c = q e^{−1/(2σ²)}`` and ``u = e^{x/σ²}`` the loss is
+    ``g(x) = ln((s + cu)/(s + c/u))``, increasing in x, and ``g(x) = l`` solves
+    ``c u² + s(1 − e^l) u − e^l c = 0``: ``u = e^l B`` with
+    ``B = (s w + √(s²w² + 4c²e^{−l}))/(2c)``, ``w = 1 − e^{−l}`` for ``l ≥ 0``, and
+    ``u = 2 e^l c / (s v + √(s²v² + 4c²e^l))``, ``v = 1 − e^l`` for ``l < 0``
+    (sums of non-negative terms only, evaluated in log space: no cancellation).
+    """
+
+    sigma: float
+    q: float
+    swapped: bool = False
+
+    @property
+    def loss_floor(self) -> float:
+        return -math.inf
+
+    def _log_c(self) -> float:
+        return math.log(self.q) - 1.0 / (2 * self.sigma ** 2)
+
+    def _threshold(self, losses: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """x with g(x) = l, and a bound on its absolute error (relative errors of a few ulps per step)."""
+        log_s = math.log1p(-self.q) if self.q < 1 else -np.inf
+        log_c = self._log_c()
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            positive = losses >= 0
+            gap = -np.expm1(-np.abs(losses))                 # w = 1 − e^{−l} or v = 1 − e^l
+            log_sw = log_s + np.log(gap)                      # ln(s w) or ln(s v)
+            log_square = np.logaddexp(2 * log_sw, math.log(4) + 2 * log_c - np.abs(losses))
+            log_bracket = np.logaddexp(log_sw, 0.5 * log_square)
+            log_u = np.where(positive, losses + log_bracket - math.log(2) - log_c,
+                             losses + math.log(2) + log_c - log_bracket)
+        x = self.sigma ** 2 * log_u
+        error = 64 * _U * (4 + np.abs(losses) + 4 * abs(log_c) + abs(log_s if self.q < 1 else 0.0))
+        return x, self.sigma ** 2 * error + 4 * _U * np.abs(x)
+
+    def _mixture(self) -> SubsampledGaussian:
+        return SubsampledGaussian(self.sigma, self.q)
+
+    def log_cdfs(self, losses: FloatArray) -> dict[str, FloatArray]:
+        """log P[L <= l], log P[L > l], log Q[...] and their errors at the grid ``losses``."""
+        x, dx = self._threshold(losses)
+        mixture = self._mixture()
+        p_cdf, p_cdf_error = mixture._log_tails(x, dx, mixture=True, upper=False)
+        p_sf, p_sf_error = mixture._log_tails(x, dx, mixture=True, upper=True)
+        # Q is P reflected: Q[X <= x] = P[X >= −x].
+        q_cdf, q_cdf_error = mixture._log_tails(-x, dx, mixture=True, upper=True)
+        q_sf, q_sf_error = mixture._log_tails(-x, dx, mixture=True, upper=False)
+        return {"P_cdf": p_cdf, "P_sf": p_sf, "P_error": np.maximum(p_cdf_error, p_sf_error),
+                "Q_cdf": q_cdf, "Q_sf": q_sf, "Q_error": np.maximum(q_cdf_error, q_sf_error)}
+
+    def _g(self, x: float) -> float:
+        log_s = math.log1p(-self.q) if self.q < 1 else -math.inf
+        log_c = self._log_c()
+        scaled = x / self.sigma ** 2
+        return float(np.logaddexp(log_s, log_c + scaled) - np.logaddexp(log_s, log_c - scaled))
+
+    def support_hint(self, tail_mass: float) -> tuple[float, float]:
+        """Losses outside of which P has mass below ``tail_mass`` on each side (a hint only)."""
+        z = -float(ndtri(tail_mass))
+        return self._g(-self.sigma * z), self._g(1.0 + self.sigma * z)
+
+    def loss_std(self) -> float:
+        """Standard deviation of the loss under P, by quadrature (used to pick a grid step)."""
+        xs = np.linspace(-12 * self.sigma - 1, 1 + 12 * self.sigma, 20001)
+        base = np.exp(-xs ** 2 / (2 * self.sigma ** 2))
+        shifted = np.exp(-(xs - 1) ** 2 / (2 * self.sigma ** 2))
+        density = (1 - self.q) * base + self.q * shifted
+        losses = np.array([self._g(x) for x in xs[::20]])
+        weights = density[::20] / density[::20].sum()
+        mean = float(np.sum(weights * losses))
+        return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
+
+
+def interval_law_from_cdfs(cdfs: dict[str, FloatArray], losses: FloatArray) -> IntervalLaw:
+    """Interval masses and tilts from log-cdfs at consecutive grid points (upper tails where small)."""
+    log_half = math.log(0.5)
+    parts = {}
+    for side in ("P", "Q"):
+        cdf, sf, error = cdfs[f"{side}_cdf"], cdfs[f"{side}_sf"], cdfs[f"{side}_error"]
+        from_sf = log_difference(sf[:-1], sf[1:], error[:-1], error[1:])
+        from_cdf = log_difference(cdf[1:], cdf[:-1], error[1:], error[:-1])
+        use_sf = sf[:-1] < log_half
+        parts[side] = tuple(np.where(use_sf, a, b) for a, b in zip(from_sf, from_cdf))
+    log_p, error_p, upper_p = parts["P"]
+    log_q, error_q, _ = parts["Q"]
+    left = losses[:-1]
+    with np.errstate(invalid="ignore"):
+        tilt = left + log_q - log_p
+        tilt_error = error_p + error_q + 4 * _U * (np.abs(left) + np.abs(log_q) + np.abs(log_p))
+    known = np.isfinite(tilt) & np.isfinite(log_p) & np.isfinite(log_q)
+    return IntervalLaw(upper_p, np.where(known, tilt, 0.0),
+                       np.where(known, _SAFETY * tilt_error, np.inf))
+
+
+
+def _grid_indices(low: float, high: float, step: float) -> tuple[int, int]:
+    first = math.floor(Fraction(low) / Fraction(step))
+    last = max(first + 1, math.ceil(Fraction(high) / Fraction(step)))
+    check_grid_size(last - first + 1, step)
+    return first, last
+
+
+def monotone_grid(spec: SubsampledGaussian, step: float, tail: float) -> LossGrid:
+    """Connect-the-dots grid of a loss that is monotone in the output (Gaussian, subsampled).
+
+    The grid covers the losses where P has all but ``tail`` mass on each side;
+    the mass at or below the first point (an upper bound) goes to it, the mass
+    above the last point to ``+inf``.
+    """
+    first, last = _grid_indices(*spec.support_hint(tail), step)
+    losses = np.arange(first, last + 1) * step
+    floor = -spec.loss_floor if spec.swapped else spec.loss_floor
+    if math.isfinite(floor) and np.any(np.abs(losses - floor) <= 8 * _U * abs(floor) + 1e-300):
+        raise value_error("value_discretization_interval", step,
+                          "such that no grid point is within 8 ulps of the loss bound ln(1 − q)",
+                          "perturb the interval slightly")
+    cdfs = spec.log_cdfs(losses)
+    slack = 2 * cdfs["P_error"]
+    with np.errstate(under="ignore"):
+        lower_tail = float(np.exp(cdfs["P_cdf"][0] + slack[0])) * 1.000001
+        upper_tail = float(np.exp(cdfs["P_sf"][-1] + slack[-1])) * 1.000001
+    return connect_the_dots(first, step, interval_law_from_cdfs(cdfs, losses),
+                            lower_tail=lower_tail, upper_tail=upper_tail)
+
+
+def laplace_grid(epsilon_0: float, step: float) -> LossGrid:
+    """Loss of ``Lap(0, b)`` vs ``Lap(Δ, b)``, ``ε0 = Δ/b`` (a float, taken as exact).
+
+    Atoms ½ at ε0 and ``e^{−ε0}/2`` at −ε0 (split exactly in mpmath), density
+    ``e^{(l − ε0)/2}/4`` on ``(−ε0, ε0)`` (connect-the-dots on each interval).
+    """
+    first, last = _grid_indices(-epsilon_0, epsilon_0, step)
+    losses = np.arange(first, last + 1) * step
+    continuous = connect_the_dots(first, step, _laplace_interval_law(losses, epsilon_0),
+                                  lower_tail=0.0, upper_tail=0.0)
+    with working_precision():
+        low_atom = mpmath.exp(-mpmath.mpf(epsilon_0)) / 2 * (1 + mpmath.mpf(10) ** -40)
+    atoms = grid_from_atoms([mpmath.mpf(epsilon_0), -mpmath.mpf(epsilon_0)],
+                            [mpmath.mpf(0.5), low_atom], interval=step, exact_losses=True)
+    return _add_grids(continuous, atoms)
+
+
+def bounded_range_grid(epsilon: float, step: float) -> LossGrid:
+    """Loss of the dominating pair of every ε-bounded-range mechanism (ε a float, taken as exact).
+
+    The loss has density ``e^{(l − ε)/2} / (2(1 − e^{−ε}))`` on ``(−ε, ε)`` and no
+    atoms: the Laplace loss's continuous part (:func:`_laplace_interval_law`)
+    scaled by ``2/(1 − e^{−ε})``, with the same tilts (``dQ = e^{−L} dP``).
+    """
+    first, last = _grid_indices(-epsilon, epsilon, step)
+    losses = np.arange(first, last + 1) * step
+    law = _laplace_interval_law(losses, epsilon)
+    with working_precision():
+        shift = mpmath.log(2) - mpmath.log(-mpmath.expm1(-mpmath.mpf(epsilon)))
+        shift = float(shift) + 1e-15 * (1 + abs(float(shift)))        # an upper bound
+    log_mass = law.log_mass_upper + shift
+    log_mass = log_mass + 4 * _U * (np.abs(log_mass) + abs(shift) + 1)   # the float sum, rounded up
+    return connect_the_dots(first, step, IntervalLaw(log_mass, law.log_tilt, law.log_tilt_error),
+                            lower_tail=0.0, upper_tail=0.0)
+
+
+def _add_grids(first: LossGrid, second: LossGrid) -> LossGrid:
+    """Sum of two grids with the same spacing (float sums inflated to bound the exact ones)."""
+    low = min(first.offset, second.offset)
+    high = max(g.offset + len(g.probabilities) for g in (first, second))
+    masses = np.zeros(high - low)
+    for grid in (first, second):
+        start = grid.offset - low
+        masses[start:start + len(grid.probabilities)] += grid.probabilities
+    return LossGrid(first.interval, low, masses * (1 + 2 * _U),
+                    (first.infinity_mass + second.infinity_mass) * (1 + 2 * _U),
+                    (first.error + second.error) * (1 + 2 * _U))
+
+
+def _laplace_interval_law(losses: np.ndarray, epsilon_0: float) -> IntervalLaw:
+    """Interval masses ``½ e^{(a−ε0)/2}(e^{(b−a)/2} − 1)`` on ``[a, b] = I ∩ [−ε0, ε0]``
+    and exact tilts ``ln ρ = l_i − (a+b)/2`` (P's density is ``e^l`` times Q's there);
+    the error terms cover the float grid points (within u/2 relative of ``i h``)."""
+    u = _U
+    left, right = losses[:-1], losses[1:]
+    a, b = np.maximum(left, -epsilon_0), np.minimum(right, epsilon_0)
+    inside = a < b
+    width = np.where(inside, b - a, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_mass = np.where(inside, math.log(0.5) + (a - epsilon_0) / 2 + np.log(np.expm1(width / 2)),
+                            -np.inf)
+    mass_error = 8 * u * (np.abs(a) + epsilon_0 + 2) + 8 * u * (np.abs(a) + np.abs(b)) / width
+    tilt = np.where(inside, left - (a + b) / 2, 0.0)
+    tilt_error = np.where(inside, 16 * u * (np.abs(left) + np.abs(a) + np.abs(b) + 1), np.inf)
+    return IntervalLaw(log_mass + 2 * mass_error, tilt, tilt_error)
+
+
+def pmf_items(pmf: Any, name: str) -> dict[Any, float]:
+    """Validate a pmf (1-D array-like or dict outcome -> probability) into a dict."""
+    if isinstance(pmf, Mapping):
+        items = dict(pmf)
+    elif isinstance(pmf, (str, bytes)) or np.ndim(pmf) != 1:
+        raise DpverifyTypeError(f"{name}={pmf!r} must be a 1-D array-like or a dict of probabilities")
+    else:
+        items = dict(enumerate(pmf))
+    if not items:
+        raise value_error(name, pmf, "non-empty")
+    return {key: check_nonnegative(value, f"{name}[{key!r}]") for key, value in items.items()}
+
+
+def check_normalised(items: dict[Any, float], name: str) -> None:
+    total = math.fsum(items.values())
+    if not abs(total - 1.0) <= 1e-9:
+        raise value_error(name, f"<pmf summing to {total!r}>", "a pmf summing to 1 (within 1e-9)")
+
+
+def pmf_loss_atoms(first: dict, second: dict) -> tuple[list, list]:
+    """Exact (mpmath) losses ``ln(first/second)`` and masses ``first`` over first's support."""
+    with working_precision():
+        losses, masses = [], []
+        for key, mass in first.items():
+            if mass > 0:
+                other = mpmath.mpf(second[key])
+                losses.append(mpmath.log(mpmath.mpf(mass) / other) if other > 0 else mpmath.inf)
+                masses.append(mpmath.mpf(mass))
+        return losses, masses
