@@ -27,8 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "dpverify"
 TESTS = ROOT / "tests"
 
-_TODO = "TODO(lead): after the accountants/auditing moves"
-
 #: Public modules without a mirrored test module, and where they are tested instead.
 REASONS: dict[str, str] = {
     "dpverify.bandits.experiments.chowdhury":
@@ -52,14 +50,14 @@ REASONS: dict[str, str] = {
     "dpverify.claims.tenenbaum":
         "its CLAIMS run in tests/claims/test_claims_report.py (one quick run of all five papers "
         "shared by a module fixture; test_tenenbaum_batch_size_is_sigma_squared)",
-    # -- accountants/ and auditing/ are being reorganised into subpackages: the lead mirrors
-    #    their tests after merging those moves (and removes these entries).
-    "dpverify.accountants.events": _TODO,
-    "dpverify.accountants.group": _TODO,
-    "dpverify.accountants.rdp_subsampling_pairs": _TODO,
-    "dpverify.accountants.tradeoff": _TODO,
-    "dpverify.auditing.curves": _TODO,
-    "dpverify.auditing.planning": _TODO,
+    "dpverify.accountants.dominating_pairs": "dominating_pair of every mechanism is checked where the PLD "
+                                               "subsamples it: tests/accountants/pld/test_subsampling.py",
+    "dpverify.accountants.rdp.subsampling_pairs": "poisson_subsampled_pair_rdp beside the other subsampled RDP "
+                                                  "curves: tests/accountants/rdp/test_rdp_subsampling.py",
+    "dpverify.auditing.curves": "audit_curve and claimed_delta_curve beside audit(), whose samplers they share: "
+                                "tests/auditing/test_audit.py",
+    "dpverify.auditing.planning": "samples_to_certify and the certifying split with the sequential audit that "
+                                  "plans by them: tests/auditing/test_sequential.py",
 }
 
 _MODULE_HOOKS = {"__all__", "__getattr__"}
@@ -128,9 +126,6 @@ def test_every_reason_is_current_and_names_an_existing_test_file() -> None:
             problems.append(f"{module}: a thin re-export now, it needs no reason")
         elif _has_mirrored_test(module):
             problems.append(f"{module}: has its mirrored test now")
-        elif reason == _TODO:
-            if module.split(".")[1] not in ("accountants", "auditing"):
-                problems.append(f"{module}: TODO is for the accountants/auditing moves only")
         else:
             named = re.findall(_TEST_FILE, reason)
             if not named:
