@@ -94,7 +94,7 @@ def test_linear_instance_family_refuses_nan_heterogeneity() -> None:
 
 
 def test_clopper_pearson_refuses_absurd_trials() -> None:
-    _refused(lambda: clopper_pearson_lower(3, 1e300, alpha=0.05), "trials")
+    _refused(lambda: clopper_pearson_lower(3, 1e300, failure_probability=0.05), "trials")
 
 
 # --- huge integers refused before work -------------------------------------------------------

@@ -23,7 +23,16 @@ Conventions behind the words
   ``count``. DP-SGD's number of training steps is ``steps``, the one training-loop
   term; the per-epoch view is ``epochs``.
 * The neighbouring relation is ``neighbouring``, a :class:`dpverify.Neighbouring`
-  or its string; see that module for the default rule.
+  or its string. The default is **add-remove** where a dataset's size can change
+  (the ``PrivacyAccountant``, subsampled-mechanism constructors: as dp_accounting and
+  Opacus) and **replace-one** where the input is a pair of the same size
+  (``are_neighbours``, privacy maps, auditing, the testing strategies);
+  :mod:`dpverify.neighbouring` says why.
+* A sampling probability is ``sampling_probability``; ``PrivacyAccountant.step``
+  keeps Opacus's ``sample_rate``, the one documented exception.
+* The inputs of a neighbouring pair are ``x`` and ``x_prime``; what they produce is
+  ``samples`` / ``samples_prime`` (outputs) or ``pmf`` / ``pmf_prime`` (exact laws); a
+  point where a law is evaluated is an ``outcome``.
 
 Standard library only: this module sits at the bottom of the package.
 """
@@ -70,7 +79,7 @@ GENERAL: dict[str, str] = {
     "lower": "the lower end of an interval (a bound's direction is in the field name)",
     "upper": "the upper end of an interval",
     "description": "human-readable text describing a value",
-    "neighbouring": "the neighbouring relation: a Neighbouring member or its string 'add-remove', 'replace-one', 'replace-special'",
+    "neighbouring": "the neighbouring relation, a Neighbouring or 'add-remove' / 'replace-one' / 'replace-special' (default: see dpverify.neighbouring)",
     "x": "the first input of a neighbouring pair (a dataset, or the mechanism's input on it)",
     "x_prime": "the second input of a neighbouring pair (x′)",
     # --- mechanisms and noise -----------------------------------------------------------
@@ -81,14 +90,21 @@ GENERAL: dict[str, str] = {
     "l1_sensitivity": "ℓ1 sensitivity of a vector query",
     "l2_sensitivity": "ℓ2 sensitivity of a vector query",
     "sigma": "standard deviation σ > 0 of Gaussian noise (the discrete Gaussian's σ parameter for discrete noise)",
-    "mu": "mean μ of a Skellam law, or the μ of μ-Gaussian DP, as the function says",
+    "mu": "μ of a law's standard parametrisation: a Skellam law's mean, or μ = Δ/σ of μ-Gaussian DP",
+    "gamma": "γ ≥ 0 of Bernoulli(exp(−γ)) (Canonne, Kamath & Steinke 2020, Alg. 1)",
+    "tau": "τ ≥ 0, the bound on a secure-aggregation total's noise that the modulus leaves room for (Chowdhury & Zhou 2023, Alg. 1)",
+    "epsilon_hat": "the intermediate ε̂ of the vector-summation protocol's parameter choice (Balle et al. 2020)",
+    "noise_bits": "number of fair noise coins added to a batch of shuffled bits",
+    "x_sum": "the sum of the users' inputs (the aggregate before noise)",
+    "outcome": "a point of a law's support or output space (where a pmf, density or cdf is evaluated)",
+    "outcomes": "several outcomes (an array), where a pmf or density is evaluated elementwise",
     "variance": "variance of a noise law",
-    "scale": "scale b > 0 of Laplace-type noise (the density ∝ exp(−|x|/b))",
+    "scale": "a positive scale parameter: Laplace-type noise's b (density ∝ exp(−|x|/b)), or a score's standardising divisor",
     "noise_multiplier": "Gaussian noise standard deviation divided by the clipping norm (DP-SGD)",
     "flip_probability": "probability in [0, 1/2] that randomized response flips the bit",
     "categories": "number k ≥ 2 of categories (outputs) of k-ary randomized response or a categorical model",
     "probabilities": "a probability vector (weights of a mixture, or the law of a finite output)",
-    "probability": "a single probability in [0, 1] (the success probability of a Bernoulli or binomial law)",
+    "probability": "the probability parameter of a Bernoulli, binomial or Pólya (negative binomial) law, in [0, 1]",
     "count": "number of repetitions of a composed mechanism (≥ 1)",
     "counts": "several repetition counts, or the observed counts of an estimator, as the function says",
     "size": "number of samples to draw (a numpy ``size``: an int or a shape)",
@@ -103,7 +119,6 @@ GENERAL: dict[str, str] = {
     "noise": "a noise law (or noise values) added to an input",
     "shift": "the shift between the two laws of a shifted-noise pair",
     "offset": "smallest value of a finite law's support (its pmf starts there)",
-    "outputs": "points of a mechanism's output space at which a pmf or density is evaluated",
     "bits": "number of bits of a binary encoding, or a bit array, as the function says",
     "context": "a context vector (input of a local privatizer)",
     "context_bound": "upper bound on the norm of a context vector",
@@ -150,11 +165,13 @@ GENERAL: dict[str, str] = {
     "data": "a decoded JSON object",
     "base": "the guarantee of the base (unsubsampled) mechanism",
     "mean": "mean number of repetitions of repeat-and-select",
-    "shape": "shape parameter of the truncated negative binomial number of repetitions (repeat-and-select)",
+    "shape": "shape parameter r > 0 of a negative-binomial-type law (a Pólya law; repeat-and-select's repetitions)",
     "randomizer": "which local randomizer, 'generic', 'binary-rr' or 'k-rr' (shuffle amplification)",
     "randomizer_family": "the randomizer family a local ε is sought for",
     "randomizers": "the randomizer families a shuffle bound supports",
     "name": "a name (for messages or a registry key)",
+    "supported": "the values a function supports",
+    "subject": "what a message is about (the function or mechanism named in it)",
     "check": "a function checking a bound's validity conditions",
     "meets": "a function telling whether a bound meets a target",
     "approximate": "True: the bound is a numerical approximation, not a closed form",
@@ -162,6 +179,7 @@ GENERAL: dict[str, str] = {
     "false_positive_rate": "a false positive rate (type I error) in [0, 1] of a hypothesis test",
     "false_positive_rates": "several false positive rates",
     "points": "number of points of a curve",
+    "bins": "number of bins of a discretised law",
     "rtol": "relative tolerance of a numerical search or comparison",
     "atol": "absolute tolerance of a numerical comparison",
     "inverse": "True: solve the inverse problem (the largest local ε for a target central ε)",
@@ -205,11 +223,12 @@ GENERAL: dict[str, str] = {
     "conditional": "True: also certify the conditional ratio bound",
     "ratio_lower": "certified lower bound on the probability ratio",
     "p_hat": "observed frequency of the event on x",
+    "p_lower": "a lower bound on the event's probability P[M(x) ∈ S] (holding with the audit's confidence)",
+    "p_prime_upper": "an upper bound on the event's probability P[M(x′) ∈ S]",
+    "successes_prime": "number of successes on the side of x′ (the other count of a two-sample test)",
     "p_prime_hat": "observed frequency of the event on x′",
     "p_interval": "confidence interval of the event's probability on x",
     "p_prime_interval": "confidence interval of the event's probability on x′",
-    "probability_lower": "certified lower bound on the event's probability on x",
-    "probability_prime_upper": "certified upper bound on the event's probability on x′",
     "pmf": "the probability mass function of the output on x (a sequence summing to 1)",
     "pmf_prime": "the probability mass function of the output on x′",
     "pairs": "neighbouring input pairs (InputPair values), or a JSONL file of them",
@@ -241,6 +260,26 @@ GENERAL: dict[str, str] = {
     "upper_bound": "a claimed upper bound to check",
     "threads": "whether to use threads, 'auto', 'on' or 'off'",
     "extra_candidates": "extra candidate events fixed before the search",
+    "targets": "what an event search maximises: ('delta', δ) for ε at δ, ('epsilon', ε) for δ at ε",
+    "normal_quantile": "a standard normal quantile z (of a planned per-bound level)",
+    "first": "which side of the pair an event is tested from: 0 tests x against x′, 1 the reverse",
+    "point": "index of the audited point (of a curve) an event is chosen for",
+    "score": "a candidate event's predicted bound (from the search split)",
+    "search_counts": "an event's counts of outputs of each side on the search split",
+    "centre": "the standardising centre of a score's features",
+    "weights": "the weights of a linear score",
+    "bias": "the intercept of a linear score",
+    "flags": "(column, value) pairs whose indicators are features of a score",
+    "masked": "the columns whose flagged values are masked out of a feature",
+    "masked_centre": "the standardising centre of the masked features",
+    "masked_scale": "the standardising scale of the masked features",
+    "coder": "a function mapping outputs to integer keys",
+    "keys": "integer keys of output values",
+    "ranks": "the rank of each key in a likelihood-ratio order",
+    "labels": "readable labels of values, in rank order",
+    "table": "a lookup table of ranks indexed by key",
+    "sequence": "a numpy SeedSequence the draws' generators are spawned from",
+    "certify": "the outputs of the certification split, when drawn elsewhere (chunked)",
     "plan_certify": "True: plan the certification split's size from the search",
     "refuse": "True: raise instead of warning",
     "noise_scale": "scale of the noise an example mechanism adds",
@@ -262,6 +301,9 @@ GENERAL: dict[str, str] = {
     "on_result": "callback called with each finished result",
     "seconds": "wall-clock time taken, in seconds",
     "cache_dir": "directory of cached results",
+    "cache": "True: read and write the result store of finished runs",
+    "jobs": "CLI: number of worker processes (the library's n_jobs; -1: one per core)",
+    "no_cache": "CLI: neither read nor write the result store",
     # --- the command line ----------------------------------------------------------------
     "json": "CLI: print one JSON object",
     "debug": "CLI: print the full traceback of an internal error",
@@ -303,9 +345,9 @@ GENERAL_SYNONYMS: dict[str, str] = {
     "neighboring": "neighbouring",
     "rel_tol": "rtol",
     "abs_tol": "atol",
+    "xs": "outcomes",
+    "significance": "significance_level",
     "n_certify": "certify_samples",
-    "p_lower": "probability_lower",
-    "p_prime_upper": "probability_prime_upper",
     "num_samples": "samples",
     "noise_std": "sigma",
     "std": "sigma",

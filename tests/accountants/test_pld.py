@@ -125,7 +125,7 @@ def test_binary_randomized_response_composition_matches_binomial(count):
 
 def test_k_ary_randomized_response():
     epsilon, k = 1.0, 4
-    pld = PLD.from_randomized_response(epsilon, k=k)
+    pld = PLD.from_randomized_response(epsilon, categories=k)
     z = math.exp(epsilon) + k - 1
     p = [math.exp(epsilon) / z, 1 / z, 1 / z, 1 / z]
     q = [1 / z, math.exp(epsilon) / z, 1 / z, 1 / z]
