@@ -50,7 +50,6 @@ GENERAL: dict[str, str] = {
     "delta": "δ in [0, 1): the probability mass by which an (ε, δ) guarantee may fail",
     "epsilons": "several ε values (an RDP curve's ε at each order, or ε points of an audited curve)",
     "local_epsilon": "ε₀ of each user's local randomizer (local DP), before any amplification",
-    "local_epsilons": "several local ε₀ values, one per batch size or phase",
     "max_epsilon": "largest ε a strategy draws (inclusive)",
     "max_delta": "largest δ a strategy draws",
     "max_rho": "largest zCDP ρ a strategy draws",

@@ -463,8 +463,8 @@ class PLDConstructors:
             interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                                  spec.loss_std() / POINTS_PER_STANDARD_DEVIATION)
             return cls((monotone_grid(spec, interval, tail),), tail, rebuild=partial(
-                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity, neighbouring=relation,
-                value_discretization_interval=interval))
+                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity,
+                neighbouring=relation, value_discretization_interval=interval))
         remove = SubsampledGaussian(_noise(sigma, sensitivity), q)
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              remove.loss_std() / POINTS_PER_STANDARD_DEVIATION)

@@ -15,8 +15,8 @@ over every method that supports the history.
 Neighbouring relations (:class:`~dpverify.neighbouring.Neighbouring`, or its
 string): ``"add-remove"`` (the default: Poisson sampling changes the batch
 size), ``"replace-one"`` and ``"replace-special"`` (replace a record by a
-special value that contributes nothing). A mechanism event's sensitivity is the caller's, under the chosen
-relation; the Poisson-subsampled Gaussian has the dominating pairs of Zhu,
+special value that contributes nothing). A mechanism event's sensitivity is
+the caller's, under the chosen relation; the Poisson-subsampled Gaussian has the dominating pairs of Zhu,
 Dong, Wang (AISTATS 2022, Prop. 30): under add-remove and replace-special by
 PLD and RDP, under replace-one (contributions ±1: the pair
 ``(1−q)N(0) + qN(±1)``, dp_accounting's ``REPLACE_ONE``) by PLD only.
@@ -86,7 +86,6 @@ class PrivacyAccountant:
     Examples
     --------
     >>> from dpverify.mechanisms import Gaussian
-from dpverify.neighbouring import Neighbouring
     >>> accountant = PrivacyAccountant(method="pld")
     >>> for _ in range(1000):
     ...     _ = accountant.step(noise_multiplier=1.1, sample_rate=0.01)

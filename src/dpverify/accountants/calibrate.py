@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 import sys
 from fractions import Fraction
-from typing import Any
 
 import mpmath
 import numpy as np

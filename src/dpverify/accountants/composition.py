@@ -372,7 +372,7 @@ def optimal_composition_delta(epsilon: float, delta: float, count: int, *,
 @renamed_parameters(k="count")
 def max_step_epsilon(total_epsilon: float, total_delta: float, count: int, *,
                      step_delta: float = 0.0) -> float:
-    """Largest per-step ε such that ``count`` (ε, ``step_delta``)-DP steps are (total_ε, total_δ)-DP.
+    """Largest per-step ε such that ``count`` (ε, ``step_delta``)-DP steps are (total ε, δ)-DP.
 
     The inverse of :func:`optimal_composition` in ε (monotone: a larger per-step
     ε never composes to a smaller total), found by

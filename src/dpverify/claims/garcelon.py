@@ -97,9 +97,10 @@ def _prop13(scale: str) -> Evidence:
 def _thm5_condition(scale: str) -> Evidence:
     derivation = symbolic.garcelon_batch_condition()
     epsilon, delta0, T, p = 0.5, 1e-6, 10 ** 10, 0.5
-    printed = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1, flip_probability=p,
-                                        variant="printed")
-    derived = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1, flip_probability=p)
+    printed = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
+                                        flip_probability=p, variant="printed")
+    derived = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
+                                        flip_probability=p)
     per_batch = garcelon_per_batch_epsilon(printed, p, bits=1, dimension=1, delta=delta0 / T)
     allowed = epsilon * math.sqrt(printed) / math.sqrt(2 * T * math.log(2 * T / delta0))
     return Evidence(CORRECTED,
@@ -115,10 +116,12 @@ def _thm5_condition(scale: str) -> Evidence:
 
 def _thm5_total(scale: str) -> Evidence:
     epsilon, delta0, T, p = 0.5, 1e-6, 10 ** 10, 0.5
-    length = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1, flip_probability=p)
-    advanced = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0, delta_slack=delta0 / T)
-    optimal = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0, delta_slack=delta0 / T,
-                                       composition="optimal")
+    length = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
+                                       flip_probability=p)
+    advanced = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0,
+                                        delta_slack=delta0 / T)
+    optimal = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0,
+                                       delta_slack=delta0 / T, composition="optimal")
     ok = advanced.epsilon <= epsilon
     return Evidence(HOLDS if ok else CORRECTED,
                     f"at the derived l = {length} (T = 1e10, p = 1/2, d = m = 1), advanced composition "
@@ -145,8 +148,8 @@ def first_release_horizon(*, form: str = "derived", d: int = 1, delta0: float = 
         T = int(10 ** (k / 4))
         epsilon = cor8_epsilon_limit(T)
         p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
-        if garcelon_batch_length_ok(T, epsilon, delta0, horizon=T, bits=1, dimension=d, flip_probability=p,
-                                    variant=form):
+        if garcelon_batch_length_ok(T, epsilon, delta0, horizon=T, bits=1, dimension=d,
+                                    flip_probability=p, variant=form):
             return k / 4
     return None
 
@@ -169,8 +172,8 @@ def _never_releases(scale: str) -> Evidence:
     T = int(10 ** printed)
     epsilon = cor8_epsilon_limit(T)
     p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
-    length = min_shuffler_batch_length(epsilon, 1e-6, horizon=T, bits=1, dimension=1, flip_probability=p,
-                                       variant="printed")
+    length = min_shuffler_batch_length(epsilon, 1e-6, horizon=T, bits=1, dimension=1,
+                                       flip_probability=p, variant="printed")
     per_batch = garcelon_per_batch_epsilon(length, p, bits=1, dimension=1, delta=1e-6 / T)
     regret = _simulated_regret(scale)
     growth = regret["sblb"][-1] / regret["sblb"][0]

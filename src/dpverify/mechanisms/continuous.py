@@ -169,7 +169,8 @@ class Gaussian(_ContinuousNoise):
     def logpdf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
             sigma = mpmath.mpf(self.sigma)
-            return -_mp(outcome, "outcome") ** 2 / (2 * sigma ** 2) - mpmath.log(sigma * mpmath.sqrt(2 * mpmath.pi))
+            return (-_mp(outcome, "outcome") ** 2 / (2 * sigma ** 2)
+                    - mpmath.log(sigma * mpmath.sqrt(2 * mpmath.pi)))
 
     @renamed_parameters(x="outcome")
     def cdf(self, outcome: Any) -> mpmath.mpf:

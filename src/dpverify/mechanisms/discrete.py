@@ -227,7 +227,8 @@ class DiscreteLaplace(_SymmetricIntegerNoise):
     def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         """Float pmf at ``outcomes`` (``scipy.stats.dlaplace``; 0 at non-integers)."""
         outcomes = np.asarray(outcomes, dtype=float)
-        return np.where(outcomes == np.round(outcomes), stats.dlaplace.pmf(np.round(outcomes), 1 / self.scale), 0.0)
+        return np.where(outcomes == np.round(outcomes),
+                        stats.dlaplace.pmf(np.round(outcomes), 1 / self.scale), 0.0)
 
 
 # --------------------------------------------------------------------------- discrete Gaussian
@@ -298,7 +299,8 @@ class DiscreteGaussian(_SymmetricIntegerNoise):
     @renamed_parameters(ks="outcomes")
     def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         outcomes = np.asarray(outcomes, dtype=float)
-        values = np.exp(-outcomes ** 2 / (2 * self.sigma ** 2)) / float(_discrete_gaussian_normaliser(self.sigma))
+        values = (np.exp(-outcomes ** 2 / (2 * self.sigma ** 2))
+                  / float(_discrete_gaussian_normaliser(self.sigma)))
         return np.where(outcomes == np.round(outcomes), values, 0.0)
 
 
@@ -359,7 +361,8 @@ class Skellam(_SymmetricIntegerNoise):
     def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         """Float pmf ``scipy.special.ive(|k|, 2μ)`` (0 at non-integers)."""
         outcomes = np.asarray(outcomes, dtype=float)
-        return np.where(outcomes == np.round(outcomes), special.ive(np.abs(np.round(outcomes)), 2 * self.mu), 0.0)
+        return np.where(outcomes == np.round(outcomes),
+                        special.ive(np.abs(np.round(outcomes)), 2 * self.mu), 0.0)
 
 
 # --------------------------------------------------------------------------- Pólya difference

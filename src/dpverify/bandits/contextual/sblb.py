@@ -74,8 +74,8 @@ __all__ = ["SBLB", "ShuffledLinearLearner"]
 def _basic_total(q: _params.SBLBParameters, horizon: int) -> ApproxDP:
     """Basic composition of the ⌈T/l⌉ releases, each (ε_c at δ0/T, δ0/T): (k ε_c, k δ0/T), rounded up."""
     batches = q.shuffler_batches
-    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m, dimension=q.dimension,
-                                           delta=q.delta0 / horizon)
+    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m,
+                                           dimension=q.dimension, delta=q.delta0 / horizon)
     with working_precision():
         epsilon = round_up(batches * mpmath.mpf(per_batch), relative_error=1e-40)
     return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.delta0) / horizon))
@@ -251,11 +251,12 @@ class SBLB:
             composition = "pld" if self.mode == "sound" else "advanced"
         composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
         q = self.parameters(horizon=horizon, dimension=dimension)
-        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m, dimension=q.dimension,
-                                               delta=q.delta0)
+        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m,
+                                               dimension=q.dimension, delta=q.delta0)
         try:
-            total = garcelon_total_guarantee(q.batch_length, horizon, q.p, bits=q.m, dimension=q.dimension,
-                                             delta=q.delta0, delta_slack=q.delta0,
+            total = garcelon_total_guarantee(q.batch_length, horizon, q.p, bits=q.m,
+                                             dimension=q.dimension, delta=q.delta0,
+                                             delta_slack=q.delta0,
                                              composition=composition)
         except (ValueError, OverflowError):  # ε_c so large that composing it overflows
             if not fallback:
