@@ -190,5 +190,5 @@ def test_conditional_ratio_is_monotone_and_rounded_down(a: int, b: int, step: in
 def test_conditional_ratio_validates() -> None:
     with pytest.raises(ValueError, match="successes"):
         conditional_ratio_lower(-1, 3, failure_probability=0.05)
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ValueError, match="failure_probability"):
         conditional_ratio_lower(1, 3, failure_probability=1.5)
