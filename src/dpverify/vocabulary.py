@@ -215,7 +215,7 @@ GENERAL: dict[str, str] = {
     "most_violated": "the audited point with the largest violation",
     "direction": "which way the privacy loss is measured, 'forward' (x vs x′) or 'backward'",
     "kind": "the kind of a report or stream, as a short string",
-    "mode": "how the audit ran, as a short string",
+    "mode": "how a computation runs or ran, as a short string (an audit's 'fixed' or 'sequential')",
     "stages": "number of stages a sequential audit ran",
     "bounds": "certified bounds",
     "estimate": "a point estimate (not a bound)",
