@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -48,6 +47,7 @@ __all__ = [
     "check_positive",
     "check_nonnegative",
     "check_epsilon",
+    "check_confidence",
     "check_delta",
     "check_probability",
     "check_positive_int",
@@ -179,6 +179,20 @@ def check_probability(value: Any, name: str, *, open_low: bool = False,
     if not (low_ok and high_ok):
         interval = ("(" if open_low else "[") + "0, 1" + (")" if open_high else "]")
         raise value_error(name, value, f"in {interval}")
+    return x
+
+
+def check_confidence(value: Any, name: str = "confidence") -> float:
+    """Return a confidence: the probability, in [0.5, 1), that a stated bound holds.
+
+    A value below 1/2 is almost always a failure probability passed by mistake
+    (``confidence=0.05`` for a 95% bound): the message says so.
+    """
+    x = check_real(value, name)
+    if not 0.5 <= x < 1:
+        raise value_error(name, value, "in [0.5, 1) (the probability that the bound holds)",
+                          "for the probability that it fails, use failure_probability "
+                          "(confidence = 1 - failure_probability)" if 0 < x < 0.5 else "")
     return x
 
 
@@ -491,19 +505,3 @@ def check_sequence_of_pairs(values: Any, name: str, expected: str) -> tuple[tupl
         if not (isinstance(item, (tuple, list)) and len(item) == 2):
             raise _type_error(f"{name}[{i}]", item, f"a pair: {expected}")
     return tuple(tuple(item) for item in items)
-
-
-def renamed_keyword(value: Any, old_value: Any, *, name: str, old_name: str, default: Any) -> Any:
-    """``value``, or ``old_value`` passed under a deprecated keyword (with a DeprecationWarning).
-
-    ``old_value`` is ``None`` when the old keyword was not passed; passing both is a
-    :class:`TypeError` naming them.
-    """
-    if old_value is None:
-        return value
-    if value != default:
-        raise DpverifyTypeError(f"pass {name}= only: {old_name}= is its deprecated alias")
-
-    warnings.warn(f"{old_name}= is deprecated; use {name}= (same meaning)", DeprecationWarning,
-                  stacklevel=3)
-    return old_value

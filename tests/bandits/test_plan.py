@@ -102,7 +102,7 @@ def _reevaluate(plan: DeploymentPlan, name: str) -> ApproxDP | None:
     if name in ("sblb", "sblb-fixed-batch"):
         total = garcelon_total_guarantee(
             params["shuffler_batch_length_l"], plan.horizon, params["flip_probability_p"],
-            m=params["bits_per_entry_m"], d=plan.instance["dimension"], delta0=params["delta0"],
+            bits=params["bits_per_entry_m"], dimension=plan.instance["dimension"], delta=params["delta0"],
             delta_slack=params["delta0"], composition="pld")
         return ApproxDP(total.epsilon, total.delta + params["delta0"])
     if name == "ldp-linucb":

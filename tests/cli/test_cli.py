@@ -81,7 +81,7 @@ def test_internal_error_exits_3_with_one_line(capsys, monkeypatch) -> None:
 
 def test_unknown_option_is_reported_under_the_subcommand(capsys) -> None:
     with pytest.raises(SystemExit) as info:
-        main(["shuffle", "--n", "10", "--delta", "1e-6", "--bogus"])
+        main(["shuffle", "--users", "10", "--delta", "1e-6", "--bogus"])
     err = capsys.readouterr().err
     assert info.value.code == 2 and err.startswith("usage: dpverify shuffle")
     assert "unrecognized arguments: --bogus" in err

@@ -19,7 +19,7 @@ def _json(capsys, *argv: str) -> dict:
 
 
 def test_dp_sgd_epsilon_equals_the_accountant(capsys) -> None:
-    out = _json(capsys, "account", "dp-sgd", "--sampling-rate", "0.01", "--epochs", "2",
+    out = _json(capsys, "account", "dp-sgd", "--sampling-probability", "0.01", "--epochs", "2",
                 "--noise-multiplier", "1.0", "--delta", "1e-5", "--method", "rdp")
     assert out["steps"] == 200
     event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=1.0), 0.01), 200)
@@ -27,7 +27,7 @@ def test_dp_sgd_epsilon_equals_the_accountant(capsys) -> None:
 
 
 def test_dp_sgd_calibration_meets_the_budget(capsys) -> None:
-    out = _json(capsys, "account", "dp-sgd", "--sampling-rate", "0.05", "--steps", "20",
+    out = _json(capsys, "account", "dp-sgd", "--sampling-probability", "0.05", "--steps", "20",
                 "--epsilon", "2", "--delta", "1e-5")
     event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=out["noise_multiplier"]), 0.05), 20)
     assert PrivacyAccountant("pld").compose(event).get_epsilon(1e-5) <= 2.0
@@ -51,11 +51,11 @@ def test_compose_spec_without_replacement_and_repeat_and_select(capsys, tmp_path
     from dpverify.accountants.events import RepeatAndSelectEvent, SampledWithoutReplacementEvent
 
     batch = SampledWithoutReplacementEvent(Gaussian(sigma=1.5), 64, 6400)
-    spec = {"delta": 1e-5, "neighbouring": "replace",
+    spec = {"delta": 1e-5, "neighbouring": "replace-one",
             "history": [{"event": event_to_dict(batch), "count": 100}]}
     path = tmp_path / "wor.json"
     path.write_text(json.dumps(spec))
-    expected = PrivacyAccountant("pld", neighbouring="replace").compose(batch, 100).get_epsilon(1e-5)
+    expected = PrivacyAccountant("pld", neighbouring="replace-one").compose(batch, 100).get_epsilon(1e-5)
     assert _json(capsys, "account", "compose", str(path))["epsilon"] == pytest.approx(expected, rel=1e-9)
     tuning = RepeatAndSelectEvent(Gaussian(sigma=5.0), 10.0, 1.0)
     path.write_text(json.dumps({"delta": 1e-6, "method": "rdp", "event": event_to_dict(tuning)}))
@@ -64,9 +64,9 @@ def test_compose_spec_without_replacement_and_repeat_and_select(capsys, tmp_path
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["account", "dp-sgd", "--sampling-rate", "1.5", "--steps", "3", "--noise-multiplier", "1",
-      "--delta", "1e-5"], "--sampling-rate 1.5 must be in (0, 1]"),
-    (["account", "dp-sgd", "--sampling-rate", "0.1", "--epochs", "0.01", "--noise-multiplier", "1",
+    (["account", "dp-sgd", "--sampling-probability", "1.5", "--steps", "3", "--noise-multiplier", "1",
+      "--delta", "1e-5"], "--sampling-probability 1.5 must be in (0, 1]"),
+    (["account", "dp-sgd", "--sampling-probability", "0.1", "--epochs", "0.01", "--noise-multiplier", "1",
       "--delta", "1e-5"], "--epochs"),
     (["account", "compose", "/nonexistent/spec.json", "--delta", "1e-5"], "spec"),
 ])
@@ -113,18 +113,12 @@ def test_human_readable_line(capsys) -> None:
     (["account", "gaussian", "--sigma", "nan", "--delta", "1e-5"],
      "argument --sigma: 'nan' must be a finite number"),
     (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "0"],
-     "argument --count/--compositions: '0' must be an integer >= 1"),
+     "argument --count: '0' must be an integer >= 1"),
     (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "inf"],
-     "argument --count/--compositions: 'inf' must be an integer >= 1"),
+     "argument --count: 'inf' must be an integer >= 1"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, argv: list[str], fragment: str) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     assert exit_info.value.code == 2
     assert fragment in capsys.readouterr().err
-
-
-def test_compositions_is_an_alias_of_count(capsys):
-    new = _json(capsys, "account", "laplace", "--scale", "10", "--count", "10")
-    old = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "10")
-    assert old["count"] == new["count"] == 10 and old["epsilon"] == new["epsilon"]

@@ -96,8 +96,8 @@ def _pair(value: Any, sensitivity: float) -> tuple[list, list]:
 @_pair.register
 def _randomized_response_pair(value: RandomizedResponse, sensitivity: float) -> tuple[list, list]:
     weight = mpmath.exp(mpmath.mpf(value.epsilon))
-    total = weight + value.k - 1
-    rest = [1 / total] * (value.k - 2)
+    total = weight + value.categories - 1
+    rest = [1 / total] * (value.categories - 2)
     return [weight / total, 1 / total, *rest], [1 / total, weight / total, *rest]
 
 

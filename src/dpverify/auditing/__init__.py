@@ -33,6 +33,7 @@ checks, the sampler's draw and its thread-safety probe, the search and
 certification splits, chunked counting, the simultaneous bounds).
 """
 
+from dpverify._deprecation import renamed_attributes
 from dpverify.auditing.audit import audit
 from dpverify.auditing.curves import audit_curve, claimed_delta_curve
 from dpverify.auditing.divergences import HockeyStickBound, hockey_stick_lower_bound
@@ -44,7 +45,7 @@ from dpverify.auditing.estimators import (
     delta_lower_bound,
     epsilon_lower_bound,
 )
-from dpverify.auditing.events import FAMILIES, Event
+from dpverify.auditing.events import FAMILIES, OutputEvent
 from dpverify.auditing.exact import exact_delta, exact_epsilon
 from dpverify.auditing.interactive import audit_interactive
 from dpverify.auditing.model import ModelAuditReport, audit_model, weakest_profile
@@ -75,7 +76,7 @@ __all__ = [
     "AuditReport",
     "CurveAuditReport",
     "CurvePoint",
-    "Event",
+    "OutputEvent",
     "FAMILIES",
     "ConfidenceInterval",
     "clopper_pearson",
@@ -84,3 +85,6 @@ __all__ = [
     "epsilon_lower_bound",
     "delta_lower_bound",
 ]
+
+#: ``Event`` (dpverify 0.1) is :class:`OutputEvent`, for one release.
+__getattr__ = renamed_attributes(__name__, {"Event": ("OutputEvent", OutputEvent)})

@@ -18,7 +18,7 @@ import numpy as np
 from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_epsilon,
-    check_probability,
+    check_confidence,
     check_real_array,
     value_error,
 )
@@ -30,7 +30,7 @@ from dpverify.auditing._pipeline.engine import (
     sliced_draw,
 )
 from dpverify.auditing.estimators import delta_lower_bound
-from dpverify.auditing.events import Event
+from dpverify.auditing.events import OutputEvent
 from dpverify.errors import AuditError
 
 __all__ = ["HockeyStickBound", "hockey_stick_lower_bound"]
@@ -42,7 +42,7 @@ class HockeyStickBound:
 
     epsilon: float
     delta_lower_bound: float
-    event: Event
+    event: OutputEvent
     direction: str
     confidence: float
     samples: int
@@ -91,7 +91,7 @@ def hockey_stick_lower_bound(samples: Any, samples_prime: Any, *, epsilon: float
     True
     """
     epsilon = check_epsilon(epsilon, "epsilon")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     for name, values in (("samples", samples), ("samples_prime", samples_prime)):
         if check_real_array(values, name).ndim == 0:
             raise value_error(name, values, "an array of outputs, one per draw")

@@ -26,8 +26,8 @@ from dpverify._validation import (
     check_epsilon,
     check_flag,
     check_int_at_least,
-    check_probability,
     check_seed,
+    check_confidence,
 )
 from dpverify.auditing._pipeline.arguments import check_events
 from dpverify.auditing._pipeline.engine import checked_output, sliced_draw
@@ -158,7 +158,7 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
     runs = check_int_at_least(runs, "runs", 10, maximum=MAX_INTERACTIVE_RUNS,
                               instead="each run calls your run function once; run several "
                                       "seeded audits and combine them")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     events = check_events(events)
     if progress is not None:  # None: a bar only for long audits
         check_flag(progress, "progress")

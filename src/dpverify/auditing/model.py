@@ -60,8 +60,8 @@ from dpverify._validation import (
     check_epsilon,
     check_int_at_least,
     check_positive,
-    check_probability,
     check_seed,
+    check_confidence,
     value_error,
 )
 from dpverify.auditing._model_discrete import (
@@ -215,7 +215,7 @@ def _randomized_response(sides: list[np.ndarray], data: tuple[Any, Any], alpha: 
         truthful += int(np.count_nonzero(side[:, 0] == np.asarray(value, dtype=np.float64)))
         total += len(side)
     estimate = truthful / total
-    low = float(clopper_pearson_lower(truthful, total, alpha=alpha))
+    low = float(clopper_pearson_lower(truthful, total, failure_probability=alpha))
     if low <= delta or low >= 1:
         return estimate, low, 0.0 if low <= delta else math.inf
     bound = math.log((low - delta) * (categories - 1) / (1 - low))
@@ -300,7 +300,7 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     samples = check_int_at_least(samples, "samples", 100)
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     if not 1 - confidence < 1:  # the quantile at 1 - confidence would be infinite
         raise value_error("confidence", confidence, "at least 1e-15 (1 - confidence < 1 in floats)")
     check_callable(sampler, "sampler", "a callable sampler(data, size, rng)")

@@ -28,7 +28,9 @@ from typing import Any
 
 from scipy import stats
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
+    check_confidence,
     check_delta,
     check_epsilon,
     check_int_at_least,
@@ -60,18 +62,19 @@ MAX_PLANNED_SAMPLES = 10 ** 15
 
 
 def _bound(n: int, k: int, k_prime: int, alpha: float, delta: float) -> float:
-    low = float(clopper_pearson_lower(k, n, alpha=alpha))
-    high = float(clopper_pearson_upper(k_prime, n, alpha=alpha))
+    low = float(clopper_pearson_lower(k, n, failure_probability=alpha))
+    high = float(clopper_pearson_upper(k_prime, n, failure_probability=alpha))
     return epsilon_lower_bound(low, high, delta=delta)
 
 
-def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
+@renamed_parameters(n_certify="certify_samples")
+def largest_certifiable_epsilon(certify_samples: int, *, confidence: float = 0.95,
                                 delta: float = 0.0, bounds: int = 2) -> float:
-    """The largest ε lower bound ``n_certify`` outputs per side can ever certify.
+    """The largest ε lower bound ``certify_samples`` outputs per side can ever certify.
 
     Parameters
     ----------
-    n_certify
+    certify_samples
         Certifying outputs per side.
     confidence
         The audit's confidence.
@@ -88,15 +91,15 @@ def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
     >>> round(largest_certifiable_epsilon(10, confidence=0.95), 3)
     0.807
     """
-    n_certify = check_int_at_least(n_certify, "n_certify", 1)
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    n_certify = check_int_at_least(certify_samples, "certify_samples", 1)
+    confidence = check_confidence(confidence)
     delta = check_delta(delta, "delta")
     bounds = check_int_at_least(bounds, "bounds", 1)
     if delta == 0 and n_certify >= PREFIX_MIN:  # conditional bounds share the budget
         candidates = max(1, bounds // 2)
         separate = _bound(n_certify, n_certify, 0,
                           SEPARATE_SHARE * (1 - confidence) / (2 * candidates), delta)
-        ratio = conditional_ratio_lower(n_certify, 0, alpha=(1 - SEPARATE_SHARE)
+        ratio = conditional_ratio_lower(n_certify, 0, failure_probability=(1 - SEPARATE_SHARE)
                                         * (1 - confidence) / candidates)
         return max(separate, ratio_epsilon(ratio))
     return _bound(n_certify, n_certify, 0, (1 - confidence) / bounds, delta)
@@ -202,7 +205,7 @@ def samples_to_certify(probability: float, true_epsilon: float, *, epsilon: floa
     true_epsilon = check_epsilon(true_epsilon, "true_epsilon", allow_inf=True)
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     power = check_probability(power, "power", open_low=True, open_high=True)
     bounds = check_int_at_least(bounds, "bounds", 1)
     search_fraction = check_probability(search_fraction, "search_fraction", open_high=True)

@@ -57,9 +57,9 @@ def test_guarantee_goes_through_the_accountants() -> None:
     q = algo.parameters(horizon=T, dimension=d)
     g = algo.guarantee(horizon=T, dimension=d)
     assert g.model == "shuffle"
-    assert g.per_batch.epsilon == garcelon_per_batch_epsilon(q.batch_length, q.p, m=1, d=d,
-                                                             delta0=q.delta0)
-    total = garcelon_total_guarantee(q.batch_length, T, q.p, m=1, d=d, delta0=q.delta0,
+    assert g.per_batch.epsilon == garcelon_per_batch_epsilon(q.batch_length, q.p, bits=1, dimension=d,
+                                                             delta=q.delta0)
+    total = garcelon_total_guarantee(q.batch_length, T, q.p, bits=1, dimension=d, delta=q.delta0,
                                      delta_slack=q.delta0)
     assert g.approx_dp.epsilon == total.epsilon
     assert g.approx_dp.delta == pytest.approx(total.delta + q.delta)

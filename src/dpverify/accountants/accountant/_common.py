@@ -92,7 +92,7 @@ def poisson_gaussian(event: PoissonSampledEvent, request: Request) -> tuple[floa
     noise = gaussian_noise(event.event)
     if noise is None:
         raise unsupported(event, method, "Poisson sampling of a Gaussian only (so far)")
-    if request.neighbouring == "replace" and method != "pld":
+    if request.neighbouring == "replace-one" and method != "pld":
         raise unsupported(event, method, "under replace-one the subsampled Gaussian is "
                                          "accounted by PLD only (so far)")
     sigma, sensitivity = noise

@@ -75,7 +75,7 @@ def _randomized_response_pld(event: MechanismEvent, request: Request) -> Any:
         return _pure_pld(event, request)
     mechanism = event.mechanism
     return None if request.probe else PrivacyLossDistribution.from_randomized_response(
-        mechanism.epsilon, k=mechanism.k)
+        mechanism.epsilon, categories=mechanism.categories)
 
 
 @translates(TruncatedDiscreteGaussian, "pld")
@@ -104,7 +104,7 @@ def _approx_dp_pld(event: MechanismEvent, request: Request) -> Any:
 @translates(MixtureOfGaussians, "pld")
 def mixture_pld(event: Event, request: Request) -> Any:
     """A (Poisson-sampled) mixture of Gaussians: Poisson sampling folds in as ``c = 0`` w.p. ``1 − q``."""
-    if request.neighbouring == "replace":
+    if request.neighbouring == "replace-one":
         raise unsupported(event, "pld", _MIXTURE_RELATIONS + " (its pair adds or removes a record)")
     if request.probe:
         return None
@@ -153,15 +153,15 @@ def _randomized_response_rdp(event: MechanismEvent, request: Request) -> Any:
     if event.sensitivity != 1.0:
         return _generic_rdp(event, request)
     mechanism = event.mechanism
-    return None if request.probe else randomized_response_rdp(mechanism.epsilon,
-                                                              orders=request.orders, k=mechanism.k)
+    return None if request.probe else randomized_response_rdp(
+        mechanism.epsilon, orders=request.orders, categories=mechanism.categories)
 
 
 @translates(MixtureOfGaussians, "rdp")
 def mixture_rdp(event: Event, request: Request) -> Any:
     """A (Poisson-sampled) mixture of Gaussians: the convexity bound of
     :func:`~dpverify.mechanisms.mixture_gaussian_rdp`, the Poisson rate folded in."""
-    if request.neighbouring == "replace":
+    if request.neighbouring == "replace-one":
         raise unsupported(event, "rdp", _MIXTURE_RELATIONS)
     if request.probe:
         return None
@@ -198,10 +198,10 @@ def _zcdp_zcdp(event: MechanismEvent, request: Request) -> Any:
 
 @translates(MixtureOfGaussians, "zcdp")
 def _mixture_zcdp(event: MechanismEvent, request: Request) -> Any:
-    if request.neighbouring == "replace":
+    if request.neighbouring == "replace-one":
         raise unsupported(event, "zcdp", _MIXTURE_RELATIONS)
     return None if request.probe else privacy_map(event.mechanism, sensitivity=event.sensitivity,
-                                                  relation="add-remove", target=ZCDP)
+                                                  neighbouring="add-remove", target=ZCDP)
 
 
 @translates(object, "zcdp")

@@ -71,7 +71,7 @@ from dpverify.mechanisms import (
 __all__: list[str] = []   # translators only: importing this module registers them
 
 _WITHOUT_REPLACEMENT_RELATION = ("sampling without replacement is accounted under replace-one "
-                                 "only (neighbouring='replace')")
+                                 "only (neighbouring='replace-one')")
 
 for _sampled in (PoissonSampledEvent, SampledWithoutReplacementEvent):
     refuses(_sampled, "zcdp", "amplification by subsampling is not accounted in zCDP; "
@@ -88,13 +88,13 @@ def _poisson_pld(event: PoissonSampledEvent, request: Request) -> Any:
         return _poisson_finite_pair_pld(event, request)
     sigma, q = poisson_gaussian(event, request)
     return None if request.probe else PrivacyLossDistribution.from_subsampled_gaussian(
-        sigma, q, relation=request.neighbouring)
+        sigma, q, neighbouring=request.neighbouring)
 
 
 def _poisson_finite_pair_pld(event: PoissonSampledEvent, request: Request) -> Any:
     """Poisson subsampling of a mechanism with a finite dominating pair (add/remove, replace-special)."""
     inner = event.event
-    if not isinstance(inner, MechanismEvent) or request.neighbouring == "replace":
+    if not isinstance(inner, MechanismEvent) or request.neighbouring == "replace-one":
         raise unsupported(event, "pld", "Poisson sampling of a single mechanism with a finite "
                                         "dominating pair, under add-remove or replace-special")
     dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
@@ -108,7 +108,7 @@ def _poisson_finite_pair_pld(event: PoissonSampledEvent, request: Request) -> An
 def _without_replacement_pld(event: SampledWithoutReplacementEvent, request: Request) -> Any:
     """A batch of m of n records (replace-one): a Gaussian or a mechanism with a finite dominating pair."""
     inner = event.event
-    if request.neighbouring != "replace":
+    if request.neighbouring != "replace-one":
         raise unsupported(event, "pld", _WITHOUT_REPLACEMENT_RELATION)
     noise = gaussian_noise(inner)
     if noise is not None:
@@ -135,7 +135,7 @@ def _poisson_rdp(event: PoissonSampledEvent, request: Request) -> Any:
         sigma, q = poisson_gaussian(event, request)
         return None if request.probe else subsampled_gaussian_rdp(sigma, q, orders=orders)
     _check_orders(event, orders)
-    if request.neighbouring == "replace":
+    if request.neighbouring == "replace-one":
         raise UnsupportedError(f"rdp cannot account {event!r}: Poisson subsampling is "
                                "accounted under add-remove or replace-special")
     if isinstance(inner, MechanismEvent) and isinstance(inner.mechanism, Laplace):
@@ -159,7 +159,7 @@ def _without_replacement_rdp(event: SampledWithoutReplacementEvent, request: Req
     """RDP of a batch of m of n records (replace-one) whose inner event has a curve."""
     inner, orders = event.event, request.orders
     _check_orders(event, orders)
-    if request.neighbouring != "replace":
+    if request.neighbouring != "replace-one":
         raise UnsupportedError(f"rdp cannot account {event!r}: {_WITHOUT_REPLACEMENT_RELATION}")
     noise = gaussian_noise(inner)
     if noise is not None:

@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 import mpmath
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_down, round_up, working_precision
 from dpverify._validation import (
-    check_choice,
     check_delta,
     check_epsilon,
     check_in_range,
@@ -40,6 +40,7 @@ from dpverify.accountants.pld._losses import (
     pmf_loss_atoms,
 )
 from dpverify.errors import DpverifyTypeError
+from dpverify.neighbouring import Neighbouring
 
 __all__ = ["PLDConstructors", "check_grid_options", "DEFAULT_VALUE_DISCRETIZATION_INTERVAL",
            "DEFAULT_TAIL_MASS_TRUNCATION", "POINTS_PER_STANDARD_DEVIATION", "POINTS_PER_EPSILON"]
@@ -282,11 +283,14 @@ class PLDConstructors:
         return cls((grid_from_atoms(losses, masses, interval=interval, exact_losses=exact),), tail)
 
     @classmethod
-    def from_randomized_response(cls: type[PLD], epsilon: float, *, k: int = 2,
+    @renamed_parameters(k="categories")
+    def from_randomized_response(cls: type[PLD], epsilon: float, *, categories: int = 2,
                                  value_discretization_interval: float | None = None,
                                  tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
                                  ) -> PLD:
         """PLD of k-ary randomized response: keep w.p. ``e^ε/(e^ε+k−1)``, else uniform on the rest.
+
+        ``categories`` is the number k >= 2 of outputs.
 
         The loss is ε w.p. ``e^ε/Z``, −ε w.p. ``1/Z`` and 0 w.p. ``(k−2)/Z``,
         ``Z = e^ε + k − 1``, computed in mpmath; by default ``h = ε/128`` (exact
@@ -302,7 +306,7 @@ class PLDConstructors:
         0.462117
         """
         epsilon = check_epsilon(epsilon, "epsilon")
-        k = check_int_at_least(k, "k", 2)
+        k = check_int_at_least(categories, "categories", 2)
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              _atom_interval(epsilon))
         with working_precision():
@@ -348,7 +352,8 @@ class PLDConstructors:
         return cls((grid_from_atoms(*atoms, interval=interval, exact_losses=True),), tail)
 
     @classmethod
-    def from_pmfs(cls: type[PLD], p: Any, q: Any, *, symmetric: bool = False,
+    @renamed_parameters(p="pmf", q="pmf_prime")
+    def from_pmfs(cls: type[PLD], pmf: Any, pmf_prime: Any, *, symmetric: bool = False,
                   value_discretization_interval: float | None = None,
                   tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
                   ) -> PLD:
@@ -356,7 +361,8 @@ class PLDConstructors:
 
         Parameters
         ----------
-        p, q
+        pmf, pmf_prime
+            The pmfs p (on the input with the record) and q (on its neighbour):
             1-D array-likes of equal length, or dicts ``outcome -> probability``
             (a missing outcome has probability 0). Each must sum to 1 within 1e-9;
             the given numbers are taken as the exact pmfs.
@@ -379,15 +385,15 @@ class PLDConstructors:
         >>> round(pld.delta_for_epsilon(0.0), 3)
         0.25
         """
-        first, second = pmf_items(p, "p"), pmf_items(q, "q")
+        first, second = pmf_items(pmf, "pmf"), pmf_items(pmf_prime, "pmf_prime")
         if not isinstance(symmetric, bool):
             raise DpverifyTypeError(f"symmetric={symmetric!r} must be a bool")
-        if not isinstance(p, Mapping) and len(first) != len(second):
-            raise value_error("q", q, f"of the same length as p ({len(first)})")
+        if not isinstance(pmf, Mapping) and len(first) != len(second):
+            raise value_error("pmf_prime", pmf_prime, f"of the same length as pmf ({len(first)})")
         first = {**{key: 0.0 for key in second}, **first}
         second = {**{key: 0.0 for key in first}, **second}
-        check_normalised(first, "p")
-        check_normalised(second, "q")
+        check_normalised(first, "pmf")
+        check_normalised(second, "pmf_prime")
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              DEFAULT_VALUE_DISCRETIZATION_INTERVAL)
         forward = grid_from_atoms(*pmf_loss_atoms(first, second), interval=interval)
@@ -397,8 +403,10 @@ class PLDConstructors:
                                              interval=interval)), tail)
 
     @classmethod
+    @renamed_parameters(relation="neighbouring")
     def from_subsampled_gaussian(cls: type[PLD], sigma: float, sampling_probability: float, *,
-                                 sensitivity: float = 1.0, relation: str = "add-remove",
+                                 sensitivity: float = 1.0,
+                                 neighbouring: Neighbouring | str = Neighbouring.ADD_REMOVE,
                                  value_discretization_interval: float | None = None,
                                  tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
                                  ) -> PLD:
@@ -423,7 +431,7 @@ class PLDConstructors:
         bound and each tilt a lower bound; ``σ/Δ`` is rounded down.
         ``sampling_probability = 1`` is the plain Gaussian.
 
-        ``relation="replace"`` (replace-one) uses the symmetric pair
+        ``neighbouring="replace-one"`` uses the symmetric pair
         ``(1−q)N(0, σ²) + qN(Δ, σ²)`` vs ``(1−q)N(0, σ²) + qN(−Δ, σ²)`` (the record's
         clipped contributions differ by at most 2Δ; dp_accounting's
         ``REPLACE_ONE``), whose loss is also monotone in the output with a
@@ -445,8 +453,8 @@ class PLDConstructors:
                               f"sampling_probability={MIN_SAMPLING_PROBABILITY:g} is an upper "
                               f"bound for any smaller rate")
         sensitivity = check_positive(sensitivity, "sensitivity")
-        relation = check_choice(relation, "relation", ("add-remove", "replace", "replace-special"))
-        if relation == "replace":
+        relation = Neighbouring.parse(neighbouring)
+        if relation is Neighbouring.REPLACE_ONE:
             if q == 1.0:
                 return cls.from_gaussian(sigma, sensitivity=2 * sensitivity,
                                          value_discretization_interval=value_discretization_interval,
@@ -455,8 +463,8 @@ class PLDConstructors:
             interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                                  spec.loss_std() / POINTS_PER_STANDARD_DEVIATION)
             return cls((monotone_grid(spec, interval, tail),), tail, rebuild=partial(
-                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity, relation=relation,
-                value_discretization_interval=interval))
+                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity,
+                neighbouring=relation, value_discretization_interval=interval))
         remove = SubsampledGaussian(_noise(sigma, sensitivity), q)
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              remove.loss_std() / POINTS_PER_STANDARD_DEVIATION)

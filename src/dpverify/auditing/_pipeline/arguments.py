@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dpverify._validation import check_int_at_least, check_probability, check_seed, value_error
+from dpverify._validation import check_confidence, check_int_at_least, check_seed, value_error
 from dpverify.auditing.events import FAMILIES
 from dpverify.errors import DpverifyTypeError
 
@@ -45,7 +45,7 @@ def check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
     samples = check_int_at_least(samples, "samples", 10, maximum=MAX_AUDIT_SAMPLES,
                                  instead="an audit's error shrinks like 1/sqrt(samples); run "
                                          "several seeded audits and combine them")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     check_seed(seed)
     return samples, confidence, check_events(events)
 

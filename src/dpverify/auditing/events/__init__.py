@@ -35,7 +35,14 @@ on them are valid (Bichsel et al. 2021, §5). How the bounds are corrected for
 multiplicity is in :func:`dpverify.auditing._pipeline.engine.certified_bounds`.
 """
 
-from dpverify.auditing.events._candidates import PER_FAMILY, Candidate, Event, Target, predicted_at
+from dpverify._deprecation import renamed_attributes
+from dpverify.auditing.events._candidates import (
+    PER_FAMILY,
+    Candidate,
+    OutputEvent,
+    Target,
+    predicted_at,
+)
 from dpverify.auditing.events._search import (
     FAMILIES,
     MAX_PER_DIRECTION,
@@ -58,7 +65,7 @@ from dpverify.auditing.events._vector_families import (
 
 __all__ = [
     "FAMILIES",
-    "Event",
+    "OutputEvent",
     "Candidate",
     "Target",
     "Identity",
@@ -76,3 +83,6 @@ __all__ = [
     "MIXED_CATEGORIES",
     "MIXED_FIELDS",
 ]
+
+#: ``Event`` (dpverify 0.1) is :class:`OutputEvent`, for one release.
+__getattr__ = renamed_attributes(__name__, {"Event": ("OutputEvent", OutputEvent)})

@@ -12,7 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from dpverify.auditing.events._candidates import Candidate, Event, Plan, Target, threshold_family
+from dpverify._deprecation import renamed_parameters
+from dpverify.auditing.events._candidates import (
+    Candidate,
+    OutputEvent,
+    Plan,
+    Target,
+    threshold_family,
+)
 from dpverify.auditing.events._scalar_families import histogram_family, interval_family
 from dpverify.auditing.events._sentinel_families import has_sentinels, sentinel_family
 from dpverify.auditing.events._statistics import Indicator, KeyCoder, output_kind, rows
@@ -51,30 +58,34 @@ def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
     return float(np.prod(spans)) < 2.0 ** 62
 
 
-def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str],
-                  n_certify: int, targets: Sequence[Target], z: float,
-                  conditional: bool = False, extra: Sequence[Candidate] = ()) -> list[Candidate]:
-    """Candidate events chosen on the search split ``a`` (from ``x``) and ``b`` (from ``x'``).
+@renamed_parameters(a="samples", b="samples_prime", n_certify="certify_samples",
+                    z="normal_quantile", extra="extra_candidates")
+def search_events(samples: np.ndarray, samples_prime: np.ndarray, *,
+                  families: str | Sequence[str], certify_samples: int,
+                  targets: Sequence[Target], normal_quantile: float, conditional: bool = False,
+                  extra_candidates: Sequence[Candidate] = ()) -> list[Candidate]:
+    """Candidate events chosen on the search split: outputs on ``x`` and on ``x'``.
 
     Parameters
     ----------
-    a, b
-        Search-split outputs, ``(n,)`` or ``(n, d)``, never reused for certification.
+    samples, samples_prime
+        Search-split outputs a (on ``x``) and b (on ``x'``), ``(n,)`` or ``(n, d)``,
+        never reused for certification.
     families
         ``"auto"`` or one name (or several) from :data:`FAMILIES`.
-    n_certify
+    certify_samples
         Size of the certification split per side (scores predict its bounds).
     targets
         What to maximise, one per audited point: ``("delta", δ)`` for the
         certified ε lower bound at δ, ``("epsilon", ε)`` for the certified
         δ lower bound at ε.
-    z
-        Normal quantile of the planned per-bound level (scores only).
+    normal_quantile
+        z, the normal quantile of the planned per-bound level (scores only).
     conditional
         Pure-ε targets will also be certified by the conditional ratio bound
         (:func:`dpverify.auditing._pipeline.engine.certified_bounds`): score for it too.
-    extra
-        Candidates fixed independently of ``a`` and ``b`` (a pilot's event,
+    extra_candidates
+        Candidates fixed independently of the search split (a pilot's event,
         scored on the pilot's certifying split), weighed with the search's
         own by the one-point pruning.
 
@@ -83,10 +94,11 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
     list of Candidate
         At most :data:`PER_DIRECTION` per direction and target, best predicted first.
     """
+    a, b = samples, samples_prime
     kind = output_kind(np.concatenate([np.asarray(a), np.asarray(b)]))
     names = _auto_families(kind, a, b) if families == "auto" else (
         (families,) if isinstance(families, str) else tuple(families))
-    plan = Plan(len(a), n_certify, tuple(targets), z, conditional)
+    plan = Plan(len(a), certify_samples, tuple(targets), normal_quantile, conditional)
     pool: list[Candidate] = []
     for name in names:
         if name in ("threshold", "interval") and not kind.endswith("scalar"):
@@ -115,7 +127,7 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += sentinel_family(a, b, plan)
         else:
             pool += classifier_family(a, b, plan)
-    chosen = _select(pool, len(plan.targets)) + list(extra)
+    chosen = _select(pool, len(plan.targets)) + list(extra_candidates)
     if len(plan.targets) == 1 and plan.targets[0][0] == "delta":
         chosen = _prune(chosen, a, b)
     return chosen
@@ -204,6 +216,7 @@ def user_events(events: Sequence[Callable[[np.ndarray], Any]]) -> list[Candidate
     for index, function in enumerate(events):
         name = getattr(function, "__name__", "event")
         statistic = Indicator(function, f"{name} (events[{index}])")
-        event = Event(statistic, 0.5, np.inf, statistic.description, "user")
+        event = OutputEvent(statistic, 0.5, np.inf, statistic.description, "user")
         result += [Candidate(event, 0), Candidate(event, 1)]
     return result
+

@@ -166,8 +166,8 @@ def batch_length(epsilon: float, delta0: float, *, T: int, m: int, d: int, p: fl
     True
     """
     form = check_choice(form, "form", BATCH_FORMS)
-    return min_shuffler_batch_length(epsilon, delta0, T=T, m=m, d=d, flip_probability=p,
-                                     variant=form)
+    return min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=m, dimension=d,
+                                     flip_probability=p, variant=form)
 
 
 def cor8_epsilon_limit(T: int) -> float:

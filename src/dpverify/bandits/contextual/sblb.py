@@ -77,8 +77,8 @@ __all__ = ["SBLB", "ShuffledLinearLearner"]
 def _basic_total(q: _params.SBLBParameters, horizon: int) -> ApproxDP:
     """Basic composition of the ⌈T/l⌉ releases, each (ε_c at δ0/T, δ0/T): (k ε_c, k δ0/T), rounded up."""
     batches = q.shuffler_batches
-    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, m=q.m, d=q.dimension,
-                                           delta0=q.delta0 / horizon)
+    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m,
+                                           dimension=q.dimension, delta=q.delta0 / horizon)
     with working_precision():
         epsilon = round_up(batches * mpmath.mpf(per_batch), relative_error=1e-40)
     return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.delta0) / horizon))
@@ -106,7 +106,7 @@ class ShuffledLinearLearner(Learner):
         self.eta = params.eta
         self.scale = params.L
         self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.m,
-                                          epsilon_0=params.epsilon_0, context_bound=params.L)
+                                          local_epsilon=params.epsilon_0, context_bound=params.L)
         self.p = self.privatizer.flip_probability
         self._noise = (1 / params.m + 2 / ((1 - self.p) * math.sqrt(params.m)))
         super().__init__(params.dimension)
@@ -249,11 +249,12 @@ class SBLB:
             composition = "pld" if self.mode == "sound" else "advanced"
         composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
         q = self.parameters(horizon=horizon, dimension=dimension)
-        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, m=q.m, d=q.dimension,
-                                               delta0=q.delta0)
+        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m,
+                                               dimension=q.dimension, delta=q.delta0)
         try:
-            total = garcelon_total_guarantee(q.batch_length, horizon, q.p, m=q.m, d=q.dimension,
-                                             delta0=q.delta0, delta_slack=q.delta0,
+            total = garcelon_total_guarantee(q.batch_length, horizon, q.p, bits=q.m,
+                                             dimension=q.dimension, delta=q.delta0,
+                                             delta_slack=q.delta0,
                                              composition=composition)
         except (ValueError, OverflowError):  # ε_c so large that composing it overflows
             if not fallback:
