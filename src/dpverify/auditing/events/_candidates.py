@@ -149,19 +149,21 @@ def predicted_scores(first: np.ndarray, second: np.ndarray, plan: Plan,
     return separate
 
 
-def predicted_at(p_hat: float, q_hat: float, n: int, n_final: int, z: float,
-                 delta: float = 0.0, conditional: bool = False) -> float:
-    """The ε lower bound an event with frequencies ``p_hat``, ``q_hat`` on ``n`` samples
-    per side would certify on ``n_final`` fresh ones (a ranking score, never reported).
+def predicted_at(p_hat: float, p_prime_hat: float, search_samples: int, certify_samples: int,
+                 normal_quantile: float, delta: float = 0.0, conditional: bool = False) -> float:
+    """The ε lower bound an event with frequencies ``p_hat``, ``p_prime_hat`` on
+    ``search_samples`` samples per side would certify on ``certify_samples`` fresh ones
+    (a ranking score, never reported).
 
     Plug-ins are one-sigma pessimistic (``p`` down, ``p'`` up); the certified
-    width is Wilson's at normal quantile ``z``; ``conditional``: the better of
+    width is Wilson's at ``normal_quantile`` z; ``conditional``: the better of
     that and the conditional ratio bound's (pure ε, :func:`conditional_prediction`).
     """
+    n, n_final, z = search_samples, certify_samples, normal_quantile
     if not n:
         return -np.inf
     p = float(wilson(np.array(p_hat * n), n, 1.0, -1))
-    q = float(wilson(np.array(q_hat * n), n, 1.0, +1))
+    q = float(wilson(np.array(p_prime_hat * n), n, 1.0, +1))
     low = float(wilson(np.array(p * n_final), n_final, z, -1))
     high = float(wilson(np.array(q * n_final), n_final, z, +1))
     ratio = float(conditional_prediction(np.array(p), np.array(q), n_final, z)) if (
