@@ -44,8 +44,10 @@ def test_interval_contains_the_estimate(kn: tuple[int, int], confidence: float) 
 def test_bounds_are_monotone_in_the_count(kn: tuple[int, int], alpha: float) -> None:
     k, n = kn
     if k < n:
-        assert clopper_pearson_lower(k, n, failure_probability=alpha) <= clopper_pearson_lower(k + 1, n, failure_probability=alpha)
-        assert clopper_pearson_upper(k, n, failure_probability=alpha) <= clopper_pearson_upper(k + 1, n, failure_probability=alpha)
+        assert (clopper_pearson_lower(k, n, failure_probability=alpha)
+                <= clopper_pearson_lower(k + 1, n, failure_probability=alpha))
+        assert (clopper_pearson_upper(k, n, failure_probability=alpha)
+                <= clopper_pearson_upper(k + 1, n, failure_probability=alpha))
 
 
 @given(counts(), ALPHAS, ALPHAS)
