@@ -4,7 +4,7 @@ For additive noise on a query ``f`` the guarantee depends on the neighbouring
 relation only through the sensitivity ``Δ = sup |f(x) − f(x')|`` over
 neighbouring pairs (ℓ1 for Laplace-type noise, ℓ2 for Gaussian-type noise;
 the same number for scalar queries). Every map below therefore accepts both
-``Neighbouring.REPLACE`` and ``Neighbouring.ADD_REMOVE``: the caller states Δ
+``Neighbouring.REPLACE_ONE`` and ``Neighbouring.ADD_REMOVE``: the caller states Δ
 *under the relation it uses*, and the guarantee holds under that relation.
 The integer-noise maps require an integer Δ (integer-valued queries).
 
