@@ -149,6 +149,10 @@ class PrivacyAccountant:
         composition is computed once, when ε or δ is asked for. Python and numpy
         real scalars and 0-d arrays are read as the float they are, so
         ``np.float32``, ``np.float64``, ``np.array(1.1)`` and ints take the O(1) path too.
+
+        ``sample_rate`` is the Poisson sampling probability q, under Opacus's name: the
+        one documented exception to the vocabulary's ``sampling_probability``, so that a
+        training loop written for Opacus runs unchanged.
         """
         key = (_scalar(noise_multiplier), _scalar(sample_rate))
         if self._last_step == key and type(key[0]) is float and type(key[1]) is float:
