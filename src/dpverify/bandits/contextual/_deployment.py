@@ -157,14 +157,14 @@ def _cor8_limit(algorithm: Any, horizon: int) -> float | None:
     return cor8_epsilon_limit(horizon) if algorithm.regime == "cor8" else None
 
 
-def local_plan(algorithm: Any, *, horizon: Any, n_arms: Any = None, dimension: Any = None,
-               actions: Any = None) -> DeploymentPlan:
+def local_plan(algorithm: Any, *, horizon: Any, n_arms: Any = None,
+               dimension: Any = None) -> DeploymentPlan:
     """LinUCB (non-private) or LDP LinUCB (every report ε-LDP, l = 1): their ``plan()``,
     arguments as the algorithms' ``plan`` takes them (checked here)."""
     from dpverify._validation import check_positive_int
     from dpverify.bandits.plan import instance_sizes
 
-    sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
+    sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension,
                            required=("dimension",))
     horizon = check_positive_int(horizon, "horizon")
     dimension, n_arms = sizes["dimension"], sizes["n_arms"]

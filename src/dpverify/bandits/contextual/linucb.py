@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_delta,
     check_epsilon,
@@ -120,13 +121,13 @@ class LinUCB:
         return BanditGuarantee(model="none", per_batch=None, total=None, approx_dp=None,
                                notes="non-private")
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
         from dpverify.bandits.contextual._deployment import local_plan
 
-        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
-                          actions=actions)
+        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension)
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> None:
         return None
@@ -182,13 +183,13 @@ class LDPLinUCB:
                                notes="each user's report is epsilon-LDP (Prop. 4); one report per user",
                                requested=ApproxDP(self.epsilon, self.delta))
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
         from dpverify.bandits.contextual._deployment import local_plan
 
-        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
-                          actions=actions)
+        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension)
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> float:
         return self.epsilon

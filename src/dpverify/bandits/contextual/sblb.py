@@ -40,6 +40,7 @@ import mpmath
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_choice,
@@ -222,8 +223,9 @@ class SBLB:
                                      fixed_batch=self.fixed_batch, per_user=per_user,
                                      radius_scale=self.radius_scale)
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """Every deployment parameter (Cor. 7/8, Thm 5's l, the releases); infeasible when l > T.
 
         >>> plan = SBLB(1.0, regime="cor7", mode="sound").plan(horizon=10 ** 5, dimension=2)
@@ -233,7 +235,7 @@ class SBLB:
         from dpverify.bandits.contextual._deployment import sblb_plan
         from dpverify.bandits.plan import instance_sizes
 
-        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
+        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension,
                                required=("dimension",))
         return sblb_plan(self, horizon=check_positive_int(horizon, "horizon"),
                          dimension=sizes["dimension"], n_arms=sizes["n_arms"])

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -244,16 +245,16 @@ class PhasedElimination:
         return BanditGuarantee(privatizer.model, per_batch, per_batch, approx, note,
                                requested=ApproxDP(self.epsilon, self.delta))
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """Every deployment parameter from (d, k, T) alone (no environment): one record per batch.
 
         See :mod:`dpverify.bandits.linear._deployment`.
         """
         from dpverify.bandits.linear._deployment import hanna_plan, linear_plan
 
-        return linear_plan(self, hanna_plan, horizon=horizon, n_arms=n_arms, dimension=dimension,
-                           actions=actions)
+        return linear_plan(self, hanna_plan, horizon=horizon, n_arms=n_arms, dimension=dimension)
 
 
 class PhasedEliminationPolicy(PhasedPolicy):

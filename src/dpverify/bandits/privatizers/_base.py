@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_delta,
     check_nonnegative,
@@ -24,31 +25,32 @@ from dpverify.guarantees import ApproxDP, Guarantee, PureDP, RDPCurve, ZCDP
 __all__ = ["Privatizer", "ErrorLaw", "worst_case_guarantee", "as_approx_dp"]
 
 
+@renamed_parameters(h="sub_exponential_scale")
 @dataclass(frozen=True, slots=True)
 class ErrorLaw:
     """What is known about the analyser's error ``n = estimate − Σ x_i`` on one batch.
 
-    ``sigma`` and ``h`` are the constants of chowdhury's Assumption 1: with
-    probability at least ``1 − 2q``, ``|n| <= σ√log(2/q) + h log(2/q)``
-    (:meth:`radius`), as in table A2.7. ``sub_gaussian_variance`` is set when
-    the error is sub-Gaussian with that variance proxy and does not depend on
-    the input (tenenbaum's M_sum requirement). ``noise`` is the aggregate noise
+    ``sigma`` (σ) and ``sub_exponential_scale`` (h) are the constants of chowdhury's
+    Assumption 1: with probability at least ``1 − 2q``, ``|n| <= σ√log(2/q) + h log(2/q)``
+    (:meth:`radius`), as in table A2.7 (h = 0: a sub-Gaussian tail).
+    ``sub_gaussian_variance`` is set when the error is sub-Gaussian with that
+    variance proxy and does not depend on the input (tenenbaum's M_sum requirement). ``noise`` is the aggregate noise
     law (a :mod:`dpverify.mechanisms` value) when it has one.
 
-    >>> law = ErrorLaw(sigma=2.0, h=1.0)
+    >>> law = ErrorLaw(sigma=2.0, sub_exponential_scale=1.0)
     >>> round(law.radius(0.01), 4)  # 2√log 200 + log 200
     9.9019
     """
 
     sigma: float
-    h: float
+    sub_exponential_scale: float
     noise: Any = None
     description: str = ""
     sub_gaussian_variance: float | None = None
 
     def __post_init__(self) -> None:
         check_nonnegative(self.sigma, "sigma")
-        check_nonnegative(self.h, "h")
+        check_nonnegative(self.sub_exponential_scale, "sub_exponential_scale")
         check_text(self.description, "description")
         if self.sub_gaussian_variance is not None:
             check_nonnegative(self.sub_gaussian_variance, "sub_gaussian_variance")
@@ -61,7 +63,7 @@ class ErrorLaw:
         """``σ√log(2/q) + h log(2/q)`` (Assumption 1 at q = ``failure_probability``)."""
         q = check_probability(failure_probability, "failure_probability", open_low=True)
         log_term = math.log(2 / q)
-        return self.sigma * math.sqrt(log_term) + self.h * log_term
+        return self.sigma * math.sqrt(log_term) + self.sub_exponential_scale * log_term
 
 
 class Privatizer(Protocol):
