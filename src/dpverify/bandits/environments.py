@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_choice,
     check_int_at_least,
@@ -274,7 +275,8 @@ def _instance(means: tuple[float, ...], rewards: str) -> Any:
     return ClippedGaussianBandit(means) if rewards == "clipped-gaussian" else BernoulliBandit(means)
 
 
-def easy_instance(k: int = 10, *, rng: np.random.Generator,
+@renamed_parameters(k="n_arms")
+def easy_instance(n_arms: int = 10, *, rng: np.random.Generator,
                   rewards: str = "clipped-gaussian") -> Any:
     """chowdhury's (after Vaswani et al. 2020) easy instance: μ_a ~ U[0.25, 0.75].
 
@@ -282,10 +284,11 @@ def easy_instance(k: int = 10, *, rng: np.random.Generator,
     >>> env.n_arms, min(env.means) >= 0.25, max(env.means) <= 0.75
     (10, True, True)
     """
-    return _instance(_uniform_means(check_positive_int(k, "k"), 0.5, rng), rewards)
+    return _instance(_uniform_means(check_positive_int(n_arms, "n_arms"), 0.5, rng), rewards)
 
 
-def hard_instance(k: int = 10, *, rng: np.random.Generator,
+@renamed_parameters(k="n_arms")
+def hard_instance(n_arms: int = 10, *, rng: np.random.Generator,
                   rewards: str = "clipped-gaussian") -> Any:
     """chowdhury's hard instance: μ_a ~ U[0.45, 0.55].
 
@@ -293,10 +296,11 @@ def hard_instance(k: int = 10, *, rng: np.random.Generator,
     >>> type(env).__name__, max(env.means) - min(env.means) <= 0.1
     ('BernoulliBandit', True)
     """
-    return _instance(_uniform_means(check_positive_int(k, "k"), 0.1, rng), rewards)
+    return _instance(_uniform_means(check_positive_int(n_arms, "n_arms"), 0.1, rng), rewards)
 
 
-def mslr_synthetic_instance(k: int = 50, *, rng: np.random.Generator) -> CategoricalBandit:
+@renamed_parameters(k="n_arms")
+def mslr_synthetic_instance(n_arms: int = 50, *, rng: np.random.Generator) -> CategoricalBandit:
     """Synthetic stand-in for chowdhury's MSLR-WEB10K instance (Fig. 1 d–f); **not the real data**.
 
     The paper clusters the 1,200,192 query–url rows of MSLR-WEB10K (Qin & Liu
@@ -312,7 +316,7 @@ def mslr_synthetic_instance(k: int = 50, *, rng: np.random.Generator) -> Categor
     >>> env.n_arms, 0.0 < min(env.reward_means) < max(env.reward_means) < 1.0
     (50, True)
     """
-    k = check_positive_int(k, "k")
+    k = check_positive_int(n_arms, "n_arms")
     base = np.array([4.0, 3.0, 1.5, 0.6, 0.3])
     rows = tuple(tuple(rng.dirichlet(base * rng.uniform(0.5, 3.0)).tolist()) for _ in range(k))
     return CategoricalBandit(rows)
@@ -361,16 +365,13 @@ class InstanceFamily:
         return f"{self.name} (K={self.n_arms}{suffix})"
 
 
-def instance_family(name: str, *, n_arms: int | None = None, rewards: str = "clipped-gaussian",
-                    k: int | None = None) -> InstanceFamily:
+@renamed_parameters(k="n_arms")
+def instance_family(name: str, *, n_arms: int | None = None,
+                    rewards: str = "clipped-gaussian") -> InstanceFamily:
     """The named family (``easy``, ``hard``, ``mslr-synthetic``) with the papers' default K.
 
-    ``k`` is the old name of ``n_arms`` (kept for the published examples).
+    ``n_arms`` is K (default 10, 50 for ``mslr-synthetic``).
     """
     name = check_choice(name, "name", tuple(_GENERATORS))
-    if k is not None:
-        if n_arms is not None:
-            raise value_error("k", k, "None when n_arms is given (k is the old name of n_arms)")
-        n_arms = k
     default = 50 if name == "mslr-synthetic" else 10
     return InstanceFamily(name, default if n_arms is None else n_arms, rewards)

@@ -55,7 +55,7 @@ def _thm2_rdp(scale: str) -> Evidence:
     derivation = symbolic.chowdhury_skellam_rdp()
     rows = []
     for users in (1, 4, 64, 1024):
-        curve = SkellamSecureAggregation(1.0, scale_factor=10, tail_probability=1e-6).guarantee(users)
+        curve = SkellamSecureAggregation(1.0, scale_factor=10, failure_probability=1e-6).guarantee(users)
         for order in (2, 3, 10):
             uniform = float(derivation.evaluate(alpha=order, epsilon=1.0, s=10, n=1))
             rows.append({"n": users, "alpha": order, "library_rdp": curve.epsilon_at(order),
@@ -158,7 +158,7 @@ def _returning(scale: str) -> Evidence:
 def _fig4(scale: str) -> Evidence:
     T, runs = (10 ** 5, 3) if scale == "quick" else (10 ** 6, 10)
     family = InstanceFamily("easy", 10)
-    paper = {"confidence": 0.1, "batch_base": 4}
+    paper = {"failure_probability": 0.1, "batch_base": 4}
     means = {name: float(simulate(make_algorithm(name, epsilon=0.5, **paper), family, T, runs=runs,
                                   seed=5, checkpoints=3).final_regret().mean())
              for name in ("cdp-se", "dist-dp-se", "ldp-se")}
@@ -176,7 +176,7 @@ def _lemma2_rate(scale: str) -> Evidence:
         ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
     env = BernoulliBandit((0.9, 0.8, 0.7, 0.6))
     gaps = env.gaps
-    rows = regret_rows(make_algorithm("dist-dp-se", epsilon=0.5, confidence=0.1, batch_base=4), env,
+    rows = regret_rows(make_algorithm("dist-dp-se", epsilon=0.5, failure_probability=0.1, batch_base=4), env,
                        horizons, runs=runs, seed=6,
                        bound=lambda T: regret_bounds.chowdhury_theorem("dist-dp-se", gaps, T,
                                                                        epsilon=0.5, constant=1.0))
@@ -199,9 +199,9 @@ def _mslr(scale: str) -> Evidence:
                         "(set DPVERIFY_MSLR=<path to Fold1/train.txt> to check this claim on it); "
                         "the reproductions use the labelled synthetic stand-in")
     T, runs = (10 ** 5, 3) if scale == "quick" else (10 ** 6, 20)
-    env = mslr_instance(path, k=50, seed=0, max_rows=200_000 if scale == "quick" else None)
-    paper = {"confidence": 0.1, "batch_base": 4}
-    central = float(simulate(make_algorithm("dp-se", epsilon=1.0, confidence=0.1), env, T, runs=runs,
+    env = mslr_instance(path, n_arms=50, seed=0, max_rows=200_000 if scale == "quick" else None)
+    paper = {"failure_probability": 0.1, "batch_base": 4}
+    central = float(simulate(make_algorithm("dp-se", epsilon=1.0, failure_probability=0.1), env, T, runs=runs,
                              seed=5).final_regret().mean())
     distributed = float(simulate(make_algorithm("dist-dp-se", epsilon=1.0, **paper), env, T, runs=runs,
                                  seed=5).final_regret().mean())

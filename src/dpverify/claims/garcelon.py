@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify.accountants.shuffle import shuffled_binary_rr_epsilon
 from dpverify.accountants.shuffle_papers import (
     garcelon_batch_length_ok,
@@ -46,21 +47,25 @@ def _prop4(scale: str) -> Evidence:
     samples = 50_000 if scale == "quick" else 400_000
     report = audit(draw, (np.array([1.0]), 1.0), (np.array([0.0]), 0.0), epsilon=epsilon_0,
                    samples=samples, confidence=0.999, seed=4)
-    level = local_epsilon(mech.flip_probability, m=1, d=1)
+    level = local_epsilon(mech.flip_probability, bits=1, dimension=1)
     ok = not report.violation and level <= epsilon_0 * (1 + 1e-12)
     reason = (f"exact level of the p used: ε0 = (m d(d+3)/2) ln(2/p − 1) = {level:.6g} "
               f"(claimed {epsilon_0}); the audit (confidence 0.999) certifies ε >= "
               f"{report.epsilon_lower_bound:.3g} and "
               + ("finds no violation" if not report.violation else "FINDS A VIOLATION"))
     return Evidence(HOLDS if ok else FAILS, reason,
-                    {"epsilon_0": epsilon_0, "exact_level": level, "p": mech.flip_probability,
+                    {"local_epsilon": epsilon_0, "exact_level": level,
+                     "randomization_probability": mech.flip_probability,
                      "audit_epsilon_lower_bound": report.epsilon_lower_bound,
                      "audit_samples": samples, "violation": report.violation})
 
 
-def prop13_against_exact(batch_length: int, p: float, *, d: int = 1, delta0: float = 0.01
-                         ) -> dict[str, float]:
+@renamed_parameters(p="randomization_probability", d="dimension", delta0="shuffle_delta")
+def prop13_against_exact(batch_length: int, randomization_probability: float, *,
+                         dimension: int = 1, shuffle_delta: float = 0.01) -> dict[str, float]:
     """Prop. 13's per-batch ε (m = 1) against a rigorous exact-accountant upper bound.
+
+    p = ``randomization_probability``, d = ``dimension``, δ0 = ``shuffle_delta``.
 
     The shuffled release of one batch is ``d(d+3)/2`` counts, each a shuffled
     binary randomized response over the batch (one bit per user and count);
@@ -72,18 +77,20 @@ def prop13_against_exact(batch_length: int, p: float, *, d: int = 1, delta0: flo
     >>> round(row["prop13"], 2), round(row["exact_upper"], 3)
     (69.05, 0.202)
     """
+    p, d, delta0 = randomization_probability, dimension, shuffle_delta
     counts = number_of_bits(1, d)
     claimed = garcelon_per_batch_epsilon(batch_length, p, m=1, d=d, delta0=delta0)
     exact = counts * shuffled_binary_rr_epsilon(p, batch_length, delta0 / counts)
-    return {"batch_length": batch_length, "p": p, "d": d, "delta0": delta0, "prop13": claimed,
-            "exact_upper": exact, "ratio": claimed / exact if exact > 0 else math.inf}
+    return {"batch_length": batch_length, "randomization_probability": p, "dimension": d,
+            "shuffle_delta": delta0, "prop13": claimed, "exact_upper": exact,
+            "ratio": claimed / exact if exact > 0 else math.inf}
 
 
 def _prop13(scale: str) -> Evidence:
     # exact evaluations grow with l (n = 10^4 takes minutes): the full grid stays at l <= 2000
     grid = [(200, 0.5, 1)] if scale == "quick" else [(200, 0.5, 1), (1000, 0.5, 1), (1000, 0.9, 2),
                                                      (2000, 0.7, 1)]
-    rows = [prop13_against_exact(l, p, d=d) for l, p, d in grid]
+    rows = [prop13_against_exact(l, p, dimension=d) for l, p, d in grid]
     valid = all(r["exact_upper"] <= r["prop13"] for r in rows)
     first = rows[0]
     return Evidence(HOLDS if valid else FAILS,
@@ -130,9 +137,12 @@ def _thm5_total(scale: str) -> Evidence:
                      "target_epsilon": epsilon})
 
 
-def first_release_horizon(*, form: str = "derived", d: int = 1, delta0: float = 1e-6,
-                          max_log10: float = 30.0) -> float | None:
+@renamed_parameters(form="batch_form", d="dimension", delta0="shuffle_delta")
+def first_release_horizon(*, batch_form: str = "derived", dimension: int = 1,
+                          shuffle_delta: float = 1e-6, max_log10: float = 30.0) -> float | None:
     """The smallest T = 10^{k/4} at which Cor. 8 (at its largest ε, ``1/(27 T^{1/4})``) releases a batch.
+
+    ``batch_form`` is the form of Thm 5's Eq. (3), d = ``dimension``, δ0 = ``shuffle_delta``.
 
     A batch is released when Thm 5's smallest l is at most T, i.e. when l = T
     passes :func:`~dpverify.accountants.shuffle_papers.garcelon_batch_length_ok`
@@ -145,8 +155,8 @@ def first_release_horizon(*, form: str = "derived", d: int = 1, delta0: float = 
         T = int(10 ** (k / 4))
         epsilon = cor8_epsilon_limit(T)
         p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
-        if garcelon_batch_length_ok(T, epsilon, delta0, T=T, m=1, d=d, flip_probability=p,
-                                    variant=form):
+        if garcelon_batch_length_ok(T, epsilon, shuffle_delta, T=T, m=1, d=dimension,
+                                    flip_probability=p, variant=batch_form):
             return k / 4
     return None
 
@@ -165,7 +175,7 @@ def _simulated_regret(scale: str) -> dict[str, list[float]]:
 
 def _never_releases(scale: str) -> Evidence:
     derived = first_release_horizon()
-    printed = first_release_horizon(form="printed")
+    printed = first_release_horizon(batch_form="printed")
     T = int(10 ** printed)
     epsilon = cor8_epsilon_limit(T)
     p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
@@ -210,7 +220,7 @@ def _regret(scale: str) -> Evidence:
     rows = []
     for T in (10 ** 4, 10 ** 6, 10 ** 8):
         epsilon = cor8_epsilon_limit(T)
-        bound = regret_bounds.garcelon_cor8(T, epsilon=epsilon, d=2)
+        bound = regret_bounds.garcelon_cor8(T, epsilon=epsilon, dimension=2)
         rows.append({"T": T, "epsilon": epsilon, "cor8_bound": bound, "trivial_bound": 2.0 * T,
                      "vacuous": bound >= 2.0 * T})
     vacuous = all(r["vacuous"] for r in rows)

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import sympy as sp
 
+from dpverify._deprecation import renamed_parameters
 from dpverify.accountants.shuffle_papers import hanna_local_epsilons
 from dpverify.auditing import audit
 from dpverify.bandits._policy import RewardBatch
@@ -105,8 +106,10 @@ def _lemma4(scale: str) -> Evidence:
                     "optimistic (T-H2)", {"difference_at_b1_lambda_half": at_half}, derivation=text)
 
 
-def net_bandit(d: int, zeta: float, theta) -> LinearBandit:
-    """hanna Lemma 1 on the unit sphere: the bandit whose actions are a ζ-net of ``S^{d−1}``.
+@renamed_parameters(d="dimension")
+def net_bandit(dimension: int, zeta: float, theta) -> LinearBandit:
+    """hanna Lemma 1 on the unit sphere: the bandit whose actions are a ζ-net of ``S^{d−1}``
+    (d = ``dimension``).
 
     :func:`~dpverify.bandits.design.sphere_net` gives the net (every unit vector
     within ζ of a net point); the algorithms run on it unchanged.
@@ -114,7 +117,7 @@ def net_bandit(d: int, zeta: float, theta) -> LinearBandit:
     >>> net_bandit(2, 0.1, [0.6, 0.8]).n_arms
     32
     """
-    return LinearBandit(sphere_net(d, zeta), np.asarray(theta, dtype=float))
+    return LinearBandit(sphere_net(dimension, zeta), np.asarray(theta, dtype=float))
 
 
 def discretisation_gap(environment: LinearBandit) -> float:
@@ -160,7 +163,7 @@ def _family_final(name: str, family, T: int, runs: int, **options) -> tuple[floa
 
 def _for_free(scale: str) -> Evidence:
     T, runs = (10 ** 4, 10) if scale == "quick" else (10 ** 5, 30)
-    family = LinearInstanceFamily("sphere", dimension=2, actions=10)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
     results = {name: _family_final(name, family, T, runs, **({} if name == "hanna-nonprivate"
                                                              else {"epsilon": 1.0}))
                for name in ("hanna-nonprivate", "hanna-central", "hanna-shuffled", "hanna-local")}
@@ -177,7 +180,7 @@ def _for_free(scale: str) -> Evidence:
 
 def _core_set(scale: str) -> Evidence:
     T, runs = (2 * 10 ** 4, 4) if scale == "quick" else (10 ** 7, 4)  # full: the paper's horizon
-    family = LinearInstanceFamily("sphere", dimension=2, actions=1000)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=1000)
     core = _family_final("hanna-central", family, T, runs, epsilon=1.0)
     whole = _family_final("hanna-central", family, T, runs, epsilon=1.0, core_set=False)
     return Evidence(HOLDS if core[0] < whole[0] else FAILS,
@@ -194,7 +197,7 @@ def _rate_claim(algorithm: str, bound, theorem: str, **options):
         horizons, runs = ([10 ** 3, 10 ** 4, 5 * 10 ** 4], 8) if scale == "quick" else \
             ([10 ** 4, 10 ** 5, 10 ** 6], 20)
         rows = regret_rows(make_linear_algorithm(algorithm, mode="sound", **options),
-                           LinearInstanceFamily("sphere", dimension=2, actions=10), horizons, runs=runs, seed=7, bound=bound)
+                           LinearInstanceFamily("sphere", dimension=2, n_arms=10), horizons, runs=runs, seed=7, bound=bound)
         ok, constants = rate_verdict(rows)
         return Evidence(HOLDS if ok else FAILS,
                         f"{theorem}'s constant C is unspecified; {algorithm} (sound mode, K = 10, d = 2): "
@@ -228,14 +231,14 @@ CLAIMS = (
           "the core set beats the whole active set (K = 1000, d = 2, T = 10^7)", "empirical",
           _core_set),
     Claim(PAPER, "thm1-rate", "Thm 1, Eqs. (6)/(20)", "R_T <= C(d√(T log T) + d² log²T/ε)", "empirical",
-          _rate_claim("hanna-central", lambda T: regret_bounds.hanna_thm1(T, epsilon=1.0, constant=1.0, d=2),
+          _rate_claim("hanna-central", lambda T: regret_bounds.hanna_thm1(T, epsilon=1.0, constant=1.0, dimension=2),
                       "Thm 1", epsilon=1.0)),
     Claim(PAPER, "thm2-rate", "Thm 2, Eqs. (8)/(34)", "R_T <= C(1 + 1/ε0) d√(dT log T)", "empirical",
-          _rate_claim("hanna-local", lambda T: regret_bounds.hanna_thm2(T, epsilon_0=1.0, d=2, constant=1.0),
+          _rate_claim("hanna-local", lambda T: regret_bounds.hanna_thm2(T, local_epsilon=1.0, dimension=2, constant=1.0),
                       "Thm 2", epsilon=1.0)),
     Claim(PAPER, "thm3-rate", "Thm 3, Eqs. (11)/(42)", "R_T <= C(d√(T log T) + (d log T)^{3/2}√log(1/δ)/ε)",
           "empirical",
           _rate_claim("hanna-shuffled", lambda T: regret_bounds.hanna_thm3(T, epsilon=1.0, delta=1e-6,
-                                                                           constant=1.0, d=2),
+                                                                           constant=1.0, dimension=2),
                       "Thm 3", epsilon=1.0)),
 )

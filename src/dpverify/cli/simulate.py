@@ -215,7 +215,7 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
             options.update(dimension=d, actions=k)
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                mode=args.mode, **options)
-    family = user or LinearInstanceFamily(args.instance, dimension=d, actions=k)
+    family = user or LinearInstanceFamily(args.instance, dimension=d, n_arms=k)
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       progress=args.progress, per_user=args.per_user, **execution_options(args))
     summary, guarantee = result.summary(), result.guarantee

@@ -75,11 +75,11 @@ __all__ = ["SBLB", "ShuffledLinearLearner"]
 def _basic_total(q: _params.SBLBParameters, horizon: int) -> ApproxDP:
     """Basic composition of the ⌈T/l⌉ releases, each (ε_c at δ0/T, δ0/T): (k ε_c, k δ0/T), rounded up."""
     batches = q.shuffler_batches
-    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, m=q.m, d=q.dimension,
-                                           delta0=q.delta0 / horizon)
+    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability, m=q.bits,
+                                           d=q.dimension, delta0=q.shuffle_delta / horizon)
     with working_precision():
         epsilon = round_up(batches * mpmath.mpf(per_batch), relative_error=1e-40)
-    return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.delta0) / horizon))
+    return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.shuffle_delta) / horizon))
 
 
 def _delta_sum(*deltas: float | Fraction) -> float:
@@ -87,7 +87,7 @@ def _delta_sum(*deltas: float | Fraction) -> float:
     total = round_up(sum(Fraction(delta) for delta in deltas))
     if total >= 1:
         raise value_error("delta", float(sum(Fraction(d) for d in deltas)),
-                          "a total below 1 (delta0 and delta together)")
+                          "a total below 1 (shuffle_delta and delta together)")
     return total
 
 
@@ -102,11 +102,12 @@ class ShuffledLinearLearner(Learner):
         self.fixed_batch = fixed_batch
         self.per_user = per_user
         self.eta = params.eta
-        self.scale = params.L
-        self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.m,
-                                          epsilon_0=params.epsilon_0, context_bound=params.L)
+        self.scale = params.context_bound
+        self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.bits,
+                                          epsilon_0=params.local_epsilon,
+                                          context_bound=params.context_bound)
         self.p = self.privatizer.flip_probability
-        self._noise = (1 / params.m + 2 / ((1 - self.p) * math.sqrt(params.m)))
+        self._noise = (1 / params.bits + 2 / ((1 - self.p) * math.sqrt(params.bits)))
         super().__init__(params.dimension)
 
     def lam_j(self, samples: NDArray) -> NDArray:
@@ -114,16 +115,18 @@ class ShuffledLinearLearner(Learner):
         t = np.asarray(samples, dtype=float)
         safe = np.where(t > 0, t, 1.0)
         logs = np.where(t > 0, safe * np.log(2 * safe / self.params.delta), 0.0)
-        return np.sqrt(8 * logs) * self._noise + self.params.lam
+        return np.sqrt(8 * logs) * self._noise + self.params.regularization
 
     def regularization(self, samples: NDArray) -> NDArray:
-        return 2 * self.lam_j(samples) - self.params.lam
+        return 2 * self.lam_j(samples) - self.params.regularization
 
     def radius(self, samples: float, regularization: float) -> float:
         q = self.params
-        return _params.confidence_radius(samples, delta=q.delta, sigma=q.sigma, d=q.dimension,
-                                         L=q.L, S=q.S, m=q.m, p=self.p,
-                                         lam_t=(regularization + q.lam) / 2)
+        return _params.confidence_radius(
+            samples, failure_probability=q.delta, sigma=q.sigma, dimension=q.dimension,
+            context_bound=q.context_bound, theta_bound=q.theta_bound, bits=q.bits,
+            randomization_probability=self.p,
+            regularization=(regularization + q.regularization) / 2)
 
     def user_stats(self, chosen: NDArray, rewards: NDArray, rng: np.random.Generator) -> NDArray:
         if self.per_user:  # every user's M_LDP bits
@@ -133,12 +136,15 @@ class ShuffledLinearLearner(Learner):
     def release(self, summed: NDArray, rng: np.random.Generator) -> NDArray:
         if self.per_user:  # already the sums of the randomized bits (shuffling leaves sums alone)
             return summed
-        return randomize_totals(summed, self.unit, bits=self.params.m, p=self.p, rng=rng)
+        return randomize_totals(summed, self.unit, bits=self.params.bits,
+                                randomization_probability=self.p, rng=rng)
 
     def increments(self, released: NDArray) -> tuple[NDArray, NDArray]:
-        return debias(released, self.unit, d=self.params.dimension, bits=self.params.m, p=self.p)
+        return debias(released, self.unit, dimension=self.params.dimension, bits=self.params.bits,
+                      randomization_probability=self.p)
 
 
+@renamed_parameters(form="batch_form", L="context_bound", S="theta_bound")
 @dataclass(frozen=True)
 class SBLB:
     """SBLB (Alg. 1), or with ``fixed_batch=True`` Alg. 4, at the parameters of Cor. 7 or Cor. 8.
@@ -147,16 +153,17 @@ class SBLB:
     ----------
     epsilon, delta
         The central (JDP) target (δ0 = δ).
-    regime, form
+    regime, batch_form
         :func:`~dpverify.bandits.contextual.parameters.sblb_parameters`'s
-        ``"cor8"`` (default) or ``"cor7"``, and Thm 5's Eq. (3) form
-        (``"derived"``, default, or ``"printed"``).
+        ``"cor8"`` (default) or ``"cor7"``, and the form of Thm 5's Eq. (3) that
+        fixes the batch length (``"derived"``, default, or ``"printed"``).
     strict
         Enforce Cor. 8's ``ε <= 1/(27 T^{1/4})`` (default False: only p > 0).
     batch_length
         Override l (not the paper's; the guarantee is recomputed for it).
-    L, S, sigma
-        Assumption 3's bounds (σ = 1/2 for the Bernoulli instances).
+    context_bound, theta_bound, sigma
+        Assumption 3's bounds L (contexts' norm), S (θ*'s norm) and σ (the rewards'
+        sub-Gaussian noise; 1/2 for the Bernoulli instances).
     radius_scale
         Multiplies β_j in the users' UCB (default 1: Eq. (7) as printed). Not
         in the paper: an exploration knob for experiments (privacy unaffected:
@@ -175,12 +182,12 @@ class SBLB:
     epsilon: float
     delta: float = 1e-6
     regime: str = "cor8"
-    form: str = "derived"
+    batch_form: str = "derived"
     fixed_batch: bool = False
     strict: bool = False
     batch_length: int | None = None
-    L: float = 1.0
-    S: float = 1.0
+    context_bound: float = 1.0
+    theta_bound: float = 1.0
     sigma: float = 0.5
     radius_scale: float = 1.0
     mode: str = "paper"
@@ -191,11 +198,11 @@ class SBLB:
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         check_positive(self.radius_scale, "radius_scale")
         check_choice(self.regime, "regime", _params.REGIMES)
-        check_choice(self.form, "form", _params.BATCH_FORMS)
+        check_choice(self.batch_form, "batch_form", _params.BATCH_FORMS)
         if self.batch_length is not None:
             object.__setattr__(self, "batch_length", check_positive_int(self.batch_length,
                                                                          "batch_length"))
-        for name in ("L", "S", "sigma"):
+        for name in ("context_bound", "theta_bound", "sigma"):
             check_positive(getattr(self, name), name)
         check_flag(self.fixed_batch, "fixed_batch")
         check_flag(self.strict, "strict")
@@ -212,7 +219,9 @@ class SBLB:
             return sound_parameters(self, check_positive_int(horizon, "horizon"),
                                     check_positive_int(dimension, "dimension"))
         params = _params.sblb_parameters(self.epsilon, self.delta, horizon, dimension, self.regime,
-                                         form=self.form, L=self.L, S=self.S, sigma=self.sigma,
+                                         batch_form=self.batch_form,
+                                         context_bound=self.context_bound,
+                                         theta_bound=self.theta_bound, sigma=self.sigma,
                                          strict=self.strict)
         return params if self.batch_length is None else replace(params,
                                                                 batch_length=self.batch_length)
@@ -253,12 +262,12 @@ class SBLB:
             composition = "pld" if self.mode == "sound" else "advanced"
         composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
         q = self.parameters(horizon=horizon, dimension=dimension)
-        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, m=q.m, d=q.dimension,
-                                               delta0=q.delta0)
+        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability,
+                                               m=q.bits, d=q.dimension, delta0=q.shuffle_delta)
         try:
-            total = garcelon_total_guarantee(q.batch_length, horizon, q.p, m=q.m, d=q.dimension,
-                                             delta0=q.delta0, delta_slack=q.delta0,
-                                             composition=composition)
+            total = garcelon_total_guarantee(q.batch_length, horizon, q.randomization_probability,
+                                             m=q.bits, d=q.dimension, delta0=q.shuffle_delta,
+                                             delta_slack=q.shuffle_delta, composition=composition)
         except (ValueError, OverflowError):  # ε_c so large that composing it overflows
             if not fallback:
                 raise
@@ -266,14 +275,15 @@ class SBLB:
             total = _basic_total(q, horizon)
         with_event = ApproxDP(total.epsilon, _delta_sum(total.delta, q.delta))
         released = horizon // q.batch_length
-        notes = (f"local: {PureDP(q.epsilon_0)!r} per report (Prop. 4); per release: Prop. 13 "
+        notes = (f"local: {PureDP(q.local_epsilon)!r} per report (Prop. 4); per release: Prop. 13 "
                  f"at delta0 (+ delta for E_delta); total: {composition} composition of "
                  f"ceil(T/l) = {q.shuffler_batches} releases ({released} complete), per-batch "
                  f"delta0/T, slack delta0, + delta (E_delta); l = {q.batch_length} "
-                 f"(Thm 5, {q.form} form{'' if self.batch_length is None else ', overridden'})"
+                 f"(Thm 5, {q.batch_form} form{'' if self.batch_length is None else ', overridden'})"
                  + ("; l > T: no batch completes, nothing is ever released (the accountants' "
                     "number is then only an upper bound)" if released == 0 else ""))
-        return BanditGuarantee(model="shuffle", per_batch=ApproxDP(per_batch, _delta_sum(q.delta0, q.delta)),
+        return BanditGuarantee(model="shuffle",
+                               per_batch=ApproxDP(per_batch, _delta_sum(q.shuffle_delta, q.delta)),
                                total=with_event, approx_dp=with_event, notes=notes,
                                requested=ApproxDP(self.epsilon, self.delta))
 
@@ -302,5 +312,5 @@ class SBLB:
         return out
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> float:
-        return self.parameters(horizon=horizon, dimension=dimension).epsilon_0
+        return self.parameters(horizon=horizon, dimension=dimension).local_epsilon
 

@@ -80,9 +80,9 @@ def _family_of(key: str) -> str:
 
 def _scaling_algorithms(epsilon: float) -> list[tuple[str, Any]]:
     return [("SBLB (Cor. 8, derived l)", SBLB(epsilon, DELTA, strict=False)),
-            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, form="printed", strict=False)),
+            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, batch_form="printed", strict=False)),
             ("SBLB fixed-batch (Cor. 8, printed l)",
-             SBLB(epsilon, DELTA, form="printed", strict=False, fixed_batch=True)),
+             SBLB(epsilon, DELTA, batch_form="printed", strict=False, fixed_batch=True)),
             ("LDP LinUCB (eps0 = 1)", LDPLinUCB(1.0, DELTA)),
             ("LinUCB", LinUCB())]
 
@@ -91,9 +91,9 @@ def _privacy_algorithms(epsilon: float, horizon: int, dimension: int) -> list[tu
     sblb = SBLB(epsilon, DELTA, strict=False)
     local = sblb.parameters(horizon=horizon, dimension=dimension).epsilon_0
     return [("SBLB (Cor. 8, derived l)", sblb),
-            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, form="printed", strict=False)),
+            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, batch_form="printed", strict=False)),
             ("SBLB fixed-batch (Cor. 8, printed l)",
-             SBLB(epsilon, DELTA, form="printed", strict=False, fixed_batch=True)),
+             SBLB(epsilon, DELTA, batch_form="printed", strict=False, fixed_batch=True)),
             ("LDP LinUCB (same eps0)", LDPLinUCB(local, DELTA)),
             ("LinUCB", LinUCB())]
 
