@@ -2,7 +2,7 @@
 
 * :class:`BernoulliBandit` — rewards in {0, 1} (tenenbaum 2021's setting);
   the sum of a batch is drawn from its exact binomial law in one step.
-* :class:`ClippedGaussianBandit` — ``clip(N(μ, sd²), 0, 1)`` with ``sd = 0.1``
+* :class:`ClippedGaussianBandit` — ``clip(N(μ, σ²), 0, 1)`` with ``sigma`` σ = 0.1
   (chowdhury 2023 Sec. 7: "Gaussian ... projected to [0, 1]"; the reference
   code clips). The arm means of the *clipped* law (:attr:`reward_means`,
   exact closed form) differ slightly from μ near 0 and 1; regret is measured
@@ -144,8 +144,9 @@ class BernoulliBandit(_Bandit):
         return int(rng.binomial(size, self.means[arm]))
 
 
-def clipped_normal_mean(mu: float, sd: float) -> float:
-    """``E[clip(X, 0, 1)]`` for ``X ~ N(mu, sd²)`` (exact closed form).
+@renamed_parameters(sd="sigma")
+def clipped_normal_mean(mu: float, sigma: float) -> float:
+    """``E[clip(X, 0, 1)]`` for ``X ~ N(mu, sigma²)`` (exact closed form).
 
     .. math:: E = μ + E[(−X)^+] − E[(X − 1)^+], \\quad
               E[(X − c)^+] = (μ − c)Φ(\\tfrac{μ − c}{σ}) + σφ(\\tfrac{μ − c}{σ})
@@ -155,16 +156,17 @@ def clipped_normal_mean(mu: float, sd: float) -> float:
     >>> round(clipped_normal_mean(0.25, 0.1) - 0.25, 6)
     0.0002
     """
-    def excess(shift: float) -> float:  # E[(Y)^+], Y ~ N(shift, sd²)
-        z = shift / sd
-        return shift * stats.norm.cdf(z) + sd * stats.norm.pdf(z)
+    def excess(shift: float) -> float:  # E[(Y)^+], Y ~ N(shift, σ²)
+        z = shift / sigma
+        return shift * stats.norm.cdf(z) + sigma * stats.norm.pdf(z)
 
     return float(mu + excess(-mu) - excess(mu - 1.0))
 
 
+@renamed_parameters(sd="sigma")
 @dataclass(frozen=True, slots=True)
 class ClippedGaussianBandit(_Bandit):
-    """Arm ``a`` pays ``clip(N(means[a], sd²), 0, 1)`` (chowdhury Sec. 7, sd = 0.1).
+    """Arm ``a`` pays ``clip(N(means[a], sigma²), 0, 1)`` (chowdhury Sec. 7, sigma = 0.1).
 
     >>> env = ClippedGaussianBandit((0.25, 0.75))
     >>> round(env.reward_means[0], 6), env.binary
@@ -174,21 +176,21 @@ class ClippedGaussianBandit(_Bandit):
     """
 
     means: tuple[float, ...]
-    sd: float = 0.1
+    sigma: float = 0.1
     #: Means of the clipped rewards (exact), which the regret is measured against.
     reward_means: tuple[float, ...] = field(init=False, repr=False, compare=False)
     binary = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "means", _check_means(self.means))
-        object.__setattr__(self, "sd", check_positive(self.sd, "sd"))
+        object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
         object.__setattr__(self, "reward_means",
-                           tuple(clipped_normal_mean(m, self.sd) for m in self.means))
+                           tuple(clipped_normal_mean(m, self.sigma) for m in self.means))
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
         """``size`` independent clipped-Gaussian rewards of ``arm``."""
         arm, size = _check_arm(arm, self.n_arms), _check_size(size)
-        values = rng.normal(self.means[arm], self.sd, size)
+        values = rng.normal(self.means[arm], self.sigma, size)
         return np.clip(values, 0.0, 1.0, out=values)
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:

@@ -73,16 +73,17 @@ def dp_se_epoch_length(epoch: int, *, active_arms: int, epsilon: float,
     return 1 + math.floor(max(first, log_second / (epsilon * gap)))
 
 
-@renamed_parameters(confidence="failure_probability")
-def dp_se_radius(epoch: int, length: int, *, active_arms: int, epsilon: float,
+@renamed_parameters(confidence="failure_probability", length="epoch_length")
+def dp_se_radius(epoch: int, epoch_length: int, *, active_arms: int, epsilon: float,
                  failure_probability: float) -> float:
-    """``c_e = √(ln(8|S|e²/p)/(2R_e)) + ln(4|S|e²/p)/(R_e ε)`` (p = ``failure_probability``).
+    """``c_e = √(ln(8|S|e²/p)/(2R_e)) + ln(4|S|e²/p)/(R_e ε)`` (R_e = ``epoch_length``,
+    p = ``failure_probability``).
 
     >>> round(dp_se_radius(1, 856, active_arms=10, epsilon=0.5, failure_probability=0.1), 6)
     0.076485
     """
     e, k = check_positive_int(epoch, "epoch"), check_positive_int(active_arms, "active_arms")
-    r = check_positive_int(length, "length")
+    r = check_positive_int(epoch_length, "epoch_length")
     p = check_failure_probability(failure_probability)
     return (math.sqrt(math.log(8 * k * e * e / p) / (2 * r))
             + math.log(4 * k * e * e / p) / (r * epsilon))
