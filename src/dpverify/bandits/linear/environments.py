@@ -137,7 +137,7 @@ def sphere_instance(n_arms: int = 10, dimension: int = 2, *,
     return LinearBandit(_unit_rows(rng, k, d), _unit_rows(rng, 1, d)[0])
 
 
-@renamed_parameters(population="population_size")
+@renamed_parameters(population="population_size", noise_sd="sigma")
 @dataclass(frozen=True, slots=True, eq=False)
 class DistributedLinearBandit(_LinearBandit):
     """dpdpe's distributed population: client u has ``θ_u = θ* + ξ_u``, ``ξ_u ~ N(0, σ²I_d)``.
@@ -147,19 +147,19 @@ class DistributedLinearBandit(_LinearBandit):
     these are our documented choices:
 
     * a client observing action x in a round sees ``⟨θ_u, x⟩ + η``,
-      ``η ~ N(0, noise_sd²)`` (noise_sd = 1: 1-sub-Gaussian as assumed);
+      ``η ~ N(0, σ²)`` (``sigma`` σ = 1: 1-sub-Gaussian as assumed);
     * clients are sampled uniformly **without replacement** from an iid
       population, so the θ_u of the sampled clients are iid; they are drawn
       when sampled (:meth:`client_averages`), which has the same law as
       drawing the 10^5 θ_u first (and no 10^5 × d array to carry); θ* is the
       population mean (regret is measured against it, as in the paper);
     * a client's average of ``T`` plays of x is drawn from its exact law
-      ``N(⟨θ_u, x⟩, noise_sd²/T)``;
+      ``N(⟨θ_u, x⟩, σ²/T)``;
     * ``reward_bound`` B is the bound the privatizers assume: the algorithm's
       clients clip their averages to [−B, B] (trap B6-11);
     * the **global reward** of a round (the simulator's reward stream, used for
       the realised regret only) is the population average
-      ``⟨θ*, x⟩ + N(0, noise_sd²/|𝒰|)``.
+      ``⟨θ*, x⟩ + N(0, σ²/|𝒰|)``.
 
     >>> env = dpdpe_instance(50, 5, rng=np.random.default_rng(0))
     >>> env.client_averages([0, 1], [4, 9], 3, rng=np.random.default_rng(1)).shape
@@ -170,7 +170,7 @@ class DistributedLinearBandit(_LinearBandit):
     theta: NDArray[np.float64]
     heterogeneity: float = 0.1
     population_size: int = 10 ** 5
-    noise_sd: float = 1.0
+    sigma: float = 1.0
     reward_bound: float = 1.0
     binary = False
 
@@ -182,20 +182,20 @@ class DistributedLinearBandit(_LinearBandit):
                                                                  "heterogeneity"))
         object.__setattr__(self, "population_size", check_positive_int(self.population_size,
                                                                        "population_size"))
-        object.__setattr__(self, "noise_sd", check_positive(self.noise_sd, "noise_sd"))
+        object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
         object.__setattr__(self, "reward_bound", check_positive(self.reward_bound,
                                                                 "reward_bound"))
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
-        """``size`` global rewards of action ``arm``: ``⟨θ*, x⟩ + N(0, noise_sd²/|𝒰|)``."""
+        """``size`` global rewards of action ``arm``: ``⟨θ*, x⟩ + N(0, σ²/|𝒰|)``."""
         arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         mean = float(self.actions[arm] @ self.theta)
-        return mean + rng.normal(0.0, self.noise_sd / math.sqrt(self.population_size), size)
+        return mean + rng.normal(0.0, self.sigma / math.sqrt(self.population_size), size)
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
         arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         mean = float(self.actions[arm] @ self.theta)
-        return float(size * mean + rng.normal(0.0, self.noise_sd * math.sqrt(
+        return float(size * mean + rng.normal(0.0, self.sigma * math.sqrt(
             size / self.population_size)))
 
     def client_averages(self, arms: Any, plays: Any, clients: int, *,
@@ -204,7 +204,7 @@ class DistributedLinearBandit(_LinearBandit):
 
         Shape ``(clients, len(arms))``; entry (u, j) is the mean of
         ``plays[j]`` rewards of ``arms[j]`` seen by client u, drawn from its
-        exact law ``N(⟨θ_u, x_j⟩, noise_sd²/plays[j])`` (unclipped).
+        exact law ``N(⟨θ_u, x_j⟩, σ²/plays[j])`` (unclipped).
         """
         index = np.asarray(arms, dtype=np.int64)
         counts = np.asarray(plays, dtype=float)
@@ -214,7 +214,7 @@ class DistributedLinearBandit(_LinearBandit):
             raise value_error("plays", plays, "positive play counts, one per valid action index")
         thetas = self.theta + self.heterogeneity * rng.normal(size=(clients, self.dimension))
         means = thetas @ self.actions[index].T
-        return means + rng.normal(size=means.shape) * (self.noise_sd / np.sqrt(counts))
+        return means + rng.normal(size=means.shape) * (self.sigma / np.sqrt(counts))
 
 
 @renamed_parameters(k="n_arms", d="dimension", population="population_size")
