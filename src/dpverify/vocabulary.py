@@ -442,6 +442,14 @@ BANDITS: dict[str, str] = {
     "evaluate": "a function evaluating a derivation numerically",
     "figure": "a figure's data (kind, series, labels)",
     "figure_note": "a note printed with the figures",
+    # --- shared with the general layers (to move to GENERAL when it defines them) ---------
+    "weights": "non-negative weights: a design's probabilities over the actions (or a classifier's coefficients), as the function says",
+    "table": "a table: rows of results (or an estimator's count table), as the function says",
+    "keys": "keys selecting entries (claims of a paper, or a histogram's bins), as the function says",
+    "tau": "chowdhury's accuracy τ ≥ 0 of secure aggregation: the noise the modular sum tolerates (modulus m = ng + 2τ + 1)",
+    # --- the command line (CLI spellings of library words, as ``out`` is ``out_dir``) ------
+    "jobs": "CLI: number of local worker processes (-1: all cores), passed on as n_jobs",
+    "format": "CLI: file format of the figures ('png', 'pdf', 'svg'), passed on as image_format",
 }
 
 #: Every word of the public API and its meaning.

@@ -75,10 +75,10 @@ def test_thm4_parameters() -> None:
     assert p.tau == math.ceil(100 / 0.5 * math.sqrt(2 * math.log(2 * T)))
 
 
-def test_theorem_tail_probability_is_one_over_horizon() -> None:
-    assert PolyaSecureAggregation(1.0).for_horizon(T).tail_probability == 1 / T
-    assert PolyaShuffle(1.0).for_horizon(T).tail_probability == 1 / (2 * T)  # Thm 3: p′ = 1/(2T)
-    assert PolyaSecureAggregation(1.0, 0.1).for_horizon(T).tail_probability == 0.1
+def test_theorem_failure_probability_is_one_over_horizon() -> None:
+    assert PolyaSecureAggregation(1.0).for_horizon(T).failure_probability == 1 / T
+    assert PolyaShuffle(1.0).for_horizon(T).failure_probability == 1 / (2 * T)  # Thm 3: p′ = 1/(2T)
+    assert PolyaSecureAggregation(1.0, 0.1).for_horizon(T).failure_probability == 0.1
     with pytest.raises(ValueError, match="tail_probability"):
         PolyaSecureAggregation(1.0).parameters(4)
 

@@ -91,6 +91,7 @@ def flip_probability(local_epsilon: float, *, bits: int, dimension: int) -> floa
     >>> round(flip_probability(1.0, bits=1, dimension=1), 6)
     0.755081
     """
+    local_epsilon = check_epsilon(local_epsilon, "local_epsilon", allow_zero=False)
     return mldp_flip_probability(local_epsilon, bits=bits, dimension=dimension)
 
 
