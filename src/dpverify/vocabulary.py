@@ -488,7 +488,17 @@ GENERAL_SYNONYMS: dict[str, str] = {
 
 #: Spellings of a word of BANDITS (or of a general word, in bandit code).
 BANDIT_SYNONYMS: dict[str, str] = {
-    # filled by the bandits vocabulary part of issue 24
+    "num_arms": "n_arms",
+    "n_actions": "n_arms",
+    "lam": "regularization",
+    "lambda_": "regularization",
+    "lam_t": "regularization",
+    "regularizer": "regularization",
+    "delta0": "shuffle_delta",
+    "delta_0": "shuffle_delta",
+    "population": "population_size",
+    "sd": "sigma",
+    "noise_sd": "sigma",
 }
 
 #: Every known synonym and the vocabulary word to use instead.

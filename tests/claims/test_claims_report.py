@@ -72,7 +72,7 @@ def test_garcelon_thm5_two_minus_two_p_and_no_release_below_1e22(run) -> None:
 def test_garcelon_prop13_against_the_exact_shuffled_rr(run) -> None:
     claim = run[3][("garcelon", "prop13-per-batch")]
     row = claim["numbers"]["rows"][0]
-    assert (row["batch_length"], row["p"], row["d"]) == (200, 0.5, 1)
+    assert (row["batch_length"], row["randomization_probability"], row["dimension"]) == (200, 0.5, 1)
     assert row["prop13"] == pytest.approx(69.05, abs=0.01)
     assert row["exact_upper"] < 0.21 and claim["verdict"] == HOLDS  # valid, ~340x loose
 

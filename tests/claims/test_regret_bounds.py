@@ -100,7 +100,7 @@ def test_dpdpe_explicit_bounds_cover_simulated_regret(algorithm, bound) -> None:
                        LinearInstanceFamily("dpdpe", dimension=2, n_arms=10), [10 ** 4, 10 ** 5], runs=10, seed=8,
                        bound=bound)
     assert explicit_verdict(rows)
-    assert rows[-1]["bound"] < 2 * rows[-1]["T"] or algorithm == "dpdpe-local"  # not all vacuous
+    assert rows[-1]["bound"] < 2 * rows[-1]["horizon"] or algorithm == "dpdpe-local"  # not all vacuous
 
 
 def test_explicit_rule_refutes_a_bound_below_the_regret() -> None:

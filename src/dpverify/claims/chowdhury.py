@@ -40,8 +40,8 @@ def _constants(scale: str) -> Evidence:
         law = DiscreteLaplace(params.precision / epsilon)
         tail = float(law.sf(params.tau) + law.cdf(-params.tau - 1))
         tau_min = float(derivation.evaluate(g=params.precision, epsilon=epsilon, p=p))
-        rows.append({"epsilon": epsilon, "n": users, "g": params.precision, "tau": params.tau,
-                     "tau_min_sympy": tau_min, "m": params.modulus, "exact_tail_at_tau": tail})
+        rows.append({"epsilon": epsilon, "users": users, "g": params.precision, "tau": params.tau,
+                     "tau_min_sympy": tau_min, "modulus": params.modulus, "exact_tail_at_tau": tail})
     ok = all(r["tau"] >= r["tau_min_sympy"] and r["exact_tail_at_tau"] <= 1e-6 for r in rows)
     return Evidence(HOLDS if ok else FAILS,
                     "τ = ⌈(g/ε) ln(2/p)⌉ exceeds the least τ with P[|Lap_Z(g/ε)| > τ] <= p by "
@@ -58,7 +58,7 @@ def _thm2_rdp(scale: str) -> Evidence:
         curve = SkellamSecureAggregation(1.0, scale_factor=10, failure_probability=1e-6).guarantee(users)
         for order in (2, 3, 10):
             uniform = float(derivation.evaluate(alpha=order, epsilon=1.0, s=10, n=1))
-            rows.append({"n": users, "alpha": order, "library_rdp": curve.epsilon_at(order),
+            rows.append({"users": users, "order": order, "library_rdp": curve.epsilon_at(order),
                          "thm2_uniform": uniform})
     ok = derivation.agrees and all(r["library_rdp"] <= r["thm2_uniform"] * (1 + 1e-12) for r in rows)
     return Evidence(HOLDS if ok else FAILS,
@@ -75,7 +75,7 @@ def _fact1(scale: str) -> Evidence:
         share = PolyaDifference(shares=users, scale=noise_scale)
         total = users * share.variance()
         target = DiscreteLaplace(noise_scale).variance()
-        rows.append({"n": users, "scale": noise_scale, "sum_variance": float(total),
+        rows.append({"users": users, "scale": noise_scale, "sum_variance": float(total),
                      "lap_z_variance": float(target)})
     ok = all(mpmath.almosteq(r["sum_variance"], r["lap_z_variance"], 1e-12) for r in rows)
     return Evidence(HOLDS if ok else FAILS,
@@ -166,7 +166,7 @@ def _fig4(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"ε = 0.5, 10 arms, T = {T}, {runs} runs: CDP-SE {means['cdp-se']:.3g}, Dist-DP-SE "
                     f"{means['dist-dp-se']:.3g}, LDP-SE {means['ldp-se']:.3g}",
-                    {"final_regret": means, "T": T, "runs": runs},
+                    {"final_regret": means, "horizon": T, "runs": runs},
                     figure={"kind": "bar", "title": f"chowdhury Fig. 4: final regret at T = {T}",
                             "labels": list(means), "values": list(means.values())})
 
@@ -209,7 +209,7 @@ def _mslr(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"MSLR-WEB10K ({env.n_arms} arms, {path}), ε = 1, T = {T}: Dist-DP-SE {distributed:.4g} "
                     f"vs DP-SE {central:.4g} (the paper: close)",
-                    {"dist_dp_se": distributed, "dp_se": central, "T": T, "runs": runs})
+                    {"dist_dp_se": distributed, "dp_se": central, "horizon": T, "runs": runs})
 
 
 CLAIMS = (

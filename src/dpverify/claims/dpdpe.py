@@ -137,7 +137,7 @@ def _ordering(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"k = 100, d = 5, T = {T}, ε = 10, δ = 0.25 (paper mode), {runs} runs: DPE "
                     f"{means['dpe']:.3g} < CDP {means['dpdpe-central']:.3g} < LDP {means['dpdpe-local']:.3g}",
-                    {"final_regret": means, "T": T, "runs": runs},
+                    {"final_regret": means, "horizon": T, "runs": runs},
                     figure={"kind": "bar", "title": f"dpdpe Fig. 2(a) ordering at T = {T}",
                             "labels": list(means), "values": list(means.values())})
 
@@ -150,7 +150,7 @@ def _bound_check(name: str, bound_of_t, theorem: str):
         rows = regret_rows(make_linear_algorithm(name, epsilon=epsilon), family, horizons, runs=runs,
                            seed=8, bound=bound_of_t)
         ok = explicit_verdict(rows)
-        vacuous = all(r["bound"] >= 2 * r["T"] for r in rows)
+        vacuous = all(r["bound"] >= 2 * r["horizon"] for r in rows)
         return Evidence(HOLDS if ok else FAILS,
                         f"{theorem} (k = 10, d = 2, α = 0.8, σ = 0.1): the bound is "
                         + ", ".join(f"{r['bound']:.3g} vs simulated {r['mean']:.3g} ± {r['se']:.2g}"

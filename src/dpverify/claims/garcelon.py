@@ -169,7 +169,7 @@ def _simulated_regret(scale: str) -> dict[str, list[float]]:
     sblb = simulate_contextual(SBLB(cor8_epsilon_limit(horizons[-1])), family, horizons[-1], runs=runs,
                                seed=0, checkpoints=horizons)
     linucb = simulate_contextual(LinUCB(), family, horizons[-1], runs=runs, seed=0, checkpoints=horizons)
-    return {"T": horizons, "sblb": sblb.pseudo_regret.mean(axis=0).tolist(),
+    return {"horizon": horizons, "sblb": sblb.pseudo_regret.mean(axis=0).tolist(),
             "linucb": linucb.pseudo_regret.mean(axis=0).tolist()}
 
 
@@ -195,7 +195,7 @@ def _never_releases(scale: str) -> Evidence:
                     {"first_release_log10_T_derived": derived,
                      "first_release_log10_T_printed": printed, "printed_l": length,
                      "printed_per_batch_epsilon": per_batch, "epsilon": epsilon, "simulated": regret},
-                    figure={"kind": "bound", "title": "SBLB (Cor. 8) vs non-private LinUCB", "x": regret["T"],
+                    figure={"kind": "bound", "title": "SBLB (Cor. 8) vs non-private LinUCB", "x": regret["horizon"],
                             "xlabel": "T", "ylabel": "mean pseudo-regret", "log": True,
                             "series": {"SBLB (Cor. 8)": regret["sblb"], "LinUCB": regret["linucb"]}})
 
@@ -205,10 +205,10 @@ def _cor8_ldp(scale: str) -> Evidence:
     for d in (1, 2, 5, 10):
         for level in (1e-3, 1e-2, 1 / 9):
             exact = (d * (d + 3) / 2) * math.log(2 / (1 - level) - 1)
-            rows.append({"d": d, "level": level, "exact_epsilon_0": exact,
+            rows.append({"dimension": d, "level": level, "exact_local_epsilon": exact,
                          "claimed_6d2": 6 * d * d * level, "text_2level": 2 * level})
-    six = all(r["exact_epsilon_0"] <= r["claimed_6d2"] for r in rows)
-    two = all(r["exact_epsilon_0"] <= r["text_2level"] * (1 + 1e-9) for r in rows)
+    six = all(r["exact_local_epsilon"] <= r["claimed_6d2"] for r in rows)
+    two = all(r["exact_local_epsilon"] <= r["text_2level"] * (1 + 1e-9) for r in rows)
     return Evidence(HOLDS if six else FAILS,
                     "ε0 = (d(d+3)/2) ln(2/(1 − x) − 1), x = ε^{2/3}T^{1/6} <= 1/9: the claimed "
                     "6d²x holds on the grid; the text's 'approximately 2x' (no d) "
@@ -221,7 +221,7 @@ def _regret(scale: str) -> Evidence:
     for T in (10 ** 4, 10 ** 6, 10 ** 8):
         epsilon = cor8_epsilon_limit(T)
         bound = regret_bounds.garcelon_cor8(T, epsilon=epsilon, dimension=2)
-        rows.append({"T": T, "epsilon": epsilon, "cor8_bound": bound, "trivial_bound": 2.0 * T,
+        rows.append({"horizon": T, "epsilon": epsilon, "cor8_bound": bound, "trivial_bound": 2.0 * T,
                      "vacuous": bound >= 2.0 * T})
     vacuous = all(r["vacuous"] for r in rows)
     return Evidence(HOLDS,
@@ -229,7 +229,7 @@ def _regret(scale: str) -> Evidence:
                     "2LS·T at every T up to 10^8" if vacuous else "the bound is below 2T somewhere",
                     {"rows": rows},
                     figure={"kind": "bound", "title": "garcelon Cor. 8 vs the trivial bound 2T",
-                            "x": [r["T"] for r in rows], "xlabel": "T", "ylabel": "regret bound",
+                            "x": [r["horizon"] for r in rows], "xlabel": "T", "ylabel": "regret bound",
                             "series": {"Cor. 8": [r["cor8_bound"] for r in rows],
                                        "2T (trivial)": [r["trivial_bound"] for r in rows]},
                             "log": True})

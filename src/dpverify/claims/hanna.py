@@ -82,10 +82,10 @@ def _eq10(scale: str) -> Evidence:
     for n in (10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6):
         library = hanna_local_epsilons([n], 1.0, 1e-6)[0]
         derived = derivation.evaluate(epsilon=1.0, n=n, delta=1e-6)
-        rows.append({"n": n, "library_epsilon_0": library, "sympy_epsilon_0": derived})
-    agree = all(r["sympy_epsilon_0"] is not None
-                and abs(r["library_epsilon_0"] - r["sympy_epsilon_0"]) <= 1e-6 * r["sympy_epsilon_0"]
-                for r in rows)
+        rows.append({"users": n, "library_local_epsilon": library, "sympy_local_epsilon": derived})
+    agree = all(r["sympy_local_epsilon"] is not None
+                and abs(r["library_local_epsilon"] - r["sympy_local_epsilon"])
+                <= 1e-6 * r["sympy_local_epsilon"] for r in rows)
     return Evidence(HOLDS if agree else FAILS,
                     "Eq. (10) is FMT 2021's bound; its inverse is the root u > 1 of a quartic in "
                     "u = e^{ε0/2} (sympy), capped by the validity region ε0 <= ln(n/(16 ln(2/δ))). "
@@ -152,7 +152,7 @@ def _zeta_net(scale: str) -> Evidence:
                     f"<= {max(r['T_gap'] for r in rows):.3g} extra regret (on the sphere a chord ζ loses at "
                     "most ζ²/2 per round, so ζ = 1/√T already adds <= 1/2); Lemma 1's prescribed ζ = 1/T "
                     f"is not playable (its size bound at T = 1e6, d = 2: {paper_size:.3g} actions, T-H10)",
-                    {"rows": rows, "paper_net_size_bound": paper_size, "zeta": zeta, "T": T})
+                    {"rows": rows, "paper_net_size_bound": paper_size, "zeta": zeta, "horizon": T})
 
 
 def _family_final(name: str, family, T: int, runs: int, **options) -> tuple[float, float]:
@@ -173,7 +173,7 @@ def _for_free(scale: str) -> Evidence:
                     f"K = 10, d = 2, T = {T}, ε = 1 (paper mode), {runs} runs: central "
                     f"{mean['hanna-central']:.3g}, shuffled {mean['hanna-shuffled']:.3g}, local "
                     f"{mean['hanna-local']:.3g}, non-private {mean['hanna-nonprivate']:.3g}",
-                    {"final_regret": results, "T": T, "runs": runs},
+                    {"final_regret": results, "horizon": T, "runs": runs},
                     figure={"kind": "bar", "title": f"hanna §6: final regret at T = {T}",
                             "labels": list(mean), "values": list(mean.values())})
 
@@ -189,7 +189,7 @@ def _core_set(scale: str) -> Evidence:
                     + (" (quick scale; the paper's T = 1e7 runs at full scale, where the order reverses "
                        "— strict xfail in tests/bandits/linear/test_linear_paper_claims.py)"
                        if T < 10 ** 7 else " at the paper's horizon"),
-                    {"core": core, "whole": whole, "T": T, "runs": runs})
+                    {"core": core, "whole": whole, "horizon": T, "runs": runs})
 
 
 def _rate_claim(algorithm: str, bound, theorem: str, **options):
