@@ -39,5 +39,5 @@ def test_reading_limits_and_bad_files(tmp_path) -> None:
     bad.write_text("7 qid:1 1:0.5 2:1\n", encoding="ascii")
     with pytest.raises(ValueError, match="path"):
         read_mslr(bad, features=2)
-    with pytest.raises(ValueError, match="k"):
+    with pytest.raises(ValueError, match="n_arms"):
         mslr_instance(file, n_arms=1000, features=4)

@@ -31,7 +31,7 @@ from dpverify.mechanisms import (
     privacy_map,
 )
 
-SIZES = {"multi-armed": {"n_arms": 5}, "linear": {"dimension": 3, "actions": 20},
+SIZES = {"multi-armed": {"n_arms": 5}, "linear": {"dimension": 3, "n_arms": 20},
          "contextual": {"n_arms": 4, "dimension": 2}}
 #: Relative slack for re-evaluations that recompute a rounded-up float from rounded floats.
 SLACK = 1e-9

@@ -120,7 +120,7 @@ def test_explicit_rule_refutes_a_bound_below_the_regret() -> None:
 ])
 def test_order_bounds_rates_hold_in_simulation(name, bound) -> None:
     env = BernoulliBandit((0.9, 0.7, 0.6))
-    options = {"confidence": 0.1, "batch_base": 4} if name == "dist-dp-se" else {}
+    options = {"failure_probability": 0.1, "batch_base": 4} if name == "dist-dp-se" else {}
     rows = regret_rows(make_algorithm(name, epsilon=0.5, **options), env, [10 ** 4, 10 ** 5, 10 ** 6],
                        runs=6, seed=4, bound=bound(env.gaps))
     ok, constants = rate_verdict(rows)

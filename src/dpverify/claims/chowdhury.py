@@ -184,7 +184,7 @@ def _lemma2_rate(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     "Thm 1 via Lemma 2 (σ = √2/ε, h = 1/ε): implied constant "
                     + ", ".join(f"{c:.3g}" for c in constants)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}",
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}",
                     {"rows": rows, "implied_constants": constants},
                     figure=bound_figure("chowdhury Thm 1 × max implied C vs Dist-DP-SE", rows,
                                         label="Thm 1 bound", scale=max(constants)))

@@ -155,7 +155,7 @@ def _bound_check(name: str, bound_of_t, theorem: str):
                         f"{theorem} (k = 10, d = 2, α = 0.8, σ = 0.1): the bound is "
                         + ", ".join(f"{r['bound']:.3g} vs simulated {r['mean']:.3g} ± {r['se']:.2g}"
                                     for r in rows)
-                        + f" at T = {', '.join(str(r['T']) for r in rows)}"
+                        + f" at T = {', '.join(str(r['horizon']) for r in rows)}"
                         + (" (vacuous: above the trivial 2T)" if vacuous else ""),
                         {"rows": rows, "vacuous": vacuous},
                         figure=bound_figure(f"dpdpe {theorem} vs simulated regret", rows,
@@ -175,7 +175,7 @@ def _thm7_rate(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     "Thm 7's σ_ns constant C is unspecified: with C = 1 the implied constant of Eq. (80) is "
                     + ", ".join(f"{c:.3g}" for c in constants)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}"
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}"
                     + " (SDP-DPE, one instance, k = 10, d = 2, ε = 10)"
                     + ("" if ok else ": the regret grows faster than the bound — with Eq. (22)'s noise "
                        "SDP-DPE never eliminates, its regret is linear"),

@@ -188,7 +188,7 @@ def _never_releases(scale: str) -> Evidence:
                     "with Cor. 8's parameters at its largest ε (d = 1, δ0 = 1e-6, p = 8/9), the "
                     f"re-derived Thm 5 batch length exceeds T for every T < 10^{derived}: SBLB releases "
                     "nothing and its regret is linear at any horizon one can run (simulated, d = 2, K = 5: "
-                    f"×{growth:.3g} from T = {regret['T'][0]} to {regret['T'][-1]}, against LinUCB's "
+                    f"×{growth:.3g} from T = {regret['horizon'][0]} to {regret['horizon'][-1]}, against LinUCB's "
                     f"{regret['linucb'][-1]:.3g}). The printed condition (1 − 2p < 0 when p > 1/2) is "
                     f"vacuous: at T = 10^{printed} it accepts l = {length}, where Prop. 13's per-batch ε "
                     f"is {per_batch:.3g} (target ε = {epsilon:.3g})",

@@ -203,7 +203,7 @@ def _rate_claim(algorithm: str, bound, theorem: str, **options):
                         f"{theorem}'s constant C is unspecified; {algorithm} (sound mode, K = 10, d = 2): "
                         "the implied C = mean regret / bound(C = 1) is "
                         + ", ".join(f"{c:.3g}" for c in constants)
-                        + f" at T = {', '.join(str(r['T']) for r in rows)}"
+                        + f" at T = {', '.join(str(r['horizon']) for r in rows)}"
                         + (" (not growing: the rate holds)" if ok else " (growing: the rate is refuted)"),
                         {"rows": rows, "implied_constants": constants},
                         figure=bound_figure(f"hanna {theorem} × max implied C vs simulated regret", rows,

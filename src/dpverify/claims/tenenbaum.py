@@ -124,7 +124,7 @@ def _rate(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"SDP-AE (m = ⌈σ²⌉), 2 arms (Δ = 1/2), ε = {epsilon}: the implied constant of Cor. 3.2's "
                     "O(Σ log T/Δ_a + Δ_a log(1/δ)/ε²) is " + ", ".join(f"{c:.3g}" for c in constants)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}",
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}",
                     {"rows": rows, "implied_constants": constants},
                     figure=bound_figure("tenenbaum Cor. 3.2 × max implied C vs SDP-AE", rows,
                                         label="Cor. 3.2 bound", scale=max(constants)))
@@ -165,7 +165,7 @@ def _doubling(scale: str) -> Evidence:
                     "Thm 3.1/3.3 hold with an extra log T factor (the √(kT log T) ones up to a constant). "
                     "VB-SDP-AE, ε = 1: regret ratio doubling/known "
                     + ", ".join(f"{r['ratio']:.3g}" for r in rows)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}",
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}",
                     {"rows": rows},
                     figure={"kind": "bound", "title": "tenenbaum fn. 10: known T vs doubling trick",
                             "x": [r["horizon"] for r in rows], "xlabel": "T", "ylabel": "final regret",
