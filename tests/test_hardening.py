@@ -220,8 +220,8 @@ def test_the_derived_ranges_are_the_true_boundaries() -> None:
     from dpverify.mechanisms import VectorSummation
 
     with pytest.raises(ValueError, match=r"epsilon=1e-17 must be >= 1\.\d+e-17"):
-        dp_se_epoch_length(1, active_arms=3, epsilon=1e-17, confidence=1e-3)
-    assert dp_se_epoch_length(1, active_arms=3, epsilon=2e-17, confidence=1e-3) < 2**63
+        dp_se_epoch_length(1, active_arms=3, epsilon=1e-17, failure_probability=1e-3)
+    assert dp_se_epoch_length(1, active_arms=3, epsilon=2e-17, failure_probability=1e-3) < 2**63
     with pytest.raises(ValueError, match="epsilon=1.7e-05 must be >= 1.708e-05"):
         VectorSummation.from_privacy(1.7e-5, 1e-6, users=1000, dimension=2, norm_bound=1.0)
     assert VectorSummation.from_privacy(1.7085e-5, 1e-6, users=1000, dimension=2,
