@@ -50,11 +50,11 @@ def test_compose_spec_without_replacement_and_repeat_and_select(capsys, tmp_path
     from dpverify.accountants.events import RepeatAndSelectEvent, SampledWithoutReplacementEvent
 
     batch = SampledWithoutReplacementEvent(Gaussian(sigma=1.5), 64, 6400)
-    spec = {"delta": 1e-5, "neighbouring": "replace",
+    spec = {"delta": 1e-5, "neighbouring": "replace-one",
             "history": [{"event": event_to_dict(batch), "count": 100}]}
     path = tmp_path / "wor.json"
     path.write_text(json.dumps(spec))
-    expected = PrivacyAccountant("pld", neighbouring="replace").compose(batch, 100).get_epsilon(1e-5)
+    expected = PrivacyAccountant("pld", neighbouring="replace-one").compose(batch, 100).get_epsilon(1e-5)
     assert _json(capsys, "account", "compose", str(path))["epsilon"] == pytest.approx(expected, rel=1e-9)
     tuning = RepeatAndSelectEvent(Gaussian(sigma=5.0), 10.0, 1.0)
     path.write_text(json.dumps({"delta": 1e-6, "method": "rdp", "event": event_to_dict(tuning)}))

@@ -9,7 +9,7 @@ import warnings
 import pytest
 from hypothesis import given, strategies as st
 
-from dpverify._deprecation import renamed_attributes, renamed_parameters
+from dpverify._deprecation import renamed_attributes, renamed_parameters, renamed_property
 
 
 @renamed_parameters(eps0="local_epsilon", n="users")
@@ -21,6 +21,8 @@ def _amplify(local_epsilon: float, *, users: int = 1) -> tuple[float, int]:
 @dataclasses.dataclass(frozen=True)
 class _Ridge:
     regularization: float = 1.0
+
+    lam = renamed_property("lam", "regularization")
 
 
 def test_new_names_pass_silently() -> None:
@@ -40,6 +42,12 @@ def test_old_names_translate_with_a_warning_naming_the_new_one(epsilon: float, u
 def test_classes_translate_too() -> None:
     with pytest.warns(DeprecationWarning, match="_Ridge\\(\\): the parameter 'lam'.*'regularization'"):
         assert _Ridge(lam=3.0) == _Ridge(regularization=3.0)
+
+
+def test_a_renamed_field_reads_under_its_old_name_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="_Ridge.lam is deprecated.*use .regularization"):
+        assert _Ridge(regularization=4.0).lam == 4.0
+    assert [f.name for f in dataclasses.fields(_Ridge)] == ["regularization"]
 
 
 def test_both_names_is_a_type_error() -> None:
@@ -65,3 +73,30 @@ def test_renamed_attributes_serve_the_old_name_with_a_warning() -> None:
 def test_a_rename_to_itself_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot rename"):
         renamed_parameters(epsilon="epsilon")
+
+
+def test_a_renamed_cli_option_is_hidden_warns_and_acts_as_the_new_one(capsys) -> None:
+    import argparse
+
+    from dpverify.cli._core import rename_option
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sampling-probability", type=float, required=True)
+    parser.add_argument("--json", action="store_true")
+    length = parser.add_mutually_exclusive_group(required=True)
+    length.add_argument("--steps", type=int)
+    length.add_argument("--epochs", type=float)
+    rename_option(parser, "--sampling-rate", "--sampling-probability")
+    rename_option(parser, "--print-json", "--json")
+    rename_option(parser, "--step-count", "--steps")
+    assert "--sampling-rate" not in parser.format_help()
+    args = parser.parse_args(["--sampling-rate", "0.5", "--print-json", "--step-count", "3"])
+    assert (args.sampling_probability, args.json, args.steps) == (0.5, True, 3)
+    err = capsys.readouterr().err
+    assert err.count("deprecated") == 3 and "--sampling-rate is deprecated" in err
+    assert "use --sampling-probability" in err
+    for both in (["--sampling-rate", "1", "--sampling-probability", "1", "--steps", "1"],
+                 ["--sampling-probability", "1", "--step-count", "1", "--epochs", "1"],
+                 ["--steps", "1"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(both)

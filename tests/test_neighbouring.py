@@ -15,9 +15,10 @@ def test_replacing_one_record_gives_neighbours(data: list[int], draw) -> None:
     i = draw.draw(st.integers(0, len(data) - 1))
     other = list(data)
     other[i] = draw.draw(st.integers(0, 3))
-    assert are_neighbours(data, other, Neighbouring.REPLACE)
+    assert are_neighbours(data, other, Neighbouring.REPLACE_ONE)
+    assert are_neighbours(data, other, "replace-special")
     assert are_neighbours(data, data[:i] + data[i + 1:], "add-remove")
-    assert not are_neighbours(data, data[:i] + data[i + 1:], "replace")
+    assert not are_neighbours(data, data[:i] + data[i + 1:], "replace-one")
 
 
 def test_two_changes_are_not_neighbours() -> None:
@@ -32,7 +33,44 @@ def test_vector_records() -> None:
 
 
 def test_bad_relation_and_data() -> None:
-    with pytest.raises(ValueError, match="relation='swap' must be one of 'replace', 'add-remove'"):
+    with pytest.raises(ValueError, match="neighbouring='swap' must be one of 'add-remove', "
+                                         "'replace-one', 'replace-special'"):
         are_neighbours([1], [2], "swap")
     with pytest.raises(TypeError, match="x="):
         are_neighbours("abc", [1, 2, 3])
+
+
+def test_members_are_their_strings_and_parse_either() -> None:
+    for member in Neighbouring:
+        assert Neighbouring.parse(member) is member
+        assert Neighbouring.parse(member.value) is member
+        assert member == member.value
+    with pytest.raises(TypeError, match="neighbouring=1 must be a Neighbouring or a string"):
+        Neighbouring.parse(1)
+
+
+def test_the_spellings_of_0_1_mean_replace_one_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="Neighbouring.REPLACE is deprecated.*REPLACE_ONE"):
+        assert Neighbouring.REPLACE is Neighbouring.REPLACE_ONE
+    with pytest.warns(DeprecationWarning, match="'replace' is deprecated.*'replace-one'"):
+        assert Neighbouring.parse("replace") is Neighbouring.REPLACE_ONE
+    with pytest.warns(DeprecationWarning, match="'replace' is deprecated"):
+        assert Neighbouring("replace") is Neighbouring.REPLACE_ONE
+    with pytest.raises(AttributeError):
+        Neighbouring.SWAP  # noqa: B018
+
+
+def test_require_names_the_supported_relations() -> None:
+    from dpverify.errors import UnsupportedError
+
+    supported = (Neighbouring.ADD_REMOVE, Neighbouring.REPLACE_SPECIAL)
+    assert Neighbouring.require("add-remove", supported, "it") is Neighbouring.ADD_REMOVE
+    with pytest.raises(UnsupportedError, match=r"it supports neighbouring in \('add-remove', "
+                                               r"'replace-special'\), not 'replace-one'"):
+        Neighbouring.require(Neighbouring.REPLACE_ONE, supported, "it")
+
+
+@pytest.mark.parametrize("neighbouring", [Neighbouring.ADD_REMOVE, "add-remove"])
+def test_are_neighbours_takes_the_enum_or_the_string(neighbouring) -> None:
+    assert are_neighbours([1, 2], [1], neighbouring=neighbouring)
+    assert not are_neighbours([1, 2], [1, 3], neighbouring=neighbouring)

@@ -129,7 +129,8 @@ def _options(parser: argparse.ArgumentParser) -> Iterator[str]:
         if not action.option_strings:
             yield action.dest
         for option in action.option_strings:
-            if option.startswith("--") and not option.startswith("--no-"):
+            negated = option.startswith("--no-") and "--" + option[5:] in action.option_strings
+            if option.startswith("--") and not negated:  # --no-x of a BooleanOptionalAction --x
                 yield option[2:].replace("-", "_")
 
 

@@ -11,6 +11,8 @@ accepted for one release:
   wrapper's ``__renamed_parameters__`` for the vocabulary test.
 * :func:`renamed_attributes` builds a module ``__getattr__`` (PEP 562) that serves a
   renamed public name under its old spelling, with the same warning.
+* :func:`renamed_property` serves a renamed attribute (a dataclass field, say) of a
+  class under its old spelling, read-only, with the same warning.
 
 Standard library only: it sits below every other module of dpverify.
 """
@@ -22,7 +24,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["renamed_parameters", "renamed_attributes"]
+__all__ = ["renamed_parameters", "renamed_attributes", "renamed_property"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -101,3 +103,17 @@ def renamed_attributes(module: str, renames: Mapping[str, tuple[str, Any]]
 
     __getattr__.__renamed_attributes__ = dict(renames)  # type: ignore[attr-defined]
     return __getattr__
+
+
+def renamed_property(old: str, new: str) -> property:
+    """A read-only property ``old`` returning attribute ``new``, with a warning.
+
+    Use in a class body as ``epsilon_0 = renamed_property("epsilon_0", "local_epsilon")``.
+    """
+
+    def getter(self: Any) -> Any:
+        warnings.warn(f"{type(self).__name__}.{old} is deprecated and will be removed in the "
+                      f"next release; use .{new}", DeprecationWarning, stacklevel=2)
+        return getattr(self, new)
+
+    return property(getter, doc=f"Deprecated alias of :attr:`{new}` (one release).")

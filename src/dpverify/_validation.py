@@ -47,6 +47,7 @@ __all__ = [
     "check_positive",
     "check_nonnegative",
     "check_epsilon",
+    "check_confidence",
     "check_delta",
     "check_probability",
     "check_failure_probability",
@@ -179,6 +180,20 @@ def check_probability(value: Any, name: str, *, open_low: bool = False,
     if not (low_ok and high_ok):
         interval = ("(" if open_low else "[") + "0, 1" + (")" if open_high else "]")
         raise value_error(name, value, f"in {interval}")
+    return x
+
+
+def check_confidence(value: Any, name: str = "confidence") -> float:
+    """Return a confidence: the probability, in [0.5, 1), that a stated bound holds.
+
+    A value below 1/2 is almost always a failure probability passed by mistake
+    (``confidence=0.05`` for a 95% bound): the message says so.
+    """
+    x = check_real(value, name)
+    if not 0.5 <= x < 1:
+        raise value_error(name, value, "in [0.5, 1) (the probability that the bound holds)",
+                          "for the probability that it fails, use failure_probability "
+                          "(confidence = 1 - failure_probability)" if 0 < x < 0.5 else "")
     return x
 
 

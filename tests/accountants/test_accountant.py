@@ -117,7 +117,7 @@ def test_empty_accountant_spends_nothing():
 # --------------------------------------------------------------------------- state
 @pytest.mark.parametrize("method", ["pld", "rdp", "zcdp"])
 def test_state_dict_round_trips_through_json(method):
-    accountant = PrivacyAccountant(method, neighbouring="replace")
+    accountant = PrivacyAccountant(method, neighbouring="replace-one")
     accountant.compose(Gaussian(sigma=2.0), 3).compose(ApproxDP(0.5, 1e-7) if method == "pld"
                                                        else PureDP(0.5))
     state = json.loads(json.dumps(accountant.state_dict()))
@@ -129,13 +129,13 @@ def test_state_dict_round_trips_through_json(method):
 # --------------------------------------------------------------------------- relations
 def test_subsampled_gaussian_under_every_relation():
     event = PoissonSampledEvent(Gaussian(sigma=1.0), 0.01)
-    for relation in ("add-remove", "replace-special", "replace"):
+    for relation in ("add-remove", "replace-special", "replace-one"):
         assert PrivacyAccountant("pld", neighbouring=relation).supports(event)
     with pytest.raises(UnsupportedError, match="replace"):
-        PrivacyAccountant("rdp", neighbouring="replace").compose(event)
+        PrivacyAccountant("rdp", neighbouring="replace-one").compose(event)
     by_relation = {relation: PrivacyAccountant("pld", neighbouring=relation).compose(event, 100)
-                   .get_epsilon(1e-5) for relation in ("add-remove", "replace-special", "replace")}
-    assert by_relation["add-remove"] == by_relation["replace-special"] < by_relation["replace"]
+                   .get_epsilon(1e-5) for relation in ("add-remove", "replace-special", "replace-one")}
+    assert by_relation["add-remove"] == by_relation["replace-special"] < by_relation["replace-one"]
 
 
 @pytest.mark.parametrize("method, neighbouring", [("nope", "add-remove"), ("pld", "swap")])
@@ -180,7 +180,7 @@ def test_randomized_response_matches_dp_accounting_pld_test(noise, buckets):
     import dp_accounting
 
     event = from_dp_accounting(dp_accounting.RandomizedResponseDpEvent(noise, buckets))
-    accountant = PrivacyAccountant("pld", neighbouring="replace").compose(event)
+    accountant = PrivacyAccountant("pld", neighbouring="replace-one").compose(event)
     assert accountant.get_delta(1.0 + 1e-9) <= 1e-12
     assert accountant.get_delta(0.99) > 0
 
@@ -211,7 +211,7 @@ def test_from_dp_accounting_refuses_unknown_events():
 
 
 def test_randomized_response_event_under_every_method():
-    accountant = PrivacyAccountant("pld", neighbouring="replace").compose(RandomizedResponse(3, 1.0), 5)
+    accountant = PrivacyAccountant("pld", neighbouring="replace-one").compose(RandomizedResponse(3, 1.0), 5)
     assert accountant.get_epsilon(1e-9) <= 5.0 + 1e-9
     assert PrivacyAccountant("rdp").compose(RandomizedResponse(3, 1.0), 5).get_epsilon(1e-9) > 0
 

@@ -104,7 +104,7 @@ def test_accountant_composes_the_mixture_mechanism_by_its_pld():
     zcdp = PrivacyAccountant("zcdp").compose(mechanism, 3).get_epsilon(1e-6)
     assert accountant.get_epsilon(1e-6) <= rdp <= zcdp
     with pytest.raises(UnsupportedError):
-        PrivacyAccountant("pld", neighbouring="replace").compose(mechanism)
+        PrivacyAccountant("pld", neighbouring="replace-one").compose(mechanism)
     assert PrivacyAccountant("rdp", neighbouring="replace-special").supports(mechanism)
 
 

@@ -174,7 +174,7 @@ def _exact_replace_delta(sigma: float, q: float, epsilon: float) -> float:
 @settings(max_examples=10, deadline=None)
 @given(st.floats(0.5, 4.0), st.floats(0.001, 0.9), st.floats(0.0, 2.0))
 def test_replace_one_subsampled_gaussian_bounds_the_exact_delta(sigma, q, epsilon):
-    pld = PLD.from_subsampled_gaussian(sigma, q, relation="replace")
+    pld = PLD.from_subsampled_gaussian(sigma, q, neighbouring="replace-one")
     exact = _exact_replace_delta(sigma, q, epsilon)
     ours = pld.delta_for_epsilon(epsilon)
     assert exact * (1 - 1e-12) <= ours <= exact * 1.01 + 1e-12
@@ -189,7 +189,7 @@ def test_replace_one_subsampled_gaussian_matches_dp_accounting():
     peer = privacy_loss_distribution.from_gaussian_mechanism(
         1.0, sampling_prob=0.1, neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
     theirs = peer.self_compose(100).get_epsilon_for_delta(1e-5)
-    ours = PLD.from_subsampled_gaussian(1.0, 0.1, relation="replace").self_compose(100)
+    ours = PLD.from_subsampled_gaussian(1.0, 0.1, neighbouring="replace-one").self_compose(100)
     assert ours.epsilon_for_delta(1e-5) == pytest.approx(theirs, rel=1e-4)
     assert ours.epsilon_for_delta(1e-5) > PLD.from_subsampled_gaussian(1.0, 0.1).self_compose(
         100).epsilon_for_delta(1e-5)

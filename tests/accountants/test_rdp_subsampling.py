@@ -369,7 +369,7 @@ def test_accountant_supports_sampled_mechanisms_with_rdp_curves(mechanism):
     poisson = PoissonSampledEvent(mechanism, 0.01)
     wor = SampledWithoutReplacementEvent(mechanism, 10, 1000)
     add_remove = PrivacyAccountant("rdp", orders=orders)
-    replace = PrivacyAccountant("rdp", neighbouring="replace", orders=orders)
+    replace = PrivacyAccountant("rdp", neighbouring="replace-one", orders=orders)
     assert add_remove.supports(poisson) and not add_remove.supports(wor)
     assert replace.supports(wor) and not replace.supports(poisson)
     add_remove.compose(poisson, 100)
@@ -392,7 +392,7 @@ def test_accountant_gives_the_functions_numbers():
     assert accountant.get_epsilon(1e-6) == rdp_to_dp(scale_rdp(smaller, 50), delta=1e-6).epsilon
     laplace = PrivacyAccountant("rdp", orders=orders).compose(PoissonSampledEvent(Laplace(scale=2.0), 0.1))
     assert laplace._total() == poisson_subsampled_laplace_rdp(2.0, 0.1, orders=orders)
-    gauss = PrivacyAccountant("rdp", neighbouring="replace", orders=orders).compose(
+    gauss = PrivacyAccountant("rdp", neighbouring="replace-one", orders=orders).compose(
         SampledWithoutReplacementEvent(Gaussian(sigma=2.0), 10, 100))
     assert gauss._total() == without_replacement_gaussian_rdp(2.0, 10, 100, orders=orders)
 
@@ -405,7 +405,7 @@ def test_accountant_accounts_a_sampled_composition():
 
 
 def test_accountant_refuses_a_relation_the_theorems_do_not_cover():
-    accountant = PrivacyAccountant("rdp", neighbouring="replace")
+    accountant = PrivacyAccountant("rdp", neighbouring="replace-one")
     assert not accountant.supports(PoissonSampledEvent(Laplace(scale=1.0), 0.1))
     with pytest.raises(UnsupportedError, match="cannot account"):
         accountant.compose(PoissonSampledEvent(Laplace(scale=1.0), 0.1))
@@ -454,7 +454,7 @@ def test_rdp_epsilon_is_never_below_the_exact_composed_rr_epsilon_without_replac
     factor = mpmath.exp(epsilon)
     exact = max(mpmath.fsum(max(0, a - factor * b) for a, b in zip(p, q)),
                 mpmath.fsum(max(0, b - factor * a) for a, b in zip(p, q)))
-    accountant = PrivacyAccountant("rdp", neighbouring="replace",
+    accountant = PrivacyAccountant("rdp", neighbouring="replace-one",
                                    orders=tuple(float(a) for a in range(2, 65)))
     accountant.compose(SampledWithoutReplacementEvent(RandomizedResponse(2, epsilon_0), m, n), count)
     assert accountant.get_delta(epsilon) >= exact

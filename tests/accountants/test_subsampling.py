@@ -74,7 +74,7 @@ def test_accountant_accounts_subsampled_laplace_and_rr():
     accountant.compose(PoissonSampledEvent(RandomizedResponse(4, 2.0), 0.05), 10)
     assert 0 < accountant.get_epsilon(1e-6) < 10 * math.log1p(0.1 * math.expm1(1.0)) + 10 * 0.4
     with pytest.raises(UnsupportedError):
-        PrivacyAccountant("pld", neighbouring="replace").compose(
+        PrivacyAccountant("pld", neighbouring="replace-one").compose(
             PoissonSampledEvent(Laplace(scale=1.0), 0.1))
 
 
@@ -237,7 +237,7 @@ def test_accountant_accounts_subsampled_discrete_gaussian_both_samplings():
     accountant = PrivacyAccountant("pld").compose(PoissonSampledEvent(law, 0.1), 50)
     direct = poisson_subsampled_pld(law, 0.1).self_compose(50)
     assert accountant.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)
-    replace = PrivacyAccountant("pld", neighbouring="replace")
+    replace = PrivacyAccountant("pld", neighbouring="replace-one")
     replace.compose(SampledWithoutReplacementEvent(law, 10, 100), 50)
     direct = without_replacement_pld(law, 10, 100).self_compose(50)
     assert replace.get_epsilon(1e-6) == pytest.approx(direct.epsilon_for_delta(1e-6), rel=1e-9)

@@ -109,7 +109,7 @@ def test_symmetric_pair_is_a_pair_and_splits_when_needed():
 
 
 def test_accountant_accounts_sampling_without_replacement():
-    accountant = PrivacyAccountant("pld", neighbouring="replace")
+    accountant = PrivacyAccountant("pld", neighbouring="replace-one")
     event = SampledWithoutReplacementEvent(Laplace(scale=1.0), 50, 1000)
     assert accountant.supports(event)
     accountant.compose(event, 20)
@@ -121,7 +121,7 @@ def test_accountant_accounts_sampling_without_replacement():
     with pytest.raises(UnsupportedError, match="add-remove"):
         PrivacyAccountant("pld").compose(event)
     with pytest.raises(UnsupportedError):
-        PrivacyAccountant("pld", neighbouring="replace").compose(
+        PrivacyAccountant("pld", neighbouring="replace-one").compose(
             SampledWithoutReplacementEvent(SampledWithoutReplacementEvent(Laplace(scale=1.0), 5, 10), 1, 2))
 
 
@@ -173,7 +173,7 @@ def test_gaussian_composition_is_between_poisson_replace_and_twice_the_sensitivi
     from dpverify.accountants.pld import PrivacyLossDistribution
 
     ours = without_replacement_gaussian_pld(1.0, 10, 1000).self_compose(200).epsilon_for_delta(1e-5)
-    instance = PrivacyLossDistribution.from_subsampled_gaussian(1.0, 0.01, relation="replace")
+    instance = PrivacyLossDistribution.from_subsampled_gaussian(1.0, 0.01, neighbouring="replace-one")
     remove_2 = PrivacyLossDistribution.from_subsampled_gaussian(1.0, 0.01, sensitivity=2.0)
     assert instance.self_compose(200).epsilon_for_delta(1e-5) <= ours
     assert remove_2.self_compose(200).epsilon_for_delta(1e-5) <= ours
@@ -181,7 +181,7 @@ def test_gaussian_composition_is_between_poisson_replace_and_twice_the_sensitivi
 
 
 def test_accountant_accounts_gaussian_without_replacement():
-    accountant = PrivacyAccountant("pld", neighbouring="replace")
+    accountant = PrivacyAccountant("pld", neighbouring="replace-one")
     accountant.compose(SampledWithoutReplacementEvent(Gaussian(sigma=1.5), 64, 6400), 100)
     direct = without_replacement_gaussian_pld(1.5, 64, 6400).self_compose(100)
     assert accountant.get_epsilon(1e-5) == pytest.approx(direct.epsilon_for_delta(1e-5), rel=1e-9)

@@ -19,12 +19,12 @@ ROWS = {
                           kinds={"relative_error": "positive"}),
     "EpsilonBounds": Row(EpsilonBounds, {"lower": 0.5, "upper": 1.0},
                          kinds={"lower": "epsilon", "upper": "epsilon"}),
-    "Neighbouring": Row(Neighbouring, {"value": "replace"}, skip={
+    "Neighbouring": Row(Neighbouring, {"value": "replace-one"}, skip={
         "names": "Enum functional API", "module": "Enum functional API",
         "qualname": "Enum functional API", "type": "Enum functional API",
         "start": "Enum functional API", "boundary": "Enum functional API"}),
     "are_neighbours": Row(dpverify.are_neighbours, {"x": [1, 2, 3], "x_prime": [1, 2, 4],
-                                                    "relation": "replace"},
+                                                    "neighbouring": "replace-one"},
                           kinds={"x": "any", "x_prime": "any"}),
 }
 

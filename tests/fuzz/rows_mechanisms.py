@@ -68,7 +68,7 @@ ROWS = {
                                               "sensitivity": 1},
                                              kinds={"bound": "count", "sensitivity": "count"}),
     "privacy_map": Row(MODULE.privacy_map, {"mechanism": Laplace(1.0), "sensitivity": 1.0,
-                                            "relation": "replace", "target": PureDP},
+                                            "neighbouring": "replace-one", "target": PureDP},
                        kinds={"target": "object"}),
     "register_privacy_map": Row(MODULE.register_privacy_map,
                                 {"mechanism_type": _NewMechanism, "guarantee_type": PureDP}),

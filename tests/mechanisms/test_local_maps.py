@@ -101,5 +101,6 @@ def test_one_bit_is_charged_its_exact_epsilon() -> None:
 def test_local_maps_ignore_sensitivity_and_refuse_add_remove(mechanism) -> None:
     assert supported_guarantees(mechanism)[0] is PureDP
     assert privacy_map(mechanism, sensitivity=7.0) == privacy_map(mechanism)
-    with pytest.raises(UnsupportedError, match="replace"):
-        privacy_map(mechanism, relation="add-remove")
+    with pytest.raises(UnsupportedError, match="supports neighbouring='replace-one' only, "
+                                               "not 'add-remove'"):
+        privacy_map(mechanism, neighbouring="add-remove")

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ZCDP, PrivacyProfile, RDPCurve
 from dpverify.mechanisms import (
     Gaussian,
@@ -100,7 +101,7 @@ def test_one_component_is_the_gaussian_and_sensitivity_scales():
     for epsilon in (0.0, 0.5, 2.0):
         gap = mixture_gaussian_delta(mechanism, epsilon, sensitivity=3.0) - gaussian_delta(1.5, epsilon)
         assert 0 <= gap < 1.01e-30                                       # its 1e-30 slack
-    profile = privacy_map(mechanism, sensitivity=3.0, relation="add-remove")
+    profile = privacy_map(mechanism, sensitivity=3.0, neighbouring="add-remove")
     assert isinstance(profile, PrivacyProfile)
     gaussian = privacy_map(Gaussian(2.0), sensitivity=3.0, target=PrivacyProfile)
     assert profile.epsilon_for_delta(1e-6) == pytest.approx(gaussian.epsilon_for_delta(1e-6), rel=1e-12)
@@ -118,10 +119,11 @@ def test_rdp_bound_is_above_both_exact_divergences(mixture, alpha):
 def test_maps_and_their_relation():
     mechanism = MixtureOfGaussians(1.0, (0.0, 1.0, 2.0), (0.2, 0.6, 0.2))
     assert supported_guarantees(mechanism) == (PrivacyProfile, RDPCurve, ZCDP)
-    assert privacy_map(mechanism, relation="add-remove", target=ZCDP) == ZCDP(2.0)
-    curve = privacy_map(mechanism, relation="add-remove", target=RDPCurve)
+    assert privacy_map(mechanism, neighbouring="add-remove", target=ZCDP) == ZCDP(2.0)
+    curve = privacy_map(mechanism, neighbouring="add-remove", target=RDPCurve)
     assert all(e <= a * 2.0 for a, e in zip(curve.orders, curve.epsilons))   # below ZCDP(2)
-    with pytest.raises(ValueError, match="relation"):
+    with pytest.raises(UnsupportedError, match="neighbouring in \\('add-remove', 'replace-special'\\), "
+                                               "not 'replace-one'"):
         privacy_map(mechanism)                      # default relation: replace-one
 
 

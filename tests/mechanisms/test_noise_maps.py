@@ -185,8 +185,8 @@ def test_continuous_maps() -> None:
 def test_both_relations_give_the_same_guarantee() -> None:
     for mechanism in (DiscreteLaplace(1.0), DiscreteGaussian(1.0), Skellam(1.0), Laplace(1.0)):
         for target in supported_guarantees(mechanism):
-            a = privacy_map(mechanism, relation=Neighbouring.REPLACE, target=target)
-            b = privacy_map(mechanism, relation="add-remove", target=target)
+            a = privacy_map(mechanism, neighbouring=Neighbouring.REPLACE_ONE, target=target)
+            b = privacy_map(mechanism, neighbouring="add-remove", target=target)
             if target is not PrivacyProfile:
                 assert a == b
             else:

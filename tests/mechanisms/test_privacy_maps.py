@@ -41,11 +41,11 @@ class _ToyChild(_Toy):
 @pytest.fixture
 def toy_registered():
     @register_privacy_map(_Toy, PureDP)
-    def _pure(mechanism, *, sensitivity, relation):
+    def _pure(mechanism, *, sensitivity, neighbouring):
         return PureDP(2.0 * sensitivity)
 
     @register_privacy_map(_Toy, ZCDP)
-    def _zcdp(mechanism, *, sensitivity, relation):
+    def _zcdp(mechanism, *, sensitivity, neighbouring):
         return ZCDP(0.5 * sensitivity**2)
 
     yield
@@ -63,6 +63,21 @@ def test_unregistered_target_is_converted_along_the_lattice(toy_registered) -> N
     from dpverify import RDPCurve
     curve = privacy_map(_Toy(), target=RDPCurve)
     assert isinstance(curve, RDPCurve) and all(e <= 3.0 for e in curve.epsilons)
+
+
+def test_a_map_of_0_1_taking_relation_still_works_with_a_warning() -> None:
+    class _Old:
+        pass
+
+    with pytest.warns(DeprecationWarning, match="'relation' is deprecated.*'neighbouring'"):
+        @register_privacy_map(_Old, PureDP)
+        def _pure(mechanism, *, sensitivity, relation):
+            return PureDP(1.0 if relation == "add-remove" else 2.0)
+    try:
+        assert privacy_map(_Old(), neighbouring="add-remove") == PureDP(1.0)
+        assert privacy_map(_Old()) == PureDP(2.0)
+    finally:
+        del privacy_maps._REGISTRY[_Old]
 
 
 def test_registering_a_pair_twice_is_refused(toy_registered) -> None:

@@ -76,11 +76,11 @@ def test_guarantees_shrink_to_the_simplest_pure_dp() -> None:
     assert find(dst.guarantees(), lambda g: True) == PureDP(0.0)
 
 
-@pytest.mark.parametrize("relation", ["replace", "add-remove"])
+@pytest.mark.parametrize("relation", ["replace-one", "replace-special", "add-remove"])
 @given(data=st.data())
 def test_neighbouring_datasets_are_neighbours(relation: str, data: st.DataObject) -> None:
     x, x_prime = data.draw(dst.neighbouring_datasets(st.integers(0, 3), min_size=2, max_size=6,
-                                                     relation=relation))
+                                                     neighbouring=relation))
     assert are_neighbours(x, x_prime, relation)
     assert all(2 <= len(d) <= 6 for d in (x, x_prime))
     if relation == "add-remove":
@@ -88,7 +88,7 @@ def test_neighbouring_datasets_are_neighbours(relation: str, data: st.DataObject
 
 
 def test_add_remove_pairs_shrink_to_a_record_added_to_nothing() -> None:
-    pair = find(dst.neighbouring_datasets(st.integers(0, 9), min_size=0, relation="add-remove"),
+    pair = find(dst.neighbouring_datasets(st.integers(0, 9), min_size=0, neighbouring="add-remove"),
                 lambda p: True)
     assert pair == ([0], [])
 
@@ -167,12 +167,12 @@ BAD_CALLS = [
     (dst.guarantees, {"types": (float,)}, "types"),
     (dst.guarantees, {"max_delta": 0.0}, "max_delta"),
     (dst.neighbouring_datasets, {"elements": [0, 1]}, "elements"),
-    (dst.neighbouring_datasets, {"elements": st.just(0), "relation": "swap"}, "relation"),
+    (dst.neighbouring_datasets, {"elements": st.just(0), "neighbouring": "swap"}, "neighbouring"),
     (dst.neighbouring_datasets, {"elements": st.just(0), "min_size": 0}, "min_size"),
     (dst.neighbouring_datasets, {"elements": st.just(0), "min_size": 3, "max_size": 2},
      "max_size"),
     (dst.neighbouring_datasets, {"elements": st.just(0), "min_size": 3, "max_size": 3,
-                                 "relation": "add-remove"}, "max_size"),
+                                 "neighbouring": "add-remove"}, "max_size"),
     (dst.neighbouring_reward_streams, {"horizon": 0}, "horizon"),
     (dst.neighbouring_reward_streams, {"horizon": 5, "kind": "gaussian"}, "kind"),
     (dst.bounded_vectors, {"dimension": 3, "norm": "linf"}, "norm"),

@@ -72,7 +72,7 @@ def poisson_gaussian(accountant: Any, event: PoissonSampledEvent,
     noise = gaussian_noise(event.event)
     if noise is None:
         raise unsupported(event, method, "Poisson sampling of a Gaussian only (so far)")
-    if accountant.neighbouring == "replace" and method != "pld":
+    if accountant.neighbouring == "replace-one" and method != "pld":
         raise unsupported(event, method, "under replace-one the subsampled Gaussian is "
                                          "accounted by PLD only (so far)")
     sigma, sensitivity = noise

@@ -61,7 +61,7 @@ def pld_of(accountant: Any, event: Event, *, probe: bool) -> Any:
     if isinstance(event, PoissonSampledEvent):
         sigma, q = poisson_gaussian(accountant, event, "pld")
         return None if probe else PrivacyLossDistribution.from_subsampled_gaussian(
-            sigma, q, relation=accountant.neighbouring)
+            sigma, q, neighbouring=accountant.neighbouring)
     if isinstance(event, SampledWithoutReplacementEvent):
         return _without_replacement(accountant, event, probe)
     if isinstance(event, RepeatAndSelectEvent):
@@ -102,7 +102,7 @@ def _poisson_finite_pair(accountant: Any, event: PoissonSampledEvent,
     from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
 
     inner = event.event
-    if not isinstance(inner, MechanismEvent) or accountant.neighbouring == "replace":
+    if not isinstance(inner, MechanismEvent) or accountant.neighbouring == "replace-one":
         raise unsupported(event, "pld", "Poisson sampling of a single mechanism with a finite "
                                          "dominating pair, under add-remove or replace-special")
     dominating_pair(inner.mechanism, sensitivity=inner.sensitivity)   # raises if none
@@ -119,9 +119,9 @@ def _without_replacement(accountant: Any, event: SampledWithoutReplacementEvent,
     from dpverify.accountants import subsampling_wor
 
     inner = event.event
-    if accountant.neighbouring != "replace":
+    if accountant.neighbouring != "replace-one":
         raise unsupported(event, "pld", "sampling without replacement is accounted under "
-                                         "replace-one only (neighbouring='replace')")
+                                         "replace-one only (neighbouring='replace-one')")
     noise = gaussian_noise(inner)
     if noise is not None:
         return None if probe else subsampling_wor.without_replacement_gaussian_pld(
@@ -145,7 +145,7 @@ def _mixture(event: Event) -> MixtureOfGaussians | None:
 
 def _mixture_pld(accountant: Any, event: Event, probe: bool) -> Any:
     """A (Poisson-sampled) mixture of Gaussians: Poisson sampling folds in as ``c = 0`` w.p. ``1 − q``."""
-    if accountant.neighbouring == "replace":
+    if accountant.neighbouring == "replace-one":
         raise unsupported(event, "pld", "a mixture of Gaussians is accounted under add-remove or "
                                         "replace-special (its pair adds or removes a record)")
     if probe:

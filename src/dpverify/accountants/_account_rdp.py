@@ -66,7 +66,7 @@ def rdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
         inner = rdp_of(accountant, event.event, probe=probe)
         return None if probe else scale_rdp(inner, event.count)
     if _is_mixture(event):   # convexity bound (mechanisms.mixture), Poisson rate folded in
-        if accountant.neighbouring == "replace":
+        if accountant.neighbouring == "replace-one":
             raise unsupported(event, "rdp", "a mixture of Gaussians is accounted under add-remove "
                                             "or replace-special")
         if probe:
@@ -134,11 +134,11 @@ def zcdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
     if isinstance(event, RepeatAndSelectEvent):
         raise unsupported(event, "zcdp", REPEAT_AND_SELECT)
     if isinstance(event, MechanismEvent) and isinstance(event.mechanism, MixtureOfGaussians):
-        if accountant.neighbouring == "replace":
+        if accountant.neighbouring == "replace-one":
             raise unsupported(event, "zcdp", "a mixture of Gaussians is accounted under add-remove "
                                              "or replace-special")
         return None if probe else privacy_map(event.mechanism, sensitivity=event.sensitivity,
-                                              relation="add-remove", target=ZCDP)
+                                              neighbouring="add-remove", target=ZCDP)
     if isinstance(event, ExponentialMechanismEvent):
         return None if probe else bounded_range_zcdp(event.epsilon)
     noise = gaussian_noise(event)

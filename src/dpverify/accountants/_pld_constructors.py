@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import mpmath
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_down, round_up, working_precision
 from dpverify._validation import (
-    check_choice,
     check_delta,
     check_epsilon,
     check_in_range,
@@ -40,6 +40,7 @@ from dpverify.accountants._pld_losses import (
     pmf_loss_atoms,
 )
 from dpverify.errors import DpverifyTypeError
+from dpverify.neighbouring import Neighbouring
 
 if TYPE_CHECKING:
     from dpverify.accountants.pld import PrivacyLossDistribution
@@ -397,8 +398,10 @@ class PLDConstructors:
                                              interval=interval)), tail)
 
     @classmethod
+    @renamed_parameters(relation="neighbouring")
     def from_subsampled_gaussian(cls, sigma: float, sampling_probability: float, *,
-                                 sensitivity: float = 1.0, relation: str = "add-remove",
+                                 sensitivity: float = 1.0,
+                                 neighbouring: Neighbouring | str = Neighbouring.ADD_REMOVE,
                                  value_discretization_interval: float | None = None,
                                  tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
                                  ) -> PrivacyLossDistribution:
@@ -423,7 +426,7 @@ class PLDConstructors:
         bound and each tilt a lower bound; ``σ/Δ`` is rounded down.
         ``sampling_probability = 1`` is the plain Gaussian.
 
-        ``relation="replace"`` (replace-one) uses the symmetric pair
+        ``neighbouring="replace-one"`` uses the symmetric pair
         ``(1−q)N(0, σ²) + qN(Δ, σ²)`` vs ``(1−q)N(0, σ²) + qN(−Δ, σ²)`` (the record's
         clipped contributions differ by at most 2Δ; dp_accounting's
         ``REPLACE_ONE``), whose loss is also monotone in the output with a
@@ -445,8 +448,8 @@ class PLDConstructors:
                               f"sampling_probability={MIN_SAMPLING_PROBABILITY:g} is an upper "
                               f"bound for any smaller rate")
         sensitivity = check_positive(sensitivity, "sensitivity")
-        relation = check_choice(relation, "relation", ("add-remove", "replace", "replace-special"))
-        if relation == "replace":
+        relation = Neighbouring.parse(neighbouring)
+        if relation is Neighbouring.REPLACE_ONE:
             if q == 1.0:
                 return cls.from_gaussian(sigma, sensitivity=2 * sensitivity,
                                          value_discretization_interval=value_discretization_interval,
@@ -455,7 +458,7 @@ class PLDConstructors:
             interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                                  spec.loss_std() / POINTS_PER_STANDARD_DEVIATION)
             return cls((monotone_grid(spec, interval, tail),), tail, rebuild=partial(
-                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity, relation=relation,
+                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity, neighbouring=relation,
                 value_discretization_interval=interval))
         remove = SubsampledGaussian(_noise(sigma, sensitivity), q)
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,

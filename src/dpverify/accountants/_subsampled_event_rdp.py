@@ -55,7 +55,7 @@ def sampled_event_rdp(event: PoissonSampledEvent | SampledWithoutReplacementEven
     except ValueError as error:
         raise UnsupportedError(f"rdp cannot account {event!r} at these orders: {error}") from None
     if isinstance(event, PoissonSampledEvent):
-        if neighbouring == "replace":
+        if neighbouring == "replace-one":
             raise UnsupportedError(f"rdp cannot account {event!r}: Poisson subsampling is "
                                    "accounted under add-remove or replace-special")
         if isinstance(inner, MechanismEvent) and isinstance(inner.mechanism, Laplace):
@@ -72,9 +72,9 @@ def sampled_event_rdp(event: PoissonSampledEvent | SampledWithoutReplacementEven
         exact = poisson_subsampled_pair_rdp(inner.mechanism, event.sampling_probability,
                                             sensitivity=inner.sensitivity, orders=orders)
         return RDPCurve(orders=orders, epsilons=tuple(map(min, general.epsilons, exact.epsilons)))
-    if neighbouring != "replace":
+    if neighbouring != "replace-one":
         raise UnsupportedError(f"rdp cannot account {event!r}: sampling without replacement is "
-                               "accounted under replace-one only (neighbouring='replace')")
+                               "accounted under replace-one only (neighbouring='replace-one')")
     noise = gaussian_noise(inner)
     if noise is not None:
         return None if probe else without_replacement_gaussian_rdp(

@@ -12,9 +12,10 @@ identical calls cost one self-composition, ``state_dict()`` /
 ``from_state_dict()``, and :meth:`PrivacyAccountant.report` side by side
 over every method that supports the history.
 
-Neighbouring relations: ``"add-remove"``, ``"replace"`` (replace-one) and
-``"replace-special"`` (replace a record by a special value that contributes
-nothing). A mechanism event's sensitivity is the caller's, under the chosen
+Neighbouring relations (:class:`~dpverify.neighbouring.Neighbouring`, or its
+string): ``"add-remove"`` (the default: Poisson sampling changes the batch
+size), ``"replace-one"`` and ``"replace-special"`` (replace a record by a
+special value that contributes nothing). A mechanism event's sensitivity is the caller's, under the chosen
 relation; the Poisson-subsampled Gaussian has the dominating pairs of Zhu,
 Dong, Wang (AISTATS 2022, Prop. 30): under add-remove and replace-special by
 PLD and RDP, under replace-one (contributions ±1: the pair
@@ -48,6 +49,7 @@ from dpverify.accountants.rdp import DEFAULT_ORDERS, rdp_to_dp, rdp_to_dp_delta
 from dpverify.accountants.zcdp import zcdp_to_dp, zcdp_to_dp_delta
 from dpverify.errors import DpverifyTypeError, UnsupportedError
 from dpverify.mechanisms import Gaussian
+from dpverify.neighbouring import Neighbouring
 
 __all__ = ["PrivacyAccountant", "ACCOUNTING_METHODS", "NEIGHBOURING_RELATIONS",
            "from_dp_accounting"]
@@ -55,7 +57,7 @@ __all__ = ["PrivacyAccountant", "ACCOUNTING_METHODS", "NEIGHBOURING_RELATIONS",
 #: Accounting methods, tightest first.
 ACCOUNTING_METHODS = ("pld", "rdp", "zcdp")
 #: Neighbouring relations an accountant can be stated for.
-NEIGHBOURING_RELATIONS = ("add-remove", "replace", "replace-special")
+NEIGHBOURING_RELATIONS = tuple(relation.value for relation in Neighbouring)
 
 
 class PrivacyAccountant:
@@ -66,8 +68,9 @@ class PrivacyAccountant:
     method : {"pld", "rdp", "zcdp"}
         How the composition is accounted: privacy loss distributions
         (pessimistic, tightest), Rényi DP at ``orders``, or zCDP.
-    neighbouring : {"add-remove", "replace", "replace-special"}
-        The neighbouring relation the guarantee is stated for.
+    neighbouring : Neighbouring or {"add-remove", "replace-one", "replace-special"}
+        The neighbouring relation the guarantee is stated for (default
+        ``"add-remove"``, as dp_accounting and Opacus).
     orders
         RDP orders (``method="rdp"``); default
         :data:`~dpverify.accountants.rdp.DEFAULT_ORDERS` (fractional orders included).
@@ -83,6 +86,7 @@ class PrivacyAccountant:
     Examples
     --------
     >>> from dpverify.mechanisms import Gaussian
+from dpverify.neighbouring import Neighbouring
     >>> accountant = PrivacyAccountant(method="pld")
     >>> for _ in range(1000):
     ...     _ = accountant.step(noise_multiplier=1.1, sample_rate=0.01)
@@ -92,10 +96,11 @@ class PrivacyAccountant:
     1.52
     """
 
-    def __init__(self, method: str = "pld", *, neighbouring: str = "add-remove",
+    def __init__(self, method: str = "pld", *,
+                 neighbouring: Neighbouring | str = Neighbouring.ADD_REMOVE,
                  orders: Any = None) -> None:
         self.method = check_choice(method, "method", ACCOUNTING_METHODS)
-        self.neighbouring = check_choice(neighbouring, "neighbouring", NEIGHBOURING_RELATIONS)
+        self.neighbouring = Neighbouring.parse(neighbouring)
         self.orders = DEFAULT_ORDERS if orders is None else check_increasing_sequence(
             orders, "orders", low=1.0, low_closed=False)
         self._history: list[list] = []
@@ -103,7 +108,7 @@ class PrivacyAccountant:
         self._last_step: tuple[float, float] | None = None
 
     def __repr__(self) -> str:
-        return (f"PrivacyAccountant(method={self.method!r}, neighbouring={self.neighbouring!r}, "
+        return (f"PrivacyAccountant(method={self.method!r}, neighbouring={self.neighbouring.value!r}, "
                 f"records={len(self._history)})")
 
     # ----------------------------------------------------------------- ledger
@@ -122,7 +127,7 @@ class PrivacyAccountant:
         count = check_positive_int(count, "count")
         if not self.supports(event):
             raise UnsupportedError(f"method={self.method!r} cannot account {event!r} under "
-                                   f"neighbouring={self.neighbouring!r}; "
+                                   f"neighbouring={self.neighbouring.value!r}; "
                                    f"methods that can: {self.supporting_methods(event)}")
         self._last_step = None
         if self._history and self._history[-1][0] == event:
@@ -217,7 +222,7 @@ class PrivacyAccountant:
     # ----------------------------------------------------------------- state
     def state_dict(self) -> dict[str, Any]:
         """A JSON-able dict from which :meth:`from_state_dict` rebuilds this accountant."""
-        return {"method": self.method, "neighbouring": self.neighbouring,
+        return {"method": self.method, "neighbouring": self.neighbouring.value,
                 "orders": list(self.orders),
                 "history": [{"event": event_to_dict(event), "count": count}
                             for event, count in self._history]}

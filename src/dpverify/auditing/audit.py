@@ -39,7 +39,7 @@ from dpverify._validation import (
     check_int_at_least,
     check_n_jobs,
     check_seed,
-    check_probability,
+    check_confidence,
     value_error,
 )
 from dpverify.auditing._engine import (
@@ -90,7 +90,7 @@ def check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
     samples = check_int_at_least(samples, "samples", 10, maximum=MAX_AUDIT_SAMPLES,
                                  instead="an audit's error shrinks like 1/sqrt(samples); run "
                                          "several seeded audits and combine them")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     check_seed(seed)
     return samples, confidence, check_events(events)
 

@@ -18,7 +18,7 @@ import numpy as np
 from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_epsilon,
-    check_probability,
+    check_confidence,
     check_real_array,
     value_error,
 )
@@ -87,7 +87,7 @@ def hockey_stick_lower_bound(samples: Any, samples_prime: Any, *, epsilon: float
     True
     """
     epsilon = check_epsilon(epsilon, "epsilon")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     for name, values in (("samples", samples), ("samples_prime", samples_prime)):
         if check_real_array(values, name).ndim == 0:
             raise value_error(name, values, "an array of outputs, one per draw")

@@ -37,6 +37,7 @@ from scipy import stats
 from dpverify._numeric import round_down, working_precision
 from dpverify._record_validation import check_record
 from dpverify._validation import (
+    check_confidence,
     check_delta,
     check_epsilon,
     check_int_at_least,
@@ -169,7 +170,7 @@ def clopper_pearson(successes: Any, trials: int, *, confidence: float = 0.95) ->
     >>> round(interval.lower, 4), round(interval.upper, 4)
     (0.3475, 0.9333)
     """
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     alpha = (1 - confidence) / 2
     if np.ndim(successes) != 0:
         raise value_error("successes", successes, "a single count")

@@ -26,7 +26,7 @@ from dpverify._validation import (
     check_epsilon,
     check_flag,
     check_int_at_least,
-    check_probability,
+    check_confidence,
 )
 from dpverify.auditing._engine import checked_output, sliced_draw
 from dpverify.auditing.audit import audit_from_draw, check_events, check_seed
@@ -156,7 +156,7 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
     runs = check_int_at_least(runs, "runs", 10, maximum=MAX_INTERACTIVE_RUNS,
                               instead="each run calls your run function once; run several "
                                       "seeded audits and combine them")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     events = check_events(events)
     if progress is not None:  # None: a bar only for long audits
         check_flag(progress, "progress")

@@ -60,7 +60,7 @@ from dpverify._validation import (
     check_epsilon,
     check_int_at_least,
     check_positive,
-    check_probability,
+    check_confidence,
     value_error,
 )
 from dpverify.auditing._model_discrete import (
@@ -294,7 +294,7 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
     samples = check_int_at_least(samples, "samples", 100)
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     if not 1 - confidence < 1:  # the quantile at 1 - confidence would be infinite
         raise value_error("confidence", confidence, "at least 1e-15 (1 - confidence < 1 in floats)")
     check_callable(sampler, "sampler", "a callable sampler(data, size, rng)")

@@ -26,6 +26,7 @@ import math
 from scipy import stats
 
 from dpverify._validation import (
+    check_confidence,
     check_delta,
     check_epsilon,
     check_int_at_least,
@@ -80,7 +81,7 @@ def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
     0.807
     """
     n_certify = check_int_at_least(n_certify, "n_certify", 1)
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     delta = check_delta(delta, "delta")
     bounds = check_int_at_least(bounds, "bounds", 1)
     if delta == 0 and n_certify >= PREFIX_MIN:  # conditional bounds share the budget
@@ -142,7 +143,7 @@ def samples_to_certify(probability: float, true_epsilon: float, *, epsilon: floa
     true_epsilon = check_epsilon(true_epsilon, "true_epsilon", allow_inf=True)
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     power = check_probability(power, "power", open_low=True, open_high=True)
     bounds = check_int_at_least(bounds, "bounds", 1)
     search_fraction = check_probability(search_fraction, "search_fraction", open_high=True)

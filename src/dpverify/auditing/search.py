@@ -55,7 +55,7 @@ from dpverify._validation import (
     check_epsilon,
     check_delta,
     check_int_at_least,
-    check_probability,
+    check_confidence,
     limit_error,
     value_error,
 )
@@ -257,7 +257,7 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
                           "or max_samples=); leave pilot_samples None for the default")
     certify_top = check_int_at_least(certify_top, "certify_top", 1)
     certify_top = min(certify_top, len(candidates))
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
+    confidence = check_confidence(confidence)
     check_seed(seed)
     events = check_events(events)
     if not callable(sampler):

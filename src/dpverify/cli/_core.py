@@ -25,6 +25,7 @@ import decimal
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,7 +33,7 @@ __all__ = [
     "EXIT_OK", "EXIT_NOT_MET", "EXIT_USAGE", "EXIT_INTERNAL",
     "HelpFormatter", "add_command", "count", "finite_float", "seed", "jobs",
     "guarantee_json", "json_dumps", "significant", "privacy_text", "option_message",
-    "add_execution_options", "execution_options",
+    "add_execution_options", "execution_options", "rename_option",
 ]
 
 EXIT_OK = 0
@@ -65,6 +66,44 @@ def add_command(commands: Any, name: str, *, help: str, description: str | None 
                         help="print the full traceback of an internal error")
     parser.set_defaults(_parser=parser)
     return parser
+
+
+class _RenamedOption(argparse.Action):
+    """The deprecated spelling of an option: hidden from ``--help``; using it prints a warning
+    on stderr and acts exactly as the new option (same type, choices and destination)."""
+
+    def __init__(self, option_strings: list[str], dest: str, *, target: argparse.Action,
+                 new_option: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=target.nargs, const=target.const,
+                         type=target.type, choices=target.choices, default=argparse.SUPPRESS,
+                         metavar=target.metavar, help=argparse.SUPPRESS)
+        self.target = target
+        self.new_option = new_option
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(f"WARNING: {option_string} is deprecated and will be removed in the next release; "
+              f"use {self.new_option}", file=sys.stderr)
+        self.target(parser, namespace, values, self.new_option)
+
+
+def rename_option(parser: argparse.ArgumentParser, old: str, new: str) -> None:
+    """Keep the option ``old`` working, hidden, as a deprecated spelling of ``new``.
+
+    ``new`` must already be an option of ``parser``. Giving both is an error
+    ("not allowed with"), and a required ``new`` is satisfied by ``old``: the two share a
+    mutually exclusive group (``new``'s own, or a new one that takes over its ``required``).
+    """
+    target = parser._option_string_actions[new]
+    alias = parser.add_argument(old, action=_RenamedOption, dest=target.dest, target=target,
+                                new_option=new)
+    for group in parser._mutually_exclusive_groups:
+        if target in group._group_actions:
+            group._group_actions.append(alias)
+            return
+    group = parser.add_mutually_exclusive_group(required=target.required)
+    target.required = False
+    group._group_actions.extend([target, alias])
 
 
 def _number(text: str) -> float:

@@ -7,9 +7,10 @@ registered for a type is its default.
 one input, and its guarantee is local DP: the bound holds for *every* pair of
 inputs in its domain (garcelon Def. 2). So
 
-* ``relation=REPLACE`` (the default) means "one user's input replaced by any
-  other"; ``ADD_REMOVE`` raises :class:`~dpverify.errors.UnsupportedError`
-  (whether a report is sent at all is visible);
+* ``neighbouring="replace-one"`` (the default) means "one user's input replaced
+  by any other"; ``"add-remove"`` and ``"replace-special"`` raise
+  :class:`~dpverify.errors.UnsupportedError` (whether a report is sent at all is
+  visible);
 * ``sensitivity`` is accepted and ignored: every pair of inputs is already
   covered, so no query sensitivity can make the bound larger. (For M_LDP the
   number of randomized bits that may differ between two inputs is at most all
@@ -21,7 +22,6 @@ from __future__ import annotations
 import mpmath
 
 from dpverify._numeric import round_up, working_precision
-from dpverify.errors import UnsupportedError
 from dpverify.guarantees import PrivacyProfile, PureDP
 from dpverify.mechanisms.encoding import LocalPrivatizer
 from dpverify.mechanisms.privacy_maps import pmf_pair_profile, register_privacy_map
@@ -34,10 +34,10 @@ __all__ = ["binary_rr_epsilon"]
 _LOG_ERROR = 1e-45
 
 
-def _local_only(mechanism: object, relation: Neighbouring) -> None:
-    if relation is not Neighbouring.REPLACE:
-        raise UnsupportedError(f"{type(mechanism).__name__} is a local randomizer: its guarantee "
-                               f"is for replacing one input (relation='replace'), not {relation.value!r}")
+def _local_only(mechanism: object, neighbouring: Neighbouring) -> None:
+    Neighbouring.require(neighbouring, [Neighbouring.REPLACE_ONE],
+                         f"{type(mechanism).__name__} (a local randomizer: its guarantee is for "
+                         f"replacing one input)")
 
 
 def binary_rr_epsilon(flip_probability: float, *, bits: int = 1) -> float:
@@ -58,47 +58,47 @@ def binary_rr_epsilon(flip_probability: float, *, bits: int = 1) -> float:
 
 @register_privacy_map(BinaryRandomizedResponse, PureDP)
 def _binary_rr_pure(mechanism: BinaryRandomizedResponse, *, sensitivity: float,
-                    relation: Neighbouring) -> PureDP:
+                    neighbouring: Neighbouring) -> PureDP:
     """ε0 = ln((2 − p)/p): the ratio of ``P[out = x | x] = 1 − p/2`` to ``P[out = x | 1 − x] = p/2``.
 
     **Soundness:** exact (tight), rounded up; local DP over both inputs.
     """
-    _local_only(mechanism, relation)
+    _local_only(mechanism, neighbouring)
     return PureDP(binary_rr_epsilon(mechanism.flip_probability))
 
 
 @register_privacy_map(BinaryRandomizedResponse, PrivacyProfile)
 def _binary_rr_profile(mechanism: BinaryRandomizedResponse, *, sensitivity: float,
-                       relation: Neighbouring) -> PrivacyProfile:
+                       neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile of the only pair of inputs (0, 1); the two orders are mirror images."""
-    _local_only(mechanism, relation)
+    _local_only(mechanism, neighbouring)
     return pmf_pair_profile(mechanism.law_on(1).probabilities, mechanism.law_on(0).probabilities,
                             description=f"{mechanism!r}, inputs 1 vs 0")
 
 
 @register_privacy_map(RandomizedResponse, PureDP)
 def _kary_rr_pure(mechanism: RandomizedResponse, *, sensitivity: float,
-                  relation: Neighbouring) -> PureDP:
+                  neighbouring: Neighbouring) -> PureDP:
     """ε: the largest ratio ``(e^ε/(e^ε + k − 1)) / (1/(e^ε + k − 1))`` over any two inputs.
 
     **Soundness:** exact (tight); the stored ε is the float the law is built from.
     """
-    _local_only(mechanism, relation)
+    _local_only(mechanism, neighbouring)
     return PureDP(mechanism.epsilon)
 
 
 @register_privacy_map(RandomizedResponse, PrivacyProfile)
 def _kary_rr_profile(mechanism: RandomizedResponse, *, sensitivity: float,
-                     relation: Neighbouring) -> PrivacyProfile:
+                     neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile of inputs (0, 1); every ordered pair of distinct inputs is a relabelling."""
-    _local_only(mechanism, relation)
+    _local_only(mechanism, neighbouring)
     return pmf_pair_profile(mechanism.law_on(0).probabilities, mechanism.law_on(1).probabilities,
                             description=f"{mechanism!r}, inputs 0 vs 1")
 
 
 @register_privacy_map(LocalPrivatizer, PureDP)
 def _mldp_pure(mechanism: LocalPrivatizer, *, sensitivity: float,
-               relation: Neighbouring) -> PureDP:
+               neighbouring: Neighbouring) -> PureDP:
     """garcelon Prop. 4/12: ``N · ln((2 − p)/p)`` with ``N = m d (d+3)/2`` randomized bits.
 
     Re-derivation: given the encoded bits, each randomized bit has likelihood
@@ -117,5 +117,5 @@ def _mldp_pure(mechanism: LocalPrivatizer, *, sensitivity: float,
     float ``p`` in use (``p`` was rounded up, so this is at most ε0 up to the
     final upward rounding) and rounded up.
     """
-    _local_only(mechanism, relation)
+    _local_only(mechanism, neighbouring)
     return PureDP(binary_rr_epsilon(mechanism.flip_probability, bits=mechanism.number_of_bits))

@@ -97,7 +97,7 @@ def _ratio(numerator: float, denominator: float) -> float:
 
 
 @register_privacy_map(Laplace, PureDP)
-def _laplace_pure(mechanism: Laplace, *, sensitivity: float, relation: Neighbouring) -> PureDP:
+def _laplace_pure(mechanism: Laplace, *, sensitivity: float, neighbouring: Neighbouring) -> PureDP:
     """``PureDP(Δ/b)`` for ``f(x) + Lap(b)``, ``f`` of ℓ1 sensitivity Δ (Dwork et al. 2006).
 
     Soundness: exact (the maximal privacy loss is Δ/b), rounded up; any relation.
@@ -107,20 +107,20 @@ def _laplace_pure(mechanism: Laplace, *, sensitivity: float, relation: Neighbour
 
 @register_privacy_map(Laplace, PrivacyProfile)
 def _laplace_profile(mechanism: Laplace, *, sensitivity: float,
-                     relation: Neighbouring) -> PrivacyProfile:
+                     neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile of ``f(x) + Lap(b)`` (:func:`laplace_privacy_profile`), ℓ1 sensitivity Δ."""
     return laplace_privacy_profile(mechanism.scale, sensitivity=sensitivity)
 
 
 @register_privacy_map(Gaussian, PrivacyProfile)
 def _gaussian_profile(mechanism: Gaussian, *, sensitivity: float,
-                      relation: Neighbouring) -> PrivacyProfile:
+                      neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact analytic-Gaussian profile (Balle & Wang 2018, Thm 8), ℓ2 sensitivity Δ."""
     return gaussian_privacy_profile(mechanism.sigma, sensitivity=sensitivity)
 
 
 @register_privacy_map(Gaussian, ZCDP)
-def _gaussian_zcdp(mechanism: Gaussian, *, sensitivity: float, relation: Neighbouring) -> ZCDP:
+def _gaussian_zcdp(mechanism: Gaussian, *, sensitivity: float, neighbouring: Neighbouring) -> ZCDP:
     """``ZCDP(Δ²/(2σ²))`` (Bun & Steinke 2016, Prop. 1.6), ℓ2 sensitivity Δ.
 
     Soundness: exact (``D_α = αΔ²/(2σ²)``), rounded up; any relation.
@@ -133,7 +133,7 @@ def _gaussian_zcdp(mechanism: Gaussian, *, sensitivity: float, relation: Neighbo
 
 @register_privacy_map(DiscreteLaplace, PureDP)
 def _discrete_laplace_pure(mechanism: DiscreteLaplace, *, sensitivity: float,
-                           relation: Neighbouring) -> PureDP:
+                           neighbouring: Neighbouring) -> PureDP:
     """``PureDP(Δ/t)`` for an integer query of sensitivity Δ plus ``DiscreteLaplace(t)``.
 
     Soundness: exact, the pmf ratio ``P[k]/P[k+Δ] = e^{(|k+Δ| − |k|)/t}`` is
@@ -178,7 +178,7 @@ def discrete_laplace_delta(scale: float, epsilon: Any, *, sensitivity: int = 1) 
 
 @register_privacy_map(DiscreteLaplace, PrivacyProfile)
 def _discrete_laplace_profile(mechanism: DiscreteLaplace, *, sensitivity: float,
-                              relation: Neighbouring) -> PrivacyProfile:
+                              neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile (:func:`discrete_laplace_delta`); integer Δ; any relation.
 
     Soundness: exact for a shift of exactly Δ, and every term of the formula
@@ -231,7 +231,7 @@ def discrete_gaussian_delta(sigma: float, epsilon: Any, *, sensitivity: int = 1)
 
 @register_privacy_map(DiscreteGaussian, PrivacyProfile)
 def _discrete_gaussian_profile(mechanism: DiscreteGaussian, *, sensitivity: float,
-                               relation: Neighbouring) -> PrivacyProfile:
+                               neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile (:func:`discrete_gaussian_delta`, CKS 2020 Thm 7); integer Δ; any relation.
 
     Soundness: CKS Thm 7 covers every pair with ``|f(x) − f(x')| <= Δ``; the
@@ -246,7 +246,7 @@ def _discrete_gaussian_profile(mechanism: DiscreteGaussian, *, sensitivity: floa
 
 @register_privacy_map(DiscreteGaussian, ZCDP)
 def _discrete_gaussian_zcdp(mechanism: DiscreteGaussian, *, sensitivity: float,
-                            relation: Neighbouring) -> ZCDP:
+                            neighbouring: Neighbouring) -> ZCDP:
     """``ZCDP(Δ²/(2σ²))`` for integer Δ (Canonne, Kamath & Steinke 2020, Thm 4).
 
     Soundness: ``D_α(N_Z(0,σ²) ‖ N_Z(Δ,σ²)) <= αΔ²/(2σ²)`` for integer Δ
@@ -287,7 +287,7 @@ def skellam_rdp(order: int, *, l1_sensitivity: float, l2_sensitivity: float,
 
 @register_privacy_map(Skellam, RDPCurve)
 def _skellam_rdp_curve(mechanism: Skellam, *, sensitivity: float,
-                       relation: Neighbouring) -> RDPCurve:
+                       neighbouring: Neighbouring) -> RDPCurve:
     """RDP curve of an integer query of sensitivity Δ plus ``Skellam(mu)`` at :data:`SKELLAM_ORDERS`.
 
     Soundness: Agarwal, Kairouz & Liu 2021, Thm 3.5 with Δ1 = Δ2 = Δ (scalar)
@@ -307,7 +307,7 @@ def _skellam_rdp_curve(mechanism: Skellam, *, sensitivity: float,
 
 @register_privacy_map(PolyaDifference, PureDP)
 def _polya_difference_pure(mechanism: PolyaDifference, *, sensitivity: float,
-                           relation: Neighbouring) -> PureDP:
+                           neighbouring: Neighbouring) -> PureDP:
     """``PureDP(Δ/scale)`` of the **aggregate** of all ``shares`` users — not of one share.
 
     Distributed DP (chowdhury Thm 1; Goryczka & Xiong 2015 Thm 5.1): when each
@@ -414,7 +414,7 @@ def binomial_noise_delta(trials: int, epsilon: Any, *, probability: float = 0.5,
 
 @register_privacy_map(BinomialNoise, PrivacyProfile)
 def _binomial_profile(mechanism: BinomialNoise, *, sensitivity: float,
-                      relation: Neighbouring) -> PrivacyProfile:
+                      neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile of an integer query of sensitivity Δ plus ``BinomialNoise``.
 
     :func:`binomial_noise_delta`: the maximum over every shift d = 1..Δ and
@@ -433,7 +433,7 @@ def _binomial_profile(mechanism: BinomialNoise, *, sensitivity: float,
 
 @register_privacy_map(BinomialNoise, ApproxDP)
 def _binomial_approx(mechanism: BinomialNoise, *, sensitivity: float,
-                     relation: Neighbouring) -> ApproxDP:
+                     neighbouring: Neighbouring) -> ApproxDP:
     """The corner ``(ε*, δ(ε*))`` of the exact binomial profile.
 
     ε* is the largest finite privacy loss: by log-concavity the loss of the pair
@@ -454,5 +454,5 @@ def _binomial_approx(mechanism: BinomialNoise, *, sensitivity: float,
         corner = max(_log_binomial_pmf(mechanism.trials, q, d) - _log_binomial_pmf(mechanism.trials, q, 0)
                      for d in range(1, shift + 1) for q in (p, 1 - p))
     epsilon = check_epsilon(max(0.0, round_up(corner, relative_error=1e-40)), "epsilon")
-    profile = _binomial_profile(mechanism, sensitivity=sensitivity, relation=relation)
+    profile = _binomial_profile(mechanism, sensitivity=sensitivity, neighbouring=neighbouring)
     return ApproxDP(epsilon=epsilon, delta=profile.delta_for_epsilon(epsilon))

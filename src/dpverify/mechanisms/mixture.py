@@ -9,8 +9,9 @@ neighbouring outputs are (add/remove relation; dp_accounting's
     P = Σ_i p_i N(c_i Δ, σ²)    (with the record)     Q = N(0, σ²)   (without),
 
 ``Δ`` the ``sensitivity`` a privacy map is asked for (a scale on every ``c_i``;
-1 by default). Under replace-one the pair is not of this form: the maps refuse
-``relation="replace"``.
+1 by default). Under replace-one the pair is not of this form: the maps support
+``neighbouring="add-remove"`` and ``"replace-special"`` (the record replaced by one
+contributing nothing) and refuse ``"replace-one"``.
 
 Privacy maps (registered, tightest first):
 
@@ -78,7 +79,7 @@ class MixtureOfGaussians:
     >>> from dpverify.mechanisms import privacy_map
     >>> from dpverify.guarantees import PrivacyProfile
     >>> mechanism = MixtureOfGaussians(1.0, (0.0, 1.0), (0.99, 0.01))   # Poisson q = 0.01
-    >>> profile = privacy_map(mechanism, relation="add-remove", target=PrivacyProfile)
+    >>> profile = privacy_map(mechanism, neighbouring="add-remove", target=PrivacyProfile)
     >>> round(profile.delta_for_epsilon(0.1) * 1e5, 6)                 # δ(0.1) in units of 1e-5
     7.290038
     """
@@ -117,12 +118,10 @@ class MixtureOfGaussians:
         return [c for c, _ in pairs], [p for _, p in pairs]
 
 
-def _check_relation(relation: Any) -> Neighbouring:
-    relation = Neighbouring.parse(relation)
-    if relation is Neighbouring.REPLACE:
-        raise value_error("relation", relation.value, "'add-remove' for a mixture of Gaussians",
-                          "its pair (Σ p_i N(c_i, σ²), N(0, σ²)) describes adding or removing a record")
-    return relation
+def _check_relation(neighbouring: Any) -> Neighbouring:
+    return Neighbouring.require(neighbouring, [Neighbouring.ADD_REMOVE, Neighbouring.REPLACE_SPECIAL],
+                                "a mixture of Gaussians (its pair Σ p_i N(c_i, σ²) vs N(0, σ²) adds "
+                                "or removes a record)")
 
 
 def mixture_gaussian_delta(mechanism: MixtureOfGaussians, epsilon: Any, *,
@@ -231,9 +230,9 @@ def mixture_gaussian_rdp(mechanism: MixtureOfGaussians, orders: Any = CONVERSION
 
 @register_privacy_map(MixtureOfGaussians, PrivacyProfile)
 def _mixture_profile(mechanism: MixtureOfGaussians, *, sensitivity: float,
-                     relation: Neighbouring) -> PrivacyProfile:
+                     neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile (:func:`mixture_gaussian_delta`); add/remove only."""
-    _check_relation(relation)
+    _check_relation(neighbouring)
     return PrivacyProfile(lambda epsilon: mixture_gaussian_delta(mechanism, epsilon,
                                                                  sensitivity=sensitivity),
                           description=f"{mechanism!r}, sensitivity={sensitivity!r}",
@@ -242,17 +241,17 @@ def _mixture_profile(mechanism: MixtureOfGaussians, *, sensitivity: float,
 
 @register_privacy_map(MixtureOfGaussians, RDPCurve)
 def _mixture_rdp(mechanism: MixtureOfGaussians, *, sensitivity: float,
-                 relation: Neighbouring) -> RDPCurve:
+                 neighbouring: Neighbouring) -> RDPCurve:
     """Convexity RDP bound at :data:`~dpverify.mechanisms._lattice.CONVERSION_ORDERS`; add/remove only."""
-    _check_relation(relation)
+    _check_relation(neighbouring)
     return mixture_gaussian_rdp(mechanism, sensitivity=sensitivity)
 
 
 @register_privacy_map(MixtureOfGaussians, ZCDP)
 def _mixture_zcdp(mechanism: MixtureOfGaussians, *, sensitivity: float,
-                  relation: Neighbouring) -> ZCDP:
+                  neighbouring: Neighbouring) -> ZCDP:
     """``ZCDP(max_i c_i²Δ²/(2σ²))``, rounded up (quasi-convexity); add/remove only."""
-    _check_relation(relation)
+    _check_relation(neighbouring)
     top = max(c for c, p in zip(mechanism.sensitivities, mechanism.probabilities) if p > 0)
     return ZCDP(round_up((Fraction(top) * Fraction(sensitivity)) ** 2
                          / (2 * Fraction(mechanism.sigma) ** 2)))

@@ -1,4 +1,4 @@
-"""Privacy maps: (mechanism, sensitivity, relation) → guarantee, through a registry.
+"""Privacy maps: (mechanism, sensitivity, neighbouring relation) → guarantee, through a registry.
 
 A privacy map is a pure function registered for a (mechanism type, guarantee
 type) pair with :func:`register_privacy_map`, as pyro's ``register_kl`` does
@@ -11,12 +11,15 @@ registers its tightest guarantee first). An unsupported pair raises
 
 from __future__ import annotations
 
+import inspect
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
 import mpmath
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import working_precision
 from dpverify._validation import check_instance, check_positive, shown, value_error
 from dpverify.errors import DpverifyTypeError, UnsupportedError
@@ -38,11 +41,15 @@ _REGISTRY: dict[type, dict[type, PrivacyMapFunction]] = {}
 
 
 def register_privacy_map(mechanism_type: type, guarantee_type: type) -> Callable[[F], F]:
-    """Decorator registering ``function(mechanism, *, sensitivity, relation)`` for a pair.
+    """Decorator registering ``function(mechanism, *, sensitivity, neighbouring)`` for a pair.
 
+    ``neighbouring`` is a :class:`~dpverify.neighbouring.Neighbouring` member.
     The first guarantee type registered for a mechanism type is its default.
     Registering the same pair twice is a programming error (``ValueError``),
-    so a later definition can never silently win (autodp's pitfall).
+    so a later definition can never silently win (autodp's pitfall). A map
+    written for dpverify 0.1, taking ``relation`` instead of ``neighbouring``,
+    still works for one release, with a :class:`DeprecationWarning` at
+    registration.
     """
     if guarantee_type not in _GUARANTEE_TYPES:
         raise DpverifyTypeError(f"guarantee_type={guarantee_type!r} must be one of "
@@ -56,10 +63,28 @@ def register_privacy_map(mechanism_type: type, guarantee_type: type) -> Callable
         if guarantee_type in maps:
             raise ValueError(f"a privacy map for ({mechanism_type.__name__}, "
                              f"{guarantee_type.__name__}) is already registered")
-        maps[guarantee_type] = function
+        maps[guarantee_type] = _with_neighbouring_keyword(function)
         return function
 
     return decorator
+
+
+def _with_neighbouring_keyword(function: PrivacyMapFunction) -> PrivacyMapFunction:
+    """A 0.1 map taking ``relation=`` called as ``neighbouring=`` (deprecated for one release)."""
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return function
+    if "relation" not in parameters or "neighbouring" in parameters:
+        return function
+    warnings.warn(f"privacy map {getattr(function, '__qualname__', function)!r}: the keyword "
+                  "'relation' is deprecated and will be removed in the next release; "
+                  "name it 'neighbouring'", DeprecationWarning, stacklevel=3)
+
+    def translated(mechanism: Any, *, neighbouring: Neighbouring, **kwargs: Any) -> Guarantee:
+        return function(mechanism, relation=neighbouring, **kwargs)
+
+    return translated
 
 
 def _maps_for(mechanism_type: type) -> dict[type, PrivacyMapFunction]:
@@ -75,8 +100,9 @@ def supported_guarantees(mechanism: Any) -> tuple[type, ...]:
     return tuple(_maps_for(type(mechanism)))
 
 
+@renamed_parameters(relation="neighbouring")
 def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
-                relation: Neighbouring | str = Neighbouring.REPLACE,
+                neighbouring: Neighbouring | str = Neighbouring.REPLACE_ONE,
                 target: type | None = None) -> Guarantee:
     """Return the privacy guarantee of ``mechanism`` for a query of the given sensitivity.
 
@@ -88,8 +114,9 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
         Sensitivity of the query the mechanism privatises, in the norm the
         mechanism's documentation states (ℓ1 for Laplace noise, ℓ2 for
         Gaussian noise, ...); > 0.
-    relation
-        Neighbouring relation of the datasets (default replace-one).
+    neighbouring
+        Neighbouring relation of the datasets, a :class:`~dpverify.neighbouring.Neighbouring`
+        or its string (default ``"replace-one"``: a mechanism's input pair has one size).
     target
         Guarantee type wanted (``PureDP``, ``ZCDP``, ``RDPCurve``,
         ``PrivacyProfile``, ``ApproxDP``); default: the mechanism's tightest.
@@ -106,7 +133,7 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
     """
     _ensure_registered()
     sensitivity = check_positive(sensitivity, "sensitivity")
-    relation = Neighbouring.parse(relation)
+    neighbouring = Neighbouring.parse(neighbouring)
     maps = _maps_for(type(mechanism))
     if not maps:
         known = ", ".join(sorted(t.__name__ for t in _REGISTRY))
@@ -121,7 +148,7 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
         from dpverify.mechanisms._lattice import convert
 
         converted = convert({kind: (lambda f=function: f(mechanism, sensitivity=sensitivity,
-                                                        relation=relation))
+                                                        neighbouring=neighbouring))
                              for kind, function in maps.items()}, target)
         if converted is not None:
             return converted
@@ -129,7 +156,7 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
         raise UnsupportedError(f"no {getattr(target, '__name__', target)} map for "
                                f"{type(mechanism).__name__}; supported: {supported} "
                                "(and what they convert to soundly)")
-    return maps[target](mechanism, sensitivity=sensitivity, relation=relation)
+    return maps[target](mechanism, sensitivity=sensitivity, neighbouring=neighbouring)
 
 
 def _exact(value: Any, name: str) -> mpmath.mpf:

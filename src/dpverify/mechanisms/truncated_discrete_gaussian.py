@@ -164,7 +164,7 @@ def truncated_discrete_gaussian_delta(sigma: float, bound: int, epsilon: Any, *,
 
 @register_privacy_map(TruncatedDiscreteGaussian, PrivacyProfile)
 def _truncated_profile(mechanism: TruncatedDiscreteGaussian, *, sensitivity: float,
-                       relation: Neighbouring) -> PrivacyProfile:
+                       neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile (:func:`truncated_discrete_gaussian_delta`); integer Δ; any relation."""
     shift = _shift(sensitivity)
     sigma, bound = mechanism.sigma, mechanism.bound
@@ -174,7 +174,7 @@ def _truncated_profile(mechanism: TruncatedDiscreteGaussian, *, sensitivity: flo
 
 @register_privacy_map(TruncatedDiscreteGaussian, ApproxDP)
 def _truncated_approx(mechanism: TruncatedDiscreteGaussian, *, sensitivity: float,
-                      relation: Neighbouring) -> ApproxDP:
+                      neighbouring: Neighbouring) -> ApproxDP:
     """The corner ``(ε*, δ(ε*))``: ε* = ``Δ(2B − Δ)/(2σ²)`` is the largest finite loss (at k = Δ − B).
 
     For ε >= ε* the profile is the constant ``δ(∞)``, so this is the least δ any
@@ -187,5 +187,5 @@ def _truncated_approx(mechanism: TruncatedDiscreteGaussian, *, sensitivity: floa
                           "larger shifts separate the supports: delta = 1")
     corner = Fraction(shift * (2 * mechanism.bound - shift)) / (2 * Fraction(mechanism.sigma) ** 2)
     epsilon = check_epsilon(round_up(corner), "epsilon")
-    profile = _truncated_profile(mechanism, sensitivity=shift, relation=relation)
+    profile = _truncated_profile(mechanism, sensitivity=shift, neighbouring=neighbouring)
     return ApproxDP(epsilon=epsilon, delta=profile.delta_for_epsilon(epsilon))

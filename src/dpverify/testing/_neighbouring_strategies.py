@@ -14,6 +14,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_choice,
     check_finite,
@@ -46,14 +47,16 @@ def _add_remove_pairs(draw: Any, elements: Any, min_size: int, max_size: int) ->
     return (smaller, larger) if draw(st.booleans()) else (larger, smaller)
 
 
+@renamed_parameters(relation="neighbouring")
 def neighbouring_datasets(elements: st.SearchStrategy[Any], *, min_size: int = 1,
                           max_size: int = 10,
-                          relation: Neighbouring | str = "replace") -> st.SearchStrategy[tuple]:
-    """Pairs ``(x, x_prime)`` of lists of records that are neighbours under ``relation``.
+                          neighbouring: Neighbouring | str = Neighbouring.REPLACE_ONE,
+                          ) -> st.SearchStrategy[tuple]:
+    """Pairs ``(x, x_prime)`` of lists of records that are neighbours under ``neighbouring``.
 
     Every pair satisfies :func:`dpverify.neighbouring.are_neighbours`.
 
-    ``"replace"``
+    ``"replace-one"`` (the default; ``"replace-special"`` draws the same pairs)
         ``x`` has ``min_size``–``max_size`` records (``min_size >= 1``);
         ``x_prime`` is ``x`` with the record at one position replaced by a
         fresh draw from ``elements`` (which may equal the old record: a pair
@@ -73,8 +76,8 @@ def neighbouring_datasets(elements: st.SearchStrategy[Any], *, min_size: int = 1
     if not isinstance(elements, st.SearchStrategy):
         raise DpverifyTypeError(f"elements={elements!r} must be a hypothesis SearchStrategy "
                                 f"of records, e.g. st.integers(0, 1)")
-    relation = Neighbouring.parse(relation)
-    if relation is Neighbouring.REPLACE:
+    relation = Neighbouring.parse(neighbouring)
+    if relation is not Neighbouring.ADD_REMOVE:
         min_size = check_positive_int(min_size, "min_size")
         max_size = check_int_at_least(max_size, "max_size", min_size)
         return _replace_pairs(elements, min_size, max_size)
