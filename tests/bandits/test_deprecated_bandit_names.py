@@ -414,3 +414,45 @@ def test_old_spec_file_keys_are_read_with_a_warning(tmp_path) -> None:
                           ("sd", "sigma")):
         assert f"'{name}' is deprecated" in messages and f"use '{spelled}'" in messages
     assert read_old == load_sweep_spec(new)
+
+
+#: (value, old attribute, new attribute): renamed fields stay readable under the old name.
+ATTRIBUTES = [
+    (ROWS["DPSE"][0](**ROWS["DPSE"][1]), "confidence", "failure_probability"),
+    (BatchedSuccessiveElimination(NonPrivate(), failure_probability=0.1), "confidence",
+     "failure_probability"),
+    *[(DistributedPhasedElimination("none", failure_probability=0.01), old, new)
+      for old, new in (("alpha", "client_sampling_exponent"), ("confidence", "failure_probability"))],
+    *[(LinUCB(), old, new) for old, new in (("confidence", "failure_probability"),
+                                             ("lam", "regularization"), ("L", "context_bound"),
+                                             ("S", "theta_bound"))],
+    *[(LDPLinUCB(1.0), old, new) for old, new in (("m", "bits"), ("L", "context_bound"),
+                                                   ("S", "theta_bound"))],
+    *[(SBLB(0.01), old, new) for old, new in (("form", "batch_form"), ("L", "context_bound"),
+                                               ("S", "theta_bound"))],
+    *[(SBLBParameters(**_SBLB_FIELDS), old, new) for old, new in
+      SBLBParameters.__renamed_parameters__.items()],
+    (ContextualInstanceFamily(n_arms=2, dimension=2), "parameter_bound", "theta_bound"),
+    (ContextualInstanceFamily(n_arms=2, dimension=2)(np.random.default_rng(0)), "parameter_bound",
+     "theta_bound"),
+    (ErrorLaw(1.0, 0.5), "h", "sub_exponential_scale"),
+    (ROWS["Design"][0](**ROWS["Design"][1]), "g", "g_value"),
+    (environments.ClippedGaussianBandit((0.3,)), "sd", "sigma"),
+    (instance_files.FixedInstance("one", means=(0.3,)), "sd", "sigma"),
+    *[(linear_env.DistributedLinearBandit(np.eye(2), [0.5, 0.0]), old, new)
+      for old, new in (("population", "population_size"), ("noise_sd", "sigma"))],
+    *[(linear_env.LinearInstanceFamily("sphere", dimension=2, n_arms=3), old, new)
+      for old, new in (("actions", "n_arms"), ("population", "population_size"))],
+    (linear_privatizers.LocalGaussianAverage(1.0, 1e-5), "constant", "local_constant"),
+    *[(cls(0.5, failure_probability=0.01), "tail_probability", "failure_probability")
+      for cls in (PolyaSecureAggregation, PolyaShuffle, SkellamSecureAggregation,
+                  DiscreteGaussianSecureAggregation, CentralDiscreteLaplace, LocalDiscreteLaplace)],
+]
+
+
+@pytest.mark.parametrize("value, old, new", ATTRIBUTES,
+                         ids=[f"{type(v).__name__}.{o}" for v, o, _ in ATTRIBUTES])
+def test_an_old_attribute_reads_the_new_one_with_a_warning(value: Any, old: str, new: str) -> None:
+    with pytest.warns(DeprecationWarning, match=f"{type(value).__name__}.{old} is deprecated.*"
+                                                f"use .{new}"):
+        assert _same(getattr(value, old), getattr(value, new))

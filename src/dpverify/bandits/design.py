@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_in_range,
@@ -157,6 +157,9 @@ class Design:
     dimension: int
     basis: NDArray[np.float64] = field(repr=False)
     iterations: int
+
+    # the old spellings, read-only, for one release
+    g = renamed_property("g", "g_value")
 
     @property
     def support_size(self) -> int:

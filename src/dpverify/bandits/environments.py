@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_int_at_least,
@@ -180,6 +180,9 @@ class ClippedGaussianBandit(_Bandit):
     #: Means of the clipped rewards (exact), which the regret is measured against.
     reward_means: tuple[float, ...] = field(init=False, repr=False, compare=False)
     binary = False
+
+    # the old spellings, read-only, for one release
+    sd = renamed_property("sd", "sigma")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "means", _check_means(self.means))

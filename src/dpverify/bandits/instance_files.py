@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import check_choice, check_positive, value_error
 from dpverify.bandits.environments import REWARD_FAMILIES, BernoulliBandit, ClippedGaussianBandit
 
@@ -66,6 +66,9 @@ class FixedInstance:
     theta: tuple[float, ...] | None = None
     actions: tuple[tuple[float, ...], ...] | None = None
     draws_instances = True
+
+    # the old spellings, read-only, for one release
+    sd = renamed_property("sd", "sigma")
 
     def __post_init__(self) -> None:
         linear = self.theta is not None or self.actions is not None

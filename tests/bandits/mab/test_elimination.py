@@ -9,9 +9,9 @@ from hypothesis import given, strategies as st
 
 from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.bandits.mab._elimination import (
-    check_confidence,
     chowdhury_radius,
     geometric_batch_sizes,
+    radius_p,
     surviving_arms,
     tenenbaum_width,
 )
@@ -62,6 +62,6 @@ def test_geometric_schedule(base, horizon) -> None:
 
 
 def test_failure_probability_defaults_to_one_over_horizon() -> None:
-    assert check_confidence(None, 1000) == 1e-3
+    assert radius_p(None, 1000) == 1e-3
     with pytest.raises(ValueError, match="failure_probability"):
-        check_confidence(0.0, 10)
+        radius_p(0.0, 10)

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_in_range,
@@ -123,10 +123,7 @@ class ContextualLinearBandit:
         """S = ‖θ*‖₂ (known to the algorithms through their own S >= this)."""
         return float(np.linalg.norm(self.theta_star))
 
-    @property
-    def parameter_bound(self) -> float:
-        """Old name of :attr:`theta_bound` (deprecated)."""
-        return self.theta_bound
+    parameter_bound = renamed_property("parameter_bound", "theta_bound")
 
     def contexts(self, rounds: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
         """The contexts of ``rounds`` consecutive rounds at once: shape ``(rounds, K, d)``."""
@@ -174,6 +171,9 @@ class ContextualInstanceFamily:
     context_bound: float = 1.0
     theta_bound: float = 1.0
     correlation: float = 0.9
+
+    # the old spellings, read-only, for one release
+    parameter_bound = renamed_property("parameter_bound", "theta_bound")
 
     def __post_init__(self) -> None:
         check_positive_int(self.dimension, "dimension", maximum=MAX_DIMENSION,

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_delta,
     check_epsilon,
@@ -127,6 +127,12 @@ class LinUCB:
     radius_scale: float = 1.0
     name: str = "linucb"
 
+    # the old spellings, read-only, for one release
+    confidence = renamed_property("confidence", "failure_probability")
+    lam = renamed_property("lam", "regularization")
+    L = renamed_property("L", "context_bound")
+    S = renamed_property("S", "theta_bound")
+
     def __post_init__(self) -> None:
         check_positive(self.radius_scale, "radius_scale")
         check_failure_probability(self.failure_probability)
@@ -176,6 +182,11 @@ class LDPLinUCB:
     sigma: float = 0.5
     radius_scale: float = 1.0
     name: str = "ldp-linucb"
+
+    # the old spellings, read-only, for one release
+    m = renamed_property("m", "bits")
+    L = renamed_property("L", "context_bound")
+    S = renamed_property("S", "theta_bound")
 
     def __post_init__(self) -> None:
         check_positive(self.radius_scale, "radius_scale")

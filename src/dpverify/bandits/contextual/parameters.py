@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import mpmath
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._record_validation import check_record
 from dpverify._validation import (
@@ -247,6 +247,16 @@ class SBLBParameters:
     theta_bound: float
     sigma: float
     batch_form: str
+
+    # the old spellings, read-only, for one release
+    delta0 = renamed_property("delta0", "shuffle_delta")
+    epsilon_0 = renamed_property("epsilon_0", "local_epsilon")
+    p = renamed_property("p", "randomization_probability")
+    m = renamed_property("m", "bits")
+    lam = renamed_property("lam", "regularization")
+    L = renamed_property("L", "context_bound")
+    S = renamed_property("S", "theta_bound")
+    form = renamed_property("form", "batch_form")
 
     def __post_init__(self) -> None:
         check_record(self)

@@ -40,7 +40,7 @@ import mpmath
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_choice,
@@ -191,6 +191,11 @@ class SBLB:
     sigma: float = 0.5
     radius_scale: float = 1.0
     mode: str = "paper"
+
+    # the old spellings, read-only, for one release
+    form = renamed_property("form", "batch_form")
+    L = renamed_property("L", "context_bound")
+    S = renamed_property("S", "theta_bound")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))

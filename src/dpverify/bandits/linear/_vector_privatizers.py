@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -174,6 +174,9 @@ class LocalGaussianAverage(_GaussianAverage):
     local_constant: str = "thm6"
     name = "local Gaussian (LDP-DPE)"
     model = "local"
+
+    # the old spellings, read-only, for one release
+    constant = renamed_property("constant", "local_constant")
 
     def __post_init__(self) -> None:
         self._check()

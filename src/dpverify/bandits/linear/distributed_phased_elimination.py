@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_failure_probability,
@@ -200,6 +200,10 @@ class DistributedPhasedElimination:
     local_constant: str = "thm6"
     name: str = ""
     needs_environment = True
+
+    # the old spellings, read-only, for one release
+    alpha = renamed_property("alpha", "client_sampling_exponent")
+    confidence = renamed_property("confidence", "failure_probability")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "model", check_choice(self.model, "model", DPDPE_MODELS))

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_positive,
@@ -174,6 +174,10 @@ class DistributedLinearBandit(_LinearBandit):
     reward_bound: float = 1.0
     binary = False
 
+    # the old spellings, read-only, for one release
+    population = renamed_property("population", "population_size")
+    noise_sd = renamed_property("noise_sd", "sigma")
+
     def __post_init__(self) -> None:
         points, vector = _check_linear(self.actions, self.theta)
         object.__setattr__(self, "actions", points)
@@ -264,6 +268,10 @@ class LinearInstanceFamily:
     population_size: int = 10 ** 5
     reward_bound: float = 1.0
     draws_instances = True
+
+    # the old spellings, read-only, for one release
+    actions = renamed_property("actions", "n_arms")
+    population = renamed_property("population", "population_size")
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", LINEAR_INSTANCES)

@@ -47,7 +47,7 @@ __all__ = [
     "tenenbaum_width",
     "surviving_arms",
     "geometric_batch_sizes",
-    "check_confidence",
+    "radius_p",
     "schedule_guarantee",
 ]
 
@@ -116,9 +116,9 @@ def geometric_batch_sizes(base: int, horizon: int) -> list[int]:
     return sizes or [horizon]
 
 
-def check_confidence(value: float | None, horizon: int) -> float:
-    """The failure probability p: the given one (in (0, 1/2]), or the theorems' ``p = 1/T``
-    (1/2 at T = 1)."""
+def radius_p(value: float | None, horizon: int) -> float:
+    """The radii's failure probability p: the given one (in (0, 1/2]), or the theorems'
+    ``p = 1/T`` (1/2 at T = 1)."""
     if value is None:
         return min(0.5, 1.0 / horizon)
     value = check_failure_probability(value)

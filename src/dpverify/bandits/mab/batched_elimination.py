@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -44,9 +44,9 @@ from dpverify.bandits.mab._deployment import batch_plan, calibrated_privatizer
 from dpverify.bandits.plan import MODES, check_request, DeploymentPlan, instance_sizes
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits.mab._elimination import (
-    check_confidence,
     chowdhury_radius,
     geometric_batch_sizes,
+    radius_p,
     schedule_guarantee,
     surviving_arms,
 )
@@ -115,11 +115,14 @@ class BatchedSuccessiveElimination:
     mode: str = "paper"
     requested: ApproxDP | None = None
 
+    # the old spellings, read-only, for one release
+    confidence = renamed_property("confidence", "failure_probability")
+
     def __post_init__(self) -> None:
         check_has(self.privatizer, "privatizer", ("guarantee", "estimate_error_law", "for_horizon"), "a privatizer (dpverify.bandits.privatizers)")
         check_text(self.name, "name")
         object.__setattr__(self, "batch_base", check_int_at_least(self.batch_base, "batch_base", 2))
-        check_confidence(self.failure_probability, 2)
+        radius_p(self.failure_probability, 2)
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         object.__setattr__(self, "requested", check_request(self.requested))
@@ -162,7 +165,7 @@ class BatchedSuccessiveElimination:
         parameters: dict[str, Any] = {
             "privatizer": privatizer.name, "batch_base_eta": self.batch_base,
             "batch_sizes_l": batch_sizes, "batches_per_arm_at_most": len(batch_sizes),
-            "failure_probability_p": check_confidence(self.failure_probability, horizon)}
+            "failure_probability_p": radius_p(self.failure_probability, horizon)}
         for key in ("epsilon", "scale_factor", "failure_probability", "tau_rule"):
             value = getattr(privatizer, key, None)
             if value is not None:
@@ -203,7 +206,7 @@ class BatchedEliminationPolicy:
         self.horizon = check_positive_int(self.horizon, "horizon")
         self.per_user = check_flag(self.per_user, "per_user")
         self.privatizer = self.algorithm.deployed_privatizer(self.horizon)
-        self.failure_probability = check_confidence(self.algorithm.failure_probability,
+        self.failure_probability = radius_p(self.algorithm.failure_probability,
                                                     self.horizon)
         self.active = list(range(self.n_arms))
         self._queue: list[int] = []

@@ -27,7 +27,7 @@ import numpy as np
 
 from typing import Any
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     MAX_INTEGER,
     check_choice,
@@ -43,7 +43,7 @@ from dpverify.bandits._limits import check_arms
 from dpverify.bandits.plan import MODES, check_request
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
-from dpverify.bandits.mab._elimination import check_confidence, schedule_guarantee
+from dpverify.bandits.mab._elimination import radius_p, schedule_guarantee
 from dpverify.bandits.privatizers import CentralLaplace
 
 __all__ = ["DPSE", "DPSEPolicy", "dp_se_epoch_length", "dp_se_radius"]
@@ -107,9 +107,12 @@ class DPSE:
     requested: ApproxDP | None = None
     mode: str = "paper"
 
+    # the old spellings, read-only, for one release
+    confidence = renamed_property("confidence", "failure_probability")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
-        check_confidence(self.failure_probability, 2)
+        radius_p(self.failure_probability, 2)
         check_text(self.name, "name")
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         object.__setattr__(self, "requested", check_request(self.requested))
@@ -134,7 +137,7 @@ class DPSE:
         Eliminations only shorten later epochs' totals (the active set `S` shrinks), so this is
         the longest schedule; the pure ε of every epoch is the same.
         """
-        failure_probability = check_confidence(self.failure_probability, horizon)
+        failure_probability = radius_p(self.failure_probability, horizon)
         lengths, played = [], 0
         while played < horizon:
             length = dp_se_epoch_length(len(lengths) + 1, active_arms=n_arms,
@@ -160,7 +163,7 @@ class DPSE:
         k = sizes["n_arms"] or 2
         lengths = self.epoch_lengths(n_arms=k, horizon=horizon)
         parameters = {"privatizer": self.privatizer.name,
-                      "failure_probability_p": check_confidence(self.failure_probability,
+                      "failure_probability_p": radius_p(self.failure_probability,
                                                                 horizon),
                       "epochs_at_most": len(lengths),
                       **self.privatizer.deployment(1)}
@@ -193,7 +196,7 @@ class DPSEPolicy:
         self.n_arms = check_arms(self.n_arms)
         self.horizon = check_positive_int(self.horizon, "horizon")
         self.per_user = check_flag(self.per_user, "per_user")
-        self.failure_probability = check_confidence(self.algorithm.failure_probability,
+        self.failure_probability = radius_p(self.algorithm.failure_probability,
                                                     self.horizon)
         self.privatizer = self.algorithm.privatizer
         self.active = list(range(self.n_arms))

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_delta,
     check_nonnegative,
@@ -47,6 +47,9 @@ class ErrorLaw:
     noise: Any = None
     description: str = ""
     sub_gaussian_variance: float | None = None
+
+    # the old spellings, read-only, for one release
+    h = renamed_property("h", "sub_exponential_scale")
 
     def __post_init__(self) -> None:
         check_nonnegative(self.sigma, "sigma")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     MAX_INTEGER,
     check_epsilon,
@@ -113,6 +113,9 @@ class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
     epsilon: float
     failure_probability: float | None = None
     name = "local discrete Laplace (LDP-SE)"
+
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
 
     @property
     def theorem_note(self) -> str:

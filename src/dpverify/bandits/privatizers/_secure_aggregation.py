@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from dpverify._numeric import round_down, round_up
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_epsilon,
@@ -247,6 +247,9 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
     failure_probability: float | None = None
     name = "Pólya + SecAgg (Dist-DP-SE)"
 
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         if self.failure_probability is not None:
@@ -354,6 +357,9 @@ class SkellamSecureAggregation(_SecureAggregationPrivatizer):
     tau_rule: str = "paper"
     name = "Skellam + SecAgg (Dist-RDP-SE)"
 
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_in_range(self.scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
@@ -416,6 +422,9 @@ class DiscreteGaussianSecureAggregation(_SecureAggregationPrivatizer):
     scale_factor: float = 10.0
     failure_probability: float | None = None
     name = "discrete Gaussian + SecAgg (Dist-CDP-SE)"
+
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
