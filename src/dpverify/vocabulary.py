@@ -450,6 +450,8 @@ BANDITS: dict[str, str] = {
     # --- the command line (CLI spellings of library words, as ``out`` is ``out_dir``) ------
     "jobs": "CLI: number of local worker processes (-1: all cores), passed on as n_jobs",
     "format": "CLI: file format of the figures ('png', 'pdf', 'svg'), passed on as image_format",
+    "no_cache": "CLI: neither read nor write the result store (the library's cache=False)",
+    "no_figures": "CLI: write the tables only (the library's figures=False)",
 }
 
 #: Every word of the public API and its meaning.

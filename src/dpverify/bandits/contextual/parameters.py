@@ -309,10 +309,11 @@ def sblb_parameters(epsilon: float, delta: float, horizon: int, dimension: int,
     if regime == "cor8":
         level = epsilon ** (2 / 3) * T ** (1 / 6)
         if strict and epsilon > cor8_epsilon_limit(T):
-            raise value_error("epsilon", epsilon, f"<= 1/(27 T^(1/4)) = {cor8_epsilon_limit(T)!r}",
+            raise value_error("epsilon", epsilon, f"<= 1/(27 T^(1/4)) = {cor8_epsilon_limit(T)!r} "
+                              f"at horizon={T}",
                               "Cor. 8's requirement (pass strict=False to go beyond it)")
         if level >= 1:
-            raise value_error("epsilon", epsilon, f"< T^(-1/4) = {T ** -0.25!r}",
+            raise value_error("epsilon", epsilon, f"< T^(-1/4) = {T ** -0.25!r} at horizon={T}",
                               "Cor. 8's p = 1 - eps^(2/3) T^(1/6) must be positive")
         epsilon_0 = local_epsilon(1 - level, bits=m, dimension=d)
     else:

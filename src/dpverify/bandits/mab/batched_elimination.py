@@ -30,6 +30,7 @@ from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_delta,
+    check_failure_probability,
     check_flag,
     check_has,
     check_instance,
@@ -169,7 +170,8 @@ class BatchedSuccessiveElimination:
         for key in ("epsilon", "scale_factor", "failure_probability", "tau_rule"):
             value = getattr(privatizer, key, None)
             if value is not None:
-                parameters[f"noise_{key}" if key in ("epsilon", "failure_probability") else key] = value
+                renamed = key in ("epsilon", "failure_probability")
+                parameters[f"noise_{key}" if renamed else key] = value
         notes = ["chowdhury 2023 Alg. 1 (batches l(b) = eta^b, forgetting)",
                  f"{self.mode} mode" + (": noise epsilon calibrated so the total meets the request"
                                         if self.mode == "sound" else ": the paper's constants")]
@@ -246,6 +248,12 @@ def _named(privatizer: Any, name: str, **options: Any) -> BatchedSuccessiveElimi
     return BatchedSuccessiveElimination(privatizer, name=name, **options)
 
 
+def _noise_p(value: float | None) -> float | None:
+    """A factory's ``noise_failure_probability``, checked under that name (None: 1/T later)."""
+    return None if value is None else check_failure_probability(value,
+                                                                "noise_failure_probability")
+
+
 def successive_elimination(**options: Any) -> BatchedSuccessiveElimination:
     """Non-private Algorithm 1 (exact batch sums; σ = h = 0 in β(b)).
 
@@ -263,7 +271,7 @@ def dist_dp_se(epsilon: float, *, noise_failure_probability: float | None = None
     ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
     radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
     """
-    privatizer = PolyaSecureAggregation(epsilon, noise_failure_probability)
+    privatizer = PolyaSecureAggregation(epsilon, _noise_p(noise_failure_probability))
     return _named(privatizer, "Dist-DP-SE", **options)
 
 
@@ -276,8 +284,8 @@ def dist_rdp_se(epsilon: float, *, scale_factor: float = 10.0,
     ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
     radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
     """
-    privatizer = SkellamSecureAggregation(epsilon, scale_factor, noise_failure_probability,
-                                          tau_rule)
+    privatizer = SkellamSecureAggregation(epsilon, scale_factor,
+                                          _noise_p(noise_failure_probability), tau_rule)
     return _named(privatizer, f"Dist-RDP-SE (s={scale_factor:g})", **options)
 
 
@@ -291,7 +299,7 @@ def dist_cdp_se(epsilon: float, *, scale_factor: float = 10.0,
     radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
     """
     privatizer = DiscreteGaussianSecureAggregation(epsilon, scale_factor,
-                                                   noise_failure_probability)
+                                                   _noise_p(noise_failure_probability))
     return _named(privatizer, f"Dist-CDP-SE (s={scale_factor:g})", **options)
 
 
@@ -303,7 +311,7 @@ def shuffle_dp_se(epsilon: float, *, noise_failure_probability: float | None = N
     ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
     radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
     """
-    privatizer = PolyaShuffle(epsilon, noise_failure_probability)
+    privatizer = PolyaShuffle(epsilon, _noise_p(noise_failure_probability))
     return _named(privatizer, "Shuffle-DP-SE (simulated)", **options)
 
 
@@ -315,7 +323,7 @@ def cdp_se(epsilon: float, *, noise_failure_probability: float | None = None,
     ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
     radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
     """
-    privatizer = CentralDiscreteLaplace(epsilon, noise_failure_probability)
+    privatizer = CentralDiscreteLaplace(epsilon, _noise_p(noise_failure_probability))
     return _named(privatizer, "CDP-SE", **options)
 
 
@@ -327,6 +335,6 @@ def ldp_se(epsilon: float, *, noise_failure_probability: float | None = None,
     ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
     radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
     """
-    privatizer = LocalDiscreteLaplace(epsilon, noise_failure_probability)
+    privatizer = LocalDiscreteLaplace(epsilon, _noise_p(noise_failure_probability))
     return _named(privatizer, "LDP-SE", **options)
 
