@@ -53,9 +53,9 @@ def test_human_readable_line(capsys) -> None:
     (["account", "gaussian", "--sigma", "nan", "--delta", "1e-5"],
      "argument --sigma: 'nan' must be a finite number"),
     (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "0"],
-     "argument --count/--compositions: '0' must be an integer >= 1"),
+     "argument --count: '0' must be an integer >= 1"),
     (["account", "gaussian", "--sigma", "1", "--delta", "1e-5", "--count", "inf"],
-     "argument --count/--compositions: 'inf' must be an integer >= 1"),
+     "argument --count: 'inf' must be an integer >= 1"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, argv: list[str], fragment: str) -> None:
     with pytest.raises(SystemExit) as exit_info:
@@ -74,26 +74,26 @@ def test_console_script_is_installed() -> None:
 def test_shuffle_forward_and_inverse_json(capsys) -> None:
     from dpverify.accountants.shuffle import amplified_epsilon, max_local_epsilon
 
-    forward = _json(capsys, "shuffle", "--local-epsilon", "1", "--n", "1e5", "--delta", "1e-6")
-    assert {"epsilon", "local_epsilon", "n", "delta", "bound"} <= set(forward)
-    assert forward["epsilon"] == amplified_epsilon(1.0, 10**5, 1e-6) and forward["n"] == 10**5
-    inverse = _json(capsys, "shuffle", "--epsilon", "0.1", "--n", "100000", "--delta", "1e-6",
+    forward = _json(capsys, "shuffle", "--local-epsilon", "1", "--users", "1e5", "--delta", "1e-6")
+    assert {"epsilon", "local_epsilon", "users", "delta", "bound"} <= set(forward)
+    assert forward["epsilon"] == amplified_epsilon(1.0, 10**5, 1e-6) and forward["users"] == 10**5
+    inverse = _json(capsys, "shuffle", "--epsilon", "0.1", "--users", "100000", "--delta", "1e-6",
                     "--inverse")
     assert inverse["local_epsilon"] == max_local_epsilon(0.1, 10**5, 1e-6)
     assert amplified_epsilon(inverse["local_epsilon"], 10**5, 1e-6) <= 0.1
 
 
 def test_shuffle_binary_rr_unlocks_rr_bounds(capsys) -> None:
-    out = _json(capsys, "shuffle", "--local-epsilon", "2", "--n", "10000", "--delta", "1e-6",
+    out = _json(capsys, "shuffle", "--local-epsilon", "2", "--users", "10000", "--delta", "1e-6",
                 "--bound", "cheu2019", "--randomizer", "binary-rr")
     assert out["randomizer"] == "binary-rr" and 0 < out["epsilon"] < 2
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["shuffle", "--n", "100", "--delta", "1e-6"], "--local-epsilon is required"),
-    (["shuffle", "--n", "100", "--delta", "1e-6", "--inverse"], "--epsilon (the target) is required"),
-    (["shuffle", "--local-epsilon", "10", "--n", "100", "--delta", "1e-6"], "validity"),
-    (["shuffle", "--local-epsilon", "1", "--n", "1e5", "--delta", "1e-6", "--bound", "cheu2019"],
+    (["shuffle", "--users", "100", "--delta", "1e-6"], "--local-epsilon is required"),
+    (["shuffle", "--users", "100", "--delta", "1e-6", "--inverse"], "--epsilon (the target) is required"),
+    (["shuffle", "--local-epsilon", "10", "--users", "100", "--delta", "1e-6"], "validity"),
+    (["shuffle", "--local-epsilon", "1", "--users", "1e5", "--delta", "1e-6", "--bound", "cheu2019"],
      "BinaryRandomizedResponse"),
 ])
 def test_shuffle_bad_input_exits_2(capsys, argv: list[str], fragment: str) -> None:
@@ -257,7 +257,7 @@ def test_internal_error_exits_3_with_one_line(capsys, monkeypatch) -> None:
 
 def test_unknown_option_is_reported_under_the_subcommand(capsys) -> None:
     with pytest.raises(SystemExit) as info:
-        main(["shuffle", "--n", "10", "--delta", "1e-6", "--bogus"])
+        main(["shuffle", "--users", "10", "--delta", "1e-6", "--bogus"])
     err = capsys.readouterr().err
     assert info.value.code == 2 and err.startswith("usage: dpverify shuffle")
     assert "unrecognized arguments: --bogus" in err
@@ -297,9 +297,3 @@ def test_reproduce_unknown_panel_exits_2(capsys, tmp_path) -> None:
     with pytest.raises(SystemExit) as info:
         main(["reproduce", "chowdhury2023-fig1", "--panels", "zz", "--out", str(tmp_path)])
     assert info.value.code == 2 and "--panels zz" in capsys.readouterr().err
-
-
-def test_compositions_is_an_alias_of_count(capsys):
-    new = _json(capsys, "account", "laplace", "--scale", "10", "--count", "10")
-    old = _json(capsys, "account", "laplace", "--scale", "10", "--compositions", "10")
-    assert old["count"] == new["count"] == 10 and old["epsilon"] == new["epsilon"]

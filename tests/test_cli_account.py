@@ -18,7 +18,7 @@ def _json(capsys, *argv: str) -> dict:
 
 
 def test_dp_sgd_epsilon_equals_the_accountant(capsys) -> None:
-    out = _json(capsys, "account", "dp-sgd", "--sampling-rate", "0.01", "--epochs", "2",
+    out = _json(capsys, "account", "dp-sgd", "--sampling-probability", "0.01", "--epochs", "2",
                 "--noise-multiplier", "1.0", "--delta", "1e-5", "--method", "rdp")
     assert out["steps"] == 200
     event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=1.0), 0.01), 200)
@@ -26,7 +26,7 @@ def test_dp_sgd_epsilon_equals_the_accountant(capsys) -> None:
 
 
 def test_dp_sgd_calibration_meets_the_budget(capsys) -> None:
-    out = _json(capsys, "account", "dp-sgd", "--sampling-rate", "0.05", "--steps", "20",
+    out = _json(capsys, "account", "dp-sgd", "--sampling-probability", "0.05", "--steps", "20",
                 "--epsilon", "2", "--delta", "1e-5")
     event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=out["noise_multiplier"]), 0.05), 20)
     assert PrivacyAccountant("pld").compose(event).get_epsilon(1e-5) <= 2.0
@@ -63,9 +63,9 @@ def test_compose_spec_without_replacement_and_repeat_and_select(capsys, tmp_path
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["account", "dp-sgd", "--sampling-rate", "1.5", "--steps", "3", "--noise-multiplier", "1",
-      "--delta", "1e-5"], "--sampling-rate 1.5 must be in (0, 1]"),
-    (["account", "dp-sgd", "--sampling-rate", "0.1", "--epochs", "0.01", "--noise-multiplier", "1",
+    (["account", "dp-sgd", "--sampling-probability", "1.5", "--steps", "3", "--noise-multiplier", "1",
+      "--delta", "1e-5"], "--sampling-probability 1.5 must be in (0, 1]"),
+    (["account", "dp-sgd", "--sampling-probability", "0.1", "--epochs", "0.01", "--noise-multiplier", "1",
       "--delta", "1e-5"], "--epochs"),
     (["account", "compose", "/nonexistent/spec.json", "--delta", "1e-5"], "spec"),
 ])

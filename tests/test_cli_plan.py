@@ -97,12 +97,12 @@ def test_plan_gaussian_laplace_shuffle_and_secure_aggregation(capsys) -> None:
     assert gaussian["claim_met"] and gaussian["guarantee"]["epsilon"] <= 1.0
     laplace, _ = _run(capsys, "plan", "laplace", "--epsilon", "1", "--count", "10")
     assert laplace["scale_b"] >= 10.0 and laplace["claim_met"]
-    rr, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6", "--n", "2000",
+    rr, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6", "--users", "2000",
                  "--randomizer", "binary-rr")
     assert shuffled_binary_rr_delta(rr["flip_probability"], 2000, 0.5) <= 1e-6
     smallest, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6",
                        "--local-epsilon", "2")
-    assert smallest["n"] > 1
+    assert smallest["users"] > 1
     secagg, _ = _run(capsys, "plan", "secure-aggregation", "--epsilon", "1", "--delta", "1e-6",
                      "--users", "1000")
     assert [row["protocol"] for row in secagg["protocols"]] == ["polya", "skellam",
@@ -116,7 +116,7 @@ def test_plan_bad_input_exits_2_naming_the_option(capsys) -> None:
     assert info.value.code == 2 and "--epsilon" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
         main(["plan", "shuffle", "--epsilon", "1", "--delta", "1e-6"])
-    assert info.value.code == 2 and "--n" in capsys.readouterr().err
+    assert info.value.code == 2 and "--users" in capsys.readouterr().err
 
 
 def test_plan_internal_error_exits_3(capsys, monkeypatch) -> None:
@@ -135,7 +135,7 @@ def test_shuffle_best_bound_includes_the_exact_binary_rr_value(capsys) -> None:
     from dpverify.accountants import shuffled_binary_rr_epsilon
     from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse
 
-    out, _ = _run(capsys, "shuffle", "--local-epsilon", "2", "--n", "2000", "--delta", "1e-6",
+    out, _ = _run(capsys, "shuffle", "--local-epsilon", "2", "--users", "2000", "--delta", "1e-6",
                   "--randomizer", "binary-rr", "--bound", "best")
     exact = shuffled_binary_rr_epsilon(BinaryRandomizedResponse.from_epsilon(2.0).flip_probability,
                                        2000, 1e-6)

@@ -94,20 +94,20 @@ def test_linear_instance_family_refuses_nan_heterogeneity() -> None:
 
 
 def test_clopper_pearson_refuses_absurd_trials() -> None:
-    _refused(lambda: clopper_pearson_lower(3, 1e300, alpha=0.05), "trials")
+    _refused(lambda: clopper_pearson_lower(3, 1e300, failure_probability=0.05), "trials")
 
 
 # --- huge integers refused before work -------------------------------------------------------
 
 @pytest.mark.parametrize("k", [2**63, 10**1000])
 def test_composition_counts_beyond_int64_are_refused(k) -> None:
-    _refused(lambda: advanced_composition(0.1, 1e-6, k, delta_slack=1e-6), "k")
-    _refused(lambda: optimal_composition(0.1, 0.0, k, target_delta=1e-6), "k")
+    _refused(lambda: advanced_composition(0.1, 1e-6, k, delta_slack=1e-6), "count")
+    _refused(lambda: optimal_composition(0.1, 0.0, k, target_delta=1e-6), "count")
     _refused(lambda: scale_rdp(RDPCurve((2.0,), (1.0,)), k), "count")
 
 
 def test_optimal_composition_refuses_a_billion_compositions_and_names_the_alternative() -> None:
-    _refused(lambda: optimal_composition_delta(0.1, 0.0, 10**9, target_epsilon=1.0), "k")
+    _refused(lambda: optimal_composition_delta(0.1, 0.0, 10**9, target_epsilon=1.0), "count")
     with pytest.raises(ValueError, match="advanced_composition"):
         optimal_composition_delta(0.1, 0.0, 10**9, target_epsilon=1.0)
 

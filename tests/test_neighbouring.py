@@ -74,3 +74,54 @@ def test_require_names_the_supported_relations() -> None:
 def test_are_neighbours_takes_the_enum_or_the_string(neighbouring) -> None:
     assert are_neighbours([1, 2], [1], neighbouring=neighbouring)
     assert not are_neighbours([1, 2], [1, 3], neighbouring=neighbouring)
+
+
+# --- every public function taking ``neighbouring`` takes the enum or its string ------------------
+
+BOTH_SPELLINGS = pytest.mark.parametrize("spelling", [lambda m: m, lambda m: m.value],
+                                         ids=["enum", "string"])
+
+
+@BOTH_SPELLINGS
+def test_privacy_map_takes_the_enum_or_the_string(spelling) -> None:
+    from dpverify import PrivacyProfile
+    from dpverify.mechanisms import MixtureOfGaussians, privacy_map
+
+    mechanism = MixtureOfGaussians(1.0, (0.0, 1.0), (0.5, 0.5))
+    profile = privacy_map(mechanism, neighbouring=spelling(Neighbouring.ADD_REMOVE),
+                          target=PrivacyProfile)
+    assert profile.delta_for_epsilon(1.0) == privacy_map(
+        mechanism, neighbouring="add-remove", target=PrivacyProfile).delta_for_epsilon(1.0)
+
+
+@BOTH_SPELLINGS
+def test_neighbouring_datasets_takes_the_enum_or_the_string(spelling) -> None:
+    from hypothesis import find
+
+    from dpverify.testing.strategies import neighbouring_datasets
+
+    x, x_prime = find(neighbouring_datasets(st.integers(0, 3), min_size=2,
+                                            neighbouring=spelling(Neighbouring.ADD_REMOVE)),
+                      lambda pair: True)
+    assert abs(len(x) - len(x_prime)) == 1
+
+
+@BOTH_SPELLINGS
+def test_subsampled_gaussian_pld_takes_the_enum_or_the_string(spelling) -> None:
+    from dpverify.accountants.pld import PrivacyLossDistribution
+
+    replace = PrivacyLossDistribution.from_subsampled_gaussian(
+        1.0, 0.1, neighbouring=spelling(Neighbouring.REPLACE_ONE))
+    remove = PrivacyLossDistribution.from_subsampled_gaussian(1.0, 0.1)
+    assert replace.delta_for_epsilon(0.5) > remove.delta_for_epsilon(0.5)
+
+
+@BOTH_SPELLINGS
+def test_privacy_accountant_takes_the_enum_or_the_string(spelling) -> None:
+    from dpverify.accountants import PrivacyAccountant
+
+    accountant = PrivacyAccountant("pld", neighbouring=spelling(Neighbouring.REPLACE_SPECIAL))
+    assert accountant.neighbouring is Neighbouring.REPLACE_SPECIAL
+    assert accountant.state_dict()["neighbouring"] == "replace-special"
+    assert PrivacyAccountant.from_state_dict(accountant.state_dict()).neighbouring \
+        is Neighbouring.REPLACE_SPECIAL

@@ -82,3 +82,52 @@ def test_check_epsilon_accepts_exactly_the_valid_range(x: float) -> None:
     else:
         with pytest.raises(ValueError):
             v.check_epsilon(x)
+
+
+# --- confidence: the probability that a stated bound holds ---------------------------------------
+
+def _sampler(x, size, rng):  # noqa: ANN001, ANN202 - a trivial audited mechanism
+    return rng.normal(x, 1.0, size)
+
+
+def _confidence_entry_points():
+    from dpverify import auditing
+    from dpverify.testing import assert_satisfies
+
+    return {
+        "audit": lambda c: auditing.audit(_sampler, 0.0, 1.0, epsilon=1.0, samples=1000,
+                                          confidence=c),
+        "audit_curve": lambda c: auditing.audit_curve(_sampler, 0.0, 1.0, profile=lambda e: 0.0,
+                                                      epsilons=[1.0], samples=1000, confidence=c),
+        "audit_model": lambda c: auditing.audit_model(_sampler, 0.0, 1.0, family="gaussian",
+                                                      epsilon=1.0, samples=1000, confidence=c),
+        "audit_search": lambda c: auditing.audit_search(_sampler, [(0.0, 1.0)], epsilon=1.0,
+                                                        samples=1000, confidence=c),
+        "clopper_pearson": lambda c: auditing.clopper_pearson(5, 10, confidence=c),
+        "hockey_stick_lower_bound": lambda c: auditing.hockey_stick_lower_bound(
+            np.zeros(10), np.ones(10), epsilon=1.0, confidence=c),
+        "largest_certifiable_epsilon": lambda c: auditing.largest_certifiable_epsilon(
+            10, confidence=c),
+        "samples_to_certify": lambda c: auditing.samples_to_certify(0.5, 2.0, epsilon=1.0,
+                                                                    confidence=c),
+        "assert_satisfies": lambda c: assert_satisfies(_sampler, 0.0, 1.0, epsilon=1.0,
+                                                       samples=1000, confidence=c),
+    }
+
+
+def test_check_confidence_takes_the_probability_that_the_bound_holds() -> None:
+    assert v.check_confidence(0.5) == 0.5 and v.check_confidence(0.999999) == 0.999999
+    with pytest.raises(ValueError, match=r"confidence=0\.05 must be in \[0\.5, 1\) \(the "
+                                         r"probability that the bound holds\); for the "
+                                         r"probability that it fails, use failure_probability"):
+        v.check_confidence(0.05)
+    for bad in (1.0, 0.0, math.nan, 1.5):
+        with pytest.raises(ValueError, match="confidence"):
+            v.check_confidence(bad)
+
+
+@pytest.mark.parametrize("name", sorted(_confidence_entry_points()))
+def test_a_failure_probability_passed_as_confidence_is_refused_with_the_hint(name: str) -> None:
+    with pytest.raises(ValueError, match=r"confidence=0\.05 must be in \[0\.5, 1\).*"
+                                         r"use failure_probability"):
+        _confidence_entry_points()[name](0.05)

@@ -528,20 +528,3 @@ def check_sequence_of_pairs(values: Any, name: str, expected: str) -> tuple[tupl
         if not (isinstance(item, (tuple, list)) and len(item) == 2):
             raise _type_error(f"{name}[{i}]", item, f"a pair: {expected}")
     return tuple(tuple(item) for item in items)
-
-
-def renamed_keyword(value: Any, old_value: Any, *, name: str, old_name: str, default: Any) -> Any:
-    """``value``, or ``old_value`` passed under a deprecated keyword (with a DeprecationWarning).
-
-    ``old_value`` is ``None`` when the old keyword was not passed; passing both is a
-    :class:`TypeError` naming them.
-    """
-    if old_value is None:
-        return value
-    if value != default:
-        raise DpverifyTypeError(f"pass {name}= only: {old_name}= is its deprecated alias")
-    import warnings
-
-    warnings.warn(f"{old_name}= is deprecated; use {name}= (same meaning)", DeprecationWarning,
-                  stacklevel=3)
-    return old_value

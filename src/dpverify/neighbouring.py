@@ -131,9 +131,9 @@ class Neighbouring(str, enum.Enum, metaclass=_NeighbouringType):
         raise DpverifyTypeError(f"{name}={value!r} must be a Neighbouring or a string")
 
     @classmethod
-    def require(cls, value: Any, supported: Iterable["Neighbouring"], what: str,
+    def require(cls, value: Any, supported: Iterable["Neighbouring"], subject: str,
                 name: str = "neighbouring") -> "Neighbouring":
-        """Parse ``value`` and check that ``what`` supports it.
+        """Parse ``value`` and check that ``subject`` (the function or mechanism) supports it.
 
         Raises :class:`~dpverify.errors.UnsupportedError` naming the supported relations.
 
@@ -147,7 +147,7 @@ class Neighbouring(str, enum.Enum, metaclass=_NeighbouringType):
         if relation not in supported:
             listed = (f"{name}={supported[0].value!r} only" if len(supported) == 1
                       else f"{name} in ({cls._choices(supported)})")
-            raise UnsupportedError(f"{what} supports {listed}, not {relation.value!r}")
+            raise UnsupportedError(f"{subject} supports {listed}, not {relation.value!r}")
         return relation
 
 

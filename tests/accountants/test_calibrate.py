@@ -121,22 +121,3 @@ def test_min_binomial_trials_grows_like_the_gaussian() -> None:
     trials = min_binomial_trials(0.05, 1e-6)
     assert trials / 4 == pytest.approx(analytic_gaussian_sigma(0.05, 1e-6) ** 2, rel=0.02)
 
-
-def test_compositions_is_a_deprecated_alias_of_count():
-    """One name for the number of releases across dpverify (events, accountant, PLD): ``count``."""
-    from dpverify.accountants.calibrate import gaussian_epsilon, laplace_epsilon, min_laplace_scale
-
-    with pytest.warns(DeprecationWarning, match="count="):
-        old = min_gaussian_sigma(1.0, 1e-5, compositions=10, method="rdp")
-    assert old == min_gaussian_sigma(1.0, 1e-5, count=10, method="rdp")
-    with pytest.warns(DeprecationWarning):
-        assert gaussian_epsilon(2.0, delta=1e-5, compositions=3) == gaussian_epsilon(
-            2.0, delta=1e-5, count=3)
-    with pytest.warns(DeprecationWarning):
-        assert laplace_epsilon(10.0, compositions=10) == laplace_epsilon(10.0, count=10) == 1.0
-    with pytest.warns(DeprecationWarning):
-        assert min_laplace_scale(1.0, compositions=10, method="pure") == 10.0
-    with pytest.raises(TypeError, match="count"):
-        gaussian_epsilon(2.0, delta=1e-5, count=3, compositions=3)
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="compositions"):
-        gaussian_epsilon(2.0, delta=1e-5, compositions=0)

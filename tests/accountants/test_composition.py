@@ -414,11 +414,11 @@ def test_optimal_composition_against_prv_accountant(epsilon, k, target) -> None:
 
 
 def _homogeneous_cases(function, extra_name, extra_value):
-    good = {"epsilon": 0.5, "delta": 1e-6, "k": 10, extra_name: extra_value}
+    good = {"epsilon": 0.5, "delta": 1e-6, "count": 10, extra_name: extra_value}
     bad = {
         "epsilon": [math.nan, math.inf, -0.1, "0.5", True, None],
         "delta": [math.nan, -1e-9, 1.0, 1.5, "0"],
-        "k": [0, -3, 2.5, math.nan, True, "10"],
+        "count": [0, -3, 2.5, math.nan, True, "10"],
     }
     if extra_name == "target_epsilon":
         bad[extra_name] = [math.nan, math.inf, -1.0, "1"]

@@ -125,7 +125,7 @@ def test_binary_randomized_response_composition_matches_binomial(count):
 
 def test_k_ary_randomized_response():
     epsilon, k = 1.0, 4
-    pld = PLD.from_randomized_response(epsilon, k=k)
+    pld = PLD.from_randomized_response(epsilon, categories=k)
     z = math.exp(epsilon) + k - 1
     p = [math.exp(epsilon) / z, 1 / z, 1 / z, 1 / z]
     q = [1 / z, math.exp(epsilon) / z, 1 / z, 1 / z]
@@ -413,20 +413,20 @@ BAD_CALLS = [
     (PLD.from_laplace, (0.0,), {}, "scale"),
     (PLD.from_laplace, (True,), {}, "scale"),
     (PLD.from_randomized_response, (-0.1,), {}, "epsilon"),
-    (PLD.from_randomized_response, (1.0,), {"k": 1}, "k"),
-    (PLD.from_randomized_response, (1.0,), {"k": 2.5}, "k"),
+    (PLD.from_randomized_response, (1.0,), {"categories": 1}, "categories"),
+    (PLD.from_randomized_response, (1.0,), {"categories": 2.5}, "categories"),
     (PLD.from_approx_dp, (1.0, 1.0), {}, "delta"),
     (PLD.from_approx_dp, (1.0, -1e-9), {}, "delta"),
     (PLD.from_approx_dp, (math.nan, 0.0), {}, "epsilon"),
     (PLD.from_subsampled_gaussian, (1.0, 0.0), {}, "sampling_probability"),
     (PLD.from_subsampled_gaussian, (1.0, 1.5), {}, "sampling_probability"),
     (PLD.from_subsampled_gaussian, (-1.0, 0.5), {}, "sigma"),
-    (PLD.from_pmfs, ([0.5, 0.5], [0.2, 0.3, 0.5]), {}, "q"),
-    (PLD.from_pmfs, ([0.5, 0.6], [0.5, 0.5]), {}, "p"),
-    (PLD.from_pmfs, ([1.5, -0.5], [0.5, 0.5]), {}, "p"),
-    (PLD.from_pmfs, ([0.5, 0.5], [math.nan, 0.5]), {}, "q"),
-    (PLD.from_pmfs, ([[0.5, 0.5]], [[0.5, 0.5]]), {}, "p"),
-    (PLD.from_pmfs, ([], []), {}, "p"),
+    (PLD.from_pmfs, ([0.5, 0.5], [0.2, 0.3, 0.5]), {}, "pmf_prime"),
+    (PLD.from_pmfs, ([0.5, 0.6], [0.5, 0.5]), {}, "pmf"),
+    (PLD.from_pmfs, ([1.5, -0.5], [0.5, 0.5]), {}, "pmf"),
+    (PLD.from_pmfs, ([0.5, 0.5], [math.nan, 0.5]), {}, "pmf_prime"),
+    (PLD.from_pmfs, ([[0.5, 0.5]], [[0.5, 0.5]]), {}, "pmf"),
+    (PLD.from_pmfs, ([], []), {}, "pmf"),
     (PLD.from_pmfs, ([1.0], [1.0]), {"symmetric": 1}, "symmetric"),
     (compose_plds, ([],), {}, "plds"),
     (compose_plds, ([1.0],), {}, "plds"),

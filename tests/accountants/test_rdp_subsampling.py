@@ -122,7 +122,7 @@ def test_poisson_bounds_k_ary_rr_exactly_summed(k, epsilon, gamma):
     mpmath.mp.dps = 40
     mu0, mu1, _ = _rr_laws(k, epsilon)
     mixture = _mixed(mpmath.mpf(gamma), mu0, mu1)
-    base = randomized_response_rdp(epsilon, orders=integer_orders_needed(ORDERS), k=k)
+    base = randomized_response_rdp(epsilon, orders=integer_orders_needed(ORDERS), categories=k)
     ours = poisson_subsampled_rdp(base, gamma, orders=ORDERS, pure_epsilon=epsilon)
     for alpha, bound in zip(ORDERS, ours.epsilons):
         exact = _both_orders_sum(mixture, mu0, mpmath.mpf(alpha))
@@ -188,7 +188,7 @@ def test_pair_curve_is_exact_for_rr_and_discrete_laplace_at_every_order(k, epsil
         for alpha, bound in zip(orders, curve.epsilons):
             exact = _both_orders_sum(mixture, low, mpmath.mpf(alpha))
             assert exact - 1e-24 <= bound <= exact * (1 + 1e-9) + 1e-24, (mechanism, alpha)
-    general = poisson_subsampled_rdp(randomized_response_rdp(epsilon, orders=(2.0, 3.0, 4.0), k=k),
+    general = poisson_subsampled_rdp(randomized_response_rdp(epsilon, orders=(2.0, 3.0, 4.0), categories=k),
                                      gamma, pure_epsilon=epsilon)
     exact = poisson_subsampled_pair_rdp(RandomizedResponse(k, epsilon), gamma, orders=(2.0, 3.0, 4.0))
     assert all(e <= b for e, b in zip(exact.epsilons, general.epsilons))
@@ -259,7 +259,7 @@ def test_without_replacement_bounds_k_ary_rr_exactly_summed(k, epsilon, m, extra
     gamma = mpmath.mpf(m) / n
     mu0, mu_a, mu_b = _rr_laws(k, epsilon)
     first, second = _mixed(gamma, mu0, mu_a), _mixed(gamma, mu0, mu_b)
-    base = randomized_response_rdp(epsilon, orders=integer_orders_needed(ORDERS), k=k)
+    base = randomized_response_rdp(epsilon, orders=integer_orders_needed(ORDERS), categories=k)
     ours = without_replacement_rdp(base, m, n, orders=ORDERS, pure_epsilon=epsilon)
     for alpha, bound in zip(ORDERS, ours.epsilons):
         assert bound >= _both_orders_sum(first, second, mpmath.mpf(alpha))

@@ -69,10 +69,10 @@ def test_min_flip_probability_round_trip():
 
 
 @pytest.mark.parametrize("kwargs, name", [
-    (dict(flip_probability=0.0, n=10, epsilon=0.1), "flip_probability"),
-    (dict(flip_probability=0.5, n=0, epsilon=0.1), "n"),
-    (dict(flip_probability=0.5, n=10, epsilon=-1.0), "epsilon"),
-    (dict(flip_probability=float("nan"), n=10, epsilon=0.1), "flip_probability"),
+    (dict(flip_probability=0.0, users=10, epsilon=0.1), "flip_probability"),
+    (dict(flip_probability=0.5, users=0, epsilon=0.1), "users"),
+    (dict(flip_probability=0.5, users=10, epsilon=-1.0), "epsilon"),
+    (dict(flip_probability=float("nan"), users=10, epsilon=0.1), "flip_probability"),
 ])
 def test_bad_input(kwargs, name):
     with pytest.raises(ValueError, match=name):

@@ -136,7 +136,7 @@ def test_refuses_bad_input():
         variation_ratio_epsilon(1.0, 100, 1e-6, k=1)
     with pytest.raises(ValueError, match="local_epsilon"):
         fmt_numerical_epsilon(-1.0, 100, 1e-6)
-    with pytest.raises(ValueError, match="n="):
+    with pytest.raises(ValueError, match="users="):
         fmt_numerical_delta(1.0, 0, 0.1)
     with pytest.raises(ValueError, match="delta"):
         variation_ratio_epsilon(1.0, 100, 0.0)

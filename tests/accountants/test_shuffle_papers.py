@@ -15,24 +15,24 @@ def test_eq24_hand_value():
     log8, log2 = math.log(8e6), math.log(2e6)
     x = 0.5 - math.sqrt(2 * 0.5 * log2 / 1e6)
     hand = 2 * 4 * math.sqrt(8 * log8) * (1 - x) * math.sqrt(32 * log8 / (1e6 * x))
-    assert garcelon_per_batch_epsilon(10**6, 0.5, m=1, d=1, delta0=1e-6) == pytest.approx(hand, rel=1e-12)
+    assert garcelon_per_batch_epsilon(10**6, 0.5, bits=1, dimension=1, delta=1e-6) == pytest.approx(hand, rel=1e-12)
 
 
 def test_eq24_validity():
     with pytest.raises(ValueError, match="batch_length"):
-        garcelon_per_batch_epsilon(10, 0.5, m=1, d=1, delta0=1e-6)
+        garcelon_per_batch_epsilon(10, 0.5, bits=1, dimension=1, delta=1e-6)
 
 
 @pytest.mark.parametrize("variant", ["printed", "derived"])
 def test_min_batch_length_is_smallest(variant):
-    kw = dict(T=10**6, m=1, d=1, flip_probability=0.5, variant=variant)
+    kw = dict(horizon=10**6, bits=1, dimension=1, flip_probability=0.5, variant=variant)
     l = min_shuffler_batch_length(0.5, 1e-6, **kw)
     assert garcelon_batch_length_ok(l, 0.5, 1e-6, **kw)
     assert not garcelon_batch_length_ok(l - 1, 0.5, 1e-6, **kw)
 
 
 def test_derived_is_stricter_than_printed():
-    kw = dict(T=10**6, m=1, d=1, flip_probability=0.5)
+    kw = dict(horizon=10**6, bits=1, dimension=1, flip_probability=0.5)
     assert (min_shuffler_batch_length(0.5, 1e-6, variant="derived", **kw)
             >= min_shuffler_batch_length(0.5, 1e-6, variant="printed", **kw))
 
@@ -51,13 +51,13 @@ def test_hanna_validity_errors():
         hanna_local_epsilons([100], 0.1, 1e-6)
 
 
-GARCELON_RUN = dict(batch_length=10**7, horizon=10**8, flip_probability=0.5, m=1, d=1,
-                    delta0=1e-6, delta_slack=1e-6)
+GARCELON_RUN = dict(batch_length=10**7, horizon=10**8, flip_probability=0.5, bits=1,
+                    dimension=1, delta=1e-6, delta_slack=1e-6)
 
 
 def test_garcelon_total_advanced_is_drv_over_the_batches():
     """k = ⌈T/l⌉ batches of (Eq. 24 with δ0/T, δ0/T) composed by DRV."""
-    per_batch = garcelon_per_batch_epsilon(10**7, 0.5, m=1, d=1, delta0=1e-6 / 10**8)
+    per_batch = garcelon_per_batch_epsilon(10**7, 0.5, bits=1, dimension=1, delta=1e-6 / 10**8)
     expected = advanced_composition(per_batch, 1e-14, 10, delta_slack=1e-6)
     assert garcelon_total_guarantee(**GARCELON_RUN) == expected
 

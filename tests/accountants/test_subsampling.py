@@ -90,7 +90,7 @@ def test_kary_randomized_response_rdp_is_the_exact_renyi_divergence(k, epsilon, 
     p, q = dominating_pair(RandomizedResponse(k, epsilon))
     with mpmath.workdps(50):
         exact = mpmath.log(mpmath.fsum(a ** alpha * b ** (1 - alpha) for a, b in zip(p, q))) / (alpha - 1)
-    value = randomized_response_rdp(epsilon, orders=[alpha], k=k).epsilons[0]
+    value = randomized_response_rdp(epsilon, orders=[alpha], categories=k).epsilons[0]
     assert float(exact) <= value <= float(exact) * (1 + 1e-12)
     assert value < randomized_response_rdp(epsilon, orders=[alpha]).epsilons[0]  # k-ary: more outputs
 

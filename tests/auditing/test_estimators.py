@@ -44,8 +44,8 @@ def test_interval_contains_the_estimate(kn: tuple[int, int], confidence: float) 
 def test_bounds_are_monotone_in_the_count(kn: tuple[int, int], alpha: float) -> None:
     k, n = kn
     if k < n:
-        assert clopper_pearson_lower(k, n, alpha=alpha) <= clopper_pearson_lower(k + 1, n, alpha=alpha)
-        assert clopper_pearson_upper(k, n, alpha=alpha) <= clopper_pearson_upper(k + 1, n, alpha=alpha)
+        assert clopper_pearson_lower(k, n, failure_probability=alpha) <= clopper_pearson_lower(k + 1, n, failure_probability=alpha)
+        assert clopper_pearson_upper(k, n, failure_probability=alpha) <= clopper_pearson_upper(k + 1, n, failure_probability=alpha)
 
 
 @given(counts(), ALPHAS, ALPHAS)
@@ -55,8 +55,8 @@ def test_smaller_alpha_gives_wider_bounds(kn: tuple[int, int], a: float, b: floa
     # scipy's beta quantiles are monotone in alpha only up to a few ulps (seen for alphas
     # a few ulps apart): compare with that slack, far below the 1e-9 widening of the bounds
     slack = 1e-13
-    assert clopper_pearson_lower(k, n, alpha=small) <= clopper_pearson_lower(k, n, alpha=large) * (1 + slack)
-    assert clopper_pearson_upper(k, n, alpha=small) >= clopper_pearson_upper(k, n, alpha=large) * (1 - slack)
+    assert clopper_pearson_lower(k, n, failure_probability=small) <= clopper_pearson_lower(k, n, failure_probability=large) * (1 + slack)
+    assert clopper_pearson_upper(k, n, failure_probability=small) >= clopper_pearson_upper(k, n, failure_probability=large) * (1 - slack)
 
 
 @settings(max_examples=60, deadline=None)
@@ -66,18 +66,18 @@ def test_one_sided_coverage_is_exact(n: int, p: float, alpha: float) -> None:
     """P_p[lower(K) > p] <= alpha and P_p[upper(K) < p] <= alpha, summed exactly over K."""
     k = np.arange(n + 1)
     pmf = stats.binom.pmf(k, n, p)
-    lower = clopper_pearson_lower(k, n, alpha=alpha)
-    upper = clopper_pearson_upper(k, n, alpha=alpha)
+    lower = clopper_pearson_lower(k, n, failure_probability=alpha)
+    upper = clopper_pearson_upper(k, n, failure_probability=alpha)
     assert pmf[lower > p].sum() <= alpha * (1 + 1e-9)
     assert pmf[upper < p].sum() <= alpha * (1 + 1e-9)
 
 
 def test_closed_forms_at_the_edges() -> None:
     # k = 0: upper = 1 - alpha^(1/n); k = n: lower = alpha^(1/n)  (beta(1, n) and beta(n, 1))
-    assert clopper_pearson_upper(0, 100, alpha=0.05) == pytest.approx(1 - 0.05 ** 0.01, rel=1e-8)
-    assert clopper_pearson_lower(100, 100, alpha=0.05) == pytest.approx(0.05 ** 0.01, rel=1e-8)
-    assert clopper_pearson_lower(0, 100, alpha=0.05) == 0.0
-    assert clopper_pearson_upper(100, 100, alpha=0.05) == 1.0
+    assert clopper_pearson_upper(0, 100, failure_probability=0.05) == pytest.approx(1 - 0.05 ** 0.01, rel=1e-8)
+    assert clopper_pearson_lower(100, 100, failure_probability=0.05) == pytest.approx(0.05 ** 0.01, rel=1e-8)
+    assert clopper_pearson_lower(0, 100, failure_probability=0.05) == 0.0
+    assert clopper_pearson_upper(100, 100, failure_probability=0.05) == 1.0
     # scipy's own exact binomtest interval agrees (two-sided, alpha/2 per side)
     reference = stats.binomtest(37, 120).proportion_ci(0.95, method="exact")
     interval = clopper_pearson(37, 120, confidence=0.95)
@@ -87,8 +87,8 @@ def test_closed_forms_at_the_edges() -> None:
 
 def test_vectorised_matches_scalar() -> None:
     ks = np.array([0, 3, 50, 99, 100])
-    lows = clopper_pearson_lower(ks, 100, alpha=0.01)
-    assert [clopper_pearson_lower(int(k), 100, alpha=0.01) for k in ks] == lows.tolist()
+    lows = clopper_pearson_lower(ks, 100, failure_probability=0.01)
+    assert [clopper_pearson_lower(int(k), 100, failure_probability=0.01) for k in ks] == lows.tolist()
 
 
 @given(st.floats(min_value=1e-12, max_value=1.0), st.floats(min_value=1e-12, max_value=1.0),
@@ -113,8 +113,8 @@ def test_epsilon_lower_bound_monotone_in_counts(a: tuple[int, int], b: tuple[int
     alpha = 1e-3
 
     def bound(k: int, j: int) -> float:
-        return epsilon_lower_bound(clopper_pearson_lower(k, n, alpha=alpha),
-                                   clopper_pearson_upper(j, n, alpha=alpha), delta=delta)
+        return epsilon_lower_bound(clopper_pearson_lower(k, n, failure_probability=alpha),
+                                   clopper_pearson_upper(j, n, failure_probability=alpha), delta=delta)
 
     if k < n:
         assert bound(k, j) <= bound(k + 1, j)
@@ -157,7 +157,7 @@ def test_conditional_ratio_coverage_is_exact(lam: float, mu: float, alpha: float
     failure = 0.0
     for i in range(top + 1):
         for j in range(top + 1 - i):
-            if conditional_ratio_lower(i, j, alpha=alpha) > lam / mu:
+            if conditional_ratio_lower(i, j, failure_probability=alpha) > lam / mu:
                 failure += px[i] * py[j]
     assert failure <= alpha * (1 + 1e-9) + 1e-11  # 1e-11: the pmf mass beyond `top`
 
@@ -165,12 +165,12 @@ def test_conditional_ratio_coverage_is_exact(lam: float, mu: float, alpha: float
 def test_conditional_ratio_against_clopper_pearson() -> None:
     # given K = 1000 trials of which 600 are x's: r >= B^-1(0.05; 600, 401), ratio r/(1 - r)
     r = stats.beta.ppf(0.05, 600, 401)
-    assert conditional_ratio_lower(600, 400, alpha=0.05) == pytest.approx(r / (1 - r), rel=1e-8)
-    assert conditional_ratio_lower(600, 400, alpha=0.05) <= r / (1 - r)
+    assert conditional_ratio_lower(600, 400, failure_probability=0.05) == pytest.approx(r / (1 - r), rel=1e-8)
+    assert conditional_ratio_lower(600, 400, failure_probability=0.05) <= r / (1 - r)
     # Y = 0: r_low = alpha^(1/K)
     r = 0.05 ** (1 / 30)
-    assert conditional_ratio_lower(30, 0, alpha=0.05) == pytest.approx(r / (1 - r), rel=1e-7)
-    assert conditional_ratio_lower(0, 0, alpha=0.05) == 0.0
+    assert conditional_ratio_lower(30, 0, failure_probability=0.05) == pytest.approx(r / (1 - r), rel=1e-7)
+    assert conditional_ratio_lower(0, 0, failure_probability=0.05) == 0.0
 
 
 @settings(max_examples=80, deadline=None)
@@ -178,9 +178,9 @@ def test_conditional_ratio_against_clopper_pearson() -> None:
        st.integers(min_value=1, max_value=1000), ALPHAS)
 def test_conditional_ratio_is_monotone_and_rounded_down(a: int, b: int, step: int,
                                                         alpha: float) -> None:
-    bound = conditional_ratio_lower(a, b, alpha=alpha)
-    assert conditional_ratio_lower(a + step, b, alpha=alpha) >= bound
-    assert conditional_ratio_lower(a, b + step, alpha=alpha) <= bound
+    bound = conditional_ratio_lower(a, b, failure_probability=alpha)
+    assert conditional_ratio_lower(a + step, b, failure_probability=alpha) >= bound
+    assert conditional_ratio_lower(a, b + step, failure_probability=alpha) <= bound
     if a:  # never above the plug-in ratio a/b (a CP lower bound is below a/(a + b))
         assert bound <= (a / b if b else math.inf)
     epsilon = ratio_epsilon(bound)
@@ -189,6 +189,6 @@ def test_conditional_ratio_is_monotone_and_rounded_down(a: int, b: int, step: in
 
 def test_conditional_ratio_validates() -> None:
     with pytest.raises(ValueError, match="successes"):
-        conditional_ratio_lower(-1, 3, alpha=0.05)
-    with pytest.raises(ValueError, match="alpha"):
-        conditional_ratio_lower(1, 3, alpha=1.5)
+        conditional_ratio_lower(-1, 3, failure_probability=0.05)
+    with pytest.raises(ValueError, match="failure_probability"):
+        conditional_ratio_lower(1, 3, failure_probability=1.5)

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from dpverify.auditing._statistics import HistogramRank, Identity, KeyCoder, output_kind
-from dpverify.auditing.events import Event, search_events, user_events
+from dpverify.auditing.events import OutputEvent, search_events, user_events
 
 Z = 3.0  # normal quantile used for scoring in these tests
 
 
 def test_event_is_an_interval_of_its_statistic() -> None:
-    event = Event(Identity(), -1.0, 2.0, "-1 < y <= 2")
+    event = OutputEvent(Identity(), -1.0, 2.0, "-1 < y <= 2")
     assert event(np.array([-1.0, -0.5, 2.0, 2.5])).tolist() == [False, True, True, False]
     assert str(event) == "-1 < y <= 2"
 
@@ -39,8 +39,8 @@ def test_histogram_orders_values_by_likelihood_ratio() -> None:
     """Three values with ratios 4, 1, 1/4: top-1 is {0} for (x, x'), {2} for (x', x)."""
     a = np.repeat([0, 1, 2], [400, 200, 100])
     b = np.repeat([0, 1, 2], [100, 200, 400])
-    candidates = search_events(a, b, families="histogram", n_certify=10_000,
-                               targets=[("delta", 0.0)], z=Z)
+    candidates = search_events(a, b, families="histogram", certify_samples=10_000,
+                               targets=[("delta", 0.0)], normal_quantile=Z)
     assert {c.first for c in candidates} == {0, 1}
     for candidate in candidates:
         statistic = candidate.event.statistic
@@ -55,8 +55,8 @@ def test_histogram_orders_values_by_likelihood_ratio() -> None:
 def test_thresholds_find_the_shifted_tail() -> None:
     rng = np.random.default_rng(0)
     a, b = rng.laplace(0.0, 1.0, 30_000), rng.laplace(1.0, 1.0, 30_000)
-    candidates = search_events(a, b, families="threshold", n_certify=60_000,
-                               targets=[("delta", 0.0)], z=Z)
+    candidates = search_events(a, b, families="threshold", certify_samples=60_000,
+                               targets=[("delta", 0.0)], normal_quantile=Z)
     forward = [c for c in candidates if c.first == 0]
     backward = [c for c in candidates if c.first == 1]
     assert forward and backward and len(candidates) <= 6
@@ -69,8 +69,8 @@ def test_classifier_separates_vectors() -> None:
     rng = np.random.default_rng(1)
     a = rng.normal(0.0, 1.0, (20_000, 3))
     b = rng.normal(0.0, 1.0, (20_000, 3)) + np.array([0.0, 1.0, 0.0])
-    candidates = search_events(a, b, families="classifier", n_certify=40_000,
-                               targets=[("delta", 0.0)], z=Z)
+    candidates = search_events(a, b, families="classifier", certify_samples=40_000,
+                               targets=[("delta", 0.0)], normal_quantile=Z)
     score = candidates[0].event.statistic
     assert score(b).mean() < score(a).mean()  # label 1 is x: higher scores for x's outputs
     weights = score.weights[:3]
@@ -81,8 +81,8 @@ def test_epsilon_targets_prefer_mass_over_ratio() -> None:
     """For δ(ε) at large ε the best event is the rare tail; at ε = 0 a broad one."""
     rng = np.random.default_rng(2)
     a, b = rng.laplace(0.0, 1.0, 50_000), rng.laplace(1.0, 1.0, 50_000)
-    broad = search_events(a, b, families="threshold", n_certify=100_000,
-                          targets=[("epsilon", 0.0)], z=Z)
+    broad = search_events(a, b, families="threshold", certify_samples=100_000,
+                          targets=[("epsilon", 0.0)], normal_quantile=Z)
     best = max(broad, key=lambda c: c.score)
     assert 0.2 < best.event(a).mean() < 0.8
 
@@ -99,7 +99,7 @@ def test_user_events_come_in_both_directions() -> None:
 def _candidate(low: float, high: float, first: int, score: float, counts: tuple[float, float]):
     from dpverify.auditing._candidates import Candidate
 
-    return Candidate(Event(Identity(), low, high, f"{low} < y <= {high}"), first, score, 0, counts)
+    return Candidate(OutputEvent(Identity(), low, high, f"{low} < y <= {high}"), first, score, 0, counts)
 
 
 def test_prune_keeps_the_best_and_only_real_hedges() -> None:
@@ -123,8 +123,8 @@ def test_one_point_search_certifies_fewer_candidates() -> None:
     """A clear winner in one direction: the near copies and the other direction are dropped."""
     rng = np.random.default_rng(1)
     a, b = rng.laplace(0.0, 1.0, 300_000), rng.laplace(1.0, 1.0, 300_000)
-    one = search_events(a, b, families="threshold", n_certify=10**6, targets=[("delta", 0.0)],
-                        z=Z)
-    curve = search_events(a, b, families="threshold", n_certify=10**6,
-                          targets=[("delta", 0.0), ("delta", 0.1)], z=Z)
+    one = search_events(a, b, families="threshold", certify_samples=10**6, targets=[("delta", 0.0)],
+                        normal_quantile=Z)
+    curve = search_events(a, b, families="threshold", certify_samples=10**6,
+                          targets=[("delta", 0.0), ("delta", 0.1)], normal_quantile=Z)
     assert 1 <= len(one) < len(curve)

@@ -55,7 +55,7 @@ def test_epsilon_decreases_with_delta() -> None:
 
 
 def test_bad_pmfs_are_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="q="):
+    with pytest.raises(ValueError, match="pmf_prime="):
         exact_epsilon([0.5, 0.5], [1.0])
-    with pytest.raises(ValueError, match="p="):
+    with pytest.raises(ValueError, match="pmf="):
         exact_epsilon([0.5, 0.6], [0.5, 0.5])

@@ -93,7 +93,7 @@ def test_true_epsilons_by_second_methods() -> None:
     assert example("gaussian_half_sigma").true_epsilon == gaussian_privacy_profile(
         0.5 * _analytic()).epsilon_for_delta(1e-5)
     # M_LDP: the pair's loss in either order, from LocalPrivatizer's own exact method
-    bug = LocalPrivatizer(dimension=1, bits=1, epsilon_0=4.0, context_bound=1.0)
+    bug = LocalPrivatizer(dimension=1, bits=1, local_epsilon=4.0, context_bound=1.0)
     first, second = ((-0.375,), 1.0), ((1.0,), 1.0)
     loss = max(bug.privacy_loss_between(first, second), bug.privacy_loss_between(second, first))
     assert example("mldp_budget_over_d").true_epsilon == pytest.approx(float(loss), rel=1e-12)

@@ -93,8 +93,8 @@ def test_search_on_an_svt3_like_sampler_picks_values_within_patterns() -> None:
     found = sentinel_family(a, b, Plan(60_000, 100_000, (("delta", 0.0),), Z))
     assert found and {c.event.family for c in found} == {"sentinel"}
     assert any("pattern (-1000,-1000,-1000,-1000,v)" in c.event.description for c in found)
-    chosen = search_events(a, b, families="sentinel", n_certify=100_000,
-                           targets=[("delta", 0.0)], z=Z)
+    chosen = search_events(a, b, families="sentinel", certify_samples=100_000,
+                           targets=[("delta", 0.0)], normal_quantile=Z)
     assert chosen and all(c.event.family == "sentinel" for c in chosen)
     # every event is a function of the raw output: evaluating it needs nothing but the rows
     for candidate in found:

@@ -102,7 +102,7 @@ def _reevaluate(plan: DeploymentPlan, name: str) -> ApproxDP | None:
     if name in ("sblb", "sblb-fixed-batch"):
         total = garcelon_total_guarantee(
             params["shuffler_batch_length_l"], plan.horizon, params["randomization_probability_p"],
-            m=params["bits_per_entry_m"], d=plan.instance["dimension"], delta0=params["shuffle_delta_0"],
+            bits=params["bits_per_entry_m"], dimension=plan.instance["dimension"], delta=params["shuffle_delta_0"],
             delta_slack=params["shuffle_delta_0"], composition="pld")
         return ApproxDP(total.epsilon, total.delta + params["shuffle_delta_0"])
     if name == "ldp-linucb":

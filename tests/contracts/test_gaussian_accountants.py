@@ -73,7 +73,7 @@ deltas = dst.deltas(min_value=1e-8, max_value=1e-3)  # log-uniform, as in the pa
 def test_never_below_the_exact_epsilon(name: str, sigma: float, k: int, delta: float) -> None:
     assert_conservative(PATHS[name](sigma, k, delta), _exact(sigma, k, delta),
                         name=f"{name} epsilon of {k} Gaussians (sigma={sigma!r}, delta={delta!r})",
-                        rel_tol=1e-12)
+                        rtol=1e-12)
 
 
 @pytest.mark.parametrize("name", PATHS)

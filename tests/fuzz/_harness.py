@@ -190,13 +190,14 @@ _COUNT_NAMES = {
     "n_arms", "order", "noise_bits", "m", "tau", "modulus", "batch_length", "min_size",
     "max_size", "max_users", "min_users", "batch_base", "terms", "active_arms", "batch_index",
     "pulls", "seed", "size", "successes", "arm", "panels_count", "fixed_users",
+    "categories", "certify_samples", "first_samples", "successes_prime",
 }
 _PROBABILITY_NAMES = {
     "probability", "confidence", "alpha", "p", "flip_probability", "sampling_probability",
-    "tail_probability", "failure_probability", "p_lower", "p_prime_upper",
+    "tail_probability", "failure_probability", "p_lower", "p_prime_upper", "significance_level",
 }
 _POSITIVE_NAMES = {"sigma", "scale", "mu", "sensitivity", "sd", "norm_bound", "context_bound",
-                   "variance", "l1_sensitivity", "l2_sensitivity", "rho"}
+                   "variance", "l1_sensitivity", "l2_sensitivity", "rho", "shape"}
 
 
 def kind_of(name: str, base: Any, row: Row) -> str:
@@ -670,8 +671,9 @@ def cli_options(argv: Sequence[str]) -> dict[str, Any]:
         if sub is None or token not in sub.choices:
             break
         parser = sub.choices[token]
-    return {a.option_strings[-1]: a for a in parser._actions
-            if a.option_strings and a.nargs != 0 and a.dest not in ("help", "version")}
+    return {a.option_strings[-1]: a for a in parser._actions  # hidden: deprecated spellings
+            if a.option_strings and a.nargs != 0 and a.dest not in ("help", "version")
+            and a.help != argparse.SUPPRESS}
 
 
 def _numeric_option(action: Any) -> bool:

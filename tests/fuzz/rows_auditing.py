@@ -52,9 +52,9 @@ ROWS = {
                                     "events": "any",
                                     "progress": "any"}),  # None: a bar for long audits
     "claimed_delta_curve": Row(MODULE.claimed_delta_curve, {"profile": PureDP(1.0)}),
-    "exact_epsilon": Row(MODULE.exact_epsilon, {"p": [0.5, 0.5], "q": [0.25, 0.75],
+    "exact_epsilon": Row(MODULE.exact_epsilon, {"pmf": [0.5, 0.5], "pmf_prime": [0.25, 0.75],
                                                 "delta": 0.0}),
-    "exact_delta": Row(MODULE.exact_delta, {"p": [0.5, 0.5], "q": [0.25, 0.75], "epsilon": 0.1}),
+    "exact_delta": Row(MODULE.exact_delta, {"pmf": [0.5, 0.5], "pmf_prime": [0.25, 0.75], "epsilon": 0.1}),
     "hockey_stick_lower_bound": Row(MODULE.hockey_stick_lower_bound,
                                     {"samples": _DRAWS, "samples_prime": _DRAWS + 0.1,
                                      "epsilon": 0.5}, kinds={"samples": "sequence",
@@ -71,7 +71,7 @@ ROWS = {
                                    "guarantee": "anything"}),
     "CurvePoint": Row(MODULE.CurvePoint, lambda: _fields(_CURVE_REPORT.points[0]),
                       kinds={"claimed_delta": "probability", "delta_lower_bound": "probability"}),
-    "Event": Row(MODULE.Event, lambda: _fields(_REPORT.event),
+    "OutputEvent": Row(MODULE.OutputEvent, lambda: _fields(_REPORT.event),
                  kinds={"statistic": "any", "low": "real", "high": "real"}),
     "ConfidenceInterval": Row(MODULE.ConfidenceInterval, {"lower": 0.25, "upper": 0.5},
                               kinds={"lower": "probability", "upper": "probability"}),
@@ -79,10 +79,10 @@ ROWS = {
                                                     "confidence": 0.95}),
     # vectorised over successes: an array (even empty) is valid
     "clopper_pearson_lower": Row(MODULE.clopper_pearson_lower, {"successes": 3, "trials": 10,
-                                                                "alpha": 0.05},
+                                                                "failure_probability": 0.05},
                                  kinds={"successes": "array"}),
     "clopper_pearson_upper": Row(MODULE.clopper_pearson_upper, {"successes": 3, "trials": 10,
-                                                                "alpha": 0.05},
+                                                                "failure_probability": 0.05},
                                  kinds={"successes": "array"}),
     # p' = 0 certifies ε = inf: an honest (and the only sound) answer
     "epsilon_lower_bound": Row(MODULE.epsilon_lower_bound,
@@ -138,6 +138,6 @@ ROWS.update({
                                      "bounds": "count", "search_fraction": "probability"},
                               allow_infinite=True),
     "largest_certifiable_epsilon": Row(MODULE.largest_certifiable_epsilon,
-                                       {"n_certify": 10, "confidence": 0.95},
-                                       kinds={"n_certify": "count", "bounds": "count"}),
+                                       {"certify_samples": 10, "confidence": 0.95},
+                                       kinds={"certify_samples": "count", "bounds": "count"}),
 })

@@ -21,7 +21,7 @@ ROWS = {
     "assert_conservative": Row(MODULE.assert_conservative,
                                {"upper_bound": 1.0, "exact": 1.0, "name": "eps"},
                                kinds={"upper_bound": "array", "exact": "array",
-                                      "rel_tol": "positive", "abs_tol": "positive"},
+                                      "rtol": "positive", "atol": "positive"},
                                ok_exceptions=(AssertionError,)),  # a non-conservative bound
 }
 NOT_FUZZED: dict[str, str] = {}

@@ -199,8 +199,8 @@ def test_law_on_shifts_the_noise(law) -> None:
     (lambda: BinomialNoise(0), "trials", ValueError),
     (lambda: BinomialNoise(4, 1.0), "probability", ValueError),
     (lambda: DiscreteLaplace(1.0).law_on(0.5), "x", ValueError),
-    (lambda: DiscreteGaussian(1.0).pmf("3"), "k", TypeError),
-    (lambda: Skellam(1.0).cdf(math.nan), "k", ValueError),
+    (lambda: DiscreteGaussian(1.0).pmf("3"), "outcome", TypeError),
+    (lambda: Skellam(1.0).cdf(math.nan), "outcome", ValueError),
 ])
 def test_invalid_arguments_name_the_parameter(call, name: str, error: type) -> None:
     with pytest.raises(error, match=name):

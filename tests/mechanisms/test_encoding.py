@@ -64,20 +64,20 @@ def test_flip_probability_matches_the_printed_formula(epsilon_0, bits, dimension
 
 
 def test_simulate_mirrors_the_gram_bits_and_has_the_stated_shapes() -> None:
-    mechanism = LocalPrivatizer(dimension=3, bits=2, epsilon_0=2.0, context_bound=2.0)
+    mechanism = LocalPrivatizer(dimension=3, bits=2, local_epsilon=2.0, context_bound=2.0)
     contexts = np.array([[1.0, -1.0, 0.5], [0.0, 0.0, 2.0]])
     b, w = mechanism.simulate(contexts, np.array([0.2, 1.0]), rng=np.random.default_rng(3))
     assert b.shape == (2, 3, 2) and w.shape == (2, 3, 3, 2)
     assert np.array_equal(w, np.swapaxes(w, 1, 2))
     assert mechanism.number_of_bits == 2 * 3 * 6 // 2
-    b2, w2 = m_ldp(contexts, [0.2, 1.0], context_bound=2.0, epsilon_0=2.0, bits=2,
+    b2, w2 = m_ldp(contexts, [0.2, 1.0], context_bound=2.0, local_epsilon=2.0, bits=2,
                    rng=np.random.default_rng(3))
     assert np.array_equal(b, b2) and np.array_equal(w, w2)
 
 
 @pytest.mark.parametrize("value", [0.0, 0.3, 0.5, 0.8125, 1.0])
 def test_entry_estimate_is_exactly_unbiased_with_the_stated_variance(value: float) -> None:
-    mechanism = LocalPrivatizer(dimension=1, bits=3, epsilon_0=1.5, context_bound=1.0)
+    mechanism = LocalPrivatizer(dimension=1, bits=3, local_epsilon=1.5, context_bound=1.0)
     law = mechanism.entry_law(value)
     assert sum(law.probabilities) == 1
     p, m = Fraction(mechanism.flip_probability), mechanism.bits
@@ -93,7 +93,7 @@ def test_entry_estimate_is_exactly_unbiased_with_the_stated_variance(value: floa
 
 def test_scaled_estimates_are_unbiased_over_many_users() -> None:
     """Σ r x and Σ x xᵀ within 5 exact standard deviations (false failure < 1e-5 overall)."""
-    mechanism = LocalPrivatizer(dimension=2, bits=2, epsilon_0=4.0, context_bound=1.0)
+    mechanism = LocalPrivatizer(dimension=2, bits=2, local_epsilon=4.0, context_bound=1.0)
     users, x, r = 20_000, np.array([0.6, -0.7]), 0.8
     b, w = mechanism.simulate(np.tile(x, (users, 1)), np.full(users, r),
                               rng=np.random.default_rng(9))
@@ -111,7 +111,7 @@ def test_scaled_estimates_are_unbiased_over_many_users() -> None:
 @pytest.mark.parametrize("bits", [1, 2])
 def test_privacy_loss_between_matches_full_enumeration(bits: int) -> None:
     """d = 1: the product over entries equals the law over the whole output space."""
-    mechanism = LocalPrivatizer(dimension=1, bits=bits, epsilon_0=1.0, context_bound=1.0)
+    mechanism = LocalPrivatizer(dimension=1, bits=bits, local_epsilon=1.0, context_bound=1.0)
     first, second = ([0.75], 0.5), ([-1.0], 1.0)
 
     def full_law(inputs):
@@ -133,11 +133,11 @@ def test_privacy_loss_between_matches_full_enumeration(bits: int) -> None:
     (lambda: randomized_rounding(0.5, precision=2 ** 60, rng=np.random.default_rng(0)),
      "precision"),
     (lambda: unary_encoding(0.5, bits=0, rng=np.random.default_rng(0)), "bits"),
-    (lambda: mldp_flip_probability(0.0, bits=1, dimension=1), "epsilon_0"),
+    (lambda: mldp_flip_probability(0.0, bits=1, dimension=1), "local_epsilon"),
     (lambda: mldp_flip_probability(1.0, bits=1.5, dimension=1), "bits"),
     (lambda: mldp_flip_probability(1.0, bits=1, dimension=0), "dimension"),
     (lambda: LocalPrivatizer(2, 1, 1.0, -1.0), "context_bound"),
-    (lambda: LocalPrivatizer(2, 1, math.nan, 1.0), "epsilon_0"),
+    (lambda: LocalPrivatizer(2, 1, math.nan, 1.0), "local_epsilon"),
     (lambda: LocalPrivatizer(2, 1, 1.0, 1.0).simulate([1.0, 1.0], 0.5,
                                                        rng=np.random.default_rng(0)), "context"),
     (lambda: LocalPrivatizer(2, 1, 1.0, 1.0).simulate([0.1, 0.1, 0.1], 0.5,
@@ -146,7 +146,7 @@ def test_privacy_loss_between_matches_full_enumeration(bits: int) -> None:
                                                        rng=np.random.default_rng(0)), "reward"),
     (lambda: LocalPrivatizer(2, 1, 1.0, 1.0).estimate_entries([1, 1], users=0), "users"),
     (lambda: LocalPrivatizer(2, 1, 1.0, 1.0).entry_law(1.5), "value"),
-    (lambda: m_ldp([0.1], 0.5, context_bound=1.0, epsilon_0=1.0, bits=0,
+    (lambda: m_ldp([0.1], 0.5, context_bound=1.0, local_epsilon=1.0, bits=0,
                    rng=np.random.default_rng(0)), "bits"),
 ])
 def test_bad_input_names_the_parameter(call, name: str) -> None:

@@ -71,17 +71,17 @@ def _input_grid(dimension: int, bound: float):
 @pytest.mark.parametrize("dimension, bits", [(1, 1), (1, 2), (2, 1), (2, 2)])
 def test_mldp_map_bounds_the_exact_loss_over_inputs(dimension: int, bits: int) -> None:
     """Brute force over a grid of inputs: the map's ε >= the exact max log-ratio."""
-    mechanism = LocalPrivatizer(dimension=dimension, bits=bits, epsilon_0=1.0, context_bound=1.0)
+    mechanism = LocalPrivatizer(dimension=dimension, bits=bits, local_epsilon=1.0, context_bound=1.0)
     epsilon = privacy_map(mechanism).epsilon
     grid = _input_grid(dimension, 1.0)
     worst = max(mechanism.privacy_loss_between(a, b) for a, b in itertools.permutations(grid, 2))
     assert 0 < worst <= epsilon
-    assert epsilon <= mechanism.epsilon_0  # p rounded up: the map never exceeds the printed ε0
-    assert epsilon == pytest.approx(mechanism.epsilon_0, rel=1e-14)
+    assert epsilon <= mechanism.local_epsilon  # p rounded up: the map never exceeds the printed ε0
+    assert epsilon == pytest.approx(mechanism.local_epsilon, rel=1e-14)
 
 
 def test_mldp_map_is_the_per_bit_epsilon_times_the_number_of_bits() -> None:
-    mechanism = LocalPrivatizer(dimension=3, bits=4, epsilon_0=2.0, context_bound=1.0)
+    mechanism = LocalPrivatizer(dimension=3, bits=4, local_epsilon=2.0, context_bound=1.0)
     per_bit = privacy_map(BinaryRandomizedResponse(mechanism.flip_probability)).epsilon
     assert mechanism.number_of_bits == 4 * 3 * 6 // 2
     assert privacy_map(mechanism).epsilon == pytest.approx(mechanism.number_of_bits * per_bit,
@@ -90,7 +90,7 @@ def test_mldp_map_is_the_per_bit_epsilon_times_the_number_of_bits() -> None:
 
 def test_one_bit_is_charged_its_exact_epsilon() -> None:
     """With m = d = 1 the map is 2 ln((2 − p)/p): each of the 2 bits at its exact per-bit ε."""
-    mechanism = LocalPrivatizer(dimension=1, bits=1, epsilon_0=0.8, context_bound=1.0)
+    mechanism = LocalPrivatizer(dimension=1, bits=1, local_epsilon=0.8, context_bound=1.0)
     single = mechanism.entry_law(0.0).probabilities, mechanism.entry_law(1.0).probabilities
     assert privacy_map(mechanism).epsilon == pytest.approx(2 * float(_max_log_ratio(*single)),
                                                            rel=1e-14)

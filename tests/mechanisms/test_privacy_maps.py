@@ -114,10 +114,10 @@ def test_pmf_pair_profile_with_fractions_and_a_zero() -> None:
 
 
 @pytest.mark.parametrize("p, q, name", [
-    ([0.5, 0.6], [0.5, 0.5], "p"),
-    ([0.5, 0.5], [1.5, -0.5], "q"),
-    ([0.5, 0.5], [1.0], "q"),
-    ([0.5, math.nan], [0.5, 0.5], "p"),
+    ([0.5, 0.6], [0.5, 0.5], "pmf"),
+    ([0.5, 0.5], [1.5, -0.5], "pmf_prime"),
+    ([0.5, 0.5], [1.0], "pmf_prime"),
+    ([0.5, math.nan], [0.5, 0.5], "pmf"),
 ])
 def test_pmf_pair_profile_rejects_bad_pmfs(p, q, name: str) -> None:
     with pytest.raises(ValueError, match=name):

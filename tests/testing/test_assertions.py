@@ -85,8 +85,8 @@ def test_assert_conservative_passes_at_and_above_the_exact_value() -> None:
     assert_conservative(1.0, 1.0, name="eps")
     assert_conservative(math.inf, 3.0, name="eps")
     assert_conservative(np.array([1.0, 2.0]), np.array([0.5, 2.0]), name="curve")
-    assert_conservative(0.999999, 1.0, name="eps", rel_tol=1e-6)
-    assert_conservative(0.9, 1.0, name="eps", abs_tol=0.1)
+    assert_conservative(0.999999, 1.0, name="eps", rtol=1e-6)
+    assert_conservative(0.9, 1.0, name="eps", atol=0.1)
 
 
 def test_assert_conservative_names_the_bound_and_the_shortfall() -> None:
@@ -103,8 +103,8 @@ def test_assert_conservative_names_the_bound_and_the_shortfall() -> None:
     ({"upper_bound": math.nan}, "upper_bound"),
     ({"exact": "1"}, "exact"),
     ({"name": ""}, "name"),
-    ({"rel_tol": -1.0}, "rel_tol"),
-    ({"abs_tol": math.nan}, "abs_tol"),
+    ({"rtol": -1.0}, "rtol"),
+    ({"atol": math.nan}, "atol"),
 ])
 def test_assert_conservative_refuses_bad_arguments(kwargs, name) -> None:
     arguments = {"upper_bound": 1.0, "exact": 1.0, "name": "eps", **kwargs}

@@ -114,7 +114,8 @@ def test_settings():
 
 @pytest.mark.parametrize("option", ["--dpverify-seed=-1", "--dpverify-seed=x",
                                     "--dpverify-samples=5", "--dpverify-samples=1e5x",
-                                    "--dpverify-confidence=1", "--dpverify-confidence=nan"])
+                                    "--dpverify-confidence=1", "--dpverify-confidence=nan",
+                                    "--dpverify-confidence=0.05"])
 def test_bad_options_are_usage_errors_naming_the_option(pytester: pytest.Pytester,
                                                        option: str) -> None:
     pytester.makepyfile(test_user="def test_nothing(): pass")
@@ -182,7 +183,7 @@ def test_bad_value():
     result.stdout.fnmatch_lines(["*dp_audit on test_user.py::test_typo: takes only the keywords "
                                  "samples, confidence, seed*unknown keywords=*sample*"])
     result.stdout.fnmatch_lines(["*dp_audit on test_user.py::test_bad_value: confidence=1.5 "
-                                 "must be a number in (0, 1)*"])
+                                 "must be a number in [[]0.5, 1)*"])
     marked = _draws(result)["marked"]
     pytester.makepyfile(test_user='''
 def test_marker_seed(dp_rng):

@@ -78,7 +78,7 @@ def pld_of(accountant: Any, event: Event, *, probe: bool) -> Any:
                 mechanism.scale, sensitivity=event.sensitivity)
         if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
             return None if probe else PrivacyLossDistribution.from_randomized_response(
-                mechanism.epsilon, k=mechanism.k)
+                mechanism.epsilon, categories=mechanism.categories)
         if isinstance(mechanism, TruncatedDiscreteGaussian):   # its exact finite pair (q = 1)
             from dpverify.accountants.subsampling import dominating_pair, poisson_subsampled_pld
             dominating_pair(mechanism, sensitivity=event.sensitivity)     # raises if none

@@ -110,7 +110,7 @@ def rdp_of(accountant: Any, event: Event, *, probe: bool) -> Any:
                                                               orders=orders)
         if isinstance(mechanism, RandomizedResponse) and event.sensitivity == 1.0:
             return None if probe else randomized_response_rdp(mechanism.epsilon, orders=orders,
-                                                              k=mechanism.k)
+                                                              categories=mechanism.categories)
         epsilon = pure_epsilon(event)
         if epsilon is not None:
             return None if probe else pure_dp_rdp(epsilon, orders=orders)

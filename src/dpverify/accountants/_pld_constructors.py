@@ -283,11 +283,14 @@ class PLDConstructors:
         return cls((grid_from_atoms(losses, masses, interval=interval, exact_losses=exact),), tail)
 
     @classmethod
-    def from_randomized_response(cls, epsilon: float, *, k: int = 2,
+    @renamed_parameters(k="categories")
+    def from_randomized_response(cls, epsilon: float, *, categories: int = 2,
                                  value_discretization_interval: float | None = None,
                                  tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
                                  ) -> PrivacyLossDistribution:
         """PLD of k-ary randomized response: keep w.p. ``e^ε/(e^ε+k−1)``, else uniform on the rest.
+
+        ``categories`` is the number k >= 2 of outputs.
 
         The loss is ε w.p. ``e^ε/Z``, −ε w.p. ``1/Z`` and 0 w.p. ``(k−2)/Z``,
         ``Z = e^ε + k − 1``, computed in mpmath; by default ``h = ε/128`` (exact
@@ -303,7 +306,7 @@ class PLDConstructors:
         0.462117
         """
         epsilon = check_epsilon(epsilon, "epsilon")
-        k = check_int_at_least(k, "k", 2)
+        k = check_int_at_least(categories, "categories", 2)
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              _atom_interval(epsilon))
         with working_precision():
@@ -349,7 +352,8 @@ class PLDConstructors:
         return cls((grid_from_atoms(*atoms, interval=interval, exact_losses=True),), tail)
 
     @classmethod
-    def from_pmfs(cls, p: Any, q: Any, *, symmetric: bool = False,
+    @renamed_parameters(p="pmf", q="pmf_prime")
+    def from_pmfs(cls, pmf: Any, pmf_prime: Any, *, symmetric: bool = False,
                   value_discretization_interval: float | None = None,
                   tail_mass_truncation: float = DEFAULT_TAIL_MASS_TRUNCATION,
                   ) -> PrivacyLossDistribution:
@@ -357,7 +361,8 @@ class PLDConstructors:
 
         Parameters
         ----------
-        p, q
+        pmf, pmf_prime
+            The pmfs p (on the input with the record) and q (on its neighbour):
             1-D array-likes of equal length, or dicts ``outcome -> probability``
             (a missing outcome has probability 0). Each must sum to 1 within 1e-9;
             the given numbers are taken as the exact pmfs.
@@ -380,15 +385,15 @@ class PLDConstructors:
         >>> round(pld.delta_for_epsilon(0.0), 3)
         0.25
         """
-        first, second = pmf_items(p, "p"), pmf_items(q, "q")
+        first, second = pmf_items(pmf, "pmf"), pmf_items(pmf_prime, "pmf_prime")
         if not isinstance(symmetric, bool):
             raise DpverifyTypeError(f"symmetric={symmetric!r} must be a bool")
-        if not isinstance(p, Mapping) and len(first) != len(second):
-            raise value_error("q", q, f"of the same length as p ({len(first)})")
+        if not isinstance(pmf, Mapping) and len(first) != len(second):
+            raise value_error("pmf_prime", pmf_prime, f"of the same length as pmf ({len(first)})")
         first = {**{key: 0.0 for key in second}, **first}
         second = {**{key: 0.0 for key in first}, **second}
-        check_normalised(first, "p")
-        check_normalised(second, "q")
+        check_normalised(first, "pmf")
+        check_normalised(second, "pmf_prime")
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              DEFAULT_VALUE_DISCRETIZATION_INTERVAL)
         forward = grid_from_atoms(*pmf_loss_atoms(first, second), interval=interval)
@@ -458,8 +463,8 @@ class PLDConstructors:
             interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                                  spec.loss_std() / POINTS_PER_STANDARD_DEVIATION)
             return cls((monotone_grid(spec, interval, tail),), tail, rebuild=partial(
-                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity, neighbouring=relation,
-                value_discretization_interval=interval))
+                cls.from_subsampled_gaussian, sigma, q, sensitivity=sensitivity,
+                neighbouring=relation, value_discretization_interval=interval))
         remove = SubsampledGaussian(_noise(sigma, sensitivity), q)
         interval, tail = check_grid_options(value_discretization_interval, tail_mass_truncation,
                                              remove.loss_std() / POINTS_PER_STANDARD_DEVIATION)

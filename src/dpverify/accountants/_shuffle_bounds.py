@@ -102,7 +102,7 @@ def register_shuffle_bound(name: str, *, epsilon: Callable[..., mpmath.mpf],
 
 
 def blanket_k(randomizer: Randomizer) -> int:
-    return 2 if isinstance(randomizer, BinaryRandomizedResponse) else randomizer.k
+    return 2 if isinstance(randomizer, BinaryRandomizedResponse) else randomizer.categories
 
 
 register_shuffle_bound(
@@ -231,5 +231,5 @@ def passes_budget(name: str, local_epsilon: float, n: int, delta: float, randomi
 
 
 def checked_forward(local_epsilon: Any, n: Any, delta: Any, bound: Any) -> tuple:
-    return (check_epsilon(local_epsilon, "local_epsilon"), check_positive_int(n, "n"),
+    return (check_epsilon(local_epsilon, "local_epsilon"), check_positive_int(n, "users"),
             check_delta(delta, "delta", allow_zero=False), check_bound_name(bound))

@@ -93,8 +93,8 @@ def _check_fmt_limit(bound: str, log_argument: int, local_epsilon: float, n: int
     with working_precision():
         limit = _fmt_limit(n, delta, log_argument)
         if not _at_most(mpmath.mpf(local_epsilon), limit):
-            raise _regime_error(bound, f"local_epsilon <= ln(n / (16 ln({log_argument}/delta)))",
-                                f"local_epsilon={local_epsilon!r}, n={n}, delta={delta!r}: "
+            raise _regime_error(bound, f"local_epsilon <= ln(users / (16 ln({log_argument}/delta)))",
+                                f"local_epsilon={local_epsilon!r}, users={n}, delta={delta!r}: "
                                 f"the limit is {mpmath.nstr(limit, 8)}")
 
 
@@ -182,11 +182,11 @@ def erlingsson2019_epsilon(local_epsilon: float, n: int, delta: float) -> mpmath
 
 def erlingsson2019_check(local_epsilon: float, n: int, delta: float) -> None:
     """[R] Conditions of the corollary: ``ε0 < 1/2``, ``n >= 1000``, ``δ < 1/100``."""
-    detail = f"local_epsilon={local_epsilon!r}, n={n}, delta={delta!r}"
+    detail = f"local_epsilon={local_epsilon!r}, users={n}, delta={delta!r}"
     if not local_epsilon < 0.5:
         raise _regime_error("erlingsson2019", "local_epsilon < 1/2", detail)
     if n < 1000:
-        raise _regime_error("erlingsson2019", "n >= 1000", detail)
+        raise _regime_error("erlingsson2019", "users >= 1000", detail)
     if not delta < 0.01:
         raise _regime_error("erlingsson2019", "delta < 1/100", detail)
 
@@ -208,9 +208,9 @@ def balle2019_epsilon(local_epsilon: float, n: int, delta: float, k: int) -> mpm
 
 def balle2019_check(local_epsilon: float, n: int, delta: float, k: int) -> None:
     """[R] The blanket theorem needs ``n >= 2`` and gives its ε only for ``ε <= 1``."""
-    detail = f"local_epsilon={local_epsilon!r}, n={n}, delta={delta!r}, k={k}"
+    detail = f"local_epsilon={local_epsilon!r}, users={n}, delta={delta!r}, categories={k}"
     if n < 2:
-        raise _regime_error("balle2019", "n >= 2", detail)
+        raise _regime_error("balle2019", "users >= 2", detail)
     value = balle2019_epsilon(local_epsilon, n, delta, k)
     if not _at_most(value, mpmath.mpf(1)):
         raise _regime_error("balle2019", "epsilon <= 1",
@@ -239,7 +239,7 @@ def cheu2019_check(flip_probability: float, n: int, delta: float) -> None:
         rate = mpmath.mpf(flip_probability) * n
         needed = 14 * mpmath.log(4 / mpmath.mpf(delta))
         if not _at_most(needed, rate):
-            raise _regime_error("cheu2019", "flip_probability * n >= 14 ln(4/delta)",
-                                f"flip_probability={flip_probability!r}, n={n}, "
+            raise _regime_error("cheu2019", "flip_probability * users >= 14 ln(4/delta)",
+                                f"flip_probability={flip_probability!r}, users={n}, "
                                 f"delta={delta!r}: p n = {mpmath.nstr(rate, 8)} < "
                                 f"{mpmath.nstr(needed, 8)}")

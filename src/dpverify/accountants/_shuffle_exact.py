@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
     check_delta,
@@ -317,14 +318,15 @@ _LARGE_N = ("for more users use the closed-form upper bounds amplified_epsilon /
 
 def _check_common(flip_probability: float, n: int) -> tuple[float, int]:
     p = check_probability(flip_probability, "flip_probability", open_low=True)
-    return p, check_positive_int(n, "n", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
+    return p, check_positive_int(n, "users", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
 
 
 def _check_rtol(rtol: float) -> float:
     return check_in_range(rtol, "rtol", 0.0, 1.0, low_closed=False, high_closed=False)
 
 
-def shuffled_binary_rr_delta(flip_probability: float, n: int, epsilon: float, *,
+@renamed_parameters(n="users")
+def shuffled_binary_rr_delta(flip_probability: float, users: int, epsilon: float, *,
                              rtol: float = 1e-9) -> float:
     """Exact δ(ε) of the shuffled binary randomized response, worst case over the other users.
 
@@ -333,8 +335,8 @@ def shuffled_binary_rr_delta(flip_probability: float, n: int, epsilon: float, *,
     flip_probability
         p in (0, 1]: each user keeps its bit with probability 1 − p, otherwise
         reports a fair coin (local ε0 = ln((2 − p)/p)).
-    n
-        Number of users in the shuffled batch (>= 1).
+    users
+        Number n of users in the shuffled batch (>= 1).
     epsilon
         ε >= 0.
     rtol
@@ -373,7 +375,7 @@ def shuffled_binary_rr_delta(flip_probability: float, n: int, epsilon: float, *,
     >>> 5e-7 < d <= 1e-6
     True
     """
-    p, n = _check_common(flip_probability, n)
+    p, n = _check_common(flip_probability, users)
     epsilon = check_epsilon(epsilon)
     rtol = _check_rtol(rtol)
     if n == 1:
@@ -384,13 +386,14 @@ def shuffled_binary_rr_delta(flip_probability: float, n: int, epsilon: float, *,
     return min(round_up(value, relative_error=1e-30), 1.0)
 
 
-def shuffled_binary_rr_epsilon(flip_probability: float, n: int, delta: float, *,
+@renamed_parameters(n="users")
+def shuffled_binary_rr_epsilon(flip_probability: float, users: int, delta: float, *,
                                rtol: float = 1e-9) -> float:
     """Smallest ε with exact δ(ε) <= delta for the shuffled binary randomized response.
 
     Parameters
     ----------
-    flip_probability, n
+    flip_probability, users
         As in :func:`shuffled_binary_rr_delta`.
     delta
         Target δ in [0, 1).
@@ -416,7 +419,7 @@ def shuffled_binary_rr_epsilon(flip_probability: float, n: int, delta: float, *,
     >>> round(shuffled_binary_rr_epsilon(0.487, 1000, 1e-6), 3)
     0.148
     """
-    p, n = _check_common(flip_probability, n)
+    p, n = _check_common(flip_probability, users)
     delta = check_delta(delta)
     rtol = _check_rtol(rtol)
     with working_precision():
@@ -451,13 +454,14 @@ def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
         candidates.add(worst)
 
 
-def min_flip_probability(n: int, epsilon: float, delta: float, *, rtol: float = 1e-9) -> float:
+@renamed_parameters(n="users")
+def min_flip_probability(users: int, epsilon: float, delta: float, *, rtol: float = 1e-9) -> float:
     """Smallest flip probability p (least noise) whose exact shuffled guarantee is (ε, δ).
 
     Parameters
     ----------
-    n
-        Batch size (>= 1).
+    users
+        Number n of users in the shuffled batch (>= 1).
     epsilon, delta
         Target ε >= 0 and δ in [0, 1).
     rtol
@@ -487,14 +491,14 @@ def min_flip_probability(n: int, epsilon: float, delta: float, *, rtol: float = 
     >>> shuffled_binary_rr_delta(p, 1000, 0.5) <= 1e-6
     True
     """
-    n = check_positive_int(n, "n", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
+    n = check_positive_int(users, "users", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     rtol = _check_rtol(rtol)
     try:
         return bisect_passing(lambda p: shuffled_binary_rr_delta(p, n, epsilon) <= delta,
                               1e-12, 1.0, rtol=rtol)
     except CalibrationError as error:
-        raise CalibrationError(f"no flip probability in [1e-12, 1] is needed for n={n}, "
+        raise CalibrationError(f"no flip probability in [1e-12, 1] is needed for users={n}, "
                                f"epsilon={epsilon!r}, delta={delta!r}: {error}") from error
 
 

@@ -52,9 +52,9 @@ MAX_USERS = 10**7
 
 def check_users(n: int) -> int:
     """Validate the batch size of a numerical bound: an integer in [1, MAX_USERS]."""
-    n = check_positive_int(n, "n")
+    n = check_positive_int(n, "users")
     if n > MAX_USERS:
-        raise value_error("n", n, f"at most {MAX_USERS} for the numerical bounds",
+        raise value_error("users", n, f"at most {MAX_USERS} for the numerical bounds",
                           "use a closed-form bound (e.g. 'fmt2021') for larger batches")
     return n
 

@@ -15,8 +15,8 @@ over every method that supports the history.
 Neighbouring relations (:class:`~dpverify.neighbouring.Neighbouring`, or its
 string): ``"add-remove"`` (the default: Poisson sampling changes the batch
 size), ``"replace-one"`` and ``"replace-special"`` (replace a record by a
-special value that contributes nothing). A mechanism event's sensitivity is the caller's, under the chosen
-relation; the Poisson-subsampled Gaussian has the dominating pairs of Zhu,
+special value that contributes nothing). A mechanism event's sensitivity is
+the caller's, under the chosen relation; the Poisson-subsampled Gaussian has the dominating pairs of Zhu,
 Dong, Wang (AISTATS 2022, Prop. 30): under add-remove and replace-special by
 PLD and RDP, under replace-one (contributions ±1: the pair
 ``(1−q)N(0) + qN(±1)``, dp_accounting's ``REPLACE_ONE``) by PLD only.
@@ -86,7 +86,6 @@ class PrivacyAccountant:
     Examples
     --------
     >>> from dpverify.mechanisms import Gaussian
-from dpverify.neighbouring import Neighbouring
     >>> accountant = PrivacyAccountant(method="pld")
     >>> for _ in range(1000):
     ...     _ = accountant.step(noise_multiplier=1.1, sample_rate=0.01)
@@ -143,6 +142,10 @@ from dpverify.neighbouring import Neighbouring
         composition is computed once, when ε or δ is asked for. Python and numpy
         real scalars and 0-d arrays are read as the float they are, so
         ``np.float32``, ``np.float64``, ``np.array(1.1)`` and ints take the O(1) path too.
+
+        ``sample_rate`` is the Poisson sampling probability q, under Opacus's name: the
+        one documented exception to the vocabulary's ``sampling_probability``, so that a
+        training loop written for Opacus runs unchanged.
         """
         key = (_scalar(noise_multiplier), _scalar(sample_rate))
         if self._last_step == key and type(key[0]) is float and type(key[1]) is float:

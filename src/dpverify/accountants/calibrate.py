@@ -15,12 +15,12 @@ from __future__ import annotations
 import math
 import sys
 from fractions import Fraction
-from typing import Any
 
 import mpmath
 import numpy as np
 from scipy import special
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
     check_choice,
@@ -28,7 +28,6 @@ from dpverify._validation import (
     check_epsilon,
     check_positive,
     check_positive_int,
-    renamed_keyword,
     limit_error,
 )
 from dpverify.accountants._calibration_search import naming, request, smallest_passing
@@ -149,16 +148,9 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float 
                                               sensitivity=sensitivity))
 
 
-def _count(count: Any, compositions: Any) -> int:
-    """``count`` validated, or the value passed as the deprecated ``compositions=`` (validated under
-    that name, with a DeprecationWarning)."""
-    value = renamed_keyword(count, compositions, name="count", old_name="compositions", default=1)
-    return check_positive_int(value, "count" if compositions is None else "compositions")
-
-
+@renamed_parameters(compositions="count")
 def gaussian_epsilon(sigma: float, *, delta: float, count: int = 1,
-                     sensitivity: float = 1.0, method: str = "pld",
-                     compositions: int | None = None) -> float:
+                     sensitivity: float = 1.0, method: str = "pld") -> float:
     """Upper bound on ε of ``count`` Gaussian releases with noise σ, at δ.
 
     ``method`` is ``"pld"`` (privacy loss distribution, pessimistic
@@ -174,7 +166,7 @@ def gaussian_epsilon(sigma: float, *, delta: float, count: int = 1,
     """
     sigma = check_positive(sigma, "sigma")
     delta = check_delta(delta, allow_zero=False)
-    count = _count(count, compositions)
+    count = check_positive_int(count, "count")
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", GAUSSIAN_METHODS)
     with naming(request(sigma=sigma, delta=delta, count=count,
@@ -194,9 +186,9 @@ def _gaussian_epsilon(sigma: float, delta: float, count: int, sensitivity: float
     return pld.self_compose(count).epsilon_for_delta(delta)
 
 
+@renamed_parameters(compositions="count")
 def min_gaussian_sigma(epsilon: float, delta: float, *, count: int = 1,
-                       sensitivity: float = 1.0, method: str = "pld",
-                       compositions: int | None = None) -> float:
+                       sensitivity: float = 1.0, method: str = "pld") -> float:
     """Smallest σ (to a small relative tolerance) such that k Gaussian releases are (ε, δ)-DP.
 
     Parameters
@@ -209,9 +201,6 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, count: int = 1,
         ℓ2 sensitivity of each release.
     method : {"pld", "rdp", "analytic"}
         Accountant used to evaluate a candidate σ (see :func:`gaussian_epsilon`).
-    compositions : int, optional
-        Deprecated alias of ``count`` (a ``DeprecationWarning``); ``count`` is the
-        name every event, accountant and PLD of dpverify uses.
 
     Returns
     -------
@@ -237,7 +226,7 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, count: int = 1,
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
-    count = _count(count, compositions)
+    count = check_positive_int(count, "count")
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", GAUSSIAN_METHODS)
     _check_pld_compositions(count, method)
@@ -256,9 +245,9 @@ def min_gaussian_sigma(epsilon: float, delta: float, *, count: int = 1,
                                               sensitivity=sensitivity, method=method))
 
 
+@renamed_parameters(compositions="count")
 def laplace_epsilon(scale: float, *, delta: float = 0.0, count: int = 1,
-                    sensitivity: float = 1.0, method: str | None = None,
-                    compositions: int | None = None) -> float:
+                    sensitivity: float = 1.0, method: str | None = None) -> float:
     """Upper bound on ε of ``count`` Laplace releases with noise ``scale``, at δ.
 
     ``method="pure"`` gives the exact pure-DP answer k·Δ/b (δ is then
@@ -272,7 +261,7 @@ def laplace_epsilon(scale: float, *, delta: float = 0.0, count: int = 1,
     1.0
     """
     scale = check_positive(scale, "scale")
-    count = _count(count, compositions)
+    count = check_positive_int(count, "count")
     sensitivity = check_positive(sensitivity, "sensitivity")
     if method is None:
         method = "pure" if check_delta(delta) == 0.0 else "pld"
@@ -290,9 +279,9 @@ def laplace_epsilon(scale: float, *, delta: float = 0.0, count: int = 1,
         return pld.self_compose(count).epsilon_for_delta(delta)
 
 
+@renamed_parameters(compositions="count")
 def min_laplace_scale(epsilon: float, delta: float = 0.0, *, count: int = 1,
-                      sensitivity: float = 1.0, method: str = "pld",
-                      compositions: int | None = None) -> float:
+                      sensitivity: float = 1.0, method: str = "pld") -> float:
     """Smallest Laplace scale b such that k Laplace releases are (ε, δ)-DP.
 
     With ``method="pure"`` (or δ = 0) this is exactly b = kΔ/ε. Otherwise the
@@ -306,7 +295,7 @@ def min_laplace_scale(epsilon: float, delta: float = 0.0, *, count: int = 1,
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta)
-    count = _count(count, compositions)
+    count = check_positive_int(count, "count")
     sensitivity = check_positive(sensitivity, "sensitivity")
     method = check_choice(method, "method", LAPLACE_METHODS)
     if delta > 0.0:

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import mpmath
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import (
     check_delta,
@@ -145,17 +146,18 @@ def basic_composition(guarantees: Iterable[PureDP | ApproxDP]) -> PureDP | Appro
     return ApproxDP(epsilon=epsilon, delta=delta)
 
 
-def advanced_composition(epsilon: float, delta: float, k: int, *,
+@renamed_parameters(k="count")
+def advanced_composition(epsilon: float, delta: float, count: int, *,
                          delta_slack: float) -> ApproxDP:
     """Advanced composition of k (ε, δ)-DP mechanisms (Dwork–Rothblum–Vadhan).
 
     Parameters
     ----------
     epsilon, delta
-        The guarantee (ε, δ) of each of the ``k`` mechanisms; ε >= 0 finite,
+        The guarantee (ε, δ) of each of the ``count`` mechanisms; ε >= 0 finite,
         δ in [0, 1).
-    k
-        Number of mechanisms, an integer >= 1.
+    count
+        Number of mechanisms k, an integer >= 1.
     delta_slack
         The extra failure probability δ' in (0, 1) traded for the √k growth.
 
@@ -201,18 +203,18 @@ def advanced_composition(epsilon: float, delta: float, k: int, *,
     >>> round(g.epsilon, 6), round(g.delta, 12)
     (6.308231, 0.000101)
     """
-    epsilon, delta, k = _check_homogeneous(epsilon, delta, k)
+    epsilon, delta, k = _check_homogeneous(epsilon, delta, count)
     delta_slack = check_probability(delta_slack, "delta_slack", open_low=True, open_high=True)
     exact_delta = k * Fraction(delta) + Fraction(delta_slack)
     total_delta = round_up(exact_delta)
     if not total_delta < 1:
-        raise value_error("delta_slack", delta_slack, f"below 1 - k*delta = {1 - k * delta!r}",
-                          "k*delta + delta_slack >= 1 would be a vacuous guarantee")
+        raise value_error("delta_slack", delta_slack, f"below 1 - count*delta = {1 - k * delta!r}",
+                          "count*delta + delta_slack >= 1 would be a vacuous guarantee")
     with working_precision():
         eps = mpmath.mpf(epsilon)
         value = (eps * mpmath.sqrt(2 * k * mpmath.log(1 / mpmath.mpf(delta_slack)))
                  + k * eps * mpmath.expm1(eps))
-        total_epsilon = _finite_epsilon(value, "k*epsilon*(exp(epsilon) - 1) overflows")
+        total_epsilon = _finite_epsilon(value, "count*epsilon*(exp(epsilon) - 1) overflows")
     return ApproxDP(epsilon=total_epsilon, delta=total_delta)
 
 
@@ -223,21 +225,22 @@ _MANY_COMPOSITIONS = ("for more compositions use advanced_composition (closed fo
                       ".self_compose(k)")
 
 
-def _check_homogeneous(epsilon: float, delta: float, k: int, *,
+def _check_homogeneous(epsilon: float, delta: float, count: int, *,
                        maximum: int | None = None) -> tuple[float, float, int]:
-    """Validate the (ε, δ, k) of a homogeneous composition (k at most ``maximum``)."""
+    """Validate the (ε, δ, count) of a homogeneous composition (count at most ``maximum``)."""
     if maximum is None:
-        count = check_positive_int(k, "k")
+        count = check_positive_int(count, "count")
     else:
-        count = check_positive_int(k, "k", maximum=maximum, instead=_MANY_COMPOSITIONS)
+        count = check_positive_int(count, "count", maximum=maximum, instead=_MANY_COMPOSITIONS)
     return check_epsilon(epsilon, "epsilon"), check_delta(delta, "delta"), count
 
 
-def optimal_composition(epsilon: float, delta: float, k: int, *,
+@renamed_parameters(k="count")
+def optimal_composition(epsilon: float, delta: float, count: int, *,
                         target_delta: float) -> ApproxDP:
     """Exact optimal k-fold composition of (ε, δ)-DP (Kairouz–Oh–Viswanath).
 
-    Returns the smallest ε_g such that *every* adaptive composition of ``k``
+    Returns the smallest ε_g such that *every* adaptive composition of ``count`` = k
     (ε, δ)-DP mechanisms is (ε_g, target_delta)-DP; no smaller ε_g is valid
     for all such compositions.
 
@@ -245,8 +248,8 @@ def optimal_composition(epsilon: float, delta: float, k: int, *,
     ----------
     epsilon, delta
         The guarantee (ε, δ) of each mechanism; ε >= 0 finite, δ in [0, 1).
-    k
-        Number of mechanisms, an integer >= 1 (fast up to k ~ 10^5 and beyond).
+    count
+        Number of mechanisms k, an integer >= 1 (fast up to k ~ 10^5 and beyond).
     target_delta
         The composed δ, in (0, 1) and at least ``1 - (1 - δ)^k``.
 
@@ -305,13 +308,14 @@ def optimal_composition(epsilon: float, delta: float, k: int, *,
     >>> optimal_composition(0.5, 1e-3, 1, target_delta=1e-3).epsilon  # k = 1: (ε, δ) itself
     0.5
     """
-    epsilon, delta, k = _check_homogeneous(epsilon, delta, k,
+    epsilon, delta, k = _check_homogeneous(epsilon, delta, count,
                                            maximum=MAX_OPTIMAL_COMPOSITIONS)
     target_delta = check_probability(target_delta, "target_delta", open_low=True, open_high=True)
     return ApproxDP(epsilon=optimal_epsilon(epsilon, delta, k, target_delta), delta=target_delta)
 
 
-def optimal_composition_delta(epsilon: float, delta: float, k: int, *,
+@renamed_parameters(k="count")
+def optimal_composition_delta(epsilon: float, delta: float, count: int, *,
                               target_epsilon: float) -> float:
     """Exact optimal δ of k-fold composition of (ε, δ)-DP at a given ε (Kairouz–Oh–Viswanath).
 
@@ -319,8 +323,8 @@ def optimal_composition_delta(epsilon: float, delta: float, k: int, *,
     ----------
     epsilon, delta
         The guarantee (ε, δ) of each mechanism; ε >= 0 finite, δ in [0, 1).
-    k
-        Number of mechanisms, an integer >= 1.
+    count
+        Number of mechanisms k, an integer >= 1.
     target_epsilon
         The composed ε at which δ is wanted, >= 0 and finite.
 
@@ -359,15 +363,16 @@ def optimal_composition_delta(epsilon: float, delta: float, k: int, *,
     >>> round(optimal_composition_delta(0.1, 1e-6, 100, target_epsilon=3.0), 8)
     0.00146126
     """
-    epsilon, delta, k = _check_homogeneous(epsilon, delta, k,
+    epsilon, delta, k = _check_homogeneous(epsilon, delta, count,
                                            maximum=MAX_OPTIMAL_COMPOSITIONS)
     target_epsilon = check_epsilon(target_epsilon, "target_epsilon")
     return optimal_delta(epsilon, delta, k, target_epsilon)
 
 
-def max_step_epsilon(total_epsilon: float, total_delta: float, k: int, *,
+@renamed_parameters(k="count")
+def max_step_epsilon(total_epsilon: float, total_delta: float, count: int, *,
                      step_delta: float = 0.0) -> float:
-    """Largest per-step ε such that k (ε, ``step_delta``)-DP steps are (total_ε, total_δ)-DP.
+    """Largest per-step ε such that ``count`` (ε, ``step_delta``)-DP steps are (total ε, δ)-DP.
 
     The inverse of :func:`optimal_composition` in ε (monotone: a larger per-step
     ε never composes to a smaller total), found by
@@ -381,10 +386,10 @@ def max_step_epsilon(total_epsilon: float, total_delta: float, k: int, *,
     """
     total_epsilon = check_epsilon(total_epsilon, "total_epsilon", allow_zero=False)
     total_delta = check_delta(total_delta, "total_delta", allow_zero=False)
-    k = check_positive_int(k, "k")
+    k = check_positive_int(count, "count")
     step_delta = check_delta(step_delta, "step_delta")
     if not 1 - (1 - step_delta) ** k < total_delta:
-        raise value_error("total_delta", total_delta, f"above 1 − (1 − step_delta)^k = "
+        raise value_error("total_delta", total_delta, f"above 1 − (1 − step_delta)^count = "
                           f"{1 - (1 - step_delta) ** k!r}")
 
     def meets(epsilon: float) -> bool:

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import mpmath
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
@@ -217,8 +218,9 @@ def laplace_rdp(scale: float, *, sensitivity: float = 1.0,
     return _curve(orders, upper)
 
 
+@renamed_parameters(k="categories")
 def randomized_response_rdp(epsilon: float, *, orders: Sequence[float] | None = None,
-                            k: int = 2) -> RDPCurve:
+                            categories: int = 2) -> RDPCurve:
     """Exact RDP curve of (k-ary) randomized response with parameter ε.
 
     The mechanism reports the true value with probability ``e^ε / (e^ε + k − 1)``
@@ -233,6 +235,8 @@ def randomized_response_rdp(epsilon: float, *, orders: Sequence[float] | None = 
         The randomized-response parameter (its pure-DP ε), in [0, inf).
     orders
         Rényi orders; default :data:`DEFAULT_ORDERS`.
+    categories
+        The number k >= 2 of values (outputs) of the randomized response.
 
     Returns
     -------
@@ -267,7 +271,7 @@ def randomized_response_rdp(epsilon: float, *, orders: Sequence[float] | None = 
     """
     epsilon = check_epsilon(epsilon, "epsilon")
     orders = _check_orders(orders)
-    k = check_int_at_least(k, "k", 2)
+    k = check_int_at_least(categories, "categories", 2)
     return _curve(orders, lambda alpha: _randomized_response_upper(epsilon, alpha, k))
 
 

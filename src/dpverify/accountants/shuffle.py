@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import bisect_passing, round_up
 from dpverify._validation import check_delta, check_epsilon, check_positive_int
 from dpverify.accountants import _shuffle_closed_forms as closed
@@ -84,9 +85,10 @@ _MAX_BATCH_SIZE = 1 << 62
 _TINY_DELTA = 1e-300
 
 
-def amplified_epsilon(local_epsilon: float, n: int, delta: float, *, bound: str = "fmt2021",
+@renamed_parameters(n="users")
+def amplified_epsilon(local_epsilon: float, users: int, delta: float, *, bound: str = "fmt2021",
                       randomizer: Randomizer = None) -> float:
-    """Upper bound on ε of ``n`` shuffled ε0-LDP reports at ``delta`` (rounded up).
+    """Upper bound on ε of ``users`` = n shuffled ε0-LDP reports at ``delta`` (rounded up).
 
     With ``bound="fmt2021"`` (Feldman–McMillan–Talwar 2021 Thm 3.1, hanna eq. (10)):
 
@@ -102,8 +104,8 @@ def amplified_epsilon(local_epsilon: float, n: int, delta: float, *, bound: str 
     ----------
     local_epsilon
         ε0 of each user's randomizer (at least ``randomizer``'s own ε0 if given).
-    n
-        Number of users whose reports are shuffled.
+    users
+        Number n of users whose reports are shuffled.
     delta
         The δ of the central guarantee, in (0, 1).
     bound
@@ -125,13 +127,14 @@ def amplified_epsilon(local_epsilon: float, n: int, delta: float, *, bound: str 
     >>> amplified_epsilon(1.0, 10**6, 1e-6)
     0.023496774905355632
     """
-    eps0, n, delta, name = checked_forward(local_epsilon, n, delta, bound)
+    eps0, n, delta, name = checked_forward(local_epsilon, users, delta, bound)
     eps0 = check_randomizer(randomizer, eps0)
     value = bound_value(name, eps0, n, delta, randomizer)
     return round_up(value, relative_error=closed.FORMULA_RELATIVE_ERROR)
 
 
-def amplified_delta(local_epsilon: float, n: int, epsilon: float, *, bound: str = "fmt2021",
+@renamed_parameters(n="users")
+def amplified_delta(local_epsilon: float, users: int, epsilon: float, *, bound: str = "fmt2021",
                     randomizer: Randomizer = None) -> float:
     """Smallest δ (to ``1e-12`` relative, rounded up) at which the bound gives ε <= ``epsilon``.
 
@@ -152,7 +155,7 @@ def amplified_delta(local_epsilon: float, n: int, epsilon: float, *, bound: str 
     >>> amplified_delta(1.0, 10**6, 0.05) <= 1e-6
     True
     """
-    eps0, n, epsilon_checked, name = checked_forward(local_epsilon, n, 0.5, bound)
+    eps0, n, epsilon_checked, name = checked_forward(local_epsilon, users, 0.5, bound)
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
     eps0 = check_randomizer(randomizer, eps0)
 
@@ -162,7 +165,7 @@ def amplified_delta(local_epsilon: float, n: int, epsilon: float, *, bound: str 
     high = next((math.log(d) for d in (0.999, 0.5, 0.1, 0.0099) if meets(math.log(d))), None)
     if high is None:
         raise CalibrationError(f"no delta < 1 makes bound={name!r} give epsilon <= {epsilon!r} "
-                               f"for local_epsilon={local_epsilon!r}, n={n}")
+                               f"for local_epsilon={local_epsilon!r}, users={n}")
     low = math.log(_TINY_DELTA)
     if meets(low):
         return _TINY_DELTA
@@ -192,7 +195,7 @@ def _full_local_epsilon_search(meets: Callable[[float], bool], epsilon: float, n
                                delta: float, name: str) -> float:
     if not meets(0.0):
         raise CalibrationError(
-            f"no local_epsilon >= 0 meets epsilon={epsilon!r} with bound={name!r} for n={n}, "
+            f"no local_epsilon >= 0 meets epsilon={epsilon!r} with bound={name!r} for users={n}, "
             f"delta={delta!r}: the bound is invalid or above the target even at local_epsilon=0 "
             "(increase n or epsilon)")
     high = 1.0
@@ -252,7 +255,8 @@ def _known_failing(meets: Callable[[float], bool], failing: float) -> Callable[[
     return lambda eps0: False if eps0 == failing else meets(eps0)
 
 
-def max_local_epsilon(epsilon: float, n: int, delta: float, *, bound: str = "fmt2021",
+@renamed_parameters(n="users")
+def max_local_epsilon(epsilon: float, users: int, delta: float, *, bound: str = "fmt2021",
                       randomizer_family: Callable[[float], Randomizer] | None = None) -> float:
     """Largest ε0 whose amplified ε is at most ``epsilon`` (hanna Alg. 3 line 8's f⁻¹).
 
@@ -267,8 +271,9 @@ def max_local_epsilon(epsilon: float, n: int, delta: float, *, bound: str = "fmt
     ----------
     epsilon
         The central budget, > 0.
-    n, delta
-        Batch size and the δ of the central guarantee.
+    users, delta
+        The number n of users whose reports are shuffled together, and the δ of the
+        central guarantee.
     bound
         A registered bound name or ``"best"``.
     randomizer_family
@@ -297,7 +302,7 @@ def max_local_epsilon(epsilon: float, n: int, delta: float, *, bound: str = "fmt
     True
     """
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
-    _, n, delta, name = checked_forward(0.0, n, delta, bound)
+    _, n, delta, name = checked_forward(0.0, users, delta, bound)
     family = _check_family(randomizer_family)
     meets = _local_epsilon_predicate(name, epsilon, n, delta, family)
     approx = _approximate(name) if family is None else None

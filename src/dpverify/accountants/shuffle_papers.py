@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import mpmath
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify.accountants._shuffle_exact import min_flip_probability
 from dpverify.accountants.calibrate import min_binomial_trials
@@ -51,9 +52,14 @@ __all__ = [
 ]
 
 
-def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, m: int, d: int,
-                               delta0: float) -> float:
+@renamed_parameters(m="bits", d="dimension", delta0="delta")
+def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, bits: int,
+                               dimension: int, delta: float) -> float:
     """Garcelon et al. Prop. 13, Eq. (24): per-batch ε_{j,c} of the shuffled M_LDP bits.
+
+    ``bits`` is the paper's m (bits per encoded value), ``dimension`` its d,
+    ``delta`` its δ0 (the δ of each batch's guarantee), ``batch_length`` its l
+    and ``flip_probability`` its p.
 
     .. math::
 
@@ -64,17 +70,18 @@ def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, m:
     **Soundness**: the paper's claimed bound (rests on a reconstructed Cheu et al.
     lemma [R]); valid only when l·p >= 14 log(8m/δ0), checked; rounded up.
 
-    >>> round(garcelon_per_batch_epsilon(10**6, 0.5, m=1, d=1, delta0=1e-6), 3)
+    >>> round(garcelon_per_batch_epsilon(10**6, 0.5, bits=1, dimension=1, delta=1e-6), 3)
     1.455
     """
     l, m, d = (check_positive_int(v, name, maximum=MAX_FORMULA_INTEGER) for v, name in
-               ((batch_length, "batch_length"), (m, "m"), (d, "d")))
+               ((batch_length, "batch_length"), (bits, "bits"), (dimension, "dimension")))
     p = check_probability(flip_probability, "flip_probability", open_low=True)
-    delta0 = check_delta(delta0, "delta0", allow_zero=False)
+    delta0 = check_delta(delta, "delta", allow_zero=False)
     with working_precision():
         log8 = mpmath.log(8 * m / mpmath.mpf(delta0))
         if not l * mpmath.mpf(p) >= 14 * log8:
-            raise value_error("batch_length", l, f">= 14 log(8m/delta0)/p = {float(14 * log8 / p)!r}",
+            raise value_error("batch_length", l, f">= 14 log(8 bits/delta)/flip_probability = "
+                              f"{float(14 * log8 / p)!r}",
                               "Prop. 13 requires l*p >= 14 log(8m/delta0)")
         x = p - mpmath.sqrt(2 * p * mpmath.log(2 * m / mpmath.mpf(delta0)) / l)
         value = (2 * d * (d + 3) * mpmath.sqrt(8 * m * log8) * (1 - x)
@@ -82,9 +89,14 @@ def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, m:
     return round_up(value, relative_error=1e-30)
 
 
-def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta0: float, *, T: int, m: int,
-                             d: int, flip_probability: float, variant: str = "derived") -> bool:
+@renamed_parameters(delta0="delta", T="horizon", m="bits", d="dimension")
+def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta: float, *, horizon: int,
+                             bits: int, dimension: int, flip_probability: float,
+                             variant: str = "derived") -> bool:
     """Garcelon et al. Thm 5: l·p >= 14 log(8mT/δ0) and Eq. (3).
+
+    The paper's l, δ0, T, m, d and p are ``batch_length``, ``delta``, ``horizon``,
+    ``bits``, ``dimension`` and ``flip_probability``.
 
     With A = ε l / (32 d(d+3) log(8mT/δ0) √(2T ln(2T/δ0))), Eq. (3) reads
     √((2 + A²)² − 4) >= c + A² where c = 1 − 2p + 2√(2 log(2mT/δ0)/l) as printed
@@ -92,14 +104,16 @@ def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta0: float, *
     Prop. 13 (``"derived"``, the default: the printed "1 − 2p" is weaker than what
     the proof needs, CATALOGUE 000.3). Evaluated in mpmath.
 
-    >>> garcelon_batch_length_ok(10, 0.5, 1e-6, T=10**4, m=1, d=1, flip_probability=0.5)
+    >>> garcelon_batch_length_ok(10, 0.5, 1e-6, horizon=10**4, bits=1, dimension=1,
+    ...                          flip_probability=0.5)
     False
     """
     variant = check_choice(variant, "variant", ("printed", "derived"))
     l, T, m, d = (check_positive_int(v, name, maximum=MAX_FORMULA_INTEGER) for v, name in
-                  ((batch_length, "batch_length"), (T, "T"), (m, "m"), (d, "d")))
+                  ((batch_length, "batch_length"), (horizon, "horizon"), (bits, "bits"),
+                   (dimension, "dimension")))
     epsilon = check_epsilon(epsilon, allow_zero=False)
-    delta0 = check_delta(delta0, "delta0", allow_zero=False)
+    delta0 = check_delta(delta, "delta", allow_zero=False)
     p = check_probability(flip_probability, "flip_probability", open_low=True)
     with working_precision():
         d0 = mpmath.mpf(delta0)
@@ -114,21 +128,26 @@ def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta0: float, *
         return bool(mpmath.sqrt((2 + big_a ** 2) ** 2 - 4) >= c + big_a ** 2)
 
 
-def min_shuffler_batch_length(epsilon: float, delta0: float, *, T: int, m: int, d: int,
-                              flip_probability: float, variant: str = "derived") -> int:
+@renamed_parameters(delta0="delta", T="horizon", m="bits", d="dimension")
+def min_shuffler_batch_length(epsilon: float, delta: float, *, horizon: int, bits: int,
+                              dimension: int, flip_probability: float,
+                              variant: str = "derived") -> int:
     """Smallest shuffler batch length l meeting Thm 5 (both conditions), by integer bisection.
 
     Both conditions are monotone in l (√((2+A²)²−4) − A² increases in A ∝ l;
     the right-hand side decreases in l), so :func:`bisect_passing` applies;
     the upper end of the bracket is found by doubling (up to 2^62).
 
-    >>> l = min_shuffler_batch_length(0.5, 1e-6, T=10**10, m=1, d=1, flip_probability=0.5)
-    >>> garcelon_batch_length_ok(l, 0.5, 1e-6, T=10**10, m=1, d=1, flip_probability=0.5)
+    >>> l = min_shuffler_batch_length(0.5, 1e-6, horizon=10**10, bits=1, dimension=1,
+    ...                               flip_probability=0.5)
+    >>> garcelon_batch_length_ok(l, 0.5, 1e-6, horizon=10**10, bits=1, dimension=1,
+    ...                          flip_probability=0.5)
     True
     """
     def ok(l: int) -> bool:
-        return garcelon_batch_length_ok(l, epsilon, delta0, T=T, m=m, d=d,
-                                        flip_probability=flip_probability, variant=variant)
+        return garcelon_batch_length_ok(l, epsilon, delta, horizon=horizon, bits=bits,
+                                        dimension=dimension, flip_probability=flip_probability,
+                                        variant=variant)
 
     high = 1
     while not ok(high):
@@ -139,8 +158,11 @@ def min_shuffler_batch_length(epsilon: float, delta0: float, *, T: int, m: int, 
     return 1 if high == 1 else bisect_passing(ok, high // 2, high, integer=True)
 
 
-def hanna_shuffle_epsilon(local_epsilon: float, n: int, delta: float) -> float:
+@renamed_parameters(n="users")
+def hanna_shuffle_epsilon(local_epsilon: float, users: int, delta: float) -> float:
     """Hanna et al. Eq. (10) (FMT 2021): f_{n,δ}(ε0), valid for ε0 <= ln(n / (16 ln(2/δ))).
+
+    ``users`` is the paper's n (the reports shuffled together), ``local_epsilon`` its ε0.
 
     The ``"fmt2021"`` bound of :func:`dpverify.accountants.shuffle.amplified_epsilon`
     (mpmath, rounded up; ValueError outside the validity region).
@@ -148,7 +170,7 @@ def hanna_shuffle_epsilon(local_epsilon: float, n: int, delta: float) -> float:
     >>> round(hanna_shuffle_epsilon(1.0, 10**6, 1e-6), 4)
     0.0235
     """
-    return amplified_epsilon(local_epsilon, n, delta, bound="fmt2021")
+    return amplified_epsilon(local_epsilon, users, delta, bound="fmt2021")
 
 
 def hanna_local_epsilons(batch_sizes, epsilon: float, delta: float) -> list[float]:
@@ -173,10 +195,14 @@ def hanna_local_epsilons(batch_sizes, epsilon: float, delta: float) -> list[floa
 GARCELON_COMPOSITIONS = ("advanced", "optimal", "pld")
 
 
-def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: float, *, m: int,
-                             d: int, delta0: float, delta_slack: float,
+@renamed_parameters(m="bits", d="dimension", delta0="delta")
+def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: float, *,
+                             bits: int, dimension: int, delta: float, delta_slack: float,
                              composition: str = "advanced") -> ApproxDP:
     """Central guarantee of all ⌈T/l⌉ shuffler releases of SBLB (garcelon Thm 5's proof).
+
+    ``delta`` is the paper's δ0 (the batches' δ's add up to at most δ0; the result's
+    δ is δ0 + ``delta_slack``), ``bits`` its m, ``dimension`` its d, ``horizon`` its T.
 
     Each batch is (ε_c, δ0/T)-DP with ε_c = Prop. 13 (Eq. 24) evaluated with
     T inside the logarithms (δ0 → δ0/T, as Thm 5's conditions are written),
@@ -196,25 +222,25 @@ def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: 
     whose constants rest on a reconstructed Cheu et al. lemma [R]; every
     step after it is rigorous and rounded up.
 
-    >>> advanced = garcelon_total_guarantee(10**7, 10**8, 0.5, m=1, d=1, delta0=1e-6,
+    >>> advanced = garcelon_total_guarantee(10**7, 10**8, 0.5, bits=1, dimension=1, delta=1e-6,
     ...                                     delta_slack=1e-6)
-    >>> optimal = garcelon_total_guarantee(10**7, 10**8, 0.5, m=1, d=1, delta0=1e-6,
+    >>> optimal = garcelon_total_guarantee(10**7, 10**8, 0.5, bits=1, dimension=1, delta=1e-6,
     ...                                    delta_slack=1e-6, composition="optimal")
     >>> optimal.epsilon <= advanced.epsilon, advanced.delta <= 2e-6
     (True, True)
     """
     composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
     horizon = check_positive_int(horizon, "horizon", maximum=MAX_FORMULA_INTEGER)
-    delta0 = check_delta(delta0, "delta0", allow_zero=False)
+    delta0 = check_delta(delta, "delta", allow_zero=False)
     delta_slack = check_delta(delta_slack, "delta_slack", allow_zero=False)
     per_batch_delta = delta0 / horizon
     batches = -(-horizon // check_positive_int(batch_length, "batch_length",
                                                maximum=MAX_FORMULA_INTEGER))
-    epsilon = garcelon_per_batch_epsilon(batch_length, flip_probability, m=m, d=d,
-                                         delta0=per_batch_delta)
+    epsilon = garcelon_per_batch_epsilon(batch_length, flip_probability, bits=bits,
+                                         dimension=dimension, delta=per_batch_delta)
     total_delta = round_up(batches * Fraction(per_batch_delta) + Fraction(delta_slack))
     if total_delta >= 1:
-        raise value_error("delta_slack", delta_slack, f"< 1 - {batches} * delta0 / horizon")
+        raise value_error("delta_slack", delta_slack, f"< 1 - {batches} * delta / horizon")
     if composition == "advanced":
         return advanced_composition(epsilon, per_batch_delta, batches, delta_slack=delta_slack)
     if composition == "optimal":

@@ -83,8 +83,8 @@ def dominating_pair(value: Any, *, sensitivity: float = 1.0) -> tuple[list, list
     with working_precision():
         if isinstance(value, RandomizedResponse):
             weight = mpmath.exp(mpmath.mpf(value.epsilon))
-            total = weight + value.k - 1
-            rest = [1 / total] * (value.k - 2)
+            total = weight + value.categories - 1
+            rest = [1 / total] * (value.categories - 2)
             return [weight / total, 1 / total, *rest], [1 / total, weight / total, *rest]
         if isinstance(value, BinaryRandomizedResponse):
             p = mpmath.mpf(value.flip_probability) / 2

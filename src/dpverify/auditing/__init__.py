@@ -24,6 +24,7 @@ Every reported bound is a lower bound holding with probability at least
 candidate event): ``docs/proofs/auditing.md``.
 """
 
+from dpverify._deprecation import renamed_attributes
 from dpverify.auditing.audit import audit
 from dpverify.auditing.curves import audit_curve, claimed_delta_curve
 from dpverify.auditing.divergences import HockeyStickBound, hockey_stick_lower_bound
@@ -35,7 +36,7 @@ from dpverify.auditing.estimators import (
     delta_lower_bound,
     epsilon_lower_bound,
 )
-from dpverify.auditing.events import FAMILIES, Event
+from dpverify.auditing.events import FAMILIES, OutputEvent
 from dpverify.auditing.exact import exact_delta, exact_epsilon
 from dpverify.auditing.interactive import audit_interactive
 from dpverify.auditing.model import ModelAuditReport, audit_model, weakest_profile
@@ -66,7 +67,7 @@ __all__ = [
     "AuditReport",
     "CurveAuditReport",
     "CurvePoint",
-    "Event",
+    "OutputEvent",
     "FAMILIES",
     "ConfidenceInterval",
     "clopper_pearson",
@@ -75,3 +76,6 @@ __all__ = [
     "epsilon_lower_bound",
     "delta_lower_bound",
 ]
+
+#: ``Event`` (dpverify 0.1) is :class:`OutputEvent`, for one release.
+__getattr__ = renamed_attributes(__name__, {"Event": ("OutputEvent", OutputEvent)})

@@ -22,7 +22,7 @@ from dpverify._record_validation import check_record
 from dpverify._validation import check_callable
 from dpverify.auditing._statistics import Identity
 
-__all__ = ["Event", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
+__all__ = ["OutputEvent", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
            "conditional_prediction",
            "predicted_at",
            "pick", "candidates", "cut_grid", "le_counts", "format_value", "threshold_family"]
@@ -38,12 +38,14 @@ GUARD_SIGMAS = 2.0
 
 
 @dataclass(frozen=True, eq=False)
-class Event:
+class OutputEvent:
     """The event ``S = {y : low < statistic(y) <= high}``, with a readable description.
 
-    Calling an event on an array of outputs returns their indicators.
+    A set of outputs of the mechanism under audit (not a privacy event of the
+    accountants, :mod:`dpverify.accountants.events`). Calling an event on an
+    array of outputs returns their indicators.
 
-    >>> event = Event(Identity(), 0.5, np.inf, "y > 0.5")
+    >>> event = OutputEvent(Identity(), 0.5, np.inf, "y > 0.5")
     >>> event(np.array([0.2, 0.7, 1.5])).tolist()
     [False, True, True]
     """
@@ -74,7 +76,7 @@ class Candidate:
     the reverse. ``score`` is the ε lower bound predicted from the search split.
     """
 
-    event: Event
+    event: OutputEvent
     first: int
     score: float = -np.inf
     point: int = 0
@@ -192,7 +194,7 @@ def candidates(statistic: Any, bounds: np.ndarray, counts: np.ndarray, plan: Pla
             scores = predicted_scores(counts[:, first], counts[:, 1 - first], plan, target)
             for index in pick(scores, fractions, PER_FAMILY):
                 low, high = bounds[index]
-                event = Event(statistic, float(low), float(high), describe(low, high), family)
+                event = OutputEvent(statistic, float(low), float(high), describe(low, high), family)
                 result.append(Candidate(event, first, float(scores[index]), point,
                                         (float(counts[index, first]),
                                          float(counts[index, 1 - first]))))

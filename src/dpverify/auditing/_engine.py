@@ -212,9 +212,10 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
         planned = 2 * 2 * 3 * max(1, len(targets))
         z = float(stats.norm.isf((1 - confidence) / planned))
         planned_size = samples - n_search if plan_certify is None else plan_certify
-        candidates = search_events(a, b, families=families, n_certify=planned_size,
-                                   targets=targets, z=z, conditional=prefix_rng is not None,
-                                   extra=extra_candidates)
+        candidates = search_events(a, b, families=families, certify_samples=planned_size,
+                                   targets=targets, normal_quantile=z,
+                                   conditional=prefix_rng is not None,
+                                   extra_candidates=extra_candidates)
         del a, b
     end_search = getattr(draw, "end_search", None)
     if end_search is not None:  # e.g. freeze category codes: certification codes them alike
@@ -391,15 +392,18 @@ def certified_bounds(counts: Counts, confidence: float, conditional: bool = Fals
             ratio = np.zeros(len(first))
         else:
             prefix = counts.prefix_counts
-            ratio = np.array([conditional_ratio_lower(int(a), int(b), alpha=ratio_alpha)
+            ratio = np.array([conditional_ratio_lower(int(a), int(b),
+                                                      failure_probability=ratio_alpha)
                               for a, b in zip(prefix[rows, first], prefix[rows, 1 - first])])
     else:
         bounds = 2 * len(first)
         alpha, ratio_alpha, ratio = budget / bounds, 0.0, None
     n = counts.n_certify
     return Bounds(p_hat=k_first / n, p_prime_hat=k_second / n,
-                  p_lower=np.atleast_1d(clopper_pearson_lower(k_first, n, alpha=alpha)),
-                  p_prime_upper=np.atleast_1d(clopper_pearson_upper(k_second, n, alpha=alpha)),
+                  p_lower=np.atleast_1d(clopper_pearson_lower(k_first, n,
+                                                              failure_probability=alpha)),
+                  p_prime_upper=np.atleast_1d(clopper_pearson_upper(k_second, n,
+                                                                    failure_probability=alpha)),
                   alpha=alpha, bounds=bounds, ratio_lower=ratio, ratio_alpha=ratio_alpha)
 
 

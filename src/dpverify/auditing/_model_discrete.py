@@ -143,7 +143,7 @@ def parameter_bound(family: str, ties: int, pairs: int, alpha: float,
     excludes nothing. The estimate solves ``τ(θ) = ties/pairs`` (or is the
     bound's no-information value).
     """
-    tau_low = float(clopper_pearson_lower(ties, pairs, alpha=alpha))
+    tau_low = float(clopper_pearson_lower(ties, pairs, failure_probability=alpha))
 
     def tau(value: float) -> float:
         return collision_probability(family, value, trials)
@@ -161,7 +161,7 @@ def parameter_interval(family: str, ties: int, pairs: int, alpha: float,
     ``τ(θ) <= τ_high`` (τ inflated/deflated by :data:`TAU_MARGIN`).
     """
     estimate, high = parameter_bound(family, ties, pairs, alpha / 2, trials)
-    tau_high = float(clopper_pearson_upper(ties, pairs, alpha=alpha / 2))
+    tau_high = float(clopper_pearson_upper(ties, pairs, failure_probability=alpha / 2))
 
     def below(value: float) -> bool:  # τ(value) certainly above tau_high
         return collision_probability(family, value, trials) * (1 - TAU_MARGIN) > tau_high

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special
 
+from dpverify._deprecation import renamed_parameters
 from dpverify.errors import AuditError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
@@ -80,9 +81,10 @@ class ClassifierScore:
         """Number of features."""
         return 2 * len(self.centre) + len(self.flags) + 2 * len(self.masked)
 
-    def plain_values(self, table: np.ndarray) -> np.ndarray:
+    @renamed_parameters(table="samples")
+    def plain_values(self, samples: np.ndarray) -> np.ndarray:
         """The masked columns with their flagged values replaced by NaN."""
-        values = table[:, list(self.masked)].astype(np.float64)
+        values = samples[:, list(self.masked)].astype(np.float64)
         for position, column in enumerate(self.masked):
             for flagged, value in self.flags:
                 if flagged == column:

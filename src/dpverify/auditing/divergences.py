@@ -26,7 +26,7 @@ from dpverify.auditing._engine import certified_bounds, checked_output, run_sear
     sliced_draw
 from dpverify.auditing.audit import check_events
 from dpverify.auditing.estimators import delta_lower_bound
-from dpverify.auditing.events import Event
+from dpverify.auditing.events import OutputEvent
 from dpverify.errors import AuditError
 
 __all__ = ["HockeyStickBound", "hockey_stick_lower_bound"]
@@ -38,7 +38,7 @@ class HockeyStickBound:
 
     epsilon: float
     delta_lower_bound: float
-    event: Event
+    event: OutputEvent
     direction: str
     confidence: float
     samples: int

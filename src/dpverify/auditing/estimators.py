@@ -34,6 +34,7 @@ import mpmath
 import numpy as np
 from scipy import stats
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_down, working_precision
 from dpverify._record_validation import check_record
 from dpverify._validation import (
@@ -99,34 +100,41 @@ def _counts(successes: Any, trials: Any) -> tuple[np.ndarray, int]:
     return array.astype(np.float64), trials
 
 
-def _alpha(alpha: Any) -> float:
-    return check_probability(alpha, "alpha", open_low=True, open_high=True)
+def _failure_probability(value: Any) -> float:
+    return check_probability(value, "failure_probability", open_low=True, open_high=True)
 
 
-def clopper_pearson_lower(successes: Any, trials: int, *, alpha: float) -> Any:
-    """One-sided Clopper–Pearson lower bound: ``P[p < bound] <= alpha`` for every ``p``.
+@renamed_parameters(alpha="failure_probability")
+def clopper_pearson_lower(successes: Any, trials: int, *, failure_probability: float) -> Any:
+    """One-sided Clopper–Pearson lower bound: ``P[p < bound] <= α`` for every ``p``.
+
+    ``failure_probability`` is α in (0, 1), the probability that the bound fails
+    (its confidence is 1 − α).
 
     .. math:: p_{low} = B^{-1}(α;\\, k, n - k + 1), \\qquad p_{low} = 0 \\text{ if } k = 0,
 
     with ``B^{-1}`` the Beta quantile (Clopper & Pearson 1934). Vectorised
     over ``successes``; returns a float for a scalar count.
 
-    **Soundness:** exact coverage ``>= 1 − alpha`` (the binomial tail is
+    **Soundness:** exact coverage ``>= 1 − α`` (the binomial tail is
     monotone in p); the quantile is lowered by a relative ``1e-9``.
 
-    >>> round(clopper_pearson_lower(50, 100, alpha=0.025), 4)
+    >>> round(clopper_pearson_lower(50, 100, failure_probability=0.025), 4)
     0.3983
     """
     k, n = _counts(successes, trials)
-    alpha = _alpha(alpha)
+    alpha = _failure_probability(failure_probability)
     with np.errstate(all="ignore"):
         bound = np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1), n - k + 1), 0.0)
     bound = np.clip(bound * (1 - BETA_SLACK), 0.0, 1.0)
     return float(bound) if bound.ndim == 0 else bound
 
 
-def clopper_pearson_upper(successes: Any, trials: int, *, alpha: float) -> Any:
-    """One-sided Clopper–Pearson upper bound: ``P[p > bound] <= alpha`` for every ``p``.
+@renamed_parameters(alpha="failure_probability")
+def clopper_pearson_upper(successes: Any, trials: int, *, failure_probability: float) -> Any:
+    """One-sided Clopper–Pearson upper bound: ``P[p > bound] <= α`` for every ``p``.
+
+    ``failure_probability`` is α in (0, 1), as in :func:`clopper_pearson_lower`.
 
     .. math:: p_{high} = B^{-1}(1 - α;\\, k + 1, n - k), \\qquad p_{high} = 1 \\text{ if } k = n.
 
@@ -135,11 +143,11 @@ def clopper_pearson_upper(successes: Any, trials: int, *, alpha: float) -> Any:
 
     **Soundness:** as :func:`clopper_pearson_lower`; raised by a relative ``1e-9``.
 
-    >>> round(clopper_pearson_upper(0, 1000, alpha=0.05), 6)  # 1 - 0.05**(1/1000)
+    >>> round(clopper_pearson_upper(0, 1000, failure_probability=0.05), 6)  # 1 - 0.05**(1/1000)
     0.002991
     """
     k, n = _counts(successes, trials)
-    alpha = _alpha(alpha)
+    alpha = _failure_probability(failure_probability)
     with np.errstate(all="ignore"):
         bound = np.where(k < n, stats.beta.isf(alpha, k + 1, np.maximum(n - k, 1)), 1.0)
     bound = np.clip(bound * (1 + BETA_SLACK), 0.0, 1.0)
@@ -156,7 +164,7 @@ def clopper_pearson(successes: Any, trials: int, *, confidence: float = 0.95) ->
     trials
         ``n >= 1``, the number of independent outputs.
     confidence
-        Coverage in (0, 1).
+        Coverage in [0.5, 1).
 
     Returns
     -------
@@ -174,8 +182,9 @@ def clopper_pearson(successes: Any, trials: int, *, confidence: float = 0.95) ->
     alpha = (1 - confidence) / 2
     if np.ndim(successes) != 0:
         raise value_error("successes", successes, "a single count")
-    return ConfidenceInterval(lower=clopper_pearson_lower(successes, trials, alpha=alpha),
-                              upper=clopper_pearson_upper(successes, trials, alpha=alpha))
+    return ConfidenceInterval(
+        lower=clopper_pearson_lower(successes, trials, failure_probability=alpha),
+        upper=clopper_pearson_upper(successes, trials, failure_probability=alpha))
 
 
 def epsilon_lower_bound(p_lower: float, p_prime_upper: float, *, delta: float = 0.0) -> float:
@@ -207,13 +216,18 @@ def epsilon_lower_bound(p_lower: float, p_prime_upper: float, *, delta: float = 
     return max(0.0, round_down(value, relative_error=1e-40))
 
 
-def conditional_ratio_lower(successes: int, other: int, *, alpha: float) -> float:
+@renamed_parameters(other="successes_prime", alpha="failure_probability")
+def conditional_ratio_lower(successes: int, successes_prime: int, *,
+                            failure_probability: float) -> float:
     """Lower confidence bound on ``λ/μ`` from independent ``X ~ Poisson(λ)``, ``Y ~ Poisson(μ)``.
+
+    ``successes`` is X (the event's count on the side of ``x``), ``successes_prime``
+    is Y (on the side of ``x'``), ``failure_probability`` is α in (0, 1).
 
     Given ``X + Y = K``, ``X ~ Bin(K, r)`` with ``r = λ/(λ + μ)`` (a classical
     fact: Poisson counts split binomially), so the Clopper–Pearson lower bound
     ``r_low`` on ``r`` from ``(X, K)`` fails with probability at most
-    ``alpha`` for every ``K``, hence unconditionally, and ``r/(1 − r) = λ/μ``
+    α for every ``K``, hence unconditionally, and ``r/(1 − r) = λ/μ``
     is increasing in ``r``:
 
     .. math:: \\frac{λ}{μ} \\ge \\frac{r_{low}}{1 - r_{low}}
@@ -226,19 +240,19 @@ def conditional_ratio_lower(successes: int, other: int, *, alpha: float) -> floa
 
     **Soundness:** ``r_low`` is the widened Clopper–Pearson bound;
     ``1 − r_low`` is rounded up and the quotient down. ``successes = 0``
-    gives 0; ``other = 0`` a finite bound (``r_low = α^{1/K}``).
+    gives 0; ``successes_prime = 0`` a finite bound (``r_low = α^{1/K}``).
 
-    >>> round(conditional_ratio_lower(600, 400, alpha=0.05), 4)  # plug-in ratio 1.5
+    >>> round(conditional_ratio_lower(600, 400, failure_probability=0.05), 4)  # plug-in ratio 1.5
     1.3464
-    >>> conditional_ratio_lower(0, 50, alpha=0.05)
+    >>> conditional_ratio_lower(0, 50, failure_probability=0.05)
     0.0
     """
     successes = check_int_at_least(successes, "successes", 0)
-    other = check_int_at_least(other, "other", 0)
-    alpha = _alpha(alpha)
+    other = check_int_at_least(successes_prime, "successes_prime", 0)
+    alpha = _failure_probability(failure_probability)
     if successes == 0:
         return 0.0
-    r_low = float(clopper_pearson_lower(successes, successes + other, alpha=alpha))
+    r_low = float(clopper_pearson_lower(successes, successes + other, failure_probability=alpha))
     if r_low <= 0.0:
         return 0.0
     with working_precision(100):

@@ -40,10 +40,11 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_attributes, renamed_parameters
 from dpverify.auditing._candidates import (
     PER_FAMILY,
     Candidate,
-    Event,
+    OutputEvent,
     Plan,
     Target,
     threshold_family,
@@ -70,7 +71,7 @@ from dpverify.auditing._vector_families import (
 
 __all__ = [
     "FAMILIES",
-    "Event",
+    "OutputEvent",
     "Candidate",
     "Target",
     "Identity",
@@ -119,30 +120,34 @@ def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
     return float(np.prod(spans)) < 2.0 ** 62
 
 
-def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str],
-                  n_certify: int, targets: Sequence[Target], z: float,
-                  conditional: bool = False, extra: Sequence[Candidate] = ()) -> list[Candidate]:
-    """Candidate events chosen on the search split ``a`` (from ``x``) and ``b`` (from ``x'``).
+@renamed_parameters(a="samples", b="samples_prime", n_certify="certify_samples",
+                    z="normal_quantile", extra="extra_candidates")
+def search_events(samples: np.ndarray, samples_prime: np.ndarray, *,
+                  families: str | Sequence[str], certify_samples: int,
+                  targets: Sequence[Target], normal_quantile: float, conditional: bool = False,
+                  extra_candidates: Sequence[Candidate] = ()) -> list[Candidate]:
+    """Candidate events chosen on the search split: outputs on ``x`` and on ``x'``.
 
     Parameters
     ----------
-    a, b
-        Search-split outputs, ``(n,)`` or ``(n, d)``, never reused for certification.
+    samples, samples_prime
+        Search-split outputs a (on ``x``) and b (on ``x'``), ``(n,)`` or ``(n, d)``,
+        never reused for certification.
     families
         ``"auto"`` or one name (or several) from :data:`FAMILIES`.
-    n_certify
+    certify_samples
         Size of the certification split per side (scores predict its bounds).
     targets
         What to maximise, one per audited point: ``("delta", δ)`` for the
         certified ε lower bound at δ, ``("epsilon", ε)`` for the certified
         δ lower bound at ε.
-    z
-        Normal quantile of the planned per-bound level (scores only).
+    normal_quantile
+        z, the normal quantile of the planned per-bound level (scores only).
     conditional
         Pure-ε targets will also be certified by the conditional ratio bound
         (:func:`dpverify.auditing._engine.certified_bounds`): score for it too.
-    extra
-        Candidates fixed independently of ``a`` and ``b`` (a pilot's event,
+    extra_candidates
+        Candidates fixed independently of the search split (a pilot's event,
         scored on the pilot's certifying split), weighed with the search's
         own by the one-point pruning.
 
@@ -151,10 +156,11 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
     list of Candidate
         At most :data:`PER_DIRECTION` per direction and target, best predicted first.
     """
+    a, b = samples, samples_prime
     kind = output_kind(np.concatenate([np.asarray(a), np.asarray(b)]))
     names = _auto_families(kind, a, b) if families == "auto" else (
         (families,) if isinstance(families, str) else tuple(families))
-    plan = Plan(len(a), n_certify, tuple(targets), z, conditional)
+    plan = Plan(len(a), certify_samples, tuple(targets), normal_quantile, conditional)
     pool: list[Candidate] = []
     for name in names:
         if name in ("threshold", "interval") and not kind.endswith("scalar"):
@@ -183,7 +189,7 @@ def search_events(a: np.ndarray, b: np.ndarray, *, families: str | Sequence[str]
             pool += sentinel_family(a, b, plan)
         else:
             pool += classifier_family(a, b, plan)
-    chosen = _select(pool, len(plan.targets)) + list(extra)
+    chosen = _select(pool, len(plan.targets)) + list(extra_candidates)
     if len(plan.targets) == 1 and plan.targets[0][0] == "delta":
         chosen = _prune(chosen, a, b)
     return chosen
@@ -272,6 +278,10 @@ def user_events(events: Sequence[Callable[[np.ndarray], Any]]) -> list[Candidate
     for index, function in enumerate(events):
         name = getattr(function, "__name__", "event")
         statistic = Indicator(function, f"{name} (events[{index}])")
-        event = Event(statistic, 0.5, np.inf, statistic.description, "user")
+        event = OutputEvent(statistic, 0.5, np.inf, statistic.description, "user")
         result += [Candidate(event, 0), Candidate(event, 1)]
     return result
+
+
+#: ``Event`` (dpverify 0.1) is :class:`OutputEvent`, for one release.
+__getattr__ = renamed_attributes(__name__, {"Event": ("OutputEvent", OutputEvent)})

@@ -15,6 +15,7 @@ from typing import Any
 
 import mpmath
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import check_delta, check_epsilon, shown, value_error
 from dpverify.errors import DpverifyTypeError
@@ -28,15 +29,15 @@ def _aligned(p: Any, q: Any) -> tuple[list[Any], list[Any]]:
     if isinstance(p, Mapping) and isinstance(q, Mapping):
         outcomes = sorted(set(p) | set(q), key=repr)
         return [p.get(o, 0) for o in outcomes], [q.get(o, 0) for o in outcomes]
-    for name, pmf in (("p", p), ("q", q)):
+    for name, pmf in (("pmf", p), ("pmf_prime", q)):
         if isinstance(pmf, (str, bytes, Mapping)) or not isinstance(pmf, Sequence) and not hasattr(
                 pmf, "__len__"):
             raise DpverifyTypeError(f"{name}={shown(pmf)} must be a sequence of probabilities or "
-                                    f"a dict (both p and q)")
+                                    f"a dict (both pmf and pmf_prime)")
     p, q = list(p), list(q)
     if len(p) != len(q) or not p:
-        raise value_error("q", f"<{len(q)} values>", f"a pmf of the same non-zero length as p "
-                                                     f"({len(p)})")
+        raise value_error("pmf_prime", f"<{len(q)} values>", f"a pmf of the same non-zero length "
+                                                             f"as pmf ({len(p)})")
     return p, q
 
 
@@ -46,13 +47,14 @@ def _mp(value: Any) -> mpmath.mpf:
     return mpmath.mpf(value)
 
 
-def exact_epsilon(p: Any, q: Any, *, delta: float = 0.0) -> float:
+@renamed_parameters(p="pmf", q="pmf_prime")
+def exact_epsilon(pmf: Any, pmf_prime: Any, *, delta: float = 0.0) -> float:
     """The smallest ε with both orders of the pair (p, q) (ε, δ)-indistinguishable.
 
     Parameters
     ----------
-    p, q
-        The output pmfs on ``x`` and ``x'``: equal-length sequences (floats,
+    pmf, pmf_prime
+        The output pmfs p on ``x`` and q on ``x'``: equal-length sequences (floats,
         Fractions or mpmath numbers, taken as exact) or dicts outcome → mass.
     delta
         δ in [0, 1).
@@ -81,7 +83,7 @@ def exact_epsilon(p: Any, q: Any, *, delta: float = 0.0) -> float:
     >>> exact_epsilon([0.5, 0.5, 0.0], [0.5, 0.25, 0.25])
     inf
     """
-    p, q = _aligned(p, q)
+    p, q = _aligned(pmf, pmf_prime)
     delta = check_delta(delta, "delta")
     if delta > 0:
         return max(pmf_pair_profile(p, q).epsilon_for_delta(delta),
@@ -97,13 +99,17 @@ def exact_epsilon(p: Any, q: Any, *, delta: float = 0.0) -> float:
         return round_up(worst, relative_error=1e-40)
 
 
-def exact_delta(p: Any, q: Any, *, epsilon: float) -> float:
+@renamed_parameters(p="pmf", q="pmf_prime")
+def exact_delta(pmf: Any, pmf_prime: Any, *, epsilon: float) -> float:
     """``max(H_{e^ε}(p‖q), H_{e^ε}(q‖p))``: the exact δ(ε) of the pair, rounded up.
+
+    ``pmf`` and ``pmf_prime`` are the output pmfs p on ``x`` and q on ``x'``, as in
+    :func:`exact_epsilon`.
 
     >>> round(exact_delta([0.75, 0.25], [0.25, 0.75], epsilon=0.0), 12)
     0.5
     """
-    p, q = _aligned(p, q)
+    p, q = _aligned(pmf, pmf_prime)
     epsilon = check_epsilon(epsilon, "epsilon")
     return max(pmf_pair_profile(p, q).delta_for_epsilon(epsilon),
                pmf_pair_profile(q, p).delta_for_epsilon(epsilon))

@@ -211,7 +211,7 @@ def _polya_shares(shares: int, scale: float, inverted: bool) -> Callable:
 def _mldp(epsilon_0: float, buggy: bool) -> tuple[LocalPrivatizer, Callable, Callable]:
     """garcelon's M_LDP with d = m = 1; the bug spreads ε0 over d = 1 entries, not d(d+3)/2 = 2."""
     claimed = epsilon_0 * 2 if buggy else epsilon_0  # LocalPrivatizer divides by d(d+3)/2 = 2
-    privatizer = LocalPrivatizer(dimension=1, bits=1, epsilon_0=claimed, context_bound=1.0)
+    privatizer = LocalPrivatizer(dimension=1, bits=1, local_epsilon=claimed, context_bound=1.0)
 
     def sampler(data: Any, size: int, rng: np.random.Generator) -> np.ndarray:
         context, reward = data

@@ -209,7 +209,7 @@ def _randomized_response(sides: list[np.ndarray], data: tuple[Any, Any], alpha: 
         truthful += int(np.count_nonzero(side[:, 0] == np.asarray(value, dtype=np.float64)))
         total += len(side)
     estimate = truthful / total
-    low = float(clopper_pearson_lower(truthful, total, alpha=alpha))
+    low = float(clopper_pearson_lower(truthful, total, failure_probability=alpha))
     if low <= delta or low >= 1:
         return estimate, low, 0.0 if low <= delta else math.inf
     bound = math.log((low - delta) * (categories - 1) / (1 - low))

@@ -25,6 +25,7 @@ import math
 
 from scipy import stats
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_confidence,
     check_delta,
@@ -52,18 +53,19 @@ MAX_PLANNED_SAMPLES = 10 ** 15
 
 
 def _bound(n: int, k: int, k_prime: int, alpha: float, delta: float) -> float:
-    low = float(clopper_pearson_lower(k, n, alpha=alpha))
-    high = float(clopper_pearson_upper(k_prime, n, alpha=alpha))
+    low = float(clopper_pearson_lower(k, n, failure_probability=alpha))
+    high = float(clopper_pearson_upper(k_prime, n, failure_probability=alpha))
     return epsilon_lower_bound(low, high, delta=delta)
 
 
-def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
+@renamed_parameters(n_certify="certify_samples")
+def largest_certifiable_epsilon(certify_samples: int, *, confidence: float = 0.95,
                                 delta: float = 0.0, bounds: int = 2) -> float:
-    """The largest ε lower bound ``n_certify`` outputs per side can ever certify.
+    """The largest ε lower bound ``certify_samples`` outputs per side can ever certify.
 
     Parameters
     ----------
-    n_certify
+    certify_samples
         Certifying outputs per side.
     confidence
         The audit's confidence.
@@ -80,7 +82,7 @@ def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
     >>> round(largest_certifiable_epsilon(10, confidence=0.95), 3)
     0.807
     """
-    n_certify = check_int_at_least(n_certify, "n_certify", 1)
+    n_certify = check_int_at_least(certify_samples, "certify_samples", 1)
     confidence = check_confidence(confidence)
     delta = check_delta(delta, "delta")
     bounds = check_int_at_least(bounds, "bounds", 1)
@@ -88,7 +90,7 @@ def largest_certifiable_epsilon(n_certify: int, *, confidence: float = 0.95,
         candidates = max(1, bounds // 2)
         separate = _bound(n_certify, n_certify, 0,
                           SEPARATE_SHARE * (1 - confidence) / (2 * candidates), delta)
-        ratio = conditional_ratio_lower(n_certify, 0, alpha=(1 - SEPARATE_SHARE)
+        ratio = conditional_ratio_lower(n_certify, 0, failure_probability=(1 - SEPARATE_SHARE)
                                         * (1 - confidence) / candidates)
         return max(separate, ratio_epsilon(ratio))
     return _bound(n_certify, n_certify, 0, (1 - confidence) / bounds, delta)

@@ -16,7 +16,7 @@ from typing import Any
 from dpverify._record_validation import check_record
 from dpverify._validation import shown
 from dpverify.auditing.estimators import ConfidenceInterval
-from dpverify.auditing.events import Event
+from dpverify.auditing.events import OutputEvent
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PureDP
 
@@ -96,7 +96,7 @@ class AuditReport:
 
     guarantee: PureDP | ApproxDP
     epsilon_lower_bound: float
-    event: Event
+    event: OutputEvent
     direction: str
     p_hat: float
     p_prime_hat: float
@@ -194,7 +194,7 @@ class CurvePoint:
     claimed_delta: float
     delta_lower_bound: float
     epsilon_lower_bound: float
-    event: Event
+    event: OutputEvent
     violation: bool
 
     def __post_init__(self) -> None:

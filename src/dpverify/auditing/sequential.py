@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (check_delta, check_epsilon, check_flag, check_int_at_least,
                                   value_error)
 from dpverify.auditing.audit import Sampler, certify_split_size, check_common, run_audit
@@ -46,8 +47,9 @@ DEFAULT_MAX_SAMPLES = 10_000_000
 MIN_FIRST_STAGE = 10_000
 
 
-def stage_sizes(first: int, max_samples: int) -> list[int]:
-    """Doubling stage sizes from ``first`` whose total is at most ``max_samples``.
+@renamed_parameters(first="first_samples")
+def stage_sizes(first_samples: int, max_samples: int) -> list[int]:
+    """Doubling stage sizes from ``first_samples`` whose total is at most ``max_samples``.
 
     The last stage takes the rest of the budget when it is at least the
     previous stage's size (else the rest is left unspent).
@@ -57,13 +59,13 @@ def stage_sizes(first: int, max_samples: int) -> list[int]:
     >>> stage_sizes(10_000, 75_000)
     [10000, 20000, 40000]
     """
-    sizes, total, size = [], 0, first
+    sizes, total, size = [], 0, first_samples
     while total + size <= max_samples:
         sizes.append(size)
         total += size
         size *= 2
     rest = max_samples - total
-    if sizes and rest >= sizes[-1] // 2 and rest >= first:
+    if sizes and rest >= sizes[-1] // 2 and rest >= first_samples:
         sizes.append(rest)
     return sizes
 

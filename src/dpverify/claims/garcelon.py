@@ -37,7 +37,7 @@ PAPER = "garcelon"
 def _prop4(scale: str) -> Evidence:
     """M_LDP at ε0 = 4 audited on (x = L, r = 1) vs (x = 0, r = 0) (d = m = 1), and its exact level."""
     epsilon_0 = 4.0
-    mech = LocalPrivatizer(dimension=1, bits=1, epsilon_0=epsilon_0, context_bound=1.0)
+    mech = LocalPrivatizer(dimension=1, bits=1, local_epsilon=epsilon_0, context_bound=1.0)
 
     def draw(data, size, rng):
         x, r = data
@@ -79,7 +79,7 @@ def prop13_against_exact(batch_length: int, randomization_probability: float, *,
     """
     p, d, delta0 = randomization_probability, dimension, shuffle_delta
     counts = number_of_bits(1, d)
-    claimed = garcelon_per_batch_epsilon(batch_length, p, m=1, d=d, delta0=delta0)
+    claimed = garcelon_per_batch_epsilon(batch_length, p, bits=1, dimension=d, delta=delta0)
     exact = counts * shuffled_binary_rr_epsilon(p, batch_length, delta0 / counts)
     return {"batch_length": batch_length, "randomization_probability": p, "dimension": d,
             "shuffle_delta": delta0, "prop13": claimed, "exact_upper": exact,
@@ -104,10 +104,11 @@ def _prop13(scale: str) -> Evidence:
 def _thm5_condition(scale: str) -> Evidence:
     derivation = symbolic.garcelon_batch_condition()
     epsilon, delta0, T, p = 0.5, 1e-6, 10 ** 10, 0.5
-    printed = min_shuffler_batch_length(epsilon, delta0, T=T, m=1, d=1, flip_probability=p,
-                                        variant="printed")
-    derived = min_shuffler_batch_length(epsilon, delta0, T=T, m=1, d=1, flip_probability=p)
-    per_batch = garcelon_per_batch_epsilon(printed, p, m=1, d=1, delta0=delta0 / T)
+    printed = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
+                                        flip_probability=p, variant="printed")
+    derived = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
+                                        flip_probability=p)
+    per_batch = garcelon_per_batch_epsilon(printed, p, bits=1, dimension=1, delta=delta0 / T)
     allowed = epsilon * math.sqrt(printed) / math.sqrt(2 * T * math.log(2 * T / delta0))
     return Evidence(CORRECTED,
                     "Eq. (3) prints c = 1 − 2p + 2√(2 log(2mT/δ0)/l); re-deriving it from Prop. 13 "
@@ -122,10 +123,12 @@ def _thm5_condition(scale: str) -> Evidence:
 
 def _thm5_total(scale: str) -> Evidence:
     epsilon, delta0, T, p = 0.5, 1e-6, 10 ** 10, 0.5
-    length = min_shuffler_batch_length(epsilon, delta0, T=T, m=1, d=1, flip_probability=p)
-    advanced = garcelon_total_guarantee(length, T, p, m=1, d=1, delta0=delta0, delta_slack=delta0 / T)
-    optimal = garcelon_total_guarantee(length, T, p, m=1, d=1, delta0=delta0, delta_slack=delta0 / T,
-                                       composition="optimal")
+    length = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
+                                       flip_probability=p)
+    advanced = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0,
+                                        delta_slack=delta0 / T)
+    optimal = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0,
+                                       delta_slack=delta0 / T, composition="optimal")
     ok = advanced.epsilon <= epsilon
     return Evidence(HOLDS if ok else CORRECTED,
                     f"at the derived l = {length} (T = 1e10, p = 1/2, d = m = 1), advanced composition "
@@ -155,7 +158,8 @@ def first_release_horizon(*, batch_form: str = "derived", dimension: int = 1,
         T = int(10 ** (k / 4))
         epsilon = cor8_epsilon_limit(T)
         p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
-        if garcelon_batch_length_ok(T, epsilon, shuffle_delta, T=T, m=1, d=dimension,
+        if garcelon_batch_length_ok(T, epsilon, shuffle_delta, horizon=T, bits=1,
+                                    dimension=dimension,
                                     flip_probability=p, variant=batch_form):
             return k / 4
     return None
@@ -179,9 +183,9 @@ def _never_releases(scale: str) -> Evidence:
     T = int(10 ** printed)
     epsilon = cor8_epsilon_limit(T)
     p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
-    length = min_shuffler_batch_length(epsilon, 1e-6, T=T, m=1, d=1, flip_probability=p,
-                                       variant="printed")
-    per_batch = garcelon_per_batch_epsilon(length, p, m=1, d=1, delta0=1e-6 / T)
+    length = min_shuffler_batch_length(epsilon, 1e-6, horizon=T, bits=1, dimension=1,
+                                       flip_probability=p, variant="printed")
+    per_batch = garcelon_per_batch_epsilon(length, p, bits=1, dimension=1, delta=1e-6 / T)
     regret = _simulated_regret(scale)
     growth = regret["sblb"][-1] / regret["sblb"][0]
     return Evidence(FAILS,

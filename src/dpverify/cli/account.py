@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dpverify.cli._core import add_command, count, finite_float, privacy_text, significant
+from dpverify.cli._core import (add_command, count, finite_float, privacy_text, rename_option,
+                                significant)
 
 HELP = "privacy accounting of composed mechanisms"
 EXAMPLES = (
@@ -13,17 +14,18 @@ EXAMPLES = (
     "dpverify account gaussian --sigma 1.0 --count 1000 --delta 1e-5 --method rdp --json",
     "dpverify account laplace --scale 10 --count 100 --delta 1e-6",
     "dpverify account calibrate --epsilon 1.0 --delta 1e-5 --count 1000",
-    "dpverify account dp-sgd --sampling-rate 0.004267 --epochs 60 --noise-multiplier 1.1 "
+    "dpverify account dp-sgd --sampling-probability 0.004267 --epochs 60 --noise-multiplier 1.1 "
     "--delta 1e-5",
-    "dpverify account dp-sgd --sampling-rate 0.004267 --steps 14062 --epsilon 3 --delta 1e-5 "
-    "--method rdp --json",
+    "dpverify account dp-sgd --sampling-probability 0.004267 --steps 14062 --epsilon 3 "
+    "--delta 1e-5 --method rdp --json",
     "dpverify account compose spec.json",
 )
 
 
 def _add_common(parser: argparse.ArgumentParser, methods: tuple[str, ...], default: str) -> None:
-    parser.add_argument("--count", "--compositions", dest="count", type=count, default=1,
-                        help="number k of adaptively composed releases (--compositions: old name)")
+    parser.add_argument("--count", type=count, default=1,
+                        help="number k of adaptively composed releases")
+    rename_option(parser, "--compositions", "--count")
     parser.add_argument("--sensitivity", type=finite_float, default=1.0,
                         help="sensitivity of each release (l2 for Gaussian, l1 for Laplace)")
     parser.add_argument("--method", choices=methods, default=default, help="accountant")
@@ -65,8 +67,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     sgd = add_command(kinds, "dp-sgd", help="epsilon (or the noise multiplier) of DP-SGD: "
                       "Poisson-sampled Gaussian steps, add/remove", examples=EXAMPLES[4:6])
-    sgd.add_argument("--sampling-rate", type=finite_float, required=True,
-                     help="Poisson sampling rate q = batch size / dataset size, in (0, 1]")
+    sgd.add_argument("--sampling-probability", type=finite_float, required=True,
+                     help="Poisson sampling probability q = batch size / dataset size, in (0, 1]")
     length = sgd.add_mutually_exclusive_group(required=True)
     length.add_argument("--steps", type=count, help="number of steps")
     length.add_argument("--epochs", type=finite_float, help="epochs (steps = floor(epochs / q))")
@@ -78,9 +80,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sgd.add_argument("--delta", type=finite_float, required=True, help="target delta in (0, 1)")
     sgd.add_argument("--method", choices=("pld", "rdp"), default="pld", help="accountant")
     sgd.add_argument("--json", action="store_true", help="print one JSON object")
+    rename_option(sgd, "--sampling-rate", "--sampling-probability")
     sgd.set_defaults(handler=_dp_sgd, context=_sgd_context, describe=_sgd_describe,
-                     option_aliases={"sampling_probability": "--sampling-rate",
-                                     "sample_rate": "--sampling-rate",
+                     option_aliases={"sampling_probability": "--sampling-probability",
+                                     "sample_rate": "--sampling-probability",
                                      "noise_multiplier": "--noise-multiplier"})
 
     compose = add_command(kinds, "compose", help="epsilon of an event tree written as JSON",
@@ -147,14 +150,15 @@ def _steps(args: argparse.Namespace) -> int:
 
     from dpverify._validation import check_probability, value_error
 
-    rate = check_probability(args.sampling_rate, "sampling_rate", open_low=True)
+    rate = check_probability(args.sampling_probability, "sampling_probability", open_low=True)
     if args.steps is not None:
         return args.steps
     if not args.epochs > 0:
         raise value_error("epochs", args.epochs, "> 0")
     steps = math.floor(args.epochs / rate)
     if steps < 1:
-        raise value_error("epochs", args.epochs, f">= the sampling rate ({rate}) for one step")
+        raise value_error("epochs", args.epochs,
+                          f">= the sampling probability ({rate}) for one step")
     return steps
 
 
@@ -164,23 +168,26 @@ def _dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
     steps = _steps(args)
     if args.noise_multiplier is not None:
         epsilon = dp_sgd_epsilon(args.noise_multiplier, args.delta, steps=steps,
-                                 sampling_probability=args.sampling_rate, method=args.method)
+                                 sampling_probability=args.sampling_probability,
+                                 method=args.method)
         return {"steps": steps, "noise_multiplier": args.noise_multiplier, "epsilon": epsilon}
-    sigma = min_noise_multiplier(args.epsilon, args.delta, sampling_probability=args.sampling_rate,
+    sigma = min_noise_multiplier(args.epsilon, args.delta,
+                                 sampling_probability=args.sampling_probability,
                                  steps=steps, method=args.method)
     return {"steps": steps, "noise_multiplier": sigma, "epsilon": args.epsilon}
 
 
 def _sgd_context(args: argparse.Namespace) -> dict[str, Any]:
     return {"kind": args.kind, "method": args.method, "delta": args.delta,
-            "sampling_rate": args.sampling_rate, "epochs": args.epochs,
+            "sampling_probability": args.sampling_probability, "epochs": args.epochs,
             "calibrate": args.noise_multiplier is None}
 
 
 def _sgd_describe(result: dict[str, Any]) -> str:
     rounding = "up" if result["calibrate"] else "nearest"
     verb = "needs" if result["calibrate"] else "with"
-    return (f"{result['steps']} DP-SGD steps at q={significant(result['sampling_rate'])} {verb} "
+    return (f"{result['steps']} DP-SGD steps at q={significant(result['sampling_probability'])} "
+            f"{verb} "
             f"noise multiplier {significant(result['noise_multiplier'], rounding=rounding)}: "
             f"{privacy_text(result['epsilon'], result['delta'])} "
             f"[method={result['method']}, add/remove, {result['seconds']:.3f} s]")

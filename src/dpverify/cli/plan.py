@@ -34,7 +34,7 @@ EXAMPLES = (
     "dpverify plan sblb --epsilon 1 --horizon 1e6 --dimension 5 --n-arms 10 --json",
     "dpverify plan dp-sgd --dataset-size 60000 --batch-size 256 --epochs 10 --epsilon 3 --delta 1e-5",
     "dpverify plan gaussian --epsilon 1 --delta 1e-5 --count 100",
-    "dpverify plan shuffle --epsilon 0.5 --delta 1e-6 --n 100000 --randomizer binary-rr",
+    "dpverify plan shuffle --epsilon 0.5 --delta 1e-6 --users 100000 --randomizer binary-rr",
     "dpverify plan secure-aggregation --epsilon 1 --delta 1e-6 --users 1000 --bound 1",
 )
 
@@ -57,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                      examples=(f"dpverify plan {kind} --epsilon 1 --delta 1e-5 "
                                                "--count 100",)), kind)
     _configure_shuffle(add_command(targets, "shuffle", examples=EXAMPLES[5:6],
-                                   help="a shuffler's largest local epsilon, or smallest n"))
+                                   help="a shuffler's largest local epsilon, or fewest users"))
     _configure_secure_aggregation(add_command(
         targets, "secure-aggregation", examples=EXAMPLES[6:7],
         help="Pólya / Skellam / discrete-Gaussian secure-aggregation parameters"))
@@ -206,7 +206,7 @@ def _describe_algorithm(result: dict[str, Any]) -> str:
 def _configure_dp_sgd(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dataset-size", type=count, required=True, help="records N")
     parser.add_argument("--batch-size", type=count, required=True,
-                        help="expected (Poisson) batch size B; sampling rate q = B/N")
+                        help="expected (Poisson) batch size B; sampling probability q = B/N")
     length = parser.add_mutually_exclusive_group(required=True)
     length.add_argument("--epochs", type=finite_float, help="epochs E (steps = ceil(E N / B))")
     length.add_argument("--steps", type=count, help="steps S")
@@ -255,9 +255,9 @@ def _configure_noise(parser: argparse.ArgumentParser, kind: str) -> None:
     parser.add_argument("--delta", type=finite_float, required=kind == "gaussian",
                         default=None if kind == "gaussian" else 0.0,
                         help="total delta" + ("" if kind == "gaussian" else " (0: pure DP)"))
-    parser.add_argument("--count", "--compositions", dest="count", type=count, default=1,
-                        help="releases k (--compositions: old name)")
+    parser.add_argument("--count", type=count, default=1, help="releases k")
     parser.add_argument("--sensitivity", type=finite_float, default=1.0, help="sensitivity")
+    rename_option(parser, "--compositions", "--count")
     _common(parser, _plan_noise, _describe_generic)
 
 
@@ -285,15 +285,18 @@ def _plan_noise(args: argparse.Namespace) -> dict[str, Any]:
 def _configure_shuffle(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epsilon", type=finite_float, required=True, help="central epsilon")
     parser.add_argument("--delta", type=finite_float, required=True, help="central delta")
-    parser.add_argument("--n", type=count, default=None,
+    parser.add_argument("--users", type=count, default=None,
                         help="users per shuffle: find the largest local epsilon_0")
     parser.add_argument("--local-epsilon", type=finite_float, default=None,
-                        help="each user's epsilon_0: find the smallest n")
+                        help="each user's epsilon_0: find the fewest users")
     parser.add_argument("--randomizer", choices=("generic", "binary-rr", "k-rr"),
                         default="generic",
                         help="generic epsilon_0-LDP (FMT bounds), binary randomized response "
                              "(the exact shuffled analysis), or k-ary randomized response")
-    parser.add_argument("--k", type=count, default=2, help="k of --randomizer k-rr")
+    parser.add_argument("--categories", type=count, default=2,
+                        help="number k of categories of --randomizer k-rr")
+    rename_option(parser, "--n", "--users")
+    rename_option(parser, "--k", "--categories")
     _common(parser, _plan_shuffle, _describe_generic)
 
 
@@ -304,27 +307,28 @@ def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.errors import DpverifyValueError
     from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
-    if (args.n is None) == (args.local_epsilon is None):
-        raise DpverifyValueError("give exactly one of --n (find the local epsilon) and "
-                                 "--local-epsilon (find the smallest n)")
+    if (args.users is None) == (args.local_epsilon is None):
+        raise DpverifyValueError("give exactly one of --users (find the local epsilon) and "
+                                 "--local-epsilon (find the fewest users)")
     family = {"generic": None, "binary-rr": BinaryRandomizedResponse.from_epsilon,
-              "k-rr": lambda e: RandomizedResponse(args.k, e)}[args.randomizer]
+              "k-rr": lambda e: RandomizedResponse(args.categories, e)}[args.randomizer]
     out: dict[str, Any] = {"randomizer": args.randomizer, "bound": "best"}
-    if args.n is not None:
-        local = max_local_epsilon(args.epsilon, args.n, args.delta, bound="best",
+    if args.users is not None:
+        local = max_local_epsilon(args.epsilon, args.users, args.delta, bound="best",
                                   randomizer_family=family)
-        out.update(n=args.n, local_epsilon=local)
-        text = (f"largest local epsilon_0 for n = {args.n} ({args.randomizer}): "
+        out.update(users=args.users, local_epsilon=local)
+        text = (f"largest local epsilon_0 for {args.users} users ({args.randomizer}): "
                 f"{significant(local, rounding='down')}")
         if args.randomizer == "binary-rr":
             out["flip_probability"] = 2 / (math.exp(local) + 1)
             text += f" (flip probability p = {significant(out['flip_probability'], rounding='up')})"
     else:
         randomizer = None if family is None else family(args.local_epsilon)
-        n = min_batch_size(args.local_epsilon, args.epsilon, args.delta, bound="best",
-                           randomizer=randomizer)
-        out.update(n=n, local_epsilon=args.local_epsilon)
-        text = f"smallest n for local epsilon_0 = {significant(args.local_epsilon)}: {n}"
+        users = min_batch_size(args.local_epsilon, args.epsilon, args.delta, bound="best",
+                               randomizer=randomizer)
+        out.update(users=users, local_epsilon=args.local_epsilon)
+        text = (f"fewest users for local epsilon_0 = {significant(args.local_epsilon)}: "
+                f"{users}")
     text += f" meets {privacy_text(args.epsilon, args.delta)} (bound best)"
     return {**out, "claim_met": True, "_text": text}
 

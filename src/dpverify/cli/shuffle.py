@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dpverify.cli._core import count, finite_float, privacy_text, significant
+from dpverify.cli._core import count, finite_float, privacy_text, rename_option, significant
 
 HELP = "privacy amplification by shuffling (and its inverse)"
-DESCRIPTION = ("Amplified epsilon of n users' local_epsilon-LDP reports after a shuffler, "
+DESCRIPTION = ("Amplified epsilon of the local_epsilon-LDP reports of --users users after a "
+               "shuffler, "
                "or with --inverse the largest local epsilon meeting --epsilon.")
 EXAMPLES = (
-    "dpverify shuffle --local-epsilon 2 --n 1000000 --delta 1e-6 --bound best",
-    "dpverify shuffle --local-epsilon 2 --n 100000 --delta 1e-6 --randomizer binary-rr --json",
-    "dpverify shuffle --epsilon 0.1 --n 100000 --delta 1e-6 --inverse",
+    "dpverify shuffle --local-epsilon 2 --users 1000000 --delta 1e-6 --bound best",
+    "dpverify shuffle --local-epsilon 2 --users 100000 --delta 1e-6 --randomizer binary-rr --json",
+    "dpverify shuffle --epsilon 0.1 --users 100000 --delta 1e-6 --inverse",
 )
 
 
@@ -24,7 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="each user's local epsilon_0 (required unless --inverse)")
     parser.add_argument("--epsilon", type=finite_float,
                         help="target central epsilon (required with --inverse)")
-    parser.add_argument("--n", type=count, required=True, help="number of users in the batch")
+    parser.add_argument("--users", type=count, required=True,
+                        help="number of users whose reports are shuffled together")
     parser.add_argument("--delta", type=finite_float, required=True,
                         help="target delta in (0, 1)")
     parser.add_argument("--bound", choices=(*SHUFFLE_BOUNDS, "best"), default="fmt2021",
@@ -35,6 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--inverse", action="store_true",
                         help="print the largest local epsilon with amplified epsilon <= --epsilon")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    rename_option(parser, "--n", "--users")
     parser.set_defaults(handler=_shuffle, context=_context, describe=_describe)
 
 
@@ -47,28 +50,28 @@ def _shuffle(args: argparse.Namespace) -> dict[str, Any]:
     if args.inverse:
         if args.epsilon is None:
             raise DpverifyValueError("--epsilon (the target) is required with --inverse")
-        local = max_local_epsilon(args.epsilon, args.n, args.delta, bound=args.bound,
+        local = max_local_epsilon(args.epsilon, args.users, args.delta, bound=args.bound,
                                   randomizer_family=family)
         return {"epsilon": args.epsilon, "local_epsilon": local}
     if args.local_epsilon is None:
         raise DpverifyValueError("--local-epsilon is required (or --inverse with --epsilon)")
     randomizer = None if family is None else family(args.local_epsilon)
-    epsilon = amplified_epsilon(args.local_epsilon, args.n, args.delta, bound=args.bound,
+    epsilon = amplified_epsilon(args.local_epsilon, args.users, args.delta, bound=args.bound,
                                 randomizer=randomizer)
     return {"epsilon": epsilon, "local_epsilon": args.local_epsilon}
 
 
 def _context(args: argparse.Namespace) -> dict[str, Any]:
-    return {"bound": args.bound, "n": args.n, "delta": args.delta,
+    return {"bound": args.bound, "users": args.users, "delta": args.delta,
             "randomizer": args.randomizer, "inverse": args.inverse}
 
 
 def _describe(result: dict[str, Any]) -> str:
     if result["inverse"]:
-        return (f"n={result['n']} users: largest local epsilon_0="
+        return (f"{result['users']} users: largest local epsilon_0="
                 f"{significant(result['local_epsilon'], rounding='down')} with "
                 f"{privacy_text(result['epsilon'], result['delta'])} after shuffling "
                 f"[bound={result['bound']}, {result['seconds']:.3f} s]")
-    return (f"n={result['n']} users, local epsilon_0={significant(result['local_epsilon'])}: "
+    return (f"{result['users']} users, local epsilon_0={significant(result['local_epsilon'])}: "
             f"{privacy_text(result['epsilon'], result['delta'])} after shuffling "
             f"[bound={result['bound']}, {result['seconds']:.3f} s]")

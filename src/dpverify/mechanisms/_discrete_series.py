@@ -23,7 +23,7 @@ from dpverify._validation import check_finite
 TAIL_TOLERANCE = 1e-35
 
 
-def _as_rational(value: Any, name: str = "k") -> Fraction:
+def _as_rational(value: Any, name: str = "outcome") -> Fraction:
     """A real argument as an exact rational (floats are exact dyadic rationals)."""
     if isinstance(value, numbers.Rational) and not isinstance(value, bool):
         return Fraction(int(value.numerator), int(value.denominator))

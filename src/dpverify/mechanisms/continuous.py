@@ -18,6 +18,7 @@ import mpmath
 import numpy as np
 from scipy import stats
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import working_precision
 from dpverify._validation import check_finite, check_mp_real, check_positive, value_error
 from dpverify.guarantees import PrivacyProfile
@@ -52,17 +53,21 @@ class ShiftedDensity:
     noise: Any
     shift: float
 
-    def pdf(self, x: Any) -> mpmath.mpf:
-        return self.noise.pdf(_mp(x) - self.shift)
+    @renamed_parameters(x="outcome")
+    def pdf(self, outcome: Any) -> mpmath.mpf:
+        return self.noise.pdf(_mp(outcome, "outcome") - self.shift)
 
-    def logpdf(self, x: Any) -> mpmath.mpf:
-        return self.noise.logpdf(_mp(x) - self.shift)
+    @renamed_parameters(x="outcome")
+    def logpdf(self, outcome: Any) -> mpmath.mpf:
+        return self.noise.logpdf(_mp(outcome, "outcome") - self.shift)
 
-    def cdf(self, x: Any) -> mpmath.mpf:
-        return self.noise.cdf(_mp(x) - self.shift)
+    @renamed_parameters(x="outcome")
+    def cdf(self, outcome: Any) -> mpmath.mpf:
+        return self.noise.cdf(_mp(outcome, "outcome") - self.shift)
 
-    def sf(self, x: Any) -> mpmath.mpf:
-        return self.noise.sf(_mp(x) - self.shift)
+    @renamed_parameters(x="outcome")
+    def sf(self, outcome: Any) -> mpmath.mpf:
+        return self.noise.sf(_mp(outcome, "outcome") - self.shift)
 
     def mean(self) -> Fraction:
         return self.noise.mean() + Fraction(self.shift)
@@ -70,8 +75,9 @@ class ShiftedDensity:
     def variance(self) -> Fraction:
         return self.noise.variance()
 
-    def pdf_array(self, xs: np.ndarray) -> np.ndarray:
-        return self.noise.pdf_array(np.asarray(xs, dtype=float) - self.shift)
+    @renamed_parameters(xs="outcomes")
+    def pdf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        return self.noise.pdf_array(np.asarray(outcomes, dtype=float) - self.shift)
 
 
 class _ContinuousNoise:
@@ -106,29 +112,34 @@ class Laplace(_ContinuousNoise):
     def __post_init__(self) -> None:
         object.__setattr__(self, "scale", check_positive(self.scale, "scale"))
 
-    def pdf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def pdf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
-            return mpmath.exp(self.logpdf(x))
+            return mpmath.exp(self.logpdf(outcome))
 
-    def logpdf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def logpdf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
             scale = mpmath.mpf(self.scale)
-            return -abs(_mp(x)) / scale - mpmath.log(2 * scale)
+            return -abs(_mp(outcome, "outcome")) / scale - mpmath.log(2 * scale)
 
-    def cdf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def cdf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
-            z = _mp(x) / self.scale
+            z = _mp(outcome, "outcome") / self.scale
             return mpmath.exp(z) / 2 if z < 0 else 1 - mpmath.exp(-z) / 2
 
-    def sf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def sf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
-            return self.cdf(-_mp(x))
+            return self.cdf(-_mp(outcome, "outcome"))
 
     def variance(self) -> Fraction:
         return 2 * Fraction(self.scale) ** 2
 
-    def pdf_array(self, xs: np.ndarray) -> np.ndarray:
-        return stats.laplace.pdf(np.asarray(xs, dtype=float), scale=self.scale)
+    @renamed_parameters(xs="outcomes")
+    def pdf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        return stats.laplace.pdf(np.asarray(outcomes, dtype=float), scale=self.scale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,28 +160,34 @@ class Gaussian(_ContinuousNoise):
     def __post_init__(self) -> None:
         object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
 
-    def pdf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def pdf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
-            return mpmath.npdf(_mp(x), 0, self.sigma)
+            return mpmath.npdf(_mp(outcome, "outcome"), 0, self.sigma)
 
-    def logpdf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def logpdf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
             sigma = mpmath.mpf(self.sigma)
-            return -_mp(x) ** 2 / (2 * sigma ** 2) - mpmath.log(sigma * mpmath.sqrt(2 * mpmath.pi))
+            return (-_mp(outcome, "outcome") ** 2 / (2 * sigma ** 2)
+                    - mpmath.log(sigma * mpmath.sqrt(2 * mpmath.pi)))
 
-    def cdf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def cdf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
-            return mpmath.ncdf(_mp(x), 0, self.sigma)
+            return mpmath.ncdf(_mp(outcome, "outcome"), 0, self.sigma)
 
-    def sf(self, x: Any) -> mpmath.mpf:
+    @renamed_parameters(x="outcome")
+    def sf(self, outcome: Any) -> mpmath.mpf:
         with working_precision():
-            return mpmath.ncdf(-_mp(x), 0, self.sigma)
+            return mpmath.ncdf(-_mp(outcome, "outcome"), 0, self.sigma)
 
     def variance(self) -> Fraction:
         return Fraction(self.sigma) ** 2
 
-    def pdf_array(self, xs: np.ndarray) -> np.ndarray:
-        return stats.norm.pdf(np.asarray(xs, dtype=float), scale=self.sigma)
+    @renamed_parameters(xs="outcomes")
+    def pdf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        return stats.norm.pdf(np.asarray(outcomes, dtype=float), scale=self.sigma)
 
 
 #: Significant digits that must survive the cancellation in the Gaussian profile.
@@ -245,8 +262,9 @@ def gaussian_privacy_profile(sigma: float, *, sensitivity: float = 1.0) -> Priva
     )
 
 
-def laplace_delta(epsilon_0: mpmath.mpf | float, epsilon: mpmath.mpf | float) -> mpmath.mpf:
-    """Exact δ(ε) of the Laplace mechanism with ``epsilon_0 = sensitivity / scale``.
+@renamed_parameters(epsilon_0="pure_epsilon")
+def laplace_delta(pure_epsilon: mpmath.mpf | float, epsilon: mpmath.mpf | float) -> mpmath.mpf:
+    """Exact δ(ε) of the Laplace mechanism with pure ε0 = ``pure_epsilon = sensitivity / scale``.
 
     .. math:: δ(ε) = \\max\\left(0,\\; 1 - e^{(ε - ε_0)/2}\\right)
 
@@ -254,12 +272,12 @@ def laplace_delta(epsilon_0: mpmath.mpf | float, epsilon: mpmath.mpf | float) ->
     atom ½ at ε0, an atom e^{−ε0}/2 at −ε0 and density e^{(l−ε0)/2}/4 on
     (−ε0, ε0); integrating (1 − e^{ε−l})₊ gives the formula.
 
-    ``epsilon_0`` must be in (0, inf) and ``epsilon`` real or +inf.
+    ``pure_epsilon`` must be in (0, inf) and ``epsilon`` real or +inf.
 
     >>> float(laplace_delta(1.0, 1.0))
     0.0
     """
-    epsilon_0 = check_mp_real(epsilon_0, "epsilon_0", low=0, low_closed=False)
+    epsilon_0 = check_mp_real(pure_epsilon, "pure_epsilon", low=0, low_closed=False)
     epsilon = check_mp_real(epsilon, "epsilon", allow_inf=True)
     with working_precision():
         if epsilon >= epsilon_0:

@@ -34,6 +34,7 @@ import mpmath
 import numpy as np
 from scipy import special, stats
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import working_precision
 from dpverify._validation import (
     check_positive,
@@ -92,17 +93,21 @@ class ShiftedLaw:
     noise: Any
     shift: int
 
-    def pmf(self, k: Any) -> Any:
-        return self.noise.pmf(_as_rational(k) - self.shift)
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: Any) -> Any:
+        return self.noise.pmf(_as_rational(outcome) - self.shift)
 
-    def logpmf(self, k: Any) -> Any:
-        return self.noise.logpmf(_as_rational(k) - self.shift)
+    @renamed_parameters(k="outcome")
+    def logpmf(self, outcome: Any) -> Any:
+        return self.noise.logpmf(_as_rational(outcome) - self.shift)
 
-    def cdf(self, k: Any) -> Any:
-        return self.noise.cdf(_as_rational(k) - self.shift)
+    @renamed_parameters(k="outcome")
+    def cdf(self, outcome: Any) -> Any:
+        return self.noise.cdf(_as_rational(outcome) - self.shift)
 
-    def sf(self, k: Any) -> Any:
-        return self.noise.sf(_as_rational(k) - self.shift)
+    @renamed_parameters(k="outcome")
+    def sf(self, outcome: Any) -> Any:
+        return self.noise.sf(_as_rational(outcome) - self.shift)
 
     def support(self) -> tuple[Any, Any]:
         low, high = self.noise.support()
@@ -114,8 +119,9 @@ class ShiftedLaw:
     def variance(self) -> Any:
         return self.noise.variance()
 
-    def pmf_array(self, ks: np.ndarray) -> np.ndarray:
-        return self.noise.pmf_array(np.asarray(ks, dtype=float) - self.shift)
+    @renamed_parameters(ks="outcomes")
+    def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        return self.noise.pmf_array(np.asarray(outcomes, dtype=float) - self.shift)
 
 
 class _IntegerNoise:
@@ -127,9 +133,10 @@ class _IntegerNoise:
         """Output law ``x + noise`` of the mechanism on the integer query value ``x``."""
         return ShiftedLaw(self, _integer_query(x))
 
-    def logpmf(self, k: Any) -> mpmath.mpf:
+    @renamed_parameters(k="outcome")
+    def logpmf(self, outcome: Any) -> mpmath.mpf:
         """``log pmf(k)`` (``-inf`` off the support)."""
-        return _log(self.pmf(k))
+        return _log(self.pmf(outcome))
 
 
 class _SymmetricIntegerNoise(_IntegerNoise):
@@ -141,15 +148,17 @@ class _SymmetricIntegerNoise(_IntegerNoise):
 
     __slots__ = ()
 
-    def cdf(self, k: Any) -> mpmath.mpf:
+    @renamed_parameters(k="outcome")
+    def cdf(self, outcome: Any) -> mpmath.mpf:
         """``P[X <= k]`` (exact, mpmath)."""
         with working_precision():
-            return _symmetric_cdf(self._upper_tail, k)
+            return _symmetric_cdf(self._upper_tail, outcome)
 
-    def sf(self, k: Any) -> mpmath.mpf:
+    @renamed_parameters(k="outcome")
+    def sf(self, outcome: Any) -> mpmath.mpf:
         """``P[X > k] = 1 − cdf(k)`` (exact, mpmath)."""
         with working_precision():
-            return _symmetric_sf(self._upper_tail, k)
+            return _symmetric_sf(self._upper_tail, outcome)
 
     def support(self) -> tuple[None, None]:
         return (None, None)
@@ -185,16 +194,18 @@ class DiscreteLaplace(_SymmetricIntegerNoise):
     def _beta(self) -> mpmath.mpf:
         return mpmath.exp(-1 / mpmath.mpf(self.scale))
 
-    def pmf(self, k: Any) -> mpmath.mpf:
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: Any) -> mpmath.mpf:
         """Exact ``P[X = k] = tanh(1/(2t)) e^{−|k|/t}``."""
-        point = _integer_or_none(k)
+        point = _integer_or_none(outcome)
         with working_precision():
             if point is None:
                 return mpmath.mpf(0)
             return mpmath.tanh(1 / (2 * mpmath.mpf(self.scale))) * self._beta() ** abs(point)
 
-    def logpmf(self, k: Any) -> mpmath.mpf:
-        point = _integer_or_none(k)
+    @renamed_parameters(k="outcome")
+    def logpmf(self, outcome: Any) -> mpmath.mpf:
+        point = _integer_or_none(outcome)
         with working_precision():
             if point is None:
                 return mpmath.ninf
@@ -212,10 +223,12 @@ class DiscreteLaplace(_SymmetricIntegerNoise):
             beta = self._beta()
             return 2 * beta / mpmath.expm1(-1 / mpmath.mpf(self.scale)) ** 2
 
-    def pmf_array(self, ks: np.ndarray) -> np.ndarray:
-        """Float pmf at ``ks`` (``scipy.stats.dlaplace``; 0 at non-integers)."""
-        ks = np.asarray(ks, dtype=float)
-        return np.where(ks == np.round(ks), stats.dlaplace.pmf(np.round(ks), 1 / self.scale), 0.0)
+    @renamed_parameters(ks="outcomes")
+    def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        """Float pmf at ``outcomes`` (``scipy.stats.dlaplace``; 0 at non-integers)."""
+        outcomes = np.asarray(outcomes, dtype=float)
+        return np.where(outcomes == np.round(outcomes),
+                        stats.dlaplace.pmf(np.round(outcomes), 1 / self.scale), 0.0)
 
 
 # --------------------------------------------------------------------------- discrete Gaussian
@@ -247,15 +260,17 @@ class DiscreteGaussian(_SymmetricIntegerNoise):
     def _a(self) -> mpmath.mpf:
         return 1 / (2 * mpmath.mpf(self.sigma) ** 2)
 
-    def pmf(self, k: Any) -> mpmath.mpf:
-        point = _integer_or_none(k)
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: Any) -> mpmath.mpf:
+        point = _integer_or_none(outcome)
         with working_precision():
             if point is None:
                 return mpmath.mpf(0)
             return mpmath.exp(-self._a() * point * point) / _discrete_gaussian_normaliser(self.sigma)
 
-    def logpmf(self, k: Any) -> mpmath.mpf:
-        point = _integer_or_none(k)
+    @renamed_parameters(k="outcome")
+    def logpmf(self, outcome: Any) -> mpmath.mpf:
+        point = _integer_or_none(outcome)
         with working_precision():
             if point is None:
                 return mpmath.ninf
@@ -281,10 +296,12 @@ class DiscreteGaussian(_SymmetricIntegerNoise):
                         return 2 * total / _discrete_gaussian_normaliser(self.sigma)
                 k += 1
 
-    def pmf_array(self, ks: np.ndarray) -> np.ndarray:
-        ks = np.asarray(ks, dtype=float)
-        values = np.exp(-ks ** 2 / (2 * self.sigma ** 2)) / float(_discrete_gaussian_normaliser(self.sigma))
-        return np.where(ks == np.round(ks), values, 0.0)
+    @renamed_parameters(ks="outcomes")
+    def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        outcomes = np.asarray(outcomes, dtype=float)
+        values = (np.exp(-outcomes ** 2 / (2 * self.sigma ** 2))
+                  / float(_discrete_gaussian_normaliser(self.sigma)))
+        return np.where(outcomes == np.round(outcomes), values, 0.0)
 
 
 # --------------------------------------------------------------------------- Skellam
@@ -312,8 +329,9 @@ class Skellam(_SymmetricIntegerNoise):
     def __post_init__(self) -> None:
         object.__setattr__(self, "mu", check_positive(self.mu, "mu"))
 
-    def pmf(self, k: Any) -> mpmath.mpf:
-        point = _integer_or_none(k)
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: Any) -> mpmath.mpf:
+        point = _integer_or_none(outcome)
         with working_precision():
             if point is None:
                 return mpmath.mpf(0)
@@ -339,10 +357,12 @@ class Skellam(_SymmetricIntegerNoise):
         """Exact ``2 mu``."""
         return 2 * _as_rational(self.mu)
 
-    def pmf_array(self, ks: np.ndarray) -> np.ndarray:
+    @renamed_parameters(ks="outcomes")
+    def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         """Float pmf ``scipy.special.ive(|k|, 2μ)`` (0 at non-integers)."""
-        ks = np.asarray(ks, dtype=float)
-        return np.where(ks == np.round(ks), special.ive(np.abs(np.round(ks)), 2 * self.mu), 0.0)
+        outcomes = np.asarray(outcomes, dtype=float)
+        return np.where(outcomes == np.round(outcomes),
+                        special.ive(np.abs(np.round(outcomes)), 2 * self.mu), 0.0)
 
 
 # --------------------------------------------------------------------------- Pólya difference
@@ -374,9 +394,10 @@ class PolyaDifference(_SymmetricIntegerNoise):
     def _parameters(self) -> tuple[mpmath.mpf, mpmath.mpf]:
         return mpmath.mpf(1) / self.shares, mpmath.exp(-1 / mpmath.mpf(self.scale))
 
-    def pmf(self, k: Any) -> mpmath.mpf:
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: Any) -> mpmath.mpf:
         """Exact series (see :func:`_polya_difference_pmf`), correct to ``SERIES_RELATIVE_ERROR``."""
-        point = _integer_or_none(k)
+        point = _integer_or_none(outcome)
         with working_precision():
             if point is None:
                 return mpmath.mpf(0)
@@ -400,15 +421,16 @@ class PolyaDifference(_SymmetricIntegerNoise):
             r, beta = self._parameters()
             return 2 * r * beta / mpmath.expm1(-1 / mpmath.mpf(self.scale)) ** 2
 
-    def pmf_array(self, ks: np.ndarray) -> np.ndarray:
+    @renamed_parameters(ks="outcomes")
+    def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         """Float pmf: autocorrelation of the negative-binomial pmf (scipy), truncated at 1e-18."""
-        ks = np.asarray(ks, dtype=float)
+        outcomes = np.asarray(outcomes, dtype=float)
         beta = math.exp(-1 / self.scale)
         high = int(stats.nbinom.isf(1e-18, 1 / self.shares, 1 - beta)) + 2
         polya = stats.nbinom.pmf(np.arange(high + 1), 1 / self.shares, 1 - beta)
         lags = np.correlate(polya, polya, mode="full")[high:]  # lags[k] = Σ_j p(j+k) p(j)
-        index = np.abs(np.round(ks)).astype(np.int64)
-        inside = (ks == np.round(ks)) & (index <= high)
+        index = np.abs(np.round(outcomes)).astype(np.int64)
+        inside = (outcomes == np.round(outcomes)) & (index <= high)
         return np.where(inside, lags[np.minimum(index, high)], 0.0)
 
 
@@ -448,16 +470,19 @@ class BinomialNoise(_IntegerNoise):
         p = Fraction(self.probability)
         return math.comb(self.trials, j) * p ** j * (1 - p) ** (self.trials - j)
 
-    def pmf(self, k: Any) -> Fraction:
-        count = _as_rational(k) + self._offset()
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: Any) -> Fraction:
+        count = _as_rational(outcome) + self._offset()
         return self._count_pmf(int(count)) if count.denominator == 1 else Fraction(0)
 
-    def cdf(self, k: Any) -> Fraction:
-        top = min(math.floor(_as_rational(k) + self._offset()), self.trials)
+    @renamed_parameters(k="outcome")
+    def cdf(self, outcome: Any) -> Fraction:
+        top = min(math.floor(_as_rational(outcome) + self._offset()), self.trials)
         return sum((self._count_pmf(j) for j in range(top + 1)), Fraction(0))
 
-    def sf(self, k: Any) -> Fraction:
-        return 1 - self.cdf(k)
+    @renamed_parameters(k="outcome")
+    def sf(self, outcome: Any) -> Fraction:
+        return 1 - self.cdf(outcome)
 
     def support(self) -> tuple[Any, Any]:
         low = -self._offset()
@@ -471,7 +496,8 @@ class BinomialNoise(_IntegerNoise):
         p = Fraction(self.probability)
         return self.trials * p * (1 - p)
 
-    def pmf_array(self, ks: np.ndarray) -> np.ndarray:
-        counts = np.asarray(ks, dtype=float) + float(self._offset())
+    @renamed_parameters(ks="outcomes")
+    def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        counts = np.asarray(outcomes, dtype=float) + float(self._offset())
         values = stats.binom.pmf(np.round(counts), self.trials, self.probability)
         return np.where(np.isclose(counts, np.round(counts), rtol=0, atol=1e-9), values, 0.0)

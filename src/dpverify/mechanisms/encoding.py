@@ -26,6 +26,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_real_array,
@@ -111,7 +112,8 @@ def unary_encoding(x: Any, *, bits: int, rng: np.random.Generator) -> np.ndarray
     return (np.arange(bits) < ones[..., None]).astype(np.int8)
 
 
-def mldp_flip_probability(epsilon_0: float, *, bits: int, dimension: int) -> float:
+@renamed_parameters(epsilon_0="local_epsilon")
+def mldp_flip_probability(local_epsilon: float, *, bits: int, dimension: int) -> float:
     """garcelon's flip probability ``p = 2 / (exp(2ε0/(m d (d+3))) + 1)`` (Alg. 2; App. B.2), rounded up.
 
     Each of the ``N = m d (d+3)/2`` bits then has ratio ``(2 − p)/p =
@@ -123,7 +125,7 @@ def mldp_flip_probability(epsilon_0: float, *, bits: int, dimension: int) -> flo
     >>> round(mldp_flip_probability(1.0, bits=1, dimension=1), 12)  # 2/(e^{1/2} + 1)
     0.755081337596
     """
-    epsilon_0 = check_epsilon(epsilon_0, "epsilon_0", allow_zero=False)
+    epsilon_0 = check_epsilon(local_epsilon, "local_epsilon", allow_zero=False)
     bits = check_positive_int(bits, "bits")
     dimension = check_positive_int(dimension, "dimension")
     with working_precision():
@@ -131,6 +133,7 @@ def mldp_flip_probability(epsilon_0: float, *, bits: int, dimension: int) -> flo
         return min(1.0, round_up(2 / (mpmath.exp(exponent) + 1), relative_error=1e-45))
 
 
+@renamed_parameters(epsilon_0="local_epsilon")
 @dataclass(frozen=True, slots=True)
 class LocalPrivatizer:
     """garcelon's local privatizer ``M_LDP(x, r, L, ε0, m)`` (Alg. 2), ε0-LDP (Prop. 4/12).
@@ -141,7 +144,7 @@ class LocalPrivatizer:
         ``d``, the context dimension.
     bits
         ``m``, the encoding bits per entry.
-    epsilon_0
+    local_epsilon
         The local privacy level ε0 > 0.
     context_bound
         ``L``, the bound on ``‖x‖₂``; rewards are in [0, 1].
@@ -151,30 +154,32 @@ class LocalPrivatizer:
     ``z̃ = x xᵀ/(2L²) + ½`` with ``w̃[j, i] = w̃[i, j]`` (the same random
     bits): ``m d (d+3)/2`` independently randomized bits.
 
-    >>> mech = LocalPrivatizer(dimension=2, bits=3, epsilon_0=1.0, context_bound=1.0)
+    >>> mech = LocalPrivatizer(dimension=2, bits=3, local_epsilon=1.0, context_bound=1.0)
     >>> mech.number_of_bits, round(mech.flip_probability, 6)
     (15, 0.966679)
     """
 
     dimension: int
     bits: int
-    epsilon_0: float
+    local_epsilon: float
     context_bound: float
+
+    epsilon_0 = renamed_property("epsilon_0", "local_epsilon")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dimension", check_positive_int(self.dimension, "dimension"))
         object.__setattr__(self, "bits", check_positive_int(self.bits, "bits",
                                                             maximum=MAX_UNARY_BITS,
                                                             instead=_BITS_INSTEAD))
-        object.__setattr__(self, "epsilon_0",
-                           check_epsilon(self.epsilon_0, "epsilon_0", allow_zero=False))
+        object.__setattr__(self, "local_epsilon",
+                           check_epsilon(self.local_epsilon, "local_epsilon", allow_zero=False))
         object.__setattr__(self, "context_bound",
                            check_positive(self.context_bound, "context_bound"))
 
     @property
     def flip_probability(self) -> float:
         """``p`` of the bits' randomized response (:func:`mldp_flip_probability`)."""
-        return mldp_flip_probability(self.epsilon_0, bits=self.bits, dimension=self.dimension)
+        return mldp_flip_probability(self.local_epsilon, bits=self.bits, dimension=self.dimension)
 
     @property
     def number_of_bits(self) -> int:
@@ -214,7 +219,7 @@ class LocalPrivatizer:
         rounding is float (see the module notes).
 
         >>> rng = np.random.default_rng(5)
-        >>> mech = LocalPrivatizer(dimension=2, bits=2, epsilon_0=50.0, context_bound=1.0)
+        >>> mech = LocalPrivatizer(dimension=2, bits=2, local_epsilon=50.0, context_bound=1.0)
         >>> b, w = mech.simulate([0.6, -0.8], 1.0, rng=rng)
         >>> b.shape, w.shape, bool((w == np.swapaxes(w, 0, 1)).all())
         ((2, 2), (2, 2, 2), True)
@@ -242,7 +247,7 @@ class LocalPrivatizer:
         users = check_positive_int(users, "users")
         p = self.flip_probability
         if p >= 1:
-            raise value_error("epsilon_0", self.epsilon_0, "large enough that p < 1")
+            raise value_error("local_epsilon", self.local_epsilon, "large enough that p < 1")
         counts = np.asarray(counts, dtype=float)
         return (counts / self.bits - users * p / 2) / (1 - p)
 
@@ -309,8 +314,9 @@ class LocalPrivatizer:
              for i in range(self.dimension) for j in range(i + 1)]
         return y + z
 
-    def privacy_loss_between(self, first: tuple[Any, Any], second: tuple[Any, Any]) -> mpmath.mpf:
-        """Exact ``max_o ln(P[o | first] / P[o | second])`` for two inputs ``(context, reward)``.
+    @renamed_parameters(first="x", second="x_prime")
+    def privacy_loss_between(self, x: tuple[Any, Any], x_prime: tuple[Any, Any]) -> mpmath.mpf:
+        """Exact ``max_o ln(P[o | x] / P[o | x_prime])`` for two inputs ``(context, reward)``.
 
         The entries are independent and the output space is their product,
         so the maximum is the sum over entries of each entry's maximal
@@ -318,14 +324,15 @@ class LocalPrivatizer:
         """
         total = mpmath.mpf(0)
         with working_precision():
-            for a, b in zip(self.exact_entries(*first), self.exact_entries(*second)):
+            for a, b in zip(self.exact_entries(*x), self.exact_entries(*x_prime)):
                 law_a, law_b = self.entry_law(a), self.entry_law(b)
                 ratio = max(u / v for u, v in zip(law_a.probabilities, law_b.probabilities))
                 total += mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
         return total
 
 
-def m_ldp(context: Any, reward: Any, *, context_bound: float, epsilon_0: float, bits: int,
+@renamed_parameters(epsilon_0="local_epsilon")
+def m_ldp(context: Any, reward: Any, *, context_bound: float, local_epsilon: float, bits: int,
           rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """garcelon's ``M_LDP(x, r, L, ε0, m)`` (Alg. 2): the randomized bits ``(b̃, w̃)``.
 
@@ -333,12 +340,12 @@ def m_ldp(context: Any, reward: Any, *, context_bound: float, epsilon_0: float, 
     last axis of ``context``).
 
     >>> rng = np.random.default_rng(2)
-    >>> b, w = m_ldp([0.5, 0.5], 0.3, context_bound=1.0, epsilon_0=1.0, bits=4, rng=rng)
+    >>> b, w = m_ldp([0.5, 0.5], 0.3, context_bound=1.0, local_epsilon=1.0, bits=4, rng=rng)
     >>> b.shape, w.shape
     ((2, 4), (2, 2, 4))
     """
     rng = check_rng(rng)
     dimension = np.shape(context)[-1] if np.ndim(context) else 0
     mechanism = LocalPrivatizer(dimension=check_int_at_least(dimension, "context", 1), bits=bits,
-                                epsilon_0=epsilon_0, context_bound=context_bound)
+                                local_epsilon=local_epsilon, context_bound=context_bound)
     return mechanism.simulate(context, reward, rng=rng)

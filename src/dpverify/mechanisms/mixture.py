@@ -119,7 +119,8 @@ class MixtureOfGaussians:
 
 
 def _check_relation(neighbouring: Any) -> Neighbouring:
-    return Neighbouring.require(neighbouring, [Neighbouring.ADD_REMOVE, Neighbouring.REPLACE_SPECIAL],
+    return Neighbouring.require(neighbouring,
+                                [Neighbouring.ADD_REMOVE, Neighbouring.REPLACE_SPECIAL],
                                 "a mixture of Gaussians (its pair Σ p_i N(c_i, σ²) vs N(0, σ²) adds "
                                 "or removes a record)")
 

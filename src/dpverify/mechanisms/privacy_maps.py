@@ -169,13 +169,15 @@ def _exact(value: Any, name: str) -> mpmath.mpf:
         raise DpverifyTypeError(f"{name} has an entry {value!r} that is not a number") from None
 
 
-def pmf_pair_profile(p: Sequence[Any], q: Sequence[Any], *,
+@renamed_parameters(p="pmf", q="pmf_prime")
+def pmf_pair_profile(pmf: Sequence[Any], pmf_prime: Sequence[Any], *,
                      description: str = "pair of finite pmfs") -> PrivacyProfile:
     """Exact privacy profile of one ordered pair of finite pmfs on the same outcomes.
 
     .. math:: δ(ε) = \\sum_o \\max(0,\\; p(o) - e^{ε} q(o))
 
-    (the hockey-stick divergence ``H_{e^ε}(p \\| q)``). Entries may be floats,
+    with p = ``pmf`` (the output's pmf on x) and q = ``pmf_prime`` (on x′): the
+    hockey-stick divergence ``H_{e^ε}(p \\| q)``. Entries may be floats,
     Fractions or mpmath numbers; they are taken as exact. For a mechanism's
     guarantee take the maximum over both orders and over every neighbouring
     pair (the worst pair of a randomized response, say).
@@ -184,15 +186,17 @@ def pmf_pair_profile(p: Sequence[Any], q: Sequence[Any], *,
     >>> round(profile.delta_for_epsilon(0.0), 12)
     0.5
     """
-    for name, pmf in (("p", p), ("q", q)):
-        if isinstance(pmf, (str, bytes)) or not hasattr(pmf, "__len__") or isinstance(pmf, Mapping):
-            raise DpverifyTypeError(f"{name}={shown(pmf)} must be a sequence of probabilities, "
-                                    f"not {type(pmf).__name__}")
+    p, q = pmf, pmf_prime
+    for name, values in (("pmf", p), ("pmf_prime", q)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or isinstance(
+                values, Mapping):
+            raise DpverifyTypeError(f"{name}={shown(values)} must be a sequence of probabilities, "
+                                    f"not {type(values).__name__}")
     if len(p) != len(q) or not len(p):
-        raise value_error("q", q, f"a pmf of the same non-zero length as p ({len(p)})")
+        raise value_error("pmf_prime", q, f"a pmf of the same non-zero length as pmf ({len(p)})")
     with working_precision():
-        first, second = [_exact(v, "p") for v in p], [_exact(v, "q") for v in q]
-    for name, values in (("p", first), ("q", second)):
+        first, second = [_exact(v, "pmf") for v in p], [_exact(v, "pmf_prime") for v in q]
+    for name, values in (("pmf", first), ("pmf_prime", second)):
         if any(not (v >= 0) for v in values) or abs(sum(values) - 1) > 1e-9:
             raise value_error(name, list(values)[:8], "a pmf: non-negative entries summing to 1")
 

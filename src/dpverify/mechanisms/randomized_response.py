@@ -28,6 +28,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
@@ -76,22 +77,25 @@ class FiniteLaw:
         object.__setattr__(self, "probabilities", values)
         object.__setattr__(self, "offset", check_int_at_least(self.offset, "offset", -(1 << 62)))
 
-    def pmf(self, k: int) -> Any:
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: int) -> Any:
         """``P[k]`` (zero outside the support)."""
-        index = int(k) - self.offset
+        index = int(outcome) - self.offset
         return self.probabilities[index] if 0 <= index < len(self.probabilities) else 0
 
-    def logpmf(self, k: int) -> mpmath.mpf:
+    @renamed_parameters(k="outcome")
+    def logpmf(self, outcome: int) -> mpmath.mpf:
         """``log P[k]`` in mpmath (``-inf`` outside the support)."""
         with working_precision():
-            value = self.pmf(k)
+            value = self.pmf(outcome)
             value = mpmath.mpf(value.numerator) / value.denominator if isinstance(
                 value, Fraction) else mpmath.mpf(value)
             return mpmath.log(value) if value > 0 else mpmath.ninf
 
-    def cdf(self, k: int) -> Any:
+    @renamed_parameters(k="outcome")
+    def cdf(self, outcome: int) -> Any:
         """``P[X <= k]``."""
-        index = int(k) - self.offset
+        index = int(outcome) - self.offset
         if index < 0:
             return 0
         return sum(self.probabilities[:index + 1], type(self.probabilities[0])(0))
@@ -229,9 +233,12 @@ class BinaryRandomizedResponse:
         return np.where(flip, coin, bits).astype(np.int64)
 
 
+@renamed_parameters(k="categories")
 @dataclass(frozen=True, slots=True)
 class RandomizedResponse:
     """k-ary randomized response on ``{0, …, k − 1}`` (Warner 1965; Kairouz–Oh–Viswanath 2016).
+
+    ``categories`` is the number k >= 2 of values (inputs and outputs).
 
     .. math::
 
@@ -246,30 +253,32 @@ class RandomizedResponse:
     [0.5, 0.25, 0.25]
     """
 
-    k: int
+    categories: int
     epsilon: float
 
+    k = renamed_property("k", "categories")
+
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", check_int_at_least(self.k, "k", 2))
+        object.__setattr__(self, "categories", check_int_at_least(self.categories, "categories", 2))
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, "epsilon"))
 
     def _check_input(self, x: Any) -> np.ndarray:
         array = np.asarray(x)
         if array.dtype == bool or not np.issubdtype(array.dtype, np.integer) or (
-                array.size and (array.min() < 0 or array.max() >= self.k)):
-            raise value_error("x", x, f"an integer in [0, {self.k - 1}] or an array of them")
+                array.size and (array.min() < 0 or array.max() >= self.categories)):
+            raise value_error("x", x, f"an integer in [0, {self.categories - 1}] or an array of them")
         return array.astype(np.int64)
 
     def law_on(self, x: int) -> FiniteLaw:
         """Exact law of the output on ``x``, in mpmath at the working precision."""
         if np.ndim(x) != 0:
-            raise value_error("x", x, f"a single integer in [0, {self.k - 1}]")
+            raise value_error("x", x, f"a single integer in [0, {self.categories - 1}]")
         value = int(self._check_input(x))
         with working_precision():
             weight = mpmath.exp(self.epsilon)
-            other = 1 / (weight + self.k - 1)
-            keep = 1 - (self.k - 1) * other
-            return FiniteLaw(tuple(keep if y == value else other for y in range(self.k)))
+            other = 1 / (weight + self.categories - 1)
+            keep = 1 - (self.categories - 1) * other
+            return FiniteLaw(tuple(keep if y == value else other for y in range(self.categories)))
 
     def simulate(self, x: Any, *, rng: np.random.Generator,
                  size: int | tuple[int, ...] | None = None) -> np.ndarray:
@@ -286,9 +295,9 @@ class RandomizedResponse:
         values = self._check_input(x)
         shape = values.shape if size is None else (size if isinstance(size, tuple) else (size,))
         values = np.broadcast_to(values, shape)
-        keep_probability = 1.0 / (1.0 + (self.k - 1) * math.exp(-self.epsilon))
+        keep_probability = 1.0 / (1.0 + (self.categories - 1) * math.exp(-self.epsilon))
         keep = rng.random(shape) < keep_probability
-        other = rng.integers(0, self.k - 1, size=shape)
+        other = rng.integers(0, self.categories - 1, size=shape)
         other = other + (other >= values)
         return np.where(keep, values, other).astype(np.int64)
 

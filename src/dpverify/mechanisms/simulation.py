@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_positive, check_positive_int, check_real, value_error
 from dpverify.mechanisms.samplers import _check_rng, _shape, _shaped, _count
 
@@ -48,11 +49,14 @@ def simulation_skellam(mu: Any, *, rng: np.random.Generator, size: Any = None) -
     return _shaped(rng.poisson(mu, count) - rng.poisson(mu, count), shape)
 
 
-def simulation_polya(r: Any, beta: Any, *, rng: np.random.Generator, size: Any = None) -> Any:
+@renamed_parameters(r="shape", beta="probability")
+def simulation_polya(shape: Any, probability: Any, *, rng: np.random.Generator,
+                     size: Any = None) -> Any:
     """Simulation only: Pólya(r, β) as Poisson(λ), λ ~ Gamma(shape r, **scale β/(1 − β)**).
 
     :math:`P[k] = \\frac{Γ(k + r)}{k!\\,Γ(r)} β^k (1 - β)^r` (negative binomial
-    with real r and success probability 1 − β); chowdhury footnote 3.
+    with real ``shape`` = r > 0 and success probability 1 − β, β = ``probability``
+    in (0, 1)); chowdhury footnote 3.
     CATALOGUE 003 trap T3-1: the public reference code uses scale (1 − β)/β,
     which is wrong. Float Gamma and Poisson: simulation only.
 
@@ -62,10 +66,10 @@ def simulation_polya(r: Any, beta: Any, *, rng: np.random.Generator, size: Any =
     >>> simulation_polya(1.0, 0.5, rng=rng, size=3).tolist()
     [0, 0, 5]
     """
-    r = check_positive(r, "r")
-    beta = check_real(beta, "beta")
+    r = check_positive(shape, "shape")
+    beta = check_real(probability, "probability")
     if not 0 < beta < 1:
-        raise value_error("beta", beta, "in (0, 1)")
+        raise value_error("probability", beta, "in (0, 1)")
     rng, shape = _check_rng(rng), _shape(size)
     count = _count(shape)
     rates = rng.gamma(r, beta / (1 - beta), size=count)

@@ -38,6 +38,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (check_epsilon, check_mp_real, check_positive, check_positive_int,
                                   value_error)
@@ -86,9 +87,10 @@ class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
         weights = _weights(self.sigma, self.bound)
         return 2 * mpmath.fsum(weights) - weights[0]
 
-    def pmf(self, k: Any) -> mpmath.mpf:
+    @renamed_parameters(k="outcome")
+    def pmf(self, outcome: Any) -> mpmath.mpf:
         """Exact ``P[X = k]`` (mpmath)."""
-        point = _integer_or_none(k)
+        point = _integer_or_none(outcome)
         with working_precision():
             if point is None or abs(point) > self.bound:
                 return mpmath.mpf(0)
@@ -116,11 +118,12 @@ class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
             return 2 * mpmath.fsum(k * k * w for k, w in enumerate(weights)) / (
                 2 * mpmath.fsum(weights) - weights[0])
 
-    def pmf_array(self, ks: np.ndarray) -> np.ndarray:
-        """Float pmf at ``ks`` (0 off the integers and outside ``[−B, B]``)."""
-        ks = np.asarray(ks, dtype=float)
-        inside = (ks == np.round(ks)) & (np.abs(ks) <= self.bound)
-        values = np.exp(-ks ** 2 / (2 * self.sigma ** 2)) / float(self._normaliser())
+    @renamed_parameters(ks="outcomes")
+    def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        """Float pmf at ``outcomes`` (0 off the integers and outside ``[−B, B]``)."""
+        outcomes = np.asarray(outcomes, dtype=float)
+        inside = (outcomes == np.round(outcomes)) & (np.abs(outcomes) <= self.bound)
+        values = np.exp(-outcomes ** 2 / (2 * self.sigma ** 2)) / float(self._normaliser())
         return np.where(inside, values, 0.0)
 
 

@@ -11,7 +11,7 @@ Command-line options (group "dpverify"):
     Outputs per side for audits that do not set ``samples`` (>= 10; default
     :data:`~dpverify.testing.assertions.DEFAULT_SAMPLES`).
 ``--dpverify-confidence=C``
-    Confidence for audits that do not set it (in (0, 1); default
+    Confidence for audits that do not set it (in [0.5, 1); default
     :data:`~dpverify.testing.assertions.DEFAULT_CONFIDENCE`).
 
 Fixture ``dp_rng``: a fresh ``numpy.random.Generator`` per test, as above.
@@ -62,7 +62,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--dpverify-samples", action="store", default=None, metavar="N",
                     help="outputs per side for audits that do not set samples (int >= 10)")
     group.addoption("--dpverify-confidence", action="store", default=None, metavar="C",
-                    help="confidence for audits that do not set it (in (0, 1))")
+                    help="confidence (the probability that an audit's bound holds, in "
+                         "[0.5, 1)) for audits that do not set it")
 
 
 def _parse_int(option: str, text: Any, minimum: int) -> int:
@@ -80,8 +81,10 @@ def _parse_confidence(option: str, text: Any) -> float:
         value = float(text)
     except (TypeError, ValueError):
         value = float("nan")
-    if not 0 < value < 1:
-        raise pytest.UsageError(f"{option}={text!r} must be a number in (0, 1), e.g. 0.999")
+    if not 0.5 <= value < 1:
+        raise pytest.UsageError(f"{option}={text!r} must be a number in [0.5, 1), e.g. 0.999 (the "
+                                f"probability that an audit's bound holds; for a failure "
+                                f"probability p give 1 - p)")
     return value
 
 

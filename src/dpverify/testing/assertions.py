@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_real, value_error
 from dpverify.auditing.audit import Sampler, audit
 from dpverify.auditing.report import AuditReport
@@ -194,11 +195,12 @@ def _as_array(value: Any, name: str) -> np.ndarray:
     return array
 
 
-def assert_conservative(upper_bound: Any, exact: Any, *, name: str, rel_tol: float = 0.0,
-                        abs_tol: float = 0.0) -> None:
+@renamed_parameters(rel_tol="rtol", abs_tol="atol")
+def assert_conservative(upper_bound: Any, exact: Any, *, name: str, rtol: float = 0.0,
+                        atol: float = 0.0) -> None:
     """Assert that ``upper_bound`` (an accountant's answer) is at least the ``exact`` value.
 
-    Passes when ``upper_bound >= exact − max(rel_tol·|exact|, abs_tol)``,
+    Passes when ``upper_bound >= exact − max(rtol·|exact|, atol)``,
     element-wise for arrays (broadcast together), and raises
     :class:`AssertionError` naming the bound (``name``) otherwise.
 
@@ -211,8 +213,8 @@ def assert_conservative(upper_bound: Any, exact: Any, *, name: str, rel_tol: flo
         The true value (or a lower bound on it).
     name
         What the bound is, for the message (e.g. ``"rdp_to_dp epsilon"``).
-    rel_tol, abs_tol
-        Slack for a floating-point ``exact``. The defaults are **zero**: a
+    rtol, atol
+        Relative and absolute slack for a floating-point ``exact``. The defaults are **zero**: a
         bound rounded up (as every dpverify upper bound is) must be at least
         an exact value computed to higher precision. Give a slack only when
         ``exact`` is itself a float computation with known error, and say so
@@ -236,13 +238,13 @@ def assert_conservative(upper_bound: Any, exact: Any, *, name: str, rel_tol: flo
     """
     if not isinstance(name, str) or not name:
         raise DpverifyTypeError(f"name={name!r} must be a non-empty string naming the bound")
-    rel_tol = _check_tolerance(rel_tol, "rel_tol")
-    abs_tol = _check_tolerance(abs_tol, "abs_tol")
+    rtol = _check_tolerance(rtol, "rtol")
+    atol = _check_tolerance(atol, "atol")
     upper = _as_array(upper_bound, "upper_bound")
     truth = _as_array(exact, "exact")
     upper, truth = np.broadcast_arrays(upper, truth)
     with np.errstate(invalid="ignore"):
-        slack = np.maximum(rel_tol * np.abs(truth), abs_tol)
+        slack = np.maximum(rtol * np.abs(truth), atol)
         short = ~(upper >= truth - np.where(np.isinf(truth), 0.0, slack))
     if not short.any():
         return None
@@ -254,7 +256,7 @@ def assert_conservative(upper_bound: Any, exact: Any, *, name: str, rel_tol: flo
         f"{name} is not conservative: upper bound {bad_upper!r} < exact value {bad_exact!r}"
         f"{where} (shortfall {bad_exact - bad_upper:.6g}, relative "
         f"{(bad_exact - bad_upper) / abs(bad_exact) if bad_exact else math.inf:.3g}; "
-        f"allowed slack rel_tol={rel_tol!r}, abs_tol={abs_tol!r})")
+        f"allowed slack rtol={rtol!r}, atol={atol!r})")
 
 
 def _check_tolerance(value: Any, name: str) -> float:

@@ -282,7 +282,7 @@ def _mechanism_builders() -> dict[type, st.SearchStrategy[Any]]:
                                    probability=st.floats(0.05, 0.95)),
         m.BinaryRandomizedResponse: st.builds(m.BinaryRandomizedResponse,
                                               flip_probability=st.floats(0.01, 1.0)),
-        m.RandomizedResponse: st.builds(m.RandomizedResponse, k=st.integers(2, 16),
+        m.RandomizedResponse: st.builds(m.RandomizedResponse, categories=st.integers(2, 16),
                                         epsilon=epsilons(max_value=5.0)),
     }
 

@@ -51,9 +51,9 @@ def test_batch_length_is_the_smallest_meeting_thm5(form, epsilon, T, d, p) -> No
     length = P.batch_length(epsilon, delta0, horizon=T, bits=m, dimension=d,
                             randomization_probability=p, batch_form=form)
     assert length * p >= 14 * math.log(8 * m * T / delta0)  # condition (i)
-    assert garcelon_batch_length_ok(length, epsilon, delta0, T=T, m=m, d=d, flip_probability=p,
+    assert garcelon_batch_length_ok(length, epsilon, delta0, horizon=T, bits=m, dimension=d, flip_probability=p,
                                     variant=form)
-    assert not garcelon_batch_length_ok(length - 1, epsilon, delta0, T=T, m=m, d=d,
+    assert not garcelon_batch_length_ok(length - 1, epsilon, delta0, horizon=T, bits=m, dimension=d,
                                         flip_probability=p, variant=form)
 
 
@@ -111,9 +111,9 @@ def test_thm5_derived_length_meets_the_target_by_the_accountants(epsilon, T, d, 
     p = P.flip_probability(epsilon_0, bits=1, dimension=d)
     derived = P.batch_length(epsilon, 1e-6, horizon=T, bits=1, dimension=d, randomization_probability=p)
     assert derived < T
-    total = garcelon_total_guarantee(derived, T, p, m=1, d=d, delta0=1e-6, delta_slack=1e-6)
+    total = garcelon_total_guarantee(derived, T, p, bits=1, dimension=d, delta=1e-6, delta_slack=1e-6)
     assert total.epsilon <= epsilon
     printed = P.batch_length(epsilon, 1e-6, horizon=T, bits=1, dimension=d, randomization_probability=p,
                                batch_form="printed")
-    assert garcelon_total_guarantee(printed, T, p, m=1, d=d, delta0=1e-6,
+    assert garcelon_total_guarantee(printed, T, p, bits=1, dimension=d, delta=1e-6,
                                     delta_slack=1e-6).epsilon > 1e6 * epsilon

@@ -47,7 +47,7 @@ class SplitOverCoordinates(LocalPrivatizer):
 
     @property
     def flip_probability(self) -> float:
-        return 2 / (math.exp(self.epsilon_0 / (self.bits * self.dimension)) + 1)
+        return 2 / (math.exp(self.local_epsilon / (self.bits * self.dimension)) + 1)
 
 
 def _report_sampler(mech: LocalPrivatizer):
@@ -62,14 +62,14 @@ PAIR = (([1.0], 1.0), ([0.0], 0.0))
 
 
 def test_mldp_report_meets_its_local_epsilon() -> None:
-    mech = LocalPrivatizer(dimension=1, bits=1, epsilon_0=EPSILON_0, context_bound=1.0)
+    mech = LocalPrivatizer(dimension=1, bits=1, local_epsilon=EPSILON_0, context_bound=1.0)
     report = auditing.audit(_report_sampler(mech), *PAIR, epsilon=EPSILON_0, delta=0.0,
                             samples=SAMPLES, confidence=CONFIDENCE, seed=11)
     assert not report.violation, report
 
 
 def test_mldp_with_the_budget_split_over_d_is_flagged() -> None:
-    buggy = SplitOverCoordinates(dimension=1, bits=1, epsilon_0=EPSILON_0, context_bound=1.0)
+    buggy = SplitOverCoordinates(dimension=1, bits=1, local_epsilon=EPSILON_0, context_bound=1.0)
     report = auditing.audit(_report_sampler(buggy), *PAIR, epsilon=EPSILON_0, delta=0.0,
                             samples=SAMPLES, confidence=CONFIDENCE, seed=11)
     assert report.violation and report.epsilon_lower_bound > 1.2 * EPSILON_0, report
@@ -78,7 +78,7 @@ def test_mldp_with_the_budget_split_over_d_is_flagged() -> None:
 # ----------------------------------------------------------------------------- one shuffler release
 
 USERS, DELTA0 = 200, 0.01
-SHUFFLE_MECH = LocalPrivatizer(dimension=1, bits=1, epsilon_0=2 * math.log(3), context_bound=1.0)
+SHUFFLE_MECH = LocalPrivatizer(dimension=1, bits=1, local_epsilon=2 * math.log(3), context_bound=1.0)
 P = SHUFFLE_MECH.flip_probability  # ε0 = (m d(d+3)/2) ln(2/p − 1) = 2 ln 3: p = 1/2
 
 
@@ -112,7 +112,7 @@ def test_shuffler_release_meets_the_exact_shuffled_rr_epsilon() -> None:
     """Pair moving Z only (x = L vs x = −L, r = 1; U has the same law): Z's exact ε is tight."""
     delta = 1e-3
     epsilon = shuffled_binary_rr_epsilon(P, USERS, delta)
-    assert epsilon < garcelon_per_batch_epsilon(USERS, P, m=1, d=1, delta0=DELTA0)
+    assert epsilon < garcelon_per_batch_epsilon(USERS, P, bits=1, dimension=1, delta=DELTA0)
     report = auditing.audit(_release_sampler(lambda z: z[:, 0]), _batch(1.0, 1.0),
                             _batch(-1.0, 1.0), epsilon=epsilon, delta=delta, samples=SAMPLES,
                             confidence=CONFIDENCE, seed=13)

@@ -31,7 +31,7 @@ def test_fast_path_and_per_user_path_have_the_same_law() -> None:
     seed (fixed here).
     """
     d, users, draws = 3, 12, 4000
-    mech = LocalPrivatizer(dimension=d, bits=3, epsilon_0=4.0, context_bound=1.0)
+    mech = LocalPrivatizer(dimension=d, bits=3, local_epsilon=4.0, context_bound=1.0)
     x, r = _batch(users, d, np.random.default_rng(0))
     rng = np.random.default_rng(1)
     # the per-user path, vectorised over draws (shuffling does not change the sums)
@@ -53,7 +53,7 @@ def test_fast_path_and_per_user_path_have_the_same_law() -> None:
 
 def test_the_test_can_fail_on_a_wrong_flip_probability() -> None:
     d, users, draws = 2, 12, 4000
-    mech = LocalPrivatizer(dimension=d, bits=2, epsilon_0=4.0, context_bound=1.0)
+    mech = LocalPrivatizer(dimension=d, bits=2, local_epsilon=4.0, context_bound=1.0)
     x, r = np.tile([1.0, 0.0], (users, 1)), np.ones(users)  # ỹ_0 = 1: every bit encodes a one
     rng = np.random.default_rng(2)
     ones = reports.encoded_ones(mech, np.repeat(x[None], draws, 0).reshape(-1, d),
@@ -77,7 +77,7 @@ def _exact_expected_counts(mech: LocalPrivatizer, x: np.ndarray, r: np.ndarray) 
        st.integers(0, 2**32 - 1))
 def test_debiasing_is_unbiased(d, bits, users, epsilon_0, seed) -> None:
     """debias(E[counts]) = (Σ x xᵀ/(2L²), Σ r x/(2L)) exactly (debias is affine; E from exact laws)."""
-    mech = LocalPrivatizer(dimension=d, bits=bits, epsilon_0=epsilon_0, context_bound=1.5)
+    mech = LocalPrivatizer(dimension=d, bits=bits, local_epsilon=epsilon_0, context_bound=1.5)
     x, r = _batch(users, d, np.random.default_rng(seed))
     x *= 1.5
     gram, vector = reports.debias(_exact_expected_counts(mech, x, r), users, dimension=d, bits=bits,
@@ -89,7 +89,7 @@ def test_debiasing_is_unbiased(d, bits, users, epsilon_0, seed) -> None:
 def test_debiased_release_mean_matches_by_monte_carlo() -> None:
     """20000 fast releases: the mean of the debiased estimate is within 5 standard errors (false failure < 1e-4)."""
     d, users, draws = 2, 30, 20000
-    mech = LocalPrivatizer(dimension=d, bits=2, epsilon_0=5.0, context_bound=1.0)
+    mech = LocalPrivatizer(dimension=d, bits=2, local_epsilon=5.0, context_bound=1.0)
     x, r = _batch(users, d, np.random.default_rng(5))
     rng = np.random.default_rng(6)
     ones = reports.encoded_ones(mech, np.tile(x, (draws, 1)), np.tile(r, draws), rng=rng)

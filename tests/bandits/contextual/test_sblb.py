@@ -58,9 +58,9 @@ def test_guarantee_goes_through_the_accountants() -> None:
     q = algo.parameters(horizon=T, dimension=d)
     g = algo.guarantee(horizon=T, dimension=d)
     assert g.model == "shuffle"
-    assert g.per_batch.epsilon == garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability, m=1, d=d,
-                                                             delta0=q.shuffle_delta)
-    total = garcelon_total_guarantee(q.batch_length, T, q.randomization_probability, m=1, d=d, delta0=q.shuffle_delta,
+    assert g.per_batch.epsilon == garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability, bits=1, dimension=d,
+                                                             delta=q.shuffle_delta)
+    total = garcelon_total_guarantee(q.batch_length, T, q.randomization_probability, bits=1, dimension=d, delta=q.shuffle_delta,
                                      delta_slack=q.shuffle_delta)
     assert g.approx_dp.epsilon == total.epsilon
     assert g.approx_dp.delta == pytest.approx(total.delta + q.delta)

@@ -200,7 +200,8 @@ def batch_length(epsilon: float, shuffle_delta: float, *, horizon: int, bits: in
     True
     """
     batch_form = check_choice(batch_form, "batch_form", BATCH_FORMS)
-    return min_shuffler_batch_length(epsilon, shuffle_delta, T=horizon, m=bits, d=dimension,
+    return min_shuffler_batch_length(epsilon, shuffle_delta, horizon=horizon, bits=bits,
+                                     dimension=dimension,
                                      flip_probability=randomization_probability,
                                      variant=batch_form)
 

@@ -112,7 +112,7 @@ def shuffler_release(privatizer: LocalPrivatizer, contexts: Any, rewards: Any, *
     (:class:`~dpverify.mechanisms.protocols.Shuffler`) and summed;
     ``False``: the sums are drawn from their exact law (:func:`randomize_totals`).
 
-    >>> mech = LocalPrivatizer(dimension=2, bits=2, epsilon_0=1.0, context_bound=1.0)
+    >>> mech = LocalPrivatizer(dimension=2, bits=2, local_epsilon=1.0, context_bound=1.0)
     >>> x, r = np.full((4, 2), 0.5), np.ones(4)
     >>> release = shuffler_release(mech, x, r, rng=np.random.default_rng(0))
     >>> release.shape, bool(((0 <= release) & (release <= 2 * 4)).all())

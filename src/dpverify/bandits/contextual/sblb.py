@@ -75,8 +75,8 @@ __all__ = ["SBLB", "ShuffledLinearLearner"]
 def _basic_total(q: _params.SBLBParameters, horizon: int) -> ApproxDP:
     """Basic composition of the ⌈T/l⌉ releases, each (ε_c at δ0/T, δ0/T): (k ε_c, k δ0/T), rounded up."""
     batches = q.shuffler_batches
-    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability, m=q.bits,
-                                           d=q.dimension, delta0=q.shuffle_delta / horizon)
+    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability, bits=q.bits,
+                                           dimension=q.dimension, delta=q.shuffle_delta / horizon)
     with working_precision():
         epsilon = round_up(batches * mpmath.mpf(per_batch), relative_error=1e-40)
     return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.shuffle_delta) / horizon))
@@ -104,7 +104,7 @@ class ShuffledLinearLearner(Learner):
         self.eta = params.eta
         self.scale = params.context_bound
         self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.bits,
-                                          epsilon_0=params.local_epsilon,
+                                          local_epsilon=params.local_epsilon,
                                           context_bound=params.context_bound)
         self.p = self.privatizer.flip_probability
         self._noise = (1 / params.bits + 2 / ((1 - self.p) * math.sqrt(params.bits)))
@@ -268,10 +268,12 @@ class SBLB:
         composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
         q = self.parameters(horizon=horizon, dimension=dimension)
         per_batch = garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability,
-                                               m=q.bits, d=q.dimension, delta0=q.shuffle_delta)
+                                               bits=q.bits, dimension=q.dimension,
+                                               delta=q.shuffle_delta)
         try:
             total = garcelon_total_guarantee(q.batch_length, horizon, q.randomization_probability,
-                                             m=q.bits, d=q.dimension, delta0=q.shuffle_delta,
+                                             bits=q.bits, dimension=q.dimension,
+                                             delta=q.shuffle_delta,
                                              delta_slack=q.shuffle_delta, composition=composition)
         except (ValueError, OverflowError):  # ε_c so large that composing it overflows
             if not fallback:
