@@ -119,7 +119,7 @@ def test_report_without_matplotlib_says_so(tmp_path, monkeypatch) -> None:
             raise ImportError("no matplotlib")
         return real_import(name, *args, **kwargs)
 
-    report = check_paper("garcelon", keys=["cor8-regret"])
+    report = check_paper("garcelon", claim_keys=["cor8-regret"])
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     paths = write_report(report, tmp_path)
     assert paths == [tmp_path / "garcelon.md"]
@@ -131,7 +131,7 @@ def test_unknown_paper_or_key_is_refused(tmp_path, capsys) -> None:
         main(["claims", "nobody", "--out", str(tmp_path)])
     assert exit_info.value.code == 2
     with pytest.raises(ValueError, match="keys"):
-        check_paper("garcelon", keys=["no-such-claim"])
+        check_paper("garcelon", claim_keys=["no-such-claim"])
     with pytest.raises(ValueError, match="paper"):
         check_paper("nobody")
     with pytest.raises(ValueError, match="scale"):

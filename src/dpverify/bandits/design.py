@@ -130,28 +130,31 @@ def span_basis(actions: Any, *, tolerance: float = RANK_TOLERANCE) -> NDArray[np
     return vectors[:, :rank].copy()
 
 
-def g_value(coordinates: NDArray[np.float64], weights: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``‖x‖²_{V(π)^{-1}}`` for every row ``x`` of ``coordinates`` (V must be invertible)."""
-    matrix = (coordinates * weights[:, None]).T @ coordinates
+@renamed_parameters(weights="probabilities")
+def g_value(coordinates: NDArray[np.float64],
+            probabilities: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``‖x‖²_{V(π)^{-1}}`` for every row ``x`` of ``coordinates`` (V must be invertible);
+    π = ``probabilities``, the design's probability of each row."""
+    matrix = (coordinates * probabilities[:, None]).T @ coordinates
     inverse = np.linalg.inv(matrix)
     if not np.all(np.isfinite(inverse)):
         raise np.linalg.LinAlgError("singular design matrix")
     return ((coordinates @ inverse) * coordinates).sum(axis=1)
 
 
-@renamed_parameters(g="g_value")
+@renamed_parameters(g="g_value", weights="probabilities")
 @dataclass(frozen=True, eq=False)
 class Design:
     """A design π on ``k`` actions, computed in their span.
 
-    ``weights`` has length k (zeros off the support); ``support`` the indices
+    ``probabilities`` (π) has length k (zeros off the support); ``support`` the indices
     with positive weight (increasing); ``g_value`` the achieved
     ``g(π) = max ‖x‖²_{V(π)^{-1}}``;
     ``dimension`` m = dim span; ``basis`` the ``(d, m)`` orthonormal basis;
     ``iterations`` the Frank–Wolfe steps taken.
     """
 
-    weights: NDArray[np.float64] = field(repr=False)
+    probabilities: NDArray[np.float64] = field(repr=False)
     support: NDArray[np.int64] = field(repr=False)
     g_value: float
     dimension: int
@@ -160,6 +163,7 @@ class Design:
 
     # the old spellings, read-only, for one release
     g = renamed_property("g", "g_value")
+    weights = renamed_property("weights", "probabilities")
 
     @property
     def support_size(self) -> int:
@@ -225,7 +229,7 @@ def g_optimal_design(actions: Any, *, factor: float = 2.0, start: str = "sparse"
     >>> design = g_optimal_design(points)
     >>> design.g_value <= 6.0, design.support_size <= support_size_bound(3), design.dimension
     (True, True, 3)
-    >>> round(float(design.weights.sum()), 12)
+    >>> round(float(design.probabilities.sum()), 12)
     1.0
     """
     points = _check_actions(actions)

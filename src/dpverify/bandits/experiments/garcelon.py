@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.contextual.linucb import LDPLinUCB, LinUCB
 from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
@@ -186,12 +187,13 @@ def rows(results: tuple) -> list[dict[str, Any]]:
     return out
 
 
-def fit_slopes(table: list[dict[str, Any]], *, min_horizon: float) -> list[dict[str, Any]]:
+@renamed_parameters(table="rows")
+def fit_slopes(rows: list[dict[str, Any]], *, min_horizon: float) -> list[dict[str, Any]]:
     """Least-squares slope of log Reg(T) on log T per (algorithm, d), over T >= ``min_horizon``."""
     slopes = []
-    keys = dict.fromkeys((r["algorithm"], r["dimension"]) for r in table)
+    keys = dict.fromkeys((r["algorithm"], r["dimension"]) for r in rows)
     for algorithm, dimension in keys:
-        own = [r for r in table if r["algorithm"] == algorithm and r["dimension"] == dimension
+        own = [r for r in rows if r["algorithm"] == algorithm and r["dimension"] == dimension
                and r["horizon"] >= min_horizon and r["final_regret"] > 0]
         if len(own) < 2:
             continue

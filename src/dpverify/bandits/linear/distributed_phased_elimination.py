@@ -311,7 +311,7 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
         if self.played >= self.horizon:
             return None
         plays = self.h1 * 2 ** (phase - 1)
-        return np.ceil(plays * design.weights[design.support] - 1e-9).astype(np.int64).clip(min=1)
+        return np.ceil(plays * design.probabilities[design.support] - 1e-9).astype(np.int64).clip(min=1)
 
     def _finish(self, rng: np.random.Generator) -> tuple[NDArray[np.float64], float]:
         algorithm, design = self.algorithm, self.design

@@ -115,14 +115,14 @@ def nominal_batch_sizes(horizon: int) -> list[int]:
     return sorted({max(1, math.ceil(base ** i)) for i in range(1, batch_count(horizon) + 1)})
 
 
-@renamed_parameters(batch="batch_index")
-def batch_pulls(weights: Any, base: float, batch_index: int) -> NDArray[np.int64]:
+@renamed_parameters(weights="probabilities", batch="batch_index")
+def batch_pulls(probabilities: Any, base: float, batch_index: int) -> NDArray[np.int64]:
     """``n_ia = ⌈π_i(a) q^i⌉`` for the support weights (every core action pulled at least once).
 
     >>> batch_pulls([0.5, 0.5], 2.0, 3).tolist()
     [4, 4]
     """
-    pi = np.asarray(weights, dtype=float)
+    pi = np.asarray(probabilities, dtype=float)
     return np.ceil(pi * base ** batch_index - 1e-9).astype(np.int64).clip(min=1)
 
 
