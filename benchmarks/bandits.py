@@ -82,7 +82,7 @@ def _regret_rows(jobs: int) -> None:
                                      ("Dist-RDP-SE (s=10)", "dist-rdp-se", {"scale_factor": 10.0})):
             cells, realised = [], ""
             for base in (4, 2):
-                extra = {"confidence": 0.1}
+                extra = {"failure_probability": 0.1}
                 if name != "dp-se":
                     extra.update(batch_base=base, **(options or {}))
                 result = simulate(make_algorithm(name, epsilon=epsilon, **extra), family, 10 ** 6,
@@ -116,10 +116,10 @@ def _reference_instance_rows() -> None:
     print("\n## Same, on the reference code's own 20 instances (np.random.seed(r), r = 0..19), 4^b")
     print(f"{'eps':>4} {'algorithm':<20} {'reference':>10} {'ours':>16}")
     for epsilon, reference in REFERENCE.items():
-        for label, name, options in (("DP-SE", "dp-se", {"confidence": 0.1}),
-                                     ("Dist-DP-SE", "dist-dp-se", {"confidence": 0.1, "batch_base": 4}),
+        for label, name, options in (("DP-SE", "dp-se", {"failure_probability": 0.1}),
+                                     ("Dist-DP-SE", "dist-dp-se", {"failure_probability": 0.1, "batch_base": 4}),
                                      ("Dist-RDP-SE (s=10)", "dist-rdp-se",
-                                      {"confidence": 0.1, "batch_base": 4, "scale_factor": 10.0})):
+                                      {"failure_probability": 0.1, "batch_base": 4, "scale_factor": 10.0})):
             final = _on_reference_instances(make_algorithm(name, epsilon=epsilon, **options),
                                             10 ** 6) / 10 ** 6
             cell = f"{final.mean():.4f}±{final.std(ddof=1) / 20 ** 0.5:.4f}"

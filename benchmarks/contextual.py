@@ -30,8 +30,8 @@ TARGET_SECONDS = 60.0
 
 def _cases() -> list[tuple[str, object]]:
     return [("SBLB (Cor. 8, derived l)", SBLB(0.001)),
-            ("SBLB (Cor. 8, printed l)", SBLB(0.001, form="printed")),
-            ("SBLB fixed-batch (printed l)", SBLB(0.001, form="printed", fixed_batch=True)),
+            ("SBLB (Cor. 8, printed l)", SBLB(0.001, batch_form="printed")),
+            ("SBLB fixed-batch (printed l)", SBLB(0.001, batch_form="printed", fixed_batch=True)),
             ("LDP LinUCB (eps0 = 1)", LDPLinUCB(1.0)),
             ("LinUCB", LinUCB())]
 

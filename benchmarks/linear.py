@@ -27,13 +27,13 @@ from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.simulate import simulate
 
 CASES = [
-    ("hanna-central", {"epsilon": 1.0}, LinearInstanceFamily("sphere", dimension=2, actions=1000), 10 ** 7, 10.0),
-    ("hanna-shuffled", {"epsilon": 1.0}, LinearInstanceFamily("sphere", dimension=2, actions=1000), 10 ** 7, 10.0),
-    ("hanna-central", {"epsilon": 1.0, "core_set": False}, LinearInstanceFamily("sphere", dimension=2, actions=1000),
+    ("hanna-central", {"epsilon": 1.0}, LinearInstanceFamily("sphere", dimension=2, n_arms=1000), 10 ** 7, 10.0),
+    ("hanna-shuffled", {"epsilon": 1.0}, LinearInstanceFamily("sphere", dimension=2, n_arms=1000), 10 ** 7, 10.0),
+    ("hanna-central", {"epsilon": 1.0, "core_set": False}, LinearInstanceFamily("sphere", dimension=2, n_arms=1000),
      10 ** 7, 10.0),
-    ("dpdpe-central", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", dimension=20, actions=1000), 10 ** 6, 30.0),
-    ("dpdpe-shuffle", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", dimension=20, actions=1000), 10 ** 6, 30.0),
-    ("dpe", {}, LinearInstanceFamily("dpdpe", dimension=20, actions=1000), 10 ** 6, 30.0),
+    ("dpdpe-central", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", dimension=20, n_arms=1000), 10 ** 6, 30.0),
+    ("dpdpe-shuffle", {"epsilon": 10.0}, LinearInstanceFamily("dpdpe", dimension=20, n_arms=1000), 10 ** 6, 30.0),
+    ("dpe", {}, LinearInstanceFamily("dpdpe", dimension=20, n_arms=1000), 10 ** 6, 30.0),
 ]
 
 

@@ -89,7 +89,7 @@ def test_sample_refuses_a_nan_input() -> None:
 
 
 def test_linear_instance_family_refuses_nan_heterogeneity() -> None:
-    _refused(lambda: LinearInstanceFamily("dpdpe", dimension=2, actions=3, heterogeneity=math.nan),
+    _refused(lambda: LinearInstanceFamily("dpdpe", dimension=2, n_arms=3, heterogeneity=math.nan),
              "heterogeneity")
 
 
@@ -138,7 +138,7 @@ def test_simulate_refuses_absurd_horizons_and_runs(argument, value) -> None:
 def test_linear_simulation_memory_is_bounded_before_it_starts() -> None:
     """T = 10^9 hanna-central used to end in a MemoryError after 7.6 GiB and minutes."""
     _refused(lambda: simulate(make_linear_algorithm("hanna-central", epsilon=1.0),
-                              LinearInstanceFamily("sphere", dimension=2, actions=3), 10**9, seed=0),
+                              LinearInstanceFamily("sphere", dimension=2, n_arms=3), 10**9, seed=0),
              "horizon")
 
 
@@ -185,7 +185,7 @@ def _exit_2_naming(argv: list[str], option: str, capsys, seconds: float = SECOND
     return err
 
 
-_PLAN = {"dim": ["--dim", "2", "--actions", "3"], "arms": ["--arms", "3"]}
+_PLAN = {"dim": ["--dimension", "2", "--n-arms", "3"], "arms": ["--n-arms", "3"]}
 
 
 @pytest.mark.parametrize("algorithm, epsilon, sizes, derived", [
@@ -220,8 +220,8 @@ def test_the_derived_ranges_are_the_true_boundaries() -> None:
     from dpverify.mechanisms import VectorSummation
 
     with pytest.raises(ValueError, match=r"epsilon=1e-17 must be >= 1\.\d+e-17"):
-        dp_se_epoch_length(1, active_arms=3, epsilon=1e-17, confidence=1e-3)
-    assert dp_se_epoch_length(1, active_arms=3, epsilon=2e-17, confidence=1e-3) < 2**63
+        dp_se_epoch_length(1, active_arms=3, epsilon=1e-17, failure_probability=1e-3)
+    assert dp_se_epoch_length(1, active_arms=3, epsilon=2e-17, failure_probability=1e-3) < 2**63
     with pytest.raises(ValueError, match="epsilon=1.7e-05 must be >= 1.708e-05"):
         VectorSummation.from_privacy(1.7e-5, 1e-6, users=1000, dimension=2, norm_bound=1.0)
     assert VectorSummation.from_privacy(1.7085e-5, 1e-6, users=1000, dimension=2,

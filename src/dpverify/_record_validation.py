@@ -36,7 +36,8 @@ __all__ = ["check_record"]
 
 
 _PROBABILITY_FIELDS = frozenset({"p", "p_hat", "p_prime_hat", "confidence", "claimed_delta",
-                                 "delta_lower_bound", "probability", "flip_probability"})
+                                 "delta_lower_bound", "probability", "flip_probability",
+                                 "randomization_probability"})
 
 
 def _field_rule(name: str, annotation: str, namespace: Mapping[str, Any]) -> Any:
@@ -54,7 +55,8 @@ def _field_rule(name: str, annotation: str, namespace: Mapping[str, Any]) -> Any
             return lambda value, label: check_delta(value, label)
         if "epsilon" in name and not name.endswith("s"):
             return lambda value, label: check_epsilon(value, label, allow_inf=True)
-        if name in ("seconds", "sigma", "lam", "eta", "L", "S", "h"):
+        if name in ("seconds", "sigma", "lam", "eta", "L", "S", "h", "regularization",
+                    "context_bound", "theta_bound", "sub_exponential_scale"):
             return lambda value, label: check_nonnegative(value, label, allow_inf=True)
 
         def real(value: Any, label: str) -> None:

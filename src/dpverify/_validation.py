@@ -50,6 +50,7 @@ __all__ = [
     "check_confidence",
     "check_delta",
     "check_probability",
+    "check_failure_probability",
     "check_positive_int",
     "check_int_at_least",
     "check_in_range",
@@ -193,6 +194,28 @@ def check_confidence(value: Any, name: str = "confidence") -> float:
         raise value_error(name, value, "in [0.5, 1) (the probability that the bound holds)",
                           "for the probability that it fails, use failure_probability "
                           "(confidence = 1 - failure_probability)" if 0 < x < 0.5 else "")
+    return x
+
+
+def check_failure_probability(value: Any, name: str = "failure_probability") -> float:
+    """Return a failure probability in (0, 0.5]: the probability that a high-probability
+    statement (a confidence radius, a noise tail bound) fails.
+
+    Values above 1/2 are refused: they are almost always a confidence level (the
+    probability that the statement *holds*) passed by mistake.
+
+    >>> check_failure_probability(0.05)
+    0.05
+    >>> check_failure_probability(0.95)
+    Traceback (most recent call last):
+    ...
+    dpverify.errors.DpverifyValueError: failure_probability=0.95 must be in (0, 0.5]; it is the probability that the high-probability statement fails, e.g. 0.05 (not a confidence level such as 0.95)
+    """
+    x = check_real(value, name)
+    if not (0 < x <= 0.5):
+        raise value_error(name, value, "in (0, 0.5]",
+                          "it is the probability that the high-probability statement fails, "
+                          "e.g. 0.05 (not a confidence level such as 0.95)")
     return x
 
 

@@ -42,7 +42,7 @@ def test_design_reaches_g_at_most_2m_with_small_support(case):
     assert design.dimension == rank  # worked in span(D)
     coordinates = points @ design.basis
     g = g_value(coordinates, design.weights).max()
-    assert g <= 2 * rank * (1 + 1e-9) and abs(g - design.g) <= 1e-6 * g
+    assert g <= 2 * rank * (1 + 1e-9) and abs(g - design.g_value) <= 1e-6 * g
     assert g >= rank * (1 - 1e-9)  # Σ π(x)‖x‖² = trace = m, so max >= m
     assert design.support_size <= support_size_bound(rank)
     assert np.all(design.weights >= 0) and math.isclose(design.weights.sum(), 1.0)
@@ -55,12 +55,12 @@ def test_kiefer_wolfowitz_g_star_equals_d(d):
     rng = np.random.default_rng(d)
     points = np.vstack([np.eye(d), rng.normal(size=(30, d)) / math.sqrt(3 * d)])
     design = g_optimal_design(points, factor=1.0005)
-    assert d * (1 - 1e-9) <= design.g <= 1.0005 * d
+    assert d * (1 - 1e-9) <= design.g_value <= 1.0005 * d
 
 
 def test_orthonormal_basis_design_is_uniform():
     design = g_optimal_design(np.eye(4), factor=1.0001)
-    assert np.allclose(design.weights, 0.25) and math.isclose(design.g, 4.0)
+    assert np.allclose(design.weights, 0.25) and math.isclose(design.g_value, 4.0)
 
 
 def test_span_is_used_when_actions_do_not_span():
@@ -68,7 +68,7 @@ def test_span_is_used_when_actions_do_not_span():
     plane = rng.normal(size=(40, 2)) @ np.array([[1.0, 0, 0, 0, 0], [0, 0, 1.0, 0, 0]])
     assert span_basis(plane).shape == (5, 2)
     design = g_optimal_design(plane)
-    assert design.dimension == 2 and design.g <= 4.0
+    assert design.dimension == 2 and design.g_value <= 4.0
 
 
 def test_uniform_start_without_pruning_keeps_full_support():

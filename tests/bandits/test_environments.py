@@ -82,7 +82,7 @@ def test_instance_family_is_deterministic_and_picklable() -> None:
 @pytest.mark.parametrize("call", [
     lambda: BernoulliBandit((0.5, 1.5)),
     lambda: BernoulliBandit(()),
-    lambda: ClippedGaussianBandit((0.5,), sd=0.0),
+    lambda: ClippedGaussianBandit((0.5,), sigma=0.0),
     lambda: CategoricalBandit(((0.5, 0.5, 0, 0),)),
     lambda: BernoulliBandit((0.5,)).rewards(1, 3, rng=np.random.default_rng(0)),
     lambda: BernoulliBandit((0.5,)).reward_sum(0, 0, rng=np.random.default_rng(0)),

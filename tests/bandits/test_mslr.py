@@ -23,7 +23,7 @@ def _write(path, rng, rows_per_cluster=200, features=4):
 def test_clusters_become_arms_with_their_label_distributions(tmp_path) -> None:
     file = tmp_path / "train.txt"
     _write(file, np.random.default_rng(1))
-    env = mslr_instance(file, k=3, features=4, seed=2)
+    env = mslr_instance(file, n_arms=3, features=4, seed=2)
     assert sorted(env.reward_means) == pytest.approx([0.0, 0.5, 1.0])
     assert env.n_arms == 3 and not env.binary
 
@@ -39,5 +39,5 @@ def test_reading_limits_and_bad_files(tmp_path) -> None:
     bad.write_text("7 qid:1 1:0.5 2:1\n", encoding="ascii")
     with pytest.raises(ValueError, match="path"):
         read_mslr(bad, features=2)
-    with pytest.raises(ValueError, match="k"):
-        mslr_instance(file, k=1000, features=4)
+    with pytest.raises(ValueError, match="n_arms"):
+        mslr_instance(file, n_arms=1000, features=4)

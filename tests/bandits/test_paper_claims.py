@@ -15,7 +15,7 @@ from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import simulate
 
 EASY = InstanceFamily("easy", 10)
-PAPER = {"confidence": 0.1, "batch_base": 4}  # Chowdhury & Zhou 2023, Sec. 7 settings (and their public code)
+PAPER = {"failure_probability": 0.1, "batch_base": 4}  # Chowdhury & Zhou 2023, Sec. 7 settings (and their public code)
 
 
 def _paired(first, second) -> tuple[float, float]:
@@ -27,7 +27,7 @@ def _paired(first, second) -> tuple[float, float]:
 def test_dist_dp_se_approaches_dp_se_as_t_grows() -> None:
     """Chowdhury & Zhou 2023, Sec. 7 obs. 1: the gap in time-average regret closes (20 runs; 3 SE margins)."""
     points = [10 ** 5, 10 ** 6]
-    central = simulate(make_algorithm("dp-se", epsilon=0.5, confidence=0.1), EASY, 10 ** 6, runs=20,
+    central = simulate(make_algorithm("dp-se", epsilon=0.5, failure_probability=0.1), EASY, 10 ** 6, runs=20,
                        seed=5, checkpoints=points)
     distributed = simulate(make_algorithm("dist-dp-se", epsilon=0.5, **PAPER), EASY, 10 ** 6,
                            runs=20, seed=5, checkpoints=points)

@@ -31,7 +31,7 @@ from dpverify.mechanisms import (
     privacy_map,
 )
 
-SIZES = {"multi-armed": {"n_arms": 5}, "linear": {"dimension": 3, "actions": 20},
+SIZES = {"multi-armed": {"n_arms": 5}, "linear": {"dimension": 3, "n_arms": 20},
          "contextual": {"n_arms": 4, "dimension": 2}}
 #: Relative slack for re-evaluations that recompute a rounded-up float from rounded floats.
 SLACK = 1e-9
@@ -101,15 +101,15 @@ def _reevaluate(plan: DeploymentPlan, name: str) -> ApproxDP | None:
         return ApproxDP(epsilon, profile.delta_for_epsilon(epsilon))
     if name in ("sblb", "sblb-fixed-batch"):
         total = garcelon_total_guarantee(
-            params["shuffler_batch_length_l"], plan.horizon, params["flip_probability_p"],
-            bits=params["bits_per_entry_m"], dimension=plan.instance["dimension"], delta=params["delta0"],
-            delta_slack=params["delta0"], composition="pld")
-        return ApproxDP(total.epsilon, total.delta + params["delta0"])
+            params["shuffler_batch_length_l"], plan.horizon, params["randomization_probability_p"],
+            bits=params["bits_per_entry_m"], dimension=plan.instance["dimension"], delta=params["shuffle_delta_0"],
+            delta_slack=params["shuffle_delta_0"], composition="pld")
+        return ApproxDP(total.epsilon, total.delta + params["shuffle_delta_0"])
     if name == "ldp-linucb":
         from dpverify.bandits.contextual.parameters import local_epsilon
 
-        return ApproxDP(local_epsilon(params["flip_probability_p"], m=1,
-                                      d=plan.instance["dimension"]), 0.0)
+        return ApproxDP(local_epsilon(params["randomization_probability_p"], bits=1,
+                                      dimension=plan.instance["dimension"]), 0.0)
     return None  # dpdpe-shuffle: the [R] claim of Li, Zhou & Ji 2022, Thm 3/9 only; non-private
 
 
@@ -168,10 +168,10 @@ def test_paper_mode_tenenbaum_and_pure_dp_already_meet_the_request() -> None:
 
 def test_plan_needs_the_family_sizes() -> None:
     with pytest.raises(ValueError, match="dimension"):
-        make_algorithm("hanna-central", epsilon=1.0).plan(horizon=100, actions=5)
+        make_algorithm("hanna-central", epsilon=1.0).plan(horizon=100, n_arms=5)
     with pytest.raises(ValueError, match="dimension"):
         make_algorithm("dist-dp-se", epsilon=1.0).plan(horizon=100, dimension=3)
-    assert instance_sizes("contextual", n_arms=3, dimension=2)["actions"] is None
+    assert "actions" not in instance_sizes("contextual", n_arms=3, dimension=2)
 
 
 def test_json_values_are_strict() -> None:

@@ -48,7 +48,8 @@ def _setup(name: str) -> tuple[Any, Any, dict[str, int]]:
         return algorithm, BernoulliBandit((0.3, 0.5, 0.7)), {"n_arms": 3}
     if family == "linear":
         kind = "sphere" if name.startswith("hanna") else "dpdpe"
-        return algorithm, LinearInstanceFamily(kind, dimension=3, actions=20), {"dimension": 3, "actions": 20}
+        return algorithm, LinearInstanceFamily(kind, dimension=3, n_arms=20), {"dimension": 3,
+                                                                                "n_arms": 20}
     return algorithm, ContextualInstanceFamily(n_arms=3, dimension=2), {"n_arms": 3, "dimension": 2}
 
 
@@ -58,12 +59,13 @@ def _compare(name: str, plan: Any, policy: Any) -> None:
         if name == "linucb":
             return
         q = policy.params
-        assert q.p == plan.parameters["flip_probability_p"] == policy.p
-        assert q.epsilon_0 == plan.parameters["local_epsilon_0"]
+        assert q.randomization_probability == plan.parameters["randomization_probability_p"] == policy.p
+        assert q.local_epsilon == plan.parameters["local_epsilon_0"]
         if name.startswith("sblb"):
             assert q.batch_length == plan.parameters["shuffler_batch_length_l"] == policy.unit
             assert q.epsilon == plan.parameters["internal_epsilon_target"]
-            assert q.delta0 == plan.parameters["delta0"] and q.lam == plan.parameters["lambda"]
+            assert q.shuffle_delta == plan.parameters["shuffle_delta_0"]
+            assert q.regularization == plan.parameters["regularization_lambda"]
         return
     assert policy.deployments, name
     if name == "dp-se":

@@ -75,11 +75,11 @@ def test_thm4_parameters() -> None:
     assert p.tau == math.ceil(100 / 0.5 * math.sqrt(2 * math.log(2 * T)))
 
 
-def test_theorem_tail_probability_is_one_over_horizon() -> None:
-    assert PolyaSecureAggregation(1.0).for_horizon(T).tail_probability == 1 / T
-    assert PolyaShuffle(1.0).for_horizon(T).tail_probability == 1 / (2 * T)  # Thm 3: p′ = 1/(2T)
-    assert PolyaSecureAggregation(1.0, 0.1).for_horizon(T).tail_probability == 0.1
-    with pytest.raises(ValueError, match="tail_probability"):
+def test_theorem_failure_probability_is_one_over_horizon() -> None:
+    assert PolyaSecureAggregation(1.0).for_horizon(T).failure_probability == 1 / T
+    assert PolyaShuffle(1.0).for_horizon(T).failure_probability == 1 / (2 * T)  # Thm 3: p′ = 1/(2T)
+    assert PolyaSecureAggregation(1.0, 0.1).for_horizon(T).failure_probability == 0.1
+    with pytest.raises(ValueError, match="failure_probability"):
         PolyaSecureAggregation(1.0).parameters(4)
 
 
@@ -213,7 +213,7 @@ def test_worst_case_and_conversion() -> None:
 
 
 def test_error_law_radius_formula() -> None:
-    law = ErrorLaw(sigma=3.0, h=0.5)
+    law = ErrorLaw(sigma=3.0, sub_exponential_scale=0.5)
     q = 1e-4
     assert law.radius(q) == pytest.approx(3 * math.sqrt(math.log(2 / q)) + 0.5 * math.log(2 / q))
     assert NonPrivate().estimate_error_law(10).radius(q) == 0.0

@@ -45,7 +45,7 @@ class Recording:
 
 
 def test_same_seed_same_result_for_any_number_of_jobs() -> None:
-    algorithm = make_algorithm("dist-rdp-se", epsilon=0.5, batch_base=4, confidence=0.1)
+    algorithm = make_algorithm("dist-rdp-se", epsilon=0.5, batch_base=4, failure_probability=0.1)
     family = InstanceFamily("easy", 5)
     one = simulate(algorithm, family, 20_000, runs=4, seed=42, n_jobs=1)
     two = simulate(algorithm, family, 20_000, runs=4, seed=42, n_jobs=2)

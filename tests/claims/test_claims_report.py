@@ -72,7 +72,7 @@ def test_garcelon_thm5_two_minus_two_p_and_no_release_below_1e22(run) -> None:
 def test_garcelon_prop13_against_the_exact_shuffled_rr(run) -> None:
     claim = run[3][("garcelon", "prop13-per-batch")]
     row = claim["numbers"]["rows"][0]
-    assert (row["batch_length"], row["p"], row["d"]) == (200, 0.5, 1)
+    assert (row["batch_length"], row["randomization_probability"], row["dimension"]) == (200, 0.5, 1)
     assert row["prop13"] == pytest.approx(69.05, abs=0.01)
     assert row["exact_upper"] < 0.21 and claim["verdict"] == HOLDS  # valid, ~340x loose
 
@@ -119,7 +119,7 @@ def test_report_without_matplotlib_says_so(tmp_path, monkeypatch) -> None:
             raise ImportError("no matplotlib")
         return real_import(name, *args, **kwargs)
 
-    report = check_paper("garcelon", keys=["cor8-regret"])
+    report = check_paper("garcelon", claim_keys=["cor8-regret"])
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     paths = write_report(report, tmp_path)
     assert paths == [tmp_path / "garcelon.md"]
@@ -131,7 +131,7 @@ def test_unknown_paper_or_key_is_refused(tmp_path, capsys) -> None:
         main(["claims", "nobody", "--out", str(tmp_path)])
     assert exit_info.value.code == 2
     with pytest.raises(ValueError, match="keys"):
-        check_paper("garcelon", keys=["no-such-claim"])
+        check_paper("garcelon", claim_keys=["no-such-claim"])
     with pytest.raises(ValueError, match="paper"):
         check_paper("nobody")
     with pytest.raises(ValueError, match="scale"):

@@ -213,7 +213,7 @@ def test_chowdhury_skellam_rdp_matches_the_privatizer(epsilon, s, log_n, alpha) 
     from dpverify.bandits.privatizers import SkellamSecureAggregation
 
     users = int(10 ** log_n)
-    curve = SkellamSecureAggregation(epsilon, scale_factor=s, tail_probability=1e-6).guarantee(users)
+    curve = SkellamSecureAggregation(epsilon, scale_factor=s, failure_probability=1e-6).guarantee(users)
     library = curve.epsilon_at(alpha)
     per_n = float(SKELLAM.evaluate(alpha=alpha, epsilon=epsilon, s=s, n=users))
     uniform = float(SKELLAM.evaluate(alpha=alpha, epsilon=epsilon, s=s, n=1))

@@ -33,13 +33,14 @@ def test_dpdpe_thm4_by_hand() -> None:
     expected = (4 * h1 + 32 * math.sqrt(2 * d * T * log_kt)
                 + 16 * sigma * math.sqrt(2 * h1 * log_kt) * T ** 0.6
                 + 4 * c1 * h1 * sigma * math.sqrt(2 * log_kt) + 4 * math.log(2 * T / h1))
-    assert rb.dpdpe_thm4(T, d=d, k=k, alpha=alpha, sigma=sigma) == pytest.approx(expected, rel=1e-12)
+    assert rb.dpdpe_thm4(T, dimension=d, n_arms=k, client_sampling_exponent=alpha,
+                          heterogeneity=sigma) == pytest.approx(expected, rel=1e-12)
 
 
 def test_private_bounds_exceed_the_nonprivate_one_and_grow_as_epsilon_shrinks() -> None:
-    base = rb.dpdpe_thm4(10 ** 6, d=20, k=1000)
-    central = [rb.dpdpe_thm5(10 ** 6, d=20, k=1000, epsilon=e, delta=0.25) for e in (10.0, 1.0)]
-    local = [rb.dpdpe_thm6(10 ** 6, d=20, k=1000, epsilon=e, delta=0.25) for e in (10.0, 1.0)]
+    base = rb.dpdpe_thm4(10 ** 6, dimension=20, n_arms=1000)
+    central = [rb.dpdpe_thm5(10 ** 6, dimension=20, n_arms=1000, epsilon=e, delta=0.25) for e in (10.0, 1.0)]
+    local = [rb.dpdpe_thm6(10 ** 6, dimension=20, n_arms=1000, epsilon=e, delta=0.25) for e in (10.0, 1.0)]
     assert base < central[0] < central[1] and central[0] < local[0] < local[1]
 
 
@@ -48,9 +49,10 @@ def test_garcelon_thm10_cases_and_cor8_agree_at_cor8s_choice() -> None:
     T, d = 10 ** 6, 2
     epsilon = 1 / (27 * T ** 0.25)
     p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
-    thm10 = rb.garcelon_thm10(T, d=d, L=1, S=1, m=1, p=p, eta=0.5, lam=math.sqrt(T), epsilon=epsilon,
-                              delta=1e-6, delta0=1e-6)
-    assert rb.garcelon_cor8(T, epsilon=epsilon, d=d) == pytest.approx(thm10, rel=1e-9)
+    thm10 = rb.garcelon_thm10(T, dimension=d, context_bound=1, theta_bound=1, bits=1,
+                              randomization_probability=p, eta=0.5, regularization=math.sqrt(T),
+                              epsilon=epsilon, delta=1e-6, shuffle_delta=1e-6)
+    assert rb.garcelon_cor8(T, epsilon=epsilon, dimension=d) == pytest.approx(thm10, rel=1e-9)
     assert thm10 > 2 * T  # vacuous: above the trivial bound (the claims report says so)
 
 
@@ -62,16 +64,19 @@ def test_tenenbaum_cor32_is_thm31_at_m_sigma_squared_up_to_constants() -> None:
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda: rb.dpdpe_thm4(1, d=2, k=10), "T"),
-    (lambda: rb.dpdpe_thm4(100, d=2, k=10, alpha=1.0), "alpha"),
-    (lambda: rb.dpdpe_thm5(100, d=2, k=10, epsilon=0.0, delta=0.1), "epsilon"),
-    (lambda: rb.dpdpe_thm7(100, d=2, k=10, epsilon=1.0, delta=0.1, constant=-1.0), "constant"),
-    (lambda: rb.garcelon_thm10(100, d=2, L=1, S=1, m=1, p=0.5, eta=0.5, lam=1.0, epsilon=1.5,
-                               delta=0.1, delta0=0.1), "epsilon"),
-    (lambda: rb.garcelon_cor8(10 ** 4, epsilon=0.1, d=2), "epsilon"),
+    (lambda: rb.dpdpe_thm4(1, dimension=2, n_arms=10), "horizon"),
+    (lambda: rb.dpdpe_thm4(100, dimension=2, n_arms=10, client_sampling_exponent=1.0),
+     "client_sampling_exponent"),
+    (lambda: rb.dpdpe_thm5(100, dimension=2, n_arms=10, epsilon=0.0, delta=0.1), "epsilon"),
+    (lambda: rb.dpdpe_thm7(100, dimension=2, n_arms=10, epsilon=1.0, delta=0.1, constant=-1.0), "constant"),
+    (lambda: rb.garcelon_thm10(100, dimension=2, context_bound=1, theta_bound=1, bits=1,
+                               randomization_probability=0.5, eta=0.5, regularization=1.0,
+                               epsilon=1.5, delta=0.1, shuffle_delta=0.1), "epsilon"),
+    (lambda: rb.garcelon_cor8(10 ** 4, epsilon=0.1, dimension=2), "epsilon"),
     (lambda: rb.hanna_thm1(100, epsilon=1.0, constant=0.0), "constant"),
     (lambda: rb.tenenbaum_thm31([0.5, -0.1], 100, sigma=1.0, batch_size=2, constant=1.0), "gaps"),
-    (lambda: rb.chowdhury_lemma2([0.0, 0.5, 0.5], 2, sigma=1.0, h=1.0, constant=1.0), "T"),
+    (lambda: rb.chowdhury_lemma2([0.0, 0.5, 0.5], 2, sigma=1.0, sub_exponential_scale=1.0,
+                                 constant=1.0), "horizon"),
     (lambda: rb.chowdhury_theorem("cdp-se", [0.0, 0.5], 100, epsilon=1.0, constant=1.0), "epsilon"),
     (lambda: rb.chowdhury_theorem("nope", [0.0, 0.5], 100, epsilon=0.5, constant=1.0), "variant"),
 ])
@@ -84,23 +89,23 @@ def test_assumptions_are_refused_with_the_parameter_named(call, name) -> None:
 
 
 @pytest.mark.parametrize("algorithm, bound", [
-    ("dpe", lambda T: rb.dpdpe_thm4(T, d=2, k=10)),
-    ("dpdpe-central", lambda T: rb.dpdpe_thm5(T, d=2, k=10, epsilon=10.0, delta=0.25)),
-    ("dpdpe-local", lambda T: rb.dpdpe_thm6(T, d=2, k=10, epsilon=10.0, delta=0.25)),
+    ("dpe", lambda T: rb.dpdpe_thm4(T, dimension=2, n_arms=10)),
+    ("dpdpe-central", lambda T: rb.dpdpe_thm5(T, dimension=2, n_arms=10, epsilon=10.0, delta=0.25)),
+    ("dpdpe-local", lambda T: rb.dpdpe_thm6(T, dimension=2, n_arms=10, epsilon=10.0, delta=0.25)),
 ])
 def test_dpdpe_explicit_bounds_cover_simulated_regret(algorithm, bound) -> None:
     """dpdpe §7's α = 0.8, σ = 0.1, β = 1/(kT), ε = 10, δ = 0.25, scaled to k = 10, d = 2."""
     epsilon = None if algorithm == "dpe" else 10.0
     rows = regret_rows(make_linear_algorithm(algorithm, epsilon=epsilon),
-                       LinearInstanceFamily("dpdpe", dimension=2, actions=10), [10 ** 4, 10 ** 5], runs=10, seed=8,
+                       LinearInstanceFamily("dpdpe", dimension=2, n_arms=10), [10 ** 4, 10 ** 5], runs=10, seed=8,
                        bound=bound)
     assert explicit_verdict(rows)
-    assert rows[-1]["bound"] < 2 * rows[-1]["T"] or algorithm == "dpdpe-local"  # not all vacuous
+    assert rows[-1]["bound"] < 2 * rows[-1]["horizon"] or algorithm == "dpdpe-local"  # not all vacuous
 
 
 def test_explicit_rule_refutes_a_bound_below_the_regret() -> None:
     """The rule can fail: half the simulated mean as a 'bound' is refuted."""
-    rows = regret_rows(make_linear_algorithm("dpe"), LinearInstanceFamily("dpdpe", dimension=2, actions=10), [10 ** 4],
+    rows = regret_rows(make_linear_algorithm("dpe"), LinearInstanceFamily("dpdpe", dimension=2, n_arms=10), [10 ** 4],
                        runs=10, seed=8, bound=lambda T: 1.0)
     assert not explicit_verdict(rows)
 
@@ -115,7 +120,7 @@ def test_explicit_rule_refutes_a_bound_below_the_regret() -> None:
 ])
 def test_order_bounds_rates_hold_in_simulation(name, bound) -> None:
     env = BernoulliBandit((0.9, 0.7, 0.6))
-    options = {"confidence": 0.1, "batch_base": 4} if name == "dist-dp-se" else {}
+    options = {"failure_probability": 0.1, "batch_base": 4} if name == "dist-dp-se" else {}
     rows = regret_rows(make_algorithm(name, epsilon=0.5, **options), env, [10 ** 4, 10 ** 5, 10 ** 6],
                        runs=6, seed=4, bound=bound(env.gaps))
     ok, constants = rate_verdict(rows)
@@ -124,8 +129,8 @@ def test_order_bounds_rates_hold_in_simulation(name, bound) -> None:
 
 def test_hanna_thm1_rate_holds_in_simulation() -> None:
     rows = regret_rows(make_linear_algorithm("hanna-central", epsilon=1.0, mode="sound"),
-                       LinearInstanceFamily("sphere", dimension=2, actions=10), [10 ** 3, 10 ** 4, 10 ** 5], runs=6, seed=7,
-                       bound=lambda T: rb.hanna_thm1(T, epsilon=1.0, constant=1.0, d=2))
+                       LinearInstanceFamily("sphere", dimension=2, n_arms=10), [10 ** 3, 10 ** 4, 10 ** 5], runs=6, seed=7,
+                       bound=lambda T: rb.hanna_thm1(T, epsilon=1.0, constant=1.0, dimension=2))
     assert rate_verdict(rows)[0]
 
 
@@ -147,10 +152,10 @@ from hypothesis import strategies as st  # noqa: E402
 @given(log_t=st.floats(2, 9), epsilon=st.floats(0.05, 10.0), d=st.integers(1, 30), k=st.integers(2, 10 ** 4))
 def test_bounds_grow_with_t_and_shrink_with_epsilon(log_t, epsilon, d, k) -> None:
     T = int(10 ** log_t)
-    for bound in (lambda T, e: rb.dpdpe_thm5(T, d=d, k=k, epsilon=e, delta=0.25),
-                  lambda T, e: rb.dpdpe_thm6(T, d=d, k=k, epsilon=e, delta=0.25),
-                  lambda T, e: rb.hanna_thm1(T, epsilon=e, constant=1.0, d=d),
-                  lambda T, e: rb.hanna_thm3(T, epsilon=e, delta=1e-6, constant=1.0, d=d),
+    for bound in (lambda T, e: rb.dpdpe_thm5(T, dimension=d, n_arms=k, epsilon=e, delta=0.25),
+                  lambda T, e: rb.dpdpe_thm6(T, dimension=d, n_arms=k, epsilon=e, delta=0.25),
+                  lambda T, e: rb.hanna_thm1(T, epsilon=e, constant=1.0, dimension=d),
+                  lambda T, e: rb.hanna_thm3(T, epsilon=e, delta=1e-6, constant=1.0, dimension=d),
                   lambda T, e: rb.tenenbaum_cor34([0.0, 0.3, 0.1], T, epsilon=e, delta=1e-6, constant=1.0),
                   lambda T, e: rb.chowdhury_theorem("dist-rdp-se", [0.0, 0.3], T, epsilon=e, constant=1.0)):
         assert bound(2 * T, epsilon) >= bound(T, epsilon)

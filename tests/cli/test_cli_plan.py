@@ -24,7 +24,7 @@ def _run(capsys, *argv: str, status: int = 0) -> tuple[dict, str]:
 
 def test_plan_dist_rdp_se_sound_meets_epsilon_one(capsys) -> None:
     out, err = _run(capsys, "plan", "dist-rdp-se", "--epsilon", "1", "--delta", "1e-6",
-                    "--horizon", "1e5", "--arms", "10")
+                    "--horizon", "1e5", "--n-arms", "10")
     assert out["claim_met"] is True and out["guarantee"]["epsilon"] <= 1.0 and not err
     assert out["mode"] == "sound" and out["schedule"][0]["precision_g"] >= 1
     assert {"algorithm", "requested", "guarantee", "parameters", "schedule", "notes"} <= set(out)
@@ -32,13 +32,13 @@ def test_plan_dist_rdp_se_sound_meets_epsilon_one(capsys) -> None:
 
 def test_plan_paper_mode_claim_fails_exits_1_with_a_warning(capsys) -> None:
     out, err = _run(capsys, "plan", "hanna-shuffled", "--epsilon", "1", "--horizon", "1e5",
-                    "--dim", "3", "--actions", "20", "--mode", "paper", status=1)
+                    "--dimension", "3", "--n-arms", "20", "--mode", "paper", status=1)
     assert out["claim_met"] is False and err.startswith("WARNING:") and "epsilon=1" in err
 
 
 def test_plan_infeasible_sblb_says_why(capsys) -> None:
-    out, err = _run(capsys, "plan", "sblb", "--epsilon", "1", "--horizon", "1e4", "--dim", "2",
-                    "--arms", "3", status=1)
+    out, err = _run(capsys, "plan", "sblb", "--epsilon", "1", "--horizon", "1e4", "--dimension", "2",
+                    "--n-arms", "3", status=1)
     assert out["infeasible"] and "exceeds the horizon" in err
 
 

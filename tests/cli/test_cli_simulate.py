@@ -15,13 +15,13 @@ def _json(capsys, *argv: str) -> dict:
 
 
 def test_simulate_json(capsys) -> None:
-    out = _json(capsys, "simulate", "--algorithm", "dist-dp-se", "--instance", "easy", "--arms", "5",
+    out = _json(capsys, "simulate", "--algorithm", "dist-dp-se", "--instance", "easy", "--n-arms", "5",
                 "--epsilon", "0.5", "--horizon", "1e4", "--runs", "3", "--seed", "1")
     for key in ("final_time_average_regret", "final_regret_std", "epsilon", "delta", "seconds"):
         assert key in out
     assert 0 < out["final_time_average_regret"] < 0.5 and out["final_regret_std"] >= 0
     assert out["epsilon"] == 0.5 and out["guarantee_epsilon"] == 0.5 and out["guarantee_delta"] == 0.0
-    assert out["arms"] == 5 and out["runs"] == 3 and out["horizon"] == 10_000
+    assert out["n_arms"] == 5 and out["runs"] == 3 and out["horizon"] == 10_000
 
 
 def test_simulate_is_reproducible_and_describes(capsys) -> None:

@@ -21,7 +21,7 @@ name = "dist-dp-se"
 
 [[instances]]
 family = "easy"
-arms = 3
+n_arms = 3
 """
 
 
@@ -77,4 +77,4 @@ def test_simulate_instance_file_and_cache(tmp_path, capsys) -> None:
     linear = _json(capsys, "simulate", "--algorithm", "hanna-central", "--epsilon", "1",
                    "--horizon", "2000", "--instance-file", str(tmp_path / "linear.json"),
                    "--no-cache")
-    assert linear["arms"] == 2 and linear["dim"] == 2
+    assert linear["n_arms"] == 2 and linear["dimension"] == 2

@@ -32,7 +32,7 @@ ROWS = {
     "RewardBatch": Row(RewardBatch, {"size": 4, "total": 2, "binary": True},
                        kinds={"total": "positive", "values": "sequence"}),
     "BernoulliBandit": Row(BernoulliBandit, {"means": (0.2, 0.8)}),
-    "ClippedGaussianBandit": Row(ClippedGaussianBandit, {"means": (0.5,), "sd": 0.1}),
+    "ClippedGaussianBandit": Row(ClippedGaussianBandit, {"means": (0.5,), "sigma": 0.1}),
     "CategoricalBandit": Row(CategoricalBandit,
                              {"label_probabilities": ((0.2,) * 5, (0.1, 0.1, 0.2, 0.2, 0.4))}),
     "InstanceFamily": Row(InstanceFamily, {"name": "easy", "n_arms": 10, "rewards": "bernoulli"}),

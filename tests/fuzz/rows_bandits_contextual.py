@@ -9,7 +9,8 @@ from fuzz._harness import Row
 
 _PARAMETERS = MODULE.sblb_parameters(0.001, 1e-6, 10**4, 2)
 _FIELDS = {f.name: getattr(_PARAMETERS, f.name) for f in dataclasses.fields(_PARAMETERS)}
-_REAL = {"L": "positive", "S": "positive", "lam": "positive", "eta": "positive",
+_REAL = {"context_bound": "positive", "theta_bound": "positive", "regularization": "positive",
+         "eta": "positive",
          "radius_scale": "positive", "correlation": "probability"}
 
 ROWS = {
@@ -22,7 +23,8 @@ ROWS = {
     "LDPLinUCB": Row(MODULE.LDPLinUCB, {"epsilon": 1.0}, kinds=_REAL),
     "SBLBParameters": Row(MODULE.SBLBParameters, _FIELDS, kinds=_REAL),
     "sblb_parameters": Row(MODULE.sblb_parameters,
-                           {"epsilon": 0.001, "delta": 1e-6, "T": 10**4, "d": 2}, kinds=_REAL),
+                           {"epsilon": 0.001, "delta": 1e-6, "horizon": 10**4, "dimension": 2},
+                           kinds=_REAL),
     "simulate_contextual": Row(MODULE.simulate_contextual,
                                {"algorithm": MODULE.LinUCB(),
                                 "environment": MODULE.ContextualInstanceFamily(n_arms=2, dimension=2),

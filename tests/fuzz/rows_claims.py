@@ -7,7 +7,7 @@ import dataclasses
 import dpverify.claims as MODULE
 from fuzz._harness import Row
 
-_REPORT = MODULE.check_paper("hanna", keys=["alg3-sdp"])
+_REPORT = MODULE.check_paper("hanna", claim_keys=["alg3-sdp"])
 _RESULT = _REPORT.results[0]
 
 

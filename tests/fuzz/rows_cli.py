@@ -61,7 +61,7 @@ def _plan_row(name: str) -> CliRow:
     argv = ["plan", name, "--horizon", "1000"]
     if name not in NON_PRIVATE_ALGORITHMS:
         argv += ["--epsilon", "1.0"]
-    for option, value in (("--arms", "3"), ("--dim", "2"), ("--actions", "3")):
+    for option, value in (("--n-arms", "3"), ("--dimension", "2")):
         if option in options:
             argv += [option, value]
     return CliRow((*argv, "--json"))

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_in_range,
@@ -74,24 +75,28 @@ __all__ = [
 RANK_TOLERANCE = 1e-6
 
 
-def design_budget(d: int) -> float:
+@renamed_parameters(d="dimension")
+def design_budget(dimension: int) -> float:
     """``4d·max(ln ln d, 0) + 16``: Prop. 3.7's support bound as a real (``h_1`` of Li, Zhou & Ji 2022).
+
+    d = ``dimension``.
 
     >>> round(design_budget(20), 2), design_budget(2)
     (103.78, 16.0)
     """
-    d = check_positive_int(d, "d")
+    d = check_positive_int(dimension, "dimension")
     loglog = math.log(math.log(d)) if d > math.e else 0.0
     return 4 * d * loglog + 16
 
 
-def support_size_bound(d: int) -> int:
+@renamed_parameters(d="dimension")
+def support_size_bound(dimension: int) -> int:
     """``⌊4d·max(ln ln d, 0) + 16⌋`` (Lattimore et al. 2020 Prop. 3.7; log log clipped at 0).
 
     >>> support_size_bound(2), support_size_bound(20)
     (16, 103)
     """
-    return int(math.floor(design_budget(d)))
+    return int(math.floor(design_budget(dimension)))
 
 
 def _check_actions(actions: Any) -> NDArray[np.float64]:
@@ -126,31 +131,40 @@ def span_basis(actions: Any, *, tolerance: float = RANK_TOLERANCE) -> NDArray[np
     return vectors[:, :rank].copy()
 
 
-def g_value(coordinates: NDArray[np.float64], weights: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``‖x‖²_{V(π)^{-1}}`` for every row ``x`` of ``coordinates`` (V must be invertible)."""
-    matrix = (coordinates * weights[:, None]).T @ coordinates
+@renamed_parameters(weights="probabilities")
+def g_value(coordinates: NDArray[np.float64],
+            probabilities: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``‖x‖²_{V(π)^{-1}}`` for every row ``x`` of ``coordinates`` (V must be invertible);
+    π = ``probabilities``, the design's probability of each row."""
+    matrix = (coordinates * probabilities[:, None]).T @ coordinates
     inverse = np.linalg.inv(matrix)
     if not np.all(np.isfinite(inverse)):
         raise np.linalg.LinAlgError("singular design matrix")
     return ((coordinates @ inverse) * coordinates).sum(axis=1)
 
 
+@renamed_parameters(g="g_value", weights="probabilities")
 @dataclass(frozen=True, eq=False)
 class Design:
     """A design π on ``k`` actions, computed in their span.
 
-    ``weights`` has length k (zeros off the support); ``support`` the indices
-    with positive weight (increasing); ``g`` the achieved ``max ‖x‖²_{V(π)^{-1}}``;
+    ``probabilities`` (π) has length k (zeros off the support); ``support`` the indices
+    with positive weight (increasing); ``g_value`` the achieved
+    ``g(π) = max ‖x‖²_{V(π)^{-1}}``;
     ``dimension`` m = dim span; ``basis`` the ``(d, m)`` orthonormal basis;
     ``iterations`` the Frank–Wolfe steps taken.
     """
 
-    weights: NDArray[np.float64] = field(repr=False)
+    probabilities: NDArray[np.float64] = field(repr=False)
     support: NDArray[np.int64] = field(repr=False)
-    g: float
+    g_value: float
     dimension: int
     basis: NDArray[np.float64] = field(repr=False)
     iterations: int
+
+    # the old spellings, read-only, for one release
+    g = renamed_property("g", "g_value")
+    weights = renamed_property("weights", "probabilities")
 
     @property
     def support_size(self) -> int:
@@ -214,9 +228,9 @@ def g_optimal_design(actions: Any, *, factor: float = 2.0, start: str = "sparse"
     >>> rng = np.random.default_rng(0)
     >>> points = rng.normal(size=(200, 3))
     >>> design = g_optimal_design(points)
-    >>> design.g <= 6.0, design.support_size <= support_size_bound(3), design.dimension
+    >>> design.g_value <= 6.0, design.support_size <= support_size_bound(3), design.dimension
     (True, True, 3)
-    >>> round(float(design.weights.sum()), 12)
+    >>> round(float(design.probabilities.sum()), 12)
     1.0
     """
     points = _check_actions(actions)
@@ -254,13 +268,16 @@ def g_optimal_design(actions: Any, *, factor: float = 2.0, start: str = "sparse"
 # --------------------------------------------------------------------------- ζ-nets
 
 
-def net_size_bound(d: int, zeta: float) -> float:
+@renamed_parameters(d="dimension")
+def net_size_bound(dimension: int, zeta: float) -> float:
     """Hanna et al. 2022, Lemma 1: a ζ-net of the unit ball with ``<= (3/ζ)^d + d`` points (spanning).
+
+    d = ``dimension``.
 
     >>> net_size_bound(2, 0.5)
     38.0
     """
-    d = check_positive_int(d, "d")
+    d = check_positive_int(dimension, "dimension")
     zeta = check_in_range(zeta, "zeta", 0.0, 1.0, low_closed=False)
     return (3.0 / zeta) ** d + d
 
@@ -273,8 +290,11 @@ def _cube_grid(d: int, spacing: float) -> NDArray[np.float64]:
     return np.stack(np.meshgrid(*[ticks] * d, indexing="ij"), axis=-1).reshape(-1, d)
 
 
-def ball_net(d: int, zeta: float) -> NDArray[np.float64]:
+@renamed_parameters(d="dimension")
+def ball_net(dimension: int, zeta: float) -> NDArray[np.float64]:
     """A ζ-net of the unit ball of R^d: every ``‖x‖ <= 1`` is within ζ of a net point.
+
+    d = ``dimension``.
 
     The cube grid of spacing ``2ζ/√d`` (every point within ζ of a grid node),
     keeping nodes within ζ of the ball, projected onto the ball (projection on
@@ -285,7 +305,7 @@ def ball_net(d: int, zeta: float) -> NDArray[np.float64]:
     >>> bool(np.all(np.linalg.norm(net, axis=1) <= 1 + 1e-12)), len(net) <= net_size_bound(2, 0.25)
     (True, True)
     """
-    d = check_positive_int(d, "d")
+    d = check_positive_int(dimension, "dimension")
     zeta = check_in_range(zeta, "zeta", 0.0, 1.0, low_closed=False)
     grid = _cube_grid(d, 2 * zeta / math.sqrt(d))
     norms = np.linalg.norm(grid, axis=1)
@@ -293,8 +313,11 @@ def ball_net(d: int, zeta: float) -> NDArray[np.float64]:
     return np.unique(grid / np.maximum(norms, 1.0)[:, None], axis=0)
 
 
-def sphere_net(d: int, zeta: float) -> NDArray[np.float64]:
+@renamed_parameters(d="dimension")
+def sphere_net(dimension: int, zeta: float) -> NDArray[np.float64]:
     """A ζ-net of the unit sphere of R^d (unit vectors; every unit x within ζ of one).
+
+    d = ``dimension``.
 
     d = 2: ``⌈π/(2 asin(ζ/2))⌉`` equally spaced angles (chord to the nearest <= ζ).
     d >= 3: cube grid of spacing ``ζ/√d`` (grid node within ζ/2 of x),
@@ -304,7 +327,7 @@ def sphere_net(d: int, zeta: float) -> NDArray[np.float64]:
     >>> bool(np.allclose(np.linalg.norm(net, axis=1), 1.0)), len(net)
     (True, 32)
     """
-    d = check_positive_int(d, "d")
+    d = check_positive_int(dimension, "dimension")
     zeta = check_in_range(zeta, "zeta", 0.0, 1.0, low_closed=False)
     if d == 1:
         return np.array([[-1.0], [1.0]])

@@ -2,7 +2,7 @@
 
 * :class:`BernoulliBandit` — rewards in {0, 1} (the setting of Tenenbaum et al. 2021);
   the sum of a batch is drawn from its exact binomial law in one step.
-* :class:`ClippedGaussianBandit` — ``clip(N(μ, sd²), 0, 1)`` with ``sd = 0.1``
+* :class:`ClippedGaussianBandit` — ``clip(N(μ, σ²), 0, 1)`` with ``sigma`` σ = 0.1
   (Chowdhury & Zhou 2023, Sec. 7: "Gaussian ... projected to [0, 1]"; the reference
   code clips). The arm means of the *clipped* law (:attr:`reward_means`,
   exact closed form) differ slightly from μ near 0 and 1; regret is measured
@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_int_at_least,
@@ -143,8 +144,9 @@ class BernoulliBandit(_Bandit):
         return int(rng.binomial(size, self.means[arm]))
 
 
-def clipped_normal_mean(mu: float, sd: float) -> float:
-    """``E[clip(X, 0, 1)]`` for ``X ~ N(mu, sd²)`` (exact closed form).
+@renamed_parameters(sd="sigma")
+def clipped_normal_mean(mu: float, sigma: float) -> float:
+    """``E[clip(X, 0, 1)]`` for ``X ~ N(mu, sigma²)`` (exact closed form).
 
     .. math:: E = μ + E[(−X)^+] − E[(X − 1)^+], \\quad
               E[(X − c)^+] = (μ − c)Φ(\\tfrac{μ − c}{σ}) + σφ(\\tfrac{μ − c}{σ})
@@ -154,16 +156,17 @@ def clipped_normal_mean(mu: float, sd: float) -> float:
     >>> round(clipped_normal_mean(0.25, 0.1) - 0.25, 6)
     0.0002
     """
-    def excess(shift: float) -> float:  # E[(Y)^+], Y ~ N(shift, sd²)
-        z = shift / sd
-        return shift * stats.norm.cdf(z) + sd * stats.norm.pdf(z)
+    def excess(shift: float) -> float:  # E[(Y)^+], Y ~ N(shift, σ²)
+        z = shift / sigma
+        return shift * stats.norm.cdf(z) + sigma * stats.norm.pdf(z)
 
     return float(mu + excess(-mu) - excess(mu - 1.0))
 
 
+@renamed_parameters(sd="sigma")
 @dataclass(frozen=True, slots=True)
 class ClippedGaussianBandit(_Bandit):
-    """Arm ``a`` pays ``clip(N(means[a], sd²), 0, 1)`` (Chowdhury & Zhou 2023, Sec. 7, sd = 0.1).
+    """Arm ``a`` pays ``clip(N(means[a], sigma²), 0, 1)`` (Chowdhury & Zhou 2023, Sec. 7, sigma = 0.1).
 
     >>> env = ClippedGaussianBandit((0.25, 0.75))
     >>> round(env.reward_means[0], 6), env.binary
@@ -173,21 +176,24 @@ class ClippedGaussianBandit(_Bandit):
     """
 
     means: tuple[float, ...]
-    sd: float = 0.1
+    sigma: float = 0.1
     #: Means of the clipped rewards (exact), which the regret is measured against.
     reward_means: tuple[float, ...] = field(init=False, repr=False, compare=False)
     binary = False
 
+    # the old spellings, read-only, for one release
+    sd = renamed_property("sd", "sigma")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "means", _check_means(self.means))
-        object.__setattr__(self, "sd", check_positive(self.sd, "sd"))
+        object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
         object.__setattr__(self, "reward_means",
-                           tuple(clipped_normal_mean(m, self.sd) for m in self.means))
+                           tuple(clipped_normal_mean(m, self.sigma) for m in self.means))
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
         """``size`` independent clipped-Gaussian rewards of ``arm``."""
         arm, size = _check_arm(arm, self.n_arms), _check_size(size)
-        values = rng.normal(self.means[arm], self.sd, size)
+        values = rng.normal(self.means[arm], self.sigma, size)
         return np.clip(values, 0.0, 1.0, out=values)
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
@@ -274,7 +280,8 @@ def _instance(means: tuple[float, ...], rewards: str) -> Any:
     return ClippedGaussianBandit(means) if rewards == "clipped-gaussian" else BernoulliBandit(means)
 
 
-def easy_instance(k: int = 10, *, rng: np.random.Generator,
+@renamed_parameters(k="n_arms")
+def easy_instance(n_arms: int = 10, *, rng: np.random.Generator,
                   rewards: str = "clipped-gaussian") -> Any:
     """The easy instance of Chowdhury & Zhou 2023 (after Vaswani et al. 2020): μ_a ~ U[0.25, 0.75].
 
@@ -282,10 +289,11 @@ def easy_instance(k: int = 10, *, rng: np.random.Generator,
     >>> env.n_arms, min(env.means) >= 0.25, max(env.means) <= 0.75
     (10, True, True)
     """
-    return _instance(_uniform_means(check_positive_int(k, "k"), 0.5, rng), rewards)
+    return _instance(_uniform_means(check_positive_int(n_arms, "n_arms"), 0.5, rng), rewards)
 
 
-def hard_instance(k: int = 10, *, rng: np.random.Generator,
+@renamed_parameters(k="n_arms")
+def hard_instance(n_arms: int = 10, *, rng: np.random.Generator,
                   rewards: str = "clipped-gaussian") -> Any:
     """The hard instance of Chowdhury & Zhou 2023: μ_a ~ U[0.45, 0.55].
 
@@ -293,10 +301,11 @@ def hard_instance(k: int = 10, *, rng: np.random.Generator,
     >>> type(env).__name__, max(env.means) - min(env.means) <= 0.1
     ('BernoulliBandit', True)
     """
-    return _instance(_uniform_means(check_positive_int(k, "k"), 0.1, rng), rewards)
+    return _instance(_uniform_means(check_positive_int(n_arms, "n_arms"), 0.1, rng), rewards)
 
 
-def mslr_synthetic_instance(k: int = 50, *, rng: np.random.Generator) -> CategoricalBandit:
+@renamed_parameters(k="n_arms")
+def mslr_synthetic_instance(n_arms: int = 50, *, rng: np.random.Generator) -> CategoricalBandit:
     """Synthetic stand-in for the MSLR-WEB10K instance of Chowdhury & Zhou 2023 (Fig. 1 d–f); **not the real data**.
 
     The paper clusters the 1,200,192 query–url rows of MSLR-WEB10K (Qin & Liu
@@ -312,7 +321,7 @@ def mslr_synthetic_instance(k: int = 50, *, rng: np.random.Generator) -> Categor
     >>> env.n_arms, 0.0 < min(env.reward_means) < max(env.reward_means) < 1.0
     (50, True)
     """
-    k = check_positive_int(k, "k")
+    k = check_positive_int(n_arms, "n_arms")
     base = np.array([4.0, 3.0, 1.5, 0.6, 0.3])
     rows = tuple(tuple(rng.dirichlet(base * rng.uniform(0.5, 3.0)).tolist()) for _ in range(k))
     return CategoricalBandit(rows)
@@ -361,16 +370,13 @@ class InstanceFamily:
         return f"{self.name} (K={self.n_arms}{suffix})"
 
 
-def instance_family(name: str, *, n_arms: int | None = None, rewards: str = "clipped-gaussian",
-                    k: int | None = None) -> InstanceFamily:
+@renamed_parameters(k="n_arms")
+def instance_family(name: str, *, n_arms: int | None = None,
+                    rewards: str = "clipped-gaussian") -> InstanceFamily:
     """The named family (``easy``, ``hard``, ``mslr-synthetic``) with the papers' default K.
 
-    ``k`` is the old name of ``n_arms`` (kept for the published examples).
+    ``n_arms`` is K (default 10, 50 for ``mslr-synthetic``).
     """
     name = check_choice(name, "name", tuple(_GENERATORS))
-    if k is not None:
-        if n_arms is not None:
-            raise value_error("k", k, "None when n_arms is given (k is the old name of n_arms)")
-        n_arms = k
     default = 50 if name == "mslr-synthetic" else 10
     return InstanceFamily(name, default if n_arms is None else n_arms, rewards)

@@ -10,8 +10,8 @@ File formats (``.json`` or ``.toml``), one instance per file::
     {"name": "three arms", "means": [0.2, 0.5, 0.7], "rewards": "bernoulli"}
     {"name": "my linear", "theta": [0.6, 0.8], "actions": [[1, 0], [0, 1], [0.7, 0.7]]}
 
-``rewards`` is ``"bernoulli"`` or ``"clipped-gaussian"`` (sd ``sd``, default
-0.1) for means; a linear instance is Hanna et al. 2022's :class:`~dpverify.bandits.linear.environments.LinearBandit`
+``rewards`` is ``"bernoulli"`` or ``"clipped-gaussian"`` (standard deviation
+``sigma``, default 0.1; the old key ``sd`` is read with a warning) for means; a linear instance is Hanna et al. 2022's :class:`~dpverify.bandits.linear.environments.LinearBandit`
 (±1 rewards with mean ``⟨θ*, x⟩``; ``‖x‖, ‖θ*‖ <= 1``).
 """
 
@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import check_choice, check_positive, value_error
 from dpverify.bandits.environments import REWARD_FAMILIES, BernoulliBandit, ClippedGaussianBandit
 from dpverify.bandits.linear.environments import LinearBandit
@@ -37,6 +40,23 @@ else:  # pragma: no cover - Python 3.10
 __all__ = ["FixedInstance", "load_instance", "instance_from_mapping", "read_toml"]
 
 
+def _renamed_keys(data: Mapping[str, Any], renames: Mapping[str, str],
+                  where: str) -> dict[str, Any]:
+    """``data`` with each old key of ``renames`` read as its new one, with a FutureWarning (a
+    file's author reads it); giving both is an error."""
+    out = dict(data)
+    for old, new in renames.items():
+        if old not in out:
+            continue
+        if new in out:
+            raise value_error(where, sorted(data), f"one of {old!r} (deprecated) and {new!r}")
+        warnings.warn(f"{where}: the key {old!r} is deprecated and will be removed in the next "
+                      f"release; use {new!r}", FutureWarning, stacklevel=3)
+        out[new] = out.pop(old)
+    return out
+
+
+@renamed_parameters(sd="sigma")
 @dataclass(frozen=True)
 class FixedInstance:
     """One explicit instance: ``means`` (K-armed) or ``theta`` and ``actions`` (linear).
@@ -49,10 +69,13 @@ class FixedInstance:
     name: str
     means: tuple[float, ...] | None = None
     rewards: str = "bernoulli"
-    sd: float = 0.1
+    sigma: float = 0.1
     theta: tuple[float, ...] | None = None
     actions: tuple[tuple[float, ...], ...] | None = None
     draws_instances = True
+
+    # the old spellings, read-only, for one release
+    sd = renamed_property("sd", "sigma")
 
     def __post_init__(self) -> None:
         linear = self.theta is not None or self.actions is not None
@@ -67,7 +90,7 @@ class FixedInstance:
         else:
             object.__setattr__(self, "means", tuple(float(v) for v in self.means))
             check_choice(self.rewards, "rewards", REWARD_FAMILIES)
-            object.__setattr__(self, "sd", check_positive(self.sd, "sd"))
+            object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
         self.build()  # validates the values now, not in a worker
 
     @property
@@ -97,7 +120,7 @@ class FixedInstance:
             return LinearBandit(actions=np.array(self.actions), theta=np.array(self.theta))
         if self.rewards == "bernoulli":
             return BernoulliBandit(self.means)
-        return ClippedGaussianBandit(self.means, self.sd)
+        return ClippedGaussianBandit(self.means, self.sigma)
 
     def __call__(self, rng: np.random.Generator) -> Any:
         return self.build()
@@ -111,12 +134,13 @@ def instance_from_mapping(data: dict[str, Any], *, name: str = "instance") -> Fi
     """A :class:`FixedInstance` from a mapping with ``means`` or ``theta`` + ``actions``."""
     if not isinstance(data, dict):
         raise value_error("instance", data, "a mapping with means, or theta and actions")
-    allowed = {"name", "means", "rewards", "sd", "theta", "actions"}
+    data = _renamed_keys(data, {"sd": "sigma"}, "instance")
+    allowed = {"name", "means", "rewards", "sigma", "theta", "actions"}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise value_error("instance", unknown, f"keys among {sorted(allowed)}")
     return FixedInstance(name=str(data.get("name", name)), means=data.get("means"),
-                         rewards=data.get("rewards", "bernoulli"), sd=data.get("sd", 0.1),
+                         rewards=data.get("rewards", "bernoulli"), sigma=data.get("sigma", 0.1),
                          theta=data.get("theta"), actions=data.get("actions"))
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.cluster.vq import kmeans2
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_positive_int, value_error
 from dpverify.bandits.environments import LABEL_REWARDS, CategoricalBandit
 
@@ -92,16 +93,18 @@ def read_mslr(path: str | Path, *, max_rows: int | None = None, features: int = 
     return np.concatenate(labels), np.concatenate(rows)
 
 
-def mslr_instance(path: str | Path, *, k: int = 50, seed: int = 0, max_rows: int | None = None,
-                  standardize: bool = True, features: int = MSLR_FEATURES) -> CategoricalBandit:
+@renamed_parameters(k="n_arms")
+def mslr_instance(path: str | Path, *, n_arms: int = 50, seed: int = 0,
+                  max_rows: int | None = None, standardize: bool = True,
+                  features: int = MSLR_FEATURES) -> CategoricalBandit:
     """The MSLR-WEB10K instance of Chowdhury & Zhou 2023: K-means clusters of the rows are the arms.
 
     Parameters
     ----------
     path
         A local MSLR-WEB10K file (e.g. ``Fold1/train.txt``).
-    k
-        The number of arms (clusters); Chowdhury & Zhou use 50.
+    n_arms
+        The number of arms K (clusters); Chowdhury & Zhou use 50.
     seed
         Seed of the K-means++ initialisation (the paper's is unknown).
     max_rows, features
@@ -113,12 +116,12 @@ def mslr_instance(path: str | Path, *, k: int = 50, seed: int = 0, max_rows: int
     -------
     CategoricalBandit
         Arm a draws a label from cluster a's empirical label distribution; reward label/4.
-        Empty clusters (possible with K-means) are dropped, so ``n_arms <= k``.
+        Empty clusters (possible with K-means) are dropped, so its ``n_arms`` may be smaller.
     """
-    k = check_positive_int(k, "k")
+    k = check_positive_int(n_arms, "n_arms")
     labels, x = read_mslr(path, max_rows=max_rows, features=features)
     if labels.size < k:
-        raise value_error("k", k, f"at most the number of rows read ({labels.size})")
+        raise value_error("n_arms", k, f"at most the number of rows read ({labels.size})")
     data = x.astype(np.float64)
     if standardize:
         spread = data.std(axis=0)

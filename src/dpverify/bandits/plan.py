@@ -2,7 +2,7 @@
 
 A :class:`DeploymentPlan` answers the privacy engineer's question "what do I
 deploy for this budget?" without running anything: every algorithm's
-``plan(*, horizon, n_arms=None, dimension=None, actions=None)`` computes it from
+``plan(*, horizon, n_arms=None, dimension=None)`` computes it from
 the instance sizes alone (no environment object, no simulation), through the
 **same** methods its runs call (the privatizers' ``parameters(n)``,
 ``user_noise``, ``for_batch``, … — a test compares the plan with the run's
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._record_validation import check_record
 from dpverify._validation import _type_error, check_instance, check_positive_int, value_error
 from dpverify.guarantees import ZCDP, ApproxDP, Guarantee, PureDP, RDPCurve, guarantee_to_dict
@@ -94,7 +95,7 @@ class DeploymentPlan:
         The algorithm's name, ``"sound"`` / ``"paper"``, ``"paper"`` / ``"exact"``
         and the trust model of the guarantee (``"none"`` when non-private).
     horizon, instance
-        T and the instance sizes used (``n_arms``, ``dimension``, ``actions``).
+        T and the instance sizes used (``n_arms``, ``dimension``).
     requested
         The (ε, δ) asked for (``None`` for a non-private algorithm).
     guarantee
@@ -234,19 +235,22 @@ def noise_parameters(mechanism: Any, *, role: str = "") -> dict[str, Any]:
 #: The instance sizes each family's ``plan`` reads (the others must not be given).
 _FAMILY_SIZES = {
     "multi-armed": ("n_arms",),
-    "linear": ("dimension", "actions"),
+    "linear": ("n_arms", "dimension"),
     "contextual": ("n_arms", "dimension"),
 }
 
 
+@renamed_parameters(actions="n_arms")
 def instance_sizes(family: str, *, n_arms: int | None = None, dimension: int | None = None,
-                   actions: int | None = None, required: Sequence[str] = ()) -> dict[str, int | None]:
+                   required: Sequence[str] = ()) -> dict[str, int | None]:
     """Validated instance sizes for ``family`` (a size of another family is an error).
 
-    >>> instance_sizes("linear", dimension=5, actions=100)
-    {'n_arms': None, 'dimension': 5, 'actions': 100}
+    ``n_arms`` is the number of arms: of actions, for a linear instance.
+
+    >>> instance_sizes("linear", n_arms=100, dimension=5)
+    {'n_arms': 100, 'dimension': 5}
     """
-    given = {"n_arms": n_arms, "dimension": dimension, "actions": actions}
+    given = {"n_arms": n_arms, "dimension": dimension}
     allowed = _FAMILY_SIZES[family]
     out: dict[str, int | None] = {}
     for name, value in given.items():

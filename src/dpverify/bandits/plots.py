@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_choice, value_error
 from dpverify.errors import DpverifyTypeError
 
@@ -226,20 +227,21 @@ def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = ""
                    image_format=image_format)
 
 
-def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "", scale: str = "",
+@renamed_parameters(table="rows")
+def plot_contextual(rows: Any, path: str | Path, *, x: str, title: str = "", scale: str = "",
                     image_format: str | None = None) -> Path:
     """Our experiments on Garcelon et al. 2022's SBLB: final regret against ``x`` ("horizon" or "epsilon"), per d.
 
     Log–log; for ``x="horizon"`` with reference slopes 1/2, 2/3, 3/4 and 1.
-    ``table`` is a result table (rows as written by :mod:`dpverify.bandits.experiments.garcelon`,
+    ``rows`` is a result table (rows as written by :mod:`dpverify.bandits.experiments.garcelon`,
     with ``runs`` and ``horizon``); the caption line gives ``scale``, the
     horizons, the runs and what the error bars are.
     """
-    dimensions = sorted({r["dimension"] for r in table})
+    dimensions = sorted({r["dimension"] for r in rows})
     figure = _new_figure(figsize=(6.0 * len(dimensions), 5.4))
     axes = figure.subplots(1, len(dimensions), squeeze=False)
     for axis, dimension in zip(axes[0], dimensions):
-        own = [r for r in table if r["dimension"] == dimension]
+        own = [r for r in rows if r["dimension"] == dimension]
         for name in dict.fromkeys(r["algorithm"] for r in own):
             points = sorted((r for r in own if r["algorithm"] == name), key=lambda r: r[x])
             axis.errorbar([r[x] for r in points], [max(r["final_regret"], 1e-3) for r in points],
@@ -257,7 +259,7 @@ def plot_contextual(table: Any, path: str | Path, *, x: str, title: str = "", sc
         axis.set_ylabel("final regret Reg(T)")
         axis.set_title(f"d = {dimension}", fontsize=10)
         legend_outside(axis, where="below")
-    line = caption([r["runs"] for r in table], scale=scale, horizon=_horizons(table),
+    line = caption([r["runs"] for r in rows], scale=scale, horizon=_horizons(rows),
                    marks=ERROR_BARS)
     return _finish(figure, path, title=title, note="", caption_line=line,
                    image_format=image_format)

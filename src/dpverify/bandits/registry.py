@@ -22,7 +22,7 @@ name tables here and should not load the families (and scipy with them).
 >>> make_algorithm("dist-rdp-se", epsilon=1.0).plan(horizon=10 ** 5, n_arms=4).claim_met
 True
 >>> make_algorithm("hanna-shuffled", epsilon=1.0, mode="paper").plan(
-...     horizon=10 ** 5, dimension=4, actions=20).claim_met
+...     horizon=10 ** 5, dimension=4, n_arms=20).claim_met
 False
 """
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_choice, check_delta, check_epsilon, value_error
 from dpverify.bandits.plan import CALIBRATIONS, MODES, DeploymentPlan
 from dpverify.errors import DpverifyValueError
@@ -113,8 +114,8 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float | No
         calibrated exactly (Tenenbaum et al.'s M_sum, DP-DPE's analytic Gaussian in
         sound mode) accept both. Recorded on the plan.
     options
-        Passed to the family's constructor (``batch_base``, ``confidence``,
-        ``scale_factor``, ``core_set``, ``alpha``, ``regime``, …).
+        Passed to the family's constructor (``batch_base``, ``failure_probability``,
+        ``scale_factor``, ``core_set``, ``client_sampling_exponent``, ``regime``, …).
 
     >>> make_algorithm("dist-cdp-se", epsilon=2.0).plan(horizon=4096).guarantee.epsilon <= 2.0
     True
@@ -140,10 +141,11 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float | No
     return _contextual(name, epsilon, delta, mode, options)
 
 
+@renamed_parameters(actions="n_arms")
 def plan_deployment(name: str, *, horizon: int, epsilon: float | None = None,
                     delta: float | None = None, mode: str = "sound", calibration: str = "paper",
                     n_arms: int | None = None, dimension: int | None = None,
-                    actions: int | None = None, **options: Any) -> DeploymentPlan:
+                    **options: Any) -> DeploymentPlan:
     """``make_algorithm(name, …).plan(horizon=…, …)`` with ``calibration`` recorded.
 
     >>> plan = plan_deployment("dist-rdp-se", epsilon=1.0, delta=1e-6, horizon=10 ** 5, n_arms=10)
@@ -152,13 +154,12 @@ def plan_deployment(name: str, *, horizon: int, epsilon: float | None = None,
     """
     name = check_choice(name, "name", ALL_ALGORITHM_NAMES)
     if ALGORITHM_FAMILIES.get(name) == "linear" and name == "dpe-fixedu":
-        options = {"horizon": horizon, "dimension": dimension or 20, "actions": actions or 1000,
+        options = {"horizon": horizon, "dimension": dimension or 20, "n_arms": n_arms or 1000,
                    **options}
     algorithm = make_algorithm(name, epsilon=epsilon, delta=delta, mode=mode,
                                calibration=calibration, **options)
     try:
-        plan = algorithm.plan(horizon=horizon, n_arms=n_arms, dimension=dimension,
-                              actions=actions)
+        plan = algorithm.plan(horizon=horizon, n_arms=n_arms, dimension=dimension)
     except DpverifyValueError as error:
         if "sensitivity" not in str(error):
             raise

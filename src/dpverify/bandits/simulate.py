@@ -46,6 +46,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_choice,
@@ -411,23 +412,24 @@ def simulate(algorithm: Any, environment: Any, horizon: int, *, runs: int = 1, s
                            points, outcomes, seconds=seconds, per_user=per_user)
 
 
+@renamed_parameters(outcomes="records")
 def assemble_result(algorithm: Any, environment: Any, horizon: int, seed: Any,
-                    checkpoints: NDArray[np.int64], outcomes: Sequence[tuple], *, seconds: float,
+                    checkpoints: NDArray[np.int64], records: Sequence[tuple], *, seconds: float,
                     per_user: bool = False) -> SimulationResult:
-    """The :class:`SimulationResult` of per-run outcomes ``(pseudo, realised, pulls, communication)``.
+    """The :class:`SimulationResult` of per-run records ``(pseudo, realised, pulls, communication)``.
 
-    ``outcomes[i]`` is run ``i``'s (as returned by one seeded run, e.g. from a
+    ``records[i]`` is run ``i``'s (as returned by one seeded run, e.g. from a
     result store); ``seed`` is recorded as given.
     """
     n_arms = getattr(environment, "n_arms", None) or environment.actions  # linear: k actions
-    costs = [o[3] for o in outcomes]
+    costs = [o[3] for o in records]
     return SimulationResult(
         algorithm=getattr(algorithm, "name", type(algorithm).__name__),
-        environment=_describe(environment), horizon=horizon, runs=len(outcomes),
+        environment=_describe(environment), horizon=horizon, runs=len(records),
         seed=seed, checkpoints=_frozen(np.asarray(checkpoints)),
-        pseudo_regret=_frozen(np.stack([o[0] for o in outcomes])),
-        realised_regret=_frozen(np.stack([o[1] for o in outcomes])),
-        pulls=_frozen(np.stack([o[2] for o in outcomes])),
+        pseudo_regret=_frozen(np.stack([o[0] for o in records])),
+        realised_regret=_frozen(np.stack([o[1] for o in records])),
+        pulls=_frozen(np.stack([o[2] for o in records])),
         guarantee=algorithm.guarantee(n_arms=n_arms, horizon=horizon),
         seconds=seconds, per_user=per_user, mode=getattr(algorithm, "mode", None),
         communication_cost=None if any(c is None for c in costs) else _frozen(

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from dpverify import __version__
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_instance
 from dpverify.execution import run_tasks
 
@@ -124,12 +125,13 @@ class ResultStore:
         except (OSError, KeyError, ValueError):
             return None
 
-    def put(self, key: str, outcome: tuple) -> None:
-        """Write ``outcome`` atomically (temporary file, then rename)."""
+    @renamed_parameters(outcome="record")
+    def put(self, key: str, record: tuple) -> None:
+        """Write ``record`` atomically (temporary file, then rename)."""
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, np.ndarray] = {"length": np.asarray(len(outcome))}
-        for i, item in enumerate(outcome):
+        arrays: dict[str, np.ndarray] = {"length": np.asarray(len(record))}
+        for i, item in enumerate(record):
             if item is not None:
                 arrays[f"item_{i}"] = np.asarray(item)
                 arrays[f"scalar_{i}"] = np.asarray(np.ndim(item) == 0 and not isinstance(item, np.ndarray))

@@ -48,7 +48,7 @@ def regret_rows(algorithm: Any, environment: Any, horizons: Sequence[int], *, ru
     rows = []
     for T in horizons:
         column = regrets[:, points.index(T)]
-        rows.append({"T": T, "mean": float(column.mean()),
+        rows.append({"horizon": T, "mean": float(column.mean()),
                      "se": float(column.std(ddof=1) / math.sqrt(runs)) if runs > 1 else math.inf,
                      "bound": float(bound(T))})
     return rows
@@ -83,7 +83,7 @@ def uniform_verdict(rows: Sequence[dict[str, float]]) -> tuple[bool, list[float]
 def bound_figure(title: str, rows: Sequence[dict[str, float]], *, label: str,
                  scale: float = 1.0) -> dict[str, Any]:
     """A plain-data figure: simulated mean regret (± 2 se) and ``scale × bound`` against T."""
-    return {"kind": "bound", "title": title, "x": [r["T"] for r in rows], "xlabel": "T",
+    return {"kind": "bound", "title": title, "x": [r["horizon"] for r in rows], "xlabel": "T",
             "ylabel": "regret", "log": True,
             "series": {"simulated mean": [r["mean"] for r in rows],
                        label: [scale * r["bound"] for r in rows]},

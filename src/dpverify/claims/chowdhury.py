@@ -41,8 +41,8 @@ def _constants(scale: str) -> Evidence:
         law = DiscreteLaplace(params.precision / epsilon)
         tail = float(law.sf(params.tau) + law.cdf(-params.tau - 1))
         tau_min = float(derivation.evaluate(g=params.precision, epsilon=epsilon, p=p))
-        rows.append({"epsilon": epsilon, "n": users, "g": params.precision, "tau": params.tau,
-                     "tau_min_sympy": tau_min, "m": params.modulus, "exact_tail_at_tau": tail})
+        rows.append({"epsilon": epsilon, "users": users, "g": params.precision, "tau": params.tau,
+                     "tau_min_sympy": tau_min, "modulus": params.modulus, "exact_tail_at_tau": tail})
     ok = all(r["tau"] >= r["tau_min_sympy"] and r["exact_tail_at_tau"] <= 1e-6 for r in rows)
     return Evidence(HOLDS if ok else FAILS,
                     "τ = ⌈(g/ε) ln(2/p)⌉ exceeds the least τ with P[|Lap_Z(g/ε)| > τ] <= p by "
@@ -56,10 +56,10 @@ def _thm2_rdp(scale: str) -> Evidence:
     derivation = symbolic.chowdhury_skellam_rdp()
     rows = []
     for users in (1, 4, 64, 1024):
-        curve = SkellamSecureAggregation(1.0, scale_factor=10, tail_probability=1e-6).guarantee(users)
+        curve = SkellamSecureAggregation(1.0, scale_factor=10, failure_probability=1e-6).guarantee(users)
         for order in (2, 3, 10):
             uniform = float(derivation.evaluate(alpha=order, epsilon=1.0, s=10, n=1))
-            rows.append({"n": users, "alpha": order, "library_rdp": curve.epsilon_at(order),
+            rows.append({"users": users, "order": order, "library_rdp": curve.epsilon_at(order),
                          "thm2_uniform": uniform})
     ok = derivation.agrees and all(r["library_rdp"] <= r["thm2_uniform"] * (1 + 1e-12) for r in rows)
     return Evidence(HOLDS if ok else FAILS,
@@ -76,7 +76,7 @@ def _fact1(scale: str) -> Evidence:
         share = PolyaDifference(shares=users, scale=noise_scale)
         total = users * share.variance()
         target = DiscreteLaplace(noise_scale).variance()
-        rows.append({"n": users, "scale": noise_scale, "sum_variance": float(total),
+        rows.append({"users": users, "scale": noise_scale, "sum_variance": float(total),
                      "lap_z_variance": float(target)})
     ok = all(mpmath.almosteq(r["sum_variance"], r["lap_z_variance"], 1e-12) for r in rows)
     return Evidence(HOLDS if ok else FAILS,
@@ -159,7 +159,7 @@ def _returning(scale: str) -> Evidence:
 def _fig4(scale: str) -> Evidence:
     T, runs = (10 ** 5, 3) if scale == "quick" else (10 ** 6, 10)
     family = InstanceFamily("easy", 10)
-    paper = {"confidence": 0.1, "batch_base": 4}
+    paper = {"failure_probability": 0.1, "batch_base": 4}
     means = {name: float(simulate(make_algorithm(name, epsilon=0.5, **paper), family, T, runs=runs,
                                   seed=5, checkpoints=3).final_regret().mean())
              for name in ("cdp-se", "dist-dp-se", "ldp-se")}
@@ -167,7 +167,7 @@ def _fig4(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"ε = 0.5, 10 arms, T = {T}, {runs} runs: CDP-SE {means['cdp-se']:.3g}, Dist-DP-SE "
                     f"{means['dist-dp-se']:.3g}, LDP-SE {means['ldp-se']:.3g}",
-                    {"final_regret": means, "T": T, "runs": runs},
+                    {"final_regret": means, "horizon": T, "runs": runs},
                     figure={"kind": "bar", "title": f"chowdhury Fig. 4: final regret at T = {T}",
                             "labels": list(means), "values": list(means.values())})
 
@@ -177,7 +177,7 @@ def _lemma2_rate(scale: str) -> Evidence:
         ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
     env = BernoulliBandit((0.9, 0.8, 0.7, 0.6))
     gaps = env.gaps
-    rows = regret_rows(make_algorithm("dist-dp-se", epsilon=0.5, confidence=0.1, batch_base=4), env,
+    rows = regret_rows(make_algorithm("dist-dp-se", epsilon=0.5, failure_probability=0.1, batch_base=4), env,
                        horizons, runs=runs, seed=6,
                        bound=lambda T: regret_bounds.chowdhury_theorem("dist-dp-se", gaps, T,
                                                                        epsilon=0.5, constant=1.0))
@@ -185,7 +185,7 @@ def _lemma2_rate(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     "Thm 1 via Lemma 2 (σ = √2/ε, h = 1/ε): implied constant "
                     + ", ".join(f"{c:.3g}" for c in constants)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}",
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}",
                     {"rows": rows, "implied_constants": constants},
                     figure=bound_figure("chowdhury Thm 1 × max implied C vs Dist-DP-SE", rows,
                                         label="Thm 1 bound", scale=max(constants)))
@@ -200,9 +200,9 @@ def _mslr(scale: str) -> Evidence:
                         "(set DPVERIFY_MSLR=<path to Fold1/train.txt> to check this claim on it); "
                         "the reproductions use the labelled synthetic stand-in")
     T, runs = (10 ** 5, 3) if scale == "quick" else (10 ** 6, 20)
-    env = mslr_instance(path, k=50, seed=0, max_rows=200_000 if scale == "quick" else None)
-    paper = {"confidence": 0.1, "batch_base": 4}
-    central = float(simulate(make_algorithm("dp-se", epsilon=1.0, confidence=0.1), env, T, runs=runs,
+    env = mslr_instance(path, n_arms=50, seed=0, max_rows=200_000 if scale == "quick" else None)
+    paper = {"failure_probability": 0.1, "batch_base": 4}
+    central = float(simulate(make_algorithm("dp-se", epsilon=1.0, failure_probability=0.1), env, T, runs=runs,
                              seed=5).final_regret().mean())
     distributed = float(simulate(make_algorithm("dist-dp-se", epsilon=1.0, **paper), env, T, runs=runs,
                                  seed=5).final_regret().mean())
@@ -210,7 +210,7 @@ def _mslr(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"MSLR-WEB10K ({env.n_arms} arms, {path}), ε = 1, T = {T}: Dist-DP-SE {distributed:.4g} "
                     f"vs DP-SE {central:.4g} (the paper: close)",
-                    {"dist_dp_se": distributed, "dp_se": central, "T": T, "runs": runs})
+                    {"dist_dp_se": distributed, "dp_se": central, "horizon": T, "runs": runs})
 
 
 CLAIMS = (

@@ -135,13 +135,13 @@ def _final(name: str, family, T: int, runs: int) -> float:
 
 def _ordering(scale: str) -> Evidence:
     T, runs = (10 ** 5, 6) if scale == "quick" else (10 ** 6, 10)
-    family = LinearInstanceFamily("dpdpe", dimension=5, actions=100)
+    family = LinearInstanceFamily("dpdpe", dimension=5, n_arms=100)
     means = {name: _final(name, family, T, runs) for name in ("dpe", "dpdpe-central", "dpdpe-local")}
     ok = means["dpe"] < means["dpdpe-central"] < means["dpdpe-local"]
     return Evidence(HOLDS if ok else FAILS,
                     f"k = 100, d = 5, T = {T}, ε = 10, δ = 0.25 (paper mode), {runs} runs: DPE "
                     f"{means['dpe']:.3g} < CDP {means['dpdpe-central']:.3g} < LDP {means['dpdpe-local']:.3g}",
-                    {"final_regret": means, "T": T, "runs": runs},
+                    {"final_regret": means, "horizon": T, "runs": runs},
                     figure={"kind": "bar", "title": f"dpdpe Fig. 2(a) ordering at T = {T}",
                             "labels": list(means), "values": list(means.values())})
 
@@ -149,17 +149,17 @@ def _ordering(scale: str) -> Evidence:
 def _bound_check(name: str, bound_of_t, theorem: str):
     def check(scale: str) -> Evidence:
         horizons, runs = ([10 ** 4, 10 ** 5], 10) if scale == "quick" else ([10 ** 4, 10 ** 5, 10 ** 6], 20)
-        family = LinearInstanceFamily("dpdpe", dimension=2, actions=10)
+        family = LinearInstanceFamily("dpdpe", dimension=2, n_arms=10)
         epsilon = None if name == "dpe" else 10.0
         rows = regret_rows(make_linear_algorithm(name, epsilon=epsilon), family, horizons, runs=runs,
                            seed=8, bound=bound_of_t)
         ok = explicit_verdict(rows)
-        vacuous = all(r["bound"] >= 2 * r["T"] for r in rows)
+        vacuous = all(r["bound"] >= 2 * r["horizon"] for r in rows)
         return Evidence(HOLDS if ok else FAILS,
                         f"{theorem} (k = 10, d = 2, α = 0.8, σ = 0.1): the bound is "
                         + ", ".join(f"{r['bound']:.3g} vs simulated {r['mean']:.3g} ± {r['se']:.2g}"
                                     for r in rows)
-                        + f" at T = {', '.join(str(r['T']) for r in rows)}"
+                        + f" at T = {', '.join(str(r['horizon']) for r in rows)}"
                         + (" (vacuous: above the trivial 2T)" if vacuous else ""),
                         {"rows": rows, "vacuous": vacuous},
                         figure=bound_figure(f"dpdpe {theorem} vs simulated regret", rows,
@@ -170,16 +170,16 @@ def _bound_check(name: str, bound_of_t, theorem: str):
 def _thm7_rate(scale: str) -> Evidence:
     horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 4) if scale == "quick" else \
         ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
-    instance = LinearInstanceFamily("dpdpe", dimension=2, actions=10)(np.random.default_rng(0))  # one instance: small se
+    instance = LinearInstanceFamily("dpdpe", dimension=2, n_arms=10)(np.random.default_rng(0))  # one instance: small se
     rows = regret_rows(make_linear_algorithm("dpdpe-shuffle", epsilon=10.0), instance, horizons, runs=runs,
                        seed=8,
-                       bound=lambda T: regret_bounds.dpdpe_thm7(T, d=2, k=10, epsilon=10.0, delta=0.25,
+                       bound=lambda T: regret_bounds.dpdpe_thm7(T, dimension=2, n_arms=10, epsilon=10.0, delta=0.25,
                                                                 constant=1.0))
     ok, constants = rate_verdict(rows)
     return Evidence(HOLDS if ok else FAILS,
                     "Thm 7's σ_ns constant C is unspecified: with C = 1 the implied constant of Eq. (80) is "
                     + ", ".join(f"{c:.3g}" for c in constants)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}"
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}"
                     + " (SDP-DPE, one instance, k = 10, d = 2, ε = 10)"
                     + ("" if ok else ": the regret grows faster than the bound — with Eq. (22)'s noise "
                        "SDP-DPE never eliminates, its regret is linear"),
@@ -200,12 +200,12 @@ CLAIMS = (
           _sdp_close_to_cdp),
     Claim(PAPER, "fig2-order", "§7, Fig. 2(a)", "regret: DPE < CDP-DPE < LDP-DPE", "empirical", _ordering),
     Claim(PAPER, "thm4-bound", "Thm 4, Eq. (39)", "E[R(T)] of DPE is at most Eq. (39)", "statistical",
-          _bound_check("dpe", lambda T: regret_bounds.dpdpe_thm4(T, d=2, k=10), "Thm 4")),
+          _bound_check("dpe", lambda T: regret_bounds.dpdpe_thm4(T, dimension=2, n_arms=10), "Thm 4")),
     Claim(PAPER, "thm5-bound", "Thm 5, Eq. (52)", "E[R(T)] of CDP-DPE is at most Eq. (52)", "statistical",
-          _bound_check("dpdpe-central", lambda T: regret_bounds.dpdpe_thm5(T, d=2, k=10, epsilon=10.0,
+          _bound_check("dpdpe-central", lambda T: regret_bounds.dpdpe_thm5(T, dimension=2, n_arms=10, epsilon=10.0,
                                                                            delta=0.25), "Thm 5")),
     Claim(PAPER, "thm6-bound", "Thm 6, Eq. (66)", "E[R(T)] of LDP-DPE is at most Eq. (66)", "statistical",
-          _bound_check("dpdpe-local", lambda T: regret_bounds.dpdpe_thm6(T, d=2, k=10, epsilon=10.0,
+          _bound_check("dpdpe-local", lambda T: regret_bounds.dpdpe_thm6(T, dimension=2, n_arms=10, epsilon=10.0,
                                                                          delta=0.25), "Thm 6")),
     Claim(PAPER, "thm7-rate", "Thm 7, Eq. (80)", "E[R(T)] of SDP-DPE is at most Eq. (80) for some C",
           "empirical", _thm7_rate),

@@ -16,6 +16,7 @@ import numpy as np
 
 import dpverify.claims.regret_bounds as regret_bounds
 import dpverify.claims.symbolic as symbolic
+from dpverify._deprecation import renamed_parameters
 from dpverify.accountants.shuffle import shuffled_binary_rr_epsilon
 from dpverify.accountants.shuffle_papers import (
     garcelon_batch_length_ok,
@@ -47,21 +48,25 @@ def _prop4(scale: str) -> Evidence:
     samples = 50_000 if scale == "quick" else 400_000
     report = audit(draw, (np.array([1.0]), 1.0), (np.array([0.0]), 0.0), epsilon=epsilon_0,
                    samples=samples, confidence=0.999, seed=4)
-    level = local_epsilon(mech.flip_probability, m=1, d=1)
+    level = local_epsilon(mech.flip_probability, bits=1, dimension=1)
     ok = not report.violation and level <= epsilon_0 * (1 + 1e-12)
     reason = (f"exact level of the p used: ε0 = (m d(d+3)/2) ln(2/p − 1) = {level:.6g} "
               f"(claimed {epsilon_0}); the audit (confidence 0.999) certifies ε >= "
               f"{report.epsilon_lower_bound:.3g} and "
               + ("finds no violation" if not report.violation else "FINDS A VIOLATION"))
     return Evidence(HOLDS if ok else FAILS, reason,
-                    {"epsilon_0": epsilon_0, "exact_level": level, "p": mech.flip_probability,
+                    {"local_epsilon": epsilon_0, "exact_level": level,
+                     "randomization_probability": mech.flip_probability,
                      "audit_epsilon_lower_bound": report.epsilon_lower_bound,
                      "audit_samples": samples, "violation": report.violation})
 
 
-def prop13_against_exact(batch_length: int, p: float, *, d: int = 1, delta0: float = 0.01
-                         ) -> dict[str, float]:
+@renamed_parameters(p="randomization_probability", d="dimension", delta0="shuffle_delta")
+def prop13_against_exact(batch_length: int, randomization_probability: float, *,
+                         dimension: int = 1, shuffle_delta: float = 0.01) -> dict[str, float]:
     """Prop. 13's per-batch ε (m = 1) against a rigorous exact-accountant upper bound.
+
+    p = ``randomization_probability``, d = ``dimension``, δ0 = ``shuffle_delta``.
 
     The shuffled release of one batch is ``d(d+3)/2`` counts, each a shuffled
     binary randomized response over the batch (one bit per user and count);
@@ -73,18 +78,20 @@ def prop13_against_exact(batch_length: int, p: float, *, d: int = 1, delta0: flo
     >>> round(row["prop13"], 2), round(row["exact_upper"], 3)
     (69.05, 0.202)
     """
+    p, d, delta0 = randomization_probability, dimension, shuffle_delta
     counts = number_of_bits(1, d)
     claimed = garcelon_per_batch_epsilon(batch_length, p, bits=1, dimension=d, delta=delta0)
     exact = counts * shuffled_binary_rr_epsilon(p, batch_length, delta0 / counts)
-    return {"batch_length": batch_length, "p": p, "d": d, "delta0": delta0, "prop13": claimed,
-            "exact_upper": exact, "ratio": claimed / exact if exact > 0 else math.inf}
+    return {"batch_length": batch_length, "randomization_probability": p, "dimension": d,
+            "shuffle_delta": delta0, "prop13": claimed, "exact_upper": exact,
+            "ratio": claimed / exact if exact > 0 else math.inf}
 
 
 def _prop13(scale: str) -> Evidence:
     # exact evaluations grow with l (n = 10^4 takes minutes): the full grid stays at l <= 2000
     grid = [(200, 0.5, 1)] if scale == "quick" else [(200, 0.5, 1), (1000, 0.5, 1), (1000, 0.9, 2),
                                                      (2000, 0.7, 1)]
-    rows = [prop13_against_exact(l, p, d=d) for l, p, d in grid]
+    rows = [prop13_against_exact(l, p, dimension=d) for l, p, d in grid]
     valid = all(r["exact_upper"] <= r["prop13"] for r in rows)
     first = rows[0]
     return Evidence(HOLDS if valid else FAILS,
@@ -134,9 +141,12 @@ def _thm5_total(scale: str) -> Evidence:
                      "target_epsilon": epsilon})
 
 
-def first_release_horizon(*, form: str = "derived", d: int = 1, delta0: float = 1e-6,
-                          max_log10: float = 30.0) -> float | None:
+@renamed_parameters(form="batch_form", d="dimension", delta0="shuffle_delta")
+def first_release_horizon(*, batch_form: str = "derived", dimension: int = 1,
+                          shuffle_delta: float = 1e-6, max_log10: float = 30.0) -> float | None:
     """The smallest T = 10^{k/4} at which Cor. 8 (at its largest ε, ``1/(27 T^{1/4})``) releases a batch.
+
+    ``batch_form`` is the form of Thm 5's Eq. (3), d = ``dimension``, δ0 = ``shuffle_delta``.
 
     A batch is released when Thm 5's smallest l is at most T, i.e. when l = T
     passes :func:`~dpverify.accountants.shuffle_papers.garcelon_batch_length_ok`
@@ -149,8 +159,9 @@ def first_release_horizon(*, form: str = "derived", d: int = 1, delta0: float = 
         T = int(10 ** (k / 4))
         epsilon = cor8_epsilon_limit(T)
         p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
-        if garcelon_batch_length_ok(T, epsilon, delta0, horizon=T, bits=1, dimension=d,
-                                    flip_probability=p, variant=form):
+        if garcelon_batch_length_ok(T, epsilon, shuffle_delta, horizon=T, bits=1,
+                                    dimension=dimension,
+                                    flip_probability=p, variant=batch_form):
             return k / 4
     return None
 
@@ -163,13 +174,13 @@ def _simulated_regret(scale: str) -> dict[str, list[float]]:
     sblb = simulate_contextual(SBLB(cor8_epsilon_limit(horizons[-1])), family, horizons[-1], runs=runs,
                                seed=0, checkpoints=horizons)
     linucb = simulate_contextual(LinUCB(), family, horizons[-1], runs=runs, seed=0, checkpoints=horizons)
-    return {"T": horizons, "sblb": sblb.pseudo_regret.mean(axis=0).tolist(),
+    return {"horizon": horizons, "sblb": sblb.pseudo_regret.mean(axis=0).tolist(),
             "linucb": linucb.pseudo_regret.mean(axis=0).tolist()}
 
 
 def _never_releases(scale: str) -> Evidence:
     derived = first_release_horizon()
-    printed = first_release_horizon(form="printed")
+    printed = first_release_horizon(batch_form="printed")
     T = int(10 ** printed)
     epsilon = cor8_epsilon_limit(T)
     p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
@@ -182,14 +193,14 @@ def _never_releases(scale: str) -> Evidence:
                     "with Cor. 8's parameters at its largest ε (d = 1, δ0 = 1e-6, p = 8/9), the "
                     f"re-derived Thm 5 batch length exceeds T for every T < 10^{derived}: SBLB releases "
                     "nothing and its regret is linear at any horizon one can run (simulated, d = 2, K = 5: "
-                    f"×{growth:.3g} from T = {regret['T'][0]} to {regret['T'][-1]}, against LinUCB's "
+                    f"×{growth:.3g} from T = {regret['horizon'][0]} to {regret['horizon'][-1]}, against LinUCB's "
                     f"{regret['linucb'][-1]:.3g}). The printed condition (1 − 2p < 0 when p > 1/2) is "
                     f"vacuous: at T = 10^{printed} it accepts l = {length}, where Prop. 13's per-batch ε "
                     f"is {per_batch:.3g} (target ε = {epsilon:.3g})",
                     {"first_release_log10_T_derived": derived,
                      "first_release_log10_T_printed": printed, "printed_l": length,
                      "printed_per_batch_epsilon": per_batch, "epsilon": epsilon, "simulated": regret},
-                    figure={"kind": "bound", "title": "SBLB (Cor. 8) vs non-private LinUCB", "x": regret["T"],
+                    figure={"kind": "bound", "title": "SBLB (Cor. 8) vs non-private LinUCB", "x": regret["horizon"],
                             "xlabel": "T", "ylabel": "mean pseudo-regret", "log": True,
                             "series": {"SBLB (Cor. 8)": regret["sblb"], "LinUCB": regret["linucb"]}})
 
@@ -199,10 +210,10 @@ def _cor8_ldp(scale: str) -> Evidence:
     for d in (1, 2, 5, 10):
         for level in (1e-3, 1e-2, 1 / 9):
             exact = (d * (d + 3) / 2) * math.log(2 / (1 - level) - 1)
-            rows.append({"d": d, "level": level, "exact_epsilon_0": exact,
+            rows.append({"dimension": d, "level": level, "exact_local_epsilon": exact,
                          "claimed_6d2": 6 * d * d * level, "text_2level": 2 * level})
-    six = all(r["exact_epsilon_0"] <= r["claimed_6d2"] for r in rows)
-    two = all(r["exact_epsilon_0"] <= r["text_2level"] * (1 + 1e-9) for r in rows)
+    six = all(r["exact_local_epsilon"] <= r["claimed_6d2"] for r in rows)
+    two = all(r["exact_local_epsilon"] <= r["text_2level"] * (1 + 1e-9) for r in rows)
     return Evidence(HOLDS if six else FAILS,
                     "ε0 = (d(d+3)/2) ln(2/(1 − x) − 1), x = ε^{2/3}T^{1/6} <= 1/9: the claimed "
                     "6d²x holds on the grid; the text's 'approximately 2x' (no d) "
@@ -214,8 +225,8 @@ def _regret(scale: str) -> Evidence:
     rows = []
     for T in (10 ** 4, 10 ** 6, 10 ** 8):
         epsilon = cor8_epsilon_limit(T)
-        bound = regret_bounds.garcelon_cor8(T, epsilon=epsilon, d=2)
-        rows.append({"T": T, "epsilon": epsilon, "cor8_bound": bound, "trivial_bound": 2.0 * T,
+        bound = regret_bounds.garcelon_cor8(T, epsilon=epsilon, dimension=2)
+        rows.append({"horizon": T, "epsilon": epsilon, "cor8_bound": bound, "trivial_bound": 2.0 * T,
                      "vacuous": bound >= 2.0 * T})
     vacuous = all(r["vacuous"] for r in rows)
     return Evidence(HOLDS,
@@ -223,7 +234,7 @@ def _regret(scale: str) -> Evidence:
                     "2LS·T at every T up to 10^8" if vacuous else "the bound is below 2T somewhere",
                     {"rows": rows},
                     figure={"kind": "bound", "title": "garcelon Cor. 8 vs the trivial bound 2T",
-                            "x": [r["T"] for r in rows], "xlabel": "T", "ylabel": "regret bound",
+                            "x": [r["horizon"] for r in rows], "xlabel": "T", "ylabel": "regret bound",
                             "series": {"Cor. 8": [r["cor8_bound"] for r in rows],
                                        "2T (trivial)": [r["trivial_bound"] for r in rows]},
                             "log": True})

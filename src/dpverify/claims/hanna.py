@@ -16,6 +16,7 @@ import sympy as sp
 
 import dpverify.claims.regret_bounds as regret_bounds
 import dpverify.claims.symbolic as symbolic
+from dpverify._deprecation import renamed_parameters
 from dpverify.accountants.shuffle_papers import hanna_local_epsilons
 from dpverify.auditing import audit
 from dpverify.bandits import RewardBatch
@@ -82,10 +83,10 @@ def _eq10(scale: str) -> Evidence:
     for n in (10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6):
         library = hanna_local_epsilons([n], 1.0, 1e-6)[0]
         derived = derivation.evaluate(epsilon=1.0, n=n, delta=1e-6)
-        rows.append({"n": n, "library_epsilon_0": library, "sympy_epsilon_0": derived})
-    agree = all(r["sympy_epsilon_0"] is not None
-                and abs(r["library_epsilon_0"] - r["sympy_epsilon_0"]) <= 1e-6 * r["sympy_epsilon_0"]
-                for r in rows)
+        rows.append({"users": n, "library_local_epsilon": library, "sympy_local_epsilon": derived})
+    agree = all(r["sympy_local_epsilon"] is not None
+                and abs(r["library_local_epsilon"] - r["sympy_local_epsilon"])
+                <= 1e-6 * r["sympy_local_epsilon"] for r in rows)
     return Evidence(HOLDS if agree else FAILS,
                     "Eq. (10) is FMT 2021's bound; its inverse is the root u > 1 of a quartic in "
                     "u = e^{ε0/2} (sympy), capped by the validity region ε0 <= ln(n/(16 ln(2/δ))). "
@@ -106,8 +107,10 @@ def _lemma4(scale: str) -> Evidence:
                     "optimistic", {"difference_at_b1_lambda_half": at_half}, derivation=text)
 
 
-def net_bandit(d: int, zeta: float, theta) -> LinearBandit:
-    """Hanna et al. 2022, Lemma 1, on the unit sphere: the bandit whose actions are a ζ-net of ``S^{d−1}``.
+@renamed_parameters(d="dimension")
+def net_bandit(dimension: int, zeta: float, theta) -> LinearBandit:
+    """Hanna et al. 2022, Lemma 1, on the unit sphere: the bandit whose actions are a ζ-net of ``S^{d−1}``
+    (d = ``dimension``).
 
     :func:`~dpverify.bandits.design.sphere_net` gives the net (every unit vector
     within ζ of a net point); the algorithms run on it unchanged.
@@ -115,7 +118,7 @@ def net_bandit(d: int, zeta: float, theta) -> LinearBandit:
     >>> net_bandit(2, 0.1, [0.6, 0.8]).n_arms
     32
     """
-    return LinearBandit(sphere_net(d, zeta), np.asarray(theta, dtype=float))
+    return LinearBandit(sphere_net(dimension, zeta), np.asarray(theta, dtype=float))
 
 
 def discretisation_gap(environment: LinearBandit) -> float:
@@ -150,7 +153,7 @@ def _zeta_net(scale: str) -> Evidence:
                     f"<= {max(r['T_gap'] for r in rows):.3g} extra regret (on the sphere a chord ζ loses at "
                     "most ζ²/2 per round, so ζ = 1/√T already adds <= 1/2); Lemma 1's prescribed ζ = 1/T "
                     f"is not playable (its size bound at T = 1e6, d = 2: {paper_size:.3g} actions)",
-                    {"rows": rows, "paper_net_size_bound": paper_size, "zeta": zeta, "T": T})
+                    {"rows": rows, "paper_net_size_bound": paper_size, "zeta": zeta, "horizon": T})
 
 
 def _family_final(name: str, family, T: int, runs: int, **options) -> tuple[float, float]:
@@ -161,7 +164,7 @@ def _family_final(name: str, family, T: int, runs: int, **options) -> tuple[floa
 
 def _for_free(scale: str) -> Evidence:
     T, runs = (10 ** 4, 10) if scale == "quick" else (10 ** 5, 30)
-    family = LinearInstanceFamily("sphere", dimension=2, actions=10)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
     results = {name: _family_final(name, family, T, runs, **({} if name == "hanna-nonprivate"
                                                              else {"epsilon": 1.0}))
                for name in ("hanna-nonprivate", "hanna-central", "hanna-shuffled", "hanna-local")}
@@ -171,14 +174,14 @@ def _for_free(scale: str) -> Evidence:
                     f"K = 10, d = 2, T = {T}, ε = 1 (paper mode), {runs} runs: central "
                     f"{mean['hanna-central']:.3g}, shuffled {mean['hanna-shuffled']:.3g}, local "
                     f"{mean['hanna-local']:.3g}, non-private {mean['hanna-nonprivate']:.3g}",
-                    {"final_regret": results, "T": T, "runs": runs},
+                    {"final_regret": results, "horizon": T, "runs": runs},
                     figure={"kind": "bar", "title": f"hanna §6: final regret at T = {T}",
                             "labels": list(mean), "values": list(mean.values())})
 
 
 def _core_set(scale: str) -> Evidence:
     T, runs = (2 * 10 ** 4, 4) if scale == "quick" else (10 ** 7, 4)  # full: the paper's horizon
-    family = LinearInstanceFamily("sphere", dimension=2, actions=1000)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=1000)
     core = _family_final("hanna-central", family, T, runs, epsilon=1.0)
     whole = _family_final("hanna-central", family, T, runs, epsilon=1.0, core_set=False)
     return Evidence(HOLDS if core[0] < whole[0] else FAILS,
@@ -187,7 +190,7 @@ def _core_set(scale: str) -> Evidence:
                     + (" (quick scale; the paper's T = 1e7 runs at full scale, where the order reverses "
                        "— strict xfail in tests/bandits/linear/test_linear_paper_claims.py)"
                        if T < 10 ** 7 else " at the paper's horizon"),
-                    {"core": core, "whole": whole, "T": T, "runs": runs})
+                    {"core": core, "whole": whole, "horizon": T, "runs": runs})
 
 
 def _rate_claim(algorithm: str, bound, theorem: str, **options):
@@ -195,13 +198,13 @@ def _rate_claim(algorithm: str, bound, theorem: str, **options):
         horizons, runs = ([10 ** 3, 10 ** 4, 5 * 10 ** 4], 8) if scale == "quick" else \
             ([10 ** 4, 10 ** 5, 10 ** 6], 20)
         rows = regret_rows(make_linear_algorithm(algorithm, mode="sound", **options),
-                           LinearInstanceFamily("sphere", dimension=2, actions=10), horizons, runs=runs, seed=7, bound=bound)
+                           LinearInstanceFamily("sphere", dimension=2, n_arms=10), horizons, runs=runs, seed=7, bound=bound)
         ok, constants = rate_verdict(rows)
         return Evidence(HOLDS if ok else FAILS,
                         f"{theorem}'s constant C is unspecified; {algorithm} (sound mode, K = 10, d = 2): "
                         "the implied C = mean regret / bound(C = 1) is "
                         + ", ".join(f"{c:.3g}" for c in constants)
-                        + f" at T = {', '.join(str(r['T']) for r in rows)}"
+                        + f" at T = {', '.join(str(r['horizon']) for r in rows)}"
                         + (" (not growing: the rate holds)" if ok else " (growing: the rate is refuted)"),
                         {"rows": rows, "implied_constants": constants},
                         figure=bound_figure(f"hanna {theorem} × max implied C vs simulated regret", rows,
@@ -229,14 +232,14 @@ CLAIMS = (
           "the core set beats the whole active set (K = 1000, d = 2, T = 10^7)", "empirical",
           _core_set),
     Claim(PAPER, "thm1-rate", "Thm 1, Eqs. (6)/(20)", "R_T <= C(d√(T log T) + d² log²T/ε)", "empirical",
-          _rate_claim("hanna-central", lambda T: regret_bounds.hanna_thm1(T, epsilon=1.0, constant=1.0, d=2),
+          _rate_claim("hanna-central", lambda T: regret_bounds.hanna_thm1(T, epsilon=1.0, constant=1.0, dimension=2),
                       "Thm 1", epsilon=1.0)),
     Claim(PAPER, "thm2-rate", "Thm 2, Eqs. (8)/(34)", "R_T <= C(1 + 1/ε0) d√(dT log T)", "empirical",
-          _rate_claim("hanna-local", lambda T: regret_bounds.hanna_thm2(T, epsilon_0=1.0, d=2, constant=1.0),
+          _rate_claim("hanna-local", lambda T: regret_bounds.hanna_thm2(T, local_epsilon=1.0, dimension=2, constant=1.0),
                       "Thm 2", epsilon=1.0)),
     Claim(PAPER, "thm3-rate", "Thm 3, Eqs. (11)/(42)", "R_T <= C(d√(T log T) + (d log T)^{3/2}√log(1/δ)/ε)",
           "empirical",
           _rate_claim("hanna-shuffled", lambda T: regret_bounds.hanna_thm3(T, epsilon=1.0, delta=1e-6,
-                                                                           constant=1.0, d=2),
+                                                                           constant=1.0, dimension=2),
                       "Thm 3", epsilon=1.0)),
 )

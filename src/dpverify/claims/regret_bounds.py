@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -60,10 +61,10 @@ __all__ = [
 ]
 
 
-def _horizon(T: Any) -> int:
-    T = check_positive_int(T, "T")
+def _horizon(horizon: Any) -> int:
+    T = check_positive_int(horizon, "horizon")
     if T < 2:
-        raise value_error("T", T, ">= 2", "the bounds contain log T")
+        raise value_error("horizon", T, ">= 2", "the bounds contain log T")
     return T
 
 
@@ -84,11 +85,14 @@ def _gaps(gaps: Any) -> np.ndarray:
 # --------------------------------------------------------------------------- dpdpe
 
 
-def _dpdpe_common(T: Any, d: Any, k: Any, alpha: Any, sigma: Any) -> tuple[int, int, int, float, float]:
-    T = _horizon(T)
-    d, k = check_positive_int(d, "d"), check_positive_int(k, "k")
-    alpha = check_in_range(alpha, "alpha", 0.0, 1.0, low_closed=False, high_closed=False)
-    sigma = check_nonnegative(sigma, "sigma")
+def _dpdpe_common(horizon: Any, dimension: Any, n_arms: Any, client_sampling_exponent: Any,
+                  heterogeneity: Any) -> tuple[int, int, int, float, float]:
+    """(T, d, k, α, σ) validated under their parameter names."""
+    T = _horizon(horizon)
+    d, k = check_positive_int(dimension, "dimension"), check_positive_int(n_arms, "n_arms")
+    alpha = check_in_range(client_sampling_exponent, "client_sampling_exponent", 0.0, 1.0,
+                           low_closed=False, high_closed=False)
+    sigma = check_nonnegative(heterogeneity, "heterogeneity")
     return T, d, k, alpha, sigma
 
 
@@ -102,18 +106,25 @@ def _dpdpe_base(T: int, d: int, k: int, alpha: float, sigma: float) -> tuple[flo
     return h1, c1, base
 
 
-def dpdpe_sigma0(*, epsilon: float, delta: float, B: float = 1.0) -> float:
+@renamed_parameters(B="reward_bound")
+def dpdpe_sigma0(*, epsilon: float, delta: float, reward_bound: float = 1.0) -> float:
     """``σ₀ = 2B√(2 ln(1.25/δ))/ε`` of Li, Zhou & Ji 2022 (Thms 5–6, the Gaussian mechanism's ratio).
+
+    B = ``reward_bound``.
 
     >>> round(dpdpe_sigma0(epsilon=10.0, delta=0.25), 4)
     0.3588
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
-    return 2 * check_positive(B, "B") * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+    B = check_positive(reward_bound, "reward_bound")
+    return 2 * B * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
 
 
-def dpdpe_thm4(T: int, *, d: int, k: int, alpha: float = 0.8, sigma: float = 0.1) -> float:
+@renamed_parameters(T="horizon", d="dimension", k="n_arms", alpha="client_sampling_exponent",
+                    sigma="heterogeneity")
+def dpdpe_thm4(horizon: int, *, dimension: int, n_arms: int,
+               client_sampling_exponent: float = 0.8, heterogeneity: float = 0.1) -> float:
     """Li, Zhou & Ji 2022, Thm 4 (non-private DP-DPE), appendix Eq. (39), expected regret with β = 1/(kT):
 
     .. math::
@@ -122,12 +133,15 @@ def dpdpe_thm4(T: int, *, d: int, k: int, alpha: float = 0.8, sigma: float = 0.1
         + 4C_1h_1σ\\sqrt{2\\log kT} + 4\\log(2T/h_1)
 
     with ``h₁ = 4d ln ln d + 16`` (log log clipped at 0, as the algorithm) and
-    ``C₁ = 1/(2^{α/2} − 1)``. Defaults α = 0.8, σ = 0.1 (their §7).
+    ``C₁ = 1/(2^{α/2} − 1)``; T = ``horizon``, d = ``dimension``, k = ``n_arms``,
+    α = ``client_sampling_exponent``, σ = ``heterogeneity``. Defaults α = 0.8, σ = 0.1
+    (their §7).
 
-    >>> round(dpdpe_thm4(10 ** 5, d=2, k=10))
+    >>> round(dpdpe_thm4(10 ** 5, dimension=2, n_arms=10))
     109074
     """
-    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
+    T, d, k, alpha, sigma = _dpdpe_common(horizon, dimension, n_arms, client_sampling_exponent,
+                                          heterogeneity)
     h1, c1, base = _dpdpe_base(T, d, k, alpha, sigma)
     return (base + 4 * c1 * h1 * sigma * math.sqrt(2 * math.log(k * T))
             + 4 * math.log(2 * T / h1))
@@ -140,8 +154,11 @@ def _private_tail(T: int, d: int, k: int, alpha: float, sigma: float, sigma0: fl
             + phases_term * math.log(2 * T / h1))
 
 
-def dpdpe_thm5(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float = 1.0,
-               alpha: float = 0.8, sigma: float = 0.1) -> float:
+@renamed_parameters(T="horizon", d="dimension", k="n_arms", B="reward_bound",
+                    alpha="client_sampling_exponent", sigma="heterogeneity")
+def dpdpe_thm5(horizon: int, *, dimension: int, n_arms: int, epsilon: float, delta: float,
+               reward_bound: float = 1.0, client_sampling_exponent: float = 0.8,
+               heterogeneity: float = 0.1) -> float:
     """Li, Zhou & Ji 2022, Thm 5 (CDP-DPE), appendix Eq. (52), with ``σ₀`` = :func:`dpdpe_sigma0`:
 
     .. math::
@@ -153,19 +170,24 @@ def dpdpe_thm5(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float
     ``L`` (the number of phases) <= ``log(2T/h₁)``; Eq. (52)'s display drops the
     ``3kβL·2T = 6L`` of its own previous line, which is kept here.
 
-    >>> dpdpe_thm5(10 ** 5, d=2, k=10, epsilon=10.0, delta=0.25) > dpdpe_thm4(10 ** 5, d=2, k=10)
+    >>> sizes = dict(dimension=2, n_arms=10)
+    >>> dpdpe_thm5(10 ** 5, **sizes, epsilon=10.0, delta=0.25) > dpdpe_thm4(10 ** 5, **sizes)
     True
     """
-    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
-    sigma0 = dpdpe_sigma0(epsilon=epsilon, delta=delta, B=B)
+    T, d, k, alpha, sigma = _dpdpe_common(horizon, dimension, n_arms, client_sampling_exponent,
+                                          heterogeneity)
+    sigma0 = dpdpe_sigma0(epsilon=epsilon, delta=delta, reward_bound=reward_bound)
     h1, _, base = _dpdpe_base(T, d, k, alpha, sigma)
     central = (8 / (2 ** (1 - alpha) - 1) * h1 ** (0.5 + alpha) * sigma0
                * math.sqrt(2 * d * math.log(k * T)) * T ** (1 - alpha))
     return base + central + _private_tail(T, d, k, alpha, sigma, sigma0, 6)
 
 
-def dpdpe_thm6(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float = 1.0,
-               alpha: float = 0.8, sigma: float = 0.1) -> float:
+@renamed_parameters(T="horizon", d="dimension", k="n_arms", B="reward_bound",
+                    alpha="client_sampling_exponent", sigma="heterogeneity")
+def dpdpe_thm6(horizon: int, *, dimension: int, n_arms: int, epsilon: float, delta: float,
+               reward_bound: float = 1.0, client_sampling_exponent: float = 0.8,
+               heterogeneity: float = 0.1) -> float:
     """Li, Zhou & Ji 2022, Thm 6 (LDP-DPE), appendix Eq. (66):
 
     .. math::
@@ -174,30 +196,36 @@ def dpdpe_thm6(T: int, *, d: int, k: int, epsilon: float, delta: float, B: float
         + 32σ_0h_1\\sqrt{2d\\log kT}\\,T^{1-α/2}
         + 4C_1h_1(σ + 2σ_0\\sqrt{dh_1})\\sqrt{2\\log kT} + 6L
 
-    >>> dpdpe_thm6(10 ** 5, d=2, k=10, epsilon=10.0, delta=0.25) > 10 ** 5
+    >>> dpdpe_thm6(10 ** 5, dimension=2, n_arms=10, epsilon=10.0, delta=0.25) > 10 ** 5
     True
     """
-    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
-    sigma0 = dpdpe_sigma0(epsilon=epsilon, delta=delta, B=B)
+    T, d, k, alpha, sigma = _dpdpe_common(horizon, dimension, n_arms, client_sampling_exponent,
+                                          heterogeneity)
+    sigma0 = dpdpe_sigma0(epsilon=epsilon, delta=delta, reward_bound=reward_bound)
     h1, _, base = _dpdpe_base(T, d, k, alpha, sigma)
     local = 32 * sigma0 * h1 * math.sqrt(2 * d * math.log(k * T)) * T ** (1 - alpha / 2)
     return base + local + _private_tail(T, d, k, alpha, sigma, sigma0, 6)
 
 
-def dpdpe_thm7(T: int, *, d: int, k: int, epsilon: float, delta: float, constant: float,
-               B: float = 1.0, alpha: float = 0.8, sigma: float = 0.1) -> float:
+@renamed_parameters(T="horizon", d="dimension", k="n_arms", B="reward_bound",
+                    alpha="client_sampling_exponent", sigma="heterogeneity")
+def dpdpe_thm7(horizon: int, *, dimension: int, n_arms: int, epsilon: float, delta: float,
+               constant: float, reward_bound: float = 1.0, client_sampling_exponent: float = 0.8,
+               heterogeneity: float = 0.1) -> float:
     """Li, Zhou & Ji 2022, Thm 7 (SDP-DPE), Eq. (80): Eq. (52)'s form with ``σ₀ = C·B·ln(h₁/δ)/ε``.
 
     ``constant`` is that C, which the paper never gives (Thm 7 and Thm 9 state σ_ns only as O(·)).
 
-    >>> dpdpe_thm7(10 ** 5, d=2, k=10, epsilon=10.0, delta=0.25, constant=1.0) > 0
+    >>> dpdpe_thm7(10 ** 5, dimension=2, n_arms=10, epsilon=10.0, delta=0.25, constant=1.0) > 0
     True
     """
-    T, d, k, alpha, sigma = _dpdpe_common(T, d, k, alpha, sigma)
+    T, d, k, alpha, sigma = _dpdpe_common(horizon, dimension, n_arms, client_sampling_exponent,
+                                          heterogeneity)
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     h1, _, base = _dpdpe_base(T, d, k, alpha, sigma)
-    sigma0 = _constant(constant) * check_positive(B, "B") * math.log(h1 / delta) / epsilon
+    B = check_positive(reward_bound, "reward_bound")
+    sigma0 = _constant(constant) * B * math.log(h1 / delta) / epsilon
     central = (8 / (2 ** (1 - alpha) - 1) * h1 ** (0.5 + alpha) * sigma0
                * math.sqrt(2 * d * math.log(k * T)) * T ** (1 - alpha))
     return base + central + _private_tail(T, d, k, alpha, sigma, sigma0, 6)
@@ -212,9 +240,15 @@ def _garcelon_g(T: int, d: int, L: float, delta: float, p: float, eta: float) ->
     return 1 + d ** 1.5 * math.log(inner) ** 1.5 / math.log(1 + eta)
 
 
-def garcelon_thm10(T: int, *, d: int, L: float, S: float, m: int, p: float, eta: float, lam: float,
-                   epsilon: float, delta: float, delta0: float) -> float:
+@renamed_parameters(T="horizon", d="dimension", L="context_bound", S="theta_bound", m="bits",
+                    p="randomization_probability", lam="regularization", delta0="shuffle_delta")
+def garcelon_thm10(horizon: int, *, dimension: int, context_bound: float, theta_bound: float,
+                   bits: int, randomization_probability: float, eta: float, regularization: float,
+                   epsilon: float, delta: float, shuffle_delta: float) -> float:
     """Garcelon et al. 2022, Thm 10 (Eqs. 9/10): SBLB's regret w.p. >= 1 − δ.
+
+    T = ``horizon``, d = ``dimension``, L = ``context_bound``, S = ``theta_bound``, m =
+    ``bits``, p = ``randomization_probability``, λ = ``regularization``, δ0 = ``shuffle_delta``.
 
     With ``F = 2√3 (S + md) T^{3/4}/√(1−p) · √((1+η) log(1 + T/(dλ)))`` and G as in
     the theorem: if ``p²(1−p) <= 7T^{−1/2}ε/(64√(2 ln(2T/δ0)) d(d+1))`` the bound
@@ -224,17 +258,22 @@ def garcelon_thm10(T: int, *, d: int, L: float, S: float, m: int, p: float, eta:
     ε0 ∈ (0, 1) is implied by p through Prop. 4; Cor. 8's
     ``ε0 = (d(d+3)/2) ln(…)`` is not below 1 in general).
 
-    >>> garcelon_thm10(10 ** 4, d=2, L=1, S=1, m=1, p=0.9, eta=0.5, lam=100, epsilon=0.5,
-    ...                delta=0.1, delta0=0.1) > 10 ** 4
+    >>> garcelon_thm10(10 ** 4, dimension=2, context_bound=1, theta_bound=1, bits=1,
+    ...                randomization_probability=0.9, eta=0.5, regularization=100, epsilon=0.5,
+    ...                delta=0.1, shuffle_delta=0.1) > 10 ** 4
     True
     """
-    T = _horizon(T)
-    d, m = check_positive_int(d, "d"), check_positive_int(m, "m")
-    L, S, lam, eta = (check_positive(v, n) for v, n in ((L, "L"), (S, "S"), (lam, "lam"), (eta, "eta")))
-    p = check_probability(p, "p", open_low=True, open_high=True)
+    T = _horizon(horizon)
+    d, m = check_positive_int(dimension, "dimension"), check_positive_int(bits, "bits")
+    L, S, lam, eta = (check_positive(v, n) for v, n in (
+        (context_bound, "context_bound"), (theta_bound, "theta_bound"),
+        (regularization, "regularization"), (eta, "eta")))
+    p = check_probability(randomization_probability, "randomization_probability", open_low=True,
+                          open_high=True)
     epsilon = check_in_range(epsilon, "epsilon", 0.0, 1.0, low_closed=False, high_closed=False)
     delta = check_in_range(delta, "delta", 0.0, 1.0, low_closed=False, high_closed=False)
-    delta0 = check_in_range(delta0, "delta0", 0.0, 1.0, low_closed=False, high_closed=False)
+    delta0 = check_in_range(shuffle_delta, "shuffle_delta", 0.0, 1.0, low_closed=False,
+                            high_closed=False)
     first = (2 * math.sqrt(3) * (S + m * d) * T ** 0.75 / math.sqrt(1 - p)
              * math.sqrt((1 + eta) * math.log(1 + T / (d * lam))))
     g = _garcelon_g(T, d, L, delta, p, eta)
@@ -246,26 +285,31 @@ def garcelon_thm10(T: int, *, d: int, L: float, S: float, m: int, p: float, eta:
                     * math.sqrt(T) * (1 - p) / epsilon)
 
 
-def garcelon_cor8(T: int, *, epsilon: float, d: int, L: float = 1.0, S: float = 1.0,
-                  delta: float = 1e-6, delta0: float = 1e-6) -> float:
+@renamed_parameters(T="horizon", d="dimension", L="context_bound", S="theta_bound",
+                    delta0="shuffle_delta")
+def garcelon_cor8(horizon: int, *, epsilon: float, dimension: int, context_bound: float = 1.0,
+                  theta_bound: float = 1.0, delta: float = 1e-6,
+                  shuffle_delta: float = 1e-6) -> float:
     """Garcelon et al. 2022, Cor. 8 (explicit form, end of App. B.4), w.p. >= 1 − δ:
 
     ``(T^{2/3}/ε^{1/3}) [ (264/√λ)√2 d³ log(8mT/δ0)^{3/2} L m G + 2√3 (S + md)√((1+η) log(1 + T/(dλ))) ]``
-    with η = 1/2, λ = √T, m = 1, p = 1 − ε^{2/3}T^{1/6}. Requires
-    ``ε <= 1/(27 T^{1/4})`` (checked).
+    with η = 1/2, λ = √T, m = 1, p = 1 − ε^{2/3}T^{1/6} (L = ``context_bound``, S =
+    ``theta_bound``, δ0 = ``shuffle_delta``). Requires ``ε <= 1/(27 T^{1/4})`` (checked).
 
-    >>> garcelon_cor8(10 ** 4, epsilon=0.003, d=2) > 10 ** 4
+    >>> garcelon_cor8(10 ** 4, epsilon=0.003, dimension=2) > 10 ** 4
     True
     """
-    T = _horizon(T)
+    T = _horizon(horizon)
     epsilon = check_epsilon(epsilon, allow_zero=False)
     if epsilon > 1 / (27 * T ** 0.25):
         raise value_error("epsilon", epsilon, f"<= 1/(27 T^(1/4)) = {1 / (27 * T ** 0.25)!r}",
                           "Cor. 8's assumption")
-    d = check_positive_int(d, "d")
+    d = check_positive_int(dimension, "dimension")
     delta = check_in_range(delta, "delta", 0.0, 1.0, low_closed=False, high_closed=False)
-    delta0 = check_in_range(delta0, "delta0", 0.0, 1.0, low_closed=False, high_closed=False)
-    L, S = check_positive(L, "L"), check_positive(S, "S")
+    delta0 = check_in_range(shuffle_delta, "shuffle_delta", 0.0, 1.0, low_closed=False,
+                            high_closed=False)
+    L = check_positive(context_bound, "context_bound")
+    S = check_positive(theta_bound, "theta_bound")
     eta, lam, m = 0.5, math.sqrt(T), 1
     p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
     g = _garcelon_g(T, d, L, delta, p, eta)
@@ -274,76 +318,88 @@ def garcelon_cor8(T: int, *, epsilon: float, d: int, L: float = 1.0, S: float = 
     return T ** (2 / 3) / epsilon ** (1 / 3) * inner
 
 
-def garcelon_cor7(T: int, *, epsilon_0: float, constant: float) -> float:
+@renamed_parameters(T="horizon", epsilon_0="local_epsilon")
+def garcelon_cor7(horizon: int, *, local_epsilon: float, constant: float) -> float:
     """Garcelon et al. 2022, Cor. 7, Eq. (4), an Õ bound (C unspecified):
 
     ``C (T^{3/4}√(e^{ε0}+1)/√(e^{ε0}−1) + log T (e^{ε0}+1)²/4 + √T/√(e^{ε0}−1))``.
 
-    >>> round(garcelon_cor7(10 ** 4, epsilon_0=1.0, constant=1.0))
+    ε0 = ``local_epsilon``.
+
+    >>> round(garcelon_cor7(10 ** 4, local_epsilon=1.0, constant=1.0))
     1579
     """
-    T = _horizon(T)
-    e = math.exp(check_epsilon(epsilon_0, "epsilon_0", allow_zero=False))
+    T = _horizon(horizon)
+    e = math.exp(check_epsilon(local_epsilon, "local_epsilon", allow_zero=False))
     return _constant(constant) * (T ** 0.75 * math.sqrt((e + 1) / (e - 1))
                                   + math.log(T) * (e + 1) ** 2 / 4 + math.sqrt(T / (e - 1)))
 
 
-def garcelon_fixed_batch(T: int, *, beta: float, batches: int, d: int) -> float:
+@renamed_parameters(T="horizon", beta="radius", d="dimension")
+def garcelon_fixed_batch(horizon: int, *, radius: float, batches: int, dimension: int) -> float:
     """Garcelon et al. 2022, App. C, Eq. (46): ``2β_M √(10T/M) log(T+1) (√(Md) + d√(T/M))`` (fixed-batch LinUCB).
 
-    >>> round(garcelon_fixed_batch(100, beta=1.0, batches=10, d=1), 2)
+    β_M = ``radius`` (the confidence radius after the M = ``batches`` batches), d = ``dimension``.
+
+    >>> round(garcelon_fixed_batch(100, radius=1.0, batches=10, dimension=1), 2)
     583.77
     """
-    T = _horizon(T)
-    beta = check_positive(beta, "beta")
-    M, d = check_positive_int(batches, "batches"), check_positive_int(d, "d")
+    T = _horizon(horizon)
+    beta = check_positive(radius, "radius")
+    M, d = check_positive_int(batches, "batches"), check_positive_int(dimension, "dimension")
     return 2 * beta * math.sqrt(10 * T / M) * math.log(T + 1) * (math.sqrt(M * d) + d * math.sqrt(T / M))
 
 
 # --------------------------------------------------------------------------- hanna
 
 
-def hanna_thm1(T: int, *, epsilon: float, constant: float, d: int | None = None) -> float:
-    """Hanna et al. 2022, Thm 1 (central, w.p. >= 1 − 1/T): ``C(√(T log T) + log²T/ε)`` (Eq. 6), or with ``d``
-    the appendix form ``C(d√(T log T) + d² log²T/ε)`` (Eq. 20). C is unspecified.
+@renamed_parameters(T="horizon", d="dimension")
+def hanna_thm1(horizon: int, *, epsilon: float, constant: float,
+               dimension: int | None = None) -> float:
+    """Hanna et al. 2022, Thm 1 (central, w.p. >= 1 − 1/T): ``C(√(T log T) + log²T/ε)`` (Eq. 6), or with
+    d = ``dimension`` the appendix form ``C(d√(T log T) + d² log²T/ε)`` (Eq. 20). C is unspecified.
 
     >>> round(hanna_thm1(10 ** 6, epsilon=1.0, constant=1.0))
     3908
     """
-    T = _horizon(T)
+    T = _horizon(horizon)
     epsilon = check_epsilon(epsilon, allow_zero=False)
     log_t = math.log(T)
-    factor = 1 if d is None else check_positive_int(d, "d")
+    factor = 1 if dimension is None else check_positive_int(dimension, "dimension")
     return _constant(constant) * (factor * math.sqrt(T * log_t) + factor ** 2 * log_t ** 2 / epsilon)
 
 
-def hanna_thm2(T: int, *, epsilon_0: float, d: int, constant: float) -> float:
-    """Hanna et al. 2022, Thm 2 (local): ``C(1 + 1/ε0) d√(dT log T)`` (Eqs. 8/9/34). C unspecified.
+@renamed_parameters(T="horizon", epsilon_0="local_epsilon", d="dimension")
+def hanna_thm2(horizon: int, *, local_epsilon: float, dimension: int, constant: float) -> float:
+    """Hanna et al. 2022, Thm 2 (local): ``C(1 + 1/ε0) d√(dT log T)`` (Eqs. 8/9/34), ε0 = ``local_epsilon``.
+    C unspecified.
 
-    >>> round(hanna_thm2(10 ** 6, epsilon_0=1.0, d=2, constant=1.0))
+    >>> round(hanna_thm2(10 ** 6, local_epsilon=1.0, dimension=2, constant=1.0))
     21026
     """
-    T = _horizon(T)
-    epsilon_0 = check_epsilon(epsilon_0, "epsilon_0", allow_zero=False)
-    d = check_positive_int(d, "d")
+    T = _horizon(horizon)
+    epsilon_0 = check_epsilon(local_epsilon, "local_epsilon", allow_zero=False)
+    d = check_positive_int(dimension, "dimension")
     return _constant(constant) * (1 + 1 / epsilon_0) * d * math.sqrt(d * T * math.log(T))
 
 
-def hanna_thm3(T: int, *, epsilon: float, delta: float, constant: float, d: int | None = None) -> float:
-    """Hanna et al. 2022, Thm 3 (shuffled): ``C(√(T log T) + √log(1/δ) log^{3/2}T/ε)`` (Eq. 11); with ``d``
-    ``C(d√(T log T) + (d log T)^{3/2}√log(1/δ)/ε)`` (Eq. 42). Stated only for
+@renamed_parameters(T="horizon", d="dimension")
+def hanna_thm3(horizon: int, *, epsilon: float, delta: float, constant: float,
+               dimension: int | None = None) -> float:
+    """Hanna et al. 2022, Thm 3 (shuffled): ``C(√(T log T) + √log(1/δ) log^{3/2}T/ε)`` (Eq. 11); with
+    d = ``dimension``: ``C(d√(T log T) + (d log T)^{3/2}√log(1/δ)/ε)`` (Eq. 42). Stated only for
     ε = O(√(log(1/δ)/T)) (by Thm 3 itself; an order condition, not checkable here). C unspecified.
 
     >>> round(hanna_thm3(10 ** 6, epsilon=1.0, delta=1e-6, constant=1.0))
     3908
     """
-    T = _horizon(T)
+    T = _horizon(horizon)
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     log_t, privacy = math.log(T), math.sqrt(math.log(1 / delta))
-    if d is None:
+    if dimension is None:
         return _constant(constant) * (math.sqrt(T * log_t) + privacy * log_t ** 1.5 / epsilon)
-    d = check_positive_int(d, "d")
+    d = check_positive_int(dimension, "dimension")
     return _constant(constant) * (d * math.sqrt(T * log_t) + (d * log_t) ** 1.5 * privacy / epsilon)
 
 
@@ -355,7 +411,8 @@ def _positive_gaps(gaps: Any) -> np.ndarray:
     return values[values > 0]
 
 
-def tenenbaum_thm31(gaps: Sequence[float], T: int, *, sigma: float, batch_size: int,
+@renamed_parameters(T="horizon")
+def tenenbaum_thm31(gaps: Sequence[float], horizon: int, *, sigma: float, batch_size: int,
                     constant: float) -> float:
     """Tenenbaum et al. 2021, Thm 3.1 (SDP-AE): ``C Σ_{Δ_a>0} (log T/Δ_a + σ² log T/(mΔ_a) + mΔ_a)``.
 
@@ -364,48 +421,51 @@ def tenenbaum_thm31(gaps: Sequence[float], T: int, *, sigma: float, batch_size: 
     >>> round(tenenbaum_thm31([0.0, 0.5], 10 ** 4, sigma=2.0, batch_size=4, constant=1.0), 2)
     38.84
     """
-    T, positive = _horizon(T), _positive_gaps(gaps)
+    T, positive = _horizon(horizon), _positive_gaps(gaps)
     sigma, m = check_nonnegative(sigma, "sigma"), check_positive_int(batch_size, "batch_size")
     log_t = math.log(T)
     return _constant(constant) * float(np.sum(log_t / positive + sigma ** 2 * log_t / (m * positive)
                                               + m * positive))
 
 
-def tenenbaum_cor32(gaps: Sequence[float], T: int, *, epsilon: float, delta: float,
+@renamed_parameters(T="horizon")
+def tenenbaum_cor32(gaps: Sequence[float], horizon: int, *, epsilon: float, delta: float,
                     constant: float) -> float:
     """Tenenbaum et al. 2021, Cor. 3.2: ``C Σ_{Δ_a>0} (log T/Δ_a + Δ_a log(1/δ)/ε²)``. C unspecified.
 
     >>> round(tenenbaum_cor32([0.0, 0.5], 10 ** 4, epsilon=1.0, delta=1e-6, constant=1.0), 2)
     25.33
     """
-    T, positive = _horizon(T), _positive_gaps(gaps)
+    T, positive = _horizon(horizon), _positive_gaps(gaps)
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     return _constant(constant) * float(np.sum(math.log(T) / positive
                                               + positive * math.log(1 / delta) / epsilon ** 2))
 
 
-def tenenbaum_thm33(gaps: Sequence[float], T: int, *, sigma: float, constant: float) -> float:
+@renamed_parameters(T="horizon")
+def tenenbaum_thm33(gaps: Sequence[float], horizon: int, *, sigma: float, constant: float) -> float:
     """Tenenbaum et al. 2021, Thm 3.3 (VB-SDP-AE): ``C (Σ_{Δ_a>0} log T/Δ_a + kσ log T)``. C unspecified.
 
     >>> round(tenenbaum_thm33([0.0, 0.5], 10 ** 4, sigma=2.0, constant=1.0), 2)
     55.26
     """
-    T, values = _horizon(T), _gaps(gaps)
+    T, values = _horizon(horizon), _gaps(gaps)
     positive = values[values > 0]
     log_t = math.log(T)
     return _constant(constant) * (float(np.sum(log_t / positive))
                                   + values.size * check_nonnegative(sigma, "sigma") * log_t)
 
 
-def tenenbaum_cor34(gaps: Sequence[float], T: int, *, epsilon: float, delta: float,
+@renamed_parameters(T="horizon")
+def tenenbaum_cor34(gaps: Sequence[float], horizon: int, *, epsilon: float, delta: float,
                     constant: float) -> float:
     """Tenenbaum et al. 2021, Cor. 3.4 as Thm 3.3 implies it: ``C (Σ log T/Δ_a + k√log(1/δ) log T/ε)``.
 
     >>> round(tenenbaum_cor34([0.0, 0.5], 10 ** 4, epsilon=1.0, delta=1e-6, constant=1.0), 2)
     86.89
     """
-    T, values = _horizon(T), _gaps(gaps)
+    T, values = _horizon(horizon), _gaps(gaps)
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     positive = values[values > 0]
@@ -417,20 +477,23 @@ def tenenbaum_cor34(gaps: Sequence[float], T: int, *, epsilon: float, delta: flo
 # --------------------------------------------------------------------------- chowdhury
 
 
-def chowdhury_lemma2(gaps: Sequence[float], T: int, *, sigma: float, h: float,
-                     constant: float) -> float:
+@renamed_parameters(T="horizon", h="sub_exponential_scale")
+def chowdhury_lemma2(gaps: Sequence[float], horizon: int, *, sigma: float,
+                     sub_exponential_scale: float, constant: float) -> float:
     """Chowdhury & Zhou 2023, Lemma 2 with p = 1/T: ``C (Σ_{Δ_a>0} log T/Δ_a + Kσ√log T + Kh log T)``.
 
-    The generic engine under Assumption 1 (noise ``(σ, h)``); requires T >= K.
-    C unspecified.
+    The generic engine under Assumption 1 (noise ``(σ, h)``, h = ``sub_exponential_scale``);
+    requires T >= K. C unspecified.
 
-    >>> round(chowdhury_lemma2([0.0, 0.5], 10 ** 4, sigma=1.0, h=1.0, constant=1.0), 2)
+    >>> round(chowdhury_lemma2([0.0, 0.5], 10 ** 4, sigma=1.0, sub_exponential_scale=1.0,
+    ...                        constant=1.0), 2)
     42.91
     """
-    T, values = _horizon(T), _gaps(gaps)
+    T, values = _horizon(horizon), _gaps(gaps)
     if T < values.size:
-        raise value_error("T", T, f">= K = {values.size}", "Lemma 2 assumes T >= K")
-    sigma, h = check_nonnegative(sigma, "sigma"), check_nonnegative(h, "h")
+        raise value_error("horizon", T, f">= K = {values.size}", "Lemma 2 assumes T >= K")
+    sigma = check_nonnegative(sigma, "sigma")
+    h = check_nonnegative(sub_exponential_scale, "sub_exponential_scale")
     positive = values[values > 0]
     log_t = math.log(T)
     return _constant(constant) * (float(np.sum(log_t / positive)) + values.size * sigma * math.sqrt(log_t)
@@ -441,7 +504,8 @@ def chowdhury_lemma2(gaps: Sequence[float], T: int, *, sigma: float, h: float,
 CHOWDHURY_VARIANTS = ("dist-dp-se", "dist-rdp-se", "dist-cdp-se", "shuffle-dp-se", "cdp-se", "ldp-se")
 
 
-def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: float,
+@renamed_parameters(T="horizon")
+def chowdhury_theorem(variant: str, gaps: Sequence[float], horizon: int, *, epsilon: float,
                       constant: float, scale_factor: float = 10.0, ldp_constant: float | None = None
                       ) -> float:
     """Chowdhury & Zhou 2023, Thms 1–6, through Lemma 2 and their privatizers' ``(σ, h)``.
@@ -463,7 +527,7 @@ def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: f
                           f"Chowdhury & Zhou 2023's theorem for {variant} assumes ε ∈ (0, 1)")
     s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
     if variant == "ldp-se":
-        T, values = _horizon(T), _gaps(gaps)
+        T, values = _horizon(horizon), _gaps(gaps)
         positive = values[values > 0]
         return _constant(constant) * float(np.sum(math.log(T) / (epsilon ** 2 * positive)))
     sigma, h = {"dist-dp-se": (math.sqrt(2) / epsilon, 1 / epsilon),
@@ -471,4 +535,5 @@ def chowdhury_theorem(variant: str, gaps: Sequence[float], T: int, *, epsilon: f
                 "shuffle-dp-se": (2 * math.sqrt(2) / epsilon, 2 / epsilon),
                 "dist-rdp-se": (2 / epsilon + math.sqrt(2) / (s * epsilon), 1 / (s * epsilon)),
                 "dist-cdp-se": (math.sqrt(2) / epsilon + math.sqrt(2) / (s * epsilon), 0.0)}[variant]
-    return chowdhury_lemma2(gaps, T, sigma=sigma, h=h, constant=constant)
+    return chowdhury_lemma2(gaps, horizon, sigma=sigma, sub_exponential_scale=h,
+                            constant=constant)

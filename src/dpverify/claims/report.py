@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_choice,
@@ -77,22 +78,25 @@ class PaperReport:
                 "seconds": self.seconds, "claims": [plain(r.as_dict()) for r in self.results]}
 
 
-def check_paper(paper: str, *, scale: str = "quick", keys: Sequence[str] | None = None) -> PaperReport:
-    """Run the claims of ``paper`` (all, or those in ``keys``) at ``scale`` ("quick" or "full").
+@renamed_parameters(keys="claim_keys")
+def check_paper(paper: str, *, scale: str = "quick",
+                claim_keys: Sequence[str] | None = None) -> PaperReport:
+    """Run the claims of ``paper`` (all, or those in ``claim_keys``) at ``scale`` ("quick" or "full").
 
     Checks use fixed seeds: the same scale gives the same verdicts and numbers.
     """
     scale = check_choice(scale, "scale", SCALES)
     claims = claims_of(paper)
+    keys = claim_keys
     if keys is not None:
         if isinstance(keys, (str, bytes)) or not isinstance(keys, (list, tuple, set, frozenset)) \
                 or not all(isinstance(k, str) for k in keys):
-            raise DpverifyTypeError(f"keys={shown(keys)} must be None or a sequence of claim keys "
-                                    f"(strings)")
+            raise DpverifyTypeError(f"claim_keys={shown(keys)} must be None or a sequence of "
+                                    f"claim keys (strings)")
         unknown = set(keys) - {c.key for c in claims}
         if unknown:
-            raise value_error(
-                "keys", sorted(unknown), f"claim keys of {paper}: {', '.join(c.key for c in claims)}")
+            raise value_error("claim_keys", sorted(unknown),
+                              f"claim keys of {paper}: {', '.join(c.key for c in claims)}")
         claims = tuple(c for c in claims if c.key in set(keys))
     start = time.perf_counter()
     results = []

@@ -81,7 +81,7 @@ def _vb_beats_fixed(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"2 arms (Δ = 1/2), ε = 0.01, δ = 1e-6, T = {T}, {runs} runs: VB-SDP-AE's worst run "
                     f"{vb_max:.4g} vs SDP-AE's best {fixed_min:.4g} (additive kσ log T vs Σ Δ_a σ²)",
-                    {"vb_max": vb_max, "fixed_min": fixed_min, "T": T, "runs": runs})
+                    {"vb_max": vb_max, "fixed_min": fixed_min, "horizon": T, "runs": runs})
 
 
 def _final(reading: str, epsilon: float, T: int, runs: int) -> tuple[float, float]:
@@ -106,7 +106,7 @@ def _readings(scale: str) -> Evidence:
                     + ", ".join(f"×{r['ratio']:.2g} at ε = {r['epsilon']:g}" for r in rows)
                     + " the regret of m = ⌈σ²⌉ (the symbolic claim shows the printed m breaks the bound "
                     "by a factor up to √log T/(2Δ))",
-                    {"rows": rows, "T": T, "runs": runs},
+                    {"rows": rows, "horizon": T, "runs": runs},
                     figure={"kind": "bound", "title": f"tenenbaum SDP-AE at T = {T}: m = ⌈σ²⌉ vs ⌈σ⌉",
                             "x": [r["epsilon"] for r in rows], "xlabel": "ε", "ylabel": "final regret",
                             "log": True,
@@ -125,7 +125,7 @@ def _rate(scale: str) -> Evidence:
     return Evidence(HOLDS if ok else FAILS,
                     f"SDP-AE (m = ⌈σ²⌉), 2 arms (Δ = 1/2), ε = {epsilon}: the implied constant of Cor. 3.2's "
                     "O(Σ log T/Δ_a + Δ_a log(1/δ)/ε²) is " + ", ".join(f"{c:.3g}" for c in constants)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}",
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}",
                     {"rows": rows, "implied_constants": constants},
                     figure=bound_figure("tenenbaum Cor. 3.2 × max implied C vs SDP-AE", rows,
                                         label="Cor. 3.2 bound", scale=max(constants)))
@@ -145,7 +145,7 @@ def _real_rewards(scale: str) -> Evidence:
                     "user (b = Ber(r)) keeps the binary M_sum's (ε, δ) and turns R_a into Ber(μ_a). "
                     f"VB-SDP-AE, ε = 1, T = {T}: regret on clipped-Gaussian rewards {r:.4g} vs "
                     f"{b:.4g} on the Bernoulli instance with the same means",
-                    {"regret_real": r, "regret_bernoulli": b, "T": T, "runs": runs})
+                    {"regret_real": r, "regret_bernoulli": b, "horizon": T, "runs": runs})
 
 
 def _doubling(scale: str) -> Evidence:
@@ -158,7 +158,7 @@ def _doubling(scale: str) -> Evidence:
         doubling = simulate(DoublingTrick(make_algorithm("vb-sdp-ae", epsilon=1.0), first_horizon=1024),
                             env, T, runs=runs, seed=6)
         k, d = float(known.final_regret().mean()), float(doubling.final_regret().mean())
-        rows.append({"T": T, "known_T": k, "doubling": d, "ratio": d / k})
+        rows.append({"horizon": T, "known_horizon": k, "doubling": d, "ratio": d / k})
     growing = rows[-1]["ratio"] > rows[0]["ratio"]
     return Evidence(CORRECTED if growing else HOLDS,
                     "footnote 10 (T known a priori, 'doubling otherwise'): restarting at T_0·2^k costs "
@@ -166,11 +166,11 @@ def _doubling(scale: str) -> Evidence:
                     "Thm 3.1/3.3 hold with an extra log T factor (the √(kT log T) ones up to a constant). "
                     "VB-SDP-AE, ε = 1: regret ratio doubling/known "
                     + ", ".join(f"{r['ratio']:.3g}" for r in rows)
-                    + f" at T = {', '.join(str(r['T']) for r in rows)}",
+                    + f" at T = {', '.join(str(r['horizon']) for r in rows)}",
                     {"rows": rows},
                     figure={"kind": "bound", "title": "tenenbaum fn. 10: known T vs doubling trick",
-                            "x": [r["T"] for r in rows], "xlabel": "T", "ylabel": "final regret",
-                            "log": True, "series": {"known T": [r["known_T"] for r in rows],
+                            "x": [r["horizon"] for r in rows], "xlabel": "T", "ylabel": "final regret",
+                            "log": True, "series": {"known T": [r["known_horizon"] for r in rows],
                                                     "doubling trick": [r["doubling"] for r in rows]}})
 
 

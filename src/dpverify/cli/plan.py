@@ -31,9 +31,9 @@ DESCRIPTION = ("Every parameter of a private deployment that meets (epsilon, del
                "holds), or DP-SGD's noise multiplier, a Gaussian/Laplace scale, a shuffler's "
                "local epsilon or batch size, and secure aggregation's protocol parameters.")
 EXAMPLES = (
-    "dpverify plan dist-rdp-se --epsilon 1 --delta 1e-6 --horizon 1e6 --arms 10",
-    "dpverify plan hanna-shuffled --epsilon 1 --horizon 1e6 --dim 5 --actions 100 --mode paper",
-    "dpverify plan sblb --epsilon 1 --horizon 1e6 --dim 5 --arms 10 --json",
+    "dpverify plan dist-rdp-se --epsilon 1 --delta 1e-6 --horizon 1e6 --n-arms 10",
+    "dpverify plan hanna-shuffled --epsilon 1 --horizon 1e6 --dimension 5 --n-arms 100 --mode paper",
+    "dpverify plan sblb --epsilon 1 --horizon 1e6 --dimension 5 --n-arms 10 --json",
     "dpverify plan dp-sgd --dataset-size 60000 --batch-size 256 --epochs 10 --epsilon 3 --delta 1e-5",
     "dpverify plan gaussian --epsilon 1 --delta 1e-5 --count 100",
     "dpverify plan shuffle --epsilon 0.5 --delta 1e-6 --users 100000 --randomizer binary-rr",
@@ -72,8 +72,8 @@ def _examples_for(name: str, family: str) -> tuple[str, ...]:
     if listed:
         return listed
     budget = "" if name in NON_PRIVATE_ALGORITHMS else " --epsilon 1"
-    sizes = {"multi-armed": " --arms 10", "linear": " --dim 5 --actions 100",
-             "contextual": " --dim 5 --arms 10"}[family]
+    sizes = {"multi-armed": " --n-arms 10", "linear": " --dimension 5 --n-arms 100",
+             "contextual": " --dimension 5 --n-arms 10"}[family]
     return (f"dpverify plan {name}{budget} --horizon 1e6{sizes}",
             f"dpverify plan {name}{budget} --horizon 1e6{sizes} --mode paper --json")
 
@@ -81,7 +81,7 @@ def _examples_for(name: str, family: str) -> tuple[str, ...]:
 def _common(parser: argparse.ArgumentParser, handler: Any, describe: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=handler, describe=describe, context=_context,
-                        option_aliases={"n_arms": "--arms", "dimension": "--dim",
+                        option_aliases={"n_arms": "--n-arms", "dimension": "--dimension",
                                         "name": "TARGET", "users": "--users", "n": "--n"})
 
 
@@ -94,13 +94,13 @@ def _configure_algorithm(parser: argparse.ArgumentParser, family: str) -> None:
     parser.add_argument("--delta", type=finite_float, default=None,
                         help="requested total delta (default 1e-6; 0.25 for dpdpe-*)")
     parser.add_argument("--horizon", type=count, required=True, help="horizon T")
-    if family in ("multi-armed", "contextual"):
-        parser.add_argument("--arms", type=count, default=10 if family == "multi-armed" else None,
-                            help="number of arms K")
+    parser.add_argument("--n-arms", type=count,
+                        default={"multi-armed": 10, "linear": 100}.get(family),
+                        help="number of actions k" if family == "linear" else "number of arms K")
+    rename_option(parser, "--actions" if family == "linear" else "--arms", "--n-arms")
     if family in ("linear", "contextual"):
-        parser.add_argument("--dim", type=count, default=5, help="dimension d")
-    if family == "linear":
-        parser.add_argument("--actions", type=count, default=100, help="number of actions k")
+        parser.add_argument("--dimension", type=count, default=5, help="dimension d")
+        rename_option(parser, "--dim", "--dimension")
     parser.add_argument("--mode", choices=("sound", "paper"), default="sound",
                         help="sound: the noise calibrated so that the total guarantee meets the "
                              "request; paper: the printed constants (their true guarantee shown)")
@@ -112,8 +112,7 @@ def _configure_algorithm(parser: argparse.ArgumentParser, family: str) -> None:
 def _plan_algorithm(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.bandits.registry import plan_deployment  # deferred: keeps CLI start-up light
 
-    sizes = {key: getattr(args, attr, None) for key, attr in
-             (("n_arms", "arms"), ("dimension", "dim"), ("actions", "actions"))}
+    sizes = {"n_arms": args.n_arms, "dimension": getattr(args, "dimension", None)}
     plan = plan_deployment(args.target, horizon=args.horizon, epsilon=args.epsilon,
                            delta=args.delta, mode=args.mode, calibration=args.calibration,
                            **sizes)
@@ -343,8 +342,10 @@ def _configure_secure_aggregation(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--users", type=count, required=True, help="users n in the sum")
     parser.add_argument("--bound", type=finite_float, default=1.0,
                         help="each user's value lies in [0, B]")
-    parser.add_argument("--tail-probability", type=finite_float, default=1e-6,
-                        help="p of the modulus' accuracy tau (wrap-around probability)")
+    parser.add_argument("--failure-probability", type=finite_float, default=1e-6,
+                        help="p of the modulus' accuracy tau (the probability that the sum wraps "
+                             "around)")
+    rename_option(parser, "--tail-probability", "--failure-probability")
     parser.add_argument("--scale-factor", type=finite_float, default=10.0,
                         help="s of the Skellam / discrete-Gaussian precision g = ceil(s eps sqrt n)")
     _common(parser, _plan_secure_aggregation, _describe_generic)
@@ -354,7 +355,7 @@ def _plan_secure_aggregation(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.bandits.mab import secure_aggregation_plans  # deferred: keeps CLI start-up light
 
     rows = secure_aggregation_plans(args.epsilon, args.delta, users=args.users, bound=args.bound,
-                                    tail_probability=args.tail_probability,
+                                    failure_probability=args.failure_probability,
                                     scale_factor=args.scale_factor)
     met = all(row["claim_met"] for row in rows)
     text = "\n".join([f"secure aggregation of {args.users} values in [0, {significant(args.bound)}]"

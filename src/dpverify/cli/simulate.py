@@ -14,6 +14,7 @@ from dpverify.cli._core import (
     finite_float,
     guarantee_json,
     privacy_text,
+    rename_option,
     seed,
 )
 from dpverify.errors import DpverifyTypeError, DpverifyValueError
@@ -26,7 +27,7 @@ DESCRIPTION = ("Run a bandit algorithm of Tenenbaum et al. 2021 / Chowdhury & Zh
 EXAMPLES = (
     "dpverify simulate --algorithm dist-dp-se --epsilon 0.5 --horizon 1e5 --runs 10",
     "dpverify simulate --algorithm hanna-shuffled --epsilon 1 --horizon 1e6 --mode sound --json",
-    "dpverify simulate --algorithm sblb --epsilon 1 --horizon 1e5 --dim 5 --arms 10",
+    "dpverify simulate --algorithm sblb --epsilon 1 --horizon 1e5 --dimension 5 --n-arms 10",
 )
 
 def configure(simulate: argparse.ArgumentParser) -> None:
@@ -49,8 +50,9 @@ def configure(simulate: argparse.ArgumentParser) -> None:
                                "dpdpe-*/dpe*, contextual for sblb*/linucb/ldp-linucb; "
                                "mslr-synthetic: a synthetic stand-in for MSLR-WEB10K; "
                                "contextual[-correlated]: Garcelon et al. 2022's linear contextual bandit)")
-    simulate.add_argument("--arms", type=count, default=None,
-                          help="number of arms K (default 10; 50 for mslr-synthetic)")
+    simulate.add_argument("--n-arms", type=count, default=None,
+                          help="number of arms K, or of actions k of the linear instances "
+                               "(default 10; 50 for mslr-synthetic, 1000 for dpdpe)")
     simulate.add_argument("--rewards", choices=REWARD_FAMILIES, default=None,
                           help="reward law of easy/hard (default bernoulli for sdp-ae/vb-sdp-ae, "
                                "else clipped-gaussian)")
@@ -68,8 +70,9 @@ def configure(simulate: argparse.ArgumentParser) -> None:
                                "and actions (linear algorithms)")
     simulate.add_argument("--batch-base", type=count, default=None,
                           help="the batch growth l(b) = base^b of Chowdhury & Zhou 2023 (default 2)")
-    simulate.add_argument("--confidence", type=finite_float, default=None,
-                          help="confidence p of the radii (default 1/T; the papers' plots use 0.1)")
+    simulate.add_argument("--failure-probability", type=finite_float, default=None,
+                          help="p, the probability that the confidence radii fail, in (0, 0.5] "
+                               "(default 1/T; the papers' plots use 0.1)")
     simulate.add_argument("--scale-factor", type=finite_float, default=None,
                           help="s of dist-rdp-se / dist-cdp-se (default 10)")
     _add_linear_simulate_options(simulate)
@@ -78,15 +81,19 @@ def configure(simulate: argparse.ArgumentParser) -> None:
                           help="run every user's randomizer (slow, auditable path)")
     simulate.add_argument("--progress", action="store_true", help="progress bar over runs")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    for old, new in (("--arms", "--n-arms"), ("--actions", "--n-arms"), ("--dim", "--dimension"),
+                     ("--confidence", "--failure-probability")):
+        rename_option(simulate, old, new)
     simulate.set_defaults(handler=_simulate_command, context=_simulate_context,
                           describe=_describe_simulation,
-                          option_aliases={"k": "--arms", "d": "--dim", "name": "--algorithm",
-                                          "n_jobs": "--jobs", "n_arms": "--arms",
-                                          "failure_probability": "--confidence"})
+                          option_aliases={"name": "--algorithm", "n_jobs": "--jobs",
+                                          "n_arms": "--n-arms",
+                                          "failure_probability": "--failure-probability"})
 
 
 def _simulate_options(args: argparse.Namespace) -> dict[str, Any]:
-    names = {"batch_base": "batch_base", "confidence": "confidence", "scale_factor": "scale_factor"}
+    names = {"batch_base": "batch_base", "failure_probability": "failure_probability",
+             "scale_factor": "scale_factor"}
     return {key: getattr(args, attr) for key, attr in names.items()
             if getattr(args, attr) is not None}
 
@@ -105,13 +112,14 @@ def _simulate_command(args: argparse.Namespace) -> dict[str, Any]:
     args.delta = 1e-6 if args.delta is None else args.delta
     rewards = args.rewards or ("bernoulli" if args.algorithm in ("sdp-ae", "vb-sdp-ae", "ae")
                                else "clipped-gaussian")
-    family = _user_instance(args, linear=False) or instance_family(args.instance, n_arms=args.arms,
+    family = _user_instance(args, linear=False) or instance_family(args.instance,
+                                                                   n_arms=args.n_arms,
                                                                    rewards=rewards)
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                mode=args.mode, **_simulate_options(args))
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       progress=args.progress, per_user=args.per_user, **execution_options(args))
-    return _simulation_json(result, args, arms=family.n_arms)
+    return _simulation_json(result, args, n_arms=family.n_arms)
 
 
 def _user_instance(args: argparse.Namespace, *, linear: bool) -> Any:
@@ -167,15 +175,12 @@ def _add_linear_simulate_options(simulate: Any) -> None:
                                "and correct widths, DP-DPE's analytic Gaussian, SBLB's internal "
                                "target and delta split); paper: the printed constants (a WARNING "
                                "on stderr when the true guarantee misses the request)")
-    simulate.add_argument("--dim", type=count, default=None,
+    simulate.add_argument("--dimension", type=count, default=None,
                           help="dimension d of the linear and contextual instances (default 2 "
-                               "sphere, 20 dpdpe, 5 contextual)")
-    simulate.add_argument("--actions", type=count, default=None,
-                          help="number of actions k of the linear instances (default 10 sphere, "
-                               "1000 dpdpe); actions and theta* uniform on the unit sphere; "
-                               "sphere rewards are +-1 with mean <x, theta*>; dpdpe clients have "
-                               "theta_u = theta* + N(0, 0.1^2 I), N(0, 1) reward noise, B = 1, "
-                               "|U| = 10^5")
+                               "sphere, 20 dpdpe, 5 contextual); the linear instances' actions "
+                               "and theta* are uniform on the unit sphere; sphere rewards are +-1 "
+                               "with mean <x, theta*>; dpdpe clients have theta_u = theta* + "
+                               "N(0, 0.1^2 I), N(0, 1) reward noise, B = 1, |U| = 10^5")
     simulate.add_argument("--fixed-users", default=None, metavar="U|RULE",
                           help="dpe-fixedu's clients per phase: an integer, equal-communication "
                                "(default: U whose simulated communication equals DPE's on 20 runs) "
@@ -202,26 +207,26 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     if not hanna and args.instance != "dpdpe":
         raise DpverifyValueError(f"--instance {args.instance} must be dpdpe for "
                                  f"--algorithm {args.algorithm}")
-    k = args.actions or (10 if args.instance == "sphere" else 1000)
-    d = args.dim or (2 if args.instance == "sphere" else 20)
+    k = args.n_arms or (10 if args.instance == "sphere" else 1000)
+    d = args.dimension or (2 if args.instance == "sphere" else 20)
     args.delta = args.delta if args.delta is not None else (1e-6 if hanna else 0.25)
     options: dict[str, Any] = {}
     if args.algorithm == "dpe-fixedu":
-        options.update(horizon=args.horizon, dimension=d, actions=k, users=_fixed_users(args))
-    if args.confidence is not None and not hanna:
-        options["confidence"] = args.confidence
+        options.update(horizon=args.horizon, dimension=d, n_arms=k, users=_fixed_users(args))
+    if args.failure_probability is not None and not hanna:
+        options["failure_probability"] = args.failure_probability
     user = _user_instance(args, linear=True)
     if user is not None:
         k, d = user.k, user.d
         if args.algorithm == "dpe-fixedu":
-            options.update(dimension=d, actions=k)
+            options.update(dimension=d, n_arms=k)
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                mode=args.mode, **options)
-    family = user or LinearInstanceFamily(args.instance, dimension=d, actions=k)
+    family = user or LinearInstanceFamily(args.instance, dimension=d, n_arms=k)
     result = simulate(algorithm, family, args.horizon, runs=args.runs, seed=args.seed,
                       progress=args.progress, per_user=args.per_user, **execution_options(args))
     summary, guarantee = result.summary(), result.guarantee
-    out = _simulation_json(result, args, arms=k, dim=d,
+    out = _simulation_json(result, args, n_arms=k, dimension=d,
                            guarantee_notes=None if guarantee is None else guarantee.notes)
     if "communication_cost" in summary:
         out["communication_cost"] = summary["communication_cost"]
@@ -273,12 +278,13 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
 
     args.delta = 1e-6 if args.delta is None else args.delta
     generator = "correlated" if args.instance == "contextual-correlated" else "sphere"
-    family = ContextualInstanceFamily(n_arms=args.arms or 10, dimension=args.dim or 5, generator=generator)
+    family = ContextualInstanceFamily(n_arms=args.n_arms or 10, dimension=args.dimension or 5,
+                                      generator=generator)
     options: dict[str, Any] = {}
     if args.radius_scale is not None:
         options["radius_scale"] = args.radius_scale
     if args.algorithm.startswith("sblb"):
-        options.update(regime=args.regime, form=args.batch_form)
+        options.update(regime=args.regime, batch_form=args.batch_form)
     algorithm = make_algorithm(args.algorithm, epsilon=args.epsilon, delta=args.delta,
                                mode=args.mode, **options)
     if args.instance_file is not None:
@@ -289,7 +295,7 @@ def _contextual_simulate(args: argparse.Namespace) -> dict[str, Any]:
     dims = {"horizon": args.horizon, "dimension": family.dimension}
     length = algorithm.parameters(**dims).batch_length if hasattr(algorithm, "parameters") else None
     return _simulation_json(
-        result, args, arms=family.n_arms, dim=family.dimension,
+        result, args, n_arms=family.n_arms, dimension=family.dimension,
         local_epsilon=algorithm.local_epsilon(**dims), batch_length=length,
         guarantee_epsilon_by_composition=(algorithm.total_epsilons(**dims)
                                           if hasattr(algorithm, "total_epsilons") else None))

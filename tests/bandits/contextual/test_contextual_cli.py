@@ -10,15 +10,15 @@ from dpverify.cli import main
 
 MAB_KEYS = {"final_time_average_regret", "final_regret_std", "final_regret", "final_realised_regret",
             "epsilon", "delta", "guarantee_model", "guarantee_epsilon", "guarantee_delta",
-            "guarantee_per_batch", "arms", "algorithm_label", "environment", "simulation_seconds",
+            "guarantee_per_batch", "n_arms", "algorithm_label", "environment", "simulation_seconds",
             "algorithm", "instance", "horizon", "runs", "seed", "per_user", "seconds"}
 
 
 @pytest.mark.parametrize("algorithm, epsilon", [("sblb", "0.002"), ("sblb-fixed-batch", "0.002"),
                                                 ("ldp-linucb", "1"), ("linucb", None)])
 def test_simulate_contextual_json(capsys, algorithm, epsilon) -> None:
-    argv = ["simulate", "--algorithm", algorithm, "--instance", "contextual", "--dim", "2",
-            "--arms", "4", "--delta", "1e-6", "--horizon", "3000", "--runs", "2", "--seed", "1",
+    argv = ["simulate", "--algorithm", algorithm, "--instance", "contextual", "--dimension", "2",
+            "--n-arms", "4", "--delta", "1e-6", "--horizon", "3000", "--runs", "2", "--seed", "1",
             "--json"] + ([] if epsilon is None else ["--epsilon", epsilon])
     if algorithm.startswith("sblb"):  # the paper's constants: the claim fails (exit 1, WARNING)
         argv += ["--batch-form", "printed", "--mode", "paper"]
@@ -28,7 +28,7 @@ def test_simulate_contextual_json(capsys, algorithm, epsilon) -> None:
     assert out["claim_met"] is not algorithm.startswith("sblb")
     assert ("WARNING:" in captured.err) is algorithm.startswith("sblb")
     assert MAB_KEYS <= set(out) and {"local_epsilon", "batch_length"} <= set(out)
-    assert out["arms"] == 4 and out["dim"] == 2 and out["runs"] == 2
+    assert out["n_arms"] == 4 and out["dimension"] == 2 and out["runs"] == 2
     if algorithm == "linucb":
         assert out["local_epsilon"] is None and out["guarantee_model"] == "none"
     elif algorithm == "ldp-linucb":

@@ -14,7 +14,7 @@ from dpverify.bandits.contextual.environment import (
 @pytest.mark.parametrize("generator", ["sphere", "correlated"])
 def test_contexts_lie_on_the_sphere_of_radius_L_and_rewards_in_unit_interval(generator) -> None:
     family = ContextualInstanceFamily(n_arms=7, dimension=4, generator=generator, context_bound=2.0,
-                                        parameter_bound=0.5)
+                                        theta_bound=0.5)
     rng = np.random.default_rng(0)
     env = family(rng)
     contexts = env.contexts(1000, rng=rng)
@@ -40,10 +40,10 @@ def test_correlated_generator_has_smaller_gaps_than_sphere() -> None:
 
 
 def test_instance_family_is_reproducible_and_theta_has_norm_S() -> None:
-    family = ContextualInstanceFamily(n_arms=3, dimension=5, parameter_bound=0.8)
+    family = ContextualInstanceFamily(n_arms=3, dimension=5, theta_bound=0.8)
     first, second = family(np.random.default_rng(3)), family(np.random.default_rng(3))
     np.testing.assert_array_equal(first.theta_star, second.theta_star)
-    assert first.parameter_bound == pytest.approx(0.8)
+    assert first.theta_bound == pytest.approx(0.8)
 
 
 @pytest.mark.parametrize("kwargs, name", [

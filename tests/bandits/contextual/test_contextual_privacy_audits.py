@@ -98,7 +98,7 @@ def _release_sampler(statistic):
         assert np.all((rest == 0) | (rest == 1))
         ones = rest.sum(axis=0) + reports.encoded_ones(SHUFFLE_MECH, np.tile(x[:1], (size, 1)),
                                                        np.full(size, r[0]), rng=rng)
-        release = reports.randomize_totals(ones, USERS, bits=1, p=P, rng=rng)  # (Z, U)
+        release = reports.randomize_totals(ones, USERS, bits=1, randomization_probability=P, rng=rng)  # (Z, U)
         return statistic(release)
     return draw
 

@@ -58,8 +58,8 @@ def test_the_test_can_fail_on_a_wrong_flip_probability() -> None:
     rng = np.random.default_rng(2)
     ones = reports.encoded_ones(mech, np.repeat(x[None], draws, 0).reshape(-1, d),
                                 np.tile(r, draws), rng=rng).reshape(draws, users, -1).sum(axis=1)
-    right = reports.randomize_totals(ones, users, bits=2, p=mech.flip_probability, rng=rng)
-    wrong = reports.randomize_totals(ones, users, bits=2, p=mech.flip_probability * 0.8, rng=rng)
+    right = reports.randomize_totals(ones, users, bits=2, randomization_probability=mech.flip_probability, rng=rng)
+    wrong = reports.randomize_totals(ones, users, bits=2, randomization_probability=mech.flip_probability * 0.8, rng=rng)
     assert two_sample_chisquare(right[:, 0], wrong[:, 0]) < P_MIN
 
 
@@ -80,8 +80,8 @@ def test_debiasing_is_unbiased(d, bits, users, epsilon_0, seed) -> None:
     mech = LocalPrivatizer(dimension=d, bits=bits, local_epsilon=epsilon_0, context_bound=1.5)
     x, r = _batch(users, d, np.random.default_rng(seed))
     x *= 1.5
-    gram, vector = reports.debias(_exact_expected_counts(mech, x, r), users, d=d, bits=bits,
-                                  p=mech.flip_probability)
+    gram, vector = reports.debias(_exact_expected_counts(mech, x, r), users, dimension=d, bits=bits,
+                                  randomization_probability=mech.flip_probability)
     np.testing.assert_allclose(gram, x.T @ x / (2 * 1.5 ** 2), atol=1e-9)
     np.testing.assert_allclose(vector, (r[:, None] * x).sum(0) / (2 * 1.5), atol=1e-9)
 
@@ -94,8 +94,9 @@ def test_debiased_release_mean_matches_by_monte_carlo() -> None:
     rng = np.random.default_rng(6)
     ones = reports.encoded_ones(mech, np.tile(x, (draws, 1)), np.tile(r, draws), rng=rng)
     releases = reports.randomize_totals(ones.reshape(draws, users, -1).sum(axis=1), users, bits=2,
-                                        p=mech.flip_probability, rng=rng)
-    gram, vector = reports.debias(releases, users, d=d, bits=2, p=mech.flip_probability)
+                                        randomization_probability=mech.flip_probability, rng=rng)
+    gram, vector = reports.debias(releases, users, dimension=d, bits=2,
+                                  randomization_probability=mech.flip_probability)
     target = (r[:, None] * x).sum(0) / 2
     se = vector.std(axis=0) / np.sqrt(draws)
     assert np.all(np.abs(vector.mean(axis=0) - target) < 5 * se)
@@ -105,4 +106,4 @@ def test_debiased_release_mean_matches_by_monte_carlo() -> None:
 
 def test_randomize_totals_refuses_impossible_counts() -> None:
     with pytest.raises(ValueError, match="ones"):
-        reports.randomize_totals([[5]], 2, bits=2, p=0.5, rng=np.random.default_rng(0))
+        reports.randomize_totals([[5]], 2, bits=2, randomization_probability=0.5, rng=np.random.default_rng(0))

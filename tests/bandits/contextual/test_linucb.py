@@ -15,7 +15,8 @@ FAMILY = ContextualInstanceFamily(n_arms=10, dimension=3)
 
 
 def test_oful_radius_formula() -> None:
-    value = oful_radius(100, confidence=0.05, sigma=0.5, d=3, L=2.0, S=0.7, lam=2.0)
+    value = oful_radius(100, failure_probability=0.05, sigma=0.5, dimension=3, context_bound=2.0,
+                        theta_bound=0.7, regularization=2.0)
     expected = 0.5 * math.sqrt(2 * math.log(20) + 3 * math.log(1 + 100 * 4 / 6)) + math.sqrt(2) * 0.7
     assert value == pytest.approx(expected, rel=1e-14)
 
@@ -36,7 +37,7 @@ def test_ldp_linucb_guarantee_and_learner() -> None:
     g = algo.guarantee(horizon=1000, dimension=2)
     assert (g.model, g.approx_dp.epsilon, g.approx_dp.delta) == ("local", 2.0, 0.0)
     learner = algo.start(horizon=1000, dimension=2)
-    assert learner.unit == 1 and learner.params.epsilon_0 == 2.0
+    assert learner.unit == 1 and learner.params.local_epsilon == 2.0
     result = simulate_contextual(algo, FAMILY, 2000, runs=2, seed=0)
     assert result.pseudo_regret.shape[0] == 2
 

@@ -30,7 +30,7 @@ def test_fixed_batch_updates_after_every_release_and_sblb_only_on_det_growth() -
     T = 20_000
     env = FAMILY(np.random.default_rng(0))
     for fixed in (True, False):
-        algo = SBLB(0.002, form="printed", fixed_batch=fixed)
+        algo = SBLB(0.002, batch_form="printed", fixed_batch=fixed)
         learner = algo.start(horizon=T, dimension=2)
         _engine.run(learner, env, T, np.array([T]), np.random.default_rng(1))
         releases = T // learner.unit
@@ -43,12 +43,13 @@ def test_fixed_batch_updates_after_every_release_and_sblb_only_on_det_growth() -
 
 def test_regularizer_bookkeeping_is_2_lambda_j_minus_lambda() -> None:
     """After t samples the candidate's regularizer is λ + 2(λ(t) − λ) (Alg. 1's increments from Ṽ_0 = λI)."""
-    algo = SBLB(0.002, form="printed")
+    algo = SBLB(0.002, batch_form="printed")
     learner = algo.start(horizon=10_000, dimension=2)
     q = learner.params
     for t in (0.0, 448.0, 10_000.0):
-        lam_t = regularizer(t, delta=q.delta, m=q.m, p=learner.p, lam=q.lam)
-        assert learner.regularization(np.array([t]))[0] == pytest.approx(2 * lam_t - q.lam)
+        lam_t = regularizer(t, failure_probability=q.delta, bits=q.bits,
+                            randomization_probability=learner.p, regularization=q.regularization)
+        assert learner.regularization(np.array([t]))[0] == pytest.approx(2 * lam_t - q.regularization)
 
 
 def test_guarantee_goes_through_the_accountants() -> None:
@@ -57,20 +58,20 @@ def test_guarantee_goes_through_the_accountants() -> None:
     q = algo.parameters(horizon=T, dimension=d)
     g = algo.guarantee(horizon=T, dimension=d)
     assert g.model == "shuffle"
-    assert g.per_batch.epsilon == garcelon_per_batch_epsilon(q.batch_length, q.p, bits=1, dimension=d,
-                                                             delta=q.delta0)
-    total = garcelon_total_guarantee(q.batch_length, T, q.p, bits=1, dimension=d, delta=q.delta0,
-                                     delta_slack=q.delta0)
+    assert g.per_batch.epsilon == garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability, bits=1, dimension=d,
+                                                             delta=q.shuffle_delta)
+    total = garcelon_total_guarantee(q.batch_length, T, q.randomization_probability, bits=1, dimension=d, delta=q.shuffle_delta,
+                                     delta_slack=q.shuffle_delta)
     assert g.approx_dp.epsilon == total.epsilon
     assert g.approx_dp.delta == pytest.approx(total.delta + q.delta)
     optimal = algo.guarantee(horizon=T, dimension=d, composition="optimal").approx_dp
     assert optimal.epsilon <= g.approx_dp.epsilon
-    assert f"{q.epsilon_0!r}" in g.notes or "PureDP" in g.notes
+    assert f"{q.local_epsilon!r}" in g.notes or "PureDP" in g.notes
 
 
 def test_printed_form_guarantee_is_far_from_the_target() -> None:
     """A finding: with Thm 5's printed Eq. (3), Prop. 13 + composition give ε far above the target."""
-    algo = SBLB(0.002, form="printed")
+    algo = SBLB(0.002, batch_form="printed")
     assert algo.guarantee(horizon=10**5, dimension=2).approx_dp.epsilon > 100
 
 
@@ -84,13 +85,13 @@ def test_sblb_beats_the_random_policy_at_low_noise_and_reduced_radius() -> None:
     (debiasing, det-triggered updates) where the noise lets it learn.
     """
     T = 10**5
-    result = simulate_contextual(SBLB(1000.0, regime="cor7", form="printed", radius_scale=0.1),
+    result = simulate_contextual(SBLB(1000.0, regime="cor7", batch_form="printed", radius_scale=0.1),
                                  FAMILY, T, runs=6, seed=0)
     assert result.mean_regret()[-1] / T < 0.6 * _random_policy_regret(T, 6, 0)
 
 
 def test_per_user_path_runs_and_is_reproducible() -> None:
-    algo = SBLB(1.0, regime="cor7", form="printed")
+    algo = SBLB(1.0, regime="cor7", batch_form="printed")
     first = simulate_contextual(algo, FAMILY, 3000, seed=4, per_user=True)
     second = simulate_contextual(algo, FAMILY, 3000, seed=4, per_user=True)
     np.testing.assert_array_equal(first.pseudo_regret, second.pseudo_regret)
@@ -109,10 +110,10 @@ def test_reported_deltas_are_upper_bounds_of_the_exact_sums(composition):
     """Per release δ0 + δ and in total k·δ0/T + δ0 + δ, compared in exact rationals."""
     from fractions import Fraction
 
-    algorithm = SBLB(0.01, delta=3e-7, regime="cor8", form="printed")
+    algorithm = SBLB(0.01, delta=3e-7, regime="cor8", batch_form="printed")
     q = algorithm.parameters(horizon=10 ** 5, dimension=2)
     report = algorithm.guarantee(horizon=10 ** 5, dimension=2, composition=composition)
-    assert Fraction(report.per_batch.delta) >= Fraction(q.delta0) + Fraction(q.delta)
-    per_batch = Fraction(q.delta0 / 10 ** 5)
-    exact_total = q.shuffler_batches * per_batch + Fraction(q.delta0) + Fraction(q.delta)
+    assert Fraction(report.per_batch.delta) >= Fraction(q.shuffle_delta) + Fraction(q.delta)
+    per_batch = Fraction(q.shuffle_delta / 10 ** 5)
+    exact_total = q.shuffler_batches * per_batch + Fraction(q.shuffle_delta) + Fraction(q.delta)
     assert Fraction(report.approx_dp.delta) >= exact_total

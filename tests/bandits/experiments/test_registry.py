@@ -21,7 +21,7 @@ def test_fig1_registry_has_the_papers_settings() -> None:
     assert labels == ["DP-SE", "Dist-DP-SE", "Dist-RDP-SE (s=10)", "Dist-RDP-SE (s=100)"]
     for spec in experiment.panels[0].algorithms:
         algorithm = spec.build(0.1, 1e-6)
-        assert algorithm.confidence == 0.1
+        assert algorithm.failure_probability == 0.1
         assert getattr(algorithm, "batch_base", 4) == 4
 
 

@@ -29,7 +29,7 @@ def test_phase_schedule_at_the_papers_setting():
 
 def test_width_formula():
     w = dpdpe_width(dimension=20, users=16, plays=1660.0, heterogeneity=0.1, width_sigma=0.05,
-                    confidence=1e-9)
+                    failure_probability=1e-9)
     expected = (math.sqrt(40 / (16 * 1660)) + 0.1 / 4 + 0.05) * math.sqrt(2 * math.log(1e9))
     assert math.isclose(w, expected)
 
@@ -58,14 +58,14 @@ def test_dpe_finds_the_best_action_and_never_exceeds_the_horizon():
 
 
 def test_per_user_shuffle_path_runs():
-    family = LinearInstanceFamily("dpdpe", dimension=3, actions=20)
+    family = LinearInstanceFamily("dpdpe", dimension=3, n_arms=20)
     result = simulate(make_linear_algorithm("dpdpe-shuffle", epsilon=10.0), family, 20_000,
                       seed=1, per_user=True)
     assert result.final_regret().shape == (1,)
 
 
 def test_population_is_finite():
-    env = DistributedLinearBandit(np.eye(2), [1.0, 0.0], population=5)
+    env = DistributedLinearBandit(np.eye(2), [1.0, 0.0], population_size=5)
     with pytest.raises(ValueError, match="population"):
         simulate(make_linear_algorithm("dpe"), env, 10_000, seed=0)
 

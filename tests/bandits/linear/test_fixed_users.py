@@ -21,11 +21,11 @@ def test_factory_default_sends_what_dpe_sends() -> None:
     """The default U is the calibrated one: its simulated communication is within 5% of
     DPE's on the same seeded runs, while the nominal rule's U overshoots by more than 20%
     (U = 31 against 39; C = 1,498 and 1,924 reals against DPE's 1,507)."""
-    family = LinearInstanceFamily("dpdpe", dimension=DIMENSION, actions=ACTIONS)
+    family = LinearInstanceFamily("dpdpe", dimension=DIMENSION, n_arms=ACTIONS)
     calibrated = make_linear_algorithm("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION,
-                                       actions=ACTIONS, calibration_runs=3)
+                                       n_arms=ACTIONS, calibration_runs=3)
     nominal = make_linear_algorithm("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION,
-                                    actions=ACTIONS, users="nominal")
+                                    n_arms=ACTIONS, users="nominal")
     assert calibrated.users == equal_communication_users(HORIZON, family, (0,), 3)
     assert nominal.users == fixed_users_for_equal_communication(HORIZON, DIMENSION, 0.8)
     assert "equal communication" in calibrated.name and "nominal" in nominal.name
@@ -37,10 +37,10 @@ def test_factory_default_sends_what_dpe_sends() -> None:
 
 def test_explicit_users_and_the_plan_path() -> None:
     assert make_linear_algorithm("dpe-fixedu", users=17).users == 17
-    plan = plan_deployment("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION, actions=ACTIONS,
+    plan = plan_deployment("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION, n_arms=ACTIONS,
                            calibration_runs=3)
     assert plan.parameters["fixed_users_U"] == fixed_users(
-        HORIZON, dimension=DIMENSION, actions=ACTIONS, runs=3)
+        HORIZON, dimension=DIMENSION, n_arms=ACTIONS, runs=3)
     assert "equal communication" in plan.algorithm
 
 
@@ -54,5 +54,5 @@ def test_bad_choices_are_refused_naming_the_parameter() -> None:
         fixed_users(HORIZON, runs=0)
     with pytest.raises(ValueError, match="seed"):
         fixed_users(HORIZON, seed=-1)
-    with pytest.raises(ValueError, match="alpha"):
-        fixed_users(HORIZON, alpha=2.0)
+    with pytest.raises(ValueError, match="client_sampling_exponent"):
+        fixed_users(HORIZON, client_sampling_exponent=2.0)

@@ -17,7 +17,7 @@ def _json(capsys, *argv, status=0):
 def test_simulate_hanna_json(capsys):
     out = _json(capsys, "simulate", "--algorithm", "hanna-central", "--epsilon", "1",
                 "--horizon", "20000", "--runs", "2", "--seed", "3", "--mode", "sound")
-    assert out["instance"] == "sphere" and out["arms"] == 10 and out["dim"] == 2
+    assert out["instance"] == "sphere" and out["n_arms"] == 10 and out["dimension"] == 2
     assert out["guarantee_epsilon"] == 1.0 and out["mode"] == "sound"
     assert out["final_regret"] >= 0 and "communication_cost" not in out
     paper = _json(capsys, "simulate", "--algorithm", "hanna-central", "--epsilon", "1",
@@ -28,11 +28,11 @@ def test_simulate_hanna_json(capsys):
 
 def test_simulate_dpdpe_json_has_communication_cost(capsys):
     out = _json(capsys, "simulate", "--algorithm", "dpdpe-central", "--epsilon", "10",
-                "--horizon", "20000", "--dim", "5", "--actions", "50", "--mode", "paper", status=1)
+                "--horizon", "20000", "--dimension", "5", "--n-arms", "50", "--mode", "paper", status=1)
     assert out["instance"] == "dpdpe" and out["delta"] == 0.25
     assert out["communication_cost"] > 0 and out["guarantee_delta"] > 0.25
     fixed = _json(capsys, "simulate", "--algorithm", "dpe-fixedu", "--horizon", "20000",
-                  "--dim", "5", "--actions", "50")
+                  "--dimension", "5", "--n-arms", "50")
     assert fixed["guarantee_model"] == "none" and fixed["communication_cost"] > 0
 
 

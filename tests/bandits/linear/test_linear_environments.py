@@ -55,7 +55,7 @@ def test_client_heterogeneity_is_shared_across_actions():
 
 
 def test_families_draw_instances():
-    family = LinearInstanceFamily("dpdpe", dimension=4, actions=30)
+    family = LinearInstanceFamily("dpdpe", dimension=4, n_arms=30)
     env = family(np.random.default_rng(0))
     assert env.actions.shape == (30, 4) and family.describe() == "dpdpe (k=30, d=4)"
-    assert dpdpe_instance(rng=np.random.default_rng(0)).population == 10 ** 5
+    assert dpdpe_instance(rng=np.random.default_rng(0)).population_size == 10 ** 5

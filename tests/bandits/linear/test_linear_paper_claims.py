@@ -34,7 +34,7 @@ def _mean_se(values):
 
 # ---------------------------------------------------------------------- Hanna et al. 2022
 
-HANNA = LinearInstanceFamily("sphere", dimension=2, actions=10)
+HANNA = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
 
 
 def test_hanna_shuffled_close_to_central_and_both_far_below_local():
@@ -60,7 +60,7 @@ def test_hanna_core_set_beats_no_core_set():
     # observed (K = 1000, d = 2, T = 1e5, 10 runs): core set ≈ 1.67e4 ± 5e2 vs no core set
     # ≈ 3.94e4 ± 3e2. At T = 1e6 the gap nearly closes (5.9e4 vs 6.5e4) and at the paper's
     # T = 1e7 it reverses (test below).
-    family = LinearInstanceFamily("sphere", dimension=2, actions=1000)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=1000)
     core, _ = _final("hanna-central", family, 10 ** 5, 6)
     whole, _ = _final("hanna-central", family, 10 ** 5, 6, core_set=False)
     mean_core, se_core = _mean_se(core)
@@ -76,7 +76,7 @@ def test_hanna_core_set_beats_no_core_set():
     "gaps), while the full-support design also plays near-optimal actions; the extra Laplace "
     "terms only delay elimination to batch ~10, which matters less at large T"))
 def test_hanna_core_set_beats_no_core_set_at_the_papers_horizon():
-    family = LinearInstanceFamily("sphere", dimension=2, actions=1000)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=1000)
     core, _ = _final("hanna-central", family, 10 ** 7, 4)
     whole, _ = _final("hanna-central", family, 10 ** 7, 4, core_set=False)
     assert whole.mean() > 1.2 * core.mean()
@@ -84,7 +84,7 @@ def test_hanna_core_set_beats_no_core_set_at_the_papers_horizon():
 
 # ---------------------------------------------------------------------- Li, Zhou & Ji 2022 (DP-DPE)
 
-SMALL = LinearInstanceFamily("dpdpe", dimension=5, actions=100)
+SMALL = LinearInstanceFamily("dpdpe", dimension=5, n_arms=100)
 
 
 def test_dpdpe_ordering_dpe_below_cdp_below_ldp():
@@ -99,7 +99,7 @@ def test_dpdpe_ordering_dpe_below_cdp_below_ldp():
 def test_dpe_beats_dpe_fixedu_at_equal_communication():
     # observed (DP-DPE §7 setting k = 1000, d = 20, T = 1e5, 10 runs): DPE ≈ 1.64e4 (C = 8.4e3 reals),
     # DPE-FixedU (U = 39) ≈ 2.40e4 (C = 9.5e3 reals); standard errors ≈ 3e2
-    family = LinearInstanceFamily("dpdpe", dimension=20, actions=1000)
+    family = LinearInstanceFamily("dpdpe", dimension=20, n_arms=1000)
     dpe, dpe_result = _final("dpe", family, 10 ** 5, 10)
     fixed, fixed_result = _final("dpe-fixedu", family, 10 ** 5, 10)
     mean_dpe, se_dpe = _mean_se(dpe)

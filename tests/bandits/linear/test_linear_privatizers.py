@@ -84,7 +84,7 @@ def test_gaussian_noise_levels():
     assert math.isclose(central.noise_sd(users, s),
                         classical_gaussian_sigma(10.0, 0.25, sensitivity=2 * B * math.sqrt(s) / users))
     thm6 = LocalGaussianAverage(1.0, 1e-5, B).noise_sd(1, s)
-    thm2 = LocalGaussianAverage(1.0, 1e-5, B, constant="thm2").noise_sd(1, s)
+    thm2 = LocalGaussianAverage(1.0, 1e-5, B, local_constant="thm2").noise_sd(1, s)
     assert math.isclose(thm6 / thm2, math.sqrt(2))  # Li, Zhou & Ji 2022: Thm 2 lacks Thm 6's √2
     sound = CentralGaussianAverage(10.0, 0.25, B, "sound")
     assert math.isclose(sound.noise_sd(users, s),

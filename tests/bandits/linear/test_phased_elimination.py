@@ -33,7 +33,7 @@ def test_batch_pulls_ceil_and_at_least_one():
 
 
 def test_widths_paper_and_sound():
-    common = dict(dimension=2, base=3.0, batch=4, active=10, horizon=10 ** 5)
+    common = dict(dimension=2, base=3.0, batch_index=4, active=10, horizon=10 ** 5)
     L = math.log(4 * 10 * 10 ** 10)
     stat = math.sqrt(4 * 2 * L / 81)
     assert math.isclose(hanna_width("none", "paper", action_sizes=[5, 5], epsilon=None, **common),
@@ -59,7 +59,7 @@ def test_run_uses_exactly_the_horizon_and_finds_the_best_action():
 
 
 def test_same_seed_same_result_and_n_jobs_independent():
-    family = LinearInstanceFamily("sphere", dimension=2, actions=10)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
     algorithm = make_linear_algorithm("hanna-shuffled", epsilon=1.0)
     first = simulate(algorithm, family, 50_000, runs=2, seed=5)
     second = simulate(algorithm, family, 50_000, runs=2, seed=5, n_jobs=2)
@@ -67,7 +67,7 @@ def test_same_seed_same_result_and_n_jobs_independent():
 
 
 def test_per_user_path_runs():
-    family = LinearInstanceFamily("sphere", dimension=2, actions=5)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=5)
     result = simulate(make_linear_algorithm("hanna-local", epsilon=1.0), family, 20_000,
                       seed=1, per_user=True)
     assert result.per_user and result.final_regret().shape == (1,)
@@ -105,7 +105,7 @@ def test_shuffled_guarantee_covers_the_batches_actually_played(mode, monkeypatch
         return counts
 
     monkeypatch.setattr(PhasedEliminationPolicy, "_plan", spy)
-    simulate(algorithm, LinearInstanceFamily("sphere", dimension=2, actions=k), horizon, runs=2, seed=5)
+    simulate(algorithm, LinearInstanceFamily("sphere", dimension=2, n_arms=k), horizon, runs=2, seed=5)
     assert len(chosen) >= 10
     shuffled = privatizers.ShuffledLaplaceSum(epsilon, delta, mode)
     for users, nominal, local in chosen:

@@ -49,7 +49,7 @@ def test_estimates_forget_previous_batches() -> None:
 
 
 def test_elimination_uses_lemma2_with_the_active_count_before() -> None:
-    algorithm = dist_dp_se(1.0, confidence=0.1, batch_base=4)
+    algorithm = dist_dp_se(1.0, failure_probability=0.1, batch_base=4)
     policy = algorithm.start(n_arms=3, horizon=10 ** 6)
     _feed(policy, {0: 1.0, 1: 0.0, 2: 1.0})
     for _ in range(5):  # complete batches until the next one starts
@@ -59,7 +59,8 @@ def test_elimination_uses_lemma2_with_the_active_count_before() -> None:
     b = len(policy.radii)
     size = 4 ** b
     law = policy.privatizer.estimate_error_law(size)
-    assert policy.radii[-1] == chowdhury_radius(size, active_arms=3, batch_index=b, confidence=0.1,
+    assert policy.radii[-1] == chowdhury_radius(size, active_arms=3, batch_index=b,
+                                                 failure_probability=0.1,
                                                 error_law=law)
     assert 1 not in policy.active and {0, 2} <= set(policy.active)
 

@@ -9,9 +9,9 @@ from hypothesis import given, strategies as st
 
 from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.bandits.mab._elimination import (
-    check_confidence,
     chowdhury_radius,
     geometric_batch_sizes,
+    radius_p,
     surviving_arms,
     tenenbaum_width,
 )
@@ -24,8 +24,8 @@ def test_chowdhury_radius_is_lemma2() -> None:
     expected = (math.sqrt(math.log(4 * k * b * b / p) / (2 * l))
                 + sigma * math.sqrt(math.log(2 * k * b * b / p)) / l
                 + h * math.log(2 * k * b * b / p) / l)
-    got = chowdhury_radius(l, active_arms=k, batch_index=b, confidence=p,
-                           error_law=ErrorLaw(sigma=sigma, h=h))
+    got = chowdhury_radius(l, active_arms=k, batch_index=b, failure_probability=p,
+                           error_law=ErrorLaw(sigma=sigma, sub_exponential_scale=h))
     assert got == pytest.approx(expected, rel=1e-14)
 
 
@@ -62,7 +62,7 @@ def test_geometric_schedule(base, horizon) -> None:
     assert sizes[-1] <= horizon < sizes[-1] * base
 
 
-def test_confidence_defaults_to_one_over_horizon() -> None:
-    assert check_confidence(None, 1000) == 1e-3
-    with pytest.raises(ValueError, match="confidence"):
-        check_confidence(0.0, 10)
+def test_failure_probability_defaults_to_one_over_horizon() -> None:
+    assert radius_p(None, 1000) == 1e-3
+    with pytest.raises(ValueError, match="failure_probability"):
+        radius_p(0.0, 10)

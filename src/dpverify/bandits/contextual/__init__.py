@@ -11,8 +11,8 @@
 * :mod:`~dpverify.bandits.contextual.simulate` — :func:`simulate_contextual`.
 
 >>> from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, simulate_contextual
->>> result = simulate_contextual(SBLB(0.002, form="printed"), ContextualInstanceFamily(n_arms=5, dimension=2),
-...                              5000, seed=0)
+>>> result = simulate_contextual(SBLB(0.002, batch_form="printed"),
+...                              ContextualInstanceFamily(n_arms=5, dimension=2), 5000, seed=0)
 >>> result.guarantee.model
 'shuffle'
 """
@@ -51,7 +51,7 @@ def make_contextual_algorithm(name: str, *, epsilon: float | None = None, delta:
     """Build a contextual algorithm by name.
 
     ``sblb`` / ``sblb-fixed-batch``: central target (ε, δ) (SBLB's options:
-    regime, form, strict, batch_length, radius_scale, …); ``ldp-linucb``: ε is
+    regime, batch_form, strict, batch_length, radius_scale, …); ``ldp-linucb``: ε is
     the local ε0; ``linucb``: non-private (ε must be None).
 
     >>> make_contextual_algorithm("sblb-fixed-batch", epsilon=0.001).name

@@ -130,18 +130,21 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
         feasible_horizon = smallest_fitting_horizon(algorithm, q.epsilon, q.delta, dimension,
                                                     horizon)
     parameters = {
-        "regime": q.regime, "form": q.form, "internal_epsilon_target": q.epsilon,
-        "delta0": q.delta0, "local_epsilon_0": q.epsilon_0, "flip_probability_p": q.p,
-        "bits_per_entry_m": q.m, "randomized_bits_per_user": q.m * dimension * (dimension + 3) // 2,
+        "regime": q.regime, "batch_form": q.batch_form, "internal_epsilon_target": q.epsilon,
+        "shuffle_delta_0": q.shuffle_delta, "local_epsilon_0": q.local_epsilon,
+        "randomization_probability_p": q.randomization_probability, "bits_per_entry_m": q.bits,
+        "randomized_bits_per_user": q.bits * dimension * (dimension + 3) // 2,
         "messages_per_user": 1, "shuffler_batch_length_l": q.batch_length,
         "releases": q.shuffler_batches, "complete_releases": horizon // q.batch_length,
-        "lambda": q.lam, "eta": q.eta, "L": q.L, "S": q.S, "sigma": q.sigma}
+        "regularization_lambda": q.regularization, "eta": q.eta,
+        "context_bound_L": q.context_bound, "theta_bound_S": q.theta_bound, "sigma": q.sigma}
     schedule = [{"release": "every shuffler batch", "count": q.shuffler_batches,
-                 "batch_length_l": q.batch_length, "local_epsilon_0": q.epsilon_0,
-                 "flip_probability_p": q.p, "per_batch": guarantee.per_batch}]
+                 "batch_length_l": q.batch_length, "local_epsilon_0": q.local_epsilon,
+                 "randomization_probability_p": q.randomization_probability,
+                 "per_batch": guarantee.per_batch}]
     notes = [f"Garcelon et al. 2022 {algorithm.name} (Alg. {'4' if algorithm.fixed_batch else '1'}), "
              f"{q.regime} parameters", f"{algorithm.mode} mode" + (
-                 ": internal epsilon target calibrated, delta0 = delta/3, pld composition"
+                 ": internal epsilon target calibrated, shuffle delta0 = delta/3, pld composition"
                  if algorithm.mode == "sound" else ": the paper's constants (advanced composition)"),
              guarantee.notes]
     if feasible_horizon is not None:
@@ -157,11 +160,11 @@ def _cor8_limit(algorithm: Any, horizon: int) -> float | None:
     return cor8_epsilon_limit(horizon) if algorithm.regime == "cor8" else None
 
 
-def local_plan(algorithm: Any, *, horizon: Any, n_arms: Any = None, dimension: Any = None,
-               actions: Any = None) -> DeploymentPlan:
+def local_plan(algorithm: Any, *, horizon: Any, n_arms: Any = None,
+               dimension: Any = None) -> DeploymentPlan:
     """LinUCB (non-private) or LDP LinUCB (every report ε-LDP, l = 1): their ``plan()``,
     arguments as the algorithms' ``plan`` takes them (checked here)."""
-    sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
+    sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension,
                            required=("dimension",))
     horizon = check_positive_int(horizon, "horizon")
     dimension, n_arms = sizes["dimension"], sizes["n_arms"]
@@ -171,12 +174,14 @@ def local_plan(algorithm: Any, *, horizon: Any, n_arms: Any = None, dimension: A
     schedule: list[dict[str, Any]] = []
     if private:
         q = algorithm.parameters(horizon=horizon, dimension=dimension)
-        parameters.update(local_epsilon_0=q.epsilon_0, flip_probability_p=q.p,
-                          bits_per_entry_m=q.m, messages_per_user=1,
-                          randomized_bits_per_user=q.m * dimension * (dimension + 3) // 2,
-                          **{"lambda": q.lam})
+        parameters.update(local_epsilon_0=q.local_epsilon,
+                          randomization_probability_p=q.randomization_probability,
+                          bits_per_entry_m=q.bits, messages_per_user=1,
+                          randomized_bits_per_user=q.bits * dimension * (dimension + 3) // 2,
+                          regularization_lambda=q.regularization)
         schedule = [{"release": "every user's report", "count": horizon,
-                     "local_epsilon_0": q.epsilon_0, "flip_probability_p": q.p,
+                     "local_epsilon_0": q.local_epsilon,
+                     "randomization_probability_p": q.randomization_probability,
                      "per_batch": guarantee.per_batch}]
     return DeploymentPlan(algorithm=algorithm.name, mode=getattr(algorithm, "mode", "sound"),
                           model=guarantee.model, horizon=horizon,

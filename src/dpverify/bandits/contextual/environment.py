@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_in_range,
@@ -118,9 +119,11 @@ class ContextualLinearBandit:
         return int(self.theta_star.size)
 
     @property
-    def parameter_bound(self) -> float:
+    def theta_bound(self) -> float:
         """S = ‖θ*‖₂ (known to the algorithms through their own S >= this)."""
         return float(np.linalg.norm(self.theta_star))
+
+    parameter_bound = renamed_property("parameter_bound", "theta_bound")
 
     def contexts(self, rounds: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
         """The contexts of ``rounds`` consecutive rounds at once: shape ``(rounds, K, d)``."""
@@ -147,16 +150,17 @@ class ContextualLinearBandit:
                 f"L={self.context_bound:g}, {self.generator})")
 
 
+@renamed_parameters(parameter_bound="theta_bound")
 @dataclass(frozen=True)
 class ContextualInstanceFamily:
     """A picklable instance family: ``family(rng)`` draws θ* uniformly on the positive-orthant sphere.
 
-    ``‖θ*‖ = S = parameter_bound`` (default 1; ``L S <= 1`` is required). The
-    sizes are keyword-only (``n_arms``, ``dimension``: the names and order of every family).
+    ``‖θ*‖ = S = theta_bound`` (default 1; ``L S <= 1`` is required, L = ``context_bound``).
+    The sizes are keyword-only (``n_arms``, ``dimension``: the names and order of every family).
 
     >>> family = ContextualInstanceFamily(n_arms=5, dimension=3)
     >>> env = family(np.random.default_rng(1))
-    >>> env.dimension, env.n_arms, round(env.parameter_bound, 12)
+    >>> env.dimension, env.n_arms, round(env.theta_bound, 12)
     (3, 5, 1.0)
     """
 
@@ -165,8 +169,11 @@ class ContextualInstanceFamily:
     dimension: int
     generator: str = "sphere"
     context_bound: float = 1.0
-    parameter_bound: float = 1.0
+    theta_bound: float = 1.0
     correlation: float = 0.9
+
+    # the old spellings, read-only, for one release
+    parameter_bound = renamed_property("parameter_bound", "theta_bound")
 
     def __post_init__(self) -> None:
         check_positive_int(self.dimension, "dimension", maximum=MAX_DIMENSION,
@@ -174,17 +181,17 @@ class ContextualInstanceFamily:
         check_positive_int(self.n_arms, "n_arms")
         check_choice(self.generator, "generator", CONTEXT_GENERATORS)
         bound = check_positive(self.context_bound, "context_bound")
-        if bound * check_positive(self.parameter_bound, "parameter_bound") > 1 + 1e-12:
-            raise value_error("parameter_bound", self.parameter_bound,
+        if bound * check_positive(self.theta_bound, "theta_bound") > 1 + 1e-12:
+            raise value_error("theta_bound", self.theta_bound,
                               f"at most 1/context_bound = {1 / bound!r}")
         check_in_range(self.correlation, "correlation", 0.0, 1.0, high_closed=False)
 
     def __call__(self, rng: np.random.Generator) -> ContextualLinearBandit:
-        theta = _orthant_sphere(rng.standard_normal(self.dimension), self.parameter_bound)
+        theta = _orthant_sphere(rng.standard_normal(self.dimension), self.theta_bound)
         return ContextualLinearBandit(theta=theta, n_arms=self.n_arms,
                                       context_bound=self.context_bound, generator=self.generator,
                                       correlation=self.correlation)
 
     def describe(self) -> str:
         return (f"contextual(d={self.dimension}, K={self.n_arms}, {self.generator}, "
-                f"L={self.context_bound:g}, S={self.parameter_bound:g})")
+                f"L={self.context_bound:g}, S={self.theta_bound:g})")

@@ -26,13 +26,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 import dpverify.bandits.contextual.parameters as _params
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_delta,
     check_epsilon,
+    check_failure_probability,
     check_nonnegative,
     check_positive,
     check_positive_int,
-    check_probability,
     check_text,
 )
 from dpverify.bandits._policy import BanditGuarantee
@@ -44,17 +45,24 @@ from dpverify.guarantees import ApproxDP, PureDP
 __all__ = ["LinUCB", "LDPLinUCB", "oful_radius"]
 
 
-def oful_radius(t: float, *, confidence: float, sigma: float, d: int, L: float, S: float,
-                lam: float) -> float:
+@renamed_parameters(t="samples", confidence="failure_probability", d="dimension",
+                    L="context_bound", S="theta_bound", lam="regularization")
+def oful_radius(samples: float, *, failure_probability: float, sigma: float, dimension: int,
+                context_bound: float, theta_bound: float, regularization: float) -> float:
     """Abbasi-Yadkori et al. 2011 Thm 2: ``σ √(2 ln(1/δ) + d ln(1 + t L²/(λ d))) + √λ S``.
 
-    >>> round(oful_radius(0, confidence=0.01, sigma=0.5, d=2, L=1, S=1, lam=1), 6)
+    t = ``samples`` (observations in V), δ = ``failure_probability``, d = ``dimension``,
+    L = ``context_bound``, S = ``theta_bound``, λ = ``regularization``.
+
+    >>> round(oful_radius(0, failure_probability=0.01, sigma=0.5, dimension=2, context_bound=1,
+    ...                   theta_bound=1, regularization=1), 6)
     2.517427
     """
-    t = check_nonnegative(t, "t")
-    confidence = check_probability(confidence, "confidence", open_low=True, open_high=True)
-    lam = check_positive(lam, "lam")
-    inner = 2 * math.log(1 / confidence) + d * math.log1p(t * L * L / (lam * d))
+    t = check_nonnegative(samples, "samples")
+    delta = check_failure_probability(failure_probability)
+    lam = check_positive(regularization, "regularization")
+    d, L, S = dimension, context_bound, theta_bound
+    inner = 2 * math.log(1 / delta) + d * math.log1p(t * L * L / (lam * d))
     return sigma * math.sqrt(inner) + math.sqrt(lam) * S
 
 
@@ -67,12 +75,13 @@ class _ExactLearner(Learner):
         super().__init__(d)
 
     def regularization(self, samples: NDArray) -> NDArray:
-        return np.full(np.shape(samples), self.algorithm.lam)
+        return np.full(np.shape(samples), self.algorithm.regularization)
 
     def radius(self, samples: float, regularization: float) -> float:
         a = self.algorithm
-        return oful_radius(samples, confidence=a.confidence, sigma=a.sigma, d=self.d, L=a.L, S=a.S,
-                           lam=a.lam)
+        return oful_radius(samples, failure_probability=a.failure_probability, sigma=a.sigma,
+                           dimension=self.d, context_bound=a.context_bound,
+                           theta_bound=a.theta_bound, regularization=a.regularization)
 
     def user_stats(self, chosen: NDArray, rewards: NDArray, rng: np.random.Generator) -> NDArray:
         outer = chosen[:, self.rows] * chosen[:, self.cols]
@@ -89,27 +98,46 @@ class _ExactLearner(Learner):
         return gram, released[:, :d]
 
 
+@renamed_parameters(confidence="failure_probability", lam="regularization", L="context_bound",
+                    S="theta_bound")
 @dataclass(frozen=True)
 class LinUCB:
     """Non-private (rarely switching) OFUL.
+
+    Parameters
+    ----------
+    failure_probability
+        δ, the probability that the confidence ellipsoid fails, in (0, 1/2].
+    regularization
+        λ of ``V = λI + Σ x xᵀ``.
+    eta
+        η of the rarely-switching trigger (``det V`` grown by ``1 + η``).
+    context_bound, theta_bound, sigma
+        L (contexts' norm), S (θ*'s norm), σ (the rewards' sub-Gaussian noise).
 
     >>> LinUCB().guarantee(horizon=100, dimension=2).model
     'none'
     """
 
-    confidence: float = 0.01
-    lam: float = 1.0
+    failure_probability: float = 0.01
+    regularization: float = 1.0
     eta: float = 0.5
-    L: float = 1.0
-    S: float = 1.0
+    context_bound: float = 1.0
+    theta_bound: float = 1.0
     sigma: float = 0.5
     radius_scale: float = 1.0
     name: str = "linucb"
 
+    # the old spellings, read-only, for one release
+    confidence = renamed_property("confidence", "failure_probability")
+    lam = renamed_property("lam", "regularization")
+    L = renamed_property("L", "context_bound")
+    S = renamed_property("S", "theta_bound")
+
     def __post_init__(self) -> None:
         check_positive(self.radius_scale, "radius_scale")
-        check_probability(self.confidence, "confidence", open_low=True, open_high=True)
-        for field_name in ("lam", "L", "S", "sigma"):
+        check_failure_probability(self.failure_probability)
+        for field_name in ("regularization", "context_bound", "theta_bound", "sigma"):
             check_positive(getattr(self, field_name), field_name)
         check_nonnegative(self.eta, "eta")
         check_text(self.name, "name")
@@ -121,21 +149,24 @@ class LinUCB:
         return BanditGuarantee(model="none", per_batch=None, total=None, approx_dp=None,
                                notes="non-private")
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
-        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
-                          actions=actions)
+        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension)
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> None:
         return None
 
 
+@renamed_parameters(m="bits", L="context_bound", S="theta_bound")
 @dataclass(frozen=True)
 class LDPLinUCB:
     """LDP LinUCB: SBLB's learner on every user's own M_LDP report (l = 1), ε-LDP.
 
-    ``delta`` is the confidence δ of λ_j / β_j (the E_δ event), not a privacy δ.
+    ``delta`` is garcelon's δ of λ_j / β_j (the probability that the event E_δ fails),
+    as in SBLB, not a privacy δ; ``bits`` is m, the encoding bits per entry;
+    ``context_bound`` (L), ``theta_bound`` (S) and ``sigma`` are Assumption 3's bounds.
 
     >>> LDPLinUCB(epsilon=1.0).guarantee(horizon=100, dimension=2).approx_dp
     ApproxDP(epsilon=1.0, delta=0.0)
@@ -143,31 +174,37 @@ class LDPLinUCB:
 
     epsilon: float
     delta: float = 1e-6
-    m: int = 1
+    bits: int = 1
     eta: float = 0.5
-    L: float = 1.0
-    S: float = 1.0
+    context_bound: float = 1.0
+    theta_bound: float = 1.0
     sigma: float = 0.5
     radius_scale: float = 1.0
     name: str = "ldp-linucb"
+
+    # the old spellings, read-only, for one release
+    m = renamed_property("m", "bits")
+    L = renamed_property("L", "context_bound")
+    S = renamed_property("S", "theta_bound")
 
     def __post_init__(self) -> None:
         check_positive(self.radius_scale, "radius_scale")
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_delta(self.delta, allow_zero=False)
-        for field_name in ("L", "S", "sigma"):
+        for field_name in ("context_bound", "theta_bound", "sigma"):
             check_positive(getattr(self, field_name), field_name)
         check_nonnegative(self.eta, "eta")
-        object.__setattr__(self, "m", check_positive_int(self.m, "m"))
+        object.__setattr__(self, "bits", check_positive_int(self.bits, "bits"))
         check_text(self.name, "name")
 
     def parameters(self, *, horizon: int, dimension: int) -> _params.SBLBParameters:
-        p = _params.flip_probability(self.epsilon, m=self.m, d=dimension)
+        p = _params.flip_probability(self.epsilon, bits=self.bits, dimension=dimension)
         return _params.SBLBParameters(
-            regime="ldp", epsilon=self.epsilon, delta=self.delta, delta0=self.delta,
-            horizon=horizon, dimension=dimension, epsilon_0=self.epsilon, p=p, m=self.m,
-            batch_length=1, lam=math.sqrt(horizon), eta=self.eta, L=self.L, S=self.S,
-            sigma=self.sigma, form="derived")
+            regime="ldp", epsilon=self.epsilon, delta=self.delta, shuffle_delta=self.delta,
+            horizon=horizon, dimension=dimension, local_epsilon=self.epsilon,
+            randomization_probability=p, bits=self.bits, batch_length=1,
+            regularization=math.sqrt(horizon), eta=self.eta, context_bound=self.context_bound,
+            theta_bound=self.theta_bound, sigma=self.sigma, batch_form="derived")
 
     def start(self, *, horizon: int, dimension: int, per_user: bool = False) -> Learner:
         return ShuffledLinearLearner(self.parameters(horizon=horizon, dimension=dimension),
@@ -181,11 +218,11 @@ class LDPLinUCB:
                                notes="each user's report is epsilon-LDP (Prop. 4); one report per user",
                                requested=ApproxDP(self.epsilon, self.delta))
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """The deployment's parameters (no shuffler: one release per user)."""
-        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension,
-                          actions=actions)
+        return local_plan(self, horizon=horizon, n_arms=n_arms, dimension=dimension)
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> float:
         return self.epsilon

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_positive_int, check_probability, value_error
 from dpverify.bandits.contextual.parameters import number_of_bits
 from dpverify.mechanisms.encoding import LocalPrivatizer, randomized_rounding
@@ -48,13 +49,14 @@ __all__ = [
 ]
 
 
-def entry_count(d: int) -> int:
-    """``E = d + d(d+1)/2`` released sums (``d(d+3)/2``).
+@renamed_parameters(d="dimension")
+def entry_count(dimension: int) -> int:
+    """``E = d + d(d+1)/2`` released sums (``d(d+3)/2``), d = ``dimension``.
 
     >>> entry_count(5)
     20
     """
-    return number_of_bits(1, d)
+    return number_of_bits(1, dimension)
 
 
 def encoded_values(privatizer: LocalPrivatizer, contexts: Any, rewards: Any) -> NDArray[np.float64]:
@@ -71,20 +73,22 @@ def encoded_ones(privatizer: LocalPrivatizer, contexts: Any, rewards: Any, *,
                                           precision=privatizer.bits, rng=rng))
 
 
-def randomize_totals(ones: Any, users: Any, *, bits: int, p: float,
+@renamed_parameters(p="randomization_probability")
+def randomize_totals(ones: Any, users: Any, *, bits: int, randomization_probability: float,
                      rng: np.random.Generator) -> NDArray[np.int64]:
     """Exact law of the released sums given the encoded ones: ``Bin(ones, 1 − p/2) + Bin(m·users − ones, p/2)``.
 
     ``ones`` has shape ``(..., E)`` (encoded ones summed over a batch's users),
-    ``users`` broadcasts against its leading axes.
+    ``users`` broadcasts against its leading axes; m = ``bits`` per entry and
+    p = ``randomization_probability`` (each bit is replaced by a fair coin w.p. p).
 
     >>> rng = np.random.default_rng(0)
-    >>> randomize_totals([[3, 0]], 3, bits=1, p=0.0, rng=rng).tolist()  # p = 0: no noise
+    >>> randomize_totals([[3, 0]], 3, bits=1, randomization_probability=0.0, rng=rng).tolist()
     [[3, 0]]
     """
     ones = np.asarray(ones, dtype=np.int64)
     bits = check_positive_int(bits, "bits")
-    p = check_probability(p, "p")
+    p = check_probability(randomization_probability, "randomization_probability")
     totals = bits * np.asarray(users, dtype=np.int64)[..., None] if np.ndim(users) else \
         bits * check_positive_int(users, "users")
     zeros = totals - ones
@@ -120,24 +124,27 @@ def shuffler_release(privatizer: LocalPrivatizer, contexts: Any, rewards: Any, *
         return Shuffler().shuffle(reports, rng=rng).sum(axis=0)
     ones = encoded_ones(privatizer, contexts, rewards, rng=rng).sum(axis=0)
     users = int(np.shape(contexts)[0])
-    return randomize_totals(ones, users, bits=privatizer.bits, p=privatizer.flip_probability, rng=rng)
+    return randomize_totals(ones, users, bits=privatizer.bits,
+                            randomization_probability=privatizer.flip_probability, rng=rng)
 
 
-def debias(counts: Any, users: Any, *, d: int, bits: int,
-           p: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+@renamed_parameters(d="dimension", p="randomization_probability")
+def debias(counts: Any, users: Any, *, dimension: int, bits: int,
+           randomization_probability: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Alg. 1 step 3: ``count/(m(1−p)) − users/(2(1−p))`` on every entry → ``(Ũ, Z̃)``.
 
     Returns the symmetric ``(..., d, d)`` estimate of ``Σ x xᵀ/(2L²)`` and the
     ``(..., d)`` estimate of ``Σ r x/(2L)`` (each unbiased, since
-    ``E[count] = m(users p/2 + (1 − p) Σ v)``).
+    ``E[count] = m(users p/2 + (1 − p) Σ v)``); d = ``dimension``, m = ``bits``,
+    p = ``randomization_probability``.
 
-    >>> gram, vector = debias([[4, 3]], 2, d=1, bits=2, p=0.0)
+    >>> gram, vector = debias([[4, 3]], 2, dimension=1, bits=2, randomization_probability=0.0)
     >>> gram.tolist(), vector.tolist()
     ([[[0.5]]], [[1.0]])
     """
     counts = np.asarray(counts, dtype=float)
-    d = check_positive_int(d, "d")
-    p = check_probability(p, "p", open_high=True)
+    d = check_positive_int(dimension, "dimension")
+    p = check_probability(randomization_probability, "randomization_probability", open_high=True)
     users = np.asarray(users, dtype=float)
     if counts.shape[-1] != entry_count(d):
         raise value_error("counts", "<array>", f"with last axis of length d(d+3)/2 = {entry_count(d)}")

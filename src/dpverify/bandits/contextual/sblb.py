@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import dpverify.bandits.contextual.parameters as _params
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_choice,
@@ -77,11 +78,11 @@ __all__ = ["SBLB", "ShuffledLinearLearner"]
 def _basic_total(q: _params.SBLBParameters, horizon: int) -> ApproxDP:
     """Basic composition of the ⌈T/l⌉ releases, each (ε_c at δ0/T, δ0/T): (k ε_c, k δ0/T), rounded up."""
     batches = q.shuffler_batches
-    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m,
-                                           dimension=q.dimension, delta=q.delta0 / horizon)
+    per_batch = garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability, bits=q.bits,
+                                           dimension=q.dimension, delta=q.shuffle_delta / horizon)
     with working_precision():
         epsilon = round_up(batches * mpmath.mpf(per_batch), relative_error=1e-40)
-    return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.delta0) / horizon))
+    return ApproxDP(epsilon, _delta_sum(batches * Fraction(q.shuffle_delta) / horizon))
 
 
 def _delta_sum(*deltas: float | Fraction) -> float:
@@ -89,7 +90,7 @@ def _delta_sum(*deltas: float | Fraction) -> float:
     total = round_up(sum(Fraction(delta) for delta in deltas))
     if total >= 1:
         raise value_error("delta", float(sum(Fraction(d) for d in deltas)),
-                          "a total below 1 (delta0 and delta together)")
+                          "a total below 1 (shuffle_delta and delta together)")
     return total
 
 
@@ -104,11 +105,12 @@ class ShuffledLinearLearner(Learner):
         self.fixed_batch = fixed_batch
         self.per_user = per_user
         self.eta = params.eta
-        self.scale = params.L
-        self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.m,
-                                          local_epsilon=params.epsilon_0, context_bound=params.L)
+        self.scale = params.context_bound
+        self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.bits,
+                                          local_epsilon=params.local_epsilon,
+                                          context_bound=params.context_bound)
         self.p = self.privatizer.flip_probability
-        self._noise = (1 / params.m + 2 / ((1 - self.p) * math.sqrt(params.m)))
+        self._noise = (1 / params.bits + 2 / ((1 - self.p) * math.sqrt(params.bits)))
         super().__init__(params.dimension)
 
     def lam_j(self, samples: NDArray) -> NDArray:
@@ -116,16 +118,18 @@ class ShuffledLinearLearner(Learner):
         t = np.asarray(samples, dtype=float)
         safe = np.where(t > 0, t, 1.0)
         logs = np.where(t > 0, safe * np.log(2 * safe / self.params.delta), 0.0)
-        return np.sqrt(8 * logs) * self._noise + self.params.lam
+        return np.sqrt(8 * logs) * self._noise + self.params.regularization
 
     def regularization(self, samples: NDArray) -> NDArray:
-        return 2 * self.lam_j(samples) - self.params.lam
+        return 2 * self.lam_j(samples) - self.params.regularization
 
     def radius(self, samples: float, regularization: float) -> float:
         q = self.params
-        return _params.confidence_radius(samples, delta=q.delta, sigma=q.sigma, d=q.dimension,
-                                         L=q.L, S=q.S, m=q.m, p=self.p,
-                                         lam_t=(regularization + q.lam) / 2)
+        return _params.confidence_radius(
+            samples, failure_probability=q.delta, sigma=q.sigma, dimension=q.dimension,
+            context_bound=q.context_bound, theta_bound=q.theta_bound, bits=q.bits,
+            randomization_probability=self.p,
+            regularization=(regularization + q.regularization) / 2)
 
     def user_stats(self, chosen: NDArray, rewards: NDArray, rng: np.random.Generator) -> NDArray:
         if self.per_user:  # every user's M_LDP bits
@@ -135,12 +139,15 @@ class ShuffledLinearLearner(Learner):
     def release(self, summed: NDArray, rng: np.random.Generator) -> NDArray:
         if self.per_user:  # already the sums of the randomized bits (shuffling leaves sums alone)
             return summed
-        return randomize_totals(summed, self.unit, bits=self.params.m, p=self.p, rng=rng)
+        return randomize_totals(summed, self.unit, bits=self.params.bits,
+                                randomization_probability=self.p, rng=rng)
 
     def increments(self, released: NDArray) -> tuple[NDArray, NDArray]:
-        return debias(released, self.unit, d=self.params.dimension, bits=self.params.m, p=self.p)
+        return debias(released, self.unit, dimension=self.params.dimension, bits=self.params.bits,
+                      randomization_probability=self.p)
 
 
+@renamed_parameters(form="batch_form", L="context_bound", S="theta_bound")
 @dataclass(frozen=True)
 class SBLB:
     """SBLB (Alg. 1), or with ``fixed_batch=True`` Alg. 4, at the parameters of Cor. 7 or Cor. 8.
@@ -149,16 +156,17 @@ class SBLB:
     ----------
     epsilon, delta
         The central (JDP) target (δ0 = δ).
-    regime, form
+    regime, batch_form
         :func:`~dpverify.bandits.contextual.parameters.sblb_parameters`'s
-        ``"cor8"`` (default) or ``"cor7"``, and Thm 5's Eq. (3) form
-        (``"derived"``, default, or ``"printed"``).
+        ``"cor8"`` (default) or ``"cor7"``, and the form of Thm 5's Eq. (3) that
+        fixes the batch length (``"derived"``, default, or ``"printed"``).
     strict
         Enforce Cor. 8's ``ε <= 1/(27 T^{1/4})`` (default False: only p > 0).
     batch_length
         Override l (not the paper's; the guarantee is recomputed for it).
-    L, S, sigma
-        Assumption 3's bounds (σ = 1/2 for the Bernoulli instances).
+    context_bound, theta_bound, sigma
+        Assumption 3's bounds L (contexts' norm), S (θ*'s norm) and σ (the rewards'
+        sub-Gaussian noise; 1/2 for the Bernoulli instances).
     radius_scale
         Multiplies β_j in the users' UCB (default 1: Eq. (7) as printed). Not
         in the paper: an exploration knob for experiments (privacy unaffected:
@@ -177,15 +185,20 @@ class SBLB:
     epsilon: float
     delta: float = 1e-6
     regime: str = "cor8"
-    form: str = "derived"
+    batch_form: str = "derived"
     fixed_batch: bool = False
     strict: bool = False
     batch_length: int | None = None
-    L: float = 1.0
-    S: float = 1.0
+    context_bound: float = 1.0
+    theta_bound: float = 1.0
     sigma: float = 0.5
     radius_scale: float = 1.0
     mode: str = "paper"
+
+    # the old spellings, read-only, for one release
+    form = renamed_property("form", "batch_form")
+    L = renamed_property("L", "context_bound")
+    S = renamed_property("S", "theta_bound")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
@@ -193,11 +206,11 @@ class SBLB:
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         check_positive(self.radius_scale, "radius_scale")
         check_choice(self.regime, "regime", _params.REGIMES)
-        check_choice(self.form, "form", _params.BATCH_FORMS)
+        check_choice(self.batch_form, "batch_form", _params.BATCH_FORMS)
         if self.batch_length is not None:
             object.__setattr__(self, "batch_length", check_positive_int(self.batch_length,
                                                                          "batch_length"))
-        for name in ("L", "S", "sigma"):
+        for name in ("context_bound", "theta_bound", "sigma"):
             check_positive(getattr(self, name), name)
         check_flag(self.fixed_batch, "fixed_batch")
         check_flag(self.strict, "strict")
@@ -212,7 +225,9 @@ class SBLB:
             return sound_parameters(self, check_positive_int(horizon, "horizon"),
                                     check_positive_int(dimension, "dimension"))
         params = _params.sblb_parameters(self.epsilon, self.delta, horizon, dimension, self.regime,
-                                         form=self.form, L=self.L, S=self.S, sigma=self.sigma,
+                                         batch_form=self.batch_form,
+                                         context_bound=self.context_bound,
+                                         theta_bound=self.theta_bound, sigma=self.sigma,
                                          strict=self.strict)
         return params if self.batch_length is None else replace(params,
                                                                 batch_length=self.batch_length)
@@ -223,15 +238,16 @@ class SBLB:
                                      fixed_batch=self.fixed_batch, per_user=per_user,
                                      radius_scale=self.radius_scale)
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """Every deployment parameter (Cor. 7/8, Thm 5's l, the releases); infeasible when l > T.
 
         >>> plan = SBLB(1.0, regime="cor7", mode="sound").plan(horizon=10 ** 5, dimension=2)
         >>> plan.claim_met, plan.feasible_horizon > 10 ** 5
         (False, True)
         """
-        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension, actions=actions,
+        sizes = instance_sizes("contextual", n_arms=n_arms, dimension=dimension,
                                required=("dimension",))
         return sblb_plan(self, horizon=check_positive_int(horizon, "horizon"),
                          dimension=sizes["dimension"], n_arms=sizes["n_arms"])
@@ -249,13 +265,14 @@ class SBLB:
             composition = "pld" if self.mode == "sound" else "advanced"
         composition = check_choice(composition, "composition", GARCELON_COMPOSITIONS)
         q = self.parameters(horizon=horizon, dimension=dimension)
-        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.p, bits=q.m,
-                                               dimension=q.dimension, delta=q.delta0)
+        per_batch = garcelon_per_batch_epsilon(q.batch_length, q.randomization_probability,
+                                               bits=q.bits, dimension=q.dimension,
+                                               delta=q.shuffle_delta)
         try:
-            total = garcelon_total_guarantee(q.batch_length, horizon, q.p, bits=q.m,
-                                             dimension=q.dimension, delta=q.delta0,
-                                             delta_slack=q.delta0,
-                                             composition=composition)
+            total = garcelon_total_guarantee(q.batch_length, horizon, q.randomization_probability,
+                                             bits=q.bits, dimension=q.dimension,
+                                             delta=q.shuffle_delta,
+                                             delta_slack=q.shuffle_delta, composition=composition)
         except (ValueError, OverflowError):  # ε_c so large that composing it overflows
             if not fallback:
                 raise
@@ -263,14 +280,15 @@ class SBLB:
             total = _basic_total(q, horizon)
         with_event = ApproxDP(total.epsilon, _delta_sum(total.delta, q.delta))
         released = horizon // q.batch_length
-        notes = (f"local: {PureDP(q.epsilon_0)!r} per report (Prop. 4); per release: Prop. 13 "
+        notes = (f"local: {PureDP(q.local_epsilon)!r} per report (Prop. 4); per release: Prop. 13 "
                  f"at delta0 (+ delta for E_delta); total: {composition} composition of "
                  f"ceil(T/l) = {q.shuffler_batches} releases ({released} complete), per-batch "
                  f"delta0/T, slack delta0, + delta (E_delta); l = {q.batch_length} "
-                 f"(Thm 5, {q.form} form{'' if self.batch_length is None else ', overridden'})"
+                 f"(Thm 5, {q.batch_form} form{'' if self.batch_length is None else ', overridden'})"
                  + ("; l > T: no batch completes, nothing is ever released (the accountants' "
                     "number is then only an upper bound)" if released == 0 else ""))
-        return BanditGuarantee(model="shuffle", per_batch=ApproxDP(per_batch, _delta_sum(q.delta0, q.delta)),
+        return BanditGuarantee(model="shuffle",
+                               per_batch=ApproxDP(per_batch, _delta_sum(q.shuffle_delta, q.delta)),
                                total=with_event, approx_dp=with_event, notes=notes,
                                requested=ApproxDP(self.epsilon, self.delta))
 
@@ -297,5 +315,5 @@ class SBLB:
         return out
 
     def local_epsilon(self, *, horizon: int, dimension: int) -> float:
-        return self.parameters(horizon=horizon, dimension=dimension).epsilon_0
+        return self.parameters(horizon=horizon, dimension=dimension).local_epsilon
 

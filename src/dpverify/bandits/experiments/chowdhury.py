@@ -7,7 +7,7 @@
   (:func:`~dpverify.bandits.environments.mslr_synthetic_instance`; the real
   MSLR-WEB10K data cannot be downloaded here), K = 50, ε = 1, 5, 10, T = 10^6.
   Settings of the paper's experiments (Sec. 7, and the authors' public code): clipped
-  Gaussian rewards (sd 0.1), confidence p = 0.1 in β(b) and DP-SE, batches
+  Gaussian rewards (sd 0.1), failure probability p = 0.1 in β(b) and DP-SE, batches
   ``4^b`` (what produced the figures; Algorithm 1 says 2^b). τ keeps the
   theorems' p = 1/T (the reference code's log(2/0.1) only changes m).
 * ``chowdhury2023-fig2`` — App. J Fig. 2: the same four algorithms on the easy
@@ -34,11 +34,11 @@ from dpverify.bandits.experiments._spec import AlgorithmSpec, Experiment, Panel
 __all__ = ["CHOWDHURY_EXPERIMENTS"]
 
 
-_FIG1_OPTIONS = (("batch_base", 4), ("confidence", 0.1))
+_FIG1_OPTIONS = (("batch_base", 4), ("failure_probability", 0.1))
 
 
 def _fig1_algorithms() -> tuple[AlgorithmSpec, ...]:
-    return (AlgorithmSpec("dp-se", "DP-SE", (("confidence", 0.1),)),
+    return (AlgorithmSpec("dp-se", "DP-SE", (("failure_probability", 0.1),)),
             AlgorithmSpec("dist-dp-se", "Dist-DP-SE", _FIG1_OPTIONS),
             AlgorithmSpec("dist-rdp-se", "Dist-RDP-SE (s=10)", _FIG1_OPTIONS + (("scale_factor", 10.0),)),
             AlgorithmSpec("dist-rdp-se", "Dist-RDP-SE (s=100)", _FIG1_OPTIONS + (("scale_factor", 100.0),)))
@@ -74,7 +74,7 @@ def _over_epsilon(name: str, description: str, family: InstanceFamily, horizon: 
 
 
 def _fig4_algorithms() -> tuple[AlgorithmSpec, ...]:
-    options = (("batch_base", 2), ("confidence", 0.1))
+    options = (("batch_base", 2), ("failure_probability", 0.1))
     return (AlgorithmSpec("cdp-se", "CDP-SE", options),
             AlgorithmSpec("ldp-se", "LDP-SE", options),
             AlgorithmSpec("dist-dp-se", "Dist-DP-SE", options),

@@ -34,7 +34,7 @@ __all__ = ["DPDPE_EPSILONS", "DPDPE_EXPERIMENTS", "EqualCommunicationSpec",
 DPDPE_EPSILONS = (1.0, 2.0, 5.0, 10.0, 14.0)
 
 
-_DPDPE = LinearInstanceFamily("dpdpe", dimension=20, actions=1000)
+_DPDPE = LinearInstanceFamily("dpdpe", dimension=20, n_arms=1000)
 
 
 def _dpdpe_fig2a() -> Experiment:

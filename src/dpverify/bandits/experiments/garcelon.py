@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 import dpverify.bandits.plots as plots
+from dpverify._deprecation import renamed_parameters
 from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.contextual.linucb import LDPLinUCB, LinUCB
 from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
@@ -81,9 +82,9 @@ def _family_of(key: str) -> str:
 
 def _scaling_algorithms(epsilon: float) -> list[tuple[str, Any]]:
     return [("SBLB (Cor. 8, derived l)", SBLB(epsilon, DELTA, strict=False)),
-            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, form="printed", strict=False)),
+            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, batch_form="printed", strict=False)),
             ("SBLB fixed-batch (Cor. 8, printed l)",
-             SBLB(epsilon, DELTA, form="printed", strict=False, fixed_batch=True)),
+             SBLB(epsilon, DELTA, batch_form="printed", strict=False, fixed_batch=True)),
             ("LDP LinUCB (eps0 = 1)", LDPLinUCB(1.0, DELTA)),
             ("LinUCB", LinUCB())]
 
@@ -92,9 +93,9 @@ def _privacy_algorithms(epsilon: float, horizon: int, dimension: int) -> list[tu
     sblb = SBLB(epsilon, DELTA, strict=False)
     local = sblb.parameters(horizon=horizon, dimension=dimension).epsilon_0
     return [("SBLB (Cor. 8, derived l)", sblb),
-            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, form="printed", strict=False)),
+            ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, batch_form="printed", strict=False)),
             ("SBLB fixed-batch (Cor. 8, printed l)",
-             SBLB(epsilon, DELTA, form="printed", strict=False, fixed_batch=True)),
+             SBLB(epsilon, DELTA, batch_form="printed", strict=False, fixed_batch=True)),
             ("LDP LinUCB (same eps0)", LDPLinUCB(local, DELTA)),
             ("LinUCB", LinUCB())]
 
@@ -187,12 +188,13 @@ def rows(results: tuple) -> list[dict[str, Any]]:
     return out
 
 
-def fit_slopes(table: list[dict[str, Any]], *, min_horizon: float) -> list[dict[str, Any]]:
+@renamed_parameters(table="rows")
+def fit_slopes(rows: list[dict[str, Any]], *, min_horizon: float) -> list[dict[str, Any]]:
     """Least-squares slope of log Reg(T) on log T per (algorithm, d), over T >= ``min_horizon``."""
     slopes = []
-    keys = dict.fromkeys((r["algorithm"], r["dimension"]) for r in table)
+    keys = dict.fromkeys((r["algorithm"], r["dimension"]) for r in rows)
     for algorithm, dimension in keys:
-        own = [r for r in table if r["algorithm"] == algorithm and r["dimension"] == dimension
+        own = [r for r in rows if r["algorithm"] == algorithm and r["dimension"] == dimension
                and r["horizon"] >= min_horizon and r["final_regret"] > 0]
         if len(own) < 2:
             continue

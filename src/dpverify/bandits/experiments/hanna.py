@@ -28,7 +28,7 @@ HANNA_EPSILONS = (0.1, 0.3, 1.0, 3.0, 10.0)
 
 
 def _hanna_fig2() -> Experiment:
-    family = LinearInstanceFamily("sphere", dimension=2, actions=10)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
     algorithms = (LinearAlgorithmSpec("hanna-central", "Alg. 1 (central)"),
                   LinearAlgorithmSpec("hanna-local", "Alg. 2 (local, ε0 = ε)"),
                   LinearAlgorithmSpec("hanna-shuffled", "Alg. 3 (shuffled)"),
@@ -40,7 +40,7 @@ def _hanna_fig2() -> Experiment:
 
 
 def _hanna_fig3b() -> Experiment:
-    family = LinearInstanceFamily("sphere", dimension=2, actions=1000)
+    family = LinearInstanceFamily("sphere", dimension=2, n_arms=1000)
     algorithms = (LinearAlgorithmSpec("hanna-central", "Alg. 1 (core set)"),
                   LinearAlgorithmSpec("hanna-central", "Alg. 1 no core set",
                                       (("core_set", False),)),

@@ -14,11 +14,11 @@ A spec file is a grid, expanded into one panel per (instance, horizon, ε, δ)::
     [[algorithms]]
     name = "dist-dp-se"               # a make_algorithm or make_linear_algorithm name
     label = "Dist-DP-SE"              # optional (default: the name)
-    options = { batch_base = 4, confidence = 0.1 }
+    options = { batch_base = 4, failure_probability = 0.1 }
 
     [[instances]]
     family = "easy"                   # random instances: easy | hard | mslr-synthetic
-    arms = 10                         # optional; rewards = "bernoulli" | "clipped-gaussian"
+    n_arms = 10                       # optional; rewards = "bernoulli" | "clipped-gaussian"
 
     [[instances]]
     name = "three arms"               # an explicit instance (the same in every run)
@@ -30,10 +30,14 @@ A spec file is a grid, expanded into one panel per (instance, horizon, ε, δ)::
                                       # relative to the spec file
 
     [[instances]]
-    linear_family = "sphere"          # Hanna et al. 2022's random instances (or "dpdpe"): arms, dimension
+    linear_family = "sphere"          # Hanna et al. 2022's random instances (or "dpdpe"): n_arms, dimension
 
 Or a registered experiment, run as a sweep: ``experiment = "chowdhury2023-fig1"``
 with optional ``scale``, ``runs``, ``seed``, ``panels``.
+
+Keys renamed in house v3 are still read for one release, with a ``FutureWarning``
+naming the new key: ``arms`` (now ``n_arms``) and the algorithm options of
+:data:`RENAMED_OPTIONS` (``confidence`` is now ``failure_probability``, ...).
 """
 
 from __future__ import annotations
@@ -48,13 +52,33 @@ from dpverify.bandits.environments import instance_family
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
 from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.experiments.sweeps import SweepSpec, instance_entropy
-from dpverify.bandits.instance_files import instance_from_mapping, load_instance, read_toml
+from dpverify.bandits.instance_files import (
+    _renamed_keys,
+    instance_from_mapping,
+    load_instance,
+    read_toml,
+)
 from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.mab import ALGORITHM_NAMES
 from dpverify.errors import DpverifyTypeError
 
-__all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec"]
+__all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec", "RENAMED_OPTIONS"]
+
+#: Algorithm options renamed in house v3 (old spelling -> new), read from spec files with a
+#: warning for one release.
+RENAMED_OPTIONS = {
+    "confidence": "failure_probability",
+    "tail_probability": "noise_failure_probability",
+    "alpha": "client_sampling_exponent",
+    "actions": "n_arms",
+    "population": "population_size",
+    "form": "batch_form",
+    "L": "context_bound",
+    "S": "theta_bound",
+    "lam": "regularization",
+    "m": "bits",
+}
 
 _TOP_KEYS = {"name", "kind", "runs", "seed", "checkpoints", "epsilons", "horizons", "deltas",
              "algorithms", "instances", "description", "per_user", "note", "reference",
@@ -168,6 +192,7 @@ def _algorithm(entry: Any) -> Any:
     options = entry.get("options", {})
     if not isinstance(options, dict):
         raise value_error("algorithms.options", options, "a table of constructor options")
+    options = _renamed_keys(options, RENAMED_OPTIONS, "algorithms.options")
     spec = AlgorithmSpec if name in ALGORITHM_NAMES else LinearAlgorithmSpec
     return spec(name, str(entry.get("label", name)), tuple(sorted(options.items())))
 
@@ -175,13 +200,15 @@ def _algorithm(entry: Any) -> Any:
 def _instances(entry: Any, base: Path) -> tuple[str, Any]:
     if not isinstance(entry, dict):
         raise value_error("instances", entry, "tables (family, linear_family, means/theta or file)")
+    if "family" in entry or "linear_family" in entry:
+        entry = _renamed_keys(entry, {"arms": "n_arms"}, "instances")
     if "family" in entry:
-        family = instance_family(entry["family"], n_arms=entry.get("arms"),
+        family = instance_family(entry["family"], n_arms=entry.get("n_arms"),
                                  rewards=entry.get("rewards", "clipped-gaussian"))
         return entry.get("name", family.describe()), family
     if "linear_family" in entry:
         family = LinearInstanceFamily(entry["linear_family"], dimension=entry.get("dimension", 2),
-                                      actions=entry.get("arms", 10))
+                                      n_arms=entry.get("n_arms", 10))
         return entry.get("name", family.describe()), family
     if "file" in entry:
         instance = load_instance(base / entry["file"])

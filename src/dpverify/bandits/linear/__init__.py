@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_choice, value_error
 from dpverify.bandits.linear.distributed_phased_elimination import (
     DistributedPhasedElimination,
@@ -71,14 +72,14 @@ def _dpdpe(model: str) -> Callable[..., Any]:
 
 
 def _fixed_users(epsilon: float | None, delta: float, *, horizon: int | None = None,
-                 dimension: int = 20, actions: int = 1000,
+                 dimension: int = 20, n_arms: int = 1000,
                  users: int | str = "equal-communication", calibration_runs: int = 20,
                  calibration_seed: int = 0, **options: Any) -> Any:
     if isinstance(users, str):
         rule = check_choice(users, "users", FIXED_USERS_RULES)
         if horizon is None:
             raise value_error("horizon", None, "given (or an integer users) for dpe-fixedu")
-        users = fixed_users(horizon, rule=rule, dimension=dimension, actions=actions,
+        users = fixed_users(horizon, rule=rule, dimension=dimension, n_arms=n_arms,
                             runs=calibration_runs, seed=calibration_seed, **options)
         how = ("equal communication, calibrated on "
                f"{calibration_runs} simulated runs" if rule == "equal-communication"
@@ -105,24 +106,25 @@ LINEAR_ALGORITHM_NAMES = tuple(_BUILDERS)
 NON_PRIVATE_LINEAR_ALGORITHMS = frozenset({"hanna-nonprivate", "dpe", "dpe-fixedu"})
 
 
+@renamed_parameters(actions="n_arms")
 def make_linear_algorithm(name: str, *, epsilon: float | None = None, delta: float | None = None,
                           **options: Any) -> Any:
     """The linear algorithm called ``name`` (module table) at (ε, δ).
 
     ``delta`` defaults to 1e-6 for Hanna et al. 2022 (Alg. 3's δ) and 0.25 for DP-DPE
     (Li, Zhou & Ji 2022, §7). ``options`` go to the constructor (``mode``, ``core_set``,
-    ``alpha``, ``reward_bound``, ``local_constant``, …). ``dpe-fixedu`` takes
+    ``client_sampling_exponent``, ``reward_bound``, ``local_constant``, …). ``dpe-fixedu`` takes
     ``users``: an integer U, or how to size it for ``horizon`` —
     ``"equal-communication"`` (default: U whose simulated mean communication
     equals DPE's on ``calibration_runs`` runs, seed ``calibration_seed``, of
-    DP-DPE's instances with ``actions`` actions in R^``dimension``; as the
+    DP-DPE's instances with ``n_arms`` actions in R^``dimension``; as the
     dpdpe-fig2c experiment) or ``"nominal"`` (the constant-support rule, 2.8x
     DPE's communication at T = 10^6); :func:`fixed_users`. The algorithm's
     ``name`` says which.
 
     >>> make_linear_algorithm("dpe-fixedu", horizon=10 ** 6, users="nominal").name
     'DPE-FixedU (U=245, nominal rule)'
-    >>> users = make_linear_algorithm("dpe-fixedu", horizon=10 ** 4, dimension=5, actions=50,
+    >>> users = make_linear_algorithm("dpe-fixedu", horizon=10 ** 4, dimension=5, n_arms=50,
     ...                               calibration_runs=2).users
     >>> 20 <= users <= 26   # 22-24 seen: the simulated runs' eliminations follow the BLAS kernels
     True

@@ -23,32 +23,32 @@ from dpverify.mechanisms import Laplace
 __all__ = ["hanna_plan", "dpdpe_plan", "core_set_bound"]
 
 
-def linear_plan(algorithm: Any, build: Any, *, horizon: Any, n_arms: Any, dimension: Any,
-                actions: Any) -> DeploymentPlan:
+def linear_plan(algorithm: Any, build: Any, *, horizon: Any, n_arms: Any,
+                dimension: Any) -> DeploymentPlan:
     """The ``plan`` of a linear algorithm: sizes checked as every family checks them, then
-    ``build(algorithm, horizon=, dimension=, actions=)`` (:func:`hanna_plan` or :func:`dpdpe_plan`)."""
-    sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension, actions=actions,
-                           required=("dimension", "actions"))
+    ``build(algorithm, horizon=, dimension=, n_arms=)`` (:func:`hanna_plan` or :func:`dpdpe_plan`)."""
+    sizes = instance_sizes("linear", n_arms=n_arms, dimension=dimension,
+                           required=("n_arms", "dimension"))
     return build(algorithm, horizon=check_positive_int(horizon, "horizon"),
-                 dimension=sizes["dimension"], actions=sizes["actions"])
+                 dimension=sizes["dimension"], n_arms=sizes["n_arms"])
 
 
-def core_set_bound(actions: int, dimension: int, core_set: bool = True) -> int:
+def core_set_bound(n_arms: int, dimension: int, core_set: bool = True) -> int:
     """The most core actions a phase can use: ``min(k, ⌊4d log log d + 16⌋)`` (all k without pruning).
 
     >>> core_set_bound(1000, 20), core_set_bound(5, 20), core_set_bound(1000, 20, core_set=False)
     (103, 5, 1000)
     """
-    return actions if not core_set else min(actions, support_size_bound(dimension))
+    return n_arms if not core_set else min(n_arms, support_size_bound(dimension))
 
 
-def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
+def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> DeploymentPlan:
     """Hanna et al. 2022, Alg. 1/2/3: one record per batch i (N_i = ⌈q^i⌉ users at least, N_i + |C| − 1 at most).
     """
     base, count = batch_base(horizon), batch_count(horizon)
-    core = core_set_bound(actions, dimension, algorithm.core_set)
+    core = core_set_bound(n_arms, dimension, algorithm.core_set)
     privatizer = algorithm.privatizer
-    guarantee = algorithm.guarantee(n_arms=actions, horizon=horizon)
+    guarantee = algorithm.guarantee(n_arms=n_arms, horizon=horizon)
     schedule = []
     for phase in range(1, count + 1):
         nominal = max(1, math.ceil(base ** phase))
@@ -63,7 +63,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
             record.update(noise_parameters(Laplace(scale=batch.scale)))
             # as PhasedElimination.guarantee: paper mode's ε0 covers up to N_i + k − 1 users
             record["per_batch"] = guarantee_dict(
-                privatizer.guarantee(nominal, local_users=nominal + actions - 1
+                privatizer.guarantee(nominal, local_users=nominal + n_arms - 1
                                      if algorithm.mode == "paper" else None)
                 if algorithm.model == "shuffle" else privatizer.guarantee(nominal))
         schedule.append(record)
@@ -86,7 +86,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
                           horizon=horizon, requested=_requested(algorithm),
                           guarantee=guarantee.approx_dp, per_batch=guarantee.per_batch,
                           parameters=parameters, schedule=schedule, notes=notes,
-                          instance={"dimension": dimension, "actions": actions})
+                          instance={"n_arms": n_arms, "dimension": dimension})
 
 
 def _requested(algorithm: Any) -> Any:
@@ -95,13 +95,14 @@ def _requested(algorithm: Any) -> Any:
     return ApproxDP(algorithm.epsilon, algorithm.delta)
 
 
-def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) -> DeploymentPlan:
+def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> DeploymentPlan:
     """DP-DPE: one record per phase l (h_l plays, |U_l| fresh clients, noise at s_l <= the core bound)."""
     privatizer = algorithm.privatizer
-    guarantee = algorithm.guarantee(n_arms=actions, horizon=horizon)
-    coordinates = core_set_bound(actions, dimension)
+    guarantee = algorithm.guarantee(n_arms=n_arms, horizon=horizon)
+    coordinates = core_set_bound(n_arms, dimension)
     schedule = []
-    for phase, plays, _ in phase_schedule(horizon, dimension, algorithm.alpha):
+    for phase, plays, _ in phase_schedule(horizon, dimension,
+                                          algorithm.client_sampling_exponent):
         users = algorithm.phase_users(phase)
         record: dict[str, Any] = {"phase": phase, "plays_h": plays, "users_U": users,
                                   "coordinates_s_at_most": coordinates,
@@ -119,10 +120,11 @@ def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
             record["per_batch"] = guarantee_dict(privatizer.guarantee(users, coordinates))
         schedule.append(record)
     parameters: dict[str, Any] = {
-        "privatizer": privatizer.name, "alpha": algorithm.alpha,
+        "privatizer": privatizer.name,
+        "client_sampling_exponent_alpha": algorithm.client_sampling_exponent,
         "heterogeneity_sigma": algorithm.heterogeneity, "reward_bound_B": algorithm.reward_bound,
-        "confidence_beta": algorithm.confidence if algorithm.confidence is not None
-        else 1.0 / (actions * horizon),
+        "failure_probability_beta": algorithm.failure_probability
+        if algorithm.failure_probability is not None else min(0.5, 1.0 / (n_arms * horizon)),
         "h_1": design_budget(dimension), "phases": len(schedule), "fixed_users_U": algorithm.users,
         "users_total": sum(r["users_U"] for r in schedule)}
     if algorithm.model in ("central", "local"):
@@ -135,4 +137,4 @@ def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, actions: int) ->
                           guarantee=guarantee.approx_dp, per_batch=guarantee.per_batch,
                           parameters=parameters, schedule=schedule, notes=notes,
                           calibration="exact" if algorithm.mode == "sound" else "paper",
-                          instance={"dimension": dimension, "actions": actions})
+                          instance={"n_arms": n_arms, "dimension": dimension})

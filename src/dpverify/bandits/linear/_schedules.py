@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_in_range, check_positive_int
 from dpverify.bandits.design import design_budget
 
@@ -49,17 +50,24 @@ def nominal_batch_sizes(horizon: int) -> list[int]:
     return sorted({max(1, math.ceil(base ** i)) for i in range(1, batch_count(horizon) + 1)})
 
 
-def phase_schedule(horizon: int, d: int, alpha: float) -> list[tuple[int, float, int]]:
+@renamed_parameters(d="dimension", alpha="client_sampling_exponent")
+def phase_schedule(horizon: int, dimension: int, client_sampling_exponent: float
+                   ) -> list[tuple[int, float, int]]:
     """Nominal ``(l, h_l, ⌈2^{αl}⌉)`` of the phases started before T (``Σ h_{l'} < T``).
+
+    α = ``client_sampling_exponent``: phase l samples ⌈2^{αl}⌉ clients (Li, Zhou & Ji 2022,
+    Alg. 1 l. 6).
 
     >>> [(l, round(h, 2), u) for l, h, u in phase_schedule(10 ** 6, 20, 0.8)][:3]
     [(1, 103.78, 2), (2, 207.55, 4), (3, 415.1, 6)]
     >>> len(phase_schedule(10 ** 6, 20, 0.8))
     14
     """
-    horizon, d = check_positive_int(horizon, "horizon"), check_positive_int(d, "d")
-    alpha = check_in_range(alpha, "alpha", 0.0, 1.0, low_closed=False, high_closed=False)
-    h1, played, phases = design_budget(d), 0.0, []
+    horizon = check_positive_int(horizon, "horizon")
+    dimension = check_positive_int(dimension, "dimension")
+    alpha = check_in_range(client_sampling_exponent, "client_sampling_exponent", 0.0, 1.0,
+                           low_closed=False, high_closed=False)
+    h1, played, phases = design_budget(dimension), 0.0, []
     l = 1
     while played < horizon:
         h = h1 * 2 ** (l - 1)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -129,9 +130,10 @@ class CentralGaussianAverage(_GaussianAverage):
         """σ_nc of a phase with ``users`` clients and ``dimension`` = s_l coordinates."""
         return self.sigma_ratio * self.sensitivity(users, dimension)
 
-    def width_sigma(self, users: int, dimension: int, d: int) -> float:
+    @renamed_parameters(d="span_dimension")
+    def width_sigma(self, users: int, dimension: int, span_dimension: int) -> float:
         """σ_n = 2σ_nc√d (Li, Zhou & Ji 2022, Thm 5)."""
-        return 2 * self.noise_sd(users, dimension) * math.sqrt(d)
+        return 2 * self.noise_sd(users, dimension) * math.sqrt(span_dimension)
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
                           per_user: bool = False) -> NDArray[np.float64]:
@@ -149,18 +151,19 @@ class CentralGaussianAverage(_GaussianAverage):
                                                (size, dimension))
 
 
+@renamed_parameters(constant="local_constant")
 @dataclass(frozen=True)
 class LocalGaussianAverage(_GaussianAverage):
     """Li, Zhou & Ji 2022, Thm 2/6 (Eq. 7): every client adds ``N(0, σ_nl² I)``; the server averages.
 
     Per-message sensitivity ``Δ = 2B√s``; ``σ_nl = 2B√(2 s ln(1.25/δ))/ε``
-    (``constant="thm6"``, App. A.2, the default) or ``2B√(s ln(1.25/δ))/ε``
+    (``local_constant="thm6"``, App. A.2, the default) or ``2B√(s ln(1.25/δ))/ε``
     (``"thm2"``, §4.2 as printed: √2 smaller than Thm 6, which follows from
     the Gaussian mechanism, their Thm 8) in paper mode; the
     analytic σ in sound mode. Width noise ``σ_n = 2σ_nl√(d/|U|)``. The fast path
     draws the average noise ``N(0, σ_nl²/|U|)`` (its exact law).
 
-    >>> LocalGaussianAverage(1.0, 1e-5, constant="thm2").guarantee().delta > 1e-5
+    >>> LocalGaussianAverage(1.0, 1e-5, local_constant="thm2").guarantee().delta > 1e-5
     True
     """
 
@@ -168,20 +171,23 @@ class LocalGaussianAverage(_GaussianAverage):
     delta: float
     bound: float = 1.0
     mode: str = "paper"
-    constant: str = "thm6"
+    local_constant: str = "thm6"
     name = "local Gaussian (LDP-DPE)"
     model = "local"
 
+    # the old spellings, read-only, for one release
+    constant = renamed_property("constant", "local_constant")
+
     def __post_init__(self) -> None:
         self._check()
-        object.__setattr__(self, "constant", check_choice(self.constant, "constant",
-                                                          LOCAL_CONSTANTS))
+        object.__setattr__(self, "local_constant", check_choice(
+            self.local_constant, "local_constant", LOCAL_CONSTANTS))
 
     @property
     def sigma_ratio(self) -> float:
         if self.mode == "sound":
             return self._sound_ratio
-        factor = 1.0 if self.constant == "thm6" else 1 / math.sqrt(2)
+        factor = 1.0 if self.local_constant == "thm6" else 1 / math.sqrt(2)
         return factor * classical_gaussian_sigma(self.epsilon, self.delta)
 
     def sensitivity(self, users: int, dimension: int) -> float:
@@ -191,9 +197,10 @@ class LocalGaussianAverage(_GaussianAverage):
         """σ_nl (each client's noise)."""
         return self.sigma_ratio * self.sensitivity(users, dimension)
 
-    def width_sigma(self, users: int, dimension: int, d: int) -> float:
+    @renamed_parameters(d="span_dimension")
+    def width_sigma(self, users: int, dimension: int, span_dimension: int) -> float:
         """``σ_n = 2σ_nl√(d/|U|)`` (Li, Zhou & Ji 2022, Thm 6; its proof's ``2σ_nl√d/|U|`` is a typo)."""
-        return 2 * self.noise_sd(users, dimension) * math.sqrt(d / users)
+        return 2 * self.noise_sd(users, dimension) * math.sqrt(span_dimension / users)
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
                           per_user: bool = False) -> NDArray[np.float64]:
@@ -261,8 +268,9 @@ class ShuffleVectorAverage:
         """σ_ns = √(variance proxy) of one coordinate of the average."""
         return math.sqrt(self.protocol(users, dimension).variance_proxy())
 
-    def width_sigma(self, users: int, dimension: int, d: int) -> float:
-        return 2 * self.noise_sd(users, dimension) * math.sqrt(d)
+    @renamed_parameters(d="span_dimension")
+    def width_sigma(self, users: int, dimension: int, span_dimension: int) -> float:
+        return 2 * self.noise_sd(users, dimension) * math.sqrt(span_dimension)
 
     def communication(self, users: int, dimension: int) -> float:
         protocol = self.protocol(users, dimension)
@@ -296,7 +304,8 @@ class ExactAverage:
     model = "none"
     claimed = None
 
-    def width_sigma(self, users: int, dimension: int, d: int) -> float:
+    @renamed_parameters(d="span_dimension")
+    def width_sigma(self, users: int, dimension: int, span_dimension: int) -> float:
         return 0.0
 
     def communication(self, users: int, dimension: int) -> float:

@@ -50,15 +50,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
+    check_failure_probability,
     check_has,
     check_in_range,
     check_instance,
     check_positive,
-    check_text,
     check_positive_int,
-    check_probability,
+    check_text,
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
@@ -89,21 +90,30 @@ __all__ = [
 DPDPE_MODELS = ("none", "central", "local", "shuffle")
 
 
+def _check_exponent(value: float) -> float:
+    return check_in_range(value, "client_sampling_exponent", 0.0, 1.0, low_closed=False,
+                          high_closed=False)
+
+
+@renamed_parameters(confidence="failure_probability")
 def dpdpe_width(*, dimension: int, users: int, plays: float, heterogeneity: float,
-                width_sigma: float, confidence: float) -> float:
+                width_sigma: float, failure_probability: float) -> float:
     """W_l = ``(√(2d/(|U_l| h_l)) + σ/√|U_l| + σ_n)·√(2 log(1/β))`` (Li, Zhou & Ji 2022, Eq. 3, as in its proofs).
 
+    ``failure_probability`` is β, the probability that the width fails.
+
     >>> round(dpdpe_width(dimension=20, users=2, plays=103.78, heterogeneity=0.1,
-    ...                   width_sigma=0.0, confidence=1e-9), 4)
+    ...                   width_sigma=0.0, failure_probability=1e-9), 4)
     3.2814
     """
-    log_term = math.log(1 / check_probability(confidence, "confidence", open_low=True,
-                                              open_high=True))
+    log_term = math.log(1 / check_failure_probability(failure_probability))
     return (math.sqrt(2 * dimension / (users * plays)) + heterogeneity / math.sqrt(users)
             + width_sigma) * math.sqrt(2 * log_term)
 
 
-def fixed_users_for_equal_communication(horizon: int, d: int, alpha: float) -> int:
+@renamed_parameters(d="dimension", alpha="client_sampling_exponent")
+def fixed_users_for_equal_communication(horizon: int, dimension: int,
+                                        client_sampling_exponent: float) -> int:
     """DPE-FixedU's U: ``round(Σ_l s_l⌈2^{αl}⌉ / Σ_l s_l)`` over DPE's completed phases.
 
     With a constant nominal s_l this is the mean of ⌈2^{αl}⌉ (our reading of
@@ -117,12 +127,13 @@ def fixed_users_for_equal_communication(horizon: int, d: int, alpha: float) -> i
     >>> fixed_users_for_equal_communication(10 ** 6, 20, 0.8)
     245
     """
-    phases = phase_schedule(horizon, d, alpha)
+    phases = phase_schedule(horizon, dimension, client_sampling_exponent)
     completed = [u for l, h, u in phases if sum(p[1] for p in phases[:l]) <= horizon] or \
         [phases[0][2]]
     return max(1, int(round(sum(completed) / len(completed))))
 
 
+@renamed_parameters(alpha="client_sampling_exponent", confidence="failure_probability")
 @dataclass(frozen=True)
 class DistributedPhasedElimination:
     """DP-DPE with a privatizer (``model``), DPE (``"none"``) or DPE-FixedU (``users`` set).
@@ -136,14 +147,15 @@ class DistributedPhasedElimination:
         Per-phase privacy (fresh clients: the whole run by parallel composition).
     mode
         ``"paper"`` (classical Gaussian calibration) or ``"sound"`` (analytic).
-    alpha
-        ``|U_l| = ⌈2^{αl}⌉`` (Li, Zhou & Ji 2022, §7: 0.8).
+    client_sampling_exponent
+        α in (0, 1): phase l samples ``|U_l| = ⌈2^{αl}⌉`` fresh clients (Li, Zhou & Ji 2022,
+        Alg. 1 l. 6; §7: 0.8); it trades regret against communication.
     heterogeneity
         σ of ξ_u, known to the algorithm (0.1).
     reward_bound
         B; the clients clip their averages to [−B, B].
-    confidence
-        β (``None``: 1/(kT)).
+    failure_probability
+        β, the probability that the widths W_l fail, in (0, 1/2] (``None``: 1/(kT)).
     users
         A fixed ``|U|`` per phase (DPE-FixedU); ``None``: ⌈2^{αl}⌉.
     local_constant
@@ -157,24 +169,28 @@ class DistributedPhasedElimination:
     epsilon: float | None = None
     delta: float = 0.25
     mode: str = "paper"
-    alpha: float = 0.8
+    client_sampling_exponent: float = 0.8
     heterogeneity: float = 0.1
     reward_bound: float = 1.0
-    confidence: float | None = None
+    failure_probability: float | None = None
     users: int | None = None
     local_constant: str = "thm6"
     name: str = ""
     needs_environment = True
 
+    # the old spellings, read-only, for one release
+    alpha = renamed_property("alpha", "client_sampling_exponent")
+    confidence = renamed_property("confidence", "failure_probability")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "model", check_choice(self.model, "model", DPDPE_MODELS))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
-        object.__setattr__(self, "alpha", check_in_range(self.alpha, "alpha", 0.0, 1.0,
-                                                         low_closed=False, high_closed=False))
+        object.__setattr__(self, "client_sampling_exponent",
+                           _check_exponent(self.client_sampling_exponent))
         object.__setattr__(self, "local_constant", check_choice(
             self.local_constant, "local_constant", LOCAL_CONSTANTS))
-        if self.confidence is not None:
-            check_probability(self.confidence, "confidence", open_low=True, open_high=True)
+        if self.failure_probability is not None:
+            check_failure_probability(self.failure_probability)
         if self.users is not None:
             object.__setattr__(self, "users", check_positive_int(self.users, "users"))
         check_positive(self.heterogeneity, "heterogeneity")
@@ -201,7 +217,8 @@ class DistributedPhasedElimination:
         return ShuffleVectorAverage(self.epsilon, self.delta, self.reward_bound, self.mode)
 
     def phase_users(self, phase: int) -> int:
-        return self.users if self.users is not None else math.ceil(2 ** (self.alpha * phase))
+        return self.users if self.users is not None else \
+            math.ceil(2 ** (self.client_sampling_exponent * phase))
 
     def start(self, *, n_arms: int, horizon: int, per_user: bool = False,
               environment: Any = None) -> DistributedPhasedEliminationPolicy:
@@ -233,14 +250,14 @@ class DistributedPhasedElimination:
         return BanditGuarantee(privatizer.model, per_phase, per_phase, per_phase, note,
                                requested=ApproxDP(self.epsilon, self.delta))
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """Every deployment parameter from (d, k, T) alone (no environment): one record per phase.
 
         See :mod:`dpverify.bandits.linear._deployment`.
         """
-        return linear_plan(self, dpdpe_plan, horizon=horizon, n_arms=n_arms, dimension=dimension,
-                           actions=actions)
+        return linear_plan(self, dpdpe_plan, horizon=horizon, n_arms=n_arms, dimension=dimension)
 
 
 class DistributedPhasedEliminationPolicy(PhasedPolicy):
@@ -258,8 +275,9 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
         self.privatizer = algorithm.privatizer
         dimension = environment.actions.shape[1]
         self.h1 = design_budget(dimension)
-        self.confidence = algorithm.confidence if algorithm.confidence is not None else \
-            1.0 / (environment.actions.shape[0] * horizon)
+        self.failure_probability = algorithm.failure_probability \
+            if algorithm.failure_probability is not None else \
+            min(0.5, 1.0 / (environment.actions.shape[0] * horizon))
         self.clients_used = 0
         self.communication_cost = 0.0
         #: Per completed phase: clients, design points and noise (the run's own record).
@@ -269,15 +287,15 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
         if self.played >= self.horizon:
             return None
         plays = self.h1 * 2 ** (phase - 1)
-        return np.ceil(plays * design.weights[design.support] - 1e-9).astype(np.int64).clip(min=1)
+        return np.ceil(plays * design.probabilities[design.support] - 1e-9).astype(np.int64).clip(min=1)
 
     def _finish(self, rng: np.random.Generator) -> tuple[NDArray[np.float64], float]:
         algorithm, design = self.algorithm, self.design
         users = algorithm.phase_users(self.phase)
         self.clients_used += users
-        if self.clients_used > self.environment.population:
+        if self.clients_used > self.environment.population_size:
             raise value_error("horizon", self.horizon,
-                              f"small enough for the population of {self.environment.population} "
+                              f"small enough for the population of {self.environment.population_size} "
                               "clients (every phase needs fresh ones)")
         bound = algorithm.reward_bound
         averages = self.environment.client_averages(self.support, self.counts, users, rng=rng)
@@ -294,5 +312,5 @@ class DistributedPhasedEliminationPolicy(PhasedPolicy):
         width = dpdpe_width(dimension=design.dimension, users=users,
                             plays=self.h1 * 2 ** (self.phase - 1),
                             heterogeneity=algorithm.heterogeneity, width_sigma=sigma_n,
-                            confidence=self.confidence)
+                            failure_probability=self.failure_probability)
         return theta, width

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_positive,
@@ -121,17 +122,22 @@ class LinearBandit(_LinearBandit):
         return float(2 * rng.binomial(size, self._plus_probability(arm)) - size)
 
 
-def sphere_instance(k: int = 10, d: int = 2, *, rng: np.random.Generator) -> LinearBandit:
-    """Hanna et al. 2022, §6: k actions and θ* uniform on the unit sphere ``S^{d−1}`` (normalised Gaussians).
+@renamed_parameters(k="n_arms", d="dimension")
+def sphere_instance(n_arms: int = 10, dimension: int = 2, *,
+                    rng: np.random.Generator) -> LinearBandit:
+    """Hanna et al. 2022, §6: ``n_arms`` actions and θ* uniform on the unit sphere ``S^{d−1}``
+    (normalised Gaussians), d = ``dimension``.
 
     >>> env = sphere_instance(10, 2, rng=np.random.default_rng(0))
     >>> env.n_arms, env.dimension, bool(np.allclose(np.linalg.norm(env.actions, axis=1), 1))
     (10, 2, True)
     """
-    k, d = check_positive_int(k, "k"), check_positive_int(d, "d")
+    k = check_positive_int(n_arms, "n_arms")
+    d = check_positive_int(dimension, "dimension")
     return LinearBandit(_unit_rows(rng, k, d), _unit_rows(rng, 1, d)[0])
 
 
+@renamed_parameters(population="population_size", noise_sd="sigma")
 @dataclass(frozen=True, slots=True, eq=False)
 class DistributedLinearBandit(_LinearBandit):
     """Li, Zhou & Ji 2022's distributed population: client u has ``θ_u = θ* + ξ_u``, ``ξ_u ~ N(0, σ²I_d)``.
@@ -141,19 +147,19 @@ class DistributedLinearBandit(_LinearBandit):
     these are our documented choices:
 
     * a client observing action x in a round sees ``⟨θ_u, x⟩ + η``,
-      ``η ~ N(0, noise_sd²)`` (noise_sd = 1: 1-sub-Gaussian as assumed);
+      ``η ~ N(0, σ²)`` (``sigma`` σ = 1: 1-sub-Gaussian as assumed);
     * clients are sampled uniformly **without replacement** from an iid
       population, so the θ_u of the sampled clients are iid; they are drawn
       when sampled (:meth:`client_averages`), which has the same law as
       drawing the 10^5 θ_u first (and no 10^5 × d array to carry); θ* is the
       population mean (regret is measured against it, as in the paper);
     * a client's average of ``T`` plays of x is drawn from its exact law
-      ``N(⟨θ_u, x⟩, noise_sd²/T)``;
+      ``N(⟨θ_u, x⟩, σ²/T)``;
     * ``reward_bound`` B is the bound the privatizers assume: the algorithm's
       clients clip their averages to [−B, B] (privacy needs ``|y| <= B``);
     * the **global reward** of a round (the simulator's reward stream, used for
       the realised regret only) is the population average
-      ``⟨θ*, x⟩ + N(0, noise_sd²/|𝒰|)``.
+      ``⟨θ*, x⟩ + N(0, σ²/|𝒰|)``.
 
     >>> env = dpdpe_instance(50, 5, rng=np.random.default_rng(0))
     >>> env.client_averages([0, 1], [4, 9], 3, rng=np.random.default_rng(1)).shape
@@ -163,10 +169,14 @@ class DistributedLinearBandit(_LinearBandit):
     actions: NDArray[np.float64]
     theta: NDArray[np.float64]
     heterogeneity: float = 0.1
-    population: int = 10 ** 5
-    noise_sd: float = 1.0
+    population_size: int = 10 ** 5
+    sigma: float = 1.0
     reward_bound: float = 1.0
     binary = False
+
+    # the old spellings, read-only, for one release
+    population = renamed_property("population", "population_size")
+    noise_sd = renamed_property("noise_sd", "sigma")
 
     def __post_init__(self) -> None:
         points, vector = _check_linear(self.actions, self.theta)
@@ -174,22 +184,23 @@ class DistributedLinearBandit(_LinearBandit):
         object.__setattr__(self, "theta", vector)
         object.__setattr__(self, "heterogeneity", check_positive(self.heterogeneity,
                                                                  "heterogeneity"))
-        object.__setattr__(self, "population", check_positive_int(self.population, "population"))
-        object.__setattr__(self, "noise_sd", check_positive(self.noise_sd, "noise_sd"))
+        object.__setattr__(self, "population_size", check_positive_int(self.population_size,
+                                                                       "population_size"))
+        object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
         object.__setattr__(self, "reward_bound", check_positive(self.reward_bound,
                                                                 "reward_bound"))
 
     def rewards(self, arm: int, size: int, *, rng: np.random.Generator) -> NDArray[np.float64]:
-        """``size`` global rewards of action ``arm``: ``⟨θ*, x⟩ + N(0, noise_sd²/|𝒰|)``."""
+        """``size`` global rewards of action ``arm``: ``⟨θ*, x⟩ + N(0, σ²/|𝒰|)``."""
         arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         mean = float(self.actions[arm] @ self.theta)
-        return mean + rng.normal(0.0, self.noise_sd / math.sqrt(self.population), size)
+        return mean + rng.normal(0.0, self.sigma / math.sqrt(self.population_size), size)
 
     def reward_sum(self, arm: int, size: int, *, rng: np.random.Generator) -> float:
         arm, size = _check_arm(arm, self.n_arms), _check_size(size)
         mean = float(self.actions[arm] @ self.theta)
-        return float(size * mean + rng.normal(0.0, self.noise_sd * math.sqrt(
-            size / self.population)))
+        return float(size * mean + rng.normal(0.0, self.sigma * math.sqrt(
+            size / self.population_size)))
 
     def client_averages(self, arms: Any, plays: Any, clients: int, *,
                         rng: np.random.Generator) -> NDArray[np.float64]:
@@ -197,7 +208,7 @@ class DistributedLinearBandit(_LinearBandit):
 
         Shape ``(clients, len(arms))``; entry (u, j) is the mean of
         ``plays[j]`` rewards of ``arms[j]`` seen by client u, drawn from its
-        exact law ``N(⟨θ_u, x_j⟩, noise_sd²/plays[j])`` (unclipped).
+        exact law ``N(⟨θ_u, x_j⟩, σ²/plays[j])`` (unclipped).
         """
         index = np.asarray(arms, dtype=np.int64)
         counts = np.asarray(plays, dtype=float)
@@ -207,20 +218,23 @@ class DistributedLinearBandit(_LinearBandit):
             raise value_error("plays", plays, "positive play counts, one per valid action index")
         thetas = self.theta + self.heterogeneity * rng.normal(size=(clients, self.dimension))
         means = thetas @ self.actions[index].T
-        return means + rng.normal(size=means.shape) * (self.noise_sd / np.sqrt(counts))
+        return means + rng.normal(size=means.shape) * (self.sigma / np.sqrt(counts))
 
 
-def dpdpe_instance(k: int = 1000, d: int = 20, *, rng: np.random.Generator,
-                   heterogeneity: float = 0.1, population: int = 10 ** 5,
+@renamed_parameters(k="n_arms", d="dimension", population="population_size")
+def dpdpe_instance(n_arms: int = 1000, dimension: int = 20, *, rng: np.random.Generator,
+                   heterogeneity: float = 0.1, population_size: int = 10 ** 5,
                    reward_bound: float = 1.0) -> DistributedLinearBandit:
-    """Li, Zhou & Ji 2022, §7's setting with our stand-in generators: k actions and θ* uniform on S^{d−1}.
+    """Li, Zhou & Ji 2022, §7's setting with our stand-in generators: ``n_arms`` actions and θ*
+    uniform on S^{d−1}, d = ``dimension``, among ``population_size`` clients.
 
     >>> dpdpe_instance(rng=np.random.default_rng(0)).actions.shape
     (1000, 20)
     """
-    k, d = check_positive_int(k, "k"), check_positive_int(d, "d")
+    k = check_positive_int(n_arms, "n_arms")
+    d = check_positive_int(dimension, "dimension")
     return DistributedLinearBandit(_unit_rows(rng, k, d), _unit_rows(rng, 1, d)[0],
-                                   heterogeneity=heterogeneity, population=population,
+                                   heterogeneity=heterogeneity, population_size=population_size,
                                    reward_bound=reward_bound)
 
 
@@ -232,44 +246,50 @@ LINEAR_INSTANCES = ("sphere", "dpdpe")
 MAX_ACTIONS = 10**6
 
 
+@renamed_parameters(actions="n_arms", population="population_size")
 @dataclass(frozen=True, slots=True)
 class LinearInstanceFamily:
     """A picklable generator of random linear instances: ``family(rng)`` draws one.
 
     ``kind="sphere"``: :func:`sphere_instance` (Hanna et al. 2022); ``"dpdpe"``:
-    :func:`dpdpe_instance`. ``actions`` actions in R^``dimension`` (keyword-only: the
-    instance sizes are named ``n_arms``, ``dimension``, ``actions`` in every family;
-    ``k`` and ``d`` remain as read-only aliases).
+    :func:`dpdpe_instance`. ``n_arms`` actions in R^``dimension`` (keyword-only: the
+    instance sizes are named ``n_arms`` and ``dimension`` in every family; ``k`` and
+    ``d`` remain as read-only aliases).
 
-    >>> LinearInstanceFamily("sphere", dimension=2, actions=10)(np.random.default_rng(0)).n_arms
+    >>> LinearInstanceFamily("sphere", dimension=2, n_arms=10)(np.random.default_rng(0)).n_arms
     10
     """
 
     kind: str
     _: KW_ONLY
     dimension: int
-    actions: int
+    n_arms: int
     heterogeneity: float = 0.1
-    population: int = 10 ** 5
+    population_size: int = 10 ** 5
     reward_bound: float = 1.0
     draws_instances = True
+
+    # the old spellings, read-only, for one release
+    actions = renamed_property("actions", "n_arms")
+    population = renamed_property("population", "population_size")
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", LINEAR_INSTANCES)
         object.__setattr__(self, "dimension", check_positive_int(
             self.dimension, "dimension", maximum=MAX_ACTIONS, instead="designs hold k × d actions"))
-        object.__setattr__(self, "actions", check_positive_int(
-            self.actions, "actions", maximum=MAX_ACTIONS, instead="designs hold k × d actions"))
+        object.__setattr__(self, "n_arms", check_positive_int(
+            self.n_arms, "n_arms", maximum=MAX_ACTIONS, instead="designs hold k × d actions"))
         object.__setattr__(self, "heterogeneity", check_positive(self.heterogeneity,
                                                                  "heterogeneity"))
-        object.__setattr__(self, "population", check_positive_int(self.population, "population"))
+        object.__setattr__(self, "population_size", check_positive_int(self.population_size,
+                                                                       "population_size"))
         object.__setattr__(self, "reward_bound", check_positive(self.reward_bound,
                                                                 "reward_bound"))
 
     @property
     def k(self) -> int:
-        """Alias of :attr:`actions`."""
-        return self.actions
+        """Alias of :attr:`n_arms`."""
+        return self.n_arms
 
     @property
     def d(self) -> int:
@@ -280,7 +300,8 @@ class LinearInstanceFamily:
         if self.kind == "sphere":
             return sphere_instance(self.k, self.d, rng=rng)
         return dpdpe_instance(self.k, self.d, rng=rng, heterogeneity=self.heterogeneity,
-                              population=self.population, reward_bound=self.reward_bound)
+                              population_size=self.population_size,
+                              reward_bound=self.reward_bound)
 
     def describe(self) -> str:
         return f"{self.kind} (k={self.k}, d={self.d})"

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_choice, check_int_at_least, check_positive_int
 from dpverify.bandits._limits import check_horizon, check_runs
 from dpverify.bandits.linear.distributed_phased_elimination import (
@@ -46,7 +47,7 @@ def mean_communication(options: tuple[tuple[str, Any], ...], instances: Any, hor
     """Mean total communication C(T) of DPE (no ``users`` in ``options``) or DPE-FixedU (``("users", U)``).
 
     ``options``: pairs passed to :class:`~dpverify.bandits.linear.DistributedPhasedElimination`
-    (``alpha``, ``heterogeneity``, …); ``runs`` runs seeded ``SeedSequence(seed).spawn(runs)``.
+    (``client_sampling_exponent``, ``heterogeneity``, …); ``runs`` runs seeded ``SeedSequence(seed).spawn(runs)``.
     """
     result = simulate(DistributedPhasedElimination("none", None, **dict(options)), instances,
                       horizon, runs=runs, seed=seed, checkpoints=1)
@@ -77,7 +78,8 @@ def equal_communication_users(horizon: int, instances: Any, seed: tuple[int, ...
         return costs[users]
 
     users = fixed_users_for_equal_communication(horizon, getattr(instances, "d", 20),
-                                                dict(options).get("alpha", 0.8))
+                                                dict(options).get("client_sampling_exponent",
+                                                                  0.8))
     if target == 0 or cost(users) == 0:  # no phase reports within T: every U sends nothing
         return users
     for _ in range(8):
@@ -89,26 +91,28 @@ def equal_communication_users(horizon: int, instances: Any, seed: tuple[int, ...
     return min(candidates, key=lambda u: (abs(cost(u) - target), u))
 
 
+@renamed_parameters(actions="n_arms")
 def fixed_users(horizon: int, *, rule: str = "equal-communication", dimension: int = 20,
-                actions: int = 1000, runs: int = 20, seed: int = 0, **options: Any) -> int:
+                n_arms: int = 1000, runs: int = 20, seed: int = 0, **options: Any) -> int:
     """DPE-FixedU's U for ``horizon`` by ``rule`` (module docstring).
 
     ``"equal-communication"`` calibrates on ``runs`` runs (seed ``seed``) of DP-DPE's
-    random instances with ``actions`` actions in R^``dimension``
+    random instances with ``n_arms`` actions in R^``dimension``
     (:class:`~dpverify.bandits.linear.environments.LinearInstanceFamily` ``"dpdpe"``);
-    ``options`` (``alpha``, ``heterogeneity``, ``reward_bound``, ``confidence``)
+    ``options`` (``client_sampling_exponent``, ``heterogeneity``, ``reward_bound``,
+    ``failure_probability``)
     are the algorithm's. The work is at most 12 simulations of ``runs`` runs of
     ``horizon`` rounds, cached per process; ``horizon`` up to
     :data:`MAX_CALIBRATION_HORIZON` and ``runs`` up to :data:`MAX_CALIBRATION_RUNS`
     (beyond, pass an integer U or ``rule="nominal"``).
 
-    >>> 20 <= fixed_users(10 ** 4, dimension=5, actions=50, runs=2) <= 26
+    >>> 20 <= fixed_users(10 ** 4, dimension=5, n_arms=50, runs=2) <= 26
     True
 
     (22 on AMD EPYC, 23 on the machine these examples were first run on, 24 with
     OpenBLAS's Prescott kernels: least-squares estimates differ in their last bits
     between BLAS kernels, and a near-tie in an elimination then goes the other way.)
-    >>> fixed_users(10 ** 4, rule="nominal", dimension=5, actions=50)
+    >>> fixed_users(10 ** 4, rule="nominal", dimension=5, n_arms=50)
     25
     """
     rule = check_choice(rule, "rule", FIXED_USERS_RULES)
@@ -118,11 +122,11 @@ def fixed_users(horizon: int, *, rule: str = "equal-communication", dimension: i
     algorithm = DistributedPhasedElimination("none", None, users=1, **options)
     if rule == "nominal":
         return fixed_users_for_equal_communication(horizon, check_positive_int(
-            dimension, "dimension"), algorithm.alpha)
+            dimension, "dimension"), algorithm.client_sampling_exponent)
     instead = "pass an integer users or rule='nominal'"
     check_positive_int(horizon, "horizon", maximum=MAX_CALIBRATION_HORIZON, instead=instead)
     check_positive_int(runs, "runs", maximum=MAX_CALIBRATION_RUNS, instead=instead)
-    family = LinearInstanceFamily("dpdpe", dimension=dimension, actions=actions)
+    family = LinearInstanceFamily("dpdpe", dimension=dimension, n_arms=n_arms)
     seed = check_int_at_least(seed, "seed", 0)
     return equal_communication_users(horizon, family, (int(seed),), runs,
                                      tuple(sorted(options.items())))

@@ -105,7 +105,7 @@ def make_algorithm(name: str, *, epsilon: float | None = None, delta: float = 1e
 
     ``delta`` is the δ of Tenenbaum et al. 2021, or the δ at which an RDP / zCDP guarantee is
     reported; pure-DP algorithms ignore it. ``options`` go to the constructor
-    (``batch_base``, ``confidence``, ``scale_factor``, ``protocol``, ``batch_size``, …).
+    (``batch_base``, ``failure_probability``, ``scale_factor``, ``protocol``, ``batch_size``, …).
 
     >>> make_algorithm("dist-rdp-se", epsilon=0.5, batch_base=4).name
     'Dist-RDP-SE (s=10)'

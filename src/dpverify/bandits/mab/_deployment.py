@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import bisect_passing
 from dpverify._validation import (
     _type_error,
@@ -127,8 +128,9 @@ def batch_plan(*, name: str, mode: str, model: str, horizon: int, n_arms: int | 
         instance={"n_arms": n_arms})
 
 
+@renamed_parameters(tail_probability="failure_probability")
 def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound: float = 1.0,
-                             tail_probability: float = 1e-6, scale_factor: float = 10.0
+                             failure_probability: float = 1e-6, scale_factor: float = 10.0
                              ) -> list[dict[str, Any]]:
     """Chowdhury & Zhou 2023's three secure-aggregation protocols for one sum of ``users`` values in [0, B].
 
@@ -138,6 +140,8 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
     (Thm 2) and discrete Gaussian (Thm 4) with their noise ε calibrated so that
     the (ε, δ) form of the one release meets the request
     (:func:`calibrated_privatizer`). ``error_sd`` is B·sd(total noise)/g.
+    ``failure_probability`` is the p of the modulus' accuracy τ (the probability
+    that the sum wraps around).
 
     >>> rows = secure_aggregation_plans(1.0, 1e-6, users=1000)
     >>> [row["protocol"] for row in rows], all(row["claim_met"] for row in rows)
@@ -149,10 +153,10 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
     bound = check_positive(bound, "bound")
     requested = ApproxDP(epsilon, delta)
     candidates = [
-        ("polya", PolyaSecureAggregation(epsilon, tail_probability)),
-        ("skellam", SkellamSecureAggregation(epsilon, scale_factor, tail_probability)),
+        ("polya", PolyaSecureAggregation(epsilon, failure_probability)),
+        ("skellam", SkellamSecureAggregation(epsilon, scale_factor, failure_probability)),
         ("discrete-gaussian", DiscreteGaussianSecureAggregation(
-            min(epsilon, 0.999), scale_factor, tail_probability))]
+            min(epsilon, 0.999), scale_factor, failure_probability))]
     rows = []
     for protocol, privatizer in candidates:
         try:

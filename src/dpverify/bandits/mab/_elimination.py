@@ -4,7 +4,7 @@ Formulas (natural logarithms throughout):
 
 * Chowdhury & Zhou 2023, Lemma 2, the radius of batch b with
   ``|Φ(b)|`` active arms (counted *before* the elimination), batch size l(b)
-  and confidence p:
+  and failure probability p:
 
   .. math::
 
@@ -33,9 +33,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dpverify._validation import (
+    check_failure_probability,
     check_int_at_least,
     check_positive_int,
-    check_probability,
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
@@ -47,24 +47,24 @@ __all__ = [
     "tenenbaum_width",
     "surviving_arms",
     "geometric_batch_sizes",
-    "check_confidence",
+    "radius_p",
     "schedule_guarantee",
 ]
 
 
-def chowdhury_radius(batch_size: int, *, active_arms: int, batch_index: int, confidence: float,
-                     error_law: ErrorLaw) -> float:
-    """β(b) of Chowdhury & Zhou 2023, Lemma 2 (eq. 2) with the privatizer's (σ, h).
+def chowdhury_radius(batch_size: int, *, active_arms: int, batch_index: int,
+                     failure_probability: float, error_law: ErrorLaw) -> float:
+    """β(b) of Chowdhury & Zhou 2023, Lemma 2 (eq. 2) with the privatizer's (σ, h); p = ``failure_probability``.
 
     >>> from dpverify.bandits.privatizers import ErrorLaw
-    >>> round(chowdhury_radius(4, active_arms=10, batch_index=1, confidence=0.1,
+    >>> round(chowdhury_radius(4, active_arms=10, batch_index=1, failure_probability=0.1,
     ...                        error_law=ErrorLaw(0.0, 0.0)), 6)  # √(log 400 / 8)
     0.865409
     """
     l = check_positive_int(batch_size, "batch_size")
     k = check_positive_int(active_arms, "active_arms")
     b = check_positive_int(batch_index, "batch_index")
-    p = check_probability(confidence, "confidence", open_low=True)
+    p = check_failure_probability(failure_probability)
     sampling = math.sqrt(math.log(4 * k * b * b / p) / (2 * l))
     return sampling + error_law.radius(p / (k * b * b)) / l
 
@@ -116,13 +116,14 @@ def geometric_batch_sizes(base: int, horizon: int) -> list[int]:
     return sizes or [horizon]
 
 
-def check_confidence(value: float | None, horizon: int) -> float:
-    """The confidence p: the given one, or the theorems' ``p = 1/T``."""
+def radius_p(value: float | None, horizon: int) -> float:
+    """The radii's failure probability p: the given one (in (0, 1/2]), or the theorems'
+    ``p = 1/T`` (1/2 at T = 1)."""
     if value is None:
-        return 1.0 / horizon
-    value = check_probability(value, "confidence", open_low=True)
+        return min(0.5, 1.0 / horizon)
+    value = check_failure_probability(value)
     if value < 1e-300:
-        raise value_error("confidence", value, "at least 1e-300",
+        raise value_error("failure_probability", value, "at least 1e-300",
                           "the elimination radius divides it by the arms and batches")
     return value
 

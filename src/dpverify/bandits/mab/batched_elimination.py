@@ -26,9 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_delta,
+    check_failure_probability,
     check_flag,
     check_has,
     check_instance,
@@ -43,9 +45,9 @@ from dpverify.bandits.mab._deployment import batch_plan, calibrated_privatizer
 from dpverify.bandits.plan import MODES, check_request, DeploymentPlan, instance_sizes
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits.mab._elimination import (
-    check_confidence,
     chowdhury_radius,
     geometric_batch_sizes,
+    radius_p,
     schedule_guarantee,
     surviving_arms,
 )
@@ -72,6 +74,7 @@ __all__ = [
 ]
 
 
+@renamed_parameters(confidence="failure_probability")
 @dataclass(frozen=True)
 class BatchedSuccessiveElimination:
     """Chowdhury & Zhou 2023, Algorithm 1, with a given privatizer (a frozen, picklable configuration).
@@ -82,8 +85,9 @@ class BatchedSuccessiveElimination:
         The batch privatizer (:mod:`dpverify.bandits.privatizers`).
     batch_base
         η in ``l(b) = η^b`` (default 2, Algorithm 1; the paper's experiments' code uses 4).
-    confidence
-        p in β(b); ``None`` is the theorems' ``p = 1/T`` (the experiments use 0.1).
+    failure_probability
+        p in β(b), the probability that the radii fail, in (0, 1/2]; ``None`` is the
+        theorems' ``p = 1/T`` (the experiments use 0.1).
     delta
         δ at which an RDP / zCDP guarantee is reported as (ε, δ).
     name
@@ -106,17 +110,20 @@ class BatchedSuccessiveElimination:
 
     privatizer: Any
     batch_base: int = 2
-    confidence: float | None = None
+    failure_probability: float | None = None
     delta: float = 1e-6
     name: str = "batched successive elimination"
     mode: str = "paper"
     requested: ApproxDP | None = None
 
+    # the old spellings, read-only, for one release
+    confidence = renamed_property("confidence", "failure_probability")
+
     def __post_init__(self) -> None:
         check_has(self.privatizer, "privatizer", ("guarantee", "estimate_error_law", "for_horizon"), "a privatizer (dpverify.bandits.privatizers)")
         check_text(self.name, "name")
         object.__setattr__(self, "batch_base", check_int_at_least(self.batch_base, "batch_base", 2))
-        check_confidence(self.confidence, 2)
+        radius_p(self.failure_probability, 2)
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         object.__setattr__(self, "requested", check_request(self.requested))
@@ -132,7 +139,7 @@ class BatchedSuccessiveElimination:
         return geometric_batch_sizes(self.batch_base, horizon)
 
     def deployed_privatizer(self, horizon: int) -> Any:
-        """The privatizer a run of horizon T uses (p = 1/T; noise ε calibrated in sound mode)."""
+        """The privatizer a run of horizon T uses (its p = 1/T; noise ε calibrated in sound mode)."""
         privatizer = self.privatizer.for_horizon(check_positive_int(horizon, "horizon"))
         if self.mode == "paper" or self.requested is None:
             return privatizer
@@ -142,15 +149,16 @@ class BatchedSuccessiveElimination:
         return schedule_guarantee(self.deployed_privatizer(horizon), self.batch_sizes(horizon),
                                   delta=self.delta, requested=self.requested)
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> DeploymentPlan:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> DeploymentPlan:
         """Every parameter of a deployment at horizon T, one schedule record per batch size.
 
         >>> plan = dist_rdp_se(1.0, mode="sound").plan(horizon=10 ** 5, n_arms=10)
         >>> plan.claim_met, plan.guarantee.epsilon <= 1.0, plan.schedule[0]["precision_g"] >= 1
         (True, True, True)
         """
-        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension, actions=actions)
+        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension)
         horizon = check_positive_int(horizon, "horizon")
         privatizer = self.deployed_privatizer(horizon)
         guarantee = self.guarantee(n_arms=sizes["n_arms"] or 1, horizon=horizon)
@@ -158,11 +166,12 @@ class BatchedSuccessiveElimination:
         parameters: dict[str, Any] = {
             "privatizer": privatizer.name, "batch_base_eta": self.batch_base,
             "batch_sizes_l": batch_sizes, "batches_per_arm_at_most": len(batch_sizes),
-            "confidence_p": check_confidence(self.confidence, horizon)}
-        for key in ("epsilon", "scale_factor", "tail_probability", "tau_rule"):
+            "failure_probability_p": radius_p(self.failure_probability, horizon)}
+        for key in ("epsilon", "scale_factor", "failure_probability", "tau_rule"):
             value = getattr(privatizer, key, None)
             if value is not None:
-                parameters["noise_epsilon" if key == "epsilon" else key] = value
+                renamed = key in ("epsilon", "failure_probability")
+                parameters[f"noise_{key}" if renamed else key] = value
         notes = ["Chowdhury & Zhou 2023 Alg. 1 (batches l(b) = eta^b, forgetting)",
                  f"{self.mode} mode" + (": noise epsilon calibrated so the total meets the request"
                                         if self.mode == "sound" else ": the paper's constants")]
@@ -199,7 +208,8 @@ class BatchedEliminationPolicy:
         self.horizon = check_positive_int(self.horizon, "horizon")
         self.per_user = check_flag(self.per_user, "per_user")
         self.privatizer = self.algorithm.deployed_privatizer(self.horizon)
-        self.confidence = check_confidence(self.algorithm.confidence, self.horizon)
+        self.failure_probability = radius_p(self.algorithm.failure_probability,
+                                                    self.horizon)
         self.active = list(range(self.n_arms))
         self._queue: list[int] = []
 
@@ -228,7 +238,7 @@ class BatchedEliminationPolicy:
         """Alg. 1 l. 16 with β(b) of Lemma 2 (|Φ(b)| counted before the update, as in Lemma 2)."""
         size = self.batch_size
         radius = chowdhury_radius(size, active_arms=len(self.active), batch_index=self.batch_index,
-                                  confidence=self.confidence,
+                                  failure_probability=self.failure_probability,
                                   error_law=self.privatizer.estimate_error_law(size))
         self.radii.append(radius)
         self.active = surviving_arms(self.active, self.estimates, radius)
@@ -236,6 +246,12 @@ class BatchedEliminationPolicy:
 
 def _named(privatizer: Any, name: str, **options: Any) -> BatchedSuccessiveElimination:
     return BatchedSuccessiveElimination(privatizer, name=name, **options)
+
+
+def _noise_p(value: float | None) -> float | None:
+    """A factory's ``noise_failure_probability``, checked under that name (None: 1/T later)."""
+    return None if value is None else check_failure_probability(value,
+                                                                "noise_failure_probability")
 
 
 def successive_elimination(**options: Any) -> BatchedSuccessiveElimination:
@@ -247,39 +263,78 @@ def successive_elimination(**options: Any) -> BatchedSuccessiveElimination:
     return _named(NonPrivate(), "SE (non-private)", **options)
 
 
-def dist_dp_se(epsilon: float, *, tail_probability: float | None = None,
+@renamed_parameters(tail_probability="noise_failure_probability")
+def dist_dp_se(epsilon: float, *, noise_failure_probability: float | None = None,
                **options: Any) -> BatchedSuccessiveElimination:
-    """Dist-DP-SE: Algorithm 1 + Pólya noise + secure aggregation (Chowdhury & Zhou 2023, Thm 1); pure ε-DP."""
-    return _named(PolyaSecureAggregation(epsilon, tail_probability), "Dist-DP-SE", **options)
+    """Dist-DP-SE: Algorithm 1 + Pólya noise + secure aggregation (Chowdhury & Zhou 2023, Thm 1); pure ε-DP.
+
+    ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
+    radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
+    """
+    privatizer = PolyaSecureAggregation(epsilon, _noise_p(noise_failure_probability))
+    return _named(privatizer, "Dist-DP-SE", **options)
 
 
-def dist_rdp_se(epsilon: float, *, scale_factor: float = 10.0, tail_probability: float | None = None,
-                tau_rule: str = "paper", **options: Any) -> BatchedSuccessiveElimination:
-    """Dist-RDP-SE: Algorithm 1 + Skellam noise + secure aggregation (Chowdhury & Zhou 2023, Thm 2); RDP."""
-    privatizer = SkellamSecureAggregation(epsilon, scale_factor, tail_probability, tau_rule)
+@renamed_parameters(tail_probability="noise_failure_probability")
+def dist_rdp_se(epsilon: float, *, scale_factor: float = 10.0,
+                noise_failure_probability: float | None = None, tau_rule: str = "paper",
+                **options: Any) -> BatchedSuccessiveElimination:
+    """Dist-RDP-SE: Algorithm 1 + Skellam noise + secure aggregation (Chowdhury & Zhou 2023, Thm 2); RDP.
+
+    ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
+    radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
+    """
+    privatizer = SkellamSecureAggregation(epsilon, scale_factor,
+                                          _noise_p(noise_failure_probability), tau_rule)
     return _named(privatizer, f"Dist-RDP-SE (s={scale_factor:g})", **options)
 
 
-def dist_cdp_se(epsilon: float, *, scale_factor: float = 10.0, tail_probability: float | None = None,
+@renamed_parameters(tail_probability="noise_failure_probability")
+def dist_cdp_se(epsilon: float, *, scale_factor: float = 10.0,
+                noise_failure_probability: float | None = None,
                 **options: Any) -> BatchedSuccessiveElimination:
-    """Dist-CDP-SE: Algorithm 1 + discrete Gaussian noise + secure aggregation (Chowdhury & Zhou 2023, Thm 4)."""
-    privatizer = DiscreteGaussianSecureAggregation(epsilon, scale_factor, tail_probability)
+    """Dist-CDP-SE: Algorithm 1 + discrete Gaussian noise + secure aggregation (Chowdhury & Zhou 2023, Thm 4).
+
+    ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
+    radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
+    """
+    privatizer = DiscreteGaussianSecureAggregation(epsilon, scale_factor,
+                                                   _noise_p(noise_failure_probability))
     return _named(privatizer, f"Dist-CDP-SE (s={scale_factor:g})", **options)
 
 
-def shuffle_dp_se(epsilon: float, *, tail_probability: float | None = None,
+@renamed_parameters(tail_probability="noise_failure_probability")
+def shuffle_dp_se(epsilon: float, *, noise_failure_probability: float | None = None,
                   **options: Any) -> BatchedSuccessiveElimination:
-    """Algorithm 1 over a relaxed SecAgg simulated by shuffling (Chowdhury & Zhou 2023, Thm 3; simulation)."""
-    return _named(PolyaShuffle(epsilon, tail_probability), "Shuffle-DP-SE (simulated)", **options)
+    """Algorithm 1 over a relaxed SecAgg simulated by shuffling (Chowdhury & Zhou 2023, Thm 3; simulation).
+
+    ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
+    radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
+    """
+    privatizer = PolyaShuffle(epsilon, _noise_p(noise_failure_probability))
+    return _named(privatizer, "Shuffle-DP-SE (simulated)", **options)
 
 
-def cdp_se(epsilon: float, *, tail_probability: float | None = None,
+@renamed_parameters(tail_probability="noise_failure_probability")
+def cdp_se(epsilon: float, *, noise_failure_probability: float | None = None,
            **options: Any) -> BatchedSuccessiveElimination:
-    """CDP-SE: Algorithm 1, central discrete Laplace noise added by the analyser (Chowdhury & Zhou 2023, Thm 5)."""
-    return _named(CentralDiscreteLaplace(epsilon, tail_probability), "CDP-SE", **options)
+    """CDP-SE: Algorithm 1, central discrete Laplace noise added by the analyser (Chowdhury & Zhou 2023, Thm 5).
+
+    ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
+    radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
+    """
+    privatizer = CentralDiscreteLaplace(epsilon, _noise_p(noise_failure_probability))
+    return _named(privatizer, "CDP-SE", **options)
 
 
-def ldp_se(epsilon: float, *, tail_probability: float | None = None,
+@renamed_parameters(tail_probability="noise_failure_probability")
+def ldp_se(epsilon: float, *, noise_failure_probability: float | None = None,
            **options: Any) -> BatchedSuccessiveElimination:
-    """LDP-SE: Algorithm 1, local discrete Laplace noise on every message (Chowdhury & Zhou 2023, Thm 6)."""
-    return _named(LocalDiscreteLaplace(epsilon, tail_probability), "LDP-SE", **options)
+    """LDP-SE: Algorithm 1, local discrete Laplace noise on every message (Chowdhury & Zhou 2023, Thm 6).
+
+    ``noise_failure_probability``: the privatizer's p (None: 1/T); ``options`` (e.g. the
+    radii's ``failure_probability``) go to :class:`BatchedSuccessiveElimination`.
+    """
+    privatizer = LocalDiscreteLaplace(epsilon, _noise_p(noise_failure_probability))
+    return _named(privatizer, "LDP-SE", **options)
+

@@ -28,10 +28,12 @@ import numpy as np
 
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     MAX_INTEGER,
     check_choice,
     check_epsilon,
+    check_failure_probability,
     check_flag,
     check_instance,
     check_positive_int,
@@ -43,23 +45,27 @@ from dpverify.bandits.plan import MODES, check_request, instance_sizes
 from dpverify.guarantees import ApproxDP
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan
-from dpverify.bandits.mab._elimination import check_confidence, schedule_guarantee
+from dpverify.bandits.mab._elimination import radius_p, schedule_guarantee
 from dpverify.bandits.privatizers import CentralLaplace
 
 __all__ = ["DPSE", "DPSEPolicy", "dp_se_epoch_length", "dp_se_radius"]
 
 
-def dp_se_epoch_length(epoch: int, *, active_arms: int, epsilon: float, confidence: float) -> int:
-    """``R_e`` of DP-SE (Sajed & Sheffet 2019, as in the public code of Chowdhury & Zhou 2023).
+@renamed_parameters(confidence="failure_probability")
+def dp_se_epoch_length(epoch: int, *, active_arms: int, epsilon: float,
+                       failure_probability: float) -> int:
+    """``R_e`` of DP-SE (Sajed & Sheffet 2019, as in the public code of Chowdhury & Zhou 2023);
+    ``failure_probability`` is p.
 
-    >>> dp_se_epoch_length(1, active_arms=10, epsilon=0.5, confidence=0.1)
+    >>> dp_se_epoch_length(1, active_arms=10, epsilon=0.5, failure_probability=0.1)
     856
     """
     e, k = check_positive_int(epoch, "epoch"), check_positive_int(active_arms, "active_arms")
     epsilon = check_epsilon(epsilon, allow_zero=False)
     gap = 2.0 ** -e
-    first = 32 * math.log(8 * k * e * e / confidence) / gap ** 2
-    log_second = 8 * math.log(4 * k * e * e / confidence)
+    p = check_failure_probability(failure_probability)
+    first = 32 * math.log(8 * k * e * e / p) / gap ** 2
+    log_second = 8 * math.log(4 * k * e * e / p)
     if not log_second / gap <= epsilon * (MAX_INTEGER - 1):   # the second term fits 64 bits
         raise value_error("epsilon", epsilon, f">= {log_second / gap / (MAX_INTEGER - 1):.3g} "
                           f"for epoch {e}", "the epoch length R_e >= 8 ln(4|S|e²/p)/(epsilon "
@@ -70,38 +76,46 @@ def dp_se_epoch_length(epoch: int, *, active_arms: int, epsilon: float, confiden
     return 1 + math.floor(max(first, log_second / (epsilon * gap)))
 
 
-def dp_se_radius(epoch: int, length: int, *, active_arms: int, epsilon: float,
-                 confidence: float) -> float:
-    """``c_e = √(ln(8|S|e²/p)/(2R_e)) + ln(4|S|e²/p)/(R_e ε)``.
+@renamed_parameters(confidence="failure_probability", length="epoch_length")
+def dp_se_radius(epoch: int, epoch_length: int, *, active_arms: int, epsilon: float,
+                 failure_probability: float) -> float:
+    """``c_e = √(ln(8|S|e²/p)/(2R_e)) + ln(4|S|e²/p)/(R_e ε)`` (R_e = ``epoch_length``,
+    p = ``failure_probability``).
 
-    >>> round(dp_se_radius(1, 856, active_arms=10, epsilon=0.5, confidence=0.1), 6)
+    >>> round(dp_se_radius(1, 856, active_arms=10, epsilon=0.5, failure_probability=0.1), 6)
     0.076485
     """
     e, k = check_positive_int(epoch, "epoch"), check_positive_int(active_arms, "active_arms")
-    r = check_positive_int(length, "length")
-    return (math.sqrt(math.log(8 * k * e * e / confidence) / (2 * r))
-            + math.log(4 * k * e * e / confidence) / (r * epsilon))
+    r = check_positive_int(epoch_length, "epoch_length")
+    p = check_failure_probability(failure_probability)
+    return (math.sqrt(math.log(8 * k * e * e / p) / (2 * r))
+            + math.log(4 * k * e * e / p) / (r * epsilon))
 
 
+@renamed_parameters(confidence="failure_probability")
 @dataclass(frozen=True)
 class DPSE:
     """DP-SE (Sajed & Sheffet 2019), central pure ε-DP, continuous Laplace noise (simulation).
 
-    ``confidence`` is p (``None``: 1/T; the experiments of Chowdhury & Zhou 2023 use 0.1).
+    ``failure_probability`` is p, the probability that the radii c_e fail, in (0, 1/2]
+    (``None``: 1/T; the experiments of Chowdhury & Zhou 2023 use 0.1).
 
     >>> DPSE(0.5).guarantee(n_arms=10, horizon=10**6).per_batch
     PureDP(epsilon=0.5)
     """
 
     epsilon: float
-    confidence: float | None = None
+    failure_probability: float | None = None
     name: str = "DP-SE"
     requested: ApproxDP | None = None
     mode: str = "paper"
 
+    # the old spellings, read-only, for one release
+    confidence = renamed_property("confidence", "failure_probability")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
-        check_confidence(self.confidence, 2)
+        radius_p(self.failure_probability, 2)
         check_text(self.name, "name")
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
         object.__setattr__(self, "requested", check_request(self.requested))
@@ -126,29 +140,31 @@ class DPSE:
         Eliminations only shorten later epochs' totals (the active set `S` shrinks), so this is
         the longest schedule; the pure ε of every epoch is the same.
         """
-        confidence = check_confidence(self.confidence, horizon)
+        failure_probability = radius_p(self.failure_probability, horizon)
         lengths, played = [], 0
         while played < horizon:
             length = dp_se_epoch_length(len(lengths) + 1, active_arms=n_arms,
-                                        epsilon=self.epsilon, confidence=confidence)
+                                        epsilon=self.epsilon,
+                                        failure_probability=failure_probability)
             lengths.append(length)
             played += n_arms * length
         return lengths
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> Any:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> Any:
         """One schedule record per epoch (all K arms active: the longest schedule).
 
         >>> DPSE(0.5).plan(horizon=10 ** 5, n_arms=4).parameters["analyser_laplace_b"]
         2.0
         """
-        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension,
-                               actions=actions)
+        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension)
         horizon = check_positive_int(horizon, "horizon")
         k = sizes["n_arms"] or 2
         lengths = self.epoch_lengths(n_arms=k, horizon=horizon)
         parameters = {"privatizer": self.privatizer.name,
-                      "confidence_p": check_confidence(self.confidence, horizon),
+                      "failure_probability_p": radius_p(self.failure_probability,
+                                                                horizon),
                       "epochs_at_most": len(lengths),
                       **self.privatizer.deployment(1)}
         parameters.pop("users_n")
@@ -180,7 +196,8 @@ class DPSEPolicy:
         self.n_arms = check_arms(self.n_arms)
         self.horizon = check_positive_int(self.horizon, "horizon")
         self.per_user = check_flag(self.per_user, "per_user")
-        self.confidence = check_confidence(self.algorithm.confidence, self.horizon)
+        self.failure_probability = radius_p(self.algorithm.failure_probability,
+                                                    self.horizon)
         self.privatizer = self.algorithm.privatizer
         self.active = list(range(self.n_arms))
         self._queue: list[int] = []
@@ -192,7 +209,7 @@ class DPSEPolicy:
             self.epoch += 1
             self.length = dp_se_epoch_length(self.epoch, active_arms=len(self.active),
                                              epsilon=self.algorithm.epsilon,
-                                             confidence=self.confidence)
+                                             failure_probability=self.failure_probability)
             self.estimates = {}
             self.deployments.append({"batch_size": self.length,
                                      **self.privatizer.deployment(self.length)})
@@ -208,6 +225,7 @@ class DPSEPolicy:
 
     def _eliminate(self) -> None:
         radius = dp_se_radius(self.epoch, self.length, active_arms=len(self.active),
-                              epsilon=self.algorithm.epsilon, confidence=self.confidence)
+                              epsilon=self.algorithm.epsilon,
+                              failure_probability=self.failure_probability)
         best = max(self.estimates[a] for a in self.active)
         self.active = [a for a in self.active if not best - self.estimates[a] > 2 * radius]

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     check_choice,
     check_delta,
@@ -152,8 +153,9 @@ class ShuffleArmElimination:
                                   notes=f"per batch: the guarantee of {self.privatizer.name}",
                                   requested=self.requested)
 
-    def plan(self, *, horizon: int, n_arms: int | None = None, dimension: int | None = None,
-             actions: int | None = None) -> DeploymentPlan:
+    @renamed_parameters(actions="n_arms")
+    def plan(self, *, horizon: int, n_arms: int | None = None,
+             dimension: int | None = None) -> DeploymentPlan:
         """One schedule record per batch size (m, or 2^t), read from the M_sum the run uses.
 
         The noise is calibrated exactly in both modes (N the smallest number of
@@ -164,8 +166,7 @@ class ShuffleArmElimination:
         >>> plan.parameters["noise_bits_N"], plan.claim_met
         (80, True)
         """
-        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension,
-                               actions=actions)
+        sizes = instance_sizes("multi-armed", n_arms=n_arms, dimension=dimension)
         horizon = check_positive_int(horizon, "horizon")
         batch_sizes = self.batch_sizes(horizon)
         parameters: dict[str, Any] = {"privatizer": self.privatizer.name,

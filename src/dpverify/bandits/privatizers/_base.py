@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_delta,
     check_nonnegative,
@@ -25,31 +26,36 @@ from dpverify.guarantees import ApproxDP, Guarantee, PureDP, RDPCurve, ZCDP
 __all__ = ["Privatizer", "ErrorLaw", "worst_case_guarantee", "as_approx_dp"]
 
 
+@renamed_parameters(h="sub_exponential_scale")
 @dataclass(frozen=True, slots=True)
 class ErrorLaw:
     """What is known about the analyser's error ``n = estimate − Σ x_i`` on one batch.
 
-    ``sigma`` and ``h`` are the constants of Assumption 1 of Chowdhury & Zhou 2023: with
-    probability at least ``1 − 2q``, ``|n| <= σ√log(2/q) + h log(2/q)``
-    (:meth:`radius`), as in their Lemma 2. ``sub_gaussian_variance`` is set when
+    ``sigma`` (σ) and ``sub_exponential_scale`` (h) are the constants of Assumption 1 of
+    Chowdhury & Zhou 2023: with probability at least ``1 − 2q``,
+    ``|n| <= σ√log(2/q) + h log(2/q)`` (:meth:`radius`), as in their Lemma 2 (h = 0: a
+    sub-Gaussian tail). ``sub_gaussian_variance`` is set when
     the error is sub-Gaussian with that variance proxy and does not depend on
     the input (the requirement of Tenenbaum et al. 2021, §3, on M_sum). ``noise`` is the aggregate noise
     law (a :mod:`dpverify.mechanisms` value) when it has one.
 
-    >>> law = ErrorLaw(sigma=2.0, h=1.0)
+    >>> law = ErrorLaw(sigma=2.0, sub_exponential_scale=1.0)
     >>> round(law.radius(0.01), 4)  # 2√log 200 + log 200
     9.9019
     """
 
     sigma: float
-    h: float
+    sub_exponential_scale: float
     noise: Any = None
     description: str = ""
     sub_gaussian_variance: float | None = None
 
+    # the old spellings, read-only, for one release
+    h = renamed_property("h", "sub_exponential_scale")
+
     def __post_init__(self) -> None:
         check_nonnegative(self.sigma, "sigma")
-        check_nonnegative(self.h, "h")
+        check_nonnegative(self.sub_exponential_scale, "sub_exponential_scale")
         check_text(self.description, "description")
         if self.sub_gaussian_variance is not None:
             check_nonnegative(self.sub_gaussian_variance, "sub_gaussian_variance")
@@ -62,7 +68,7 @@ class ErrorLaw:
         """``σ√log(2/q) + h log(2/q)`` (Assumption 1 at q = ``failure_probability``)."""
         q = check_probability(failure_probability, "failure_probability", open_low=True)
         log_term = math.log(2 / q)
-        return self.sigma * math.sqrt(log_term) + self.h * log_term
+        return self.sigma * math.sqrt(log_term) + self.sub_exponential_scale * log_term
 
 
 class Privatizer(Protocol):

@@ -44,7 +44,8 @@ class NonPrivate:
         return {"users_n": check_positive_int(users, "users"), "noise": "none"}
 
     def estimate_error_law(self, users: int) -> ErrorLaw:
-        return ErrorLaw(sigma=0.0, h=0.0, sub_gaussian_variance=0.0, description="exact sum")
+        return ErrorLaw(sigma=0.0, sub_exponential_scale=0.0, sub_gaussian_variance=0.0,
+                        description="exact sum")
 
     def for_horizon(self, horizon: int) -> NonPrivate:
         return self
@@ -96,7 +97,7 @@ class CentralLaplace:
 
     def estimate_error_law(self, users: int) -> ErrorLaw:
         """``P[|Lap(1/ε)| > t] = e^{−εt}``: σ = 0, h = 1/ε."""
-        return ErrorLaw(sigma=0.0, h=1.0 / self.epsilon, noise=self.mechanism,
+        return ErrorLaw(sigma=0.0, sub_exponential_scale=1.0 / self.epsilon, noise=self.mechanism,
                         description="Lap(1/ε)")
 
     def for_horizon(self, horizon: int) -> CentralLaplace:

@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     MAX_INTEGER,
     check_epsilon,
+    check_failure_probability,
     check_positive_int,
-    check_probability,
     value_error,
 )
 from dpverify.bandits.privatizers._aggregate_laws import (
@@ -37,6 +38,7 @@ from dpverify.mechanisms.samplers import discrete_laplace
 
 __all__ = ["CentralDiscreteLaplace", "LocalDiscreteLaplace"]
 
+@renamed_parameters(tail_probability="failure_probability")
 @dataclass(frozen=True)
 class CentralDiscreteLaplace(PolyaSecureAggregation):
     """CDP-SE (Chowdhury & Zhou 2023, Thm 5, App. H.1, Alg. 2–3): no local noise; the analyser adds ``Lap_Z(g/ε)``.
@@ -47,7 +49,7 @@ class CentralDiscreteLaplace(PolyaSecureAggregation):
     as Thm 1; (ε, 0)-DP in the central model. Thm 5 states ε ∈ (0, 1); the
     privacy holds for every ε > 0.
 
-    >>> CentralDiscreteLaplace(0.5, tail_probability=1e-6).guarantee(64)
+    >>> CentralDiscreteLaplace(0.5, failure_probability=1e-6).guarantee(64)
     PureDP(epsilon=0.5)
     """
 
@@ -86,10 +88,11 @@ def _check_local_range(epsilon: float, users: int, log_term: float) -> None:
                           "the precision g = ⌈epsilon·√users⌉ must fit in 64 bits")
     smallest = 4 * log_term / MAX_INTEGER
     if epsilon < smallest:
-        raise value_error("epsilon", epsilon, f">= {smallest:.3g} for this tail probability",
+        raise value_error("epsilon", epsilon, f">= {smallest:.3g} for this failure probability",
                           "the accuracy bound tau >= 4 log(2/p)/epsilon must fit in 64 bits")
 
 
+@renamed_parameters(tail_probability="failure_probability")
 @dataclass(frozen=True)
 class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
     """LDP-SE (Chowdhury & Zhou 2023, Thm 6, App. H.2, Alg. 4–5): every user adds ``Lap_Z(g/ε)``; local ε-DP.
@@ -102,14 +105,17 @@ class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
     ``τ = ⌈ν√(2n log(2/p)) + 2α log(2/p)⌉``; for β(b),
     σ = (√(2n) + ν√(2n))/g and h = 2α/g = 4/ε.
 
-    >>> privatizer = LocalDiscreteLaplace(0.5, tail_probability=1e-6)
+    >>> privatizer = LocalDiscreteLaplace(0.5, failure_probability=1e-6)
     >>> privatizer.guarantee(16), privatizer.parameters(16).precision
     (PureDP(epsilon=0.5), 2)
     """
 
     epsilon: float
-    tail_probability: float | None = None
+    failure_probability: float | None = None
     name = "local discrete Laplace (LDP-SE)"
+
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
 
     @property
     def theorem_note(self) -> str:
@@ -118,13 +124,13 @@ class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
-        if self.tail_probability is not None:
-            check_probability(self.tail_probability, "tail_probability", open_low=True)
+        if self.failure_probability is not None:
+            check_failure_probability(self.failure_probability)
 
     @_cached
     def parameters(self, users: int) -> ProtocolParameters:
         users = check_positive_int(users, "users")
-        p = self._require_tail_probability()
+        p = self._require_failure_probability()
         log_term = math.log(2 / p)
         _check_local_range(self.epsilon, users, log_term)
         precision = math.ceil(self.epsilon * math.sqrt(users))
@@ -155,5 +161,5 @@ class LocalDiscreteLaplace(_SecureAggregationPrivatizer):
         nu2, alpha = discrete_laplace_subexponential(params.precision / self.epsilon)
         root = math.sqrt(2 * params.users)
         return ErrorLaw(sigma=(root + math.sqrt(nu2) * root) / params.precision,
-                        h=2 * alpha / params.precision, noise=None,
+                        sub_exponential_scale=2 * alpha / params.precision, noise=None,
                         description="Σ Lap_Z(g/ε)/g + rounding, explicit MGF constants (Thm 6)")

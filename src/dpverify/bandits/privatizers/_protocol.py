@@ -16,14 +16,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters
 from dpverify._validation import (
     MAX_INTEGER,
     check_choice,
     check_epsilon,
+    check_failure_probability,
     check_in_range,
     check_int_at_least,
     check_positive_int,
-    check_probability,
     value_error,
 )
 from dpverify.mechanisms import secure_aggregation_modulus
@@ -90,11 +91,13 @@ def _tau(value: float, *, quantity: str = "tau", **arguments: Any) -> int:
         given = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
         raise value_error(quantity, value, "an integer within int64",
                           f"{given} make the secure-aggregation {quantity} overflow; use a larger "
-                          f"epsilon or tail_probability")
+                          f"epsilon or failure_probability")
     return math.ceil(value)
 
 
-def distributed_dp_parameters(epsilon: float, users: int, tail_probability: float) -> ProtocolParameters:
+@renamed_parameters(tail_probability="failure_probability")
+def distributed_dp_parameters(epsilon: float, users: int,
+                              failure_probability: float) -> ProtocolParameters:
     """Chowdhury & Zhou 2023, Thm 1: ``g = ⌈ε√n⌉``, ``τ = ⌈(g/ε) log(2/p)⌉`` (p = 1/T in the theorem).
 
     [R] ``g = ⌈ε√n⌉`` as the authors' public code computes it (the text of Thm 1 we read had lost its symbols).
@@ -107,13 +110,14 @@ def distributed_dp_parameters(epsilon: float, users: int, tail_probability: floa
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     users = check_positive_int(users, "users")
-    p = check_probability(tail_probability, "tail_probability", open_low=True)
+    p = check_failure_probability(failure_probability)
     precision = _tau(epsilon * math.sqrt(users), epsilon=epsilon, users=users, quantity="g")
     return ProtocolParameters(users, precision, _tau(precision / epsilon * math.log(2 / p),
-                                                     epsilon=epsilon, tail_probability=p))
+                                                     epsilon=epsilon, failure_probability=p))
 
 
-def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: float, *,
+@renamed_parameters(tail_probability="failure_probability")
+def distributed_rdp_parameters(epsilon: float, users: int, failure_probability: float, *,
                                scale_factor: float, tau_rule: str = "paper") -> ProtocolParameters:
     """Chowdhury & Zhou 2023, Thm 2: ``g = ⌈sε√n⌉``; τ from Prop. 1 with total σ = g/ε.
 
@@ -126,7 +130,7 @@ def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: flo
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     users = check_positive_int(users, "users")
-    p = check_probability(tail_probability, "tail_probability", open_low=True)
+    p = check_failure_probability(failure_probability)
     s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
     rule = check_choice(tau_rule, "tau_rule", ("paper", "code"))
     precision = _tau(s * epsilon * math.sqrt(users), epsilon=epsilon, scale_factor=s,
@@ -135,10 +139,11 @@ def distributed_rdp_parameters(epsilon: float, users: int, tail_probability: flo
     first = (2 * precision / epsilon) * (math.sqrt(log_term) if rule == "paper" else log_term)
     return ProtocolParameters(users, precision, _tau(first + math.sqrt(2) * log_term,
                                                      epsilon=epsilon, scale_factor=s,
-                                                     tail_probability=p))
+                                                     failure_probability=p))
 
 
-def distributed_cdp_parameters(epsilon: float, users: int, tail_probability: float, *,
+@renamed_parameters(tail_probability="failure_probability")
+def distributed_cdp_parameters(epsilon: float, users: int, failure_probability: float, *,
                                scale_factor: float) -> ProtocolParameters:
     """Chowdhury & Zhou 2023, Thm 4: ``g = ⌈sε√n⌉``, ``τ = ⌈(g/ε)√(2 log(2/p))⌉``.
 
@@ -147,10 +152,10 @@ def distributed_cdp_parameters(epsilon: float, users: int, tail_probability: flo
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     users = check_positive_int(users, "users")
-    p = check_probability(tail_probability, "tail_probability", open_low=True)
+    p = check_failure_probability(failure_probability)
     s = check_in_range(scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
     precision = _tau(s * epsilon * math.sqrt(users), epsilon=epsilon, scale_factor=s,
                      users=users, quantity="g")
     return ProtocolParameters(users, precision,
                               _tau(precision / epsilon * math.sqrt(2 * math.log(2 / p)),
-                                   epsilon=epsilon, scale_factor=s, tail_probability=p))
+                                   epsilon=epsilon, scale_factor=s, failure_probability=p))

@@ -35,12 +35,13 @@ from typing import Any
 import numpy as np
 
 from dpverify._numeric import round_down, round_up
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
     check_choice,
     check_epsilon,
+    check_failure_probability,
     check_in_range,
     check_positive_int,
-    check_probability,
     value_error,
 )
 from dpverify.bandits._policy import RewardBatch
@@ -112,17 +113,19 @@ class _SecureAggregationPrivatizer:
                                 size=size)
 
     # -- shared ------------------------------------------------------------------------
-    def _require_tail_probability(self) -> float:
-        if self.tail_probability is None:
-            raise value_error("tail_probability", None, "set (a probability in (0, 1))",
+    def _require_failure_probability(self) -> float:
+        if self.failure_probability is None:
+            raise value_error("failure_probability", None, "set (a probability in (0, 0.5])",
                               "use .for_horizon(T) for the theorem's p = 1/T")
-        return self.tail_probability
+        return self.failure_probability
 
     def for_horizon(self, horizon: int) -> Any:
-        """This privatizer with the theorem's tail probability p = 1/T, unless one is set."""
-        if self.tail_probability is not None:
+        """This privatizer with the theorem's failure probability p = 1/T (1/2 at T = 1), unless
+        one is set."""
+        if self.failure_probability is not None:
             return self
-        return replace(self, tail_probability=1.0 / check_positive_int(horizon, "horizon"))
+        return replace(self, failure_probability=min(0.5, 1.0 / check_positive_int(horizon,
+                                                                                   "horizon")))
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float:
@@ -175,7 +178,7 @@ class _SecureAggregationPrivatizer:
         """
         params = self.parameters(users)
         out: dict[str, Any] = {**params.as_dict(), "noise_epsilon": self.epsilon,
-                               "tail_probability_p": self._require_tail_probability()}
+                               "noise_failure_probability_p": self._require_failure_probability()}
         out.update(noise_parameters(self.user_noise(params), role="user"))
         out.update(noise_parameters(self.analyser_noise(params), role="analyser"))
         return out
@@ -219,6 +222,7 @@ def _cached(method: Any) -> Any:
 # ------------------------------------------------------------------------- Thm 1: Pólya
 
 
+@renamed_parameters(tail_probability="failure_probability")
 @dataclass(frozen=True)
 class PolyaSecureAggregation(_SecureAggregationPrivatizer):
     """Dist-DP-SE's protocol (Chowdhury & Zhou 2023, Thm 1): Pólya shares, secure aggregation, pure ε-DP.
@@ -230,26 +234,34 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
     g) is ε-DP. Tail constants for β(b) (Assumption 1; the proof of Thm 1 gives
     O(1/ε), these values are the public code's): σ = √2/ε, h = 1/ε.
 
-    >>> privatizer = PolyaSecureAggregation(0.5, tail_probability=1e-6)
+    ``failure_probability`` is the p of the modulus' accuracy τ: the probability
+    that the total noise leaves [−τ, τ] (the sum wraps around), in (0, 1/2];
+    ``None`` until :meth:`for_horizon` sets the theorem's p = 1/T.
+
+    >>> privatizer = PolyaSecureAggregation(0.5, failure_probability=1e-6)
     >>> privatizer.guarantee(1024)
     PureDP(epsilon=0.5)
     """
 
     epsilon: float
-    tail_probability: float | None = None
+    failure_probability: float | None = None
     name = "Pólya + SecAgg (Dist-DP-SE)"
+
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
-        if self.tail_probability is not None:
-            check_probability(self.tail_probability, "tail_probability", open_low=True)
+        if self.failure_probability is not None:
+            check_failure_probability(self.failure_probability)
 
     def _noise_epsilon(self) -> float:
         return self.epsilon
 
     @_cached
     def parameters(self, users: int) -> ProtocolParameters:
-        return distributed_dp_parameters(self._noise_epsilon(), users, self._require_tail_probability())
+        return distributed_dp_parameters(self._noise_epsilon(), users,
+                                         self._require_failure_probability())
 
     def user_noise(self, parameters: ProtocolParameters) -> PolyaDifference:
         return PolyaDifference(shares=parameters.users,
@@ -263,7 +275,7 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
 
     def estimate_error_law(self, users: int) -> ErrorLaw:
         e = self._noise_epsilon()
-        return ErrorLaw(sigma=math.sqrt(2) / e, h=1 / e,
+        return ErrorLaw(sigma=math.sqrt(2) / e, sub_exponential_scale=1 / e,
                         noise=DiscreteLaplace(self.parameters(users).precision / e),
                         description="Lap_Z(g/ε)/g + rounding (Chowdhury & Zhou 2023, Thm 1)")
 
@@ -271,12 +283,13 @@ class PolyaSecureAggregation(_SecureAggregationPrivatizer):
 # ------------------------------------------------------------------------- Thm 3: shuffle
 
 
+@renamed_parameters(tail_probability="failure_probability")
 @dataclass(frozen=True)
 class PolyaShuffle(PolyaSecureAggregation):
     """Chowdhury & Zhou 2023, Thm 3 (App. D.2): Thm 1's protocol over an (ε̂, q̂)-relaxed SecAgg, by shuffling.
 
     As far as the paper specifies it (Thm 3, App. D.2): the Pólya noise, g and τ
-    use **ε′ = ε/2** and ``p′ = 1/(2T)`` (``tail_probability``); the
+    use **ε′ = ε/2** and ``p′ = 1/(2T)`` (``failure_probability``); the
     shuffle protocol of Cheu & Yan 2021 (``S′∘R′ⁿ``) is an (ε̂ = ε/4, q̂ = p′)
     relaxation of secure aggregation, and the total loss is
     ``2ε̂ + ε′ = ε`` (proof of Thm 3). The concrete R′ is not given in the paper, so
@@ -284,7 +297,7 @@ class PolyaShuffle(PolyaSecureAggregation):
     probability q̂, when a uniformly random residue replaces it (an idealised
     relaxed-correctness failure).
 
-    >>> privatizer = PolyaShuffle(1.0, tail_probability=1e-6)
+    >>> privatizer = PolyaShuffle(1.0, failure_probability=1e-6)
     >>> privatizer.parameters(64).precision, privatizer.guarantee(64)
     (4, PureDP(epsilon=1.0))
     """
@@ -297,19 +310,20 @@ class PolyaShuffle(PolyaSecureAggregation):
         return self.epsilon / 2
 
     def for_horizon(self, horizon: int) -> Any:
-        """Thm 3's ``p′ = q̂ = 1/(2T)``, unless a tail probability is set."""
-        if self.tail_probability is not None:
+        """Thm 3's ``p′ = q̂ = 1/(2T)``, unless a failure probability is set."""
+        if self.failure_probability is not None:
             return self
-        return replace(self, tail_probability=1.0 / (2 * check_positive_int(horizon, "horizon")))
+        return replace(self, failure_probability=1.0 / (2 * check_positive_int(horizon,
+                                                                               "horizon")))
 
     def _relax(self, view: int, params: ProtocolParameters, rng: np.random.Generator) -> int:
-        if rng.random() < self._require_tail_probability():
+        if rng.random() < self._require_failure_probability():
             return int(rng.integers(params.modulus))
         return view
 
     def _relax_many(self, views: np.ndarray, params: ProtocolParameters,
                     rng: np.random.Generator) -> np.ndarray:
-        failed = rng.random(views.shape) < self._require_tail_probability()
+        failed = rng.random(views.shape) < self._require_failure_probability()
         return np.where(failed, rng.integers(params.modulus, size=views.shape), views)
 
     @_cached
@@ -322,6 +336,7 @@ class PolyaShuffle(PolyaSecureAggregation):
 # ------------------------------------------------------------------------- Thm 2: Skellam
 
 
+@renamed_parameters(tail_probability="failure_probability")
 @dataclass(frozen=True)
 class SkellamSecureAggregation(_SecureAggregationPrivatizer):
     """Dist-RDP-SE's protocol (Chowdhury & Zhou 2023, Thm 2): Skellam shares ``Sk(0, g²/(nε²))``, RDP.
@@ -332,27 +347,30 @@ class SkellamSecureAggregation(_SecureAggregationPrivatizer):
     (the bound decreases in g). Tail constants (the proof of Thm 2 gives O(1/ε)
     and O(1/(sε)); these values are the authors' public code's): σ = 2/ε + √2/(sε), h = 1/(sε).
 
-    >>> privatizer = SkellamSecureAggregation(1.0, scale_factor=10, tail_probability=1e-6)
+    >>> privatizer = SkellamSecureAggregation(1.0, scale_factor=10, failure_probability=1e-6)
     >>> round(privatizer.guarantee(1024).epsilon_at(2), 5)
     1.00001
     """
 
     epsilon: float
     scale_factor: float = 10.0
-    tail_probability: float | None = None
+    failure_probability: float | None = None
     tau_rule: str = "paper"
     name = "Skellam + SecAgg (Dist-RDP-SE)"
+
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_in_range(self.scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
         check_choice(self.tau_rule, "tau_rule", ("paper", "code"))
-        if self.tail_probability is not None:
-            check_probability(self.tail_probability, "tail_probability", open_low=True)
+        if self.failure_probability is not None:
+            check_failure_probability(self.failure_probability)
 
     @_cached
     def parameters(self, users: int) -> ProtocolParameters:
-        return distributed_rdp_parameters(self.epsilon, users, self._require_tail_probability(),
+        return distributed_rdp_parameters(self.epsilon, users, self._require_failure_probability(),
                                           scale_factor=self.scale_factor, tau_rule=self.tau_rule)
 
     def user_noise(self, parameters: ProtocolParameters) -> Skellam:
@@ -369,7 +387,8 @@ class SkellamSecureAggregation(_SecureAggregationPrivatizer):
     def estimate_error_law(self, users: int) -> ErrorLaw:
         e, s = self.epsilon, self.scale_factor
         params = self.parameters(users)
-        return ErrorLaw(sigma=2 / e + math.sqrt(2) / (s * e), h=1 / (s * e),
+        return ErrorLaw(sigma=2 / e + math.sqrt(2) / (s * e),
+                        sub_exponential_scale=1 / (s * e),
                         noise=Skellam(mu=params.precision ** 2 / (2 * e ** 2)),
                         description="Sk(0, g²/ε²)/g + rounding (Chowdhury & Zhou 2023, Thm 2)")
 
@@ -377,6 +396,7 @@ class SkellamSecureAggregation(_SecureAggregationPrivatizer):
 # ------------------------------------------------------------------------- Thm 4: discrete Gaussian
 
 
+@renamed_parameters(tail_probability="failure_probability")
 @dataclass(frozen=True)
 class DiscreteGaussianSecureAggregation(_SecureAggregationPrivatizer):
     """Dist-CDP-SE's protocol (Chowdhury & Zhou 2023, Thm 4, App. F): discrete Gaussian shares ``N_Z(0, g²/(nε²))``.
@@ -394,21 +414,24 @@ class DiscreteGaussianSecureAggregation(_SecureAggregationPrivatizer):
     :attr:`theorem_note` says that the regret theorem's assumption is left
     (their Fig. 4 runs ε = 1).
 
-    >>> privatizer = DiscreteGaussianSecureAggregation(0.5, tail_probability=1e-6)
+    >>> privatizer = DiscreteGaussianSecureAggregation(0.5, failure_probability=1e-6)
     >>> round(privatizer.guarantee(1024).rho, 6)
     0.125
     """
 
     epsilon: float
     scale_factor: float = 10.0
-    tail_probability: float | None = None
+    failure_probability: float | None = None
     name = "discrete Gaussian + SecAgg (Dist-CDP-SE)"
+
+    # the old spellings, read-only, for one release
+    tail_probability = renamed_property("tail_probability", "failure_probability")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         check_in_range(self.scale_factor, "scale_factor", 1.0, math.inf, high_closed=False)
-        if self.tail_probability is not None:
-            check_probability(self.tail_probability, "tail_probability", open_low=True)
+        if self.failure_probability is not None:
+            check_failure_probability(self.failure_probability)
 
     @property
     def theorem_note(self) -> str:
@@ -416,7 +439,7 @@ class DiscreteGaussianSecureAggregation(_SecureAggregationPrivatizer):
 
     @_cached
     def parameters(self, users: int) -> ProtocolParameters:
-        return distributed_cdp_parameters(self.epsilon, users, self._require_tail_probability(),
+        return distributed_cdp_parameters(self.epsilon, users, self._require_failure_probability(),
                                           scale_factor=self.scale_factor)
 
     def user_noise(self, parameters: ProtocolParameters) -> DiscreteGaussian:
@@ -435,5 +458,6 @@ class DiscreteGaussianSecureAggregation(_SecureAggregationPrivatizer):
 
     def estimate_error_law(self, users: int) -> ErrorLaw:
         e, s = self.epsilon, self.scale_factor
-        return ErrorLaw(sigma=math.sqrt(2) / e + math.sqrt(2) / (s * e), h=0.0,
+        return ErrorLaw(sigma=math.sqrt(2) / e + math.sqrt(2) / (s * e),
+                        sub_exponential_scale=0.0,
                         noise=None, description="Σ N_Z(0, g²/(nε²))/g + rounding (Thm 4)")

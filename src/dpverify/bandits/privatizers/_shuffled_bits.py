@@ -115,7 +115,7 @@ class ShuffledNoisyBits:
     @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
         variance = self.total_noise_bits / 4
-        return ErrorLaw(sigma=math.sqrt(2 * variance), h=0.0,
+        return ErrorLaw(sigma=math.sqrt(2 * variance), sub_exponential_scale=0.0,
                         noise=BinomialNoise(trials=self.total_noise_bits),
                         sub_gaussian_variance=variance,
                         description="Bin(N, 1/2) − N/2, SG(N/4), input-independent")
@@ -194,7 +194,7 @@ class ShuffledRandomizedResponse:
     def estimate_error_law(self, users: int) -> ErrorLaw:
         p = self.flip_probability(users)
         variance = users / (4 * (1 - p) ** 2)
-        return ErrorLaw(sigma=math.sqrt(2 * variance), h=0.0, noise=None,
+        return ErrorLaw(sigma=math.sqrt(2 * variance), sub_exponential_scale=0.0, noise=None,
                         sub_gaussian_variance=variance,
                         description="debiased shuffled RR, SG(m/(4(1−p)²)), input-dependent")
 
