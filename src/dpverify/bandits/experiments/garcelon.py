@@ -91,7 +91,7 @@ def _scaling_algorithms(epsilon: float) -> list[tuple[str, Any]]:
 
 def _privacy_algorithms(epsilon: float, horizon: int, dimension: int) -> list[tuple[str, Any]]:
     sblb = SBLB(epsilon, DELTA, strict=False)
-    local = sblb.parameters(horizon=horizon, dimension=dimension).epsilon_0
+    local = sblb.parameters(horizon=horizon, dimension=dimension).local_epsilon
     return [("SBLB (Cor. 8, derived l)", sblb),
             ("SBLB (Cor. 8, printed l)", SBLB(epsilon, DELTA, batch_form="printed", strict=False)),
             ("SBLB fixed-batch (Cor. 8, printed l)",
