@@ -278,7 +278,7 @@ class PhasedEliminationPolicy(PhasedPolicy):
     def _plan(self, phase: int, design: Design) -> NDArray[np.int64] | None:
         if phase > self.batches:
             return None
-        counts = batch_pulls(design.weights[design.support], self.base, phase)
+        counts = batch_pulls(design.probabilities[design.support], self.base, phase)
         privatizer = self.algorithm.privatizer
         # ε0^{(i)} for the batch's clients: the actual n_i as printed (paper), the nominal
         # N_i = ⌈q^i⌉ <= n_i in sound mode (what its guarantee covers)
