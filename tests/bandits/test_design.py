@@ -41,12 +41,12 @@ def test_design_reaches_g_at_most_2m_with_small_support(case):
     design = g_optimal_design(points)
     assert design.dimension == rank  # worked in span(D)
     coordinates = points @ design.basis
-    g = g_value(coordinates, design.weights).max()
+    g = g_value(coordinates, design.probabilities).max()
     assert g <= 2 * rank * (1 + 1e-9) and abs(g - design.g_value) <= 1e-6 * g
     assert g >= rank * (1 - 1e-9)  # Σ π(x)‖x‖² = trace = m, so max >= m
     assert design.support_size <= support_size_bound(rank)
-    assert np.all(design.weights >= 0) and math.isclose(design.weights.sum(), 1.0)
-    assert set(np.flatnonzero(design.weights)) == set(design.support.tolist())
+    assert np.all(design.probabilities >= 0) and math.isclose(design.probabilities.sum(), 1.0)
+    assert set(np.flatnonzero(design.probabilities)) == set(design.support.tolist())
 
 
 @pytest.mark.parametrize("d", [2, 3, 5])
@@ -60,7 +60,7 @@ def test_kiefer_wolfowitz_g_star_equals_d(d):
 
 def test_orthonormal_basis_design_is_uniform():
     design = g_optimal_design(np.eye(4), factor=1.0001)
-    assert np.allclose(design.weights, 0.25) and math.isclose(design.g_value, 4.0)
+    assert np.allclose(design.probabilities, 0.25) and math.isclose(design.g_value, 4.0)
 
 
 def test_span_is_used_when_actions_do_not_span():

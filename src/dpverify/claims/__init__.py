@@ -11,7 +11,7 @@ the numbers behind it, the sympy derivation where there is one, and a figure.
 * :func:`check_paper` / :func:`write_report` — run a paper's claims, write its
   Markdown report with figures (``dpverify claims``).
 
->>> report = check_paper("tenenbaum", keys=["cor32-batch"])
+>>> report = check_paper("tenenbaum", claim_keys=["cor32-batch"])
 >>> report.verdicts()
 {'cor32-batch': 'holds after correction'}
 """
