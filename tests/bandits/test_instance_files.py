@@ -25,8 +25,8 @@ def test_json_and_toml_files_give_the_same_instance_named_by_the_file(tmp_path) 
 
 def test_rewards_and_linear_instances() -> None:
     gaussian = instance_from_mapping({"means": [0.1, 0.3], "rewards": "clipped-gaussian",
-                                      "sd": 0.2})
-    assert isinstance(gaussian.build(), ClippedGaussianBandit) and gaussian.build().sd == 0.2
+                                      "sigma": 0.2})
+    assert isinstance(gaussian.build(), ClippedGaussianBandit) and gaussian.build().sigma == 0.2
     assert gaussian.describe() == "instance (K=2, clipped-gaussian)"
     linear = instance_from_mapping({"name": "plane", "theta": [0.6, 0.8],
                                     "actions": [[1, 0], [0, 1], [0.6, 0.8]]})

@@ -40,7 +40,7 @@ def test_registered_settings_are_the_papers() -> None:
         assert experiment.runs == 20
         for panel in experiment.panels:
             assert (panel.horizon, panel.delta) == (10 ** 6, 0.25)
-            assert (panel.instances.dimension, panel.instances.actions) == (20, 1000)
+            assert (panel.instances.dimension, panel.instances.n_arms) == (20, 1000)
 
 
 def test_equal_communication_is_resolved_per_panel_not_built() -> None:

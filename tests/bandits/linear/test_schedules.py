@@ -35,7 +35,7 @@ def test_nominal_batch_sizes_are_the_distinct_ceilings_of_q_to_the_i(horizon: in
 def test_hanna_plan_has_one_record_per_batch_of_the_schedule() -> None:
     horizon = 10 ** 4
     plan = make_linear_algorithm("hanna-central", epsilon=1.0).plan(horizon=horizon, dimension=3,
-                                                                    actions=20)
+                                                                    n_arms=20)
     base = _schedules.batch_base(horizon)
     assert [record["users_at_least"] for record in plan.schedule] == [
         max(1, math.ceil(base ** i)) for i in range(1, _schedules.batch_count(horizon) + 1)]
@@ -44,7 +44,7 @@ def test_hanna_plan_has_one_record_per_batch_of_the_schedule() -> None:
 def test_dpdpe_plan_has_one_record_per_phase_of_the_schedule() -> None:
     horizon, dimension = 10 ** 5, 4
     algorithm = make_linear_algorithm("dpdpe-central", epsilon=1.0)
-    plan = algorithm.plan(horizon=horizon, dimension=dimension, actions=30)
-    phases = _schedules.phase_schedule(horizon, dimension, algorithm.alpha)
+    plan = algorithm.plan(horizon=horizon, dimension=dimension, n_arms=30)
+    phases = _schedules.phase_schedule(horizon, dimension, algorithm.client_sampling_exponent)
     assert [(r["phase"], r["plays_h"]) for r in plan.schedule] == [(l, h) for l, h, _ in phases]
     assert sum(h for _, h, _ in phases[:-1]) < horizon <= sum(h for _, h, _ in phases)
