@@ -24,7 +24,7 @@ def test_each_paper_once_verdicts_listed_report_written(tmp_path, capsys, monkey
 
     def one_claim(paper: str, *, scale: str) -> claims.PaperReport:
         calls.append((paper, scale))
-        return real(paper, scale=scale, keys=["cor32-batch"])
+        return real(paper, scale=scale, claim_keys=["cor32-batch"])
 
     monkeypatch.setattr(claims, "check_paper", one_claim)
     assert main(["claims", "tenenbaum", "tenenbaum", "--out", str(tmp_path)]) == 0
