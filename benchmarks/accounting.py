@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 
 from _forked import run_forked
+
 from dpverify.accountants.calibrate import gaussian_epsilon, min_gaussian_sigma
 from dpverify.accountants.pld import PrivacyLossDistribution
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 import argparse
 
 from _forked import run_forked
+
 from dpverify.bandits.contextual import (
-    LDPLinUCB,
-    LinUCB,
     SBLB,
     ContextualInstanceFamily,
+    LDPLinUCB,
+    LinUCB,
     simulate_contextual,
 )
 

@@ -22,8 +22,8 @@ import time
 
 from _forked import run_forked
 
-from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.linear import make_linear_algorithm
+from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.simulate import simulate
 
 CASES = [

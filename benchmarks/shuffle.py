@@ -22,8 +22,8 @@ import argparse
 from collections.abc import Callable
 
 import numpy as np
-
 from _forked import run_forked
+
 from dpverify.accountants.shuffle import (
     SHUFFLE_BOUNDS,
     amplified_epsilon,

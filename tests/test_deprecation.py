@@ -7,7 +7,8 @@ import inspect
 import warnings
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dpverify._deprecation import renamed_attributes, renamed_parameters, renamed_property
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dpverify import ApproxDP, EpsilonBounds, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify import ZCDP, ApproxDP, EpsilonBounds, PrivacyProfile, PureDP, RDPCurve
 
 
 def test_values_are_frozen_and_hashable() -> None:

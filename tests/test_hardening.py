@@ -23,11 +23,11 @@ from dpverify.accountants import (
     shuffled_binary_rr_epsilon,
 )
 from dpverify.auditing import audit, audit_interactive, clopper_pearson_lower
+from dpverify.bandits.environments import BernoulliBandit
 from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.simulate import simulate
-from dpverify.bandits.environments import BernoulliBandit
 from dpverify.cli import main
 from dpverify.guarantees import RDPCurve
 from dpverify.mechanisms import (

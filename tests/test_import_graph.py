@@ -21,8 +21,6 @@ import io
 import tokenize
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dpverify"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 

@@ -14,37 +14,44 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
-from dpverify.accountants import calibrate, composition, pld, rdp, shuffle, shuffle_papers, zcdp
-from dpverify.accountants import calibrate_discrete, mixture_gaussian, repeat_select
-from dpverify.accountants import subsampling, subsampling_wor
+from dpverify import ZCDP, ApproxDP, PureDP, RDPCurve, auditing, execution
 from dpverify import mechanisms as mech
-from dpverify.mechanisms import continuous, samplers
-from dpverify.bandits import Batch, RewardBatch
+from dpverify import testing as dp_testing
+from dpverify.accountants import (
+    calibrate,
+    calibrate_discrete,
+    composition,
+    mixture_gaussian,
+    pld,
+    rdp,
+    repeat_select,
+    shuffle,
+    shuffle_papers,
+    subsampling,
+    subsampling_wor,
+    zcdp,
+)
+from dpverify.auditing.interactive import audit_interactive
+from dpverify.bandits import Batch, RewardBatch, instance_files, returning_users
+from dpverify.bandits import contextual as bandit_contextual
+from dpverify.bandits import design as bandit_design
 from dpverify.bandits import environments as bandit_env
-from dpverify.bandits.linear import environments as linear_env
-from dpverify import execution
 from dpverify.bandits import experiments as bandit_experiments
-from dpverify.bandits import instance_files
+from dpverify.bandits import linear as bandit_linear
 from dpverify.bandits import mab as bandit_mab
 from dpverify.bandits import privatizers as bandit_privatizers
 from dpverify.bandits import simulate as bandit_simulate
-from dpverify.bandits.mab import _elimination as bandit_elimination
-from dpverify.bandits import design as bandit_design
-from dpverify.bandits import linear as bandit_linear
-from dpverify.bandits.linear import distributed_phased_elimination as linear_dpdpe
-from dpverify.bandits.linear import phased_elimination as linear_hanna
-from dpverify.bandits.linear import privatizers as linear_privatizers
-from dpverify.bandits import contextual as bandit_contextual
 from dpverify.bandits.contextual import parameters as contextual_params
 from dpverify.bandits.contextual import reports as contextual_reports
-from dpverify import auditing
-from dpverify.bandits import returning_users
+from dpverify.bandits.linear import distributed_phased_elimination as linear_dpdpe
+from dpverify.bandits.linear import environments as linear_env
+from dpverify.bandits.linear import phased_elimination as linear_hanna
+from dpverify.bandits.linear import privatizers as linear_privatizers
+from dpverify.bandits.mab import _elimination as bandit_elimination
 from dpverify.bandits.mab import tenenbaum_extensions
 from dpverify.claims import check_paper
 from dpverify.claims import regret_bounds as claims_bounds
-from dpverify.auditing.interactive import audit_interactive
-from dpverify import testing as dp_testing
+from dpverify.mechanisms import continuous, samplers
 from dpverify.testing import strategies as dp_strategies
 
 PLD = pld.PrivacyLossDistribution

@@ -16,19 +16,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Union
 
 import mpmath
 
 from dpverify._numeric import bisect_passing, grow_until, round_up, working_precision
 from dpverify._validation import (
-    value_error,
     check_delta,
     check_epsilon,
     check_increasing_sequence,
     check_nonnegative,
     check_real,
     shown,
+    value_error,
 )
 from dpverify.errors import CalibrationError, DpverifyTypeError
 
@@ -223,7 +222,7 @@ class EpsilonBounds:
         object.__setattr__(self, "upper", upper)
 
 
-Guarantee = Union[PureDP, ApproxDP, ZCDP, RDPCurve, PrivacyProfile]
+Guarantee = PureDP | ApproxDP | ZCDP | RDPCurve | PrivacyProfile
 """Any of dpverify's guarantee values."""
 
 

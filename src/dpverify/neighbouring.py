@@ -104,7 +104,7 @@ class Neighbouring(str, enum.Enum, metaclass=_NeighbouringType):
     REPLACE_SPECIAL = "replace-special"
 
     @classmethod
-    def _missing_(cls, value: Any) -> "Neighbouring":
+    def _missing_(cls, value: Any) -> Neighbouring:
         """``Neighbouring(value)`` with an old or unknown value."""
         if isinstance(value, str) and value in _DEPRECATED_VALUES:
             member = cls(_DEPRECATED_VALUES[value])
@@ -113,11 +113,11 @@ class Neighbouring(str, enum.Enum, metaclass=_NeighbouringType):
         raise value_error("value", value, f"one of {cls._choices()}")
 
     @classmethod
-    def _choices(cls, members: Iterable["Neighbouring"] | None = None) -> str:
+    def _choices(cls, members: Iterable[Neighbouring] | None = None) -> str:
         return ", ".join(repr(m.value) for m in (cls if members is None else members))
 
     @classmethod
-    def parse(cls, value: Any, name: str = "neighbouring") -> "Neighbouring":
+    def parse(cls, value: Any, name: str = "neighbouring") -> Neighbouring:
         """Return the relation named by ``value`` (an enum member or its string)."""
         if isinstance(value, cls):
             return value
@@ -131,8 +131,8 @@ class Neighbouring(str, enum.Enum, metaclass=_NeighbouringType):
         raise DpverifyTypeError(f"{name}={value!r} must be a Neighbouring or a string")
 
     @classmethod
-    def require(cls, value: Any, supported: Iterable["Neighbouring"], subject: str,
-                name: str = "neighbouring") -> "Neighbouring":
+    def require(cls, value: Any, supported: Iterable[Neighbouring], subject: str,
+                name: str = "neighbouring") -> Neighbouring:
         """Parse ``value`` and check that ``subject`` (the function or mechanism) supports it.
 
         Raises :class:`~dpverify.errors.UnsupportedError` naming the supported relations.

@@ -25,7 +25,7 @@ from dpverify.accountants.zcdp import (
     zcdp_to_rdp,
 )
 from dpverify.errors import UnsupportedError
-from dpverify.guarantees import ApproxDP, PureDP, ZCDP
+from dpverify.guarantees import ZCDP, ApproxDP, PureDP
 from dpverify.mechanisms.continuous import gaussian_privacy_profile
 from dpverify.testing import assert_conservative
 from dpverify.testing import strategies as dst

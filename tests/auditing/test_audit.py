@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpverify import ApproxDP, PureDP, ZCDP
+from dpverify import ZCDP, ApproxDP, PureDP
 from dpverify.auditing import audit, audit_curve, claimed_delta_curve
 from dpverify.auditing._pipeline.engine import CHUNK_ELEMENTS
 from dpverify.auditing._pipeline.safety import PROBE_ROWS

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from dpverify.auditing import audit
-from dpverify.auditing.examples import CATALOGUE, example
 from dpverify.auditing.exact import exact_epsilon
+from dpverify.auditing.examples import CATALOGUE, example
 from dpverify.mechanisms.continuous import gaussian_privacy_profile
 from dpverify.mechanisms.encoding import LocalPrivatizer
 from dpverify.mechanisms.randomized_response import RandomizedResponse

@@ -7,8 +7,8 @@ import functools
 import numpy as np
 import pytest
 
-from dpverify.auditing.examples import explore_then_commit, explore_then_commit_pmf
 from dpverify.auditing.exact import exact_epsilon
+from dpverify.auditing.examples import explore_then_commit, explore_then_commit_pmf
 from dpverify.auditing.interactive import audit_interactive, run_outputs
 
 # 20 rounds, 2 arms, the first 10 explore (5 pulls each); the neighbour changes arm 0's

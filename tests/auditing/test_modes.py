@@ -15,8 +15,13 @@ import numpy as np
 import pytest
 
 from dpverify.auditing import audit
-from dpverify.auditing.examples import CATALOGUE, _naive_float_laplace, _noisy_max_with_value, \
-    _noisy_max_with_value_true, _shuffled_rr
+from dpverify.auditing.examples import (
+    CATALOGUE,
+    _naive_float_laplace,
+    _noisy_max_with_value,
+    _noisy_max_with_value_true,
+    _shuffled_rr,
+)
 from dpverify.auditing.model import audit_model
 
 CONFIDENCE = 0.999

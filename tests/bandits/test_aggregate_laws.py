@@ -9,13 +9,14 @@ import math
 
 import numpy as np
 
-from _gof import gof_pvalue
-from _stats import P_MIN
 from dpverify.bandits.privatizers._aggregate_laws import (
     _discrete_gaussian_sum_cdf,
     simulation_discrete_gaussian_sum,
     simulation_discrete_laplace_sum,
 )
+
+from _gof import gof_pvalue
+from _stats import P_MIN
 
 
 def _convolve_power(pmf: np.ndarray, times: int) -> np.ndarray:

@@ -22,9 +22,7 @@ import pytest
 
 import dpverify.bandits
 import dpverify.claims
-from dpverify.bandits import design, environments, instance_files, mslr, plan, plots, registry
-from dpverify.bandits import simulate, store
-from dpverify.bandits.experiments import garcelon as garcelon_experiments
+from dpverify.bandits import design, environments, instance_files, mslr, plan, plots, registry, simulate, store
 from dpverify.bandits.contextual import (
     SBLB,
     ContextualInstanceFamily,
@@ -35,14 +33,21 @@ from dpverify.bandits.contextual import (
     parameters,
     reports,
 )
+from dpverify.bandits.experiments import garcelon as garcelon_experiments
 from dpverify.bandits.linear import (
     DistributedPhasedElimination,
     PhasedElimination,
-    distributed_phased_elimination as dpdpe,
-    environments as linear_env,
     fixed_users,
     make_linear_algorithm,
     phased_elimination,
+)
+from dpverify.bandits.linear import (
+    distributed_phased_elimination as dpdpe,
+)
+from dpverify.bandits.linear import (
+    environments as linear_env,
+)
+from dpverify.bandits.linear import (
     privatizers as linear_privatizers,
 )
 from dpverify.bandits.mab import (
@@ -66,7 +71,8 @@ from dpverify.bandits.privatizers import (
     distributed_dp_parameters,
     distributed_rdp_parameters,
 )
-from dpverify.claims import garcelon, hanna, regret_bounds as rb, report
+from dpverify.claims import garcelon, hanna, report
+from dpverify.claims import regret_bounds as rb
 
 _RNG_SEED = 3
 _SBLB_FIELDS = {f.name: getattr(parameters.sblb_parameters(0.001, 1e-6, 10**4, 2), f.name)

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from _stats import P_MIN, two_sample_chisquare
 from dpverify.bandits.environments import (
     BernoulliBandit,
     CategoricalBandit,
@@ -18,6 +17,8 @@ from dpverify.bandits.environments import (
     instance_family,
     mslr_synthetic_instance,
 )
+
+from _stats import P_MIN, two_sample_chisquare
 
 
 def test_clipped_normal_mean_matches_monte_carlo() -> None:

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from dpverify.accountants import amplified_epsilon, rdp_to_dp, shuffled_binary_rr_delta, zcdp_to_dp
+from dpverify.accountants import amplified_epsilon, rdp_to_dp, zcdp_to_dp
 from dpverify.accountants.shuffle_papers import garcelon_total_guarantee
 from dpverify.bandits import (
     ALGORITHM_FAMILIES,
@@ -18,8 +18,8 @@ from dpverify.bandits import (
     make_algorithm,
     plan_deployment,
 )
-from dpverify.bandits.privatizers._aggregate_laws import distributed_discrete_gaussian_zcdp
 from dpverify.bandits.plan import guarantee_dict, instance_sizes, json_value, meets_request
+from dpverify.bandits.privatizers._aggregate_laws import distributed_discrete_gaussian_zcdp
 from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP
 from dpverify.mechanisms import (
     BinomialNoise,

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from dpverify.bandits import ALGORITHM_FAMILIES, ALL_ALGORITHM_NAMES, NON_PRIVATE_ALGORITHMS
-from dpverify.bandits import make_algorithm
+from dpverify.bandits import ALGORITHM_FAMILIES, ALL_ALGORITHM_NAMES, NON_PRIVATE_ALGORITHMS, make_algorithm
 from dpverify.bandits.contextual import ContextualInstanceFamily
 from dpverify.bandits.environments import BernoulliBandit
 from dpverify.bandits.linear.environments import LinearInstanceFamily

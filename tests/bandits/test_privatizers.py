@@ -14,12 +14,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from _stats import P_MIN, two_sample_chisquare
-from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
-from dpverify.bandits.privatizers._aggregate_laws import (
-    discrete_laplace_subexponential,
-    distributed_discrete_gaussian_epsilon,
-)
+from dpverify import ZCDP, ApproxDP, PureDP, RDPCurve
 from dpverify.bandits._policy import RewardBatch
 from dpverify.bandits.privatizers import (
     CentralDiscreteLaplace,
@@ -39,7 +34,13 @@ from dpverify.bandits.privatizers import (
     distributed_rdp_parameters,
     worst_case_guarantee,
 )
+from dpverify.bandits.privatizers._aggregate_laws import (
+    discrete_laplace_subexponential,
+    distributed_discrete_gaussian_epsilon,
+)
 from dpverify.mechanisms import NoisyBitSummation
+
+from _stats import P_MIN, two_sample_chisquare
 
 T = 10 ** 6
 
@@ -143,9 +144,9 @@ def test_discrete_gaussian_privatizer_guarantee_is_zcdp_near_half_epsilon_square
 
 def test_cdp_se_ldp_se_and_dist_cdp_se_accept_epsilon_one_with_a_note() -> None:
     """Chowdhury & Zhou 2023, Fig. 4 runs ε = 1: Thms 4–6 assume ε < 1 for the regret bound only, alike."""
+    from dpverify.bandits.environments import InstanceFamily
     from dpverify.bandits.mab import make_algorithm
     from dpverify.bandits.simulate import simulate
-    from dpverify.bandits.environments import InstanceFamily
 
     for name, theorem in (("dist-cdp-se", "Thm 4"), ("cdp-se", "Thm 5"), ("ldp-se", "Thm 6")):
         algorithm = make_algorithm(name, epsilon=1.0, batch_base=2)

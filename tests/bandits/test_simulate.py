@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpverify.bandits.environments import BernoulliBandit, ClippedGaussianBandit, InstanceFamily
 from dpverify.bandits.mab import make_algorithm

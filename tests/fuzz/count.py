@@ -13,7 +13,14 @@ import collections
 import time
 
 from fuzz._harness import (
-    CANONICAL, CLI_HOSTILE, OUTCOMES, avoided, cli_options, describe, machine_timeout, run_all,
+    CANONICAL,
+    CLI_HOSTILE,
+    OUTCOMES,
+    avoided,
+    cli_options,
+    describe,
+    machine_timeout,
+    run_all,
 )
 from fuzz._registry import load_cli_rows, load_rows
 from fuzz.known_failures import KNOWN_FAILURES
@@ -53,10 +60,10 @@ def main() -> None:
         by_row: collections.Counter[str] = collections.Counter()
         for (key, _, _), (_, _, took) in zip(tasks, results):
             by_row[key] += took
-        print(f"slowest rows (seconds, all their calls):")
+        print("slowest rows (seconds, all their calls):")
         for key, took in by_row.most_common(args.slowest):
             print(f"  {took:7.1f}  {key}")
-        print(f"slowest calls:")
+        print("slowest calls:")
         ranked = sorted(zip(tasks, results), key=lambda pair: -pair[1][2])[:args.slowest]
         for (key, param, value), (outcome, _, took) in ranked:
             print(f"  {took:7.1f}  {key} {param}={describe(value)} ({outcome})")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dpverify.accountants as MODULE
-from dpverify import ApproxDP, PureDP, RDPCurve, ZCDP
+from dpverify import ZCDP, ApproxDP, PureDP, RDPCurve
 from dpverify.accountants import PrivacyLossDistribution as PLD
 from fuzz._harness import Row
 
@@ -145,8 +145,13 @@ NOT_FUZZED = {"DEFAULT_ORDERS": "a tuple constant"}
 
 # ---- events, the PrivacyAccountant, subsampling, group privacy, trade-off curves (issue 15)
 from dpverify.accountants import (  # noqa: E402
-    ComposedEvent, ExponentialMechanismEvent, MechanismEvent, PoissonSampledEvent,
-    RepeatAndSelectEvent, SampledWithoutReplacementEvent, SelfComposedEvent,
+    ComposedEvent,
+    ExponentialMechanismEvent,
+    MechanismEvent,
+    PoissonSampledEvent,
+    RepeatAndSelectEvent,
+    SampledWithoutReplacementEvent,
+    SelfComposedEvent,
     TreeAggregationEvent,
 )
 from dpverify.mechanisms import Gaussian, Laplace  # noqa: E402

@@ -7,8 +7,14 @@ import dataclasses
 import dpverify.bandits as MODULE
 from dpverify import PureDP
 from dpverify.bandits import (
-    BanditGuarantee, Batch, BernoulliBandit, CategoricalBandit, ClippedGaussianBandit,
-    InstanceFamily, RewardBatch, SimulationResult,
+    BanditGuarantee,
+    Batch,
+    BernoulliBandit,
+    CategoricalBandit,
+    ClippedGaussianBandit,
+    InstanceFamily,
+    RewardBatch,
+    SimulationResult,
 )
 from dpverify.bandits.simulate import simulate
 from fuzz._harness import Row

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dpverify.bandits.privatizers as MODULE
-from dpverify import ApproxDP, PureDP
+from dpverify import PureDP
 from fuzz._harness import Row
 
 ROWS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import mpmath
 
 import dpverify
-from dpverify import ApproxDP, EpsilonBounds, Neighbouring, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify import ZCDP, ApproxDP, EpsilonBounds, Neighbouring, PrivacyProfile, PureDP, RDPCurve
 from fuzz._harness import Row
 
 MODULE = dpverify

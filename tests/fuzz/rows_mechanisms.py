@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from dpverify import PureDP
 import dpverify.mechanisms as MODULE
+from dpverify import PureDP
 from dpverify.mechanisms import (
-    BinaryRandomizedResponse, BinarySummation, BinomialNoise, DiscreteGaussian, DiscreteLaplace,
-    Gaussian, Laplace, LocalPrivatizer, NoisyBitSummation, PolyaDifference, RandomizedResponse,
-    SecureAggregation, Shuffler, Skellam, VectorSummation,
+    BinaryRandomizedResponse,
+    BinarySummation,
+    BinomialNoise,
+    DiscreteGaussian,
+    DiscreteLaplace,
+    Gaussian,
+    Laplace,
+    LocalPrivatizer,
+    NoisyBitSummation,
+    PolyaDifference,
+    RandomizedResponse,
+    SecureAggregation,
+    Shuffler,
+    Skellam,
+    VectorSummation,
 )
 from fuzz._harness import RNG, Row
 

@@ -16,8 +16,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz._harness import (
-    CANONICAL, CLI_HOSTILE, PASSING, Worker, avoided, cli_options, describe, hostile_values,
-    machine_timeout, run_all,
+    CANONICAL,
+    CLI_HOSTILE,
+    PASSING,
+    Worker,
+    avoided,
+    cli_options,
+    describe,
+    hostile_values,
+    machine_timeout,
+    run_all,
 )
 from fuzz._registry import load_cli_rows, load_rows, missing_cli_rows, missing_rows
 from fuzz.known_failures import KNOWN_FAILURES

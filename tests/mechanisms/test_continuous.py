@@ -5,11 +5,10 @@ from __future__ import annotations
 import math
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import numpy as np
 
 from dpverify.mechanisms.continuous import (
     Gaussian,

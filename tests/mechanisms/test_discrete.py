@@ -19,8 +19,8 @@ from dpverify.mechanisms.discrete import (
     PolyaDifference,
     ShiftedLaw,
     Skellam,
-    discrete_gaussian_normaliser,
     _gaussian_series,
+    discrete_gaussian_normaliser,
 )
 
 INFINITE_LAWS = [

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.errors import UnsupportedError
-from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify.guarantees import ZCDP, ApproxDP, PrivacyProfile, PureDP, RDPCurve
 from dpverify.mechanisms._noise_maps import (
     SKELLAM_ORDERS,
     discrete_gaussian_delta,

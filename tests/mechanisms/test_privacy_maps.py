@@ -10,21 +10,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify import PrivacyProfile, PureDP, ZCDP
+from dpverify import ZCDP, PrivacyProfile, PureDP
 from dpverify.errors import UnsupportedError
-from dpverify.mechanisms import privacy_maps
-from dpverify.mechanisms.privacy_maps import (
-    pmf_pair_profile,
-    privacy_map,
-    register_privacy_map,
-    supported_guarantees,
-)
 from dpverify.mechanisms import (
     BinaryRandomizedResponse,
     DiscreteLaplace,
     Laplace,
     RandomizedResponse,
+    privacy_maps,
     sample,
+)
+from dpverify.mechanisms.privacy_maps import (
+    pmf_pair_profile,
+    privacy_map,
+    register_privacy_map,
+    supported_guarantees,
 )
 from dpverify.testing import assert_satisfies
 from dpverify.testing import strategies as dst

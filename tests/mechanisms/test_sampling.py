@@ -16,7 +16,7 @@ import pytest
 import scipy.stats
 
 from dpverify.errors import UnsupportedError
-from dpverify.mechanisms import sampling, samplers
+from dpverify.mechanisms import samplers, sampling
 from dpverify.mechanisms.continuous import Gaussian, Laplace
 from dpverify.mechanisms.discrete import (
     BinomialNoise,
@@ -25,8 +25,8 @@ from dpverify.mechanisms.discrete import (
     PolyaDifference,
     Skellam,
 )
-from _gof import P_MIN, discrete_laplace_pmf, gof_pvalue  # shared helpers
 
+from _gof import P_MIN, discrete_laplace_pmf, gof_pvalue  # shared helpers
 
 MECHANISMS = [DiscreteLaplace(2.0), DiscreteGaussian(1.5), Skellam(2.0),
               PolyaDifference(shares=4, scale=3.0), BinomialNoise(10), Laplace(1.0), Gaussian(1.0)]

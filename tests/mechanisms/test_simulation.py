@@ -17,7 +17,6 @@ from dpverify.mechanisms import simulation
 
 from _gof import P_MIN, discrete_laplace_pmf, gof_pvalue  # shared helpers
 
-
 # ----------------------------------------------------------------------------- simulation samplers
 
 def test_simulation_skellam_matches_scipy() -> None:

@@ -17,12 +17,12 @@ import importlib.metadata
 import re
 from pathlib import Path
 
-import pytest
-
 # The in-process runs restore sys.modules after each run; numpy's C extension
 # cannot be imported twice in one process, so everything the inner runs import
 # is imported here first and stays loaded.
 import numpy  # noqa: F401
+import pytest
+
 import dpverify.testing.assertions  # noqa: F401
 import dpverify.testing.strategies  # noqa: F401
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from dpverify import ApproxDP, EpsilonBounds, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify import ZCDP, ApproxDP, EpsilonBounds, PrivacyProfile, PureDP, RDPCurve
 from dpverify import mechanisms as mech
 from dpverify.neighbouring import are_neighbours
 from dpverify.testing import strategies as dst

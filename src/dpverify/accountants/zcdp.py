@@ -26,7 +26,7 @@ from dpverify._validation import (
 )
 from dpverify.accountants.rdp.curves import DEFAULT_ORDERS
 from dpverify.errors import DpverifyTypeError
-from dpverify.guarantees import ApproxDP, PureDP, RDPCurve, ZCDP
+from dpverify.guarantees import ZCDP, ApproxDP, PureDP, RDPCurve
 
 __all__ = [
     "compose_zcdp",

@@ -24,7 +24,7 @@ from dpverify.auditing._pipeline.sampler import Sampler, prepare_draw
 from dpverify.auditing.estimators import delta_lower_bound, epsilon_lower_bound
 from dpverify.auditing.report import CurveAuditReport, CurvePoint
 from dpverify.errors import DpverifyTypeError
-from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify.guarantees import ZCDP, ApproxDP, PrivacyProfile, PureDP, RDPCurve
 
 __all__ = ["audit_curve", "claimed_delta_curve"]
 

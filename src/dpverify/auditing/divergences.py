@@ -17,8 +17,8 @@ import numpy as np
 
 from dpverify._record_validation import check_record
 from dpverify._validation import (
-    check_epsilon,
     check_confidence,
+    check_epsilon,
     check_real_array,
     value_error,
 )

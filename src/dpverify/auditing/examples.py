@@ -135,7 +135,7 @@ def _gaussian(sigma: float) -> Callable:
     return sampler
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _analytic_sigma() -> float:
     return analytic_gaussian_sigma(1.0, 1e-5)
 
@@ -248,7 +248,7 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
     return sampler, pmfs
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shuffled_flip(users: int = 50) -> float:
     return min_flip_probability(users, 1.0, 1e-6, rtol=1e-6)
 
@@ -283,7 +283,7 @@ def _naive_float_laplace(scale: float) -> Callable:
     return sampler
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _classical_sigma() -> float:
     return classical_gaussian_sigma(10.0, 1e-3)
 

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 
 from dpverify._validation import (
+    check_confidence,
     check_delta,
     check_epsilon,
     check_flag,
     check_int_at_least,
     check_seed,
-    check_confidence,
 )
 from dpverify.auditing._pipeline.arguments import check_events
 from dpverify.auditing._pipeline.engine import checked_output, sliced_draw

@@ -56,12 +56,12 @@ from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_callable,
     check_choice,
+    check_confidence,
     check_delta,
     check_epsilon,
     check_int_at_least,
     check_positive,
     check_seed,
-    check_confidence,
     value_error,
 )
 from dpverify.auditing._model_discrete import (

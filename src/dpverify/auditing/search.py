@@ -52,11 +52,11 @@ from scipy import stats
 
 from dpverify._record_validation import check_record
 from dpverify._validation import (
-    check_epsilon,
+    check_confidence,
     check_delta,
+    check_epsilon,
     check_int_at_least,
     check_seed,
-    check_confidence,
     limit_error,
     value_error,
 )

@@ -33,8 +33,7 @@ from typing import Any
 import numpy as np
 
 from dpverify._deprecation import renamed_parameters
-from dpverify._validation import (check_delta, check_epsilon, check_flag, check_int_at_least,
-                                  value_error)
+from dpverify._validation import check_delta, check_epsilon, check_flag, check_int_at_least, value_error
 from dpverify.auditing._pipeline.arguments import check_common
 from dpverify.auditing._pipeline.run import run_audit
 from dpverify.auditing._pipeline.sampler import Sampler

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+
 import numpy as np
 from numpy.typing import NDArray
 from scipy.cluster.vq import kmeans2

@@ -17,10 +17,10 @@ import numpy as np
 import dpverify.claims.regret_bounds as regret_bounds
 import dpverify.claims.symbolic as symbolic
 from dpverify.auditing import audit
-from dpverify.bandits.privatizers import SkellamSecureAggregation, distributed_dp_parameters
 from dpverify.bandits.environments import BernoulliBandit, InstanceFamily
 from dpverify.bandits.mab import make_algorithm
 from dpverify.bandits.mslr import mslr_instance
+from dpverify.bandits.privatizers import SkellamSecureAggregation, distributed_dp_parameters
 from dpverify.bandits.returning_users import returning_users_sigma
 from dpverify.bandits.simulate import simulate
 from dpverify.claims._simulations import bound_figure, rate_verdict, regret_rows

@@ -173,7 +173,6 @@ def hanna_shuffle_inverse() -> Derivation:
     when the cap is negative: no ε0 is valid).
     """
     u, n, delta, eps, eps0 = _positive("u n delta epsilon epsilon0")
-    a = sp.sqrt(sp.log(4 / delta) / n)
     f = sp.log(1 + (sp.exp(eps0) - 1) / (sp.exp(eps0) + 1)
                * (8 * sp.sqrt(sp.exp(eps0) * sp.log(4 / delta)) / sp.sqrt(n) + 8 * sp.exp(eps0) / n))
     steps = [f"Eq. (10): f(ε0) = {sp.sstr(f)}", f"f(0) = {sp.sstr(sp.simplify(f.subs(eps0, 0)))}"]

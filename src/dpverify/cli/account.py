@@ -7,8 +7,7 @@ import json
 import math
 from typing import Any
 
-from dpverify.cli._core import (add_command, count, finite_float, privacy_text, rename_option,
-                                significant)
+from dpverify.cli._core import add_command, count, finite_float, privacy_text, rename_option, significant
 
 HELP = "privacy accounting of composed mechanisms"
 EXAMPLES = (

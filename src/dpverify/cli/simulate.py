@@ -33,8 +33,8 @@ EXAMPLES = (
 def configure(simulate: argparse.ArgumentParser) -> None:
     from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
     from dpverify.bandits.environments import REWARD_FAMILIES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.linear.environments import LINEAR_INSTANCES  # deferred: keeps CLI start-up light
     from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES  # deferred: keeps CLI start-up light
+    from dpverify.bandits.linear.environments import LINEAR_INSTANCES  # deferred: keeps CLI start-up light
     from dpverify.bandits.mab import ALGORITHM_NAMES  # deferred: keeps CLI start-up light
 
     simulate.add_argument("--algorithm", choices=(*ALGORITHM_NAMES, *LINEAR_ALGORITHM_NAMES,
@@ -189,11 +189,11 @@ def _add_linear_simulate_options(simulate: Any) -> None:
 
 def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
     """``dpverify simulate`` for the linear algorithms (hanna-*, dpdpe-*, dpe, dpe-fixedu)."""
+    from dpverify.bandits import make_algorithm  # deferred: keeps CLI start-up light
     from dpverify.bandits.linear.environments import (  # deferred: keeps CLI start-up light
         LINEAR_INSTANCES,
         LinearInstanceFamily,
     )
-    from dpverify.bandits import make_algorithm  # deferred: keeps CLI start-up light
     from dpverify.bandits.simulate import simulate  # deferred: keeps CLI start-up light
 
     hanna = args.algorithm.startswith("hanna")

@@ -63,16 +63,16 @@ from dpverify.mechanisms.protocols import (
     secure_aggregation_modulus,
     vector_summation_parameters,
 )
-from dpverify.mechanisms.truncated_discrete_gaussian import (
-    TruncatedDiscreteGaussian,
-    truncated_discrete_gaussian_delta,
-)
 from dpverify.mechanisms.randomized_response import (
     BinaryRandomizedResponse,
     RandomizedResponse,
     binary_flip_probability,
 )
 from dpverify.mechanisms.sampling import register_sampler, sample, sample_aggregate, sample_users
+from dpverify.mechanisms.truncated_discrete_gaussian import (
+    TruncatedDiscreteGaussian,
+    truncated_discrete_gaussian_delta,
+)
 
 __all__ = [
     # laws

@@ -30,14 +30,14 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.guarantees import ApproxDP, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify.guarantees import ZCDP, ApproxDP, PrivacyProfile, PureDP, RDPCurve
+from dpverify.mechanisms._discrete_series import _gaussian_series, discrete_gaussian_normaliser
 from dpverify.mechanisms.continuous import (
     Gaussian,
     Laplace,
     gaussian_privacy_profile,
     laplace_privacy_profile,
 )
-from dpverify.mechanisms._discrete_series import discrete_gaussian_normaliser, _gaussian_series
 from dpverify.mechanisms.discrete import (
     SERIES_RELATIVE_ERROR,
     BinomialNoise,

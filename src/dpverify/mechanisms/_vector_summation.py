@@ -159,7 +159,7 @@ class VectorSummation:
 
     @classmethod
     def from_privacy(cls, epsilon: float, delta: float, *, users: int, dimension: int,
-                     norm_bound: float) -> "VectorSummation":
+                     norm_bound: float) -> VectorSummation:
         """The protocol with the parameters of Li, Zhou & Ji 2022, Eq. (22), for (ε, δ)-SDP ([R], see there)."""
         parameters = vector_summation_parameters(epsilon, delta, users=users, dimension=dimension)
         users = check_positive_int(users, "users")

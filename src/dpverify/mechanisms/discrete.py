@@ -42,11 +42,9 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-
 from dpverify.mechanisms._discrete_series import (
     TAIL_TOLERANCE,
     _as_rational,
-    discrete_gaussian_normaliser,
     _gaussian_series,
     _integer_or_none,
     _log,
@@ -54,6 +52,7 @@ from dpverify.mechanisms._discrete_series import (
     _skellam_weights,
     _symmetric_cdf,
     _symmetric_sf,
+    discrete_gaussian_normaliser,
 )
 
 __all__ = [

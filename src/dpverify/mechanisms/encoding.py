@@ -29,13 +29,13 @@ import numpy as np
 from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
-    check_real_array,
-    check_rng,
     check_epsilon,
     check_in_range,
     check_int_at_least,
     check_positive,
     check_positive_int,
+    check_real_array,
+    check_rng,
     value_error,
 )
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, FiniteLaw

@@ -38,8 +38,14 @@ from typing import Any
 import mpmath
 
 from dpverify._numeric import round_up, working_precision
-from dpverify._validation import (check_increasing_sequence, check_instance, check_mp_real,
-                                  check_nonnegative, check_positive, value_error)
+from dpverify._validation import (
+    check_increasing_sequence,
+    check_instance,
+    check_mp_real,
+    check_nonnegative,
+    check_positive,
+    value_error,
+)
 from dpverify.guarantees import ZCDP, PrivacyProfile, RDPCurve
 from dpverify.mechanisms._lattice import CONVERSION_ORDERS
 from dpverify.mechanisms.continuous import Gaussian, ShiftedDensity

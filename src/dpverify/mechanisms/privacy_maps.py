@@ -24,7 +24,7 @@ from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import working_precision
 from dpverify._validation import check_instance, check_positive, shown, value_error
 from dpverify.errors import DpverifyTypeError, UnsupportedError
-from dpverify.guarantees import ApproxDP, Guarantee, PrivacyProfile, PureDP, RDPCurve, ZCDP
+from dpverify.guarantees import ZCDP, ApproxDP, Guarantee, PrivacyProfile, PureDP, RDPCurve
 from dpverify.mechanisms._lattice import convert
 from dpverify.neighbouring import Neighbouring
 

@@ -34,12 +34,12 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.errors import DpverifyTypeError
-from dpverify.mechanisms.discrete import BinomialNoise
 from dpverify.mechanisms._vector_summation import (
     VectorSummation,
     VectorSummationParameters,
     vector_summation_parameters,
 )
+from dpverify.mechanisms.discrete import BinomialNoise
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, FiniteLaw
 
 __all__ = [

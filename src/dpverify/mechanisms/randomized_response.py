@@ -197,7 +197,7 @@ class BinaryRandomizedResponse:
             self.flip_probability, "flip_probability", open_low=True))
 
     @classmethod
-    def from_epsilon(cls, epsilon: float) -> "BinaryRandomizedResponse":
+    def from_epsilon(cls, epsilon: float) -> BinaryRandomizedResponse:
         """The mechanism with ``ln((2 − p)/p) <= epsilon`` (``p`` from :func:`binary_flip_probability`).
 
         >>> BinaryRandomizedResponse.from_epsilon(math.log(3))

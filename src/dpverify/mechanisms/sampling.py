@@ -147,8 +147,8 @@ def sample_users(mechanism: Any, x: Any = 0, *, users: int, rng: np.random.Gener
     shape = () if shape is None else shape
     if users * math.prod(shape) > samplers.MAX_DRAWS:
         raise limit_error("users", users, samplers.MAX_DRAWS // max(1, math.prod(shape)),
-                          f"users × size draws are held in memory at once; draw in chunks, "
-                          f"or call sample_aggregate (exact one-step laws where known)")
+                          "users × size draws are held in memory at once; draw in chunks, "
+                          "or call sample_aggregate (exact one-step laws where known)")
     inputs = np.asarray(x)
     if inputs.ndim:
         if inputs.shape != (users,):

@@ -17,7 +17,7 @@ import numpy as np
 
 from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_positive, check_positive_int, check_real, value_error
-from dpverify.mechanisms.samplers import _check_rng, _shape, _shaped, _count
+from dpverify.mechanisms.samplers import _check_rng, _count, _shape, _shaped
 
 __all__ = [
     "simulation_skellam",

@@ -30,7 +30,6 @@ supports are disjoint and δ = 1.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -40,8 +39,7 @@ import numpy as np
 
 from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_up, working_precision
-from dpverify._validation import (check_epsilon, check_mp_real, check_positive, check_positive_int,
-                                  value_error)
+from dpverify._validation import check_epsilon, check_mp_real, check_positive, check_positive_int, value_error
 from dpverify.guarantees import ApproxDP, PrivacyProfile
 from dpverify.mechanisms._discrete_series import _integer_or_none
 from dpverify.mechanisms.discrete import _SymmetricIntegerNoise

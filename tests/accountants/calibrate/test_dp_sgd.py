@@ -15,9 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.accountants import calibrate, rdp
-from dpverify.accountants.pld._losses import SubsampledGaussian
-from dpverify.accountants.rdp._conversions import rdp_to_dp
-from dpverify.accountants.rdp._subsampled_gaussian import log_moment_upper
 from dpverify.accountants.calibrate.dp_sgd import (
     NOISE_MULTIPLIER_RTOL,
     POINTS_PER_STANDARD_DEVIATION,
@@ -25,6 +22,9 @@ from dpverify.accountants.calibrate.dp_sgd import (
     min_noise_multiplier,
 )
 from dpverify.accountants.pld import PrivacyLossDistribution
+from dpverify.accountants.pld._losses import SubsampledGaussian
+from dpverify.accountants.rdp._conversions import rdp_to_dp
+from dpverify.accountants.rdp._subsampled_gaussian import log_moment_upper
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import RDPCurve
 

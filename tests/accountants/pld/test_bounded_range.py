@@ -23,7 +23,6 @@ from dpverify.accountants.events import ExponentialMechanismEvent
 from dpverify.accountants.pld import PrivacyLossDistribution
 
 
-
 def rr_t_delta(epsilon: float, t: mpmath.mpf, target: float, folds: int = 1) -> mpmath.mpf:
     """Exact δ(target) of ``RR_t^{⊗folds}`` (loss (1−t)ε w.p. p_t, −tε otherwise), remove direction."""
     e = mpmath.mpf(epsilon)

@@ -17,9 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants.pld import _fft as _pld_fft, _grid as _pld_grid
 from dpverify.accountants.pld import (
     PrivacyLossDistribution as PLD,
+)
+from dpverify.accountants.pld import _fft as _pld_fft
+from dpverify.accountants.pld import _grid as _pld_grid
+from dpverify.accountants.pld import (
     compose_plds,
     delta_for_epsilon,
     epsilon_for_delta,
@@ -37,7 +40,7 @@ def gaussian() -> PLD:
     return PLD.from_gaussian(1.0)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _gaussian_composed(count: int) -> PLD:
     """σ = 1 Gaussian PLD composed ``count`` times (default settings); timings live in
     ``benchmarks/accounting.py``, not here."""
@@ -357,7 +360,7 @@ TABLE = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _table_epsilon(name: str) -> float:
     make, count, _ = TABLE[name]
     return make().self_compose(count).epsilon_for_delta(1e-5)

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq
 from scipy.stats import binom
 
-from dpverify.accountants.pld import _fft as _pld_fft, _grid as _pld_grid
 from dpverify.accountants.calibrate import min_gaussian_sigma, min_noise_multiplier
 from dpverify.accountants.pld import PrivacyLossDistribution as PLD
+from dpverify.accountants.pld import _fft as _pld_fft
+from dpverify.accountants.pld import _grid as _pld_grid
 from dpverify.mechanisms.continuous import gaussian_privacy_profile
 
 

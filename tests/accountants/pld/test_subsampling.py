@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.accountants.accountant import PrivacyAccountant
-from dpverify.accountants.events import PoissonSampledEvent
 from dpverify.accountants.dominating_pairs import dominating_pair
+from dpverify.accountants.events import PoissonSampledEvent
 from dpverify.accountants.pld.subsampling import poisson_subsampled_pld
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ApproxDP, PureDP

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.accountants.accountant import PrivacyAccountant
-from dpverify.accountants.events import SampledWithoutReplacementEvent
 from dpverify.accountants.dominating_pairs import dominating_pair
+from dpverify.accountants.events import SampledWithoutReplacementEvent
 from dpverify.accountants.pld.subsampling_wor import (
     _symmetric_profile_pair,
     without_replacement_gaussian_pld,

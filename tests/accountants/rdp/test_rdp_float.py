@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import gammaln, log_ndtr
 
-from dpverify.accountants.rdp._subsampled_gaussian import log_moment_upper
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float, log_ndtr_error
 from dpverify.accountants.rdp import DEFAULT_ORDERS
+from dpverify.accountants.rdp._subsampled_gaussian import log_moment_upper
 
 _U = 2.0 ** -53
 

@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 
 from dpverify._numeric import round_up
 from dpverify.accountants.accountant import PrivacyAccountant
-from dpverify.accountants.events import (ComposedEvent, PoissonSampledEvent,
-                                         SampledWithoutReplacementEvent)
+from dpverify.accountants.events import ComposedEvent, PoissonSampledEvent, SampledWithoutReplacementEvent
 from dpverify.accountants.rdp import (
     DEFAULT_ORDERS,
     gaussian_rdp,
@@ -49,8 +48,7 @@ from dpverify.accountants.rdp.subsampling_pairs import poisson_subsampled_pair_r
 from dpverify.accountants.zcdp import zcdp_to_rdp
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ZCDP, RDPCurve
-from dpverify.mechanisms import (DiscreteGaussian, DiscreteLaplace, Gaussian, Laplace,
-                                 RandomizedResponse)
+from dpverify.mechanisms import DiscreteGaussian, DiscreteLaplace, Gaussian, Laplace, RandomizedResponse
 
 ORDERS = (1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 8.0)
 

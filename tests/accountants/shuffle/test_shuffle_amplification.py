@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants.shuffle import _closed_forms as closed
 from dpverify.accountants.shuffle import (
     SHUFFLE_BOUNDS,
     amplified_delta,
@@ -20,6 +19,7 @@ from dpverify.accountants.shuffle import (
     register_shuffle_bound,
     shuffled_binary_rr_epsilon,
 )
+from dpverify.accountants.shuffle import _closed_forms as closed
 from dpverify.errors import CalibrationError, UnsupportedError
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 

@@ -4,12 +4,16 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpverify.accountants.shuffle import _exact as _shuffle_exact
 from dpverify.accountants.shuffle._exact import (
     _window_half_width,
-    min_flip_probability, shuffled_binary_rr_delta, shuffled_binary_rr_epsilon)
+    min_flip_probability,
+    shuffled_binary_rr_delta,
+    shuffled_binary_rr_epsilon,
+)
 
 
 def _brute_delta(p: Fraction, n: int, growth: Fraction) -> Fraction:

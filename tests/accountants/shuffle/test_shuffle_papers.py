@@ -5,9 +5,17 @@ import pytest
 from dpverify.accountants.composition import advanced_composition
 from dpverify.accountants.shuffle import min_flip_probability
 from dpverify.accountants.shuffle.papers import (
-    GARCELON_COMPOSITIONS, garcelon_batch_length_ok, garcelon_per_batch_epsilon,
-    garcelon_total_guarantee, hanna_local_epsilons, hanna_shuffle_epsilon,
-    min_shuffler_batch_length, tenenbaum_batch_size, tenenbaum_msum_sigma, tenenbaum_noise_bits)
+    GARCELON_COMPOSITIONS,
+    garcelon_batch_length_ok,
+    garcelon_per_batch_epsilon,
+    garcelon_total_guarantee,
+    hanna_local_epsilons,
+    hanna_shuffle_epsilon,
+    min_shuffler_batch_length,
+    tenenbaum_batch_size,
+    tenenbaum_msum_sigma,
+    tenenbaum_noise_bits,
+)
 from dpverify.mechanisms._noise_maps import binomial_noise_delta
 
 

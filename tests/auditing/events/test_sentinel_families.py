@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from dpverify.auditing import audit
+from dpverify.auditing.events import search_events
 from dpverify.auditing.events._candidates import Plan
 from dpverify.auditing.events._sentinel_families import SentinelView, Viewed, sentinel_family
 from dpverify.auditing.events._statistics import CategoryValue, KeyCoder
-from dpverify.auditing.events import search_events
 
 Z = 3.0  # normal quantile used for scoring in these tests
 BOTTOM, ABORTED = -1000.0, -2000.0

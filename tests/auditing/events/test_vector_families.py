@@ -6,10 +6,9 @@ import numpy as np
 from scipy import stats
 
 from dpverify.auditing import audit
-from dpverify.auditing.events._statistics import ClassifierScore, CoordinateRatios
 from dpverify.auditing.events._candidates import Plan
+from dpverify.auditing.events._statistics import ClassifierScore, CoordinateRatios
 from dpverify.auditing.events._vector_families import mixed_family
-from dpverify.auditing.events import search_events
 
 Z = 3.0  # normal quantile used for scoring in these tests
 

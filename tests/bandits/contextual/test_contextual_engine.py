@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.stats
 
-from dpverify.bandits.contextual import ContextualInstanceFamily, LDPLinUCB, LinUCB
-from dpverify.bandits.contextual import _engine
+from dpverify.bandits.contextual import ContextualInstanceFamily, LDPLinUCB, LinUCB, _engine
 
 ENV = ContextualInstanceFamily(n_arms=4, dimension=2)(np.random.default_rng(0))
 T, RUNS = 120, 60

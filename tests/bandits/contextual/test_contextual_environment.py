@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from dpverify.bandits.contextual.environment import (
-    ContextualLinearBandit,
     ContextualInstanceFamily,
+    ContextualLinearBandit,
 )
 
 

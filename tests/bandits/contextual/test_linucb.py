@@ -7,8 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from dpverify.bandits.contextual import LDPLinUCB, LinUCB, ContextualInstanceFamily
-from dpverify.bandits.contextual import _engine, simulate_contextual
+from dpverify.bandits.contextual import ContextualInstanceFamily, LDPLinUCB, LinUCB, _engine, simulate_contextual
 from dpverify.bandits.contextual.linucb import oful_radius
 
 FAMILY = ContextualInstanceFamily(n_arms=10, dimension=3)

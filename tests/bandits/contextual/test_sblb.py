@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from dpverify.accountants.shuffle_papers import garcelon_per_batch_epsilon, garcelon_total_guarantee
-from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, simulate_contextual
-from dpverify.bandits.contextual import _engine
+from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, _engine, simulate_contextual
 from dpverify.bandits.contextual.parameters import regularizer
 
 FAMILY = ContextualInstanceFamily(n_arms=10, dimension=2)

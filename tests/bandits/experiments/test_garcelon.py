@@ -6,8 +6,8 @@ import csv
 
 import pytest
 
-from dpverify.bandits.experiments.garcelon import fit_slopes
 from dpverify.bandits.experiments import EXPERIMENTS, reproduce
+from dpverify.bandits.experiments.garcelon import fit_slopes
 
 
 def test_registered() -> None:

@@ -7,13 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from dpverify.bandits.linear.environments import DistributedLinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear import DistributedPhasedElimination, make_linear_algorithm
 from dpverify.bandits.linear.distributed_phased_elimination import (
     dpdpe_width,
     fixed_users_for_equal_communication,
     phase_schedule,
 )
+from dpverify.bandits.linear.environments import DistributedLinearBandit, LinearInstanceFamily
 from dpverify.bandits.simulate import simulate
 
 

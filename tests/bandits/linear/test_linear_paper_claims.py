@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.linear import NON_PRIVATE_LINEAR_ALGORITHMS, make_linear_algorithm
+from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.simulate import simulate
 
 

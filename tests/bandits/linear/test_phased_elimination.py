@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from dpverify.bandits.linear.environments import LinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear import PhasedElimination, make_linear_algorithm
+from dpverify.bandits.linear.environments import LinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear.phased_elimination import (
     PhasedEliminationPolicy,
     batch_base,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpverify import PureDP, RDPCurve, ZCDP
+from dpverify import ZCDP, PureDP, RDPCurve
 from dpverify.bandits._policy import Batch, RewardBatch
 from dpverify.bandits.mab import (
     cdp_se,

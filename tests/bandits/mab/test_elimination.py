@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from dpverify.bandits.privatizers._base import ErrorLaw
 from dpverify.bandits.mab._elimination import (
     chowdhury_radius,
     geometric_batch_sizes,
@@ -15,6 +15,7 @@ from dpverify.bandits.mab._elimination import (
     surviving_arms,
     tenenbaum_width,
 )
+from dpverify.bandits.privatizers._base import ErrorLaw
 
 
 def test_chowdhury_radius_is_lemma2() -> None:

@@ -38,8 +38,7 @@ import dpverify.accountants.accountant._composition  # noqa: F401
 import dpverify.accountants.accountant._mechanisms  # noqa: F401
 import dpverify.accountants.accountant._sampling  # noqa: F401
 import dpverify.accountants.accountant._selection  # noqa: F401
-from dpverify._validation import (check_choice, check_delta, check_epsilon,
-                                  check_increasing_sequence, check_positive_int)
+from dpverify._validation import check_choice, check_delta, check_epsilon, check_increasing_sequence, check_positive_int
 from dpverify.accountants.accountant._dp_accounting import from_dp_accounting
 from dpverify.accountants.accountant._registry import Request, translate
 from dpverify.accountants.events import (

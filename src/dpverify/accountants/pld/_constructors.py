@@ -32,8 +32,8 @@ from dpverify.accountants.pld._grid import grid_from_atoms
 from dpverify.accountants.pld._losses import (
     ReplaceSubsampledGaussian,
     SubsampledGaussian,
-    check_normalised,
     bounded_range_grid,
+    check_normalised,
     laplace_grid,
     monotone_grid,
     pmf_items,

@@ -21,7 +21,7 @@ so the PLD built from it is an upper bound.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import mpmath
 

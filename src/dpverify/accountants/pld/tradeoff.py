@@ -22,8 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dpverify._validation import (check_positive_int, check_probability, check_real_array,
-                                  limit_error)
+from dpverify._validation import check_positive_int, check_probability, check_real_array, limit_error
 from dpverify.accountants.pld.distribution import PrivacyLossDistribution
 from dpverify.errors import DpverifyTypeError
 

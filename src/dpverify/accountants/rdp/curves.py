@@ -25,8 +25,8 @@ from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
-    check_int_at_least,
     check_increasing_sequence,
+    check_int_at_least,
     check_positive,
     check_probability,
     value_error,

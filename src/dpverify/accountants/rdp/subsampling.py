@@ -44,9 +44,17 @@ from fractions import Fraction
 import mpmath
 
 from dpverify._numeric import round_up, working_precision
-from dpverify._validation import (check_epsilon, check_increasing_sequence, check_instance,
-                                  check_int_at_least, check_positive, check_positive_int,
-                                  check_probability, limit_error, value_error)
+from dpverify._validation import (
+    check_epsilon,
+    check_increasing_sequence,
+    check_instance,
+    check_int_at_least,
+    check_positive,
+    check_positive_int,
+    check_probability,
+    limit_error,
+    value_error,
+)
 from dpverify.accountants.rdp._subsampling_moments import (
     gaussian_chi_moment_upper,
     poisson_factors,

@@ -32,8 +32,7 @@ from typing import Any
 import mpmath
 
 from dpverify._numeric import round_up
-from dpverify._validation import (check_increasing_sequence, check_positive, check_probability,
-                                  limit_error)
+from dpverify._validation import check_increasing_sequence, check_positive, check_probability, limit_error
 from dpverify.accountants.dominating_pairs import dominating_pair
 from dpverify.guarantees import RDPCurve
 

@@ -100,7 +100,7 @@ def _epsilon_search(local_epsilon: float, n: int, delta: float,
         return 0.0
     target = mpmath.log(delta)
 
-    @functools.lru_cache(maxsize=None)  # the bracket ends are evaluated once
+    @functools.cache  # the bracket ends are evaluated once
     def excess(log_epsilon: float) -> float:
         value = delta_upper(math.exp(log_epsilon))
         if not value > 0:

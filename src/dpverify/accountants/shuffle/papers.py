@@ -20,12 +20,6 @@ import mpmath
 
 from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import bisect_passing, round_up, working_precision
-from dpverify.accountants.calibrate.noise import min_binomial_trials
-from dpverify.accountants.composition import advanced_composition, optimal_composition
-from dpverify.accountants.pld.distribution import PrivacyLossDistribution
-from dpverify.accountants.shuffle._exact import min_flip_probability
-from dpverify.accountants.shuffle.amplification import amplified_epsilon, max_local_epsilons
-from dpverify.guarantees import ApproxDP
 from dpverify._validation import (
     MAX_FORMULA_INTEGER,
     check_choice,
@@ -36,6 +30,12 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
+from dpverify.accountants.calibrate.noise import min_binomial_trials
+from dpverify.accountants.composition import advanced_composition, optimal_composition
+from dpverify.accountants.pld.distribution import PrivacyLossDistribution
+from dpverify.accountants.shuffle._exact import min_flip_probability
+from dpverify.accountants.shuffle.amplification import amplified_epsilon, max_local_epsilons
+from dpverify.guarantees import ApproxDP
 
 __all__ = [
     "garcelon_per_batch_epsilon",

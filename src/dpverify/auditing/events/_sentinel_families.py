@@ -49,6 +49,7 @@ from dpverify.auditing.events._candidates import (
     format_value,
     threshold_family,
 )
+from dpverify.auditing.events._scalar_families import histogram_statistics
 from dpverify.auditing.events._statistics import (
     CategoryValue,
     KeyCoder,
@@ -57,7 +58,6 @@ from dpverify.auditing.events._statistics import (
     recurring_values,
     rows,
 )
-from dpverify.auditing.events._scalar_families import histogram_statistics
 from dpverify.auditing.events._vector_families import CLASSIFIER_ROWS, top_k_candidates
 from dpverify.errors import AuditError
 
@@ -94,7 +94,7 @@ class SentinelView:
     fields: int
 
     @classmethod
-    def fit(cls, pooled: np.ndarray, fields: int = SENTINEL_FIELDS) -> "SentinelView | None":
+    def fit(cls, pooled: np.ndarray, fields: int = SENTINEL_FIELDS) -> SentinelView | None:
         """Flags from :func:`recurring_values` in the non-categorical columns, or ``None``."""
         table = rows(pooled).astype(np.float64)
         categorical, numeric = categorical_columns(table)

@@ -144,7 +144,7 @@ class CoordinateRatios:
 
     @classmethod
     def fit(cls, a: np.ndarray, b: np.ndarray, bins: int,
-            flags: tuple[tuple[int, float], ...] = ()) -> "CoordinateRatios":
+            flags: tuple[tuple[int, float], ...] = ()) -> CoordinateRatios:
         """Cut points at ``bins``-quantiles of each pooled column, each flagged value its own bin."""
         ra, rb = rows(a).astype(np.float64), rows(b).astype(np.float64)
         levels = np.arange(1, bins) / bins
@@ -191,7 +191,7 @@ class KeyCoder:
     strides: np.ndarray
 
     @classmethod
-    def fit(cls, pooled: np.ndarray) -> "KeyCoder":
+    def fit(cls, pooled: np.ndarray) -> KeyCoder:
         lows, highs = pooled.min(axis=0), pooled.max(axis=0)
         spans = (highs - lows + 1).astype(np.int64)
         if float(np.prod(spans.astype(np.float64))) >= 2.0 ** 62:
@@ -274,7 +274,7 @@ class MixedCoder:
 
     @classmethod
     def fit(cls, pooled: np.ndarray, categorical: tuple[int, ...], numeric: tuple[int, ...],
-            cuts: tuple[np.ndarray, ...]) -> "MixedCoder":
+            cuts: tuple[np.ndarray, ...]) -> MixedCoder:
         blank = cls(categorical, numeric, cuts, KeyCoder(np.zeros(1), np.ones(1), np.ones(1)))
         return cls(categorical, numeric, cuts, KeyCoder.fit(blank.table(pooled)))
 
@@ -312,7 +312,7 @@ class FloatBits:
         return np.stack([sign, exponent, low], axis=1)
 
     @classmethod
-    def fit(cls, pooled: np.ndarray, bits: int = 4) -> "FloatBits":
+    def fit(cls, pooled: np.ndarray, bits: int = 4) -> FloatBits:
         return cls(KeyCoder.fit(cls.table(pooled, bits)), bits)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:

@@ -20,8 +20,8 @@
 from dpverify._validation import check_choice, value_error
 from dpverify.bandits.contextual.environment import (
     CONTEXT_GENERATORS,
-    ContextualLinearBandit,
     ContextualInstanceFamily,
+    ContextualLinearBandit,
 )
 from dpverify.bandits.contextual.linucb import LDPLinUCB, LinUCB
 from dpverify.bandits.contextual.parameters import SBLBParameters, sblb_parameters

@@ -67,7 +67,7 @@ def oful_radius(samples: float, *, failure_probability: float, sigma: float, dim
 
 
 class _ExactLearner(Learner):
-    def __init__(self, algorithm: "LinUCB", d: int) -> None:
+    def __init__(self, algorithm: LinUCB, d: int) -> None:
         self.algorithm = algorithm
         self.eta = algorithm.eta
         self.radius_scale = algorithm.radius_scale

@@ -61,7 +61,6 @@ from dpverify.accountants.shuffle_papers import (
 )
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.contextual._deployment import sblb_plan, sound_parameters
-from dpverify.bandits.plan import MODES, instance_sizes
 from dpverify.bandits.contextual._engine import Learner
 from dpverify.bandits.contextual.reports import (
     debias,
@@ -69,6 +68,7 @@ from dpverify.bandits.contextual.reports import (
     per_user_counts,
     randomize_totals,
 )
+from dpverify.bandits.plan import MODES, instance_sizes
 from dpverify.guarantees import ApproxDP, PureDP
 from dpverify.mechanisms.encoding import LocalPrivatizer
 

@@ -25,10 +25,9 @@ from numpy.typing import NDArray
 from dpverify._validation import check_flag, check_has, check_seed, value_error
 from dpverify.bandits._limits import check_horizon, check_runs
 from dpverify.bandits.contextual._engine import run
-from dpverify.execution import resolve_jobs
 from dpverify.bandits.contextual.environment import (
-    ContextualLinearBandit,
     ContextualInstanceFamily,
+    ContextualLinearBandit,
 )
 from dpverify.bandits.simulate import (
     SimulationResult,
@@ -37,6 +36,7 @@ from dpverify.bandits.simulate import (
     register_simulator,
     run_seeded,
 )
+from dpverify.execution import resolve_jobs
 
 __all__ = ["simulate_contextual"]
 

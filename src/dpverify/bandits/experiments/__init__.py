@@ -28,9 +28,9 @@ from dpverify.bandits.experiments.hanna import HANNA_EPSILONS
 from dpverify.bandits.experiments.registry import EXPERIMENTS
 from dpverify.bandits.experiments.reproduction import reproduce, scaling_rows
 from dpverify.bandits.experiments.spec_files import experiment_spec, load_sweep_spec
-from dpverify.bandits.store import ResultStore, default_cache_dir
 from dpverify.bandits.experiments.sweeps import SweepResult, SweepSpec, sweep
 from dpverify.bandits.experiments.tenenbaum import SCALING_EPSILONS
+from dpverify.bandits.store import ResultStore, default_cache_dir
 
 __all__ = [
     "AlgorithmSpec",

@@ -40,9 +40,9 @@ from dpverify._validation import (
 )
 from dpverify.bandits.experiments._spec import Panel, build_algorithm
 from dpverify.bandits.experiments.tables import run_rows, summary_rows, write_sweep
+from dpverify.bandits.plots import FORMATS
 from dpverify.bandits.simulate import SimulationResult, _run_once, assemble_result, log_checkpoints
 from dpverify.bandits.store import open_store, run_cached
-from dpverify.bandits.plots import FORMATS
 from dpverify.errors import DpverifyTypeError
 from dpverify.execution import check_placement
 

@@ -64,7 +64,6 @@ from dpverify._validation import (
 )
 from dpverify.bandits._policy import BanditGuarantee
 from dpverify.bandits.design import Design, design_budget
-from dpverify.guarantees import ApproxDP
 from dpverify.bandits.linear._deployment import dpdpe_plan, linear_plan
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear._schedules import phase_schedule
@@ -76,6 +75,7 @@ from dpverify.bandits.linear.privatizers import (
     LocalGaussianAverage,
     ShuffleVectorAverage,
 )
+from dpverify.guarantees import ApproxDP
 
 __all__ = [
     "DPDPE_MODELS",
@@ -196,7 +196,7 @@ class DistributedPhasedElimination:
         check_positive(self.heterogeneity, "heterogeneity")
         check_positive(self.reward_bound, "reward_bound")
         check_text(self.name, "name")
-        self.privatizer  # validates ε, δ, B for the chosen model
+        _ = self.privatizer  # validates ε, δ, B for the chosen model
         if not self.name:
             label = {"none": "DPE", "central": "CDP-DPE", "local": "LDP-DPE",
                      "shuffle": "SDP-DPE"}[self.model]

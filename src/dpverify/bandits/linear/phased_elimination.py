@@ -60,9 +60,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._policy import BanditGuarantee
-from dpverify.bandits.privatizers import as_approx_dp, worst_case_guarantee
 from dpverify.bandits.design import Design
-from dpverify.guarantees import ApproxDP
 from dpverify.bandits.linear._deployment import hanna_plan, linear_plan
 from dpverify.bandits.linear._phases import PhasedPolicy, least_squares
 from dpverify.bandits.linear._schedules import batch_base, batch_count, nominal_batch_sizes
@@ -73,6 +71,8 @@ from dpverify.bandits.linear.privatizers import (
     ShuffledLaplaceSum,
     laplace_sum_width,
 )
+from dpverify.bandits.privatizers import as_approx_dp, worst_case_guarantee
+from dpverify.guarantees import ApproxDP
 
 __all__ = [
     "HANNA_MODELS",

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dpverify._validation import check_choice, value_error
-from dpverify.errors import DpverifyTypeError
+from dpverify.bandits.mab._deployment import calibrated_privatizer, secure_aggregation_plans
 from dpverify.bandits.mab.batched_elimination import (
     BatchedEliminationPolicy,
     BatchedSuccessiveElimination,
@@ -38,7 +38,6 @@ from dpverify.bandits.mab.batched_elimination import (
     shuffle_dp_se,
     successive_elimination,
 )
-from dpverify.bandits.mab._deployment import calibrated_privatizer, secure_aggregation_plans
 from dpverify.bandits.mab.dp_se import DPSE, DPSEPolicy
 from dpverify.bandits.mab.shuffle_elimination import (
     ShuffleArmElimination,
@@ -47,6 +46,7 @@ from dpverify.bandits.mab.shuffle_elimination import (
     sdp_ae,
     vb_sdp_ae,
 )
+from dpverify.errors import DpverifyTypeError
 
 __all__ = [
     "BatchedSuccessiveElimination",

@@ -30,6 +30,7 @@ from dpverify._validation import (
     check_positive,
     check_positive_int,
 )
+from dpverify.bandits.plan import DeploymentPlan, check_request, guarantee_dict, meets_request
 from dpverify.bandits.privatizers import (
     DiscreteGaussianSecureAggregation,
     PolyaSecureAggregation,
@@ -37,7 +38,6 @@ from dpverify.bandits.privatizers import (
     as_approx_dp,
     worst_case_guarantee,
 )
-from dpverify.bandits.plan import DeploymentPlan, check_request, guarantee_dict, meets_request
 from dpverify.errors import CalibrationError, DpverifyValueError
 from dpverify.guarantees import ApproxDP
 

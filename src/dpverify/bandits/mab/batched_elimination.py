@@ -42,8 +42,6 @@ from dpverify._validation import (
 from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan, calibrated_privatizer
-from dpverify.bandits.plan import MODES, check_request, DeploymentPlan, instance_sizes
-from dpverify.guarantees import ApproxDP
 from dpverify.bandits.mab._elimination import (
     chowdhury_radius,
     geometric_batch_sizes,
@@ -51,6 +49,7 @@ from dpverify.bandits.mab._elimination import (
     schedule_guarantee,
     surviving_arms,
 )
+from dpverify.bandits.plan import MODES, DeploymentPlan, check_request, instance_sizes
 from dpverify.bandits.privatizers import (
     CentralDiscreteLaplace,
     DiscreteGaussianSecureAggregation,
@@ -60,6 +59,7 @@ from dpverify.bandits.privatizers import (
     PolyaShuffle,
     SkellamSecureAggregation,
 )
+from dpverify.guarantees import ApproxDP
 
 __all__ = [
     "BatchedSuccessiveElimination",

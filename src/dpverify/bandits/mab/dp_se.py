@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
-
-from typing import Any
 
 from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._validation import (
@@ -41,12 +40,12 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.bandits._limits import check_arms
-from dpverify.bandits.plan import MODES, check_request, instance_sizes
-from dpverify.guarantees import ApproxDP
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan
 from dpverify.bandits.mab._elimination import radius_p, schedule_guarantee
+from dpverify.bandits.plan import MODES, check_request, instance_sizes
 from dpverify.bandits.privatizers import CentralLaplace
+from dpverify.guarantees import ApproxDP
 
 __all__ = ["DPSE", "DPSEPolicy", "dp_se_epoch_length", "dp_se_radius"]
 

@@ -52,15 +52,15 @@ from dpverify.accountants.shuffle_papers import (
 from dpverify.bandits._limits import check_arms
 from dpverify.bandits._policy import BanditGuarantee, Batch, RewardBatch
 from dpverify.bandits.mab._deployment import batch_plan
-from dpverify.bandits.plan import MODES, check_request, DeploymentPlan, instance_sizes
-from dpverify.guarantees import ApproxDP, PureDP
 from dpverify.bandits.mab._elimination import (
     geometric_batch_sizes,
     schedule_guarantee,
     surviving_arms,
     tenenbaum_width,
 )
+from dpverify.bandits.plan import MODES, DeploymentPlan, check_request, instance_sizes
 from dpverify.bandits.privatizers import NonPrivate, ShuffledNoisyBits, ShuffledRandomizedResponse
+from dpverify.guarantees import ApproxDP, PureDP
 
 __all__ = [
     "ShuffleArmElimination",

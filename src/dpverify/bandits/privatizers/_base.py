@@ -21,7 +21,7 @@ from dpverify._validation import (
 from dpverify.accountants import rdp_to_dp, zcdp_to_dp
 from dpverify.bandits._policy import RewardBatch
 from dpverify.errors import DpverifyTypeError
-from dpverify.guarantees import ApproxDP, Guarantee, PureDP, RDPCurve, ZCDP
+from dpverify.guarantees import ZCDP, ApproxDP, Guarantee, PureDP, RDPCurve
 
 __all__ = ["Privatizer", "ErrorLaw", "worst_case_guarantee", "as_approx_dp"]
 

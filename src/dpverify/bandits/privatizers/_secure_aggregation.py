@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._numeric import round_down, round_up
 from dpverify._deprecation import renamed_parameters, renamed_property
+from dpverify._numeric import round_down, round_up
 from dpverify._validation import (
     check_choice,
     check_epsilon,
