@@ -116,6 +116,7 @@ def offences(texts: list[tuple[int, str, bool]]) -> list[tuple[int, str]]:
     return found
 
 
+@pytest.mark.slow
 def test_no_internal_codes_in_docstrings_messages_or_docs() -> None:
     bad = [f"{name}:{line}: {match!r}" for name, texts in _documents()
            for line, match in offences(texts)]

@@ -193,6 +193,7 @@ def _call(row: Row, names: dict[str, str]) -> Any:
     return function(*row.args, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", ROWS + LAW_ROWS, ids=[_row_id(r) for r in ROWS + LAW_ROWS])
 def test_the_old_name_still_works_with_a_warning(row: Row) -> None:
     assert row.new in row.kwargs
@@ -257,6 +258,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[dict[str,
 
 @pytest.mark.parametrize("argv, old, new, value", CLI_ROWS,
                          ids=[f"{row[0][0]}-{row[0][1]}{row[1]}" for row in CLI_ROWS])
+@pytest.mark.slow
 def test_a_renamed_cli_option_still_works_hidden_and_with_a_warning(
         argv: list[str], old: str, new: str, value: str,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,6 +36,7 @@ def dask_client():
     cluster.close()
 
 
+@pytest.mark.slow
 def test_results_in_task_order_whatever_the_executor(dask_client) -> None:
     expected = [_square_with_noise(*task) for task in _tasks()]
     assert run_tasks(_square_with_noise, _tasks()) == expected
@@ -82,6 +83,7 @@ def test_jobs_and_scheduler_validation() -> None:
         run_tasks(abs, [(1,)], executor="pool")
 
 
+@pytest.mark.slow
 def test_simulate_bit_identical_across_executors(dask_client) -> None:
     from dpverify.bandits.environments import InstanceFamily
     from dpverify.bandits.mab import make_algorithm
@@ -96,6 +98,7 @@ def test_simulate_bit_identical_across_executors(dask_client) -> None:
             assert np.array_equal(getattr(results[0], name), getattr(other, name)), name
 
 
+@pytest.mark.slow
 def test_audit_interactive_bit_identical_across_executors(dask_client) -> None:
     from dpverify.auditing import audit_interactive
     from dpverify.auditing.interactive import run_outputs
@@ -125,6 +128,7 @@ def _worker_settings(value: int, seed: np.random.SeedSequence) -> tuple:
             dask.config.get("distributed.admin.tick.interval"))
 
 
+@pytest.mark.slow
 def test_scheduler_local_starts_and_closes_a_cluster() -> None:
     """The cluster's workers run without the profiler and without MALLOC_TRIM_THRESHOLD_
     (each costs CPU in every task, module docstring of dpverify.execution) and with a
@@ -140,6 +144,7 @@ def test_scheduler_local_starts_and_closes_a_cluster() -> None:
     assert dict(os.environ) == before
 
 
+@pytest.mark.slow
 def test_sweep_bit_identical_across_executors(dask_client) -> None:
     from dpverify.bandits.environments import InstanceFamily
     from dpverify.bandits.experiments import AlgorithmSpec, Panel, SweepSpec, sweep
@@ -163,6 +168,7 @@ def _laplace_half(data, size, rng):
     return data + rng.laplace(0.0, 0.5, size)
 
 
+@pytest.mark.slow
 def test_chunked_audit_counts_merge_exactly_whatever_the_executor(dask_client) -> None:
     from dpverify.auditing import audit
 
@@ -183,6 +189,7 @@ def test_chunked_audit_counts_merge_exactly_whatever_the_executor(dask_client) -
         audit(_laplace_half, 0.0, 1.0, epsilon=1.0, samples=1000, chunk_samples=0)
 
 
+@pytest.mark.slow
 def test_the_core_never_imports_dask() -> None:
     import subprocess
     import sys

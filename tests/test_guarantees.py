@@ -65,6 +65,7 @@ def test_profile_delta_is_rounded_up(epsilon_0: float, epsilon: float) -> None:
         assert mpmath.mpf(_rr_profile(epsilon_0).delta_for_epsilon(epsilon)) >= exact
 
 
+@pytest.mark.slow
 @given(st.floats(0.01, 5.0), st.floats(1e-9, 0.3))
 def test_profile_epsilon_meets_delta_and_is_tight(epsilon_0: float, delta: float) -> None:
     profile = _rr_profile(epsilon_0)

@@ -21,6 +21,8 @@ import io
 import tokenize
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dpverify"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 
@@ -123,6 +125,7 @@ def strongly_connected_components(graph: dict[str, set[str]]) -> list[list[str]]
     return found
 
 
+@pytest.mark.slow
 def test_no_import_circles() -> None:
     circles = strongly_connected_components(import_graph())
     assert not circles, "import circles (module-level SCCs):\n" + "\n".join(map(str, circles))
@@ -141,6 +144,7 @@ def _owner_of_private(module: str) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_private_modules_stay_inside_their_package() -> None:
     crossings = []
     for importer, path in MODULES.items():
@@ -157,6 +161,7 @@ def _comments(path: Path) -> dict[int, str]:
     return {tok.start[0]: tok.string for tok in tokens if tok.type == tokenize.COMMENT}
 
 
+@pytest.mark.slow
 def test_function_level_imports_say_why_they_are_deferred() -> None:
     undocumented = []
     for name, path in MODULES.items():

@@ -649,6 +649,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("function, valid, parameter, bad", CASES)
 def test_bad_argument_is_refused_by_name(function: Callable[..., Any], valid: dict[str, Any],
                                          parameter: str, bad: Any) -> None:
@@ -663,6 +664,7 @@ def test_bad_argument_is_refused_by_name(function: Callable[..., Any], valid: di
 @pytest.mark.parametrize("label, function, valid", [
     pytest.param(label, function, valid, id=label) for label, function, valid, _, _ in TABLE
 ])
+@pytest.mark.slow
 def test_valid_arguments_are_accepted(label: str, function: Callable[..., Any],
                                       valid: dict[str, Any]) -> None:
     """The table's baseline is valid, so each refusal above is due to the bad value alone."""

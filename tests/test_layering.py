@@ -56,6 +56,7 @@ def _rank(module: str) -> tuple[int, int]:
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: _module_name(p))
 def test_imports_point_down_the_stack(path: Path) -> None:
     importer = _module_name(path)

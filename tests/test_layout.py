@@ -23,6 +23,8 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "dpverify"
 TESTS = ROOT / "tests"
@@ -106,6 +108,7 @@ def _has_mirrored_test(module: str) -> bool:
     return any(candidate.is_file() for candidate in mirrored_tests(module))
 
 
+@pytest.mark.slow
 def test_every_public_module_has_a_mirrored_test_module_or_a_reason() -> None:
     missing = [f"{module}: {' or '.join(str(c.relative_to(ROOT)) for c in mirrored_tests(module))}"
                for module, path in public_modules().items()

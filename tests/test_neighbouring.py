@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from dpverify import Neighbouring, are_neighbours
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=20), st.data())
 def test_replacing_one_record_gives_neighbours(data: list[int], draw) -> None:
     i = draw.draw(st.integers(0, len(data) - 1))

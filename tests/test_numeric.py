@@ -24,12 +24,14 @@ from dpverify.errors import CalibrationError
 fractions = st.fractions(min_value=-10**6, max_value=10**6, max_denominator=10**9)
 
 
+@pytest.mark.slow
 @given(fractions)
 def test_round_up_and_down_bracket_fractions(x: Fraction) -> None:
     assert Fraction(round_down(x)) <= x <= Fraction(round_up(x))
     assert math.nextafter(round_down(x), math.inf) >= round_up(x) or round_down(x) == round_up(x)
 
 
+@pytest.mark.slow
 @given(st.integers(min_value=1, max_value=10**6), st.integers(min_value=1, max_value=10**6))
 def test_round_up_of_high_precision_mpf(a: int, b: int) -> None:
     with mpmath.workdps(60):

@@ -15,6 +15,7 @@ FORBIDDEN = re.compile(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)
 def test_no_global_random_state(path: Path) -> None:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):

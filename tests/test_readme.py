@@ -147,6 +147,7 @@ _COMMANDS = [command for block in _BLOCKS if block.language == "console" and not
              for command in shown_commands(block)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", _DOCTESTS, ids=[block.id for block in _DOCTESTS])
 def test_python_example_prints_what_the_readme_shows(block: Block) -> None:
     test = doctest.DocTestParser().get_doctest(block.text, {"__name__": "readme"},
@@ -164,6 +165,7 @@ def test_python_example_prints_what_the_readme_shows(block: Block) -> None:
 
 @pytest.mark.parametrize("shown", _COMMANDS, ids=[f"line{c.line}-{c.command.split()[1]}"
                                                   for c in _COMMANDS])
+@pytest.mark.slow
 def test_command_prints_what_the_readme_shows(shown: ShownCommand,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     from dpverify.cli import main

@@ -165,6 +165,7 @@ def test_basic_composition_refuses_non_guarantees(bad) -> None:
 guarantee_strategy = dst.guarantees(types=(PureDP, ApproxDP), max_epsilon=10.0, max_delta=0.05)
 
 
+@pytest.mark.slow
 @given(st.lists(guarantee_strategy, min_size=1, max_size=12))
 def test_basic_composition_costs_at_least_each_part(parts) -> None:
     composed = basic_composition(parts)
@@ -225,6 +226,7 @@ BRUTE_FORCE_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("epsilon, delta, k, target", BRUTE_FORCE_CASES)
 def test_optimal_composition_equals_brute_force(epsilon, delta, k, target) -> None:
     result = optimal_composition(epsilon, delta, k, target_delta=target)
@@ -268,6 +270,7 @@ def test_optimal_delta_at_grid_points_is_kov_delta_i(epsilon, delta, k) -> None:
         assert exact <= ours <= exact * (1 + mpmath.mpf(1e-15)) + mpmath.mpf(10) ** -300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 2, 3, 6, 9, 12])
 @pytest.mark.parametrize("epsilon", [0.3, 1.1])
 def test_optimal_delta_matches_enumerated_randomized_response(k, epsilon) -> None:
@@ -278,6 +281,7 @@ def test_optimal_delta_matches_enumerated_randomized_response(k, epsilon) -> Non
         assert exact <= ours <= exact * (1 + mpmath.mpf(1e-14)) + mpmath.mpf(10) ** -300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 2, 4, 6])
 def test_optimal_delta_matches_the_enumerated_four_outcome_pair(k) -> None:
     """δ > 0: the product of KOV's (ε, δ) pair gives 1 - (1-δ)^k (1 - δ_RR)."""
@@ -302,6 +306,7 @@ def _float_total_delta(epsilon: float, delta: float, k: int, x: float) -> float:
 @pytest.mark.parametrize("epsilon, delta, k, target", [
     (0.01, 1e-11, 100_000, 1e-5), (1.0, 0.0, 100_000, 1e-6), (0.002, 1e-10, 20_000, 1e-5),
 ])
+@pytest.mark.slow
 def test_optimal_composition_is_exact_for_large_k(epsilon, delta, k, target) -> None:
     ours = optimal_composition(epsilon, delta, k, target_delta=target).epsilon
     assert abs(_float_total_delta(epsilon, delta, k, ours) - target) <= 1e-9 * target
@@ -334,6 +339,7 @@ def test_optimal_composition_of_zero_epsilon_is_zero() -> None:
 @settings(max_examples=60, deadline=None)
 @given(epsilon=dst.epsilons(min_value=1e-9, max_value=2.0), delta=dst.deltas(max_value=1e-3),
        k=st.integers(1, 200), slack=st.floats(1e-12, 0.5))
+@pytest.mark.slow
 def test_optimal_is_at_most_advanced_and_basic(epsilon, delta, k, slack) -> None:
     advanced = advanced_composition(epsilon, delta, k, delta_slack=slack)
     optimal = optimal_composition(epsilon, delta, k, target_delta=advanced.delta)
@@ -398,6 +404,7 @@ def test_optimal_composition_against_dp_accounting_pld(epsilon, delta, k, target
     assert pessimistic - ours <= 1e-3
 
 
+@pytest.mark.slow
 @pytest.mark.peer
 @pytest.mark.parametrize("epsilon, k, target", [(0.1, 100, 1e-5), (1.0, 20, 1e-6)])
 def test_optimal_composition_against_prv_accountant(epsilon, k, target) -> None:

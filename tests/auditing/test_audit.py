@@ -59,6 +59,7 @@ def _tight_audits() -> list:
     return reports
 
 
+@pytest.mark.slow
 def test_false_alarm_rate_is_at_most_five_percent() -> None:
     """≥ 200 independent audits of correct, tightly claimed mechanisms at confidence 0.95.
 

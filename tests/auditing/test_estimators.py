@@ -151,6 +151,7 @@ def test_confidence_interval_validates() -> None:
 @settings(max_examples=15, deadline=None)
 @given(st.floats(min_value=0.5, max_value=60.0), st.floats(min_value=0.5, max_value=60.0),
        st.sampled_from([0.01, 0.05, 0.2]))
+@pytest.mark.slow
 def test_conditional_ratio_coverage_is_exact(lam: float, mu: float, alpha: float) -> None:
     """P[bound(X, Y) > λ/μ] <= α for X ~ Poisson(λ), Y ~ Poisson(μ), summed exactly over (X, Y)."""
     top = int(stats.poisson.isf(1e-12, lam + mu)) + 1

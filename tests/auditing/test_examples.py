@@ -44,6 +44,7 @@ def test_catalogue_covers_the_issue() -> None:
         assert claim_holds == mechanism.correct, mechanism.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CATALOGUE))
 def test_million_sample_audit_flags_exactly_the_buggy_ones(name: str) -> None:
     """Plain-mode bugs are flagged; the others need their mode (tests/auditing/test_modes.py)."""
@@ -63,6 +64,7 @@ def test_million_sample_audit_flags_exactly_the_buggy_ones(name: str) -> None:
     (lambda d, n, rng: RandomizedResponse(4, 1.1).simulate(d, rng=rng, size=n), 0, 1),
     (lambda d, n, rng: RandomizedResponse(2, 1.1).simulate(d, rng=rng, size=n), 1, 0),
 ], ids=["laplace", "4-ary RR", "binary RR"])
+@pytest.mark.slow
 def test_the_stated_margin_is_detected(sampler, x, x_prime) -> None:
     """True ε = claim + 0.1 on events of probability >= 0.01: flagged at 10^6 samples."""
     report = audit(sampler, x, x_prime, epsilon=1.0, samples=SAMPLES, confidence=CONFIDENCE,
@@ -70,6 +72,7 @@ def test_the_stated_margin_is_detected(sampler, x, x_prime) -> None:
     assert report.violation and report.epsilon_lower_bound <= 1.1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n, m in CATALOGUE.items() if m.exact_pmfs() is not None])
 @pytest.mark.parametrize("samples", [10_000, 100_000])
 def test_discrete_bounds_are_below_the_exact_epsilon(name: str, samples: int) -> None:

@@ -27,6 +27,7 @@ def _exact(noise_scale: float) -> float:
                          explore_then_commit_pmf(NEIGHBOUR, noise_scale=noise_scale))
 
 
+@pytest.mark.slow
 def test_correct_bandit_is_not_flagged_and_bound_is_below_exact() -> None:
     report = audit_interactive(explore_then_commit, STREAM, NEIGHBOUR, statistic=committed_arm,
                                epsilon=1.0, runs=6000, seed=1)
@@ -34,6 +35,7 @@ def test_correct_bandit_is_not_flagged_and_bound_is_below_exact() -> None:
     assert report.epsilon_lower_bound <= _exact(1.0) <= 1.0
 
 
+@pytest.mark.slow
 def test_bandit_with_too_little_noise_is_flagged() -> None:
     """Noise scale 1/4 where 1 is needed: the pair's exact ε is 1.49 (claim 1)."""
     run = functools.partial(explore_then_commit, noise_scale=0.25)
@@ -42,6 +44,7 @@ def test_bandit_with_too_little_noise_is_flagged() -> None:
     assert report.violation and 1.0 < report.epsilon_lower_bound <= _exact(0.25)
 
 
+@pytest.mark.slow
 def test_same_seed_same_outputs_whatever_n_jobs() -> None:
     """Forked workers (a lambda statistic is fine) reproduce the in-process outputs bit for bit."""
     statistic = lambda transcript: sum(a == 0 for a in transcript)  # noqa: E731
@@ -58,6 +61,7 @@ def test_same_seed_same_outputs_whatever_n_jobs() -> None:
     assert not np.array_equal(serial[0], other[0])
 
 
+@pytest.mark.slow
 def test_reports_match_across_n_jobs_and_vector_statistics(capsys) -> None:
     def pulls(transcript):
         return np.bincount(transcript, minlength=2)

@@ -29,6 +29,7 @@ def test_gaussian_epsilon_lower_is_just_below_the_exact_profile(mu: float, delta
     assert lower <= exact and lower == pytest.approx(exact, rel=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("epsilon, delta", [(10.0, 1e-3), (8.0, 1e-3), (12.0, 1e-5)])
 def test_the_classical_gaussian_outside_its_range_is_flagged_under_the_model(epsilon, delta):
     sigma = classical_gaussian_sigma(epsilon, delta)
@@ -62,6 +63,7 @@ AUDITS, RATE, FAILURE = 200, 0.05, 1e-3
 CRITICAL = int(stats.binom.isf(FAILURE, AUDITS, RATE)) + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["gaussian", "laplace", "randomized_response"])
 def test_model_false_alarms_are_at_most_five_percent(family: str) -> None:
     """200 tight model audits per family (the true ε is the claim); binomial test at 1e-3."""

@@ -44,6 +44,7 @@ def discrete_gaussian(sigma: float):
                                                              len(support) - 1)]
 
 
+@pytest.mark.slow
 def test_the_fast_discrete_gaussian_has_the_exact_law() -> None:
     sigma, rng = 1.3, np.random.default_rng(0)
     draws = discrete_gaussian(sigma)(0, 200_000, rng)
@@ -124,6 +125,7 @@ def test_a_point_interval_gives_the_exact_profile(family, parameter, trials, sen
         assert bound(epsilon) == pytest.approx(value, rel=1e-6, abs=1e-280)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family, parameter, trials", CASES)
 def test_the_interval_bound_is_below_the_exact_profile_everywhere_inside(family, parameter,
                                                                          trials) -> None:
@@ -136,6 +138,7 @@ def test_the_interval_bound_is_below_the_exact_profile_everywhere_inside(family,
                 assert bound(epsilon) <= float(exact(epsilon)) * (1 + 1e-12)
 
 
+@pytest.mark.slow
 def test_interval_epsilon_is_below_every_exact_epsilon_inside() -> None:
     for family, parameter, trials in CASES:
         low, high = parameter * 0.95, min(parameter * 1.05, 0.5) if trials else parameter * 1.05
@@ -180,6 +183,7 @@ UNDER_NOISED = [  # (family, implementation, claim kwargs, samples): each is 25-
 
 @pytest.mark.parametrize("family, sampler, claim, samples", UNDER_NOISED,
                          ids=[f"{c[0]}-{i}" for i, c in enumerate(UNDER_NOISED)])
+@pytest.mark.slow
 def test_under_noised_integer_mechanisms_are_flagged(family, sampler, claim, samples) -> None:
     claim = {"sensitivity": 1, **claim}
     report = audit_model(sampler, 3, 4, family=family, samples=samples, seed=7, **claim)
@@ -187,6 +191,7 @@ def test_under_noised_integer_mechanisms_are_flagged(family, sampler, claim, sam
     assert "under the stated model" in str(report) and report.to_dict()["family"] == family
 
 
+@pytest.mark.slow
 def test_the_weakest_integer_mechanisms_pass_and_are_tight() -> None:
     """The least noisy members meeting (1, 1e-5) (weakest_profile's calibrations) pass."""
     cases = [("discrete_laplace", discrete_laplace(1.0), {}, 1.0),
@@ -206,6 +211,7 @@ def test_the_weakest_integer_mechanisms_pass_and_are_tight() -> None:
 @given(family=st.sampled_from(["discrete_laplace", "discrete_gaussian", "binomial"]),
        parameter=st.floats(0.3, 6.0), sensitivity=st.integers(1, 3),
        delta=st.sampled_from([0.0, 1e-6, 1e-3]), seed=st.integers(0, 2 ** 32 - 1))
+@pytest.mark.slow
 def test_the_bound_never_exceeds_the_true_epsilon(family, parameter, sensitivity, delta,
                                                   seed) -> None:
     """At confidence 1 - 1e-9 a bound above the truth would be a bug, not bad luck."""
@@ -235,6 +241,7 @@ CRITICAL = int(stats.binom.isf(FAILURE, AUDITS, RATE)) + 1
     ("binomial", binomial(40, 0.3), 0.3, {"trials": 40}, AUDITS),
     ("discrete_gaussian", discrete_gaussian(2.0), 2.0, {}, 60),
 ])
+@pytest.mark.slow
 def test_false_alarms_of_tight_integer_audits_are_at_most_five_percent(family, sampler,
                                                                         parameter, extra,
                                                                         audits) -> None:
@@ -248,6 +255,7 @@ def test_false_alarms_of_tight_integer_audits_are_at_most_five_percent(family, s
     assert violations < int(stats.binom.isf(FAILURE, audits, RATE)) + 1
 
 
+@pytest.mark.slow
 def test_weakest_integer_profiles_meet_the_claim_tightly() -> None:
     for family in ("discrete_laplace", "discrete_gaussian", "binomial"):
         profile = weakest_profile(family, 1.0, 1e-5)
@@ -256,6 +264,7 @@ def test_weakest_integer_profiles_meet_the_claim_tightly() -> None:
     assert weakest_profile("discrete_laplace", 0.5, sensitivity=2).delta_for_epsilon(0.5) == 0.0
 
 
+@pytest.mark.slow
 def test_audit_curve_against_the_weakest_discrete_gaussian_flags_less_noise() -> None:
     profile = weakest_profile("discrete_gaussian", 1.0, 1e-5)
     report = audit_curve(discrete_gaussian(1.0), 0, 1, profile=profile, samples=300_000, seed=3)

@@ -43,6 +43,7 @@ def _flag(mechanism, seed: int):
 
 @pytest.mark.parametrize("name", [n for n, m in CATALOGUE.items() if not m.correct and
                                   m.mode != "plain"] + ["noisy_max_value_low_noise"])
+@pytest.mark.slow
 def test_each_new_bug_is_flagged_by_its_mode(name: str) -> None:
     mechanism = CATALOGUE[name]
     report = _flag(mechanism, seed=7)
@@ -52,6 +53,7 @@ def test_each_new_bug_is_flagged_by_its_mode(name: str) -> None:
 
 @pytest.mark.parametrize("value_scale, flagged", [(0.25, True), (0.4, True), (2.0, False),
                                                   (4.0, False)])
+@pytest.mark.slow
 def test_records_leaking_through_their_value(value_scale: float, flagged: bool) -> None:
     truth = _noisy_max_with_value_true(value_scale)
     assert (truth > 1.0) == flagged
@@ -67,6 +69,7 @@ def test_records_leaking_through_their_value(value_scale: float, flagged: bool) 
         assert conditional.epsilon_lower_bound <= truth
 
 
+@pytest.mark.slow
 def test_records_may_be_dicts_with_string_categories() -> None:
     def arms(data, size, rng):
         index = rng.random(size) < 0.5
@@ -77,6 +80,7 @@ def test_records_may_be_dicts_with_string_categories() -> None:
     assert report.violation and report.event.family == "mixed"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("calibrated_for", [400, 1000])
 def test_miscalibrated_shuffle_batches_are_flagged_sequentially(calibrated_for: int) -> None:
     sampler, pmfs = _shuffled_rr(calibrated_for=calibrated_for)
@@ -88,6 +92,7 @@ def test_miscalibrated_shuffle_batches_are_flagged_sequentially(calibrated_for: 
     assert report.violation and report.epsilon_lower_bound <= truth
 
 
+@pytest.mark.slow
 def test_a_correctly_calibrated_batch_passes_sequentially() -> None:
     mechanism = CATALOGUE["shuffled_binary_rr"]
     report = audit(mechanism.sampler, mechanism.x, mechanism.x_prime, epsilon=1.0, delta=1e-6,
@@ -97,6 +102,7 @@ def test_a_correctly_calibrated_batch_passes_sequentially() -> None:
 
 @pytest.mark.parametrize("scale, x, x_prime", [(0.5, 0.0, 1.0), (2.0, 0.0, 1.0), (1.0, 5.0, 6.0),
                                                (10.0, 1.0, 0.0)])
+@pytest.mark.slow
 def test_naive_float_laplace_is_refuted_by_its_low_bits(scale, x, x_prime) -> None:
     report = audit(_naive_float_laplace(scale), x, x_prime, epsilon=1 / scale, samples=1_000_000,
                    confidence=CONFIDENCE, seed=8, events="float")
@@ -106,6 +112,7 @@ def test_naive_float_laplace_is_refuted_by_its_low_bits(scale, x, x_prime) -> No
     assert not plain.violation  # the real-valued law is fine: only the float bits leak
 
 
+@pytest.mark.slow
 def test_float_events_leave_integer_noise_alone() -> None:
     """The discrete Laplace (integers as floats) has no float artefact to find."""
     def geometric(data, size, rng):

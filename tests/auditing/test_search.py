@@ -36,6 +36,7 @@ def test_statdp_patterns_by_name() -> None:
         [1, 1, 0, 0], [0, 0, 1, 1])
 
 
+@pytest.mark.slow
 def test_the_search_finds_the_svt_violation_that_one_moved_query_misses() -> None:
     one_moved = audit_search(svt_without_cutoff, [query_vector_patterns(6)[0]], epsilon=1.0,
                              samples=200_000, seed=3)
@@ -48,6 +49,7 @@ def test_the_search_finds_the_svt_violation_that_one_moved_query_misses() -> Non
     assert found.to_dict()["report"]["violation"] is True and "chosen pair" in str(found)
 
 
+@pytest.mark.slow
 def test_certifying_several_pairs_splits_the_confidence() -> None:
     found = audit_search(svt_without_cutoff, query_vector_patterns(6), epsilon=1.0,
                          samples=100_000, certify_top=3, seed=4)
@@ -74,6 +76,7 @@ AUDITS, RATE, FAILURE = 200, 0.05, 1e-3
 CRITICAL = int(stats.binom.isf(FAILURE, AUDITS, RATE)) + 1
 
 
+@pytest.mark.slow
 def test_search_false_alarms_are_at_most_five_percent() -> None:
     """200 searches over pairs of a correct mechanism whose worst pair is tight (true ε = claim).
 
@@ -89,6 +92,7 @@ def test_search_false_alarms_are_at_most_five_percent() -> None:
     assert violations < CRITICAL, f"{violations} false alarms in {AUDITS} searches"
 
 
+@pytest.mark.slow
 def test_samples_auto_certifies_the_chosen_pair_sequentially() -> None:
     found = audit_search(svt_without_cutoff, query_vector_patterns(6), epsilon=1.0,
                          samples="auto", max_samples=2_000_000, seed=3)
@@ -107,6 +111,7 @@ def test_bad_sequential_search_arguments(kwargs, name) -> None:
         audit_search(lambda d, n, rng: rng.random(n), [(0, 1)], epsilon=1.0, **kwargs)
 
 
+@pytest.mark.slow
 def test_sequential_search_false_alarms_are_at_most_five_percent() -> None:
     """As above with samples="auto": the pilot's choice, then doubling stages on fresh samples."""
     laplace = lambda d, n, rng: d + rng.laplace(0.0, 1.0, n)  # noqa: E731

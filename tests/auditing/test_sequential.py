@@ -30,6 +30,7 @@ def test_a_clear_violation_stops_at_the_first_stage() -> None:
     assert "sequential stages" in str(report)
 
 
+@pytest.mark.slow
 def test_a_small_violation_needs_more_stages_and_gets_there() -> None:
     report = audit(laplace(1 / 1.02), 0.0, 1.0, epsilon=1.0, samples="auto", max_samples=2_000_000,
                    seed=2)
@@ -70,6 +71,7 @@ AUDITS, RATE, FAILURE = 200, 0.05, 1e-3
 CRITICAL = int(stats.binom.isf(FAILURE, AUDITS, RATE)) + 1
 
 
+@pytest.mark.slow
 def test_sequential_false_alarms_are_at_most_five_percent() -> None:
     """200 sequential audits of tight claims (Laplace(1) on (0, 1) is exactly 1-DP).
 
@@ -102,6 +104,7 @@ def test_largest_certifiable_epsilon_is_the_all_or_nothing_event() -> None:
     assert largest_certifiable_epsilon(n) == pytest.approx(math.log(low / (1 - low)), rel=1e-6)
 
 
+@pytest.mark.slow
 def test_planned_samples_certify_about_half_the_time() -> None:
     """At the planned n (power 1/2) the audit with user events certifies in roughly half the runs."""
     true_epsilon = 1.3

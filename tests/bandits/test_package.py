@@ -10,6 +10,7 @@ import pytest
 import dpverify.bandits as bandits
 
 
+@pytest.mark.slow
 def test_importing_the_package_loads_no_algorithm_environment_or_experiment() -> None:
     """What ``dpverify plan --help`` needs (the registry's names) loads no scipy, no environment,
     no algorithm family and no experiment; the first use of a name imports its module."""

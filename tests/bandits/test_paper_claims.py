@@ -9,6 +9,7 @@ streams (common random numbers), and the paired differences are tested.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from dpverify.bandits.environments import BernoulliBandit, InstanceFamily
 from dpverify.bandits.mab import make_algorithm
@@ -24,6 +25,7 @@ def _paired(first, second) -> tuple[float, float]:
     return float(difference.mean()), float(difference.std(ddof=1) / np.sqrt(len(difference)))
 
 
+@pytest.mark.slow
 def test_dist_dp_se_approaches_dp_se_as_t_grows() -> None:
     """Chowdhury & Zhou 2023, Sec. 7 obs. 1: the gap in time-average regret closes (20 runs; 3 SE margins)."""
     points = [10 ** 5, 10 ** 6]
@@ -37,6 +39,7 @@ def test_dist_dp_se_approaches_dp_se_as_t_grows() -> None:
     assert mean[1] + 3 * se[1] < (mean[0] - 3 * se[0]) / 3  # … that shrinks by more than 3x
 
 
+@pytest.mark.slow
 def test_rdp_with_s10_beats_pure_dp_at_small_epsilon() -> None:
     """Chowdhury & Zhou 2023, Sec. 7 obs. 2: Dist-RDP-SE (s = 10) <= Dist-DP-SE at ε = 0.1 (20 runs; 2 SE margin)."""
     rdp = simulate(make_algorithm("dist-rdp-se", epsilon=0.1, scale_factor=10, **PAPER), EASY,
@@ -47,6 +50,7 @@ def test_rdp_with_s10_beats_pure_dp_at_small_epsilon() -> None:
     assert mean + 2 * se < 0
 
 
+@pytest.mark.slow
 def test_vb_sdp_ae_beats_sdp_ae_at_small_epsilon() -> None:
     """Tenenbaum et al. 2021, Thm 3.3 vs Cor. 3.2: additive kσ log T (VB) vs Σ Δ_a σ² (SDP-AE) at ε = 0.01.
 
@@ -60,6 +64,7 @@ def test_vb_sdp_ae_beats_sdp_ae_at_small_epsilon() -> None:
     assert vb.final_regret().max() < 0.9 * fixed.final_regret().min()
 
 
+@pytest.mark.slow
 def test_local_model_costs_far_more_than_central_and_distributed() -> None:
     """Chowdhury & Zhou 2023, Fig. 4: CDP-SE ≈ Dist-DP-SE ≪ LDP-SE (5 runs at T = 10^5)."""
     results = {name: simulate(make_algorithm(name, epsilon=0.5, **PAPER), EASY, 10 ** 5, runs=5,

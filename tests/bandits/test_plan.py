@@ -116,6 +116,7 @@ def _reevaluate(plan: DeploymentPlan, name: str) -> ApproxDP | None:
 GRID = [(0.5, 1e-6, 3000), (4.0, 1e-6, 3000), (1.0, 1e-3, 10 ** 6)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ALL_ALGORITHM_NAMES)
 def test_sound_plans_meet_the_request_or_say_why(name) -> None:
     """Every algorithm, sound mode, a grid of (ε, δ, T): claim met, or infeasible with a reason;
@@ -136,6 +137,7 @@ def test_sound_plans_meet_the_request_or_say_why(name) -> None:
         json.dumps(plan.to_dict(), allow_nan=False)  # strict JSON
 
 
+@pytest.mark.slow
 def test_dist_rdp_se_sound_meets_one_where_the_paper_gives_five() -> None:
     """The issue's example: ε = 1, δ = 1e-6 reported 5.24 (Thm 2 as printed); sound: at most 1."""
     sound = _plan("dist-rdp-se", 1.0, 1e-6, 10 ** 5)
@@ -153,6 +155,7 @@ def test_hanna_shuffled_sound_and_paper() -> None:
     assert any("does NOT hold" in note for note in paper.notes)
 
 
+@pytest.mark.slow
 def test_sblb_infeasible_below_its_batch_length_says_where_it_becomes_feasible() -> None:
     plan = make_algorithm("sblb", epsilon=1.0, regime="cor7").plan(horizon=10 ** 5, dimension=2)
     assert not plan.claim_met and "exceeds the horizon" in plan.infeasible

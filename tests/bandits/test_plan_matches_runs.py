@@ -96,6 +96,7 @@ def _compare(name: str, plan: Any, policy: Any) -> None:
                     plan.parameters["noise_multiplier_sigma_over_sensitivity"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ALL_ALGORITHM_NAMES)
 def test_plan_parameters_are_the_runs_parameters(name) -> None:
     algorithm, environment, sizes = _setup(name)

@@ -52,6 +52,7 @@ def _table(results) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(buffer.getvalue())))
 
 
+@pytest.mark.slow
 def test_one_curve_and_band_per_result_with_the_caption(results) -> None:
     figure = plot_results(results, title="t", scale="my scale")
     [axis] = figure.axes
@@ -81,6 +82,7 @@ def test_cumulative_metric_and_a_table_give_the_same_curves(results) -> None:
 
 @pytest.mark.parametrize("image_format, magic", [("png", b"\x89PNG"), ("pdf", b"%PDF"),
                                                  ("svg", b"<?xml")])
+@pytest.mark.slow
 def test_formats(results, tmp_path, image_format: str, magic: bytes) -> None:
     assert image_format in FORMATS
     plot_results(results[:1], tmp_path / f"figure.{image_format}")
@@ -150,6 +152,7 @@ def _legends_outside(figure) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_regret_table_figure_states_scale_runs_and_bands(results, tmp_path, monkeypatch) -> None:
     from dpverify.bandits.plots import plot_regret_table
 
@@ -168,6 +171,7 @@ def test_regret_table_figure_states_scale_runs_and_bands(results, tmp_path, monk
     assert _legends_outside(figure)
 
 
+@pytest.mark.slow
 def test_scaling_and_contextual_figures_state_error_bars(tmp_path, monkeypatch) -> None:
     from dpverify.bandits.plots import plot_contextual, plot_scaling
 
@@ -185,6 +189,7 @@ def test_scaling_and_contextual_figures_state_error_bars(tmp_path, monkeypatch) 
     assert (tmp_path / "scaling.svg").read_bytes().startswith(b"<?xml")
 
 
+@pytest.mark.slow
 def test_reproduce_writes_the_requested_format(tmp_path) -> None:
     from dpverify.bandits.experiments import reproduce
 
@@ -194,6 +199,7 @@ def test_reproduce_writes_the_requested_format(tmp_path) -> None:
     assert not (tmp_path / "hanna2022-fig2.png").exists()
 
 
+@pytest.mark.slow
 def test_reproduce_command_format_option(tmp_path, capsys) -> None:
     from dpverify.cli import main
 

@@ -83,6 +83,7 @@ def _scale(privatizer) -> float:
     return 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label, privatizer, binary", CASES, ids=[c[0] for c in CASES])
 def test_privatizer_meets_its_claim(label, privatizer, binary) -> None:
     epsilon, delta = _claim(privatizer, len(X))
@@ -105,6 +106,7 @@ class InvertedScalePolya(PolyaSecureAggregation):
         return int(noise[0]) if size is None else noise
 
 
+@pytest.mark.slow
 def test_the_audit_flags_the_inverted_scale_polya_sampler() -> None:
     buggy = InvertedScalePolya(1.0, 1e-3)
     epsilon, delta = _claim(buggy, len(X))  # it claims what the correct protocol claims: ε = 1

@@ -189,6 +189,7 @@ def test_noise_bits_guarantee_and_coins() -> None:
     assert privatizer.sigma == pytest.approx(math.sqrt(n) / 2)
 
 
+@pytest.mark.slow
 def test_randomized_response_msum_small_batches_gain_nothing() -> None:
     """Local RR (p = 2/(e^ε + 1)) is always feasible; tiny batches stay near it (no amplification)."""
     local = 2 / (math.exp(0.5) + 1)
@@ -242,6 +243,7 @@ SAME_LAW = [
 
 @pytest.mark.parametrize("privatizer, rewards", SAME_LAW,
                          ids=[f"{type(p).__name__}-{'bin' if r.binary else 'real'}" for p, r in SAME_LAW])
+@pytest.mark.slow
 def test_fast_path_has_the_per_user_law(privatizer, rewards) -> None:
     """Two-sample chi-square of the analyser's estimates (false failure 1e-3 with a fresh seed)."""
     rng = np.random.default_rng(20240601)
@@ -255,6 +257,7 @@ def test_fast_path_has_the_per_user_law(privatizer, rewards) -> None:
 
 @pytest.mark.parametrize("privatizer, rewards", SAME_LAW,
                          ids=[f"{type(p).__name__}-{'bin' if r.binary else 'real'}" for p, r in SAME_LAW])
+@pytest.mark.slow
 def test_vectorised_estimates_have_the_fast_path_law(privatizer, rewards) -> None:
     """Two-sample chi-square, ``sample_estimates`` vs ``privatize_sum`` (false failure 1e-3)."""
     rng = np.random.default_rng(99)
@@ -275,6 +278,7 @@ def test_central_laplace_paths_and_independent_draws() -> None:
     assert abs(np.corrcoef(noise[::2], noise[1::2])[0, 1]) < 0.1  # |ρ| < 0.1: 5.5 SE at ρ = 0
 
 
+@pytest.mark.slow
 def test_underflow_correction_recovers_negative_noisy_totals() -> None:
     """All-zero rewards: half the noisy totals are negative and come back negative, unbiased."""
     rng = np.random.default_rng(3)

@@ -40,6 +40,7 @@ def test_advanced_route_is_eq_14() -> None:
         pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_routes_ordered_and_the_gap_grows_like_log_b_over_delta() -> None:
     ratios = []
     for b in (1, 10, 100):

@@ -34,6 +34,7 @@ def run(tmp_path_factory):
     return status, out, result, claims
 
 
+@pytest.mark.slow
 def test_all_five_papers_report(run) -> None:
     status, out, result, _ = run
     assert status == 0
@@ -143,6 +144,7 @@ def test_markdown_has_the_derivation_and_numbers(run) -> None:
     assert "Derivation:" in text and "ceiling(sigma**2)" in text
 
 
+@pytest.mark.slow
 def test_mslr_claim_runs_on_a_local_copy(tmp_path, monkeypatch) -> None:
     """With DPVERIFY_MSLR set, fig1-mslr builds the K-means instance and simulates (tiny file here)."""
     import numpy as np

@@ -119,6 +119,7 @@ def test_tenenbaum_batch_size_matches_the_library(sigma) -> None:
 # --------------------------------------------------------------------------- hanna
 
 
+@pytest.mark.slow
 @FEW
 @given(log_n=st.floats(2.5, 7.0), epsilon=st.floats(0.05, 3.0), log_delta=st.floats(-10, -3))
 def test_hanna_inverse_matches_the_library(log_n, epsilon, log_delta) -> None:

@@ -93,6 +93,7 @@ def test_assumptions_are_refused_with_the_parameter_named(call, name) -> None:
     ("dpdpe-central", lambda T: rb.dpdpe_thm5(T, dimension=2, n_arms=10, epsilon=10.0, delta=0.25)),
     ("dpdpe-local", lambda T: rb.dpdpe_thm6(T, dimension=2, n_arms=10, epsilon=10.0, delta=0.25)),
 ])
+@pytest.mark.slow
 def test_dpdpe_explicit_bounds_cover_simulated_regret(algorithm, bound) -> None:
     """dpdpe §7's α = 0.8, σ = 0.1, β = 1/(kT), ε = 10, δ = 0.25, scaled to k = 10, d = 2."""
     epsilon = None if algorithm == "dpe" else 10.0
@@ -118,6 +119,7 @@ def test_explicit_rule_refutes_a_bound_below_the_regret() -> None:
     ("vb-sdp-ae", lambda gaps: lambda T: rb.tenenbaum_cor34(gaps, T, epsilon=0.5, delta=1e-6,
                                                             constant=1.0)),
 ])
+@pytest.mark.slow
 def test_order_bounds_rates_hold_in_simulation(name, bound) -> None:
     env = BernoulliBandit((0.9, 0.7, 0.6))
     options = {"failure_probability": 0.1, "batch_base": 4} if name == "dist-dp-se" else {}
@@ -134,6 +136,7 @@ def test_hanna_thm1_rate_holds_in_simulation() -> None:
     assert rate_verdict(rows)[0]
 
 
+@pytest.mark.slow
 def test_rate_rule_refutes_a_wrong_rate() -> None:
     """The rule can fail: SDP-AE at ε = 0.01 is still exploring (linear regret) against a log T 'bound'."""
     env = BernoulliBandit((0.25, 0.75))

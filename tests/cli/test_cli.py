@@ -14,6 +14,7 @@ import pytest
 from dpverify.cli import main
 
 
+@pytest.mark.slow
 def test_console_script_is_installed() -> None:
     result = subprocess.run([sys.executable, "-m", "dpverify.cli", "account", "gaussian",
                              "--sigma", "1", "--delta", "1e-5", "--method", "analytic", "--json"],
@@ -116,6 +117,7 @@ def test_directed_rounding_of_displayed_numbers() -> None:
     assert privacy_text(2.2541101, 1e-6) == "(epsilon=2.25412, delta=1e-06)-DP"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["--help"], ["claims", "--help"], ["sweep", "--help"]])
 def test_help_loads_no_numerical_library(argv: list[str]) -> None:
     """Every command module is imported for ``dpverify --help``: none may import numpy, scipy,

@@ -94,6 +94,7 @@ def test_account_laplace_pure_and_pld(capsys) -> None:
     assert approx["method"] == "pld" and approx["epsilon"] < 10.0
 
 
+@pytest.mark.slow
 def test_account_calibrate(capsys) -> None:
     out = _json(capsys, "account", "calibrate", "--epsilon", "1", "--delta", "1e-5",
                 "--count", "100", "--method", "rdp")

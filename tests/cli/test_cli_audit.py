@@ -115,6 +115,7 @@ def test_bad_user_audits_exit_2(capsys, user_module, argv, fragment) -> None:
     assert status == 2 and fragment in err, err
 
 
+@pytest.mark.slow
 def test_pairs_file_searches_for_the_worst_pair(capsys, user_module, tmp_path) -> None:
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text("\n".join([
@@ -138,6 +139,7 @@ def _pairs_file(tmp_path) -> str:
     return str(pairs)
 
 
+@pytest.mark.slow
 def test_pairs_with_samples_auto_certify_the_chosen_pair_sequentially(capsys, user_module,
                                                                       tmp_path) -> None:
     status, out, _ = _run(capsys, "audit", "--sampler", f"{user_module}:svt", "--pairs",
@@ -150,6 +152,7 @@ def test_pairs_with_samples_auto_certify_the_chosen_pair_sequentially(capsys, us
     assert result["pilot_samples"] == 40_000  # max_samples // 100
 
 
+@pytest.mark.slow
 def test_pairs_with_samples_auto_pass_a_correct_mechanism(capsys, user_module, tmp_path) -> None:
     status, out, _ = _run(capsys, "audit", "--sampler", f"{user_module}:svt_with_cutoff_noise",
                           "--pairs", _pairs_file(tmp_path), "--epsilon", "1", "--samples",

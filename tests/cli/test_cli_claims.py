@@ -19,6 +19,7 @@ def test_the_command_knows_the_libraries_papers() -> None:
     assert command.PAPERS == claims.PAPERS  # repeated there so that --help imports nothing heavy
 
 
+@pytest.mark.slow
 def test_each_paper_once_verdicts_listed_report_written(tmp_path, capsys, monkeypatch) -> None:
     real, calls = claims.check_paper, []
 

@@ -36,6 +36,7 @@ def test_plan_paper_mode_claim_fails_exits_1_with_a_warning(capsys) -> None:
     assert out["claim_met"] is False and err.startswith("WARNING:") and "epsilon=1" in err
 
 
+@pytest.mark.slow
 def test_plan_infeasible_sblb_says_why(capsys) -> None:
     out, err = _run(capsys, "plan", "sblb", "--epsilon", "1", "--horizon", "1e4", "--dimension", "2",
                     "--n-arms", "3", status=1)
@@ -58,12 +59,14 @@ def test_simulate_hanna_shuffled_sound_meets_and_paper_warns(capsys) -> None:
     assert paper["requested"] == {"type": "approx-dp", "epsilon": 1.0, "delta": 1e-6}
 
 
+@pytest.mark.slow
 def test_simulate_dist_rdp_se_sound_total_at_most_one(capsys) -> None:
     out, _ = _run(capsys, "simulate", "--algorithm", "dist-rdp-se", "--epsilon", "1",
                   "--delta", "1e-6", "--horizon", "2000")
     assert out["guarantee_epsilon"] <= 1.0 and out["claim_met"] is True
 
 
+@pytest.mark.slow
 def test_plan_dp_sgd_meets_the_budget_and_agrees_with_dp_accounting(capsys) -> None:
     """σ is verified forward, and dp-accounting's PLD accountant (google/differential-privacy:
     python/dp_accounting, used as an oracle) puts its own calibrated σ within 0.5% of ours:
@@ -89,6 +92,7 @@ def test_plan_dp_sgd_meets_the_budget_and_agrees_with_dp_accounting(capsys) -> N
     assert forward["guarantee"]["epsilon"] == out["guarantee"]["epsilon"]
 
 
+@pytest.mark.slow
 def test_plan_gaussian_laplace_shuffle_and_secure_aggregation(capsys) -> None:
     from dpverify.accountants import shuffled_binary_rr_delta
 
@@ -131,6 +135,7 @@ def test_plan_internal_error_exits_3(capsys, monkeypatch) -> None:
     assert info.value.code == 3 and "injected" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_shuffle_best_bound_includes_the_exact_binary_rr_value(capsys) -> None:
     from dpverify.accountants import shuffled_binary_rr_epsilon
     from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse

@@ -14,6 +14,7 @@ def _json(capsys, *argv: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_reproduce_quick_panel(capsys, tmp_path) -> None:
     pytest.importorskip("matplotlib")
     out = _json(capsys, "reproduce", "chowdhury2023-fig1", "--scale", "quick", "--panels", "b",

@@ -67,6 +67,7 @@ counts = st.integers(1, 64)
 deltas = dst.deltas(min_value=1e-8, max_value=1e-3)  # log-uniform, as in the papers' regimes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PATHS)
 @settings(max_examples=12, deadline=None)
 @given(sigma=sigmas, k=counts, delta=deltas)
@@ -76,6 +77,7 @@ def test_never_below_the_exact_epsilon(name: str, sigma: float, k: int, delta: f
                         rtol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PATHS)
 @settings(max_examples=8, deadline=None)
 @given(sigma=sigmas, k=counts, delta=deltas, factor=st.floats(1.05, 3.0))
@@ -84,6 +86,7 @@ def test_more_noise_less_epsilon(name: str, sigma: float, k: int, delta: float,
     assert PATHS[name](sigma * factor, k, delta) <= PATHS[name](sigma, k, delta)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PATHS)
 @settings(max_examples=8, deadline=None)
 @given(sigma=sigmas, k=counts, delta=deltas, extra=st.integers(1, 64))
@@ -92,6 +95,7 @@ def test_composition_costs_at_least_each_part(name: str, sigma: float, k: int, d
     assert PATHS[name](sigma, k + extra, delta) >= PATHS[name](sigma, k, delta)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PATHS)
 @settings(max_examples=8, deadline=None)
 @given(sigma=sigmas, k=counts)

@@ -92,6 +92,7 @@ def _is_fixed(value) -> bool:
     return any(type(value) is type(v) and repr(value) == repr(v) for v in CANONICAL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(ROWS))
 def test_hostile_values_are_refused_by_name_or_give_finite_results(key, fixed_outcomes, worker,
                                                                    request):

@@ -92,6 +92,7 @@ def test_invalid_arguments(call, name: str) -> None:
         call()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("law", [Laplace(0.5), Laplace(3.0), Gaussian(0.7), Gaussian(4.0)])
 def test_density_cdf_sf_and_variance_agree_by_quadrature(law) -> None:
     with mpmath.workdps(30):

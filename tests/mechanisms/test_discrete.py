@@ -41,6 +41,7 @@ def _fifty_digits():
         yield
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("law, width", INFINITE_LAWS, ids=IDS)
 def test_pmf_sums_to_one(law, width: int) -> None:
     """Σ_{|k|<=K} pmf + P[X < −K] + P[X > K] = 1 to 1e-25, and the truncated sum alone to 1e-12."""
@@ -49,6 +50,7 @@ def test_pmf_sums_to_one(law, width: int) -> None:
     assert abs(window - 1) < 1e-12
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("law, width", INFINITE_LAWS, ids=IDS)
 def test_cdf_and_pmf_agree(law, width: int) -> None:
     for k in (-7, -1, 0, 1, 4):
@@ -59,6 +61,7 @@ def test_cdf_and_pmf_agree(law, width: int) -> None:
     assert abs(mpmath.exp(law.logpmf(3)) - law.pmf(3)) < 1e-40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("law, width", INFINITE_LAWS, ids=IDS)
 def test_moments_match_the_pmf(law, width: int) -> None:
     second = mpmath.fsum(k * k * law.pmf(k) for k in range(-width, width + 1))
@@ -123,6 +126,7 @@ def _share_convolution(share: PolyaDifference, width: int) -> list:
     return total
 
 
+@pytest.mark.slow
 def test_sum_of_polya_shares_is_discrete_laplace_exactly() -> None:
     """Goryczka & Xiong Thm 5.1: the sum of 3 PolyaDifference(3, 1) shares has the Lap_Z(1) pmf.
 

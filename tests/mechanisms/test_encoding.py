@@ -21,6 +21,7 @@ from dpverify.mechanisms.encoding import (
 )
 
 
+@pytest.mark.slow
 @given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=20), st.integers(1, 10**6))
 def test_randomized_rounding_lands_on_a_neighbouring_integer(values, precision) -> None:
     codes = randomized_rounding(values, precision=precision, rng=np.random.default_rng(0))
@@ -50,6 +51,7 @@ def test_unary_encoding_is_a_thermometer_code_with_mean_mx() -> None:
     assert abs(ones.mean() - 1.2) < 5 * math.sqrt(0.2 * 0.8 / ones.size)  # false failure < 1e-6
 
 
+@pytest.mark.slow
 @given(st.floats(1e-3, 50.0), st.integers(1, 6), st.integers(1, 5))
 def test_flip_probability_matches_the_printed_formula(epsilon_0, bits, dimension) -> None:
     p = mldp_flip_probability(epsilon_0, bits=bits, dimension=dimension)

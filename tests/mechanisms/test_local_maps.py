@@ -68,6 +68,7 @@ def _input_grid(dimension: int, bound: float):
     return [(c, r) for c in contexts for r in (0.0, 0.5, 1.0)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dimension, bits", [(1, 1), (1, 2), (2, 1), (2, 2)])
 def test_mldp_map_bounds_the_exact_loss_over_inputs(dimension: int, bits: int) -> None:
     """Brute force over a grid of inputs: the map's ε >= the exact max log-ratio."""

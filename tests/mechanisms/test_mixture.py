@@ -83,6 +83,7 @@ def _build(sigma, cs, weights):
     return MixtureOfGaussians(sigma, tuple(cs), tuple(ps))
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(mixtures, st.floats(0.0, 2.0))
 @example(mixture=(1.0, [0.0, 0.0, 1.0], [1.0, 0.5, 1.0]), epsilon=0.0)   # weights sum to 1 − 5.6e-17
@@ -96,6 +97,7 @@ def test_exact_profile_matches_quadrature(mixture, epsilon):
         assert ours <= reference * (1 + mpmath.mpf(10) ** -12) + mpmath.mpf(10) ** -25
 
 
+@pytest.mark.slow
 def test_one_component_is_the_gaussian_and_sensitivity_scales():
     mechanism = MixtureOfGaussians(2.0, (1.0,), (1.0,))
     for epsilon in (0.0, 0.5, 2.0):
@@ -107,6 +109,7 @@ def test_one_component_is_the_gaussian_and_sensitivity_scales():
     assert profile.epsilon_for_delta(1e-6) == pytest.approx(gaussian.epsilon_for_delta(1e-6), rel=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(mixtures, st.sampled_from([2.0, 3.5, 8.0]))
 def test_rdp_bound_is_above_both_exact_divergences(mixture, alpha):

@@ -73,6 +73,7 @@ def test_discrete_laplace_pure_epsilon_equals_exact_max_log_ratio(scale: float, 
     (DiscreteLaplace(1.5), 1, 120), (DiscreteLaplace(3.0), 4, 250),
     (DiscreteGaussian(0.8), 1, 20), (DiscreteGaussian(2.5), 3, 40),
 ])
+@pytest.mark.slow
 def test_profile_equals_pmf_pair_profile_within_truncation(mechanism, sensitivity: int, width: int) -> None:
     """Truncated support loses < 1e-20 of mass, so the two exact profiles agree to 1e-20."""
     profile = privacy_map(mechanism, sensitivity=sensitivity, target=PrivacyProfile)
@@ -117,6 +118,7 @@ def test_discrete_gaussian_zcdp_bounds_exact_renyi(sigma: float, sensitivity: in
 
 @pytest.mark.parametrize("mu, sensitivity", [(0.25, 1), (0.5, 1), (2.0, 1), (2.0, 3), (5.0, 2),
                                               (50.0, 5), (200.0, 20)])
+@pytest.mark.slow
 def test_skellam_rdp_bounds_exact_renyi(mu: float, sensitivity: int) -> None:
     """Variance 2μ: Agarwal et al.'s bound >= D_α from Bessel pmfs."""
     curve = privacy_map(Skellam(mu), sensitivity=sensitivity)
@@ -138,6 +140,7 @@ def test_skellam_rdp_formula_value() -> None:
 
 @pytest.mark.parametrize("trials, probability, sensitivity",
                          [(8, 0.5, 1), (12, 0.5, 2), (7, 0.3, 1), (300, 0.3, 3), (1000, 0.5, 1)])
+@pytest.mark.slow
 def test_binomial_maps_against_pmf_pairs(trials: int, probability: float, sensitivity: int) -> None:
     mechanism = BinomialNoise(trials, probability)
     profile = privacy_map(mechanism, sensitivity=sensitivity)
@@ -163,6 +166,7 @@ def test_binomial_maps_against_pmf_pairs(trials: int, probability: float, sensit
         assert corner.delta == pytest.approx(2.0 ** -trials, rel=1e-15)
 
 
+@pytest.mark.slow
 def test_pure_maps_leave_no_delta_on_the_exact_pair() -> None:
     """At the map's ε the exact profile of the worst pair is 0 (up to truncation)."""
     for mechanism, sensitivity in [(DiscreteLaplace(1.2), 2), (PolyaDifference(1, 1.2), 2)]:
@@ -228,6 +232,7 @@ _NOISE = st.floats(0.3, 30.0)
 _GROWTH = st.floats(1.01, 5.0)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(_NOISE, _GROWTH, dst.sensitivities(max_value=5, integers=True))
 def test_epsilon_decreases_as_noise_grows_and_scales_with_sensitivity(noise: float, growth: float,

@@ -35,6 +35,7 @@ def test_shuffler_is_uniform_over_permutations_and_keeps_the_multiset() -> None:
     assert Shuffler().view_law([2, 1, 2]) == {(1, 2, 2): 1}
 
 
+@pytest.mark.slow
 def test_secure_aggregation_recovers_negative_totals_beyond_two_to_the_53() -> None:
     """n = 10^6 users, g = 10^7: Σ y_i ≈ 6·10^18 (> 2^53); noisy total −2·10^5 wraps around."""
     users, precision, tau = 10**6, 10**7, 10**6
@@ -102,6 +103,7 @@ def test_binary_summation_law_matches_brute_force_over_outputs() -> None:
     assert list(protocol.count_law(2).probabilities) == brute
 
 
+@pytest.mark.slow
 def test_binary_summation_sampler_matches_the_count_law() -> None:
     """Chi-square GOF at p > 1e-4 with a fixed seed (false failure 1e-4)."""
     protocol, bits = BinarySummation(8, 0.4), np.array([1, 1, 1, 0, 0, 0, 0, 0])
@@ -149,6 +151,7 @@ def test_vector_summation_is_unbiased_with_the_stated_variance() -> None:
     assert np.all(variance <= protocol.variance_proxy())
 
 
+@pytest.mark.slow
 def test_vector_summation_totals_have_the_law_of_the_shuffled_reports() -> None:
     """The aggregate fast path and the user-by-user path: same law per coordinate (KS, 2-sample)."""
     protocol = VectorSummation(users=30, dimension=2, norm_bound=1.0, precision=10, trials=16,
@@ -193,6 +196,7 @@ def test_bad_input_names_the_parameter(call, name: str) -> None:
         call()
 
 
+@pytest.mark.slow
 def test_noisy_bit_summation_paths_have_the_same_law() -> None:
     """Per-user (coins + shuffle) and aggregate draws of the count: two-sample chi-square.
 

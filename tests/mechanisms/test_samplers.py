@@ -32,6 +32,7 @@ def discrete_gaussian_pmf(sigma: float):
 
 @pytest.mark.parametrize("gamma", [Fraction(1, 3), 1, Fraction(5, 2), 0.3, 7,
                                    Fraction(10**30 + 1, 10**30)])
+@pytest.mark.slow
 def test_bernoulli_exp_frequency_matches_exp_minus_gamma(gamma) -> None:
     """Binomial test of the frequency against exp(−γ), incl. γ > 1 and a >62-bit denominator."""
     n = 200_000
@@ -53,6 +54,7 @@ def test_bernoulli_exp_of_large_gamma_is_rarely_true() -> None:
 
 # ----------------------------------------------------------------------------- exact integer samplers
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", [Fraction(3, 2), 8, 0.1 * 400, Fraction(3 * 10**20, 10**20 + 7)])
 def test_discrete_laplace_matches_its_pmf(scale) -> None:
     draws = samplers.discrete_laplace(scale, rng=np.random.default_rng(21), size=200_000)
@@ -73,6 +75,7 @@ def test_geometric_matches_its_pmf(scale) -> None:
 @pytest.mark.parametrize("sigma, n", [(Fraction(1, 2), 200_000), (2, 200_000),
                                       (Fraction(13, 10), 200_000), (10, 200_000),
                                       (1.3, 40_000)])
+@pytest.mark.slow
 def test_discrete_gaussian_matches_its_pmf(sigma, n) -> None:
     """σ = 1.3 as a float is 5854679515581645/2^52: the Python-integer path."""
     draws = samplers.discrete_gaussian(sigma, rng=np.random.default_rng(41), size=n)

@@ -96,6 +96,7 @@ def both_paths(mechanism, users: int, n: int, seed: int):
     return np.asarray(fast), slow
 
 
+@pytest.mark.slow
 def test_polya_aggregate_is_exact_discrete_laplace_like_the_user_path() -> None:
     """Sum of `shares` Pólya differences = Lap_Z(scale): the exact sampler and the user path."""
     mechanism = PolyaDifference(shares=16, scale=3.0)
@@ -122,6 +123,7 @@ def test_skellam_aggregate_matches_user_path_and_skellam_of_the_summed_mu() -> N
     assert gof_pvalue(slow, law.pmf, -40, 40) > P_MIN
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("probability", [0.5, 0.25])
 def test_binomial_aggregate_matches_user_path_and_the_summed_binomial(probability) -> None:
     fast, slow = both_paths(BinomialNoise(12, probability), 7, 100_000, seed=13)

@@ -49,6 +49,7 @@ def inverted_polya_difference(shares: int, scale: float, *, rng, size):
     return draws[0] - draws[1]
 
 
+@pytest.mark.slow
 def test_polya_correct_sum_is_discrete_laplace_and_inverted_is_not() -> None:
     """n = 64 users, ε = 0.5, g = 4, so the sum must be Lap_Z(g/ε = 8) (Chowdhury & Zhou 2023, Fact 1).
 

@@ -112,6 +112,7 @@ def test_assert_conservative_refuses_bad_arguments(kwargs, name) -> None:
         assert_conservative(**arguments)
 
 
+@pytest.mark.slow
 def test_the_package_re_exports_the_assertions_lazily() -> None:
     """``import dpverify.testing`` loads neither the assertions nor numpy; the names do."""
     import subprocess

@@ -68,6 +68,7 @@ def test_buggy_laplace():
 '''
 
 
+@pytest.mark.slow
 def test_correct_laplace_passes_and_half_scale_fails_readably(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_user=USER_TESTS)
     result = run(pytester)
@@ -92,6 +93,7 @@ def _summary(result: pytest.RunResult) -> list[str]:
     return [line for line in lines[start:start + 4]]
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_verdicts_and_bounds(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_user=USER_TESTS)
     first = _summary(run(pytester, "--dpverify-seed=7"))
@@ -116,6 +118,7 @@ def test_settings():
                                     "--dpverify-samples=5", "--dpverify-samples=1e5x",
                                     "--dpverify-confidence=1", "--dpverify-confidence=nan",
                                     "--dpverify-confidence=0.05"])
+@pytest.mark.slow
 def test_bad_options_are_usage_errors_naming_the_option(pytester: pytest.Pytester,
                                                        option: str) -> None:
     pytester.makepyfile(test_user="def test_nothing(): pass")
@@ -138,6 +141,7 @@ def _draws(result: pytest.RunResult) -> dict[str, str]:
     return {m.group(1): m.group(2) for m in found if m}
 
 
+@pytest.mark.slow
 def test_dp_rng_is_reproducible_per_test_and_seed(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_user=DRAWS)
     base = _draws(run(pytester, "-s", "--dpverify-seed=3"))
@@ -149,6 +153,7 @@ def test_dp_rng_is_reproducible_per_test_and_seed(pytester: pytest.Pytester) -> 
     assert other["one"] != base["one"] and other["two"] != base["two"]
 
 
+@pytest.mark.slow
 def test_the_marker_sets_the_tests_audit_defaults(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_user='''
 import pytest
@@ -192,6 +197,7 @@ def test_marker_seed(dp_rng):
     assert _draws(run(pytester, "-s", "--dpverify-seed=5"))["marked"] == marked
 
 
+@pytest.mark.slow
 def test_from_type_works_in_a_users_run(pytester: pytest.Pytester,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The plugin registers the guarantee strategies for a test module that never imports them.
@@ -216,6 +222,7 @@ def test_valid(guarantee):
     run_subprocess(pytester, monkeypatch).assert_outcomes(passed=2)
 
 
+@pytest.mark.slow
 def test_the_plugin_imports_nothing_heavy_in_a_run_that_does_not_use_it(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     pytester.makepyfile(test_user='''
@@ -238,6 +245,7 @@ def _readme_example() -> str:
     return block.group(1)
 
 
+@pytest.mark.slow
 def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_my_mechanism=_readme_example())
     # --hypothesis-seed fixes the examples, so the 10 audits of true claims are
@@ -248,6 +256,7 @@ def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
                                  "*noisy_count, half noise*VIOLATION*"])
 
 
+@pytest.mark.slow
 def test_a_failure_hides_the_library_frames(pytester: pytest.Pytester) -> None:
     """``__tracebackhide__``: the user's line and the report, not dpverify's source."""
     pytester.makepyfile(test_user=USER_TESTS)
@@ -257,6 +266,7 @@ def test_a_failure_hides_the_library_frames(pytester: pytest.Pytester) -> None:
     assert "report = audit(sampler" not in text and "__tracebackhide__" not in text
 
 
+@pytest.mark.slow
 def test_the_summary_has_one_row_per_test_its_worst_audit(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_user='''
 from hypothesis import given, settings, strategies as st

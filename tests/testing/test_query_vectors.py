@@ -12,6 +12,7 @@ from dpverify.testing.strategies import neighbouring_query_vectors
 pytest_plugins = ["pytester"]
 
 
+@pytest.mark.slow
 @given(neighbouring_query_vectors(5, sensitivity=0.5))
 def test_linf_pairs_move_each_answer_by_at_most_the_sensitivity(pair) -> None:
     q, q_prime = pair
@@ -19,6 +20,7 @@ def test_linf_pairs_move_each_answer_by_at_most_the_sensitivity(pair) -> None:
     assert np.all(np.abs(q - q_prime) <= 0.5 + 1e-12)
 
 
+@pytest.mark.slow
 @given(neighbouring_query_vectors(4, sensitivity=2.0, norm="l1"))
 def test_l1_pairs_move_the_answers_by_at_most_the_sensitivity_in_total(pair) -> None:
     q, q_prime = pair
@@ -55,6 +57,7 @@ def test_svt_is_1_dp(pair):
 '''
 
 
+@pytest.mark.slow
 def test_a_users_svt_without_cutoff_fails_under_hypothesis(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_user_svt=USER_SVT)
     result = pytester.runpytest("-p", "no:cacheprovider", "--hypothesis-seed=0")

@@ -66,6 +66,7 @@ def test_guarantee_bounds_are_respected(guarantee: ApproxDP) -> None:
     assert guarantee.epsilon <= 1.0 and 0.0 < guarantee.delta <= 1e-5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", [PureDP, ApproxDP, ZCDP, RDPCurve, PrivacyProfile, EpsilonBounds])
 def test_from_type_draws_every_guarantee_type(kind: type) -> None:
     value = find(st.from_type(kind), lambda v: True)
@@ -76,6 +77,7 @@ def test_guarantees_shrink_to_the_simplest_pure_dp() -> None:
     assert find(dst.guarantees(), lambda g: True) == PureDP(0.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("relation", ["replace-one", "replace-special", "add-remove"])
 @given(data=st.data())
 def test_neighbouring_datasets_are_neighbours(relation: str, data: st.DataObject) -> None:
@@ -99,6 +101,7 @@ def test_replace_pairs_shrink_to_the_first_position() -> None:
     assert sorted(pair) == [[0, 0, 0], [1, 0, 0]]  # the simplest records, changed at position 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["bernoulli", "unit-interval"])
 @given(data=st.data())
 def test_reward_streams_differ_in_exactly_one_user(kind: str, data: st.DataObject) -> None:
@@ -112,6 +115,7 @@ def test_reward_streams_differ_in_exactly_one_user(kind: str, data: st.DataObjec
             assert set(np.unique(stream)) <= {0.0, 1.0}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("norm, order", [("l1", 1), ("l2", 2)])
 @given(data=st.data(), bound=st.floats(0.01, 100.0))
 def test_bounded_vectors_respect_the_norm_bound(norm: str, order: int, bound: float,
@@ -131,6 +135,7 @@ def test_bounded_vectors_shrink_to_zero() -> None:
     assert not find(dst.bounded_vectors(4), lambda v: True).any()
 
 
+@pytest.mark.slow
 @given(dst.neighbouring_bounded_vectors(3, norm="l1", bound=1.5, max_users=5))
 def test_neighbouring_vectors_differ_in_one_row(pair) -> None:
     data, changed = pair

@@ -37,6 +37,7 @@ def test_laplace_composition_equals_laplace_epsilon():
     assert accountant.get_epsilon(1e-6) == laplace_epsilon(5.0, delta=1e-6, count=20)
 
 
+@pytest.mark.slow
 def test_steps_equal_one_self_composition_and_are_cheap():
     accountant = PrivacyAccountant("pld")
     start = time.perf_counter()
@@ -50,6 +51,7 @@ def test_steps_equal_one_self_composition_and_are_cheap():
 
 @pytest.mark.parametrize("convert", [np.float64, np.float32, np.array, int],
                          ids=["float64", "float32", "0-d array", "int"])
+@pytest.mark.slow
 def test_numpy_and_int_steps_take_the_o1_path(convert):
     """10⁵ steps given as numpy scalars, 0-d arrays or ints cost what Python floats cost."""
     sigma, rate = convert(2), convert(1) if convert is int else convert(0.001)

@@ -25,6 +25,7 @@ def _scan(sigma, epsilon, delta, sensitivity=1, points=120, span=3.0):
 
 @pytest.mark.parametrize("epsilon, delta, sensitivity", [
     (1.0, 1e-5, 1), (0.3, 1e-6, 2), (5.0, 1e-6, 1), (10.0, 1e-4, 1), (3.0, 1e-9, 3)])
+@pytest.mark.slow
 def test_every_larger_sigma_passes_and_the_answer_is_tight(epsilon, delta, sensitivity):
     sigma = min_discrete_gaussian_sigma(epsilon, delta, sensitivity=sensitivity)
     largest_failing, all_pass = _scan(sigma, epsilon, delta, sensitivity)
@@ -32,6 +33,7 @@ def test_every_larger_sigma_passes_and_the_answer_is_tight(epsilon, delta, sensi
     assert largest_failing < sigma <= 1.02 * largest_failing
 
 
+@pytest.mark.slow
 def test_non_monotone_profile_is_handled():
     """At ε = 10, δ = 1e-4: δ(σ) rises with σ on part of the range, so a σ below the answer passes
     while a larger one fails; the answer is past the last failing σ (a bisection could stop below)."""

@@ -50,6 +50,7 @@ def test_analytic_sigma_matches_a_float_root_finder() -> None:
     assert analytic_gaussian_sigma(1.0, 1e-5, sensitivity=2.0) == pytest.approx(2 * sigma, rel=1e-11)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["pld", "rdp", "analytic"])
 def test_min_gaussian_sigma_round_trip(method: str) -> None:
     sigma = min_gaussian_sigma(1.0, 1e-5, count=100, method=method)
@@ -59,6 +60,7 @@ def test_min_gaussian_sigma_round_trip(method: str) -> None:
     assert sigma <= exact * {"pld": 1.0001, "rdp": 1.15, "analytic": 1 + 1e-12}[method]
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.floats(0.2, 8.0), st.sampled_from([1e-3, 1e-6, 1e-9]), st.integers(1, 300))
 def test_calibrate_then_evaluate_passes_rdp(epsilon: float, delta: float, k: int) -> None:
@@ -75,6 +77,7 @@ def test_laplace_pure_and_pld() -> None:
     assert scale < 100.0  # approximate DP beats the pure answer kΔ/ε at k = 100
 
 
+@pytest.mark.slow
 def test_min_noise_multiplier_rdp_and_pld() -> None:
     rdp = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=300, method="rdp")
     pld = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=300, method="pld")
@@ -97,6 +100,7 @@ def test_invalid_arguments(call, name: str) -> None:
         call()
 
 
+@pytest.mark.slow
 @given(st.floats(0.05, 3.0), st.sampled_from([1e-3, 1e-6, 1e-9]), st.sampled_from([1, 2]))
 @settings(max_examples=15, deadline=None)
 def test_min_binomial_trials_is_the_exact_threshold(epsilon: float, delta: float,

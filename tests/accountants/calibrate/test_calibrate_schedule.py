@@ -7,6 +7,7 @@ import pytest
 from dpverify.accountants.calibrate import min_noise_multiplier
 
 
+@pytest.mark.slow
 def test_epochs_form_equals_steps_form():
     by_epochs = min_noise_multiplier(3.0, 1e-5, dataset_size=6000, batch_size=60, epochs=2,
                                      method="rdp")

@@ -53,6 +53,7 @@ def _optimistic_peer_epsilon(sigma: float, q: float, steps: int) -> float:
     return lower.get_epsilon_for_delta(DELTA)
 
 
+@pytest.mark.slow
 @pytest.mark.peer
 @settings(max_examples=8, deadline=None)
 @given(st.floats(0.7, 3.0), st.floats(0.002, 0.1), st.integers(1, 300))
@@ -95,6 +96,7 @@ def _mpmath_rdp_epsilon(sigma: float, q: float, steps: int, orders: tuple[float,
     return rdp_to_dp(RDPCurve(orders=orders, epsilons=values), delta=DELTA).epsilon
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.floats(0.6, 5.0), st.floats(1e-3, 0.5), st.integers(1, 20000))
 def test_rdp_epsilon_matches_the_mpmath_path(sigma, q, steps):
@@ -114,12 +116,14 @@ def _assert_verified_bracket(sigma: float, epsilon: float, **kwargs) -> None:
 @settings(max_examples=6, deadline=None)
 @given(st.floats(0.5, 8.0), st.floats(0.005, 0.1), st.integers(10, 1000),
        st.sampled_from(["rdp", "pld"]))
+@pytest.mark.slow
 def test_calibration_returns_a_verified_passing_end(epsilon, q, steps, method):
     sigma = min_noise_multiplier(epsilon, DELTA, sampling_probability=q, steps=steps,
                                  method=method)
     _assert_verified_bracket(sigma, epsilon, sampling_probability=q, steps=steps, method=method)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method, peer", [("pld", 0.968421), ("rdp", 1.014001)])
 def test_dp_sgd_workload_calibration(method, peer):
     """σ for ε = 3 at q = 256/60000, 14,062 steps, δ = 1e-5: dp-accounting 0.6.0's
@@ -141,6 +145,7 @@ def test_explicit_orders_are_honoured_by_the_rdp_search():
                                          method="rdp") * (1 - NOISE_MULTIPLIER_RTOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["rdp", "pld"])
 def test_an_infeasible_budget_is_refused_naming_the_request(method):
     """ε = δ = 1e-300 after 1000 full-batch steps needs σ beyond 1e12: the bounded search refuses."""

@@ -67,6 +67,7 @@ def envelope_composed_delta(epsilon: float, target: float, folds: int) -> mpmath
     return mpmath.quad(integrand, points) if len(points) > 1 else mpmath.mpf(0)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(st.floats(0.05, 8.0), st.floats(0.0, 1.0))
 def test_one_fold_dominates_every_rr_t_and_equals_the_closed_form(epsilon, fraction):
@@ -87,6 +88,7 @@ def test_delta_at_zero_is_tanh_quarter_epsilon():
         assert math.tanh(epsilon / 4) <= ours <= math.tanh(epsilon / 4) * (1 + 1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("epsilon, folds", [(0.5, 2), (1.0, 3), (0.3, 6), (2.0, 4)])
 def test_composition_dominates_nonadaptive_optimum_and_matches_exact_envelope(epsilon, folds):
     composed = PrivacyLossDistribution.from_bounded_range(epsilon).self_compose(folds)

@@ -39,6 +39,7 @@ def _exact_delta(sigma, cs, ps, epsilon):
         return float(max(remove, add, 0))
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.floats(0.5, 3.0), st.floats(0.001, 0.5), st.floats(0.2, 2.0), st.floats(0.0, 1.5))
 @example(3.0, 0.0625, 0.5, 1.0)  # δ ≈ 3.9e-41 lives in the upper tail: was lost to 1 − cdf cancellation
@@ -50,6 +51,7 @@ def test_bounds_the_exact_profile(sigma, weight, second, epsilon):
     assert pld.delta_for_epsilon(epsilon) <= exact * 1.5 + 1e-3 * weight + 1e-9   # bins=256: coarse but close
 
 
+@pytest.mark.slow
 def test_poisson_subsampled_gaussian_as_a_mixture():
     """c ∈ {0, 1} w.p. {1 − q, q} is the Poisson-subsampled Gaussian: both PLDs bound the exact profile
     and agree to a few percent at the default bins."""
@@ -80,6 +82,7 @@ def test_refuses_bad_arguments():
 
 
 # --------------------------------------------------------------------------- as a mechanism value (issue 15)
+@pytest.mark.slow
 def test_accountant_composes_the_mixture_mechanism_by_its_pld():
     from dpverify.accountants.accountant import PrivacyAccountant
     from dpverify.accountants.events import PoissonSampledEvent
@@ -108,6 +111,7 @@ def test_accountant_composes_the_mixture_mechanism_by_its_pld():
     assert PrivacyAccountant("rdp", neighbouring="replace-special").supports(mechanism)
 
 
+@pytest.mark.slow
 def test_from_dp_accounting_mixture_matches_dp_accountings_own_test():
     """google/differential-privacy:python/dp_accounting/dp_accounting/pld/pld_privacy_accountant_test.py
     (test_mixture_of_gaussians_basic): σ = 1, c = (0, 1, 2), p = (.2, .6, .2) three times, then

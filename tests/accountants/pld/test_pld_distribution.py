@@ -264,6 +264,7 @@ def test_compose_regrids_integer_multiples_pessimistically():
     assert mixed.epsilon_for_delta(1e-6) >= exact_fine
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fine", [3e-4 / 7, 1e-5, 2.5e-5])
 def test_compose_regrids_any_ratio_pessimistically(fine):
     """1e-4 / 1e-5 is not an integer in floats: regridding must still work, and stay sound."""
@@ -378,6 +379,7 @@ def test_default_settings_are_within_half_a_percent_of_the_reference(name):
         assert reference * (1 - 1e-4) <= ours <= reference * 1.005
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(st.floats(0.3, 50), st.integers(1, 2000))
 def test_default_epsilon_is_at_least_exact_gaussian(sigma, count):
@@ -469,6 +471,7 @@ def _prv_bounds(mechanism, count, delta):
     return accountant.compute_epsilon(delta, [count])  # (lower, estimate, upper)
 
 
+@pytest.mark.slow
 @pytest.mark.peer
 @pytest.mark.parametrize("count", [1, 10, 100, 1000])
 def test_gaussian_peers(gaussian, count):
@@ -482,6 +485,7 @@ def test_gaussian_peers(gaussian, count):
         assert ours <= 1.005 * _dp_accounting_epsilon(dp_accounting.GaussianDpEvent(1.0), count, 1e-5)
 
 
+@pytest.mark.slow
 @pytest.mark.peer
 @pytest.mark.parametrize("count", [10, 100, 1000])
 def test_laplace_peers(count):
@@ -513,6 +517,7 @@ def _dp_accounting_subsampled(sigma, q, count, *, pessimistic, interval):
 @pytest.mark.peer
 @pytest.mark.parametrize(("sigma", "q", "count", "interval"), [
     (1.0, 0.01, 1000, 1e-4), (2.0, 0.001, 10000, 2e-5)])
+@pytest.mark.slow
 def test_subsampled_gaussian_peers(sigma, q, count, interval):
     """Default settings against dp-accounting (optimistic PLD: a lower bound on ε; pessimistic:
     its estimate) and prv-accountant's lower and upper bounds."""

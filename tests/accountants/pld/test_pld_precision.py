@@ -38,6 +38,7 @@ def test_composed_gaussians_have_no_delta_floor(count, delta):
     assert exact <= ours <= exact * 1.01
 
 
+@pytest.mark.slow
 def test_ten_million_gaussians_are_within_one_percent():
     """10⁷ Gaussians of σ = √10⁷ are one Gaussian of σ = 1 (exact ε = 4.3772 at δ = 1e-5).
 
@@ -61,6 +62,7 @@ def _exact_rr_epsilon(epsilon_0: float, count: int, delta: float) -> float:
     return brentq(excess, 0.0, count * epsilon_0, xtol=1e-12)
 
 
+@pytest.mark.slow
 def test_million_fold_randomized_response_is_within_one_percent():
     """Before: ε = ∞ (the FFT error 2.8e-6 exceeded δ)."""
     exact = _exact_rr_epsilon(0.001, 10 ** 6, 1e-5)
@@ -83,6 +85,7 @@ def test_approx_dp_composition_at_the_mass_at_infinity():
     assert composed.delta_for_epsilon(3.0) >= 0.28
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delta", [1e-12, 1e-14, 1e-20])
 def test_gaussian_calibration_is_feasible_at_tiny_delta(delta):
     """Before: CalibrationError ("no feasible noise") at δ <= 1e-12."""
@@ -91,6 +94,7 @@ def test_gaussian_calibration_is_feasible_at_tiny_delta(delta):
     assert exact <= ours <= exact * 1.01
 
 
+@pytest.mark.slow
 def test_noise_multiplier_calibration_is_feasible_at_tiny_delta():
     sigma = min_noise_multiplier(2.0, 1e-13, sampling_probability=0.2, steps=2)
     rdp = min_noise_multiplier(2.0, 1e-13, sampling_probability=0.2, steps=2, method="rdp")
@@ -105,6 +109,7 @@ def test_refined_delta_query_matches_exact_at_tiny_delta():
     assert pld.delta_for_epsilon(20.0) >= ours   # the eager bound carries the float floor
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(st.floats(0.5, 4.0), st.integers(1, 400), st.floats(10.0, 30.0))
 def test_tiny_delta_sweep_is_sound_and_within_one_percent(sigma, count, exponent):
@@ -172,6 +177,7 @@ def _exact_replace_delta(sigma: float, q: float, epsilon: float) -> float:
         return float(s * tail(0) + q * tail(1) - r * (s * tail(0) + q * tail(-1)))
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.floats(0.5, 4.0), st.floats(0.001, 0.9), st.floats(0.0, 2.0))
 def test_replace_one_subsampled_gaussian_bounds_the_exact_delta(sigma, q, epsilon):
@@ -181,6 +187,7 @@ def test_replace_one_subsampled_gaussian_bounds_the_exact_delta(sigma, q, epsilo
     assert exact * (1 - 1e-12) <= ours <= exact * 1.01 + 1e-12
 
 
+@pytest.mark.slow
 def test_replace_one_subsampled_gaussian_matches_dp_accounting():
     """dp_accounting's REPLACE_ONE PLD at its default grid (1e-4): 100 steps of σ = 1, q = 0.1 give
     ε = 10.516380 at δ = 1e-5; ours (a finer, scaled grid) is within 1e-4 of it."""

@@ -69,6 +69,7 @@ def test_composition_matches_the_binomial_sum():
         assert exact * (1 - 1e-12) <= composed.delta_for_epsilon(epsilon) <= exact + 2e-3
 
 
+@pytest.mark.slow
 def test_accountant_accounts_subsampled_laplace_and_rr():
     accountant = PrivacyAccountant("pld")
     accountant.compose(PoissonSampledEvent(Laplace(scale=1.0), 0.1), 10)
@@ -171,6 +172,7 @@ def _laplace_mixture_delta(scale, rate, epsilon):
         return float(max(forward, backward))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale, rate", [(1.0, 0.01), (0.5, 0.2), (3.0, 1.0)])
 def test_poisson_laplace_bounds_the_exact_continuous_mixture(scale, rate):
     pld = poisson_subsampled_pld(Laplace(scale=scale), rate)
@@ -182,6 +184,7 @@ def test_poisson_laplace_bounds_the_exact_continuous_mixture(scale, rate):
         assert ours <= exact + 0.02 * rate + 1e-9     # 1024 bins: close to exact
 
 
+@pytest.mark.slow
 def test_poisson_laplace_composition_is_tighter_than_the_pure_dp_pair():
     ours = poisson_subsampled_pld(Laplace(scale=1.0), 0.01).self_compose(1000).epsilon_for_delta(1e-6)
     pure = poisson_subsampled_pld(PureDP(1.0), 0.01).self_compose(1000).epsilon_for_delta(1e-6)

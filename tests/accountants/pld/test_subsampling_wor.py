@@ -108,6 +108,7 @@ def test_symmetric_pair_is_a_pair_and_splits_when_needed():
             assert sym <= _hockey(first, second, epsilon) + 1e-40
 
 
+@pytest.mark.slow
 def test_accountant_accounts_sampling_without_replacement():
     accountant = PrivacyAccountant("pld", neighbouring="replace-one")
     event = SampledWithoutReplacementEvent(Laplace(scale=1.0), 50, 1000)
@@ -145,6 +146,7 @@ def _normal(mean, sigma):
     return lambda y: mpmath.npdf(y, mean, sigma)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sigma, m, n", [(1.0, 10, 1000), (0.8, 1, 4), (2.0, 50, 100)])
 def test_gaussian_between_the_exact_instance_and_the_bbg_profile(sigma, m, n):
     """Instance: contributions +Δ / −Δ for the replaced record, 0 elsewhere (exact, both orders alike)."""
@@ -187,6 +189,7 @@ def test_accountant_accounts_gaussian_without_replacement():
     assert accountant.get_epsilon(1e-5) == pytest.approx(direct.epsilon_for_delta(1e-5), rel=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale, m, n", [(1.0, 10, 1000), (0.5, 1, 5)])
 def test_laplace_without_replacement_bounds_the_exact_instance(scale, m, n):
     """Counting query (values in [0, 1], replace-one sensitivity 1): x holds a 1 that x' replaces by 0,

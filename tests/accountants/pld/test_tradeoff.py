@@ -15,6 +15,7 @@ from dpverify.accountants.pld.tradeoff import tradeoff_curve, true_positive_rate
 from dpverify.mechanisms.continuous import gaussian_delta
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.floats(0.5, 3.0), st.integers(1, 20))
 def test_gaussian_tradeoff_is_below_the_exact_curve_and_close(sigma, count):

@@ -105,6 +105,7 @@ def test_gaussian_rdp_is_alpha_over_two_sigma_squared():
     assert curve.epsilons == (1.5 * 9 / 8, 2 * 9 / 8, 10 * 9 / 8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale, sensitivity", [(1.0, 1.0), (0.5, 1.0), (10.0, 2.0)])
 @pytest.mark.parametrize("alpha", [1.05, 2.0, 3.7, 20.0])
 def test_laplace_rdp_matches_quadrature(scale, sensitivity, alpha):
@@ -138,6 +139,7 @@ def test_randomized_response_rdp_matches_two_point_formula(epsilon, alpha):
     assert p > 0.5
 
 
+@pytest.mark.slow
 def test_pure_dp_rdp_bounds_every_pure_dp_mechanism():
     for epsilon in (0.01, 0.5, 1.0, 3.0):
         bound = pure_dp_rdp(epsilon).epsilons
@@ -154,6 +156,7 @@ def test_pure_dp_rdp_is_attained_by_randomized_response():
         1.0, orders=(2.0,)).epsilons
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("q, sigma", [(0.01, 1.0), (0.1, 2.0), (0.3, 0.8)])
 @pytest.mark.parametrize("alpha", [2, 3, 8])
 def test_subsampled_gaussian_integer_orders_match_quadrature(q, sigma, alpha):
@@ -163,6 +166,7 @@ def test_subsampled_gaussian_integer_orders_match_quadrature(q, sigma, alpha):
     assert value == pytest.approx(float(exact), rel=1e-10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("q, sigma", [(0.01, 1.0), (0.1, 2.0), (0.3, 0.8)])
 @pytest.mark.parametrize("alpha", [1.05, 1.5, 2.5, 6.3])
 def test_subsampled_gaussian_fractional_orders_bound_quadrature(q, sigma, alpha):
@@ -172,6 +176,7 @@ def test_subsampled_gaussian_fractional_orders_bound_quadrature(q, sigma, alpha)
     assert value == pytest.approx(float(exact), rel=1e-7)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("q, sigma, alpha", [(0.01, 1.0, 2), (0.3, 0.8, 8), (0.1, 2.0, 3.5)])
 def test_subsampled_gaussian_forward_direction_dominates(q, sigma, alpha):
     """The curve bounds D_α(P‖Q); MTZ 2019 show the reverse D_α(Q‖P) is smaller."""
@@ -286,6 +291,7 @@ sigmas = st.floats(0.3, 20.0)
 deltas = dst.deltas(min_value=1e-10, max_value=0.1)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(sigma=sigmas, factor=st.floats(1.01, 4.0), delta=dst.deltas(min_value=1e-9, max_value=1e-3))
 def test_epsilon_decreases_as_noise_grows(sigma, factor, delta):
@@ -294,6 +300,7 @@ def test_epsilon_decreases_as_noise_grows(sigma, factor, delta):
     assert high_noise <= low_noise
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(sigma=st.floats(0.5, 5.0), factor=st.floats(1.05, 3.0), q=st.floats(0.001, 0.5))
 def test_subsampled_epsilon_decreases_as_noise_grows(sigma, factor, q):
@@ -302,6 +309,7 @@ def test_subsampled_epsilon_decreases_as_noise_grows(sigma, factor, q):
     assert all(h <= low for h, low in zip(high_noise, low_noise))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(sigma=st.floats(0.2, 10.0), scale=st.floats(0.1, 10.0), epsilon=dst.epsilons(max_value=3.0))
 def test_composition_costs_at_least_each_part(sigma, scale, epsilon):
@@ -314,6 +322,7 @@ def test_composition_costs_at_least_each_part(sigma, scale, epsilon):
         assert rdp_to_dp(total, delta=1e-6).epsilon >= rdp_to_dp(part, delta=1e-6).epsilon
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(sigma=st.floats(0.4, 8.0), delta=deltas)
 def test_conversions_are_conservative_against_exact_gaussian(sigma, delta):

@@ -18,6 +18,7 @@ from dpverify.accountants.rdp._subsampled_gaussian import log_moment_upper
 _U = 2.0 ** -53
 
 
+@pytest.mark.slow
 def test_log_ndtr_within_the_assumed_error():
     """The assumption of the float path, against mpmath at 60 digits (measured: <= 0.26 of it)."""
     zs = np.concatenate([np.linspace(-40, 0, 401), np.linspace(0, 38.5, 401),
@@ -52,6 +53,7 @@ def _quadrature_log_moment(q: float, sigma: float, alpha: float) -> float:
                                                         mpmath.inf])))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.floats(1e-3, 0.9), st.floats(0.5, 5.0), st.floats(1.01, 10.9))
 def test_fractional_orders_bound_quadrature(q, sigma, alpha):
@@ -62,6 +64,7 @@ def test_fractional_orders_bound_quadrature(q, sigma, alpha):
     assert exact * (1 - 1e-12) <= value <= exact * (1 + 1e-7) + 1e-300
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.floats(1e-4, 0.99), st.floats(0.3, 8.0), st.integers(2, 300))
 def test_integer_orders_bound_the_exact_expansion(q, sigma, alpha):

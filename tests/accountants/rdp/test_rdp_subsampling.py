@@ -127,6 +127,7 @@ def test_poisson_bounds_k_ary_rr_exactly_summed(k, epsilon, gamma):
         assert bound >= exact, (alpha, bound, exact)
 
 
+@pytest.mark.slow
 @settings(max_examples=5, deadline=None)
 @given(st.floats(0.2, 3.0), st.floats(0.01, 0.9))
 def test_poisson_bounds_laplace_by_quadrature_in_both_orders(scale, gamma):
@@ -146,6 +147,7 @@ def test_poisson_bounds_laplace_by_quadrature_in_both_orders(scale, gamma):
             assert exactish <= exact * (1 + 1e-12) + 1e-300
 
 
+@pytest.mark.slow
 @settings(max_examples=5, deadline=None)
 @given(st.floats(0.5, 3.0), st.floats(0.01, 0.9), st.integers(1, 2))
 def test_poisson_bounds_discrete_laplace_and_gaussian(scale, gamma, sensitivity):
@@ -168,6 +170,7 @@ def test_poisson_bounds_discrete_laplace_and_gaussian(scale, gamma, sensitivity)
             assert bound >= _both_orders_sum(mixture, mu0, mpmath.mpf(alpha)) - 1e-24
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.integers(2, 5), st.floats(0.2, 4.0), st.floats(1e-4, 1.0), st.integers(1, 3))
 def test_pair_curve_is_exact_for_rr_and_discrete_laplace_at_every_order(k, epsilon, gamma, shift):
@@ -263,6 +266,7 @@ def test_without_replacement_bounds_k_ary_rr_exactly_summed(k, epsilon, m, extra
         assert bound >= _both_orders_sum(first, second, mpmath.mpf(alpha))
 
 
+@pytest.mark.slow
 @settings(max_examples=3, deadline=None)
 @given(st.floats(0.3, 3.0), st.integers(1, 10), st.integers(1, 30))
 def test_without_replacement_bounds_laplace_and_gaussian_by_quadrature(noise, m, extra):
@@ -294,6 +298,7 @@ def test_without_replacement_gaussian_is_at_most_the_general_bound():
         assert all(s <= g for s, g in zip(strong.epsilons, general.epsilons))
 
 
+@pytest.mark.slow
 def test_without_replacement_gaussian_matches_dp_accounting():
     """dp_accounting's ``_compute_rdp_sample_wor_gaussian`` (WBK 2019, Thm 27) when installed.
 
@@ -362,6 +367,7 @@ def test_refusals_name_the_parameter():
 # --------------------------------------------------------------------------- accountant
 @pytest.mark.parametrize("mechanism", [Laplace(scale=1.0), RandomizedResponse(3, 1.0),
                                        DiscreteGaussian(sigma=2.0), DiscreteLaplace(scale=2.0)])
+@pytest.mark.slow
 def test_accountant_supports_sampled_mechanisms_with_rdp_curves(mechanism):
     orders = tuple(float(a) for a in range(2, 33))
     poisson = PoissonSampledEvent(mechanism, 0.01)
@@ -411,6 +417,7 @@ def test_accountant_refuses_a_relation_the_theorems_do_not_cover():
         PrivacyAccountant("rdp").compose(SampledWithoutReplacementEvent(Laplace(scale=1.0), 1, 10))
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.floats(0.3, 2.0), st.floats(0.01, 0.5), st.integers(1, 30), st.floats(0.1, 2.0))
 def test_rdp_epsilon_is_never_below_the_exact_composed_rr_epsilon(epsilon_0, gamma, count, epsilon):
@@ -433,6 +440,7 @@ def test_rdp_epsilon_is_never_below_the_exact_composed_rr_epsilon(epsilon_0, gam
 @settings(max_examples=6, deadline=None)
 @given(st.floats(0.3, 2.0), st.integers(1, 20), st.integers(1, 60), st.integers(1, 30),
        st.floats(0.1, 2.0))
+@pytest.mark.slow
 def test_rdp_epsilon_is_never_below_the_exact_composed_rr_epsilon_without_replacement(
         epsilon_0, m, extra, count, epsilon):
     """δ from RDP ≥ the exact δ(ε) of ``count`` runs of binary RR of [the batch holds record 1].

@@ -31,6 +31,7 @@ def _tnb_pgf(x, gamma, shape):
 @settings(max_examples=20, deadline=None)
 @given(st.floats(0.1, 2.0), st.floats(1.0, 50.0), st.sampled_from([0.0, 0.5, 1.0, 2.0]),
        st.sampled_from([1.5, 2.0, 4.0, 16.0]))
+@pytest.mark.slow
 def test_bounds_the_exact_divergence_of_the_best_of_k_randomized_responses(epsilon, mean, shape, order):
     """Each run reports a bit by ε-randomized response; the best (max) of K runs is released:
     P[max = 0] = E[p₀^K] (the PGF), so the released bit's Rényi divergence is exact."""

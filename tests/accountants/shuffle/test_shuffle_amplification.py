@@ -33,6 +33,7 @@ def test_amplified_epsilon_is_the_rounded_up_closed_form() -> None:
 @pytest.mark.parametrize("bound", ["fmt2021", "fmt2021-tight", "erlingsson2019", "best"])
 @pytest.mark.parametrize("target, n, delta", [(0.1, 10**5, 1e-6), (0.02, 10**7, 1e-8),
                                               (0.5, 20_000, 1e-5)])
+@pytest.mark.slow
 def test_max_local_epsilon_round_trip_is_tight(bound, target, n, delta) -> None:
     eps0 = max_local_epsilon(target, n, delta, bound=bound)
     assert amplified_epsilon(eps0, n, delta, bound=bound) <= target
@@ -67,6 +68,7 @@ def test_min_batch_size_round_trip(bound) -> None:
         assert amplified_epsilon(0.4, n - 1, 1e-6, bound=bound) > 0.05
 
 
+@pytest.mark.slow
 def test_min_batch_size_with_numerical_bounds_is_sound_and_near_minimal() -> None:
     """"best" includes the numerical bound, whose ε search stops at 1e-5 relative, so
     the integer threshold is only located to that precision: sound, and within 1%."""
@@ -114,6 +116,7 @@ def test_epsilon_increases_in_eps0_and_decreases_in_n(eps0, factor, n) -> None:
     assert amplified_epsilon(eps0, 2 * n, 1e-6) < amplified_epsilon(eps0, n, 1e-6)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.floats(0.05, 0.49), st.integers(10**4, 10**5))
 def test_best_is_at_most_every_valid_bound(eps0, n) -> None:
@@ -199,6 +202,7 @@ def test_register_shuffle_bound_extends_the_dispatcher_and_best() -> None:
         del SHUFFLE_BOUNDS["test-half"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("local_epsilon", [1.0, 2.0])
 def test_bounds_are_ordered_above_the_exact_binary_rr_value(local_epsilon) -> None:
     """For binary RR: exact <= variation-ratio <= fmt2021-numerical <= fmt2021 (where valid).
@@ -218,6 +222,7 @@ def test_bounds_are_ordered_above_the_exact_binary_rr_value(local_epsilon) -> No
     assert exact <= best <= exact * (1 + 1e-9) and best < ratio
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("local_epsilon", [0.2, 0.45])
 def test_reconstructed_closed_forms_stay_above_the_exact_value(local_epsilon) -> None:
     """erlingsson2019, balle2019 and cheu2019 are marked [R] (statements not checked
@@ -230,6 +235,7 @@ def test_reconstructed_closed_forms_stay_above_the_exact_value(local_epsilon) ->
         assert amplified_epsilon(local_epsilon, n, delta, bound=bound, randomizer=rr) >= exact
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bound", ["fmt2021-numerical", "best"])
 def test_min_batch_size_with_the_capped_numerical_bound(bound) -> None:
     """The numerical bounds accept n <= 10^7 only; the search still finds the smallest n."""

@@ -41,6 +41,7 @@ def test_matches_brute_force(p, n, eps):
     assert value <= exact * (1 + 1e-9) + 1e-15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("p, n, expected", [(0.487, 1000, 0.148), (0.1, 5000, 0.243)])
 def test_exact_values_of_shuffled_binary_rr(p, n, expected):
     assert round(shuffled_binary_rr_epsilon(p, n, 1e-6), 3) == expected
@@ -51,6 +52,7 @@ def _hanna_eq10(eps0, n, delta):
     return math.log1p((e - 1) / (e + 1) * (8 * math.sqrt(e * math.log(4 / delta)) / math.sqrt(n) + 8 * e / n))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("p, n", [(0.05, 10**4), (0.1, 5000), (0.3, 2000)])
 def test_fmt_closed_form_is_above_exact(p, n):
     eps0 = math.log((2 - p) / p)
@@ -58,6 +60,7 @@ def test_fmt_closed_form_is_above_exact(p, n):
     assert shuffled_binary_rr_epsilon(p, n, 1e-6) <= _hanna_eq10(eps0, n, 1e-6)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.floats(0.2, 0.9), st.integers(20, 200))
 def test_monotone_in_n_and_p(p, n):
@@ -66,6 +69,7 @@ def test_monotone_in_n_and_p(p, n):
     assert shuffled_binary_rr_epsilon(p * 0.9, n, 1e-4, rtol=1e-7) >= eps * (1 - 1e-6)
 
 
+@pytest.mark.slow
 def test_min_flip_probability_round_trip():
     p = min_flip_probability(500, 0.5, 1e-5)
     assert shuffled_binary_rr_delta(p, 500, 0.5) <= 1e-5

@@ -32,6 +32,7 @@ def closed_form_valid(local_epsilon: float, n: int, delta: float) -> bool:
 CASES = [(n, e0, e) for n in (1, 2, 7, 20, 50) for e0, e in ((0.5, 0.05), (1.0, 0.2), (2.0, 0.6))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "local_epsilon", "epsilon"), CASES)
 def test_fmt_delta_matches_brute_force(n, local_epsilon, epsilon):
     exact = clone_delta_reference(local_epsilon, n, epsilon, mpmath.exp(-local_epsilon))
@@ -40,6 +41,7 @@ def test_fmt_delta_matches_brute_force(n, local_epsilon, epsilon):
     assert bound <= exact * (1 + 1e-9) + 1e-300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "local_epsilon", "epsilon"), CASES)
 def test_variation_ratio_delta_matches_brute_force(n, local_epsilon, epsilon):
     rho = 2 / (mpmath.exp(local_epsilon) + 1)
@@ -49,6 +51,7 @@ def test_variation_ratio_delta_matches_brute_force(n, local_epsilon, epsilon):
     assert bound <= exact * (1 + 1e-9) + 1e-300
 
 
+@pytest.mark.slow
 def test_epsilon_meets_delta_and_is_tight():
     eps = fmt_numerical_epsilon(1.0, 40, 1e-3)
     exact_at = clone_delta_reference(1.0, 40, eps, mpmath.exp(-1))
@@ -61,6 +64,7 @@ def test_delta_vanishes_beyond_local_epsilon():
     assert fmt_numerical_epsilon(1.0, 2, 1e-9) <= 1.0
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.floats(0.1, 3.0), st.integers(2, 60), st.floats(1e-8, 1e-2))
 def test_monotone_in_local_epsilon_and_n(local_epsilon, n, delta):
@@ -84,6 +88,7 @@ def test_variation_ratio_below_fmt_for_binary_rr(local_epsilon, n):
     assert variation_ratio_epsilon(local_epsilon, n, 1e-6) <= fmt_numerical_epsilon(local_epsilon, n, 1e-6)
 
 
+@pytest.mark.slow
 def test_reference_values_at_a_million():
     # FMT's public code reports ≈ 0.01367 (it is conservative: coarse c-steps);
     # the exact value of its formula is ≈ 0.01296 (checked in mpmath at n <= 50).

@@ -99,6 +99,7 @@ def test_tenenbaum_sigma_noise_bits():
     assert tenenbaum_msum_sigma(0.5, 1e-6, batch_size=7) == tenenbaum_msum_sigma(0.5, 1e-6)
 
 
+@pytest.mark.slow
 def test_tenenbaum_sigma_randomized_response():
     m = 10**4
     p = min_flip_probability(m, 0.5, 1e-6)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -66,6 +67,7 @@ def sentinel_tables(draw):
     return np.array(table, dtype=np.float64)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(table=sentinel_tables(), fields=st.integers(1, 4))
 def test_view_matches_a_row_by_row_reading(table: np.ndarray, fields: int) -> None:
@@ -86,6 +88,7 @@ def test_view_matches_a_row_by_row_reading(table: np.ndarray, fields: int) -> No
     assert np.array_equal(composed(table), inner(viewed))
 
 
+@pytest.mark.slow
 def test_search_on_an_svt3_like_sampler_picks_values_within_patterns() -> None:
     rng = np.random.default_rng(7)
     x, x_prime = np.zeros(5), np.ones(5)
@@ -101,6 +104,7 @@ def test_search_on_an_svt3_like_sampler_picks_values_within_patterns() -> None:
         assert candidate.event(a).shape == (len(a),)
 
 
+@pytest.mark.slow
 def test_svt3_like_gets_a_higher_bound_than_the_classifier_alone() -> None:
     """Alg. 3 "all above" at claimed ε = 1, 200,000 samples per side: the classifier family
     certifies 1.37, the sentinel family 1.63 (seed 1), ⊤ at the last query with a low value."""
@@ -124,6 +128,7 @@ AUDITS, RATE, FAILURE = 60, 0.05, 1e-3
 CRITICAL = int(stats.binom.isf(FAILURE, AUDITS, RATE)) + 1
 
 
+@pytest.mark.slow
 def test_sentinel_family_false_alarms_are_at_most_five_percent() -> None:
     """60 tight audits (claim = true ε = 1) of a sentinel output, sentinel events only,
     confidence 0.95: one-sided binomial test of "violation rate <= 5%" at level 1e-3."""
@@ -135,6 +140,7 @@ def test_sentinel_family_false_alarms_are_at_most_five_percent() -> None:
     assert np.median([r.epsilon_lower_bound for r in reports]) > 0.3  # not vacuous
 
 
+@pytest.mark.slow
 def test_categorical_columns_alone_beside_sentinel_columns() -> None:
     """SVT3 beside a leaking category (ε = 2 alone): the categorical top-k sets find it."""
     def sampler(data, size, rng):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from scipy import stats
 
 from dpverify.auditing import audit
@@ -54,6 +55,7 @@ def parallel_laplace(copies: int, scale: float):
     return lambda data, size, rng: data + rng.laplace(0.0, scale, (size, copies))
 
 
+@pytest.mark.slow
 def test_parallel_laplace_is_audited_through_the_count_above_the_median() -> None:
     """20 Laplace(20) copies of a shifted answer: true ε = 1. At this size the logistic score
     and the mean-difference projection certify 0.25-0.27 (seeds 1-3); the sign count
@@ -70,6 +72,7 @@ def sentinel_svt(data, size, rng):
     return np.column_stack([numeric, flip.astype(float), rng.integers(0, 3, size)])
 
 
+@pytest.mark.slow
 def test_mixed_search_offers_the_categorical_part_alone() -> None:
     rng = np.random.default_rng(5)
     a, b = sentinel_svt(0.0, 60_000, rng), sentinel_svt(1.0, 60_000, rng)
@@ -98,6 +101,7 @@ AUDITS, RATE, FAILURE = 200, 0.05, 1e-3
 CRITICAL = int(stats.binom.isf(FAILURE, AUDITS, RATE)) + 1
 
 
+@pytest.mark.slow
 def test_vector_families_false_alarms_are_at_most_five_percent() -> None:
     """200 tight audits (claim = true ε = 1) of vector and mixed outputs at confidence 0.95.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from dpverify.auditing._pipeline.chunked import chunked_certifier
 
@@ -15,6 +16,7 @@ def _identity(values):
     return values
 
 
+@pytest.mark.slow
 def test_merged_counts_equal_the_direct_count() -> None:
     root = np.random.SeedSequence(11)
     cuts = np.array([-1.0, 0.0, 0.5, 2.0])
@@ -98,6 +100,7 @@ KINDS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, sampler, epsilon, violates", KINDS, ids=[k[0] for k in KINDS])
 def test_chunked_and_one_process_audits_agree_on_every_output_kind(name, sampler, epsilon,
                                                                     violates) -> None:

@@ -16,6 +16,7 @@ MAB_KEYS = {"final_time_average_regret", "final_regret_std", "final_regret", "fi
 
 @pytest.mark.parametrize("algorithm, epsilon", [("sblb", "0.002"), ("sblb-fixed-batch", "0.002"),
                                                 ("ldp-linucb", "1"), ("linucb", None)])
+@pytest.mark.slow
 def test_simulate_contextual_json(capsys, algorithm, epsilon) -> None:
     argv = ["simulate", "--algorithm", algorithm, "--instance", "contextual", "--dimension", "2",
             "--n-arms", "4", "--delta", "1e-6", "--horizon", "3000", "--runs", "2", "--seed", "1",

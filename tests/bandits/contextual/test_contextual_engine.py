@@ -10,6 +10,7 @@ Two-sample Kolmogorov–Smirnov / chi-square tests at 1e-3 each (fixed seeds).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import scipy.stats
 
 from dpverify.bandits.contextual import ContextualInstanceFamily, LDPLinUCB, LinUCB, _engine
@@ -30,6 +31,7 @@ def _finals(algorithm, sequential: bool, seed: int) -> tuple[np.ndarray, np.ndar
     return np.array(regrets), np.array(updates)
 
 
+@pytest.mark.slow
 def test_vectorised_loop_matches_the_sequential_algorithm() -> None:
     for algorithm in (LinUCB(), LDPLinUCB(2.0, radius_scale=0.05)):
         fast_regret, fast_updates = _finals(algorithm, False, 1)

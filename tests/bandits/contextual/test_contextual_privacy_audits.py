@@ -108,6 +108,7 @@ def _release_sampler(statistic):
 # next test, which audits the exact shuffled-RR epsilon (smaller than Prop. 13's, asserted there).
 
 
+@pytest.mark.slow
 def test_shuffler_release_meets_the_exact_shuffled_rr_epsilon() -> None:
     """Pair moving Z only (x = L vs x = −L, r = 1; U has the same law): Z's exact ε is tight."""
     delta = 1e-3

@@ -24,6 +24,7 @@ def _batch(users: int, d: int, rng: np.random.Generator) -> tuple[np.ndarray, np
     return x, rng.uniform(0, 1, users)
 
 
+@pytest.mark.slow
 def test_fast_path_and_per_user_path_have_the_same_law() -> None:
     """Every entry of the release, 4000 draws per path, chi-square homogeneity at P_MIN/E each.
 
@@ -86,6 +87,7 @@ def test_debiasing_is_unbiased(d, bits, users, epsilon_0, seed) -> None:
     np.testing.assert_allclose(vector, (r[:, None] * x).sum(0) / (2 * 1.5), atol=1e-9)
 
 
+@pytest.mark.slow
 def test_debiased_release_mean_matches_by_monte_carlo() -> None:
     """20000 fast releases: the mean of the debiased estimate is within 5 standard errors (false failure < 1e-4)."""
     d, users, draws = 2, 30, 20000

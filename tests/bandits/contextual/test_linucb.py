@@ -20,6 +20,7 @@ def test_oful_radius_formula() -> None:
     assert value == pytest.approx(expected, rel=1e-14)
 
 
+@pytest.mark.slow
 def test_linucb_estimates_theta_and_has_sublinear_regret() -> None:
     env = FAMILY(np.random.default_rng(0))
     learner = LinUCB().start(horizon=50_000, dimension=3)
@@ -41,6 +42,7 @@ def test_ldp_linucb_guarantee_and_learner() -> None:
     assert result.pseudo_regret.shape[0] == 2
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_n_jobs() -> None:
     one = simulate_contextual(LDPLinUCB(1.0), FAMILY, 3000, runs=3, seed=9, n_jobs=1)
     two = simulate_contextual(LDPLinUCB(1.0), FAMILY, 3000, runs=3, seed=9, n_jobs=2)

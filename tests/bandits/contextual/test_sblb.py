@@ -74,6 +74,7 @@ def test_printed_form_guarantee_is_far_from_the_target() -> None:
     assert algo.guarantee(horizon=10**5, dimension=2).approx_dp.epsilon > 100
 
 
+@pytest.mark.slow
 def test_sblb_beats_the_random_policy_at_low_noise_and_reduced_radius() -> None:
     """Cor. 7 at ε = 1000 (p ≈ 0.12), printed l, β_j scaled by 0.1; 6 runs at T = 10^5, d = 2.
 

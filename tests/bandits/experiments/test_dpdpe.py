@@ -10,6 +10,7 @@ from dpverify.bandits.experiments.dpdpe import EqualCommunicationSpec
 from dpverify.errors import DpverifyValueError
 
 
+@pytest.mark.slow
 def test_dpe_fixedu_sends_what_dpe_sends_at_the_papers_horizon() -> None:
     """Li, Zhou & Ji 2022, Fig. 2(c) at T = 10^6: U calibrated on the runs' own communication (within 5%)."""
     import numpy as np

@@ -14,6 +14,7 @@ def test_registered() -> None:
     assert {"garcelon2022-scaling", "garcelon2022-privacy"} <= set(EXPERIMENTS)
 
 
+@pytest.mark.slow
 def test_one_scaling_cell_writes_csv_and_png(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     outcome = reproduce("garcelon2022-scaling", scale="quick", seed=0, out_dir=tmp_path,

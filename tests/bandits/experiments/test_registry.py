@@ -61,6 +61,7 @@ def test_panels_differing_only_in_epsilon_get_the_same_seeds() -> None:
     assert experiment_spec("chowdhury2023-fig1", scale="full").note == ""
 
 
+@pytest.mark.slow
 def test_tenenbaum_sweep_reports_the_privacy_cost_over_ae(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     outcome = reproduce("tenenbaum2021-scaling", seed=2, out_dir=tmp_path,

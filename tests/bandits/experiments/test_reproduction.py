@@ -9,6 +9,7 @@ import pytest
 from dpverify.bandits.experiments import reproduce
 
 
+@pytest.mark.slow
 def test_reproduce_fig1_panel_writes_csv_and_png(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     outcome = reproduce("chowdhury2023-fig1", scale="quick", seed=1, out_dir=tmp_path,
@@ -22,6 +23,7 @@ def test_reproduce_fig1_panel_writes_csv_and_png(tmp_path) -> None:
     assert all(0 <= float(r["time_average_pseudo_regret"]) <= 1 for r in rows)
 
 
+@pytest.mark.slow
 def test_reproduce_scaling_panel(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     outcome = reproduce("tenenbaum2021-scaling", seed=1, out_dir=tmp_path, panels=("eps=0.2",), runs=1)
@@ -38,6 +40,7 @@ def test_unknown_names_are_refused() -> None:
         reproduce("chowdhury2023-fig1", scale="huge")
 
 
+@pytest.mark.slow
 def test_each_curve_carries_its_actual_guarantee(tmp_path) -> None:
     outcome = reproduce("chowdhury2023-fig1", scale="quick", seed=1, out_dir=tmp_path,
                         panels=("a",), runs=2)

@@ -38,6 +38,7 @@ def _same(first, second) -> bool:
     return all(np.array_equal(a, b) for a, b in zip(_arrays(first), _arrays(second), strict=True))
 
 
+@pytest.mark.slow
 def test_a_finished_sweep_recomputes_nothing(tmp_path) -> None:
     spec = _spec()
     first = sweep(spec, cache_dir=tmp_path)
@@ -50,6 +51,7 @@ def test_a_finished_sweep_recomputes_nothing(tmp_path) -> None:
     assert not any(ResultStore(tmp_path / "elsewhere").directory.glob("*"))
 
 
+@pytest.mark.slow
 def test_an_interrupted_sweep_resumes_and_ends_identical(tmp_path, monkeypatch) -> None:
     spec, calls = _spec(), []
     real = sweeps_module._run_task
@@ -69,12 +71,14 @@ def test_an_interrupted_sweep_resumes_and_ends_identical(tmp_path, monkeypatch) 
     assert _same(resumed, sweep(spec, cache=False))
 
 
+@pytest.mark.slow
 def test_more_runs_reuse_the_first_ones(tmp_path) -> None:
     sweep(_spec(runs=2), cache_dir=tmp_path)
     more = sweep(_spec(runs=3), cache_dir=tmp_path)
     assert (more.computed, more.cached) == (4, 8)
 
 
+@pytest.mark.slow
 def test_panels_differing_only_in_epsilon_share_instances_and_streams() -> None:
     result = sweep(_spec(), cache=False)
     (_, low), (_, high) = result.results
@@ -83,6 +87,7 @@ def test_panels_differing_only_in_epsilon_share_instances_and_streams() -> None:
     assert not np.array_equal(low[0].pseudo_regret, high[0].pseudo_regret)
 
 
+@pytest.mark.slow
 def test_toml_spec_with_user_instances_writes_tidy_tables(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     (tmp_path / "linear.json").write_text(json.dumps(

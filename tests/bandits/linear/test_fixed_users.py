@@ -17,6 +17,7 @@ from dpverify.bandits.linear.fixed_users import equal_communication_users, mean_
 HORIZON, DIMENSION, ACTIONS = 2 * 10 ** 4, 5, 50
 
 
+@pytest.mark.slow
 def test_factory_default_sends_what_dpe_sends() -> None:
     """The default U is the calibrated one: its simulated communication is within 5% of
     DPE's on the same seeded runs, while the nominal rule's U overshoots by more than 20%
@@ -35,6 +36,7 @@ def test_factory_default_sends_what_dpe_sends() -> None:
     assert mean_communication((("users", nominal.users),), family, HORIZON, [0], 3) > 1.2 * dpe
 
 
+@pytest.mark.slow
 def test_explicit_users_and_the_plan_path() -> None:
     assert make_linear_algorithm("dpe-fixedu", users=17).users == 17
     plan = plan_deployment("dpe-fixedu", horizon=HORIZON, dimension=DIMENSION, n_arms=ACTIONS,

@@ -26,6 +26,7 @@ def test_simulate_hanna_json(capsys):
     assert paper["claim_met"] is False and out["claim_met"] is True
 
 
+@pytest.mark.slow
 def test_simulate_dpdpe_json_has_communication_cost(capsys):
     out = _json(capsys, "simulate", "--algorithm", "dpdpe-central", "--epsilon", "10",
                 "--horizon", "20000", "--dimension", "5", "--n-arms", "50", "--mode", "paper", status=1)
@@ -44,6 +45,7 @@ def test_simulate_refuses_mismatched_instance(capsys):
         main(["simulate", "--algorithm", "hanna-local", "--horizon", "100"])  # no epsilon
 
 
+@pytest.mark.slow
 def test_reproduce_writes_csv_and_png(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     out = _json(capsys, "reproduce", "dpdpe-fig2c", "--runs", "1", "--out", str(tmp_path))

@@ -37,6 +37,7 @@ def _mean_se(values):
 HANNA = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
 
 
+@pytest.mark.slow
 def test_hanna_shuffled_close_to_central_and_both_far_below_local():
     # observed (T = 1e5, 30 runs, ε = 1, paper mode): central ≈ 7.3e3, shuffled ≈ 1.0e4,
     # local ≈ 1.8e4, non-private ≈ 6.1e3 (standard errors ≈ 7–12 %)
@@ -49,6 +50,7 @@ def test_hanna_shuffled_close_to_central_and_both_far_below_local():
     assert central.mean() < 1.5 * nonprivate.mean()  # "(almost) for free"
 
 
+@pytest.mark.slow
 def test_hanna_regret_decreases_with_epsilon_towards_nonprivate():
     small, _ = _final("hanna-local", HANNA, 10 ** 5, 20, epsilon=0.3)
     large, _ = _final("hanna-local", HANNA, 10 ** 5, 20, epsilon=3.0)
@@ -56,6 +58,7 @@ def test_hanna_regret_decreases_with_epsilon_towards_nonprivate():
     assert small.mean() > 1.5 * large.mean() > nonprivate.mean()
 
 
+@pytest.mark.slow
 def test_hanna_core_set_beats_no_core_set():
     # observed (K = 1000, d = 2, T = 1e5, 10 runs): core set ≈ 1.67e4 ± 5e2 vs no core set
     # ≈ 3.94e4 ± 3e2. At T = 1e6 the gap nearly closes (5.9e4 vs 6.5e4) and at the paper's
@@ -75,6 +78,7 @@ def test_hanna_core_set_beats_no_core_set():
     "(non-private 0.0291). The 2-point core set sits at the ends of the active arc (largest "
     "gaps), while the full-support design also plays near-optimal actions; the extra Laplace "
     "terms only delay elimination to batch ~10, which matters less at large T"))
+@pytest.mark.slow
 def test_hanna_core_set_beats_no_core_set_at_the_papers_horizon():
     family = LinearInstanceFamily("sphere", dimension=2, n_arms=1000)
     core, _ = _final("hanna-central", family, 10 ** 7, 4)
@@ -87,6 +91,7 @@ def test_hanna_core_set_beats_no_core_set_at_the_papers_horizon():
 SMALL = LinearInstanceFamily("dpdpe", dimension=5, n_arms=100)
 
 
+@pytest.mark.slow
 def test_dpdpe_ordering_dpe_below_cdp_below_ldp():
     # observed (k = 100, d = 5, T = 1e5, 20 runs, ε = 10, δ = 0.25, paper mode):
     # DPE ≈ 5.2e3, CDP ≈ 1.9e4, LDP ≈ 8.8e4 (LDP never eliminates within T)
@@ -96,6 +101,7 @@ def test_dpdpe_ordering_dpe_below_cdp_below_ldp():
     assert dpe.mean() < cdp.mean() < ldp.mean() / 2
 
 
+@pytest.mark.slow
 def test_dpe_beats_dpe_fixedu_at_equal_communication():
     # observed (DP-DPE §7 setting k = 1000, d = 20, T = 1e5, 10 runs): DPE ≈ 1.64e4 (C = 8.4e3 reals),
     # DPE-FixedU (U = 39) ≈ 2.40e4 (C = 9.5e3 reals); standard errors ≈ 3e2
@@ -115,6 +121,7 @@ def test_dpe_beats_dpe_fixedu_at_equal_communication():
     "allows elimination from phase ~10, and SDP's Eq. (22) constants give noise ~250x the "
     "central one (at the paper's last phase). Observed at the full setting (T = 1e6, 10 runs): DPE 3.7e4, "
     "CDP 3.4e5, SDP = LDP 6.2e5 (no elimination)"))
+@pytest.mark.slow
 def test_cdp_and_sdp_close_to_dpe():
     dpe, _ = _final("dpe", SMALL, 10 ** 5, 20)
     cdp, _ = _final("dpdpe-central", SMALL, 10 ** 5, 20)

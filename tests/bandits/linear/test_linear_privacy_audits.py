@@ -110,6 +110,7 @@ def _local(privatizer):
 
 @pytest.mark.parametrize("kind, sampler", [(CentralGaussianAverage, _central),
                                            (LocalGaussianAverage, _local)])
+@pytest.mark.slow
 def test_dpdpe_paper_mode_at_epsilon_10_is_flagged(kind, sampler):
     privatizer = kind(10.0, 0.25, BOUND, "paper")
     report = audit(sampler(privatizer), CLIENTS_PRIME, CLIENTS, epsilon=10.0, delta=0.25,
@@ -121,6 +122,7 @@ def test_dpdpe_paper_mode_at_epsilon_10_is_flagged(kind, sampler):
 
 @pytest.mark.parametrize("kind, sampler", [(CentralGaussianAverage, _central),
                                            (LocalGaussianAverage, _local)])
+@pytest.mark.slow
 def test_dpdpe_sound_mode_at_epsilon_10_passes(kind, sampler):
     privatizer = kind(10.0, 0.25, BOUND, "sound")
     assert privatizer.guarantee().delta <= 0.25

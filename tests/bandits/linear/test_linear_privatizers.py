@@ -32,6 +32,7 @@ def _laplace_sum_tail(width, n, draws, rng):
     return float(np.mean(sums >= width))
 
 
+@pytest.mark.slow
 def test_paper_width_is_too_narrow_and_sound_width_holds():
     # Hanna et al. 2022, Lemma 4/5 (the MGF step is false): n = 200 Laplace(1), L = ln 50, target e^{-L} = 0.02
     rng = np.random.default_rng(0)
@@ -42,6 +43,7 @@ def test_paper_width_is_too_narrow_and_sound_width_holds():
     assert sound <= 0.02
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, L", [(3, 10.0), (50, 2.0), (1, 30.0)])
 def test_sound_width_holds_in_both_regimes(n, L):
     rng = np.random.default_rng(n)
@@ -58,6 +60,7 @@ def test_laplace_scales_and_guarantees():
     assert LocalLaplaceSum(2.0, "sound").guarantee(1).epsilon == 2.0
 
 
+@pytest.mark.slow
 def test_local_laplace_sum_fast_path_has_the_per_user_law():
     privatizer = LocalLaplaceSum(1.0)
     values = np.where(np.arange(30) % 3 == 0, 1.0, -1.0)
@@ -110,6 +113,7 @@ def test_classical_calibration_holds_below_one_and_fails_at_ten():
     assert CentralGaussianAverage(10.0, 0.25).guarantee().delta > 0.7
 
 
+@pytest.mark.slow
 def test_shuffle_vector_average_fast_path_matches_per_user():
     privatizer = ShuffleVectorAverage(5.0, 0.1, 1.0)
     values = np.random.default_rng(5).uniform(-1, 1, size=(40, 3))

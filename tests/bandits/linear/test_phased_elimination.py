@@ -58,6 +58,7 @@ def test_run_uses_exactly_the_horizon_and_finds_the_best_action():
         assert np.all(result.pulls[:, 0] > 0.9 * 200_000)  # gap 0.4: committed to action 0
 
 
+@pytest.mark.slow
 def test_same_seed_same_result_and_n_jobs_independent():
     family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
     algorithm = make_linear_algorithm("hanna-shuffled", epsilon=1.0)
@@ -86,6 +87,7 @@ def test_start_needs_a_linear_environment():
         PhasedElimination("none").start(n_arms=3, horizon=10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["paper", "sound"])
 def test_shuffled_guarantee_covers_the_batches_actually_played(mode, monkeypatch):
     """Every batch's true bound (its real n_i, the ε0 it was given) is within the reported one."""

@@ -45,6 +45,7 @@ def test_elimination_is_strict_and_over_the_active_set() -> None:
     assert surviving_arms([0, 1], {0: 0.5, 1: 0.1}, {0: 0.1, 1: 0.5}) == [0, 1]
 
 
+@pytest.mark.slow
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=12), st.floats(0, 1))
 def test_the_empirically_best_arm_always_survives(means, width) -> None:
     active = list(range(len(means)))

@@ -44,6 +44,7 @@ def test_width_is_the_papers_with_the_msum_sigma() -> None:
     assert policy.widths()[0] == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_sdp_ae_batch_size_is_corollary_3_2() -> None:
     sigma = tenenbaum_msum_sigma(0.5, 1e-6)
     assert sdp_ae(0.5, 1e-6).batch_size == tenenbaum_batch_size(sigma) == math.ceil(sigma ** 2 - 1e-9)

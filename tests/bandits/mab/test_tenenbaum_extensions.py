@@ -13,6 +13,7 @@ from dpverify.bandits.privatizers import NonPrivate, ShuffledNoisyBits
 from dpverify.bandits.simulate import simulate
 
 
+@pytest.mark.slow
 def test_rounding_is_unbiased_and_binary() -> None:
     """E[Σ Ber(r_i)] = Σ r_i: 20000 rounded batches, mean within 5 standard errors (p_fail < 1e-6)."""
     values = np.array([0.1, 0.5, 0.9, 0.33])
@@ -34,6 +35,7 @@ def test_rounding_keeps_the_guarantee_and_refuses_out_of_range() -> None:
         wrapped.privatize_sum(bad, rng=np.random.default_rng(0))
 
 
+@pytest.mark.slow
 def test_real_rewards_run_with_the_regret_of_the_bernoulli_twin() -> None:
     means = (0.25, 0.75)
     real = simulate(real_valued(make_algorithm("sdp-ae", epsilon=1.0)), ClippedGaussianBandit(means),
@@ -57,6 +59,7 @@ def test_doubling_restarts_and_never_aggregates_a_cut_batch() -> None:
     assert trick.guarantee(n_arms=2, horizon=100) == trick.algorithm.guarantee(n_arms=2, horizon=128)
 
 
+@pytest.mark.slow
 def test_doubling_costs_a_log_factor_for_log_regret() -> None:
     env = BernoulliBandit((0.25, 0.75))
     ratios = []
