@@ -15,7 +15,7 @@ e <= q <= e²); **M = ⌊ln T⌋ − 1** ("ln T − 1" is not an integer: rounde
 truncates at T); 𝒜_1 = 𝒜 for a finite action set (a (1/T)-net of size (3T)^d
 is not computable; ζ-nets for
 continuous sets are in :mod:`dpverify.bandits.design`); ``|𝒜_i|`` in L (as in
-the algorithms; Lemmas 3/5 use K = |𝒜_1|); ``|C_i|`` in place of "Bd" (the
+the algorithms; Lemmas 3/5 use ``K = |𝒜_1|``); ``|C_i|`` in place of "Bd" (the
 number of Laplace terms; "B" is not a constant); max over 𝒜_i (Alg. 1 l. 10
 and Alg. 3 write max over 𝒜, the proofs use 𝒜_i). With L = log(4|𝒜_i|T²),
 c = 2m/q^i:
