@@ -139,6 +139,7 @@ def truncated_discrete_gaussian_delta(sigma: float, bound: int, epsilon: Any, *,
     The module docstring's formula: the infinite-loss mass plus the finite part.
     ``epsilon = inf`` gives ``δ(∞)``, the mass no ε can buy.
 
+    >>> import math
     >>> round(float(truncated_discrete_gaussian_delta(1.0, 2, math.inf)), 6)   # P[X = −2]
     0.054489
     """
