@@ -30,6 +30,9 @@ from fuzz._harness import (
 from fuzz._registry import load_cli_rows, load_rows, missing_cli_rows, missing_rows
 from fuzz.known_failures import KNOWN_FAILURES
 
+#: The whole module is slow: its fixed hostile calls run in forked workers over every public name.
+pytestmark = pytest.mark.slow
+
 ROWS = load_rows()
 CLI_ROWS = load_cli_rows()
 
