@@ -17,6 +17,21 @@ from typing import Any
 import dpverify
 from fuzz._harness import Row
 
+
+def fuzzed_in_parent(module: ModuleType, parent: ModuleType,
+                     other_reason: str | None = None) -> dict[str, str]:
+    """``NOT_FUZZED`` entries for the names of ``module.__all__`` that are the same objects as
+    ``parent``'s (fuzzed by the parent's rows), by identity: a name that stops being the same
+    object gets a "no fuzz row" failure, unless ``other_reason`` covers the rest."""
+    reasons = {}
+    for name in module.__all__:
+        if name in parent.__all__ and getattr(parent, name) is getattr(module, name):
+            reasons[name] = f"the same object as {parent.__name__}.{name}, fuzzed there"
+        elif other_reason is not None:
+            reasons[name] = other_reason
+    return reasons
+
+
 # Packages whose public surface is fuzzed through another harness (the CLI: argv rows).
 SEPARATE_HARNESS = {"dpverify.cli"}
 

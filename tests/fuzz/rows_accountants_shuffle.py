@@ -1,18 +1,14 @@
 """Fuzz rows for :mod:`dpverify.accountants.shuffle`.
 
 Its ``__all__`` lists names of :mod:`dpverify.accountants`: the same objects, fuzzed by
-``rows_accountants.py``. They are listed in ``NOT_FUZZED`` by identity, so a name that
-stops being the same object (or a new name) gets a "no fuzz row" failure here.
+``rows_accountants.py`` (``fuzzed_in_parent`` checks the identity).
 """
 
 from __future__ import annotations
 
 import dpverify.accountants as ACCOUNTANTS
 import dpverify.accountants.shuffle as MODULE
+from fuzz._registry import fuzzed_in_parent
 
 ROWS: dict = {}
-NOT_FUZZED = {
-    name: f"the same object as dpverify.accountants.{name}, fuzzed there"
-    for name in MODULE.__all__
-    if name in ACCOUNTANTS.__all__ and getattr(ACCOUNTANTS, name) is getattr(MODULE, name)
-}
+NOT_FUZZED = fuzzed_in_parent(MODULE, ACCOUNTANTS)

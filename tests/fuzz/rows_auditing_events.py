@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import dpverify.auditing as AUDITING
 import dpverify.auditing.events as MODULE
+from fuzz._registry import fuzzed_in_parent
 
 ROWS: dict = {}
-NOT_FUZZED = {
-    name: (f"the same object as dpverify.auditing.{name}, fuzzed there"
-           if name in AUDITING.__all__ and getattr(AUDITING, name) is getattr(MODULE, name)
-           else "a building block or constant of the event search, reached through the fuzzed audit "
-                "entry points (rows_auditing.py); not fuzzed on its own yet")
-    for name in MODULE.__all__
-}
+NOT_FUZZED = fuzzed_in_parent(
+    MODULE, AUDITING,
+    "a building block or constant of the event search, reached through the fuzzed audit entry "
+    "points (rows_auditing.py); not fuzzed on its own yet")
