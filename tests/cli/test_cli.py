@@ -130,3 +130,29 @@ def test_help_loads_no_numerical_library(argv: list[str]) -> None:
             "'dpverify.auditing', 'dpverify.bandits', 'dpverify.mechanisms', 'dpverify.claims')))\n"
             "assert not heavy, heavy\n")
     subprocess.run([sys.executable, "-c", code, *argv], check=True, capture_output=True)
+
+
+def test_every_help_example_parses_with_current_option_names(capsys) -> None:
+    """Each ``examples:`` line of every command's help is accepted by the parser as typed, and
+    uses no deprecated spelling of an option (those still parse, with a warning on stderr)."""
+    import shlex
+
+    from dpverify.cli import build_parser
+
+    def walk(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action.choices, dict):
+                for sub in action.choices.values():
+                    yield from walk(sub)
+
+    lines = {line.strip() for parser in walk(build_parser())
+             for line in (parser.epilog or "").splitlines() if line.strip().startswith("dpverify ")}
+    assert len(lines) > 10
+    for line in sorted(lines):
+        argv = shlex.split(line.split("#")[0])[1:]
+        try:
+            build_parser().parse_args(argv)
+        except SystemExit as exit_:   # pragma: no cover - the failure message names the line
+            pytest.fail(f"help example does not parse ({exit_.code}): {line}")
+        assert "deprecated" not in capsys.readouterr().err, f"help example uses an old option: {line}"

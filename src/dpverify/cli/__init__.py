@@ -50,7 +50,7 @@ COMMANDS = ("account", "shuffle", "audit", "simulate", "reproduce", "sweep", "pl
 
 _EXAMPLES = (
     "dpverify account gaussian --sigma 1.0 --count 1000 --delta 1e-5",
-    "dpverify shuffle --local-epsilon 2 --n 1000000 --delta 1e-6 --bound best",
+    "dpverify shuffle --local-epsilon 2 --users 1000000 --delta 1e-6 --bound best",
     "dpverify audit laplace_half_scale --samples 1e6 --seed 1",
     "dpverify simulate --algorithm dist-dp-se --epsilon 0.5 --horizon 1e5",
 )
