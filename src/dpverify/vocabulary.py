@@ -39,8 +39,8 @@ Standard library only: this module sits at the bottom of the package.
 
 from __future__ import annotations
 
-__all__ = ["GENERAL", "BANDITS", "PARAMETERS", "GENERAL_SYNONYMS", "BANDIT_SYNONYMS",
-           "SYNONYMS"]
+__all__ = ["GENERAL", "BANDITS", "PARAMETERS", "RESULTS", "PAPER_SYMBOLS", "GENERAL_SYNONYMS",
+           "BANDIT_SYNONYMS", "SYNONYMS"]
 
 #: Words of the accounting, mechanism, auditing, testing, execution and CLI layers (and
 #: the words every layer shares: ``epsilon``, ``users``, ``horizon``, ``rng``, ...).
@@ -490,6 +490,63 @@ BANDITS: dict[str, str] = {
 
 #: Every word of the public API and its meaning.
 PARAMETERS: dict[str, str] = {**GENERAL, **BANDITS}
+
+#: Words that name only results: keys of the ``--json`` output and of ``to_dict()`` that no
+#: parameter takes. A key is a word of PARAMETERS or RESULTS, or such a word followed by a
+#: symbol of PAPER_SYMBOLS (``users_n``: the users, the paper's n), as a deployment plan names
+#: each paper quantity beside its symbol.
+RESULTS: dict[str, str] = {
+    "command": "the dpverify command that produced this JSON",
+    "type": "the kind of a JSON record: which guarantee, request or result class it holds",
+    "calibrate": "the quantity a DP-SGD command solved for ('epsilon' or 'noise_multiplier')",
+    "claim_met": "whether the guarantee reached is within the requested budget",
+    "claimed_epsilon": "the ε the audited mechanism claims (the null hypothesis of the audit)",
+    "protocols": "secure-aggregation protocols compared by a plan, one record each",
+    "release": "index of one release (one shuffled batch) in a plan's schedule",
+    "releases": "number of releases a plan makes within the horizon",
+    "complete_releases": "number of releases of a full batch within the horizon",
+    "shuffler_batch_length": "rounds whose reports one shuffler release aggregates",
+    "internal_epsilon_target": "the ε a plan asks of one internal step so that the total meets the budget",
+    "noise_epsilon": "the ε the plan's calibrated noise gives to one release",
+    "bits_per_entry": "bits each user sends per coordinate of a vector report",
+    "bits_per_user": "bits each user sends in total",
+    "randomized_bits_per_user": "bits each user randomizes locally",
+    "messages_per_user": "messages each user sends to the secure aggregator or shuffler",
+    "batches_per_arm_at_most": "upper bound on the batches any one arm is pulled in",
+    "core_set_size_at_most": "upper bound on the size of hanna's core set",
+    "users_at_least": "smallest number of users of a batch in the schedule",
+    "users_at_most": "largest number of users of a batch in the schedule",
+    "user_noise": "the noise one user adds to their report (a distribution and its parameter)",
+    "user_skellam_mu": "μ of the Skellam noise one user adds (distributed DP)",
+    "user_polya_scale": "scale of the Pólya noise one user adds (its shares sum to discrete Laplace)",
+    "user_polya_shares": "number of Pólya shares whose sum is the discrete Laplace noise",
+    "user_discrete_gaussian_sigma": "σ of the discrete Gaussian noise one user adds",
+    "error_sigma": "standard deviation of the aggregate's error (noise and rounding), in the data's units",
+    "laplace": "the Laplace mechanism, in a key naming its parameter beside the paper's symbol (laplace_b)",
+    "algorithm_label": "the algorithm's display name in tables and figures",
+    "simulation_seconds": "wall-clock seconds the simulation took",
+    "guarantee_model": "the trust model of a simulated algorithm's guarantee (central, local, shuffle, distributed)",
+    "guarantee_epsilon": "ε of the guarantee the simulated algorithm was run at",
+    "guarantee_delta": "δ of the guarantee the simulated algorithm was run at",
+    "guarantee_per_batch": "whether the guarantee holds per batch (parallel composition) rather than in total",
+    "final_regret": "mean cumulative regret at the horizon over the runs",
+    "final_regret_std": "standard deviation over the runs of the cumulative regret at the horizon",
+    "final_time_average_regret": "mean of regret/T at the horizon over the runs",
+    "final_time_average_regret_std": "standard deviation over the runs of regret/T at the horizon",
+    "final_realised_regret": "mean realised (sampled-reward) cumulative regret at the horizon",
+    "final_realised_regret_std": "standard deviation of the realised cumulative regret at the horizon",
+    "final_realised_time_average_regret": "mean realised regret/T at the horizon",
+    "final_realised_time_average_regret_std": "standard deviation of the realised regret/T at the horizon",
+}
+
+#: Symbols of the papers that a result key may carry after a word (``batch_sizes_l``).
+PAPER_SYMBOLS: dict[str, str] = {
+    "n": "users", "l": "a batch length or size", "m": "the modulus or bits per entry",
+    "g": "the precision", "p": "a probability (randomization or failure)", "q": "a sampling probability",
+    "b": "a Laplace scale", "eta": "the batch base", "lambda": "the regularization",
+    "mu": "a Skellam or GDP parameter", "B": "a bound on a value", "L": "a bound on a context's norm",
+    "S": "a bound on θ*'s norm", "M": "a number of batches", "0": "a local or per-release level (ε0, δ0)",
+}
 
 #: Spellings (of other libraries, or of older dpverify) of a word of GENERAL.
 GENERAL_SYNONYMS: dict[str, str] = {
