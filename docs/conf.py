@@ -11,12 +11,22 @@ that does not render breaks the build.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # document the checkout, not whatever is installed
+
+# The notebooks live in notebooks/ (CI re-executes them there); the site renders copies of
+# them with their stored outputs (docs/notebooks/ is rebuilt on every build, not committed).
+NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
+NOTEBOOKS.mkdir(exist_ok=True)
+for _notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    _copy = NOTEBOOKS / _notebook.name
+    if not _copy.exists() or _copy.read_bytes() != _notebook.read_bytes():
+        shutil.copyfile(_notebook, _copy)
 
 import dpverify  # noqa: E402  (after the path is set)
 
@@ -33,12 +43,12 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
     "numpydoc",
-    "myst_parser",  # docs/proofs/*.md, CHANGELOG.md
+    "myst_nb",  # Markdown pages (the guide, proof notes, CHANGELOG) and the notebooks
 ]
 
-source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
 templates_path = ["_templates"]
 
 # -- API reference ------------------------------------------------------------
@@ -71,13 +81,17 @@ def _skip_type_aliases(app, what, name, obj, skip, options):
 def setup(app):
     app.connect("autodoc-skip-member", _skip_type_aliases)
 
-# -- Markdown (the proof notes) -------------------------------------------------
+# -- Notebooks: rendered with the outputs stored in them (CI executes them separately) ------
+nb_execution_mode = "off"
+nb_merge_streams = True
+
+# -- Markdown (the guide, the proof notes) ----------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "deflist"]
 myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]  # proof notes start at ##-level sections in places
 
 intersphinx_mapping: dict[str, tuple[str, None]] = {}  # offline builds: no inventories fetched
 
-html_theme = "alabaster"
+html_theme = "furo"  # a search box and a navigation sidebar on every page
 html_title = f"dpverify {release}"
 html_static_path: list[str] = []
