@@ -288,7 +288,7 @@ def _configure_shuffle(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epsilon", type=finite_float, required=True, help="central epsilon")
     parser.add_argument("--delta", type=finite_float, required=True, help="central delta")
     parser.add_argument("--users", type=count, default=None,
-                        help="users per shuffle: find the largest local epsilon_0")
+                        help="users per shuffle: find the largest local epsilon (epsilon_0)")
     parser.add_argument("--local-epsilon", type=finite_float, default=None,
                         help="each user's epsilon_0: find the fewest users")
     parser.add_argument("--randomizer", choices=("generic", "binary-rr", "k-rr"),
@@ -319,7 +319,7 @@ def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
         local = max_local_epsilon(args.epsilon, args.users, args.delta, bound="best",
                                   randomizer_family=family)
         out.update(users=args.users, local_epsilon=local)
-        text = (f"largest local epsilon_0 for {args.users} users ({args.randomizer}): "
+        text = (f"largest local_epsilon for {args.users} users ({args.randomizer}): "
                 f"{significant(local, rounding='down')}")
         if args.randomizer == "binary-rr":
             out["flip_probability"] = 2 / (math.exp(local) + 1)
@@ -329,7 +329,7 @@ def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
         users = min_batch_size(args.local_epsilon, args.epsilon, args.delta, bound="best",
                                randomizer=randomizer)
         out.update(users=users, local_epsilon=args.local_epsilon)
-        text = (f"fewest users for local epsilon_0 = {significant(args.local_epsilon)}: "
+        text = (f"fewest users for local_epsilon = {significant(args.local_epsilon)}: "
                 f"{users}")
     text += f" meets {privacy_text(args.epsilon, args.delta)} (bound best)"
     return {**out, "claim_met": True, "_text": text}
