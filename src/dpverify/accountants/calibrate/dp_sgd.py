@@ -43,9 +43,10 @@ from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_fl
 from dpverify.accountants.calibrate._noise_multiplier_search import clt_noise_seed, training_schedule
 from dpverify.accountants.calibrate._search import naming, request, root_passing
 from dpverify.accountants.pld.distribution import (
+    DP_SGD_POINTS_PER_STANDARD_DEVIATION,
     MAX_SELF_COMPOSITIONS,
     PrivacyLossDistribution,
-    subsampled_gaussian_loss_std,
+    dp_sgd_interval,
 )
 from dpverify.accountants.rdp.curves import (
     DEFAULT_ORDERS,
@@ -61,14 +62,12 @@ __all__ = ["POINTS_PER_STANDARD_DEVIATION", "NOISE_MULTIPLIER_RTOL", "default_in
            "dp_sgd_epsilon", "min_noise_multiplier"]
 
 #: Default PLD grid: h = (standard deviation of one step's loss) / this (see the module notes).
-POINTS_PER_STANDARD_DEVIATION = 30
+POINTS_PER_STANDARD_DEVIATION = DP_SGD_POINTS_PER_STANDARD_DEVIATION
 #: Relative precision of :func:`min_noise_multiplier` (the returned σ is within it of the smallest).
 NOISE_MULTIPLIER_RTOL = 1e-4
-
-
-def default_interval(sigma: float, sampling_probability: float) -> float:
-    """The default PLD grid spacing for noise multiplier σ and rate q (see the module notes)."""
-    return subsampled_gaussian_loss_std(sigma, sampling_probability) / POINTS_PER_STANDARD_DEVIATION
+#: The default PLD grid spacing for noise multiplier σ and rate q (see the module notes): the
+#: one grid of every DP-SGD answer, the accountant's included.
+default_interval = dp_sgd_interval
 
 
 def _epsilon(sigma: float, delta: float, sampling_probability: float, steps: int, method: str,
