@@ -239,14 +239,12 @@ def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
     powering rounds each complex product within ``4u`` relative.
     """
     beta = _beta(length)
-    half = length // 2 + 1
-    log_upper, log_gap, log_computed = np.zeros(half), np.zeros(half), np.zeros(half)
-    product, multiplications = None, 0
+    log_upper, log_gap, log_computed, product, multiplications = 0.0, 0.0, 0.0, None, 0
     for grid, k in zip(grids, counts):
         _, upper, gap, computed = _spectrum(grid, length)
-        log_upper += k * upper
-        log_gap += k * gap
-        log_computed += k * computed
+        log_upper = log_upper + k * upper
+        log_gap = log_gap + k * gap
+        log_computed = log_computed + k * computed
         powered, used = _power(grid, length, k)
         multiplications += used + (product is not None)
         product = powered if product is None else product * powered

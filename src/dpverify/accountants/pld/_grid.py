@@ -86,6 +86,8 @@ class LossGrid:
         if self.error == 0 or epsilon >= self.largest_loss:
             return mpmath.mpf(0)
         with working_precision():
+            if self.tilt == 0 and self.error_log_scale == 0:   # plain ℓ1: the same at every ε
+                return mpmath.mpf(self.error) * (1 + mpmath.mpf(10) ** -30)
             scale = mpmath.mpf(self.error_log_scale) - mpmath.mpf(self.tilt) * epsilon  # any real ε
             return mpmath.mpf(self.error) * mpmath.exp(scale) * (1 + mpmath.mpf(10) ** -30)
 
@@ -337,27 +339,32 @@ def delta_upper(grid: LossGrid, epsilon: float) -> mpmath.mpf:
                 + mpmath.mpf(grid.infinity_mass) + grid.error_at(epsilon))
 
 
-def _suffix_sums(grid: LossGrid) -> tuple[NDArray, NDArray, NDArray]:
-    """``(S_j, U_j, δ(l_j))`` of :func:`_closed_form_epsilon`, for every grid point."""
-    p = grid.probabilities
+def _suffix_sums(grid: LossGrid) -> tuple[int, NDArray, NDArray, NDArray]:
+    """``(j0, S_j, U_j, δ(l_j))`` of :func:`_closed_form_epsilon` for the grid points ``j >= j0``.
+
+    ``j0`` is the last point below loss 0 (only ε >= 0 is sought). The sums run from the
+    top of the grid down, so leaving out the points below ``j0`` changes none of them.
+    """
+    j0 = min(max(0, -grid.offset - 1), len(grid.probabilities) - 1)
+    p = grid.probabilities[j0:]
     decay = math.exp(-grid.interval)
     reverse_u = lfilter([0.0, decay], [1.0, -decay], p[::-1])
     weighted = reverse_u[::-1]                      # U_j
     suffix = np.cumsum(p[::-1])[::-1]               # S_j
     at_grid = np.append(suffix[1:], 0.0) - weighted  # δ(l_j) = S_{j+1} − U_j
-    return suffix, weighted, at_grid
+    return j0, suffix, weighted, at_grid
 
 
-def _closed_form_epsilon(grid: LossGrid, sums: tuple[NDArray, NDArray, NDArray],
+def _closed_form_epsilon(grid: LossGrid, sums: tuple[int, NDArray, NDArray, NDArray],
                          target: float) -> float | None:
-    """Float estimate of the ε with δ_grid(ε) = target, by suffix sums (no rigour needed).
+    """Float estimate of the ε >= 0 with δ_grid(ε) = target, by suffix sums (no rigour needed).
 
     On ``[l_{j−1}, l_j]``, ``δ(ε) = S_j − e^{ε − l_{j−1}} U_{j−1}`` with
     ``S_j = Σ_{i≥j} p_i`` and ``U_j = Σ_{i>j} p_i e^{−(l_i − l_j)}``, computed by
     the stable reverse recurrence ``U_j = e^{−h} (p_{j+1} + U_{j+1})`` (``sums``:
     :func:`_suffix_sums`).
     """
-    suffix, weighted, at_grid = sums
+    j0, suffix, weighted, at_grid = sums
     passing = np.nonzero(at_grid <= target)[0]
     if not len(passing) or passing[0] == 0:
         return None
@@ -365,7 +372,7 @@ def _closed_form_epsilon(grid: LossGrid, sums: tuple[NDArray, NDArray, NDArray],
     ratio = (suffix[j] - target) / weighted[j - 1] if weighted[j - 1] > 0 else 0.0
     if not ratio > 0:
         return None
-    return (grid.offset + j - 1) * grid.interval + math.log(ratio)
+    return (grid.offset + j0 + j - 1) * grid.interval + math.log(ratio)
 
 
 def epsilon_upper(grid: LossGrid, delta: float) -> float:
