@@ -261,7 +261,7 @@ def test_opacus_noise_multiplier_values(schedule, opacus_sigma):
     to meet the budget and is at most opacus's σ and within 0.5% of it."""
     from dpverify.accountants.calibrate import min_noise_multiplier
 
-    ours = min_noise_multiplier(8.0, 1e-5, method="rdp", **schedule)
+    ours = min_noise_multiplier(epsilon=8.0, delta=1e-5, method="rdp", **schedule)
     assert opacus_sigma * 0.995 <= ours <= opacus_sigma + 5e-5
 
 

@@ -9,9 +9,9 @@ from dpverify.accountants.calibrate import min_noise_multiplier
 
 @pytest.mark.slow
 def test_epochs_form_equals_steps_form():
-    by_epochs = min_noise_multiplier(3.0, 1e-5, dataset_size=6000, batch_size=60, epochs=2,
+    by_epochs = min_noise_multiplier(epsilon=3.0, delta=1e-5, dataset_size=6000, batch_size=60, epochs=2,
                                      method="rdp")
-    by_steps = min_noise_multiplier(3.0, 1e-5, sampling_probability=0.01, steps=200, method="rdp")
+    by_steps = min_noise_multiplier(epsilon=3.0, delta=1e-5, sampling_probability=0.01, steps=200, method="rdp")
     assert by_epochs == by_steps
 
 
@@ -25,4 +25,4 @@ def test_epochs_form_equals_steps_form():
 ])
 def test_inconsistent_schedules_name_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        min_noise_multiplier(1.0, 1e-5, **kwargs)
+        min_noise_multiplier(epsilon=1.0, delta=1e-5, **kwargs)

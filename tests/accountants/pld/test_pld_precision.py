@@ -96,8 +96,8 @@ def test_gaussian_calibration_is_feasible_at_tiny_delta(delta):
 
 @pytest.mark.slow
 def test_noise_multiplier_calibration_is_feasible_at_tiny_delta():
-    sigma = min_noise_multiplier(2.0, 1e-13, sampling_probability=0.2, steps=2)
-    rdp = min_noise_multiplier(2.0, 1e-13, sampling_probability=0.2, steps=2, method="rdp")
+    sigma = min_noise_multiplier(epsilon=2.0, delta=1e-13, sampling_probability=0.2, steps=2)
+    rdp = min_noise_multiplier(epsilon=2.0, delta=1e-13, sampling_probability=0.2, steps=2, method="rdp")
     assert math.isfinite(sigma) and sigma <= rdp * 1.001
 
 
