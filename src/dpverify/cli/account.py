@@ -183,11 +183,13 @@ def _dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
     # one schedule for every DP-SGD answer: steps = ceil(E / q) = ceil(E N / B), exactly
     q, steps = training_schedule(args.sampling_probability, args.steps, args.epochs,
                                  args.dataset_size, args.batch_size)
-    args.sampling_probability = q
     sigma = args.noise_multiplier
-    if sigma is None:
+    if sigma is None:   # the schedule as given, so that a refusal names the options used
         sigma = min_noise_multiplier(epsilon=args.epsilon, delta=args.delta,
-                                     sampling_probability=q, steps=steps, method=args.method)
+                                     sampling_probability=args.sampling_probability,
+                                     dataset_size=args.dataset_size, batch_size=args.batch_size,
+                                     steps=steps, method=args.method)
+    args.sampling_probability = q
     # the ε reached (at the calibrated σ: at most the budget), by the same accounting
     epsilon = dp_sgd_epsilon(noise_multiplier=sigma, delta=args.delta, sampling_probability=q,
                              steps=steps, method=args.method)

@@ -236,7 +236,8 @@ def _plan_dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
     q, steps = training_schedule(None, args.steps, args.epochs, args.dataset_size, args.batch_size)
     sigma = args.noise_multiplier
     if sigma is None:
-        sigma = min_noise_multiplier(epsilon=args.epsilon, delta=args.delta, sampling_probability=q,
+        sigma = min_noise_multiplier(epsilon=args.epsilon, delta=args.delta,
+                                     dataset_size=args.dataset_size, batch_size=args.batch_size,
                                      steps=steps, method=args.method)
     epsilon = dp_sgd_epsilon(noise_multiplier=sigma, delta=args.delta, sampling_probability=q,
                              steps=steps, method=args.method)
