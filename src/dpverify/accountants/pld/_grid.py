@@ -39,6 +39,8 @@ __all__ = [
     "regrid",
     "coarsen",
     "spread",
+    "lattice_factor",
+    "on_lattice",
     "delta_upper",
     "epsilon_upper",
     "check_grid_size",
@@ -276,6 +278,41 @@ def spread(grid: LossGrid, interval: float) -> LossGrid:
     per_bin = 2 * int(math.ceil(interval / grid.interval)) + 4
     sums = sums * (1 + 2 * per_bin * _U)
     return LossGrid(interval, first, frozen(sums), grid.infinity_mass, 0.0, grid.truncation)
+
+
+def lattice_factor(grid: LossGrid) -> int:
+    """The largest power of 2, ``g``, such that every positive mass lies at an index divisible by ``g``.
+
+    Randomized response's losses ``±ε`` sit on grid points (its grid is ``ε/128``), so
+    ``g = 128``: its compositions live on the lattice ``ε Z`` and can be computed
+    there exactly (:func:`on_lattice`), on a window ``g`` times narrower.
+    """
+    indices = grid.offset + np.flatnonzero(grid.probabilities)
+    if not len(indices):
+        return 1
+    combined = int(np.bitwise_or.reduce(np.abs(indices)))
+    if combined == 0:
+        return 2 ** 30
+    return min(combined & -combined, 2 ** 30)    # lowest set bit of every index at once
+
+
+def on_lattice(grid: LossGrid, factor: int) -> LossGrid:
+    """The same distribution on the grid of spacing ``factor · h`` (every mass must lie on it).
+
+    A pure re-indexing: each loss ``i h`` with ``factor | i`` is ``(i/factor)(factor h)``
+    (``factor h`` is exact in floats for a power of 2), so no mass moves and the grid
+    is the same measure (``docs/proofs/pld.md``: no step, no error). Checked: a mass
+    off the lattice raises ``ValueError``.
+    """
+    if factor == 1:
+        return grid
+    indices = grid.offset + np.arange(len(grid.probabilities), dtype=np.int64)
+    keep = indices % factor == 0
+    if np.any(grid.probabilities[~keep] != 0) or factor & (factor - 1):
+        raise ValueError("on_lattice needs a power-of-2 factor dividing every index with mass")
+    first = int(indices[keep][0]) // factor
+    return LossGrid(grid.interval * factor, first, frozen(grid.probabilities[keep]),
+                    grid.infinity_mass, grid.error, grid.truncation, grid.tilt, grid.error_log_scale)
 
 
 def coarsen(grid: LossGrid, factor: int) -> LossGrid:

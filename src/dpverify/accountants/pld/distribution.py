@@ -260,7 +260,8 @@ class PrivacyLossDistribution(PLDConstructors):
         intrinsic = max(d.infinity_mass - d.truncation for d in self.directions)
         if intrinsic > delta:
             return math.inf
-        uncertainty = max(d.truncation + float(d.error_at(min(eager, d.largest_loss)))
+        # (just below the largest loss: an eager ε pushed there by the float error still counts it)
+        uncertainty = max(d.truncation + float(d.error_at(min(eager, d.largest_loss) - d.interval))
                           for d in self.directions)
         if uncertainty > REFINE_FRACTION * delta:
             eager = min(eager, self.refined(delta=delta)._epsilon(delta))
