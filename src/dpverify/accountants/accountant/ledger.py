@@ -142,14 +142,16 @@ class PrivacyAccountant:
 
     def _clear(self) -> None:
         self._history: list[list] = []
-        #: distinct event -> total count over the history (first appearance first)
-        self._counts: dict[Event, int] = {}
+        #: distinct event -> [total count over the history] (first appearance first; a mutable
+        #: cell, so that a repeated step adds 1 without hashing its event)
+        self._counts: dict[Event, list[int]] = {}
         #: distinct event -> its translation by this method (pure function of the event)
         self._values: dict[Event, Any] = {}
         self._total_key: tuple | None = None
         self._total_value: Any = None
         self._answers: dict[tuple, float] = {}
         self._last_step: tuple[float, float] | None = None
+        self._last_cell: list[int] = [0]
 
     def __repr__(self) -> str:
         return (f"PrivacyAccountant(method={self.method!r}, neighbouring={self.neighbouring.value!r}, "
@@ -188,7 +190,8 @@ class PrivacyAccountant:
             self._history[-1][1] += count
         else:
             self._history.append([event, count])
-        self._counts[event] = self._counts.get(event, 0) + count
+        self._last_cell = self._counts.setdefault(event, [0])
+        self._last_cell[0] += count
         return self
 
     def step(self, *, noise_multiplier: float, sample_rate: float) -> PrivacyAccountant:
@@ -206,7 +209,7 @@ class PrivacyAccountant:
         key = (_scalar(noise_multiplier), _scalar(sample_rate))
         if self._last_step == key and type(key[0]) is float and type(key[1]) is float:
             self._history[-1][1] += 1
-            self._counts[self._history[-1][0]] += 1
+            self._last_cell[0] += 1
             return self
         self.compose(_step_event(*key))
         self._last_step = key
@@ -262,12 +265,17 @@ class PrivacyAccountant:
         return compose_counted(self.method, [self._value(event) for event in counts],
                                list(counts.values()))
 
+    def _grouped(self) -> dict[Event, int]:
+        """Each distinct event of the history and its total count, first appearance first."""
+        return {event: cell[0] for event, cell in self._counts.items()}
+
     def _total(self) -> Any:
-        key = tuple(self._counts.items())
+        counts = self._grouped()
+        key = tuple(counts.items())
         if key != self._total_key:
             if not key:
                 raise UnsupportedError("nothing composed yet: the accountant's history is empty")
-            self._total_key, self._total_value = key, self._composed(self._counts)
+            self._total_key, self._total_value = key, self._composed(counts)
             self._answers = {}
         return self._total_value
 
@@ -327,7 +335,7 @@ class PrivacyAccountant:
             raise UnsupportedError(f"method={self.method!r} cannot account {event!r} ({refusal})")
 
         def meets(more: int) -> bool:
-            counts = dict(self._counts)
+            counts = self._grouped()
             counts[event] = counts.get(event, 0) + more
             return _ANSWERS[self.method, "epsilon"](self._composed(counts), delta) <= epsilon
 
@@ -403,7 +411,7 @@ class PrivacyAccountant:
                                                        restored.orders)
         self._clear()
         self._history = restored._history
-        self._counts = restored._counts
+        self._counts, self._last_cell = restored._counts, restored._last_cell
         return self
 
 
