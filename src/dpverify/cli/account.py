@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any
 
 from dpverify.cli._core import add_command, count, finite_float, privacy_text, rename_option, significant

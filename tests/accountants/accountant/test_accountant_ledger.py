@@ -10,14 +10,13 @@ import numpy as np
 import pytest
 
 from dpverify.accountants.accountant import PrivacyAccountant, from_dp_accounting
-from dpverify.accountants.calibrate import gaussian_epsilon, laplace_epsilon
+from dpverify.accountants.calibrate import dp_sgd_epsilon, gaussian_epsilon, laplace_epsilon
 from dpverify.accountants.events import (
     ComposedEvent,
     PoissonSampledEvent,
     SelfComposedEvent,
     TreeAggregationEvent,
 )
-from dpverify.accountants.calibrate import dp_sgd_epsilon
 from dpverify.accountants.pld import PrivacyLossDistribution, dp_sgd_interval
 from dpverify.accountants.rdp import rdp_to_dp, scale_rdp, subsampled_gaussian_rdp
 from dpverify.errors import UnsupportedError

@@ -36,7 +36,6 @@ from dpverify._validation import (
     check_increasing_sequence,
     check_positive,
     check_positive_int,
-    check_probability,
     value_error,
 )
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
