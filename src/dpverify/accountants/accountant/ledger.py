@@ -112,10 +112,12 @@ class PrivacyAccountant:
 
     **Opacus.** ``step(noise_multiplier=, sample_rate=)``, ``get_epsilon(delta)``,
     ``len(accountant)``, ``mechanism()``, ``state_dict()`` / ``load_state_dict()`` and
-    ``get_optimizer_hook_fn(sample_rate)`` follow Opacus's ``IAccountant``, so the
-    object can stand in for Opacus's accountant in a training loop
-    (``PrivacyEngine(accountant=...)`` takes Opacus's own names; pass this object
-    where your loop calls the accountant).
+    ``get_optimizer_hook_fn(sample_rate)`` follow Opacus's ``IAccountant`` (1.x), so a
+    training loop written against Opacus's accountant runs on this object. Opacus's
+    ``PrivacyEngine`` builds its accountant from a name; the methods it calls are these,
+    so ``privacy_engine.accountant = PrivacyAccountant()`` before ``make_private``
+    should serve it (tested here against a stand-in optimizer, not against Opacus,
+    which needs torch).
 
     Examples
     --------
