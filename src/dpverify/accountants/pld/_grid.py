@@ -285,8 +285,11 @@ def lattice_factor(grid: LossGrid) -> int:
 
     Randomized response's losses ``±ε`` sit on grid points (its grid is ``ε/128``), so
     ``g = 128``: its compositions live on the lattice ``ε Z`` and can be computed
-    there exactly (:func:`on_lattice`), on a window ``g`` times narrower.
+    there exactly (:func:`on_lattice`), on a window ``g`` times narrower. A grid with a
+    float error gives 1: its dominating measure need not lie on the lattice.
     """
+    if grid.error:
+        return 1
     indices = grid.offset + np.flatnonzero(grid.probabilities)
     if not len(indices):
         return 1
@@ -308,8 +311,9 @@ def on_lattice(grid: LossGrid, factor: int) -> LossGrid:
         return grid
     indices = grid.offset + np.arange(len(grid.probabilities), dtype=np.int64)
     keep = indices % factor == 0
-    if np.any(grid.probabilities[~keep] != 0) or factor & (factor - 1):
-        raise ValueError("on_lattice needs a power-of-2 factor dividing every index with mass")
+    if np.any(grid.probabilities[~keep] != 0) or factor & (factor - 1) or grid.error:
+        raise ValueError("on_lattice needs an error-free grid and a power-of-2 factor dividing "
+                         "every index with mass")
     first = int(indices[keep][0]) // factor
     return LossGrid(grid.interval * factor, first, frozen(grid.probabilities[keep]),
                     grid.infinity_mass, grid.error, grid.truncation, grid.tilt, grid.error_log_scale)
