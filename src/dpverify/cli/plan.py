@@ -221,25 +221,26 @@ def _configure_dp_sgd(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.calibrate import (  # deferred: keeps CLI start-up light
+    from dpverify.accountants.calibrate.dp_sgd import (  # deferred: keeps CLI start-up light
         dp_sgd_epsilon,
         min_noise_multiplier,
+        training_schedule,
     )
 
     if args.batch_size > args.dataset_size:
         raise DpverifyValueError(f"--batch-size {args.batch_size} must be at most "
                                  f"--dataset-size {args.dataset_size}")
-    q = args.batch_size / args.dataset_size
     if args.steps is None and not args.epochs > 0:
         raise DpverifyValueError(f"--epochs {args.epochs} must be positive")
-    steps = args.steps or math.ceil(args.epochs * args.dataset_size / args.batch_size)
+    # steps = ceil(E N / B) exactly: account dp-sgd and min_noise_multiplier count the same
+    q, steps = training_schedule(None, args.steps, args.epochs, args.dataset_size, args.batch_size)
     sigma = args.noise_multiplier
     if sigma is None:
-        sigma = min_noise_multiplier(args.epsilon, args.delta, dataset_size=args.dataset_size,
-                                     batch_size=args.batch_size, steps=steps,
-                                     method=args.method)
-    epsilon = dp_sgd_epsilon(sigma, args.delta, sampling_probability=q, steps=steps,
-                             method=args.method)
+        sigma = min_noise_multiplier(epsilon=args.epsilon, delta=args.delta,
+                                     dataset_size=args.dataset_size, batch_size=args.batch_size,
+                                     steps=steps, method=args.method)
+    epsilon = dp_sgd_epsilon(noise_multiplier=sigma, delta=args.delta, sampling_probability=q,
+                             steps=steps, method=args.method)
     met = args.epsilon is None or epsilon <= args.epsilon
     text = (f"DP-SGD: q = B/N = {significant(q)}, {steps} steps: noise multiplier sigma = "
             f"{significant(sigma, rounding='up')} gives {privacy_text(epsilon, args.delta)} "

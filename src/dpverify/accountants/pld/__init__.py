@@ -27,6 +27,7 @@ from dpverify.accountants.pld.distribution import (
     PrivacyLossDistribution,
     compose_plds,
     delta_for_epsilon,
+    dp_sgd_interval,
     epsilon_for_delta,
 )
 from dpverify.accountants.pld.mixture_gaussian import mixture_gaussian_pld
@@ -43,6 +44,7 @@ from dpverify.accountants.pld.tradeoff import tradeoff_curve, true_positive_rate
 __all__ = [
     "PrivacyLossDistribution",
     "compose_plds",
+    "dp_sgd_interval",
     "epsilon_for_delta",
     "delta_for_epsilon",
     "poisson_subsampled_pld",
