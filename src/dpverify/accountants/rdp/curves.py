@@ -351,6 +351,9 @@ def pure_dp_rdp(epsilon: float | PureDP, *,
 
 #: Larger noise multipliers are evaluated at this one (an upper bound, see below).
 _LARGEST_SAMPLED_SIGMA = 1e150
+#: Largest order whose subsampled value is computed (the series' cost grows with α, seconds
+#: at 10^4); beyond it the Gaussian curve α/(2σ²), an upper bound within log(1/q)/(α − 1).
+MAX_SERIES_ORDER = 4096.0
 #: Sampling probabilities near 1/2, where the fractional-order series of MTZ 2019 converges
 #: slowly (its ratio r is close to 1 over most of the range: seconds per order in mpmath).
 _SLOW_SERIES_RATES = (0.25, 0.75)
@@ -456,10 +459,14 @@ def subsampled_gaussian_rdp(sigma: float, sampling_probability: float, *,
     # in σ (more noise is post-processing: add independent Gaussian noise), so the curve at
     # σ = 1e150 (every ε below 1e-296) is an upper bound for any larger σ.
     sigma = min(sigma, _LARGEST_SAMPLED_SIGMA)
-    fast = log_moments_upper_float(q, sigma, orders)
+    series = tuple(a for a in orders if a <= MAX_SERIES_ORDER)
+    fast = log_moments_upper_float(q, sigma, series) if series else ()
+    # orders beyond MAX_SERIES_ORDER: the (unsampled) Gaussian curve, an upper bound (above)
     values = [_mpmath_order_value(q, sigma, a) if math.isnan(f)
               else math.nextafter(f / (a - 1) * (1 + 4 * _UNIT_ROUNDOFF), math.inf)
-              for a, f in zip(orders, fast.tolist())]
+              for a, f in zip(series, list(fast))]
+    values += gaussian_rdp(sigma, orders=orders[len(series):]).epsilons if len(series) < len(
+        orders) else ()
     for i in range(len(values) - 2, -1, -1):  # monotone envelope: D_α grows with α
         values[i] = min(values[i], values[i + 1])
     return RDPCurve(orders=orders, epsilons=tuple(values))
