@@ -433,6 +433,11 @@ def shuffled_binary_rr_epsilon(flip_probability: float, users: int, delta: float
     return _epsilon_by_candidates(p, n, delta, local, rtol=rtol)
 
 
+def _initial_candidates(n: int) -> set[int]:
+    """The k's that every worst case computed so far lay near: a few users from either end."""
+    return {k for j in range(8) for k in (min(j, n - 1), max(n - 1 - j, 0))}
+
+
 def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
                            rtol: float) -> float:
     """Bisect ε on the worst k's found so far; accept only after a full branch-and-bound.
@@ -441,8 +446,7 @@ def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
     over all k), so its passing end is <= the exact ε; the full computation at
     that end must pass, otherwise its worst k joins K and the search repeats.
     """
-    # every worst k we have computed lay within a few users of an end
-    candidates = {k for j in range(8) for k in (min(j, n - 1), max(n - 1 - j, 0))}
+    candidates = _initial_candidates(n)
     while True:
         def passes(eps: float) -> bool:
             return all(_pair_delta_bound(k, n - 1 - k, p, eps) <= delta for k in candidates)
@@ -452,6 +456,35 @@ def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
         if full <= delta:
             return round_up(eps)
         candidates.add(worst)
+
+
+def _flip_probability_by_candidates(n: int, epsilon: float, delta: float, *,
+                                    rtol: float) -> float:
+    """:func:`min_flip_probability`'s search, as :func:`_epsilon_by_candidates` does for ε.
+
+    The predicate on a set K of k's is a relaxation, so its passing end is <= the
+    exact answer; the full branch-and-bound at that end must pass, otherwise its
+    worst k joins K and the search repeats. (A full evaluation per bisection step
+    took minutes at ε = 0, where the worst k lies inside the range.)
+    """
+    candidates = _initial_candidates(n)
+    while True:
+        def passes(p: float) -> bool:
+            return all(_pair_delta_bound(k, n - 1 - k, p, epsilon) <= delta for k in candidates)
+
+        p = _SMALLEST_FLIP if passes(_SMALLEST_FLIP) else bisect_passing(
+            passes, _SMALLEST_FLIP, 1.0, rtol=rtol)
+        full, worst = _worst_case_delta(p, n, epsilon, rtol=rtol)
+        if full <= delta:
+            if p == _SMALLEST_FLIP:
+                raise CalibrationError(f"even flip_probability={_SMALLEST_FLIP!r} meets the "
+                                       "budget (it is vacuous)")
+            return p
+        candidates.add(worst)
+
+
+#: The smallest flip probability :func:`min_flip_probability` searches.
+_SMALLEST_FLIP = 1e-12
 
 
 @renamed_parameters(n="users")
@@ -494,9 +527,13 @@ def min_flip_probability(users: int, epsilon: float, delta: float, *, rtol: floa
     n = check_positive_int(users, "users", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     rtol = _check_rtol(rtol)
+    if n == 1:  # one report: δ(ε) = max(1 − p/2 − e^ε p/2, 0), monotone in p, no worst k
+        search = functools.partial(bisect_passing, lambda p: shuffled_binary_rr_delta(
+            p, n, epsilon) <= delta, _SMALLEST_FLIP, 1.0, rtol=rtol)
+    else:
+        search = functools.partial(_flip_probability_by_candidates, n, epsilon, delta, rtol=rtol)
     try:
-        return bisect_passing(lambda p: shuffled_binary_rr_delta(p, n, epsilon) <= delta,
-                              1e-12, 1.0, rtol=rtol)
+        return search()
     except CalibrationError as error:
         raise CalibrationError(f"no flip probability in [1e-12, 1] is needed for users={n}, "
                                f"epsilon={epsilon!r}, delta={delta!r}: {error}") from error
