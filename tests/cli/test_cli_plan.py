@@ -103,7 +103,8 @@ def test_plan_gaussian_laplace_shuffle_and_secure_aggregation(capsys) -> None:
     assert laplace["scale_b"] >= 10.0 and laplace["claim_met"]
     rr, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6", "--users", "2000",
                  "--randomizer", "binary-rr")
-    assert shuffled_binary_rr_delta(rr["flip_probability"], 2000, 0.5) <= 1e-6
+    assert shuffled_binary_rr_delta(rr["randomization_probability"], 2000, 0.5) <= 1e-6
+    assert rr["flip_probability"] == rr["randomization_probability"] / 2
     smallest, _ = _run(capsys, "plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6",
                        "--local-epsilon", "2")
     assert smallest["users"] > 1
@@ -142,6 +143,21 @@ def test_shuffle_best_bound_includes_the_exact_binary_rr_value(capsys) -> None:
 
     out, _ = _run(capsys, "shuffle", "--local-epsilon", "2", "--users", "2000", "--delta", "1e-6",
                   "--randomizer", "binary-rr", "--bound", "best")
-    exact = shuffled_binary_rr_epsilon(BinaryRandomizedResponse.from_epsilon(2.0).flip_probability,
-                                       2000, 1e-6)
+    randomizer = BinaryRandomizedResponse.from_epsilon(2.0)
+    exact = shuffled_binary_rr_epsilon(randomizer.randomization_probability, 2000, 1e-6)
     assert exact <= out["epsilon"] <= exact * (1 + 1e-9)
+
+
+
+def test_plan_shuffle_binary_rr_says_both_probabilities(capsys) -> None:
+    """p replaces the bit by a fair coin, so the bit flips w.p. p/2: the text says both (issue 30 §4)."""
+    from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse
+
+    assert main(["plan", "shuffle", "--epsilon", "0.5", "--delta", "1e-6", "--local-epsilon", "2",
+                 "--randomizer", "binary-rr"]) == 0
+    text = capsys.readouterr().out
+    p = BinaryRandomizedResponse.from_epsilon(2.0).randomization_probability  # 2/(e^2 + 1)
+    assert f"randomization probability p = {p:.4g}"[:-1] in text
+    assert "flips with probability p/2 = " in text
+    law = BinaryRandomizedResponse(p).law_on(0).probabilities
+    assert float(law[1]) == p / 2  # the law itself: P[output 1 | input 0] = p/2

@@ -83,7 +83,7 @@ def test_mldp_map_bounds_the_exact_loss_over_inputs(dimension: int, bits: int) -
 
 def test_mldp_map_is_the_per_bit_epsilon_times_the_number_of_bits() -> None:
     mechanism = LocalPrivatizer(dimension=3, bits=4, local_epsilon=2.0, context_bound=1.0)
-    per_bit = privacy_map(BinaryRandomizedResponse(mechanism.flip_probability)).epsilon
+    per_bit = privacy_map(BinaryRandomizedResponse(mechanism.randomization_probability)).epsilon
     assert mechanism.number_of_bits == 4 * 3 * 6 // 2
     assert privacy_map(mechanism).epsilon == pytest.approx(mechanism.number_of_bits * per_bit,
                                                            rel=1e-14)

@@ -32,6 +32,7 @@ shared by ``rdp`` and ``calibrate``. The modules of 0.1 that moved into a family
 new home, which its docstring names.
 """
 
+from dpverify._deprecation import renamed_attributes
 from dpverify.accountants.accountant import (
     ACCOUNTING_METHODS,
     PrivacyAccountant,
@@ -102,7 +103,7 @@ from dpverify.accountants.shuffle import (
     amplified_epsilon,
     max_local_epsilon,
     min_batch_size,
-    min_flip_probability,
+    min_randomization_probability,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
@@ -179,7 +180,7 @@ __all__ = [
     "min_batch_size",
     "shuffled_binary_rr_epsilon",
     "shuffled_binary_rr_delta",
-    "min_flip_probability",
+    "min_randomization_probability",
     # calibration
     "analytic_gaussian_sigma",
     "gaussian_epsilon",
@@ -190,3 +191,7 @@ __all__ = [
     "min_discrete_gaussian_sigma",
     "dp_sgd_epsilon",
 ]
+
+# 0.1 names, deprecated for one release (a misnomer: p is not the flip probability p/2).
+__getattr__ = renamed_attributes(__name__, {
+    "min_flip_probability": ("min_randomization_probability", min_randomization_probability)})

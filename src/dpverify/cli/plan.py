@@ -321,9 +321,6 @@ def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
         out.update(users=args.users, local_epsilon=local)
         text = (f"largest local epsilon_0 for {args.users} users ({args.randomizer}): "
                 f"{significant(local, rounding='down')}")
-        if args.randomizer == "binary-rr":
-            out["flip_probability"] = 2 / (math.exp(local) + 1)
-            text += f" (flip probability p = {significant(out['flip_probability'], rounding='up')})"
     else:
         randomizer = None if family is None else family(args.local_epsilon)
         users = min_batch_size(args.local_epsilon, args.epsilon, args.delta, bound="best",
@@ -331,8 +328,28 @@ def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
         out.update(users=users, local_epsilon=args.local_epsilon)
         text = (f"fewest users for local epsilon_0 = {significant(args.local_epsilon)}: "
                 f"{users}")
+    if args.randomizer == "binary-rr":
+        text += _binary_rr_probabilities(out)
     text += f" meets {privacy_text(args.epsilon, args.delta)} (bound best)"
     return {**out, "claim_met": True, "_text": text}
+
+
+def _binary_rr_probabilities(out: dict[str, Any]) -> str:
+    """Add binary RR's p and p/2 to ``out``; the text that says both.
+
+    ``p`` (rounded up, so the randomizer is at most ``local_epsilon``-LDP) is the probability
+    of replacing the bit by a fair coin (Garcelon et al. 2022, Alg. 3); the bit then flips with
+    probability ``p/2``. A deployer who flips with probability ``p`` adds twice the noise.
+    """
+    from dpverify.mechanisms.randomized_response import (  # deferred: keeps CLI start-up light
+        binary_randomization_probability,
+    )
+
+    p = binary_randomization_probability(out["local_epsilon"])
+    out.update(randomization_probability=p, flip_probability=p / 2)
+    return (f" (randomization probability p = {significant(p, rounding='up')}: each bit is "
+            f"replaced by a fair coin with probability p, so it flips with probability "
+            f"p/2 = {significant(p / 2, rounding='up')})")
 
 
 def _configure_secure_aggregation(parser: argparse.ArgumentParser) -> None:

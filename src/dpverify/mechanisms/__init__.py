@@ -14,6 +14,7 @@
   dispatch :func:`sample` / :func:`sample_aggregate`.
 """
 
+from dpverify._deprecation import renamed_attributes
 from dpverify.mechanisms._noise_maps import (
     binomial_noise_delta,
     discrete_gaussian_delta,
@@ -39,7 +40,7 @@ from dpverify.mechanisms.discrete import (
 from dpverify.mechanisms.encoding import (
     LocalPrivatizer,
     m_ldp,
-    mldp_flip_probability,
+    mldp_randomization_probability,
     randomized_rounding,
     unary_encoding,
 )
@@ -66,7 +67,7 @@ from dpverify.mechanisms.protocols import (
 from dpverify.mechanisms.randomized_response import (
     BinaryRandomizedResponse,
     RandomizedResponse,
-    binary_flip_probability,
+    binary_randomization_probability,
 )
 from dpverify.mechanisms.sampling import register_sampler, sample, sample_aggregate, sample_users
 from dpverify.mechanisms.truncated_discrete_gaussian import (
@@ -87,13 +88,13 @@ __all__ = [
     "TruncatedDiscreteGaussian",
     "BinaryRandomizedResponse",
     "RandomizedResponse",
-    "binary_flip_probability",
+    "binary_randomization_probability",
     # encoders and the papers' local privatizer
     "randomized_rounding",
     "unary_encoding",
     "LocalPrivatizer",
     "m_ldp",
-    "mldp_flip_probability",
+    "mldp_randomization_probability",
     # protocols
     "Shuffler",
     "SecureAggregation",
@@ -125,3 +126,8 @@ __all__ = [
     "sample_users",
     "register_sampler",
 ]
+
+# 0.1 names, deprecated for one release (a misnomer: p is not the flip probability p/2).
+__getattr__ = renamed_attributes(__name__, {
+    "binary_flip_probability": ("binary_randomization_probability", binary_randomization_probability),
+    "mldp_flip_probability": ("mldp_randomization_probability", mldp_randomization_probability)})

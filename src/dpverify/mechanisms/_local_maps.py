@@ -40,7 +40,7 @@ def _local_only(mechanism: object, neighbouring: Neighbouring) -> None:
                          f"replacing one input)")
 
 
-def binary_rr_epsilon(flip_probability: float, *, bits: int = 1) -> float:
+def binary_rr_epsilon(randomization_probability: float, *, bits: int = 1) -> float:
     """``bits · ln((2 − p)/p)`` rounded up: the exact ε of ``bits`` independent binary RRs.
 
     **Soundness:** computed in mpmath from the float ``p`` actually used
@@ -52,7 +52,7 @@ def binary_rr_epsilon(flip_probability: float, *, bits: int = 1) -> float:
     1.0986122886681098
     """
     with working_precision():
-        p = mpmath.mpf(flip_probability)
+        p = mpmath.mpf(randomization_probability)
         return round_up(bits * mpmath.log((2 - p) / p), relative_error=_LOG_ERROR)
 
 
@@ -64,7 +64,7 @@ def _binary_rr_pure(mechanism: BinaryRandomizedResponse, *, sensitivity: float,
     **Soundness:** exact (tight), rounded up; local DP over both inputs.
     """
     _local_only(mechanism, neighbouring)
-    return PureDP(binary_rr_epsilon(mechanism.flip_probability))
+    return PureDP(binary_rr_epsilon(mechanism.randomization_probability))
 
 
 @register_privacy_map(BinaryRandomizedResponse, PrivacyProfile)
@@ -118,4 +118,4 @@ def _mldp_pure(mechanism: LocalPrivatizer, *, sensitivity: float,
     final upward rounding) and rounded up.
     """
     _local_only(mechanism, neighbouring)
-    return PureDP(binary_rr_epsilon(mechanism.flip_probability, bits=mechanism.number_of_bits))
+    return PureDP(binary_rr_epsilon(mechanism.randomization_probability, bits=mechanism.number_of_bits))

@@ -109,7 +109,7 @@ class ShuffledLinearLearner(Learner):
         self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.bits,
                                           local_epsilon=params.local_epsilon,
                                           context_bound=params.context_bound)
-        self.p = self.privatizer.flip_probability
+        self.p = self.privatizer.randomization_probability
         self._noise = (1 / params.bits + 2 / ((1 - self.p) * math.sqrt(params.bits)))
         super().__init__(params.dimension)
 

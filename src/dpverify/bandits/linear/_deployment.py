@@ -111,7 +111,7 @@ def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> 
         if algorithm.model == "shuffle":
             protocol = privatizer.protocol(users, coordinates)
             record.update(precision_g=protocol.precision, noise_bits_b=protocol.trials,
-                          flip_probability_p=protocol.probability,
+                          noise_bit_probability_p=protocol.probability,
                           messages_per_user=coordinates * (protocol.precision + protocol.trials))
         elif algorithm.model != "none":
             record.update(gaussian_sigma=privatizer.noise_sd(users, coordinates),
