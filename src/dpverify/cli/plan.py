@@ -12,6 +12,7 @@ import argparse
 import math
 from typing import Any
 
+from dpverify.cli._choices import ALGORITHM_FAMILIES, NON_PRIVATE_ALGORITHMS
 from dpverify.cli._core import (
     EXIT_NOT_MET,
     EXIT_OK,
@@ -42,8 +43,6 @@ EXAMPLES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.registry import ALGORITHM_FAMILIES  # deferred: keeps CLI start-up light
-
     targets = parser.add_subparsers(dest="target", required=True, metavar="TARGET",
                                     help="a bandit algorithm (" + ", ".join(ALGORITHM_FAMILIES)
                                          + ") or dp-sgd, gaussian, laplace, shuffle, "
@@ -66,8 +65,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _examples_for(name: str, family: str) -> tuple[str, ...]:
-    from dpverify.bandits.registry import NON_PRIVATE_ALGORITHMS  # deferred: keeps CLI start-up light
-
     listed = tuple(line for line in EXAMPLES[:3] if f"plan {name} " in line)
     if listed:
         return listed

@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dpverify.cli._choices import (
+    ALGORITHM_FAMILIES,
+    CONTEXTUAL_ALGORITHMS,
+    LINEAR_INSTANCES,
+    REWARD_FAMILIES,
+)
 from dpverify.cli._core import (
     EXIT_NOT_MET,
     EXIT_OK,
@@ -31,18 +37,9 @@ EXAMPLES = (
 )
 
 def configure(simulate: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
-    from dpverify.bandits.environments import REWARD_FAMILIES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.linear.environments import LINEAR_INSTANCES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.mab import ALGORITHM_NAMES  # deferred: keeps CLI start-up light
-
-    simulate.add_argument("--algorithm", choices=(*ALGORITHM_NAMES, *LINEAR_ALGORITHM_NAMES,
-                                                  *CONTEXTUAL_ALGORITHMS), required=True,
+    simulate.add_argument("--algorithm", choices=tuple(ALGORITHM_FAMILIES), required=True,
                           metavar="ALGORITHM",
-                          help="the algorithm: " + ", ".join((*ALGORITHM_NAMES,
-                                                              *LINEAR_ALGORITHM_NAMES,
-                                                              *CONTEXTUAL_ALGORITHMS)))
+                          help="the algorithm: " + ", ".join(ALGORITHM_FAMILIES))
     simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic",
                                                  *LINEAR_INSTANCES, *CONTEXTUAL_INSTANCES),
                           default=None,
@@ -258,8 +255,6 @@ def _add_contextual_options(simulate: Any) -> None:
 
 
 def _is_contextual(args: argparse.Namespace) -> bool:
-    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
-
     contextual = args.algorithm in CONTEXTUAL_ALGORITHMS
     if contextual and args.instance is None:
         args.instance = "contextual"
