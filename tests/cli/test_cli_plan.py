@@ -33,7 +33,7 @@ def test_plan_dist_rdp_se_sound_meets_epsilon_one(capsys) -> None:
 def test_plan_paper_mode_claim_fails_exits_1_with_a_warning(capsys) -> None:
     out, err = _run(capsys, "plan", "hanna-shuffled", "--epsilon", "1", "--horizon", "1e5",
                     "--dimension", "3", "--n-arms", "20", "--mode", "paper", status=1)
-    assert out["claim_met"] is False and err.startswith("WARNING:") and "epsilon=1" in err
+    assert out["claim_met"] is False and err.startswith("warning:") and "epsilon=1" in err
 
 
 @pytest.mark.slow
@@ -55,7 +55,7 @@ def test_simulate_hanna_shuffled_sound_meets_and_paper_warns(capsys) -> None:
     sound, err = _run(capsys, *argv)
     assert sound["guarantee_epsilon"] <= 1.0 and sound["claim_met"] is True and not err
     paper, err = _run(capsys, *argv, "--mode", "paper", status=1)
-    assert paper["claim_met"] is False and "WARNING:" in err
+    assert paper["claim_met"] is False and "warning:" in err
     assert paper["requested"] == {"type": "approx-dp", "epsilon": 1.0, "delta": 1e-6}
 
 

@@ -170,7 +170,7 @@ def _add_linear_simulate_options(simulate: Any) -> None:
                           help="sound: the run's total guarantee meets --epsilon/--delta (noise "
                                "calibrated: Dist-RDP/CDP-SE's noise epsilon, Hanna et al.'s Lap(2/eps) "
                                "and correct widths, DP-DPE's analytic Gaussian, SBLB's internal "
-                               "target and delta split); paper: the printed constants (a WARNING "
+                               "target and delta split); paper: the printed constants (a warning "
                                "on stderr when the true guarantee misses the request)")
     simulate.add_argument("--dimension", type=count, default=None,
                           help="dimension d of the linear and contextual instances (default 2 "
