@@ -43,6 +43,64 @@ def test_plan_infeasible_sblb_says_why(capsys) -> None:
     assert out["infeasible"] and "exceeds the horizon" in err
 
 
+@pytest.mark.slow
+def test_plan_sblb_within_budget_is_labelled_with_its_reason_and_says_where_it_fits(capsys) -> None:
+    """Issue 30 §5: the total is inside the budget, so the label is not "claim NOT met" but the
+    reason (a batch longer than the horizon); the plan says from where Cor. 8 releases a batch,
+    and accepts --batch-form printed as `simulate` does."""
+    from dpverify.bandits.contextual.parameters import cor8_first_release_log10_horizon
+
+    argv = ["plan", "sblb", "--epsilon", "1", "--horizon", "1e6", "--dimension", "5", "--n-arms",
+            "10"]
+    assert main(argv) == 1
+    text, err = capsys.readouterr()
+    assert "claim NOT met" not in text and "within the budget, but not deployable: " in text
+    assert "is within the requested" in err and err.startswith("warning: ")
+    first = cor8_first_release_log10_horizon(dimension=5, shuffle_delta=1e-6 / 3)
+    assert first is not None and first > 18 and f"from T ~ 10^{first:g}" in text
+    printed, _ = _run(capsys, *argv, "--batch-form", "printed", status=1)
+    assert printed["parameters"]["batch_form"] == "printed"
+    assert printed["parameters"]["flip_probability"] == printed["parameters"][
+        "randomization_probability_p"] / 2
+
+
+def test_cor8_first_release_agrees_with_the_claims_report() -> None:
+    """d = 1, delta0 = 1e-6: the claims report's first_release_horizon (22.0), and a larger
+    dimension needs a longer horizon."""
+    from dpverify.bandits.contextual.parameters import cor8_first_release_log10_horizon
+    from dpverify.claims.garcelon import first_release_horizon
+
+    assert cor8_first_release_log10_horizon(dimension=1, shuffle_delta=1e-6) == \
+        first_release_horizon() == 22.0
+    assert cor8_first_release_log10_horizon(dimension=5, shuffle_delta=1e-6) > 22.0
+
+
+def test_plan_hanna_shuffled_notes_a_batch_capped_at_fmt_validity(capsys) -> None:
+    """Hanna batch 7 at T = 1e6: ε0 stops at ln(N/(16 ln(2/δ))), so the batch spends less."""
+    import math
+
+    out, _ = _run(capsys, "plan", "hanna-shuffled", "--epsilon", "1", "--horizon", "1e6",
+                  "--dimension", "5", "--n-arms", "100")
+    capped = [record for record in out["schedule"] if "note" in record]
+    assert capped, "no batch noted"
+    for record in capped:
+        limit = math.log(record["users_at_least"] / (16 * math.log(2 / 1e-6)))
+        assert record["per_batch"]["epsilon"] < 1.0
+        assert record["local_epsilon_0"] == pytest.approx(limit, rel=1e-6)
+        assert "validity limit" in record["note"]
+    uncapped = [record for record in out["schedule"] if "note" not in record]
+    assert all(record["per_batch"]["epsilon"] == pytest.approx(1.0, rel=1e-6)
+               or record["local_epsilon_0"] == 1.0 for record in uncapped)
+
+
+def test_plan_rdp_per_batch_curves_read_per_batch(capsys) -> None:
+    assert main(["plan", "dist-rdp-se", "--epsilon", "1", "--delta", "1e-6", "--horizon", "1e5",
+                 "--n-arms", "10"]) == 0
+    text = capsys.readouterr().out
+    rows = [line for line in text.splitlines() if "RDP epsilon(order" in line][1:]
+    assert len(rows) > 2 and len(set(row.split("RDP ")[1] for row in rows)) > 1
+
+
 def test_plan_human_sheet_has_parameters_schedule_and_notes(capsys) -> None:
     assert main(["plan", "dpdpe-central", "--epsilon", "10", "--horizon", "1e5"]) == 0
     text = capsys.readouterr().out

@@ -50,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     for name, family in ALGORITHM_FAMILIES.items():
         sub = add_command(targets, name, help=f"{family} bandit algorithm {name}",
                           examples=_examples_for(name, family))
-        _configure_algorithm(sub, family)
+        _configure_algorithm(sub, family, sblb=name.startswith("sblb"))
     _configure_dp_sgd(add_command(targets, "dp-sgd", help="DP-SGD's noise multiplier or epsilon",
                                   examples=EXAMPLES[3:4]))
     for kind in ("gaussian", "laplace"):
@@ -85,7 +85,8 @@ def _common(parser: argparse.ArgumentParser, handler: Any, describe: Any) -> Non
 # ---------------------------------------------------------------------------- bandits
 
 
-def _configure_algorithm(parser: argparse.ArgumentParser, family: str) -> None:
+def _configure_algorithm(parser: argparse.ArgumentParser, family: str, *, sblb: bool = False
+                         ) -> None:
     parser.add_argument("--epsilon", type=finite_float, default=None,
                         help="requested total epsilon (required for the private algorithms)")
     parser.add_argument("--delta", type=finite_float, default=None,
@@ -103,6 +104,11 @@ def _configure_algorithm(parser: argparse.ArgumentParser, family: str) -> None:
                              "request; paper: the printed constants (their true guarantee shown)")
     parser.add_argument("--calibration", choices=("paper", "exact"), default="paper",
                         help="exact: use an exact analysis where it allows less noise")
+    if sblb:  # as `dpverify simulate` takes them
+        parser.add_argument("--regime", choices=("cor8", "cor7"), default="cor8",
+                            help="SBLB's parameter choice: Garcelon et al. 2022, Cor. 8 or Cor. 7")
+        parser.add_argument("--batch-form", choices=("derived", "printed"), default="derived",
+                            help="Thm 5's Eq. (3) for the shuffler batch length (derived: 2 - 2p)")
     _common(parser, _plan_algorithm, _describe_algorithm)
 
 
@@ -110,9 +116,11 @@ def _plan_algorithm(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.bandits.registry import plan_deployment  # deferred: keeps CLI start-up light
 
     sizes = {"n_arms": args.n_arms, "dimension": getattr(args, "dimension", None)}
+    options = ({"regime": args.regime, "batch_form": args.batch_form}
+               if hasattr(args, "batch_form") else {})
     plan = plan_deployment(args.target, horizon=args.horizon, epsilon=args.epsilon,
                            delta=args.delta, mode=args.mode, calibration=args.calibration,
-                           **sizes)
+                           **sizes, **options)
     out = plan.to_dict()
     warnings = []
     if not plan.claim_met:
@@ -129,6 +137,11 @@ def _not_met(plan: Any) -> str:
                  f"; feasible from T = {plan.feasible_horizon}")
         where += ("" if plan.feasible_epsilon is None else
                   f"; needs epsilon <= {significant(plan.feasible_epsilon, rounding='down')}")
+        given = plan.guarantee
+        if given is not None and given.epsilon <= requested.epsilon and given.delta <= requested.delta:
+            return (f"{plan.algorithm}'s guarantee {privacy_text(given.epsilon, given.delta)} is "
+                    f"within the requested {wanted}, but the plan is not deployable: "
+                    f"{plan.infeasible}{where}")
         return f"{plan.algorithm} cannot meet {wanted}: {plan.infeasible}{where}"
     given = plan.guarantee
     return (f"{plan.algorithm} ({plan.mode} mode) does not meet the requested {wanted}: its "
@@ -145,8 +158,11 @@ def _guarantee_text(value: Any) -> str:
         return privacy_text(value["epsilon"], value["delta"])
     if kind == "zcdp":
         return f"{significant(value['rho'], rounding='up')}-zCDP"
-    if kind == "rdp":
-        return f"RDP curve on {len(value['orders'])} orders"
+    if kind == "rdp":  # its ends, so that different curves read differently
+        orders, epsilons = value["orders"], value["epsilons"]
+        ends = sorted({0, len(orders) - 1})
+        return "RDP " + ", ".join(f"epsilon(order {significant(orders[i])}) = "
+                                  f"{significant(epsilons[i], rounding='up')}" for i in ends)
     return str(value)
 
 
@@ -178,9 +194,35 @@ def _table(records: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _within(guarantee: dict[str, Any] | None, requested: dict[str, Any]) -> bool:
+    """Whether an (ε, δ) or pure guarantee lies inside the requested (ε, δ)."""
+    if guarantee is None or guarantee.get("type") not in ("pure-dp", "approx-dp"):
+        return False
+    return (guarantee["epsilon"] <= requested["epsilon"]
+            and guarantee.get("delta", 0.0) <= requested.get("delta", 0.0))
+
+
+def _status(result: dict[str, Any]) -> str:
+    """The label beside the guarantee: met, NOT met, or the other reason the plan fails.
+
+    A guarantee inside the budget is never labelled "claim NOT met": when such a plan fails,
+    it fails for another reason (a shuffler batch longer than the horizon, say), and the
+    label names it (the ``infeasible`` text up to its first colon).
+    """
+    if result["claim_met"]:
+        return "claim met"
+    if result["infeasible"]:
+        reason = result["infeasible"].split(":")[0]
+        if _within(result["guarantee"], result["requested"]):
+            return f"within the budget, but not deployable: {reason}"
+        if result["guarantee"] is None:
+            return f"not deployable: {reason}"
+    return "claim NOT met"
+
+
 def _describe_algorithm(result: dict[str, Any]) -> str:
     instance = ", ".join(f"{key}={value}" for key, value in result["instance"].items())
-    status = "claim met" if result["claim_met"] else "claim NOT met"
+    status = _status(result)
     lines = [f"{result['algorithm']} ({result['target']}): {result['mode']} mode, "
              f"{result['model']} model, T={result['horizon']}" + (f", {instance}" if instance else ""),
              f"requested : {_guarantee_text(result['requested'])}",

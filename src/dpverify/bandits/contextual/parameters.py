@@ -46,7 +46,7 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.accountants.shuffle_papers import min_shuffler_batch_length
+from dpverify.accountants.shuffle_papers import garcelon_batch_length_ok, min_shuffler_batch_length
 from dpverify.bandits.contextual.environment import MAX_DIMENSION
 from dpverify.mechanisms.encoding import mldp_randomization_probability
 
@@ -58,6 +58,7 @@ __all__ = [
     "confidence_radius",
     "batch_length",
     "cor8_epsilon_limit",
+    "cor8_first_release_log10_horizon",
     "SBLBParameters",
     "sblb_parameters",
     "REGIMES",
@@ -215,6 +216,35 @@ def cor8_epsilon_limit(horizon: int) -> float:
     0.003704
     """
     return 1 / (27 * check_positive_int(horizon, "horizon", maximum=MAX_FORMULA_INTEGER) ** 0.25)
+
+
+def cor8_first_release_log10_horizon(*, dimension: int, shuffle_delta: float,
+                                     batch_form: str = "derived", bits: int = 1,
+                                     max_log10: float = 60.0) -> float | None:
+    """log10 of the first T = 10^{k/4} at which Cor. 8, at its largest ε, completes a shuffler batch.
+
+    At ``ε = 1/(27 T^{1/4})`` (Cor. 8's largest, so ``p = 1 − ε^{2/3}T^{1/6} = 8/9``) a batch
+    completes when Thm 5's smallest batch length is at most T, i.e. when ``l = T`` passes
+    :func:`~dpverify.accountants.shuffle_papers.garcelon_batch_length_ok` (``batch_form``).
+    The grid 10^{k/4} (k >= 16) is scanned upwards: the value returned passes and the grid
+    point below it, if scanned, does not. ``None`` if no T up to ``10^max_log10`` passes. The horizons
+    are exact integers (they may exceed what a plan or a simulation accepts).
+
+    >>> cor8_first_release_log10_horizon(dimension=1, shuffle_delta=1e-6)
+    22.0
+    """
+    dimension = check_positive_int(dimension, "dimension", maximum=MAX_DIMENSION)
+    bits = check_positive_int(bits, "bits")
+    shuffle_delta = check_delta(shuffle_delta, "shuffle_delta", allow_zero=False)
+    form = check_choice(batch_form, "batch_form", BATCH_FORMS)
+    for k in range(16, int(4 * max_log10) + 1):
+        T = int(10 ** (k / 4))
+        epsilon = cor8_epsilon_limit(T)
+        if garcelon_batch_length_ok(T, epsilon, shuffle_delta, horizon=T, bits=bits,
+                                    dimension=dimension, randomization_probability=8 / 9,
+                                    variant=form):
+            return k / 4
+    return None
 
 
 @renamed_parameters(delta0="shuffle_delta", epsilon_0="local_epsilon",
