@@ -106,7 +106,7 @@ def _randomized_response_pair(value: RandomizedResponse, sensitivity: float) -> 
 @_pair.register
 def _binary_randomized_response_pair(value: BinaryRandomizedResponse,
                                      sensitivity: float) -> tuple[list, list]:
-    p = mpmath.mpf(value.flip_probability) / 2
+    p = mpmath.mpf(value.randomization_probability) / 2
     return [1 - p, p], [p, 1 - p]
 
 

@@ -48,7 +48,7 @@ def _prop4(scale: str) -> Evidence:
     samples = 50_000 if scale == "quick" else 400_000
     report = audit(draw, (np.array([1.0]), 1.0), (np.array([0.0]), 0.0), epsilon=epsilon_0,
                    samples=samples, confidence=0.999, seed=4)
-    level = local_epsilon(mech.flip_probability, bits=1, dimension=1)
+    level = local_epsilon(mech.randomization_probability, bits=1, dimension=1)
     ok = not report.violation and level <= epsilon_0 * (1 + 1e-12)
     reason = (f"exact level of the p used: ε0 = (m d(d+3)/2) ln(2/p − 1) = {level:.6g} "
               f"(claimed {epsilon_0}); the audit (confidence 0.999) certifies ε >= "
@@ -56,7 +56,7 @@ def _prop4(scale: str) -> Evidence:
               + ("finds no violation" if not report.violation else "FINDS A VIOLATION"))
     return Evidence(HOLDS if ok else FAILS, reason,
                     {"local_epsilon": epsilon_0, "exact_level": level,
-                     "randomization_probability": mech.flip_probability,
+                     "randomization_probability": mech.randomization_probability,
                      "audit_epsilon_lower_bound": report.epsilon_lower_bound,
                      "audit_samples": samples, "violation": report.violation})
 
@@ -106,9 +106,9 @@ def _thm5_condition(scale: str) -> Evidence:
     derivation = symbolic.garcelon_batch_condition()
     epsilon, delta0, T, p = 0.5, 1e-6, 10 ** 10, 0.5
     printed = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
-                                        flip_probability=p, variant="printed")
+                                        randomization_probability=p, variant="printed")
     derived = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
-                                        flip_probability=p)
+                                        randomization_probability=p)
     per_batch = garcelon_per_batch_epsilon(printed, p, bits=1, dimension=1, delta=delta0 / T)
     allowed = epsilon * math.sqrt(printed) / math.sqrt(2 * T * math.log(2 * T / delta0))
     return Evidence(CORRECTED,
@@ -125,7 +125,7 @@ def _thm5_condition(scale: str) -> Evidence:
 def _thm5_total(scale: str) -> Evidence:
     epsilon, delta0, T, p = 0.5, 1e-6, 10 ** 10, 0.5
     length = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
-                                       flip_probability=p)
+                                       randomization_probability=p)
     advanced = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0,
                                         delta_slack=delta0 / T)
     optimal = garcelon_total_guarantee(length, T, p, bits=1, dimension=1, delta=delta0,
@@ -161,7 +161,7 @@ def first_release_horizon(*, batch_form: str = "derived", dimension: int = 1,
         p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
         if garcelon_batch_length_ok(T, epsilon, shuffle_delta, horizon=T, bits=1,
                                     dimension=dimension,
-                                    flip_probability=p, variant=batch_form):
+                                    randomization_probability=p, variant=batch_form):
             return k / 4
     return None
 
@@ -185,7 +185,7 @@ def _never_releases(scale: str) -> Evidence:
     epsilon = cor8_epsilon_limit(T)
     p = 1 - epsilon ** (2 / 3) * T ** (1 / 6)
     length = min_shuffler_batch_length(epsilon, 1e-6, horizon=T, bits=1, dimension=1,
-                                       flip_probability=p, variant="printed")
+                                       randomization_probability=p, variant="printed")
     per_batch = garcelon_per_batch_epsilon(length, p, bits=1, dimension=1, delta=1e-6 / T)
     regret = _simulated_regret(scale)
     growth = regret["sblb"][-1] / regret["sblb"][0]

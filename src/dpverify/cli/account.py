@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from dpverify.cli._choices import GAUSSIAN_METHODS, LAPLACE_METHODS
 from dpverify.cli._core import add_command, count, finite_float, privacy_text, rename_option, significant
 
 HELP = "privacy accounting of composed mechanisms"
@@ -34,8 +35,6 @@ def _add_common(parser: argparse.ArgumentParser, methods: tuple[str, ...], defau
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.accountants.calibrate import GAUSSIAN_METHODS, LAPLACE_METHODS  # deferred: keeps CLI start-up light
-
     kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND",
                                   help="what to account")
     gaussian = add_command(kinds, "gaussian", help="epsilon of k Gaussian releases at delta",

@@ -26,6 +26,7 @@ import os
 import sys
 from typing import Any
 
+from dpverify.cli._choices import AUDIT_EXAMPLES, EVENT_FAMILIES, MODEL_FAMILIES
 from dpverify.cli._core import EXIT_NOT_MET, EXIT_OK, count, finite_float, seed, significant
 from dpverify.errors import DpverifyValueError
 
@@ -58,18 +59,14 @@ def _json_value(text: str) -> Any:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.auditing.events import FAMILIES  # deferred: keeps CLI start-up light
-    from dpverify.auditing.examples import CATALOGUE  # deferred: keeps CLI start-up light
-    from dpverify.auditing.model import MODEL_FAMILIES  # deferred: keeps CLI start-up light
-
     parser.description = (
         "Certify a lower bound on a mechanism's epsilon at --confidence and compare it with the "
         "claim. Audit a built-in example by name (its claim is the default), or your own "
         f"sampler with --sampler package.module:function, {_SIGNATURE}, on --x/--x-prime or on "
         "the pairs of --pairs FILE.jsonl (one JSON object {\"x\": ..., \"x_prime\": ...} or "
         "[x, x'] per line). Exit status 1 when a violation is certified. Built-in mechanisms: "
-        + ", ".join(CATALOGUE) + ".")
-    parser.add_argument("mechanism", nargs="?", choices=tuple(CATALOGUE), metavar="MECHANISM",
+        + ", ".join(AUDIT_EXAMPLES) + ".")
+    parser.add_argument("mechanism", nargs="?", choices=AUDIT_EXAMPLES, metavar="MECHANISM",
                         help="built-in example (see the list above); omit with --sampler")
     parser.add_argument("--sampler", metavar="MODULE:FUNCTION",
                         help=f"your sampler, {_SIGNATURE}")
@@ -91,7 +88,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--confidence", type=finite_float, default=0.95,
                         help="confidence of the whole audit")
     parser.add_argument("--seed", type=seed, default=None, help="seed (default: fresh entropy)")
-    parser.add_argument("--events", choices=("auto", *FAMILIES), default="auto",
+    parser.add_argument("--events", choices=("auto", *EVENT_FAMILIES), default="auto",
                         help="event family (auto: by output kind; 'float' attacks float bits)")
     parser.add_argument("--model", choices=MODEL_FAMILIES, default=None,
                         help="model-based audit assuming this noise family (labelled as such)")

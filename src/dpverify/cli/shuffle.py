@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dpverify.cli._choices import SHUFFLE_BOUNDS
 from dpverify.cli._core import count, finite_float, privacy_text, rename_option, significant
 from dpverify.errors import DpverifyValueError
 
@@ -20,8 +21,6 @@ EXAMPLES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.accountants.shuffle import SHUFFLE_BOUNDS  # deferred: keeps CLI start-up light
-
     parser.add_argument("--local-epsilon", type=finite_float,
                         help="each user's local epsilon (epsilon_0 in the papers; required unless --inverse)")
     parser.add_argument("--epsilon", type=finite_float,

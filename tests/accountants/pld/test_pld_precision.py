@@ -230,3 +230,27 @@ def test_replace_one_subsampled_gaussian_matches_dp_accounting():
     assert ours.epsilon_for_delta(1e-5) == pytest.approx(theirs, rel=1e-4)
     assert ours.epsilon_for_delta(1e-5) > PLD.from_subsampled_gaussian(1.0, 0.1).self_compose(
         100).epsilon_for_delta(1e-5)
+
+
+# ----------------------------------------------------------------------------- suffix sums
+
+
+@settings(max_examples=60, deadline=None)
+@given(weights=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=400),
+       interval=st.sampled_from([1e-6, 1e-3, 0.05, 1.0, 7.0, 650.0, 2000.0]))
+def test_discounted_suffix_sums_equal_scipy_lfilter(weights: list[float], interval: float) -> None:
+    """The numpy blocks give scipy.signal's first-order filter (which ε queries used to import),
+    to float accuracy, also for spacings whose blocks hold one point (h > 600)."""
+    from scipy.signal import lfilter
+
+    p = np.asarray(weights)
+    decay = math.exp(-interval)
+    expected = lfilter([0.0, decay], [1.0, -decay], p[::-1])[::-1]
+    got = _pld_grid.discounted_suffix_sums(p, interval)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-300)
+
+
+def test_discounted_suffix_sums_by_hand() -> None:
+    h = math.log(2.0)  # e^{-h} = 1/2: U_j = Σ_{i>j} p_i 2^{−(i−j)}
+    got = _pld_grid.discounted_suffix_sums(np.array([1.0, 2.0, 4.0, 8.0]), h)
+    np.testing.assert_allclose(got, [1.0 + 1.0 + 1.0, 2.0 + 2.0, 4.0, 0.0], rtol=1e-15)

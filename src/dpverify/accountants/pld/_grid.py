@@ -26,7 +26,6 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from numpy.typing import NDArray
-from scipy.signal import lfilter
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import value_error
@@ -46,6 +45,7 @@ __all__ = [
     "check_grid_size",
     "HARD_LIMIT_GRID_POINTS",
     "UNIT_ROUNDOFF",
+    "discounted_suffix_sums",
 ]
 
 #: Unit roundoff of IEEE double precision.
@@ -380,6 +380,34 @@ def delta_upper(grid: LossGrid, epsilon: float) -> mpmath.mpf:
                 + mpmath.mpf(grid.infinity_mass) + grid.error_at(epsilon))
 
 
+#: Largest exponent h·m a block of :func:`discounted_suffix_sums` scales by (e^600 < 1.8e308).
+_BLOCK_EXPONENT = 600.0
+
+
+def discounted_suffix_sums(probabilities: np.ndarray, interval: float) -> np.ndarray:
+    """``U_j = Σ_{i>j} p_i e^{−h (i − j)}`` for every ``j`` (``h`` = ``interval`` > 0), in floats.
+
+    The first-order recurrence ``U_j = e^{−h} (p_{j+1} + U_{j+1})``, evaluated in numpy
+    blocks of ``m`` points with ``h·m <= 600``: inside a block the terms are rescaled by
+    ``e^{h(i − start)}`` (at most e^600) and summed cumulatively, so nothing overflows or
+    underflows to a wrong value, and all terms are non-negative (no cancellation). It gives
+    ``scipy.signal.lfilter([0, e^{−h}], [1, −e^{−h}], p[::-1])[::-1]`` without importing
+    scipy.signal, which loads scipy.stats (a second of start-up for ``dpverify account``).
+    """
+    q = np.asarray(probabilities, dtype=float)[::-1]       # y_k = Σ_{i<k} e^{−h(k−i)} q_i
+    y = np.empty_like(q)
+    block = max(1, int(_BLOCK_EXPONENT / interval))
+    start_value, decay = 0.0, math.exp(-interval)
+    for start in range(0, len(q), block):
+        chunk = q[start:start + block]
+        steps = np.arange(len(chunk), dtype=float) * interval
+        rising = np.cumsum(chunk * np.exp(steps))              # Σ_{start<=i<=k} e^{h(i−start)} q_i
+        earlier = np.concatenate(([0.0], rising[:-1]))          # the same sum over i < k
+        y[start:start + len(chunk)] = np.exp(-steps) * (start_value + earlier)
+        start_value = decay * (chunk[-1] + y[start + len(chunk) - 1])
+    return y[::-1]
+
+
 def _suffix_sums(grid: LossGrid) -> tuple[int, NDArray, NDArray, NDArray]:
     """``(j0, S_j, U_j, δ(l_j))`` of :func:`_closed_form_epsilon` for the grid points ``j >= j0``.
 
@@ -388,9 +416,7 @@ def _suffix_sums(grid: LossGrid) -> tuple[int, NDArray, NDArray, NDArray]:
     """
     j0 = min(max(0, -grid.offset - 1), len(grid.probabilities) - 1)
     p = grid.probabilities[j0:]
-    decay = math.exp(-grid.interval)
-    reverse_u = lfilter([0.0, decay], [1.0, -decay], p[::-1])
-    weighted = reverse_u[::-1]                      # U_j
+    weighted = discounted_suffix_sums(p, grid.interval)  # U_j
     suffix = np.cumsum(p[::-1])[::-1]               # S_j
     at_grid = np.append(suffix[1:], 0.0) - weighted  # δ(l_j) = S_{j+1} − U_j
     return j0, suffix, weighted, at_grid

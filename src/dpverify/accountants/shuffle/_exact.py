@@ -52,7 +52,7 @@ from dpverify.errors import CalibrationError
 __all__ = [
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_epsilon",
-    "min_flip_probability",
+    "min_randomization_probability",
 ]
 
 _UNIT = 2.0 ** -53
@@ -277,7 +277,7 @@ def _float_preselection(candidates: range, pmf: dict[int, float], tails: list[mp
     return [(i, t) for i, t in enumerate(candidates) if values[i] >= cut]
 
 
-def _worst_case_delta(flip_probability: float, n: int, epsilon: float, *,
+def _worst_case_delta(randomization_probability: float, n: int, epsilon: float, *,
                       rtol: float) -> tuple[mpmath.mpf, int]:
     """Branch-and-bound over the number k of ones among the other users.
 
@@ -290,7 +290,7 @@ def _worst_case_delta(flip_probability: float, n: int, epsilon: float, *,
     others = n - 1
 
     def bound(k1: int, k2: int) -> mpmath.mpf:
-        return _pair_delta_bound(k1, others - k2, flip_probability, epsilon)
+        return _pair_delta_bound(k1, others - k2, randomization_probability, epsilon)
 
     blocks = min(others + 1, 16)
     edges = np.linspace(0, others + 1, blocks + 1).astype(int)
@@ -316,8 +316,8 @@ _LARGE_N = ("for more users use the closed-form upper bounds amplified_epsilon /
             "amplified_delta (bound='fmt2021')")
 
 
-def _check_common(flip_probability: float, n: int) -> tuple[float, int]:
-    p = check_probability(flip_probability, "flip_probability", open_low=True)
+def _check_common(randomization_probability: float, n: int) -> tuple[float, int]:
+    p = check_probability(randomization_probability, "randomization_probability", open_low=True)
     return p, check_positive_int(n, "users", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
 
 
@@ -325,14 +325,14 @@ def _check_rtol(rtol: float) -> float:
     return check_in_range(rtol, "rtol", 0.0, 1.0, low_closed=False, high_closed=False)
 
 
-@renamed_parameters(n="users")
-def shuffled_binary_rr_delta(flip_probability: float, users: int, epsilon: float, *,
+@renamed_parameters(n="users", flip_probability="randomization_probability")
+def shuffled_binary_rr_delta(randomization_probability: float, users: int, epsilon: float, *,
                              rtol: float = 1e-9) -> float:
     """Exact δ(ε) of the shuffled binary randomized response, worst case over the other users.
 
     Parameters
     ----------
-    flip_probability
+    randomization_probability
         p in (0, 1]: each user keeps its bit with probability 1 − p, otherwise
         reports a fair coin (local ε0 = ln((2 − p)/p)).
     users
@@ -375,7 +375,7 @@ def shuffled_binary_rr_delta(flip_probability: float, users: int, epsilon: float
     >>> 5e-7 < d <= 1e-6
     True
     """
-    p, n = _check_common(flip_probability, users)
+    p, n = _check_common(randomization_probability, users)
     epsilon = check_epsilon(epsilon)
     rtol = _check_rtol(rtol)
     if n == 1:
@@ -386,14 +386,14 @@ def shuffled_binary_rr_delta(flip_probability: float, users: int, epsilon: float
     return min(round_up(value, relative_error=1e-30), 1.0)
 
 
-@renamed_parameters(n="users")
-def shuffled_binary_rr_epsilon(flip_probability: float, users: int, delta: float, *,
+@renamed_parameters(n="users", flip_probability="randomization_probability")
+def shuffled_binary_rr_epsilon(randomization_probability: float, users: int, delta: float, *,
                                rtol: float = 1e-9) -> float:
     """Smallest ε with exact δ(ε) <= delta for the shuffled binary randomized response.
 
     Parameters
     ----------
-    flip_probability, users
+    randomization_probability, users
         As in :func:`shuffled_binary_rr_delta`.
     delta
         Target δ in [0, 1).
@@ -419,7 +419,7 @@ def shuffled_binary_rr_epsilon(flip_probability: float, users: int, delta: float
     >>> round(shuffled_binary_rr_epsilon(0.487, 1000, 1e-6), 3)
     0.148
     """
-    p, n = _check_common(flip_probability, users)
+    p, n = _check_common(randomization_probability, users)
     delta = check_delta(delta)
     rtol = _check_rtol(rtol)
     with working_precision():
@@ -488,8 +488,13 @@ _SMALLEST_FLIP = 1e-12
 
 
 @renamed_parameters(n="users")
-def min_flip_probability(users: int, epsilon: float, delta: float, *, rtol: float = 1e-9) -> float:
-    """Smallest flip probability p (least noise) whose exact shuffled guarantee is (ε, δ).
+def min_randomization_probability(users: int, epsilon: float, delta: float, *,
+                                  rtol: float = 1e-9) -> float:
+    """Smallest randomization probability p (least noise) whose exact shuffled guarantee is (ε, δ).
+
+    ``p`` is the probability that each user's bit is replaced by a fair coin, so the bit
+    flips with probability ``p/2``. (``min_flip_probability`` in 0.1, which misnamed
+    what it returns; the old name still works for one release.)
 
     Parameters
     ----------
@@ -520,7 +525,7 @@ def min_flip_probability(users: int, epsilon: float, delta: float, *, rtol: floa
 
     Examples
     --------
-    >>> p = min_flip_probability(1000, 0.5, 1e-6)
+    >>> p = min_randomization_probability(1000, 0.5, 1e-6)
     >>> shuffled_binary_rr_delta(p, 1000, 0.5) <= 1e-6
     True
     """
@@ -535,7 +540,7 @@ def min_flip_probability(users: int, epsilon: float, delta: float, *, rtol: floa
     try:
         return search()
     except CalibrationError as error:
-        raise CalibrationError(f"no flip probability in [1e-12, 1] is needed for users={n}, "
-                               f"epsilon={epsilon!r}, delta={delta!r}: {error}") from error
+        raise CalibrationError(f"no randomization probability in [1e-12, 1] is needed for "
+                               f"users={n}, epsilon={epsilon!r}, delta={delta!r}: {error}") from error
 
 

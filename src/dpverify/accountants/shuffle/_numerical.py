@@ -206,7 +206,7 @@ def variation_ratio_delta(local_epsilon: float, n: int, epsilon: float, *,
     Parameters
     ----------
     local_epsilon
-        ε0 of the randomized response (binary: ln((2 − f)/f) for flip probability f).
+        ε0 of the randomized response (binary: ln((2 − f)/f) for randomization probability f).
     n, epsilon
         As in :func:`fmt_numerical_delta`.
     k
