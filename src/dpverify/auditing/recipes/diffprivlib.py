@@ -49,7 +49,7 @@ __all__ = ["laplace", "laplace_bounded_domain", "geometric", "exponential", "gau
 _BUILT = threading.local()
 
 
-class MechanismCall:
+class _MechanismCall:
     """``call(data, random_state)``: one ``randomise`` of ``diffprivlib.mechanisms.<mechanism>(**options)``.
 
     The mechanism is built once per ``random_state`` (per chunk of calls) and
@@ -75,7 +75,7 @@ class MechanismCall:
         return built[3].randomise() if self.utility else built[3].randomise(data)
 
 
-class ToolCall:
+class _ToolCall:
     """``call(data, random_state)``: ``diffprivlib.tools.<tool>(data, **options)`` on a fresh ``BudgetAccountant``."""
 
     def __init__(self, tool: str, options: dict[str, Any]) -> None:
@@ -97,7 +97,7 @@ def _text(options: dict[str, Any]) -> str:
 def _recipe(mechanism: str, options: dict[str, Any], x: Any, x_prime: Any, guarantee: Any,
             where: dict[str, Any], utility: bool = False) -> Recipe:
     return Recipe(name=f"diffprivlib.mechanisms.{mechanism}({_text(options)})",
-                  sampler=sampler_from_calls(MechanismCall(mechanism, options, utility),
+                  sampler=sampler_from_calls(_MechanismCall(mechanism, options, utility),
                                              seeding="random_state", **where),
                   x=x, x_prime=x_prime, guarantee=guarantee)
 
@@ -183,10 +183,10 @@ def binary(epsilon: float = 1.0, *, n_jobs: Any = 1, executor: Any = None) -> Re
 
 def snapping(epsilon: float = 1.0, *, sensitivity: float = 1.0, lower: float = 0.0,
              upper: float = 4.0, n_jobs: Any = 1, executor: Any = None) -> Recipe:
-    """``Snapping(epsilon, sensitivity, lower, upper)`` (Mironov 2012's float-safe Laplace): claim ε-DP; pair ``(lower, lower + sensitivity)``.
+    """``Snapping(epsilon, sensitivity, lower, upper)``: claim ε-DP; pair ``(lower, lower + sensitivity)``.
 
-    Outputs are clamped to ``[lower, upper]`` and snapped to a power-of-two
-    grid; the float attack finds no artefact to exploit.
+    Mironov 2012's float-safe Laplace: outputs are clamped to
+    ``[lower, upper]`` and snapped to a power-of-two grid.
     """
     epsilon, sensitivity = check_epsilon(epsilon, allow_zero=False), check_positive(sensitivity, "sensitivity")
     lower, upper = check_finite(lower, "lower"), check_finite(upper, "upper")
@@ -200,7 +200,7 @@ def snapping(epsilon: float = 1.0, *, sensitivity: float = 1.0, lower: float = 0
 def _tool(tool: str, options: dict[str, Any], x: Any, x_prime: Any, epsilon: float,
           neighbouring: str, where: dict[str, Any]) -> Recipe:
     return Recipe(name=f"diffprivlib.tools.{tool}(array, {_text(options)})",
-                  sampler=sampler_from_calls(ToolCall(tool, options), seeding="random_state",
+                  sampler=sampler_from_calls(_ToolCall(tool, options), seeding="random_state",
                                              **where),
                   x=x, x_prime=x_prime, guarantee=PureDP(epsilon), neighbouring=neighbouring)
 

@@ -21,9 +21,12 @@ Examples
 --------
 >>> recipe = randomized_response(epsilon=1.0)
 >>> recipe.name
-"opendp.measurements.make_randomized_response(categories=[0, 1], prob=0.7310585786300049)"
->>> round(recipe.guarantee.epsilon, 6)
+'opendp.measurements.make_randomized_response(categories=[0, 1], prob=0.731058578630005)'
+>>> round(recipe.guarantee.epsilon, 6)   # OpenDP's own map, rounded up by it
 1.0
+>>> report = recipe.audit(epsilon=0.25, samples=2_000, seed=1)   # a false claim
+>>> report.violation, report.reproducible   # OpenDP takes no seed
+(True, False)
 """
 
 from __future__ import annotations
@@ -36,8 +39,7 @@ from dpverify.auditing.adapters import sampler_from_calls
 from dpverify.auditing.recipes.recipe import Recipe
 from dpverify.guarantees import ApproxDP, PureDP
 
-__all__ = ["laplace", "gaussian", "report_noisy_max", "randomized_response", "RECIPES",
-           "MeasurementCall"]
+__all__ = ["laplace", "gaussian", "report_noisy_max", "randomized_response", "RECIPES"]
 
 #: Measurements built in this process, by their description.
 _BUILT: dict[tuple, Any] = {}
@@ -81,7 +83,7 @@ def _claim(description: tuple, delta: float) -> PureDP | ApproxDP:
     return ApproxDP(float(epsilon), float(delta))
 
 
-class MeasurementCall:
+class _MeasurementCall:
     """``call(data)``: one invocation of the OpenDP measurement ``description`` names (picklable)."""
 
     def __init__(self, description: tuple) -> None:
@@ -94,7 +96,7 @@ class MeasurementCall:
 def _recipe(name: str, description: tuple, x: Any, x_prime: Any, delta: float,
             where: dict[str, Any]) -> Recipe:
     return Recipe(name=f"opendp.measurements.{name}", x=x, x_prime=x_prime,
-                  sampler=sampler_from_calls(MeasurementCall(description), seeding="none",
+                  sampler=sampler_from_calls(_MeasurementCall(description), seeding="none",
                                              **where),
                   guarantee=_claim(description, delta))
 
@@ -136,8 +138,10 @@ def gaussian(sigma: float = 1.0, delta: float = 1e-5, *, integers: bool = False,
 
 def report_noisy_max(scale: float = 1.0, *, categories: int = 4, n_jobs: Any = 1,
                      executor: Any = None) -> Recipe:
-    """``make_noisy_max`` (exponential noise, i.e. permute-and-flip (McKenna & Sheldon 2020), under max_divergence; monotonic ℓ∞ scores) over ``categories`` scores: claim ``1/scale``-DP.
+    """``make_noisy_max`` over ``categories`` scores (monotonic ℓ∞): claim ``1/scale``-DP.
 
+    Its noise under ``max_divergence`` is exponential: report-noisy-max as
+    permute-and-flip (McKenna & Sheldon 2020), which OpenDP cites.
     Pair: scores ``(1, 0, …, 0)`` and all zeros (monotonic: every score moves
     by at most 1, in one direction). Output: the index of the noisy maximum.
     """
