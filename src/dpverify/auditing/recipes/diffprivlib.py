@@ -37,7 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from dpverify._validation import check_epsilon, check_finite, check_positive, check_positive_int, value_error
+from dpverify._validation import (
+    check_epsilon,
+    check_finite,
+    check_int_at_least,
+    check_positive,
+    check_positive_int,
+    value_error,
+)
 from dpverify.auditing.adapters import sampler_from_calls
 from dpverify.auditing.recipes.recipe import Recipe
 from dpverify.guarantees import ApproxDP, PureDP
@@ -102,6 +109,14 @@ def _recipe(mechanism: str, options: dict[str, Any], x: Any, x_prime: Any, guara
                   x=x, x_prime=x_prime, guarantee=guarantee)
 
 
+def _check_domain(lower: Any, upper: Any, sensitivity: float) -> tuple[float, float]:
+    """``[lower, upper]`` finite and wide enough for the pair ``(lower, lower + sensitivity)``."""
+    lower, upper = check_finite(lower, "lower"), check_finite(upper, "upper")
+    if not lower + sensitivity <= upper:
+        raise value_error("upper", upper, f">= lower + sensitivity = {lower + sensitivity!r}")
+    return lower, upper
+
+
 def laplace(epsilon: float = 1.0, *, sensitivity: float = 1.0, n_jobs: Any = 1,
             executor: Any = None) -> Recipe:
     """``Laplace(epsilon, sensitivity)``: claim ε-DP; pair ``(0, sensitivity)``, on which ε is tight.
@@ -125,9 +140,7 @@ def laplace_bounded_domain(epsilon: float = 1.0, *, sensitivity: float = 1.0, lo
     the claim (an audit is tight only to that).
     """
     epsilon, sensitivity = check_epsilon(epsilon, allow_zero=False), check_positive(sensitivity, "sensitivity")
-    lower, upper = check_finite(lower, "lower"), check_finite(upper, "upper")
-    if not lower + sensitivity <= upper:
-        raise value_error("upper", upper, f">= lower + sensitivity = {lower + sensitivity!r}")
+    lower, upper = _check_domain(lower, upper, sensitivity)
     options = {"epsilon": epsilon, "sensitivity": sensitivity, "lower": lower, "upper": upper}
     return _recipe("LaplaceBoundedDomain", options, lower, lower + sensitivity, PureDP(epsilon),
                    {"n_jobs": n_jobs, "executor": executor})
@@ -151,9 +164,8 @@ def exponential(epsilon: float = 1.0, *, categories: int = 8, n_jobs: Any = 1,
     which tends to ``e^ε`` as ``k = categories`` grows (at ε = 1, k = 8:
     0.872).
     """
-    epsilon, categories = check_epsilon(epsilon, allow_zero=False), check_positive_int(categories, "categories")
-    if categories < 2:
-        raise value_error("categories", categories, ">= 2")
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    categories = check_int_at_least(categories, "categories", 2)
     x = (1.0,) + (0.0,) * (categories - 1)
     x_prime = (0.0,) + (1.0,) * (categories - 1)
     return _recipe("Exponential", {"epsilon": epsilon, "sensitivity": 1.0}, x, x_prime,
@@ -189,9 +201,7 @@ def snapping(epsilon: float = 1.0, *, sensitivity: float = 1.0, lower: float = 0
     ``[lower, upper]`` and snapped to a power-of-two grid.
     """
     epsilon, sensitivity = check_epsilon(epsilon, allow_zero=False), check_positive(sensitivity, "sensitivity")
-    lower, upper = check_finite(lower, "lower"), check_finite(upper, "upper")
-    if not lower + sensitivity <= upper:
-        raise value_error("upper", upper, f">= lower + sensitivity = {lower + sensitivity!r}")
+    lower, upper = _check_domain(lower, upper, sensitivity)
     options = {"epsilon": epsilon, "sensitivity": sensitivity, "lower": lower, "upper": upper}
     return _recipe("Snapping", options, lower, lower + sensitivity, PureDP(epsilon),
                    {"n_jobs": n_jobs, "executor": executor})
@@ -225,9 +235,8 @@ def var(epsilon: float = 1.0, *, users: int = 10, n_jobs: Any = 1, executor: Any
     Pair: all zeros (variance 0) and all zeros but one 1 (variance
     ``(users − 1)/users²``, diffprivlib's sensitivity).
     """
-    epsilon, users = check_epsilon(epsilon, allow_zero=False), check_positive_int(users, "users")
-    if users < 2:
-        raise value_error("users", users, ">= 2")
+    epsilon = check_epsilon(epsilon, allow_zero=False)
+    users = check_int_at_least(users, "users", 2)
     x = np.zeros(users)
     x_prime = x.copy()
     x_prime[-1] = 1.0

@@ -34,7 +34,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dpverify._validation import check_delta, check_epsilon, check_positive, check_positive_int, value_error
+from dpverify._validation import (
+    check_delta,
+    check_epsilon,
+    check_int_at_least,
+    check_positive,
+    value_error,
+)
 from dpverify.auditing.adapters import sampler_from_calls
 from dpverify.auditing.recipes.recipe import Recipe
 from dpverify.guarantees import ApproxDP, PureDP
@@ -146,9 +152,7 @@ def report_noisy_max(scale: float = 1.0, *, categories: int = 4, n_jobs: Any = 1
     by at most 1, in one direction). Output: the index of the noisy maximum.
     """
     scale = check_positive(scale, "scale")
-    categories = check_positive_int(categories, "categories")
-    if categories < 2:
-        raise value_error("categories", categories, ">= 2")
+    categories = check_int_at_least(categories, "categories", 2)
     x = [1] + [0] * (categories - 1)
     return _recipe(f"make_noisy_max(vector_domain(atom_domain(T='i64')), scale={scale!r})",
                    ("report_noisy_max", scale), x, [0] * categories, 0.0,
@@ -159,9 +163,7 @@ def randomized_response(epsilon: float = 1.0, *, categories: int = 2, n_jobs: An
                         executor: Any = None) -> Recipe:
     """``make_randomized_response(categories, prob)`` with ``prob = e^ε/(e^ε + k − 1)``: claim ε-DP; pair ``(0, 1)``, tight."""
     epsilon = check_epsilon(epsilon, allow_zero=False)
-    categories = check_positive_int(categories, "categories")
-    if categories < 2:
-        raise value_error("categories", categories, ">= 2")
+    categories = check_int_at_least(categories, "categories", 2)
     probability = math.exp(epsilon) / (math.exp(epsilon) + categories - 1)
     labels = tuple(range(categories))
     return _recipe(f"make_randomized_response(categories={list(labels)!r}, prob={probability!r})",
