@@ -25,7 +25,13 @@ Two markdown tables:
   spends on each built-in violation, against the smallest fixed size (of
   10^4·2^k) that flags it with the same seed.
 
-``--only throughput catalogue dpsniper sequential`` picks tables.
+* **adapters** — the overhead of :func:`dpverify.auditing.sampler_from_calls`
+  on one-output-per-call mechanisms (numpy, diffprivlib, OpenDP) against the
+  library's own per-call cost divided by the workers
+  (``benchmarks/_adapters.py``; ``--adapter-calls``, ``--adapter-jobs``).
+
+``--only throughput catalogue dpsniper sequential adapters`` picks tables (all but
+``adapters`` by default).
 
 Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
 pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
@@ -215,6 +221,8 @@ def main() -> None:
     parser.add_argument("--dpsniper-pilot", type=float, default=2e6)
     parser.add_argument("--dpsniper-mechanisms", nargs="*", default=None)
     parser.add_argument("--sequential-max", type=float, default=1e7)
+    parser.add_argument("--adapter-calls", type=float, default=2e5)
+    parser.add_argument("--adapter-jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--only", nargs="+", default=["throughput", "catalogue", "dpsniper",
                                                       "sequential"])
     args = parser.parse_args()
@@ -231,6 +239,11 @@ def main() -> None:
     if "sequential" in args.only:
         print("\n## Sequential against fixed-size audits (confidence 0.95, seed 1)\n")
         print("\n".join(sequential(int(args.sequential_max))))
+    if "adapters" in args.only:
+        from _adapters import adapters  # deferred: imports the optional peer libraries it times
+
+        print("\n## Adapter overhead: sampler_from_calls against the library's own loop\n")
+        print("\n".join(adapters(int(args.adapter_calls), args.adapter_jobs, args.repeats)))
 
 
 if __name__ == "__main__":

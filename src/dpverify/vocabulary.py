@@ -201,6 +201,8 @@ GENERAL: dict[str, str] = {
     "max_samples": "largest number of samples per input a sequential audit may draw",
     "first_samples": "samples per input of a sequential audit's first stage",
     "chunk_samples": "samples drawn per chunk (bounds memory)",
+    "reproducible": "False when outputs come from a source the seed cannot set: the same seed gives another result",
+    "seeding": "how a one-output-per-call mechanism gets its randomness: 'generator', 'random_state', 'none', or a callable seeding a global source",
     "pilot_samples": "samples per input of a search's pilot stage",
     "search_samples": "samples per input used to choose the events",
     "certify_samples": "samples per input used to certify the bound",

@@ -13,6 +13,10 @@
 * :func:`audit_model` — a lower bound valid *under a stated noise model*
   (Gaussian, Laplace, randomized response), labelled as such;
   :func:`weakest_profile` for :func:`audit_curve`.
+* :func:`sampler_from_calls` — a mechanism that releases one output per call
+  (a real library's: diffprivlib, OpenDP) as the sampler every audit takes,
+  its calls in parallel; :mod:`dpverify.auditing.recipes` — diffprivlib's and
+  OpenDP's mechanisms ready to audit against their own claims.
 * :func:`exact_epsilon`, :func:`exact_delta` — the exact privacy of a pair of
   finite pmfs, to cross-check the statistical path.
 * :func:`clopper_pearson`, :func:`epsilon_lower_bound`, :func:`delta_lower_bound`
@@ -34,6 +38,7 @@ certification splits, chunked counting, the simultaneous bounds).
 """
 
 from dpverify._deprecation import renamed_attributes
+from dpverify.auditing.adapters import sampler_from_calls
 from dpverify.auditing.audit import audit
 from dpverify.auditing.curves import audit_curve, claimed_delta_curve
 from dpverify.auditing.divergences import HockeyStickBound, hockey_stick_lower_bound
@@ -56,6 +61,7 @@ from dpverify.auditing.sequential import audit_sequential
 
 __all__ = [
     "audit",
+    "sampler_from_calls",
     "audit_curve",
     "audit_interactive",
     "audit_search",

@@ -92,6 +92,10 @@ class AuditReport:
     conditional
         ``epsilon_lower_bound`` is ``ln(ratio_lower)`` (better than
         ``ln(p_low/p'_high)``, which is then smaller).
+    reproducible
+        ``False`` when the sampler draws from a source the seed cannot set
+        (:func:`~dpverify.auditing.adapters.sampler_from_calls` with
+        ``seeding="none"``, e.g. OpenDP): the same seed gives another report.
     """
 
     guarantee: PureDP | ApproxDP
@@ -114,6 +118,7 @@ class AuditReport:
     mode: str = "fixed"
     ratio_lower: float | None = None
     conditional: bool = False
+    reproducible: bool = True
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -146,6 +151,8 @@ class AuditReport:
              f"  multiple testing     Bonferroni over {self.bounds} one-sided bounds"),
             f"  time                 {self.seconds:.3f} s",
         ]
+        if not self.reproducible:
+            lines.insert(-1, "  reproducible         no: the sampler's source is not set by the seed")
         if self.stages:
             lines.insert(-1, "  sequential stages    " + ", ".join(
                 f"{n} -> {b:.4g}" for n, b in self.stages)
@@ -178,6 +185,7 @@ class AuditReport:
             "stages": [[n, _number(b)] for n, b in self.stages],
             "ratio_lower": None if self.ratio_lower is None else _number(self.ratio_lower),
             "conditional": self.conditional,
+            "reproducible": self.reproducible,
         }
 
 
