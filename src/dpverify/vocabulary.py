@@ -220,6 +220,7 @@ GENERAL: dict[str, str] = {
     "bounds": "certified bounds",
     "estimate": "a point estimate (not a bound)",
     "conditional": "True: also certify the conditional ratio bound",
+    "rerun": "True: re-audit a flagged test on fresh, independent samples and fail only if the violation reproduces",
     "next_step": "what to try after an audit that found nothing: why counting could not refute, and what can",
     "ceiling": "the largest ε any event can certify at an audit's size",
     "smallest_probability": "the least probability, under one input, of an event that can certify a violation",

@@ -9,8 +9,7 @@ import pytest
 from scipy import stats
 
 from dpverify.accountants.calibrate import analytic_gaussian_sigma, classical_gaussian_sigma
-from dpverify.auditing import audit
-from dpverify.auditing import _model_checks
+from dpverify.auditing import _model_checks, audit
 from dpverify.auditing.model import audit_model, gaussian_epsilon_lower, weakest_profile
 from dpverify.errors import AuditError
 from dpverify.mechanisms.continuous import gaussian_privacy_profile
