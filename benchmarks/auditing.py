@@ -23,9 +23,16 @@ Two markdown tables:
   DP-Sniper's published ``eps_lcb``;
 * **sequential** — samples per side a sequential audit (``samples="auto"``)
   spends on each built-in violation, against the smallest fixed size (of
-  10^4·2^k) that flags it with the same seed.
+  10^4·2^k) that flags it with the same seed;
+* **families** — each event family's throughput (samples per second per side)
+  on a mechanism of its kind, forced with ``events=``: *threshold* on scalar
+  Laplace, *classifier* on a 5-coordinate noisy histogram, *sentinel* on
+  DP-Sniper's SVT3 (10 queries, ⊥ = −1000 sentinels), *mixed* on report-noisy-max
+  releasing (index, value); end to end, and with the sampler's own time (both
+  sides, one thread) taken out — the events' share. Targets (issue 26 §4): scalar
+  ≥ 10^7, vector families ≥ 10^6 samples/s/side.
 
-``--only throughput catalogue dpsniper sequential`` picks tables.
+``--only throughput catalogue dpsniper sequential families`` picks tables.
 
 Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
 pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
@@ -68,6 +75,7 @@ import argparse
 import math
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -206,6 +214,51 @@ def sequential(max_samples: int) -> list[str]:
     return rows
 
 
+def _family_cases() -> list[tuple[str, str, Any, Any, Any, float]]:
+    """``(family, mechanism, sampler, x, x', claim ε)`` of the families table."""
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _dpsniper_mechanisms import MECHANISMS
+
+    def histogram(data, size, rng):
+        return np.asarray(data) + simulation_laplace(1.0, rng=rng, size=(size, 5))
+
+    svt3 = MECHANISMS["SVT3"][0]
+    above = np.zeros(10)
+    above[-1] = 2.0
+    noisy_max = CATALOGUE["noisy_max_with_value"]
+    return [("threshold", "Laplace(1), scalar", _laplace, 0.0, 1.0, 1.0),
+            ("classifier", "noisy histogram, 5 coordinates", histogram, np.zeros(5),
+             np.eye(5)[0], 1.0),
+            ("sentinel", "SVT3 (DP-Sniper), 10 queries", svt3, above, np.ones(10), 0.1),
+            ("mixed", "noisy max with value (record)", noisy_max.sampler, noisy_max.x,
+             noisy_max.x_prime, noisy_max.epsilon)]
+
+
+def families(samples: int) -> list[str]:
+    """Per event family: end-to-end audit throughput, and without the sampler's own time."""
+    rows = ["| family | mechanism | samples per side | audit s | samples/s/side | sampler alone, "
+            "both sides (s) | samples/s/side without sampling | ε lower bound |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for family, name, sampler, x, x_prime, claim in _family_cases():
+        start = time.perf_counter()
+        report = audit(sampler, x, x_prime, epsilon=claim, samples=samples, seed=1,
+                       events=family)
+        seconds = time.perf_counter() - start
+        rng = np.random.default_rng(0)
+        start = time.perf_counter()
+        for data in (x, x_prime):
+            for done in range(0, samples, 1 << 16):
+                sampler(data, min(1 << 16, samples - done), rng)
+        sampling = time.perf_counter() - start
+        rest = max(seconds - sampling, 1e-9)
+        rows.append(f"| {family} | {name} | {samples:.0e} | {seconds:.2f} | {samples / seconds:.3g} "
+                    f"| {sampling:.2f} | {samples / rest:.3g} | {report.epsilon_lower_bound:.4f} |")
+        print(rows[-1], file=sys.stderr, flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e5, 1e6, 1e7])
@@ -215,8 +268,9 @@ def main() -> None:
     parser.add_argument("--dpsniper-pilot", type=float, default=2e6)
     parser.add_argument("--dpsniper-mechanisms", nargs="*", default=None)
     parser.add_argument("--sequential-max", type=float, default=1e7)
+    parser.add_argument("--family-samples", type=float, default=1e6)
     parser.add_argument("--only", nargs="+", default=["throughput", "catalogue", "dpsniper",
-                                                      "sequential"])
+                                                      "sequential", "families"])
     args = parser.parse_args()
     if "throughput" in args.only:
         print("## Throughput\n")
@@ -231,6 +285,9 @@ def main() -> None:
     if "sequential" in args.only:
         print("\n## Sequential against fixed-size audits (confidence 0.95, seed 1)\n")
         print("\n".join(sequential(int(args.sequential_max))))
+    if "families" in args.only:
+        print("\n## Event families: throughput (seed 1)\n")
+        print("\n".join(families(int(args.family_samples))))
 
 
 if __name__ == "__main__":
