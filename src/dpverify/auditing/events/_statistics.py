@@ -106,7 +106,21 @@ class ClassifierScore:
         return np.concatenate(parts, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return self.features(samples) @ self.weights + self.bias
+        """``features(y)·w + bias``, block by block (the feature matrix is never built)."""
+        table = rows(samples)
+        width = len(self.centre)
+        w = self.weights
+        z = (table - self.centre) / self.scale
+        score = z @ w[:width] + (z * z) @ w[width:2 * width] + self.bias
+        start = 2 * width
+        for (column, value), weight in zip(self.flags, w[start:start + len(self.flags)]):
+            score += weight * (table[:, column] == value)
+        start += len(self.flags)
+        if self.masked:
+            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_scale)
+            score += m @ w[start:start + len(self.masked)]
+            score += (m * m) @ w[start + len(self.masked):]
+        return score
 
 
 @dataclass(frozen=True, eq=False)
