@@ -150,3 +150,33 @@ def test_categorical_columns_alone_beside_sentinel_columns() -> None:
 
     report = audit(sampler, 0, 1, epsilon=1.0, samples=200_000, seed=1, events="sentinel")
     assert report.violation and "categorical columns" in report.event.description
+
+
+def test_last_result_memoises_per_array_object_and_thread() -> None:
+    """A hit only for the very same live array and owner; other arrays and threads recompute."""
+    import threading
+
+    from dpverify.auditing.events._statistics import last_result
+
+    calls = []
+
+    def compute(values):
+        calls.append(1)
+        return values * 2
+
+    owner = object()
+    first = np.arange(5.0)
+    result = last_result(owner, "double", first, lambda: compute(first))
+    assert last_result(owner, "double", first, lambda: compute(first)) is result
+    assert not result.flags.writeable and len(calls) == 1
+    copy = first.copy()  # equal values, another object: recomputed
+    assert last_result(owner, "double", copy, lambda: compute(copy)).tolist() == result.tolist()
+    assert len(calls) == 2
+    assert last_result(object(), "double", copy, lambda: compute(copy)) is not None
+    assert len(calls) == 3  # another owner
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(
+        last_result(owner, "double", copy, lambda: compute(copy))))
+    worker.start()
+    worker.join()
+    assert len(calls) == 4 and seen[0].tolist() == (copy * 2).tolist()  # per-thread memo

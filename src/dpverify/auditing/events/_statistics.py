@@ -8,6 +8,8 @@ a bin) in a likelihood-ratio order.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +20,7 @@ from scipy import optimize, special
 from dpverify._deprecation import renamed_parameters
 from dpverify.errors import AuditError
 
-__all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
+__all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins", "last_result",
            "CategoryValue", "MixedCoder", "FloatBits", "Projection", "CoordinateRatios", "recurring_values", "categorical_columns", "rows", "output_kind",
            "fit_logistic", "MAX_CATEGORIES"]
 
@@ -104,7 +106,21 @@ class ClassifierScore:
         return np.concatenate(parts, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return self.features(samples) @ self.weights + self.bias
+        """``features(y)·w + bias``, block by block (the feature matrix is never built)."""
+        table = rows(samples)
+        width = len(self.centre)
+        w = self.weights
+        z = (table - self.centre) / self.scale
+        score = z @ w[:width] + (z * z) @ w[width:2 * width] + self.bias
+        start = 2 * width
+        for (column, value), weight in zip(self.flags, w[start:start + len(self.flags)]):
+            score += weight * (table[:, column] == value)
+        start += len(self.flags)
+        if self.masked:
+            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_scale)
+            score += m @ w[start:start + len(self.masked)]
+            score += (m * m) @ w[start + len(self.masked):]
+        return score
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,6 +195,40 @@ class CoordinateRatios:
         return total
 
 
+_LAST = threading.local()
+#: Most memoised results :func:`last_result` keeps per thread.
+_LAST_SIZE = 8
+
+
+def last_result(owner: Any, tag: Any, samples: Any, compute: Callable[[], np.ndarray]
+                ) -> np.ndarray:
+    """``compute()``, memoised per thread for the last array ``samples`` seen by ``(owner, tag)``.
+
+    Counting a chunk (and pruning the search's candidates) evaluates many
+    statistics that share an expensive first step (a sentinel view, the keys of
+    one coder) on the very same array, one after another. The array is held
+    by a weak reference — a hit is the same live object, never a recycled
+    address — and the entry holds ``owner``, so its identity is not recycled
+    either; entries die with their arrays. Results are read-only.
+    Statistics stay pure functions of their input: the memo only skips
+    recomputing one.
+    """
+    if not isinstance(samples, np.ndarray):
+        return compute()
+    memo = _LAST.__dict__.setdefault("memo", {})
+    key = (id(owner), tag)
+    entry = memo.get(key)
+    if entry is not None and entry[0]() is samples and entry[2] is owner:
+        return entry[1]
+    result = compute()
+    result.flags.writeable = False
+    if len(memo) >= _LAST_SIZE:
+        memo.clear()
+    memo[key] = (weakref.ref(samples), result, owner)
+    weakref.finalize(samples, memo.pop, key, None)
+    return result
+
+
 @dataclass(frozen=True, eq=False)
 class KeyCoder:
     """Integer key of a discrete output (row): mixed radix over the search split's ranges.
@@ -205,7 +255,10 @@ class KeyCoder:
         with np.errstate(invalid="ignore"):
             offsets = np.nan_to_num(table, nan=-1).astype(np.int64) - self.lows
         inside = np.all((offsets >= 0) & (offsets < self.spans), axis=1) & integral
-        return np.where(inside, offsets @ self.strides, -1)
+        keys = offsets[:, 0] * self.strides[0]  # column by column: int64 matmul has no BLAS
+        for column in range(1, offsets.shape[1]):
+            keys += offsets[:, column] * self.strides[column]
+        return np.where(inside, keys, -1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -256,7 +309,8 @@ class CategoryValue:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
-        keys = self.coder(table[:, list(self.columns)])
+        keys = last_result(self.coder, ("category keys", self.columns), samples,
+                           lambda: self.coder(table[:, list(self.columns)]))
         return np.where(keys == self.category, table[:, self.value].astype(np.float64), self.fill)
 
 
@@ -286,7 +340,7 @@ class MixedCoder:
         return np.stack(columns, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return self.inner(self.table(samples))
+        return last_result(self, "mixed keys", samples, lambda: self.inner(self.table(samples)))
 
 
 @dataclass(frozen=True, eq=False)
