@@ -45,7 +45,7 @@ def test_claimed_epsilon_is_the_accountants() -> None:
 def test_reference_noise_is_sigma_c_on_the_sum() -> None:
     """Excluded canaries' coordinates see only noise: Σ_t of T draws N(0, σ²) (over C)."""
     run, included, config = _run(canaries=400, clipping_norm=3.0)
-    out = run.totals[~included] / math.sqrt(config.steps)
+    out = run.update_sums[~included] / math.sqrt(config.steps)
     variance = np.mean(out ** 2)
     standard_error = config.noise_multiplier ** 2 * math.sqrt(2 / len(out))
     assert abs(variance - config.noise_multiplier ** 2) < 5 * standard_error
@@ -54,9 +54,9 @@ def test_reference_noise_is_sigma_c_on_the_sum() -> None:
 def test_reference_clips_each_example_and_samples_each_step_with_rate_q() -> None:
     """Noiseless: an included canary adds C (its gradient G = 100 C clipped) at Binomial(T, q) steps."""
     run, included, config = _run(noise_multiplier=NOISELESS)
-    counts = run.totals[included]
+    counts = run.update_sums[included]
     assert np.allclose(counts, np.round(counts), atol=1e-5)
-    assert np.allclose(run.totals[~included], 0.0, atol=1e-5)
+    assert np.allclose(run.update_sums[~included], 0.0, atol=1e-5)
     q, steps = config.sampling_probability, config.steps
     standard_error = math.sqrt(steps * q * (1 - q) / len(counts))
     assert abs(counts.mean() - steps * q) < 5 * standard_error
@@ -76,14 +76,14 @@ def test_reference_clips_data_gradients_too() -> None:
 def test_noise_on_mean_divides_the_noise_by_the_batch_size() -> None:
     run, included, config = _run("noise_on_mean", canaries=400)
     batch = config.sampling_probability * (config.dataset_size + included.sum())
-    out = run.totals[~included] / math.sqrt(config.steps)
+    out = run.update_sums[~included] / math.sqrt(config.steps)
     ratio = np.sqrt(np.mean(out ** 2)) / (config.noise_multiplier / batch)
     assert 0.8 < ratio < 1.2
 
 
 def test_no_clipping_releases_the_whole_gradient() -> None:
     run, included, config = _run("no_clipping", noise_multiplier=NOISELESS)
-    per_step = run.maxima[included]
+    per_step = run.update_maxima[included]
     assert np.allclose(per_step[per_step > 0], config.canary_gradient_norm)
 
 
@@ -91,7 +91,7 @@ def test_clipping_after_aggregation_bounds_the_mean_not_each_example() -> None:
     """Noiseless: a sampled canary moves its coordinate by up to B·C (the clipped mean × B), > C."""
     run, included, config = _run("clipping_after_aggregation", noise_multiplier=NOISELESS)
     batch = config.sampling_probability * (config.dataset_size + included.sum())
-    largest = run.maxima[included]
+    largest = run.update_maxima[included]
     assert largest.max() <= batch * (1 + 1e-9)
     assert np.median(largest) > 2.0  # the reference's largest is 1 (one clipped C)
 
@@ -101,24 +101,24 @@ def test_shuffled_batches_repeat_each_record_once_per_epoch_at_one_position() ->
     records = config.dataset_size + included.sum()
     size = round(config.sampling_probability * records)
     assert run.period == records // size
-    visits = np.abs(run.by_position[:, included]) > 0.5
+    visits = np.abs(run.update_sums_by_position[:, included]) > 0.5
     assert set(visits.sum(axis=0)) <= {0, 1}  # one position (0: the dropped remainder)
     assert visits.sum() >= included.sum() - size
-    epochs_seen = run.by_position[:, included].max(axis=0)
+    epochs_seen = run.update_sums_by_position[:, included].max(axis=0)
     assert set(np.round(epochs_seen[epochs_seen > 0.5])) <= {config.steps // run.period,
                                                              config.steps // run.period + 1}
 
 
 def test_canary_in_every_batch_is_in_every_step() -> None:
     run, included, config = _run("canary_in_every_batch", noise_multiplier=NOISELESS)
-    assert np.allclose(run.totals[included], config.steps)
+    assert np.allclose(run.update_sums[included], config.steps)
 
 
 def test_noise_reused_cancels_in_the_range() -> None:
     run, included, _ = _run("noise_reused")
-    assert np.all(run.maxima[~included] == run.minima[~included])
+    assert np.all(run.update_maxima[~included] == run.update_minima[~included])
     reference, _, _ = _run(None)
-    assert np.all(reference.maxima > reference.minima)
+    assert np.all(reference.update_maxima > reference.update_minima)
 
 
 def test_input_canaries_are_mislabelled_and_learnt_when_included() -> None:

@@ -62,7 +62,7 @@ def _audit(name: str, seed: int, canary_type: str = "gradient", score: str | Non
     variant = dp_sgd_variant(name)
     rng = np.random.default_rng(seed)
     included = rng.random(CANARIES) < 0.5  # the auditor's randomisation, drawn before training
-    scores = variant.trainer(canary_type=canary_type, score=score)(included, rng)
+    scores = variant.trainer(canary_type=canary_type, canary_score=score)(included, rng)
     return one_run_lower_bound(scores, included, variant.delta)
 
 
@@ -81,7 +81,7 @@ def test_catalogue_covers_the_bugs() -> None:
     claims = {variant.claimed_epsilon for variant in DP_SGD_VARIANTS.values()}
     assert len(claims) == 1 and 1.0 < claims.pop() < 2.0
     assert [v.correct for v in DP_SGD_VARIANTS.values()] == [True] + [False] * len(BUGS)
-    assert all(v.score in SCORES for v in DP_SGD_VARIANTS.values())
+    assert all(v.canary_score in SCORES for v in DP_SGD_VARIANTS.values())
 
 
 def test_trainer_scores_every_canary() -> None:
@@ -94,11 +94,11 @@ def test_trainer_scores_every_canary() -> None:
 
 def test_bad_scores_are_refused() -> None:
     variant = dp_sgd_variant("dp_sgd")
-    with pytest.raises(ValueError, match="score"):
-        variant.trainer(score="accuracy")
+    with pytest.raises(ValueError, match="canary_score"):
+        variant.trainer(canary_score="accuracy")
     with pytest.raises(TypeError, match="loss"):
-        variant.trainer(score="loss")(np.ones(2, dtype=bool), np.random.default_rng(0))
-    with pytest.raises(TypeError, match="run"):
+        variant.trainer(canary_score="loss")(np.ones(2, dtype=bool), np.random.default_rng(0))
+    with pytest.raises(TypeError, match="training_run"):
         canary_scores("run", config=variant.config)
     with pytest.raises(ValueError, match="name"):
         dp_sgd_variant("dp-sgd")

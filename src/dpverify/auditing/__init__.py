@@ -25,7 +25,9 @@ candidate event): ``docs/proofs/auditing.md``.
 
 Layout: one public module per kind of audit (``audit``, ``curves``,
 ``sequential``, ``search``, ``interactive``, ``model``, ``divergences``),
-``planning``, ``estimators``, ``report``, ``exact`` and ``examples``;
+``planning``, ``estimators``, ``report``, ``exact`` and ``examples``
+(``dp_sgd`` and ``dp_sgd_variants``: a reference numpy DP-SGD, its canaries and
+its classic bugs, for audits of training runs);
 :mod:`dpverify.auditing.events` is the event search (candidate events and
 their statistics, the scalar, vector and sentinel families); the private
 ``_pipeline`` folder is the engine every sampling audit shares (argument

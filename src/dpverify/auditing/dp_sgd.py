@@ -170,11 +170,11 @@ class TrainingRun:
     ----------
     parameters : numpy.ndarray
         The final model: ``dimension`` data weights, then one weight per canary.
-    totals : numpy.ndarray
+    update_sums : numpy.ndarray
         ``Σ_t released[t]`` per canary.
-    maxima, minima : numpy.ndarray
+    update_maxima, update_minima : numpy.ndarray
         ``max_t`` and ``min_t`` of ``released[t]`` per canary.
-    by_position : numpy.ndarray
+    update_sums_by_position : numpy.ndarray
         ``(period, m)``: ``Σ_{t ≡ p mod period} released[t]``.
     period : int
         The steps per epoch of a run on fixed batches (``"shuffled_batches"``),
@@ -184,10 +184,10 @@ class TrainingRun:
     """
 
     parameters: np.ndarray = field(repr=False)
-    totals: np.ndarray = field(repr=False)
-    maxima: np.ndarray = field(repr=False)
-    minima: np.ndarray = field(repr=False)
-    by_position: np.ndarray = field(repr=False)
+    update_sums: np.ndarray = field(repr=False)
+    update_maxima: np.ndarray = field(repr=False)
+    update_minima: np.ndarray = field(repr=False)
+    update_sums_by_position: np.ndarray = field(repr=False)
     period: int
     accuracy: float
 
@@ -289,7 +289,7 @@ def train_dp_sgd(config: DPSGDConfig, included: np.ndarray, *, canary_type: str 
 
     >>> run = train_dp_sgd(DPSGDConfig(steps=20, dataset_size=100), np.ones(4, dtype=bool),
     ...                    rng=np.random.default_rng(0))
-    >>> run.parameters.shape, run.totals.shape
+    >>> run.parameters.shape, run.update_sums.shape
     ((12,), (4,))
     """
     if not isinstance(config, DPSGDConfig):
@@ -362,23 +362,21 @@ class _Trainer:
 
     def run(self) -> TrainingRun:
         config, m = self.config, self.m
-        totals, maxima, minima = np.zeros(m), np.full(m, -np.inf), np.full(m, np.inf)
+        sums, maxima, minima = np.zeros(m), np.full(m, -np.inf), np.full(m, np.inf)
         by_position = np.zeros((self.batches.period, m))
         step_size = config.learning_rate / self.expected_batch
         for step in range(config.steps):
             noisy = self.aggregate(*self.batches.at(step))
             self.theta -= step_size * noisy
             released = noisy[self.d:] / config.clipping_norm
-            totals += released
+            sums += released
             np.maximum(maxima, released, out=maxima)
             np.minimum(minima, released, out=minima)
             by_position[step % self.batches.period] += released
         predictions = self.features @ self.theta[:self.d] > 0
         accuracy = float(np.mean(predictions == (self.labels > 0.5)))
-        if m == 0:
-            maxima, minima = np.zeros(0), np.zeros(0)
-        return TrainingRun(self.theta, totals, maxima, minima, by_position,
-                           self.batches.period, accuracy)
+        return TrainingRun(self.theta, sums, maxima, minima, by_position, self.batches.period,
+                           accuracy)
 
 
 def _clip_factors(norms: np.ndarray, clipping_norm: float) -> np.ndarray:

@@ -53,9 +53,9 @@ SCORES: dict[str, str] = {
 }
 
 
-def canary_scores(run: TrainingRun, *, config: DPSGDConfig, canary_type: str = "gradient",
-                  score: str = "sum") -> np.ndarray:
-    """One score per canary of ``run`` (larger: looks included); see :data:`SCORES`.
+def canary_scores(training_run: TrainingRun, *, config: DPSGDConfig,
+                  canary_type: str = "gradient", canary_score: str = "sum") -> np.ndarray:
+    """One score per canary of ``training_run`` (larger: looks included); see :data:`SCORES`.
 
     For input canaries the white-box updates are signed by the canary's label
     (a label-1 canary's gradient at its coordinate is negative), and
@@ -67,24 +67,25 @@ def canary_scores(run: TrainingRun, *, config: DPSGDConfig, canary_type: str = "
     >>> canary_scores(run, config=config).shape
     (2,)
     """
-    if not isinstance(run, TrainingRun):
-        raise DpverifyTypeError(f"run={run!r} must be a TrainingRun (from train_dp_sgd)")
+    if not isinstance(training_run, TrainingRun):
+        raise DpverifyTypeError(f"training_run={training_run!r} must be a TrainingRun (from "
+                                "train_dp_sgd)")
     canary_type = check_choice(canary_type, "canary_type", CANARY_TYPES)
-    score = check_choice(score, "score", SCORES)
-    m, d = len(run.totals), config.dimension
+    score = check_choice(canary_score, "canary_score", SCORES)
+    run, m, d = training_run, len(training_run.update_sums), config.dimension
     if score == "range":
-        return run.maxima - run.minima
+        return run.update_maxima - run.update_minima
     if score == "loss":
         if canary_type != "input":
-            raise DpverifyTypeError("score='loss' needs canary_type='input' (a gradient canary "
+            raise DpverifyTypeError("canary_score='loss' needs canary_type='input' (a gradient canary "
                                     "has no input to evaluate the loss on)")
         features, labels = input_canaries(m, d)
         logits = features @ run.parameters[:d] + config.canary_feature * run.parameters[d:]
         return -np.logaddexp(0.0, -(2 * labels - 1) * logits)
     sign = np.ones(m) if canary_type == "gradient" else 1 - 2 * input_canaries(m, d)[1]
     if score == "sum":
-        return sign * run.totals
-    return (sign * run.by_position).max(axis=0)
+        return sign * run.update_sums
+    return (sign * run.update_sums_by_position).max(axis=0)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class DPSGDVariant:
     description: str
     config: DPSGDConfig
     correct: bool
-    score: str
+    canary_score: str
 
     @property
     def claimed_epsilon(self) -> float:
@@ -107,11 +108,11 @@ class DPSGDVariant:
         """The δ of the claim."""
         return self.config.delta
 
-    def trainer(self, *, canary_type: str = "gradient", score: str | None = None
+    def trainer(self, *, canary_type: str = "gradient", canary_score: str | None = None
                 ) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
         """``train(included, rng) -> scores``: train once with the included canaries, score all.
 
-        ``score`` defaults to the variant's white-box score for gradient
+        ``canary_score`` defaults to the variant's white-box score for gradient
         canaries and to ``"loss"`` for input canaries.
 
         >>> train = dp_sgd_variant("noise_reused").trainer()
@@ -119,13 +120,13 @@ class DPSGDVariant:
         'train_noise_reused'
         """
         canary_type = check_choice(canary_type, "canary_type", CANARY_TYPES)
-        chosen = check_choice(score or (self.score if canary_type == "gradient" else "loss"),
-                              "score", SCORES)
+        default = self.canary_score if canary_type == "gradient" else "loss"
+        chosen = check_choice(canary_score or default, "canary_score", SCORES)
         config = self.config
 
         def train(included: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             run = train_dp_sgd(config, included, canary_type=canary_type, rng=rng)
-            return canary_scores(run, config=config, canary_type=canary_type, score=chosen)
+            return canary_scores(run, config=config, canary_type=canary_type, canary_score=chosen)
 
         train.__name__ = f"train_{self.name}"
         return train
