@@ -140,7 +140,8 @@ GENERAL: dict[str, str] = {
     # --- accounting -----------------------------------------------------------------------
     "event": "a privacy event (a description of what was run, accounted by the accountant)",
     "events": "several privacy events, or (auditing) the output events to test, as the function says",
-    "method": "the accounting method, 'pld', 'rdp', 'zcdp' (or 'all' in the CLI)",
+    "method": "how a result is computed: the accounting method, 'pld', 'rdp', 'zcdp' (or 'all' in "
+              "the CLI), or a score audit's bound ('clopper-pearson', 'one-run', ...)",
     "sampling_probability": "probability q in [0, 1] that each record is in a Poisson-subsampled batch",
     "sample_rate": "Opacus's name for the sampling probability, kept only in PrivacyAccountant.step (the one documented exception)",
     "population_size": "number N of records sampling draws from (sampling without replacement)",
@@ -288,6 +289,28 @@ GENERAL: dict[str, str] = {
     "exact_pmfs_fn": "a function giving an example mechanism's exact output pmfs",
     "draw": "the outputs drawn once, reused by several audits",
     "start": "index of the first sample used",
+    # --- canary-score audits (auditing.scores) ------------------------------------------
+    "in_scores": "scores of the canaries included in training (higher: more likely included)",
+    "out_scores": "scores of the canaries held out of training",
+    "design": "how canary scores were produced: 'independent-runs' (each from its own run) or "
+              "'one-run' (all canaries in one run, each included with probability 1/2)",
+    "thresholds": "how a score audit chooses thresholds: 'bonferroni', 'split' or one fixed number",
+    "threshold": "a score threshold: guess 'in' when score >= threshold",
+    "lower_threshold": "one run: the score at or below which the audit guessed 'out'",
+    "tpr_lower": "certified lower bound on a rule's true-positive rate",
+    "fpr_upper": "certified upper bound on a rule's false-positive rate",
+    "canaries": "number of canaries (examples whose inclusion in training is audited)",
+    "in_canaries": "number of canaries included in training (in-scores)",
+    "out_canaries": "number of canaries held out (out-scores)",
+    "in_guesses": "one run: k+, how many highest scores were guessed 'in'",
+    "out_guesses": "one run: k-, how many lowest scores were guessed 'out'",
+    "guesses": "one run: r = k+ + k-, the guesses made (the rest abstain)",
+    "correct_guesses": "one run: how many of the guesses were right",
+    "claimed_epsilon": "the claim's epsilon at the audit's delta",
+    "ratio_epsilon": "the epsilon lower bound of the conditional ratio test (when it ran)",
+    "train": "the user's training-and-scoring function train(included, rng) -> scores",
+    "resamples": "number of bootstrap resamples",
+    "measure": "which estimate of a score audit ('auroc', 'max_accuracy', 'tpr_at_fpr')",
     # --- execution and runs --------------------------------------------------------------
     "seed": "seed of the run's random generator (an int ≥ 0, or None for fresh entropy)",
     "rng": "a numpy.random.Generator every random draw comes from",
@@ -469,7 +492,7 @@ BANDITS: dict[str, str] = {
     "sums": "per-batch sums of one shared draw",
     # --- claims ---------------------------------------------------------------------------
     "paper": "a paper's short name (chowdhury, tenenbaum, hanna, dpdpe, garcelon)",
-    "claim": "one claim of a paper",
+    "claim": "a claim: one claim of a paper, or the privacy guarantee a score audit tests",
     "source": "where a claim is stated (theorem, section, figure)",
     "statement": "what a claim says",
     "verdict": "a claim's verdict (holds, fails, corrected, ...)",

@@ -36,8 +36,8 @@ from dpverify._validation import (
     check_seed,
     value_error,
 )
-from dpverify.auditing.scores.claims import ScoreClaim, read_claim
-from dpverify.auditing.scores.independent import (
+from dpverify.auditing.scores._claims import ScoreClaim, read_claim
+from dpverify.auditing.scores._independent import (
     RATIO_SHARE,
     ThresholdBounds,
     best_threshold,
@@ -47,7 +47,7 @@ from dpverify.auditing.scores.independent import (
     split_threshold,
     threshold_bounds,
 )
-from dpverify.auditing.scores.one_run import one_run_bound
+from dpverify.auditing.scores._one_run import one_run_bound
 from dpverify.auditing.scores.report import ScoreAuditReport
 from dpverify.errors import DpverifyValueError, UnsupportedError
 
@@ -235,7 +235,7 @@ def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start
         thresholds="bonferroni", bounds=bound.candidates, seconds=time.perf_counter() - start,
         threshold=bound.upper_threshold, lower_threshold=bound.lower_threshold,
         in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
-        guesses=bound.in_guesses + bound.out_guesses, correct=bound.correct,
+        guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
         claimed_epsilon=claimed, **common)
 
 

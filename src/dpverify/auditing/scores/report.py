@@ -10,7 +10,6 @@ rests on them.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +21,7 @@ from dpverify._validation import (
     check_confidence,
     check_int_at_least,
     check_probability,
+    check_real_array,
     check_seed,
 )
 from dpverify.auditing.report import _number
@@ -83,10 +83,10 @@ def _max_accuracy(in_scores: np.ndarray, out_scores: np.ndarray) -> float:
 class EstimateInterval:
     """A percentile-bootstrap interval of an **estimate** (not a bound on the mechanism's privacy)."""
 
-    statistic: str
+    measure: str
     estimate: float
-    low: float
-    high: float
+    lower: float
+    upper: float
     resamples: int
     confidence: float
 
@@ -111,7 +111,7 @@ class ScoreAuditReport:
         run also the score at or below which it guessed *out* (``-inf``: none).
     tpr_lower, fpr_upper
         Independent runs: the certified rates at ``threshold``.
-    in_guesses, out_guesses, guesses, correct
+    in_guesses, out_guesses, guesses, correct_guesses
         One run: the ``k+`` and ``k−`` of the best rule, ``r = k+ + k−`` and the
         correct guesses.
     bounds
@@ -148,7 +148,7 @@ class ScoreAuditReport:
     in_guesses: int | None = None
     out_guesses: int | None = None
     guesses: int | None = None
-    correct: int | None = None
+    correct_guesses: int | None = None
     claim: str | None = None
     claimed_epsilon: float | None = None
     seed: Any = None
@@ -161,12 +161,14 @@ class ScoreAuditReport:
         check_record(self)
 
     # ------------------------------------------------------------------ estimates
-    def tpr_at_fpr(self, fpr: Any) -> Any:
-        """Estimated largest TPR at false-positive rate ``fpr`` (ROC convex hull; an estimate)."""
-        rates = np.asarray(fpr, dtype=float)
-        if not np.all((rates >= 0) & (rates <= 1)):
-            check_probability(float(rates.ravel()[np.argmax((rates < 0) | (rates > 1) | np.isnan(rates))]),
-                              "fpr")
+    def tpr_at_fpr(self, false_positive_rate: Any) -> Any:
+        """Estimated largest TPR at ``false_positive_rate`` (ROC convex hull; an estimate).
+
+        Randomising between two thresholds reaches every point of the hull
+        (Fawcett 2006), as jax_privacy's ``tpr_at_given_fpr``.
+        """
+        rates = check_real_array(np.atleast_1d(false_positive_rate), "false_positive_rate",
+                                 low=0.0, high=1.0).reshape(np.shape(false_positive_rate))
         return _tpr_at_fpr(self.in_scores, self.out_scores, rates)
 
     @property
@@ -179,27 +181,28 @@ class ScoreAuditReport:
         """Estimated best accuracy of a threshold rule on these canaries."""
         return _max_accuracy(self.in_scores, self.out_scores)
 
-    def bootstrap_interval(self, statistic: str = "auroc", *, fpr: float = 0.01,
+    def bootstrap_interval(self, measure: str = "auroc", *, false_positive_rate: float = 0.01,
                            resamples: int = 1000, confidence: float = 0.95,
                            seed: Any = None) -> EstimateInterval:
         """Percentile-bootstrap interval of an estimate (Efron 1979) — **not** a privacy bound.
 
         Both sides are resampled with replacement ``resamples`` times;
-        ``statistic`` is one of :data:`STATISTICS` (``fpr`` for ``"tpr_at_fpr"``).
+        ``measure`` is one of :data:`STATISTICS` (at ``false_positive_rate`` for
+        ``"tpr_at_fpr"``).
         """
-        statistic = check_choice(statistic, "statistic", STATISTICS)
+        measure = check_choice(measure, "measure", STATISTICS)
         resamples = check_int_at_least(resamples, "resamples", 10)
         confidence = check_confidence(confidence)
-        fpr = check_probability(fpr, "fpr")
+        fpr = check_probability(false_positive_rate, "false_positive_rate")
         rng = np.random.default_rng(check_seed(seed))
         compute = {"auroc": _auroc, "max_accuracy": _max_accuracy,
-                   "tpr_at_fpr": lambda a, b: _tpr_at_fpr(a, b, fpr)}[statistic]
+                   "tpr_at_fpr": lambda a, b: _tpr_at_fpr(a, b, fpr)}[measure]
         values = np.array([compute(rng.choice(self.in_scores, self.in_scores.size),
                                    rng.choice(self.out_scores, self.out_scores.size))
                            for _ in range(resamples)])
         tail = (1 - confidence) / 2
         low, high = np.quantile(values, [tail, 1 - tail])
-        return EstimateInterval(statistic, float(compute(self.in_scores, self.out_scores)),
+        return EstimateInterval(measure, float(compute(self.in_scores, self.out_scores)),
                                 float(low), float(high), resamples, confidence)
 
     # ------------------------------------------------------------------ output
@@ -222,7 +225,7 @@ class ScoreAuditReport:
         if self.design == "one-run":
             lines.append(f"  guesses              {self.guesses} ({self.in_guesses} 'in' above "
                          f"{self.threshold:.6g}, {self.out_guesses} 'out' at or below "
-                         f"{self.lower_threshold:.6g}); {self.correct} correct")
+                         f"{self.lower_threshold:.6g}); {self.correct_guesses} correct")
         else:
             lines.append(f"  rule                 'in' when score >= {self.threshold:.6g}: "
                          f"TPR >= {self.tpr_lower:.6g}, FPR <= {self.fpr_upper:.6g}")
@@ -248,7 +251,7 @@ class ScoreAuditReport:
             "threshold": number(self.threshold), "lower_threshold": number(self.lower_threshold),
             "tpr_lower": number(self.tpr_lower), "fpr_upper": number(self.fpr_upper),
             "in_guesses": self.in_guesses, "out_guesses": self.out_guesses,
-            "guesses": self.guesses, "correct": self.correct, "claim": self.claim,
+            "guesses": self.guesses, "correct_guesses": self.correct_guesses, "claim": self.claim,
             "claimed_epsilon": number(self.claimed_epsilon), "delta": self.delta,
             "confidence": self.confidence, "bounds": self.bounds,
             "in_canaries": self.in_canaries, "out_canaries": self.out_canaries,

@@ -43,7 +43,7 @@ from dpverify.auditing.estimators import (
     epsilon_lower_bound,
     ratio_epsilon,
 )
-from dpverify.auditing.scores.claims import ScoreClaim
+from dpverify.auditing.scores._claims import ScoreClaim
 
 __all__ = ["rank_grid", "ThresholdBounds", "grid_bounds", "threshold_bounds", "split_threshold",
            "ratio_bound", "pair_epsilon", "curve_violated", "RATIO_SHARE"]

@@ -36,21 +36,23 @@ from dpverify.auditing.estimators import BETA_SLACK
 __all__ = ["guess_grid", "OneRunBound", "one_run_bound", "one_run_pvalue_upper"]
 
 #: Growth of the grids of ``k+`` and ``k−``.
-GUESS_RATIO = 1.5
+GUESS_RATIO = 2.0
 #: Most (k+, k−) candidates evaluated exactly at δ > 0 (all of them count in the Bonferroni split).
-DELTA_CANDIDATES = 12
+DELTA_CANDIDATES = 6
+#: ε points of the quick screen that ranks the candidates at δ > 0.
+SCREEN_POINTS = 12
 #: Relative widening of scipy's binomial tails (their error is a few ulps).
 _TAIL_SLACK = 1e-9
 
 
 def guess_grid(canaries: int, ratio: float = GUESS_RATIO) -> np.ndarray:
-    """Guess counts for one tail: 0, then 1, 2, … 10 and geometric (×``ratio``) up to ``canaries``.
+    """Guess counts for one tail: 0, then geometric (×``ratio``) from 1, and ``canaries``.
 
     >>> guess_grid(12).tolist()
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]
+    [0, 1, 2, 4, 8, 12]
     """
-    steps = max(1, math.ceil(math.log(max(canaries, 10) / 10) / math.log(ratio)) + 1)
-    counts = np.concatenate([np.arange(0, 11), np.ceil(10 * ratio ** np.arange(steps)),
+    steps = max(1, math.ceil(math.log(max(canaries, 2)) / math.log(ratio)) + 1)
+    counts = np.concatenate([[0], np.ceil(ratio ** np.arange(steps)),
                              [canaries]]).astype(np.int64)
     counts = np.unique(counts)
     return counts[counts <= canaries]
@@ -152,7 +154,7 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
         epsilon = _logit_down(float(accuracy_lower[best]))
     else:
         best, epsilon = int(candidates[0]), 0.0
-        for index in candidates[:DELTA_CANDIDATES]:
+        for index in _screen(canaries, guesses, correct, accuracy_lower, delta, level):
             ceiling = _logit_down(float(accuracy_lower[index]))
             if ceiling <= epsilon:
                 break
@@ -167,6 +169,22 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
         correct=int(correct[best]), candidates=int(plus.size),
         upper_threshold=float(descending[k_plus - 1]) if k_plus else math.inf,
         lower_threshold=float(descending[canaries - k_minus]) if k_minus else -math.inf)
+
+
+def _screen(canaries: int, guesses: np.ndarray, correct: np.ndarray, accuracy_lower: np.ndarray,
+            delta: float, level: float) -> np.ndarray:
+    """The candidates most promising at δ > 0, by the p-value at a few ε (a ranking only)."""
+    ceilings = np.log(accuracy_lower) - np.log1p(-np.minimum(accuracy_lower, 1 - 1e-16))
+    hopeful = np.flatnonzero(ceilings > 0)
+    reached = np.zeros(hopeful.size)
+    for slot, index in enumerate(hopeful):
+        for epsilon in np.linspace(0.0, ceilings[index], SCREEN_POINTS + 1)[1:]:
+            accuracy = 1.0 / (1.0 + math.exp(-epsilon))
+            if one_run_pvalue_upper(canaries, int(guesses[index]), int(correct[index]), delta,
+                                    accuracy, accuracy) > level:
+                break
+            reached[slot] = epsilon
+    return hopeful[np.argsort(-reached, kind="stable")[:DELTA_CANDIDATES]]
 
 
 def _accuracy_lower(correct: np.ndarray, guesses: np.ndarray, level: float) -> np.ndarray:
