@@ -13,6 +13,10 @@
 * :func:`audit_model` — a lower bound valid *under a stated noise model*
   (Gaussian, Laplace, randomized response), labelled as such;
   :func:`weakest_profile` for :func:`audit_curve`.
+* :func:`audit_scores` — canary scores (of independent runs, or of one run with
+  canaries included at random) to a certified ε lower bound, against any claim;
+  :func:`audit_training` draws the canaries' inclusion itself and calls the
+  user's training code; :class:`ScoreAuditReport` (:mod:`dpverify.auditing.scores`).
 * :func:`exact_epsilon`, :func:`exact_delta` — the exact privacy of a pair of
   finite pmfs, to cross-check the statistical path.
 * :func:`clopper_pearson`, :func:`epsilon_lower_bound`, :func:`delta_lower_bound`
@@ -53,6 +57,7 @@ from dpverify.auditing.interactive import audit_interactive
 from dpverify.auditing.model import ModelAuditReport, audit_model, weakest_profile
 from dpverify.auditing.planning import largest_certifiable_epsilon, samples_to_certify
 from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
+from dpverify.auditing.scores import ScoreAuditReport, audit_scores, audit_training
 from dpverify.auditing.search import InputPair, SearchReport, audit_search, query_vector_patterns
 from dpverify.auditing.sequential import audit_sequential
 
@@ -63,6 +68,9 @@ __all__ = [
     "audit_search",
     "audit_sequential",
     "audit_model",
+    "audit_scores",
+    "audit_training",
+    "ScoreAuditReport",
     "weakest_profile",
     "query_vector_patterns",
     "InputPair",
