@@ -349,7 +349,9 @@ GENERAL: dict[str, str] = {
     "argv": "the command-line arguments (without the program name)",
     "commands": "the commands to configure",
     "papers": "which papers' claims to check",
-    "out": "CLI: output directory",
+    "out": "CLI: output directory (in 'dpverify audit scores', as the issue names it: short for "
+           "--out-scores, the file of out-scores)",
+    "in": "CLI: in 'dpverify audit scores', short for --in-scores (the file of in-scores)",
 }
 
 #: Words of the bandit algorithms, their planning, simulation, experiments and claims

@@ -134,16 +134,24 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
     scores = np.concatenate([in_scores, out_scores])
     included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
                                np.zeros(out_scores.size, dtype=np.int64)])
-    order = np.lexsort((rng.random(canaries), -scores))  # descending, ties in random order
-    ranked = included[order]
-    in_top = np.concatenate([[0], np.cumsum(ranked)])  # included among the k highest
-    out_bottom = np.concatenate([[0], np.cumsum(1 - ranked[::-1])])  # excluded among the k lowest
     grid = guess_grid(canaries)
-    plus, minus = np.meshgrid(grid, grid, indexing="ij")
-    keep = (plus + minus <= canaries) & (plus + minus > 0)
-    plus, minus = plus[keep], minus[keep]
+    shuffle = rng.permutation(canaries)  # a uniform order of the ties, independent of inclusion
+    # descending order, exact at every boundary k (top) and canaries - k (bottom) of the grid:
+    # a partition, not a sort (the counts below are read at those boundaries only)
+    boundaries = np.unique(np.concatenate([grid[grid > 0] - 1, canaries - grid[grid > 0]]))
+    order = shuffle[np.argpartition(-scores[shuffle], boundaries)]
+    ranked = included[order]
+    in_top = np.zeros(canaries + 1, dtype=np.int64)
+    in_top[1:] = np.cumsum(ranked)  # included among the k highest
+    in_top, out_bottom = in_top[grid], grid - (in_top[-1] - in_top[canaries - grid])
+    # out_bottom[g]: excluded among the g lowest = g − (included among them)
+    slots = np.arange(grid.size)
+    plus_slot, minus_slot = np.meshgrid(slots, slots, indexing="ij")
+    keep = (grid[plus_slot] + grid[minus_slot] <= canaries) & (grid[plus_slot] + grid[minus_slot] > 0)
+    plus_slot, minus_slot = plus_slot[keep], minus_slot[keep]
+    plus, minus = grid[plus_slot], grid[minus_slot]
     guesses = plus + minus
-    correct = in_top[plus] + out_bottom[minus]
+    correct = in_top[plus_slot] + out_bottom[minus_slot]
     level = failure_probability / plus.size
     accuracy_lower = _accuracy_lower(correct, guesses, level)
     with np.errstate(divide="ignore"):
@@ -162,7 +170,7 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
                                  level, ceiling)
             if value > epsilon:
                 best, epsilon = int(index), value
-    descending = scores[order]
+    descending = scores[order]  # exact at the grid's boundaries
     k_plus, k_minus = int(plus[best]), int(minus[best])
     return OneRunBound(
         epsilon_lower_bound=epsilon, in_guesses=k_plus, out_guesses=k_minus,
