@@ -77,8 +77,7 @@ def canary_scores(training_run: TrainingRun, *, config: DPSGDConfig,
         return run.update_maxima - run.update_minima
     if score == "loss":
         if canary_type != "input":
-            raise DpverifyTypeError("canary_score='loss' needs canary_type='input' (a gradient canary "
-                                    "has no input to evaluate the loss on)")
+            raise _loss_needs_inputs()
         features, labels = input_canaries(m, d)
         logits = features @ run.parameters[:d] + config.canary_feature * run.parameters[d:]
         return -np.logaddexp(0.0, -(2 * labels - 1) * logits)
@@ -86,6 +85,11 @@ def canary_scores(training_run: TrainingRun, *, config: DPSGDConfig,
     if score == "sum":
         return sign * run.update_sums
     return (sign * run.update_sums_by_position).max(axis=0)
+
+
+def _loss_needs_inputs() -> DpverifyTypeError:
+    return DpverifyTypeError("canary_score='loss' needs canary_type='input' (a gradient canary "
+                             "has no input to evaluate the loss on)")
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,8 @@ class DPSGDVariant:
         canary_type = check_choice(canary_type, "canary_type", CANARY_TYPES)
         default = self.canary_score if canary_type == "gradient" else "loss"
         chosen = check_choice(canary_score or default, "canary_score", SCORES)
+        if chosen == "loss" and canary_type != "input":
+            raise _loss_needs_inputs()
         config = self.config
 
         def train(included: np.ndarray, rng: np.random.Generator) -> np.ndarray:
