@@ -25,7 +25,12 @@ Two markdown tables:
   spends on each built-in violation, against the smallest fixed size (of
   10^4·2^k) that flags it with the same seed.
 
-``--only throughput catalogue dpsniper sequential`` picks tables.
+* **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
+  jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,
+  10^5 canaries, independent runs with 10^3 scores per side (``benchmarks/_score_audits.py``;
+  ``pip install --no-deps jax-privacy``). Not in the default set: ``--only scores``.
+
+``--only throughput catalogue dpsniper sequential scores`` picks tables.
 
 Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
 pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
@@ -215,6 +220,8 @@ def main() -> None:
     parser.add_argument("--dpsniper-pilot", type=float, default=2e6)
     parser.add_argument("--dpsniper-mechanisms", nargs="*", default=None)
     parser.add_argument("--sequential-max", type=float, default=1e7)
+    parser.add_argument("--score-sizes", type=float, nargs="+", default=[1e3, 1e4, 1e5])
+    parser.add_argument("--score-independent", type=float, default=1e3)
     parser.add_argument("--only", nargs="+", default=["throughput", "catalogue", "dpsniper",
                                                       "sequential"])
     args = parser.parse_args()
@@ -231,6 +238,11 @@ def main() -> None:
     if "sequential" in args.only:
         print("\n## Sequential against fixed-size audits (confidence 0.95, seed 1)\n")
         print("\n".join(sequential(int(args.sequential_max))))
+    if "scores" in args.only:
+        from _score_audits import scores  # deferred: optional table (jax_privacy)
+
+        print("\n## Canary-score audits against jax_privacy (confidence 0.95, seed 1)\n")
+        print("\n".join(scores([int(s) for s in args.score_sizes], int(args.score_independent))))
 
 
 if __name__ == "__main__":

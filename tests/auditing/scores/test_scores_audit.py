@@ -114,7 +114,7 @@ def test_methods_invalid_for_the_design_are_refused_with_the_reason(design, meth
     ({"design": "one-runs"}, "design"),
     ({"design": "one-run", "confidence": 0.3}, "confidence"),
     ({"design": "one-run", "delta": 1.5}, "delta"),
-    ({"design": "one-run", "thresholds": "split"}, "thresholds"),
+    ({"design": "one-run", "thresholds": 0.5}, "thresholds"),
     ({"design": "independent-runs", "thresholds": "best"}, "thresholds"),
     ({"design": "independent-runs", "epsilon": 1.0, "claim": PureDP(1.0)}, "one way"),
     ({"design": "independent-runs", "method": "conditional-ratio", "delta": 1e-5,
@@ -175,19 +175,21 @@ def test_independent_runs_randomized_response_false_alarms(thresholds) -> None:
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
-def test_one_run_randomized_response_false_alarms() -> None:
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
+def test_one_run_randomized_response_false_alarms(thresholds) -> None:
     rng = np.random.default_rng(12)
     epsilon, alarms = 1.0, 0
     for i in range(AUDITS):
         included = rng.random(500) < 0.5
         scores = _rr_scores(epsilon, included, rng) + 1e-3 * rng.random(500)
         alarms += audit_scores(scores[included], scores[~included], design="one-run",
-                               epsilon=epsilon, seed=i).violation
+                               epsilon=epsilon, thresholds=thresholds, seed=i).violation
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
 @pytest.mark.slow
-def test_one_run_gaussian_with_delta_false_alarms() -> None:
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
+def test_one_run_gaussian_with_delta_false_alarms(thresholds) -> None:
     """One-run, δ > 0: 2-GDP canaries against the exact ε(δ = 1e-3) of 2-GDP."""
     from dpverify.accountants.pld import PrivacyLossDistribution
 
@@ -198,7 +200,8 @@ def test_one_run_gaussian_with_delta_false_alarms() -> None:
         included = rng.random(400) < 0.5
         scores = rng.normal(0, 1, 400) + 2.0 * included
         alarms += audit_scores(scores[included], scores[~included], design="one-run",
-                               epsilon=epsilon, delta=1e-3, seed=i).violation
+                               epsilon=epsilon, delta=1e-3, thresholds=thresholds,
+                               seed=i).violation
     assert _not_above(alarms, 100, 0.95), alarms
 
 

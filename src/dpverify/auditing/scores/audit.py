@@ -47,7 +47,7 @@ from dpverify.auditing.scores._independent import (
     split_threshold,
     threshold_bounds,
 )
-from dpverify.auditing.scores._one_run import one_run_bound
+from dpverify.auditing.scores._one_run import one_run_bound, one_run_split_bound
 from dpverify.auditing.scores.report import ScoreAuditReport
 from dpverify.errors import DpverifyValueError, UnsupportedError
 
@@ -146,7 +146,11 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     thresholds
         Independent runs: ``"bonferroni"`` (a fixed grid of ranks, one
         Bonferroni split), ``"split"`` (half the scores choose one threshold), or a
-        number (guess *in* when score ≥ it, fixed in advance).
+        number (guess *in* when score ≥ it, fixed in advance). One run:
+        ``"bonferroni"`` (a fixed grid of ``(k+, k−)``, one Bonferroni split) or
+        ``"split"`` (half of the canaries choose ``(k+, k−)``, the other half
+        certify it at the whole level — often tighter at δ > 0, where the
+        Bonferroni split costs most).
     confidence
         Probability in [0.5, 1) that the whole audit's bound holds.
     seed
@@ -216,10 +220,11 @@ def _claimed_epsilon(read: ScoreClaim | None, delta: float) -> float | None:
 
 def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start,
              common) -> ScoreAuditReport:
-    if thresholds != "bonferroni":
+    if thresholds not in ("bonferroni", "split"):
         raise value_error("thresholds", thresholds,
-                          "'bonferroni' for design='one-run' (its guesses are the top k+ and "
-                          "bottom k- scores of a fixed grid, Bonferroni over the grid)")
+                          "'bonferroni' or 'split' for design='one-run' (its guesses are the top "
+                          "k+ and bottom k- scores: a fixed grid of them with one Bonferroni "
+                          "split, or one pair chosen on half of the canaries)")
     claimed = _claimed_epsilon(read, delta)
     if read is not None and claimed is None:
         raise UnsupportedError(
@@ -228,11 +233,12 @@ def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start
     if in_scores.size + out_scores.size < 2:
         raise value_error("in_scores", f"<{in_scores.size} scores>",
                           "with out_scores at least 2 canaries in all")
-    bound = one_run_bound(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng)
+    compute = one_run_bound if thresholds == "bonferroni" else one_run_split_bound
+    bound = compute(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng)
     violation = None if claimed is None else bound.epsilon_lower_bound > claimed
     return ScoreAuditReport(
         epsilon_lower_bound=bound.epsilon_lower_bound, violation=violation,
-        thresholds="bonferroni", bounds=bound.candidates, seconds=time.perf_counter() - start,
+        thresholds=thresholds, bounds=bound.candidates, seconds=time.perf_counter() - start,
         threshold=bound.upper_threshold, lower_threshold=bound.lower_threshold,
         in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
         guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
