@@ -29,6 +29,9 @@ Two markdown tables:
   jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,
   10^5 canaries, independent runs with 10^3 scores per side (``benchmarks/_score_audits.py``;
   ``pip install --no-deps jax-privacy``). Not in the default set: ``--only scores``.
+  With it, the reference DP-SGD's variants table (``benchmarks/_dp_sgd_variants.py``):
+  claimed ε, certified one-run bound, canaries and seconds for each variant,
+  ``--dp-sgd-canaries`` (default 10^3 and 10^4) white-box and black-box canaries.
 
 ``--only throughput catalogue dpsniper sequential scores`` picks tables.
 
@@ -222,6 +225,7 @@ def main() -> None:
     parser.add_argument("--sequential-max", type=float, default=1e7)
     parser.add_argument("--score-sizes", type=float, nargs="+", default=[1e3, 1e4, 1e5])
     parser.add_argument("--score-independent", type=float, default=1e3)
+    parser.add_argument("--dp-sgd-canaries", type=float, nargs="+", default=[1e3, 1e4])
     parser.add_argument("--only", nargs="+", default=["throughput", "catalogue", "dpsniper",
                                                       "sequential"])
     args = parser.parse_args()
@@ -243,6 +247,10 @@ def main() -> None:
 
         print("\n## Canary-score audits against jax_privacy (confidence 0.95, seed 1)\n")
         print("\n".join(scores([int(s) for s in args.score_sizes], int(args.score_independent))))
+        from _dp_sgd_variants import dp_sgd_variants  # deferred: trains 28 models
+
+        print("\n## The reference DP-SGD and its bugs, audited in one run (confidence 0.95, seed 1)\n")
+        print("\n".join(dp_sgd_variants([int(m) for m in args.dp_sgd_canaries])))
 
 
 if __name__ == "__main__":
