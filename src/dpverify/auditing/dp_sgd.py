@@ -16,7 +16,7 @@ mask says; the auditor draws the mask) own one model coordinate each, which
 no data record touches:
 
 * ``canary_type="gradient"`` — white-box **Dirac gradient canaries** (Nasr et
-  al. 2023, "Tight auditing of differentially private machine learning", §4):
+  al. 2023, "Tight auditing of differentially private machine learning"):
   canary i's per-example gradient is ``canary_gradient_norm · e_i`` at its own
   coordinate (clipped like any example);
 * ``canary_type="input"`` — black-box **input canaries**: a data-like input
@@ -32,17 +32,18 @@ variants.
 
 Bugs (``bug=``), each seen in real training code:
 
-=============================  ===========================================================
-``"noise_on_mean"``            noise σC/B (the mean's scale, B = expected batch size) added
-                               to the sum of clipped gradients, which needs σC
-``"no_clipping"``              per-example gradients summed without clipping
-``"clipping_after_aggregation"`` the batch gradient (the mean, as autograd returns it) clipped
-                               to C, then the mean's noise σC/B added
-``"shuffled_batches"``         the data shuffled once into fixed batches of B = round(qn)
-                               records, cycled, and accounted as Poisson sampling at q
-``"canary_in_every_batch"``    the canaries appended to every batch instead of sampled
-``"noise_reused"``             one noise vector drawn at the first step, added at every step
-=============================  ===========================================================
+* ``"noise_on_mean"`` — noise σC/B (the mean's scale, B the expected batch
+  size) added to the sum of clipped gradients, which needs σC;
+* ``"no_clipping"`` — per-example gradients summed without clipping;
+* ``"clipping_after_aggregation"`` — the batch gradient (the mean, as autograd
+  returns it) clipped to C, then the mean's noise σC/B added;
+* ``"shuffled_batches"`` — the data shuffled once into fixed batches of
+  B = round(qn) records, cycled every epoch, and accounted as Poisson sampling
+  at q;
+* ``"canary_in_every_batch"`` — the canaries appended to every batch instead of
+  sampled;
+* ``"noise_reused"`` — one noise vector drawn at the first step and added at
+  every step.
 
 Simulation only: float noise (``numpy.random.Generator.normal``), meant for
 audits, not for deployment.
