@@ -64,6 +64,7 @@ from dpverify._validation import (
     check_positive_int,
     check_probability,
     check_rng,
+    shown,
     value_error,
 )
 from dpverify.accountants.calibrate.dp_sgd import dp_sgd_epsilon
@@ -234,8 +235,8 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 def _check_included(included: object) -> np.ndarray:
     mask = np.asarray(included)
     if mask.dtype != bool or mask.ndim != 1:
-        raise DpverifyTypeError(f"included={included!r} must be a 1-dimensional numpy array of "
-                                "booleans (one per canary)")
+        raise DpverifyTypeError(f"included={shown(included)} must be a 1-dimensional numpy array "
+                                "of booleans (one per canary)")
     return mask
 
 
@@ -351,8 +352,8 @@ class _Trainer:
         scale = sigma * c
         if config.bug == "clipping_after_aggregation":
             mean = total / max(1, len(data) + len(canaries))
+            # the clipped mean with noise σC/B, written on the sum's scale (times B): noise σC
             total = self.expected_batch * mean * _clip_factors(np.linalg.norm(mean), c)
-            scale = sigma * c  # σC/B on the mean is σC on the sum's scale
         elif config.bug == "noise_on_mean":
             scale = sigma * c / self.expected_batch
         if config.bug == "noise_reused":
