@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from dpverify.auditing import audit_training
-from dpverify.auditing.dp_sgd import BUGS, DPSGDConfig
+from dpverify.auditing.dp_sgd import BUGS, DPSGDConfig, train_dp_sgd
 from dpverify.auditing.dp_sgd_variants import (
     DP_SGD_VARIANTS,
     SCORES,
@@ -72,6 +72,9 @@ def test_bad_scores_are_refused() -> None:
         variant.trainer(canary_score="loss")
     with pytest.raises(TypeError, match="training_run"):
         canary_scores("run", config=variant.config)
+    with pytest.raises(TypeError, match="config"):
+        canary_scores(train_dp_sgd(DPSGDConfig(steps=2, dataset_size=10), np.ones(1, dtype=bool),
+                                   rng=np.random.default_rng(0)), config={"steps": 2})
     with pytest.raises(ValueError, match="name"):
         dp_sgd_variant("dp-sgd")
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpverify._validation import check_choice
+from dpverify._validation import check_choice, shown
 from dpverify.auditing.dp_sgd import (
     BUGS,
     CANARY_TYPES,
@@ -68,8 +68,10 @@ def canary_scores(training_run: TrainingRun, *, config: DPSGDConfig,
     (2,)
     """
     if not isinstance(training_run, TrainingRun):
-        raise DpverifyTypeError(f"training_run={training_run!r} must be a TrainingRun (from "
-                                "train_dp_sgd)")
+        raise DpverifyTypeError(f"training_run={shown(training_run)} must be a TrainingRun "
+                                "(from train_dp_sgd)")
+    if not isinstance(config, DPSGDConfig):
+        raise DpverifyTypeError(f"config={shown(config)} must be the run's DPSGDConfig")
     canary_type = check_choice(canary_type, "canary_type", CANARY_TYPES)
     score = check_choice(canary_score, "canary_score", SCORES)
     run, m, d = training_run, len(training_run.update_sums), config.dimension
