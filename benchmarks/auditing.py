@@ -47,8 +47,17 @@ threshold 1.48e7 → 1.44e7, classifier 2.86e5 → 3.83e5, sentinel 9.3e4 → 1.
 per-row work on the search split (sentinel views and pattern keys of a third of the samples,
 held-out cell orders, the logistic fit) dominates, not the certification.
 
-``--only throughput catalogue dpsniper sequential families adapters`` picks tables (all but
-``adapters`` by default).
+
+* **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
+  jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,
+  10^5 canaries, independent runs with 10^3 scores per side (``benchmarks/_score_audits.py``;
+  ``pip install --no-deps jax-privacy``). Not in the default set: ``--only scores``.
+  With it, the reference DP-SGD's variants table (``benchmarks/_dp_sgd_variants.py``):
+  claimed ε, certified one-run bound, canaries and seconds for each variant,
+  ``--dp-sgd-canaries`` (default 10^3 and 10^4) white-box and black-box canaries.
+
+``--only throughput catalogue dpsniper sequential families adapters scores`` picks tables (all
+but ``adapters`` and ``scores`` by default).
 
 Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
 pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
@@ -290,8 +299,11 @@ def main() -> None:
     parser.add_argument("--sequential-max", type=float, default=1e7)
     parser.add_argument("--adapter-calls", type=float, default=2e5)
     parser.add_argument("--adapter-jobs", type=int, nargs="+", default=[1, 2])
-
     parser.add_argument("--family-samples", type=float, default=1e6)
+
+    parser.add_argument("--score-sizes", type=float, nargs="+", default=[1e3, 1e4, 1e5])
+    parser.add_argument("--score-independent", type=float, default=1e3)
+    parser.add_argument("--dp-sgd-canaries", type=float, nargs="+", default=[1e3, 1e4])
     parser.add_argument("--only", nargs="+", default=["throughput", "catalogue", "dpsniper",
                                                       "sequential", "families"])
     args = parser.parse_args()
@@ -317,6 +329,16 @@ def main() -> None:
     if "families" in args.only:
         print("\n## Event families: throughput (seed 1)\n")
         print("\n".join(families(int(args.family_samples))))
+
+    if "scores" in args.only:
+        from _score_audits import scores  # deferred: optional table (jax_privacy)
+
+        print("\n## Canary-score audits against jax_privacy (confidence 0.95, seed 1)\n")
+        print("\n".join(scores([int(s) for s in args.score_sizes], int(args.score_independent))))
+        from _dp_sgd_variants import dp_sgd_variants  # deferred: trains 28 models
+
+        print("\n## The reference DP-SGD and its bugs, audited in one run (confidence 0.95, seed 1)\n")
+        print("\n".join(dp_sgd_variants([int(m) for m in args.dp_sgd_canaries])))
 
 
 if __name__ == "__main__":

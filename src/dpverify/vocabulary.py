@@ -141,7 +141,8 @@ GENERAL: dict[str, str] = {
     # --- accounting -----------------------------------------------------------------------
     "event": "a privacy event (a description of what was run, accounted by the accountant)",
     "events": "several privacy events, or (auditing) the output events to test, as the function says",
-    "method": "the accounting method, 'pld', 'rdp', 'zcdp' (or 'all' in the CLI)",
+    "method": "how a result is computed: the accounting method, 'pld', 'rdp', 'zcdp' (or 'all' in "
+              "the CLI), or a score audit's bound ('clopper-pearson', 'one-run', ...)",
     "sampling_probability": "probability q in [0, 1] that each record is in a Poisson-subsampled batch",
     "sample_rate": "Opacus's name for the sampling probability, kept only in PrivacyAccountant.step (the one documented exception)",
     "population_size": "number N of records sampling draws from (sampling without replacement)",
@@ -303,6 +304,45 @@ GENERAL: dict[str, str] = {
     "exact_pmfs_fn": "a function giving an example mechanism's exact output pmfs",
     "draw": "the outputs drawn once, reused by several audits",
     "start": "index of the first sample used",
+    # --- canary-score audits (auditing.scores) ------------------------------------------
+    "in_scores": "scores of the canaries included in training (higher: more likely included)",
+    "out_scores": "scores of the canaries held out of training",
+    "design": "how canary scores were produced: 'independent-runs' (each from its own run) or "
+              "'one-run' (all canaries in one run, each included with probability 1/2)",
+    "thresholds": "how a score audit chooses thresholds: 'bonferroni', 'split' or one fixed number",
+    "threshold": "a score threshold: guess 'in' when score >= threshold",
+    "lower_threshold": "one run: the score at or below which the audit guessed 'out'",
+    "tpr_lower": "certified lower bound on a rule's true-positive rate",
+    "fpr_upper": "certified upper bound on a rule's false-positive rate",
+    "canaries": "number of canaries (examples whose inclusion in training is audited)",
+    "in_canaries": "number of canaries included in training (in-scores)",
+    "out_canaries": "number of canaries held out (out-scores)",
+    "in_guesses": "one run: k+, how many highest scores were guessed 'in'",
+    "out_guesses": "one run: k-, how many lowest scores were guessed 'out'",
+    "guesses": "one run: r = k+ + k-, the guesses made (the rest abstain)",
+    "correct_guesses": "one run: how many of the guesses were right",
+    "claimed_epsilon": "the claim's epsilon at the audit's delta",
+    "ratio_epsilon": "the epsilon lower bound of the conditional ratio test (when it ran)",
+    "train": "the user's training-and-scoring function train(included, rng) -> scores",
+    "resamples": "number of bootstrap resamples",
+    "measure": "which estimate of a score audit ('auroc', 'max_accuracy', 'tpr_at_fpr')",
+    # --- the reference DP-SGD and its canaries (auditing.dp_sgd, auditing.dp_sgd_variants) --
+    "config": "a run's full configuration: a bandit run's (what its key is computed from), a DP-SGD run's DPSGDConfig (hyperparameters, data size, bug)",
+    "bug": "which classic implementation bug a training loop reproduces (None: the correct one)",
+    "clipping_norm": "the ℓ2 norm C > 0 each example's gradient is clipped to (DP-SGD)",
+    "learning_rate": "the step size η > 0 of gradient descent",
+    "canary_type": "which canaries, 'gradient' (white-box Dirac gradients) or 'input' (black-box mislabelled inputs)",
+    "canary_gradient_norm": "norm > 0 of a Dirac gradient canary before clipping",
+    "canary_feature": "value > 0 of an input canary's own rare feature",
+    "canary_score": "which score of a canary a training audit reads ('sum', 'range', 'period', 'loss')",
+    "included": "boolean mask: canary i is in the training set when included[i]",
+    "training_run": "what one training run released (a TrainingRun)",
+    "update_sums": "per canary, the sum over steps of the noisy updates at its coordinate",
+    "update_maxima": "per canary, the largest noisy update at its coordinate over the steps",
+    "update_minima": "per canary, the smallest noisy update at its coordinate over the steps",
+    "update_sums_by_position": "per position in a period and canary, the sum of the noisy updates at those steps",
+    "period": "number of steps after which a training loop's batches repeat (an epoch of fixed batches)",
+    "accuracy": "fraction of records a model classifies correctly",
     # --- execution and runs --------------------------------------------------------------
     "seed": "seed of the run's random generator (an int ≥ 0, or None for fresh entropy)",
     "rng": "a numpy.random.Generator every random draw comes from",
@@ -324,7 +364,9 @@ GENERAL: dict[str, str] = {
     "argv": "the command-line arguments (without the program name)",
     "commands": "the commands to configure",
     "papers": "which papers' claims to check",
-    "out": "CLI: output directory",
+    "out": "CLI: output directory (in 'dpverify audit scores', as the issue names it: short for "
+           "--out-scores, the file of out-scores)",
+    "in": "CLI: in 'dpverify audit scores', short for --in-scores (the file of in-scores)",
 }
 
 #: Words of the bandit algorithms, their planning, simulation, experiments and claims
@@ -430,7 +472,6 @@ BANDITS: dict[str, str] = {
     "seeds": "the runs' SeedSequence streams",
     "store": "a result store (None: no caching)",
     "directory": "directory of a result store",
-    "config": "a run's full configuration (what its key is computed from)",
     "configs": "the configurations of several runs",
     "key": "the key of a panel, cell or claim (or of a stored result)",
     "record": "one run's stored record: a tuple of arrays and numbers (a result store's entry)",
@@ -483,7 +524,7 @@ BANDITS: dict[str, str] = {
     "sums": "per-batch sums of one shared draw",
     # --- claims ---------------------------------------------------------------------------
     "paper": "a paper's short name (chowdhury, tenenbaum, hanna, dpdpe, garcelon)",
-    "claim": "one claim of a paper",
+    "claim": "a claim: one claim of a paper, or the privacy guarantee a score audit tests",
     "source": "where a claim is stated (theorem, section, figure)",
     "statement": "what a claim says",
     "verdict": "a claim's verdict (holds, fails, corrected, ...)",
