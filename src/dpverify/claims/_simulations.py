@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 
 from dpverify.bandits.simulate import simulate
+from dpverify.claims._types import NOT_CHECKABLE, NOT_REFUTED, REFUTED
 
 __all__ = ["Z_MARGIN", "RATE_FACTOR", "regret_rows", "explicit_verdict", "rate_verdict", "uniform_verdict",
-           "detectable_growth", "rate_power", "bound_figure"]
+           "detectable_growth", "rate_power", "horizon_verdict", "bound_figure"]
 
 #: One-sided normal quantile for 3.2e-5.
 Z_MARGIN = 4.0
@@ -107,6 +108,21 @@ def uniform_verdict(rows: Sequence[dict[str, float]]) -> tuple[bool, list[float]
     """(constant not refuted as uniform across the rows, implied constants) — see the module docstring."""
     constants = [r["mean"] / r["bound"] for r in rows]
     return not max(_low(r) for r in rows) > RATE_FACTOR * min(_high(r) for r in rows), constants
+
+
+def horizon_verdict(agrees: bool, claim_horizon: int, horizon: int) -> tuple[str, bool]:
+    """(verdict, inside the claim's hypotheses) of an empirical claim about ``claim_horizon``, run at ``horizon``.
+
+    At the claim's horizon (or beyond) the run decides: not refuted or refuted.
+    A shorter run can only say "not contradicted at T"; when it disagrees it
+    decides nothing (pre-asymptotic) and the claim is not checkable at that scale.
+
+    >>> horizon_verdict(False, 10**6, 10**4)
+    ('not checkable', False)
+    """
+    if horizon >= claim_horizon:
+        return (NOT_REFUTED if agrees else REFUTED), True
+    return (NOT_REFUTED if agrees else NOT_CHECKABLE), False
 
 
 def bound_figure(title: str, rows: Sequence[dict[str, float]], *, label: str,

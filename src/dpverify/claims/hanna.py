@@ -36,7 +36,14 @@ from dpverify._validation import (
     check_positive,
     check_positive_int,
 )
-from dpverify.claims._simulations import Z_MARGIN, bound_figure, rate_power, rate_verdict, regret_rows
+from dpverify.claims._simulations import (
+    Z_MARGIN,
+    bound_figure,
+    horizon_verdict,
+    rate_power,
+    rate_verdict,
+    regret_rows,
+)
 from dpverify.claims._types import (
     CORRECTED,
     FAILS,
@@ -298,17 +305,6 @@ def _family_final(name: str, family, T: int, runs: int, **options) -> tuple[floa
 CLOSE_FACTOR = 1.5
 
 
-def _quick_or_full(scale: str, agrees: bool, claim_horizon: int, horizon: int) -> tuple[str, bool]:
-    """(verdict, inside the claim's hypotheses) of an empirical claim about ``claim_horizon``.
-
-    A run at a shorter horizon can only say "not contradicted at T"; when it
-    disagrees it decides nothing (pre-asymptotic) and the claim is not checkable at this scale.
-    """
-    if horizon >= claim_horizon:
-        return (NOT_REFUTED if agrees else REFUTED), True
-    return (NOT_REFUTED if agrees else NOT_CHECKABLE), False
-
-
 def _for_free(scale: str) -> Evidence:
     T, runs = (10 ** 6, 10) if scale == "quick" else (10 ** 6, 30)  # Fig. 2's horizon (seconds per run)
     family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
@@ -323,7 +319,7 @@ def _for_free(scale: str) -> Evidence:
     excess = {k: finals[k] - CLOSE_FACTOR * base for k in ("hanna-central", "hanna-shuffled")}
     low = {k: float(v.mean() - Z_MARGIN * v.std(ddof=1) / math.sqrt(runs)) for k, v in excess.items()}
     agrees = max(low.values()) <= 0 and mean["hanna-local"] > max(mean["hanna-central"], mean["hanna-shuffled"])
-    verdict, inside = _quick_or_full(scale, agrees, 10 ** 6, T)
+    verdict, inside = horizon_verdict(agrees, 10 ** 6, T)
     return Evidence(verdict,
                     f"K = 10, d = 2, T = {T}, ε = 1 (paper mode), {runs} runs: regret relative to the "
                     f"non-private algorithm ({mean['hanna-nonprivate']:.3g}): central ×{ratios['hanna-central']:.3g}, "
@@ -358,7 +354,7 @@ def _fig2_limit(scale: str) -> Evidence:
         rows.append(row)
     last = rows[-1]
     agrees = all(abs(last[name] - 1) <= 0.2 for name in ("hanna-central", "hanna-shuffled", "hanna-local"))
-    verdict, inside = _quick_or_full(scale, agrees, 10 ** 6, T)
+    verdict, inside = horizon_verdict(agrees, 10 ** 6, T)
     return Evidence(verdict,
                     f"regret relative to the non-private algorithm ({base:.4g}) at ε = 1, 10, 100 (T = {T}, "
                     f"{runs} runs, paper mode): central " + ", ".join(f"×{r['hanna-central']:.3g}" for r in rows)
@@ -376,7 +372,7 @@ def _core_set(scale: str) -> Evidence:
     core = _family_final("hanna-central", family, T, runs, epsilon=1.0)
     whole = _family_final("hanna-central", family, T, runs, epsilon=1.0, core_set=False)
     agrees = core[0] < whole[0]
-    verdict, inside = _quick_or_full(scale, agrees, 10 ** 7, T)
+    verdict, inside = horizon_verdict(agrees, 10 ** 7, T)
     test = ("tests/bandits/linear/test_linear_paper_claims.py::"
             "test_hanna_core_set_beats_no_core_set_at_the_papers_horizon")
     return Evidence(verdict,
