@@ -80,7 +80,9 @@ def html_page(title: str, scale: str, results: Sequence[ClaimResult], rules: str
         c = r.claim
         parts.append(f"<tr><td><a href='#{escape(c.key)}'>{escape(c.key)}</a></td><td>{c.kind}</td>"
                      f"<td>{escape(c.source)}</td><td>{escape(c.statement)}</td><td>{c.technique}</td>"
-                     f"<td>{_verdict(r.evidence.verdict)}</td></tr>")
+                     f"<td>{_verdict(r.evidence.verdict)}"
+                     + (" (this scale; the authoritative result is named below)" if r.evidence.authority else "")
+                     + "</td></tr>")
     parts.append(f"</table><p class='scope'>{escape(rules)}</p>")
     for r in results:
         c, e = r.claim, r.evidence

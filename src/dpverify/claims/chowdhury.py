@@ -187,7 +187,7 @@ def _fig4(scale: str) -> Evidence:
                     f"ε = 0.5, 10 arms, T = {T}, {runs} runs: CDP-SE {means['cdp-se']:.3g}, Dist-DP-SE "
                     f"{means['dist-dp-se']:.3g}, LDP-SE {means['ldp-se']:.3g}",
                     {"final_regret": means, "horizon": T, "runs": runs},
-                    figure={"kind": "bar", "title": f"chowdhury Fig. 4: final regret at T = {T}",
+                    figure={"kind": "bar", "title": f"Chowdhury & Zhou 2023, Fig. 4: final regret at T = {T}",
                             "labels": list(means), "values": list(means.values())},
                     inside_hypotheses=inside,
                     authority=None if inside else "the full scale (T = 1e6, Fig. 4's horizon)")
@@ -208,7 +208,7 @@ def _lemma2_rate(scale: str) -> Evidence:
                     + ", ".join(f"{c:.3g}" for c in constants)
                     + f" at T = {', '.join(str(r['horizon']) for r in rows)}. Power: " + rate_power(rows, runs),
                     {"rows": rows, "implied_constants": constants},
-                    figure=bound_figure("chowdhury Thm 1 × max implied C vs Dist-DP-SE", rows,
+                    figure=bound_figure("Chowdhury & Zhou 2023, Thm 1 × max implied C vs Dist-DP-SE", rows,
                                         label="Thm 1 bound", scale=max(constants)))
 
 

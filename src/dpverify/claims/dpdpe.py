@@ -200,7 +200,7 @@ def _ordering(scale: str) -> Evidence:
                     {"final_regret": means, "horizon": T, "runs": runs},
                     inside_hypotheses=inside,
                     authority=None if inside else "the full scale (T = 1e6, §7's horizon)",
-                    figure={"kind": "bar", "title": f"dpdpe Fig. 2(a) ordering at T = {T}",
+                    figure={"kind": "bar", "title": f"Li, Zhou & Ji 2022, Fig. 2(a): ordering at T = {T}",
                             "labels": list(means), "values": list(means.values())})
 
 
@@ -220,7 +220,7 @@ def _bound_check(name: str, bound_of_t, theorem: str):
                         + f" at T = {', '.join(str(r['horizon']) for r in rows)}"
                         + (" (vacuous: above the trivial 2T)" if vacuous else ""),
                         {"rows": rows, "vacuous": vacuous},
-                        figure=bound_figure(f"dpdpe {theorem} vs simulated regret", rows,
+                        figure=bound_figure(f"Li, Zhou & Ji 2022, {theorem} vs simulated regret", rows,
                                             label=theorem))
     return check
 
@@ -242,7 +242,7 @@ def _thm7_rate(scale: str) -> Evidence:
                     + ("" if ok else ": the regret grows faster than the bound — with Eq. (22)'s noise "
                        "SDP-DPE never eliminates, its regret is linear"),
                     {"rows": rows, "implied_constants": constants},
-                    figure=bound_figure("dpdpe Thm 7 (C = 1) × max implied constant vs SDP-DPE", rows,
+                    figure=bound_figure("Li, Zhou & Ji 2022, Thm 7 (C = 1) × max implied constant vs SDP-DPE", rows,
                                         label="Thm 7", scale=max(constants)))
 
 

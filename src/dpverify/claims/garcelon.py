@@ -422,7 +422,7 @@ def _regret(scale: str) -> Evidence:
                     "holds, vacuously: Cor. 8's explicit bound (end of App. B.4; d = 2, L = S = 1) exceeds "
                     "the trivial 2LS·T at every T up to 10^8" if vacuous else "the bound is below 2T somewhere",
                     {"rows": rows},
-                    figure={"kind": "bound", "title": "garcelon Cor. 8 vs the trivial bound 2T",
+                    figure={"kind": "bound", "title": "Garcelon et al. 2022, Cor. 8 vs the trivial bound 2T",
                             "x": [r["horizon"] for r in rows], "xlabel": "T", "ylabel": "regret bound",
                             "series": {"Cor. 8": [r["cor8_bound"] for r in rows],
                                        "2T (trivial)": [r["trivial_bound"] for r in rows]},

@@ -21,6 +21,13 @@ from scipy import optimize, stats
 import dpverify.claims.regret_bounds as regret_bounds
 import dpverify.claims.symbolic as symbolic
 from dpverify._deprecation import renamed_parameters
+from dpverify._validation import (
+    check_delta,
+    check_finite,
+    check_in_range,
+    check_positive,
+    check_positive_int,
+)
 from dpverify.accountants.shuffle_papers import hanna_local_epsilons, hanna_shuffle_epsilon
 from dpverify.auditing import audit
 from dpverify.bandits import RewardBatch
@@ -29,13 +36,6 @@ from dpverify.bandits.linear import make_linear_algorithm
 from dpverify.bandits.linear.environments import LinearBandit, LinearInstanceFamily
 from dpverify.bandits.linear.privatizers import LaplaceSum, LocalLaplaceSum, ShuffledLaplaceSum
 from dpverify.bandits.simulate import simulate
-from dpverify._validation import (
-    check_delta,
-    check_finite,
-    check_in_range,
-    check_positive,
-    check_positive_int,
-)
 from dpverify.claims._simulations import (
     Z_MARGIN,
     bound_figure,
@@ -48,7 +48,6 @@ from dpverify.claims._types import (
     CORRECTED,
     FAILS,
     HOLDS,
-    NOT_CHECKABLE,
     NOT_REFUTED,
     REFUTED,
     Claim,
@@ -335,7 +334,7 @@ def _for_free(scale: str) -> Evidence:
                     {"final_regret": results, "ratio_to_nonprivate": ratios, "excess_low_end": low,
                      "horizon": T, "runs": runs,
                      "close_factor": CLOSE_FACTOR},
-                    figure={"kind": "bar", "title": f"hanna §6: final regret at T = {T}",
+                    figure={"kind": "bar", "title": f"Hanna et al. 2022, §6: final regret at T = {T}",
                             "labels": list(mean), "values": list(mean.values())},
                     inside_hypotheses=inside,
                     authority=None if inside else "the full scale (T = 1e6, Fig. 2's horizon: "
@@ -404,7 +403,7 @@ def _rate_claim(algorithm: str, bound, theorem: str, **options):
                         + (" (not growing beyond the test's margin)" if ok else " (growing: the rate is refuted)")
                         + ". Power: " + rate_power(rows, runs),
                         {"rows": rows, "implied_constants": constants},
-                        figure=bound_figure(f"hanna {theorem} × max implied C vs simulated regret", rows,
+                        figure=bound_figure(f"Hanna et al. 2022, {theorem} × max implied C vs simulated regret", rows,
                                             label=f"{theorem} bound", scale=max(constants)))
     return check
 

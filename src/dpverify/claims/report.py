@@ -187,8 +187,9 @@ def render_markdown(report: PaperReport, *, figures: Mapping[str, str] | None = 
     lines += ["", "| claim | kind | source | statement | check | verdict |", "|---|---|---|---|---|---|"]
     for r in report.results:
         c = r.claim
+        note = " (this scale; the authoritative result is named below)" if r.evidence.authority else ""
         lines.append(f"| [{c.key}](#{c.key}) | {c.kind} | {formatted(c.source)} | {formatted(c.statement)} "
-                     f"| {c.technique} | **{r.evidence.verdict}** |")
+                     f"| {c.technique} | **{r.evidence.verdict}**{note} |")
     lines += ["", VERDICT_RULES, ""]
     for r in report.results:
         c, e = r.claim, r.evidence
