@@ -221,7 +221,7 @@ GENERAL: dict[str, str] = {
     "violation": "True: the audit certified that the claim is violated",
     "most_violated": "the audited point with the largest violation",
     "direction": "which way the privacy loss is measured, 'forward' (x vs x′) or 'backward'",
-    "kind": "the kind of a report or stream, as a short string",
+    "kind": "the kind of a report, stream or claim (a claim's: paper claim, derived consequence, released code), as a short string",
     "mode": "how a computation runs or ran, as a short string (an audit's 'fixed' or 'sequential')",
     "stages": "number of stages a sequential audit ran",
     "bounds": "certified bounds",
@@ -538,8 +538,17 @@ BANDITS: dict[str, str] = {
     "evaluate": "a function evaluating a derivation numerically",
     "figure": "a figure's data (kind, series, labels)",
     "figure_note": "a note printed with the figures",
+    "technique": "how a claim is checked: symbolic, numeric, statistical or empirical",
+    "quote": "a claim's words as printed in its paper (or the quoted line of released code)",
+    "inside_hypotheses": "True: a check stayed inside its claim's stated hypotheses",
+    "authority": "the result that decides a claim when it is not the check shown (a full-scale run, a test)",
+    "report_format": "file format of a claims report: 'md', 'html' or 'json'",
+    "paper_reports": "claims reports of several papers (one PaperReport each)",
+    "threshold": "the value above which reports are counted",
+    "others": "the value every other user holds in a neighbouring pair",
+    "composition_delta": "the slack δ' of advanced composition",
     # --- the command line (CLI spellings of library words, as ``out`` is ``out_dir``) ------
-    "format": "CLI: file format of the figures ('png', 'pdf', 'svg'), passed on as image_format",
+    "format": "CLI: file format of the outputs: figures ('png', 'pdf', 'svg'; passed on as image_format) or, for claims, reports ('md', 'html', 'json'; passed on as report_format)",
     "no_figures": "CLI: write the tables only (the library's figures=False)",
 }
 
