@@ -26,9 +26,18 @@ from dpverify.mechanisms import Gaussian, Laplace, RandomizedResponse
 # --------------------------------------------------------------------------- = pure functions
 @pytest.mark.parametrize("method", ["pld", "rdp"])
 def test_gaussian_composition_equals_gaussian_epsilon(method):
+    """RDP: the same curve, the same ε. PLD: the accountant composes 50 discretised Gaussians,
+    ``gaussian_epsilon`` discretises their exact composition (one Gaussian of sensitivity √50,
+    whose cost does not grow with the count); both are upper bounds on the exact ε (the analytic
+    Gaussian: 22.424516), within 2e-5 of it and of each other."""
     accountant = PrivacyAccountant(method).compose(Gaussian(sigma=2.0), 50)
-    assert accountant.get_epsilon(1e-6) == gaussian_epsilon(2.0, delta=1e-6, count=50,
-                                                            method=method)
+    ours = accountant.get_epsilon(1e-6)
+    direct = gaussian_epsilon(2.0, delta=1e-6, count=50, method=method)
+    if method == "rdp":
+        assert ours == direct
+    else:
+        exact = gaussian_epsilon(2.0, delta=1e-6, count=50, method="analytic")
+        assert exact <= min(ours, direct) and max(ours, direct) <= exact * (1 + 2e-5)
 
 
 def test_laplace_composition_equals_laplace_epsilon():
