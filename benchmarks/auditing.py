@@ -42,8 +42,8 @@ Measured (2026-11-28, ``--only families --family-samples 1e6``, seed 1, on the 2
 machine at load average ≈ 10, so the wall clock is ~4x the CPU time; CPU samples/s/side
 without sampling, before → after issue 26's changes — the memo of shared first steps, the
 classifier's budget proportional to the samples, block-wise scores; identical ε bounds):
-threshold 1.48e7 → 1.44e7, classifier 2.86e5 → 3.83e5, sentinel 9.3e4 → 1.36e5, mixed
-1.43e6 → 2.0e6. The classifier and sentinel families stay below the 10^6 target: the search's
+threshold 1.48e7 → 1.50e7, classifier 2.86e5 → 3.86e5, sentinel 9.3e4 → 1.71e5, mixed
+1.43e6 → 2.33e6. The classifier and sentinel families stay below the 10^6 target: the search's
 per-row work on the search split (sentinel views and pattern keys of a third of the samples,
 held-out cell orders, the logistic fit) dominates, not the certification.
 

@@ -111,7 +111,7 @@ class CountingHint:
         check_record(self)
 
     def lines(self) -> list[str]:
-        """The report's lines (see :meth:`AuditReport.__str__ <dpverify.auditing.AuditReport>`)."""
+        """The lines ``str(report)`` of an :class:`~dpverify.auditing.AuditReport` ends with."""
         claim = f"epsilon={self.epsilon!r}, delta={self.delta!r}"
         return [
             f"  counting's reach     no event certifies more than {self.ceiling:.4g} with "

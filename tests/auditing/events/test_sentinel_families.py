@@ -180,3 +180,25 @@ def test_last_result_memoises_per_array_object_and_thread() -> None:
     worker.start()
     worker.join()
     assert len(calls) == 4 and seen[0].tolist() == (copy * 2).tolist()  # per-thread memo
+
+
+def test_mixed_keys_computed_column_by_column_equal_the_table_path() -> None:
+    """``MixedCoder(y)`` (no table built) == ``KeyCoder(table(y))``, unseen and odd values included."""
+    from dpverify.auditing.events._statistics import MixedCoder
+
+    rng = np.random.default_rng(12)
+    pooled = np.column_stack([rng.integers(0, 4, 5_000), rng.normal(size=5_000),
+                              rng.integers(-2, 2, 5_000), rng.normal(size=5_000)]).astype(float)
+    cuts = (np.quantile(pooled[:, 1], [0.25, 0.5, 0.75]), np.quantile(pooled[:, 3], [0.5]))
+    coder = MixedCoder.fit(pooled, (0, 2), (1, 3), cuts)
+    fresh = np.column_stack([rng.integers(-1, 6, 3_000), rng.normal(size=3_000) * 3,
+                             rng.integers(-3, 3, 3_000), rng.normal(size=3_000)]).astype(float)
+    fresh[::7, 0] = 1.5
+    fresh[::11, 2] = np.nan
+    fresh[::13, 0] = np.inf
+    expected = coder.inner(coder.table(fresh))
+    assert (coder(fresh) == expected).all() and (expected == -1).any()
+    integers = fresh[:, [0, 2]].copy()
+    integers[~np.isfinite(integers) | (integers != np.floor(integers))] = 9
+    ints = MixedCoder.fit(integers.astype(np.int64), (0, 1), (), ())
+    assert (ints(integers.astype(np.int64)) == ints.inner(ints.table(integers.astype(np.int64)))).all()

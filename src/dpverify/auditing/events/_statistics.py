@@ -251,13 +251,21 @@ class KeyCoder:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
-        integral = np.all(table == np.floor(table), axis=1) if table.dtype.kind == "f" else True
-        with np.errstate(invalid="ignore"):
-            offsets = np.nan_to_num(table, nan=-1).astype(np.int64) - self.lows
-        inside = np.all((offsets >= 0) & (offsets < self.spans), axis=1) & integral
-        keys = offsets[:, 0] * self.strides[0]  # column by column: int64 matmul has no BLAS
-        for column in range(1, offsets.shape[1]):
-            keys += offsets[:, column] * self.strides[column]
+        return self.encode([table[:, j] for j in range(table.shape[1])], len(table))
+
+    def encode(self, columns: list[np.ndarray], size: int) -> np.ndarray:
+        """The keys of rows given column by column (``−1``: outside the ranges or not integral)."""
+        inside = np.ones(size, dtype=bool)
+        keys = np.zeros(size, dtype=np.int64)
+        for j, column in enumerate(columns):
+            if column.dtype.kind == "f":
+                inside &= column == np.floor(column)  # False for non-integers and NaN
+                with np.errstate(invalid="ignore"):
+                    offset = np.nan_to_num(column, nan=-1).astype(np.int64) - self.lows[j]
+            else:
+                offset = column.astype(np.int64) - self.lows[j]
+            inside &= (offset >= 0) & (offset < self.spans[j])
+            keys += offset * self.strides[j]  # column by column: int64 matmul has no BLAS
         return np.where(inside, keys, -1)
 
 
@@ -340,7 +348,15 @@ class MixedCoder:
         return np.stack(columns, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return last_result(self, "mixed keys", samples, lambda: self.inner(self.table(samples)))
+        """``inner(table(samples))``, without building the table (no float round trip)."""
+        def compute() -> np.ndarray:
+            data = rows(samples)
+            columns = [data[:, c].astype(np.float64) for c in self.categorical]
+            columns += [np.searchsorted(cut, data[:, j], side="left")
+                        for j, cut in zip(self.numeric, self.cuts)]
+            return self.inner.encode(columns, len(data))
+
+        return last_result(self, "mixed keys", samples, compute)
 
 
 @dataclass(frozen=True, eq=False)
