@@ -196,7 +196,7 @@ ROWS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
                                          "dimension": 2, "context_bound": 1.0, "theta_bound": 0.5,
                                          "regularization": 2.0}),
     "number_of_bits": (parameters.number_of_bits, {"bits": 2, "dimension": 3}),
-    "flip_probability": (parameters.flip_probability,
+    "randomization_probability": (parameters.randomization_probability,
                          {"local_epsilon": 1.0, "bits": 1, "dimension": 2}),
     "local_epsilon": (parameters.local_epsilon,
                       {"randomization_probability": 0.5, "bits": 1, "dimension": 2}),

@@ -13,6 +13,15 @@
 * :func:`audit_model` — a lower bound valid *under a stated noise model*
   (Gaussian, Laplace, randomized response), labelled as such;
   :func:`weakest_profile` for :func:`audit_curve`.
+* :func:`sampler_from_calls` — a mechanism that releases one output per call
+  (a real library's: diffprivlib, OpenDP) as the sampler every audit takes,
+  its calls in parallel; :mod:`dpverify.auditing.recipes` — diffprivlib's and
+  OpenDP's mechanisms ready to audit against their own claims.
+
+* :func:`audit_scores` — canary scores (of independent runs, or of one run with
+  canaries included at random) to a certified ε lower bound, against any claim;
+  :func:`audit_training` draws the canaries' inclusion itself and calls the
+  user's training code; :class:`ScoreAuditReport` (:mod:`dpverify.auditing.scores`).
 * :func:`exact_epsilon`, :func:`exact_delta` — the exact privacy of a pair of
   finite pmfs, to cross-check the statistical path.
 * :func:`clopper_pearson`, :func:`epsilon_lower_bound`, :func:`delta_lower_bound`
@@ -25,7 +34,9 @@ candidate event): ``docs/proofs/auditing.md``.
 
 Layout: one public module per kind of audit (``audit``, ``curves``,
 ``sequential``, ``search``, ``interactive``, ``model``, ``divergences``),
-``planning``, ``estimators``, ``report``, ``exact`` and ``examples``;
+``planning``, ``estimators``, ``report``, ``exact`` and ``examples``
+(``dp_sgd`` and ``dp_sgd_variants``: a reference numpy DP-SGD, its canaries and
+its classic bugs, for audits of training runs);
 :mod:`dpverify.auditing.events` is the event search (candidate events and
 their statistics, the scalar, vector and sentinel families); the private
 ``_pipeline`` folder is the engine every sampling audit shares (argument
@@ -34,6 +45,7 @@ certification splits, chunked counting, the simultaneous bounds).
 """
 
 from dpverify._deprecation import renamed_attributes
+from dpverify.auditing.adapters import sampler_from_calls
 from dpverify.auditing.audit import audit
 from dpverify.auditing.curves import audit_curve, claimed_delta_curve
 from dpverify.auditing.divergences import HockeyStickBound, hockey_stick_lower_bound
@@ -51,16 +63,21 @@ from dpverify.auditing.interactive import audit_interactive
 from dpverify.auditing.model import ModelAuditReport, audit_model, weakest_profile
 from dpverify.auditing.planning import largest_certifiable_epsilon, samples_to_certify
 from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
+from dpverify.auditing.scores import ScoreAuditReport, audit_scores, audit_training
 from dpverify.auditing.search import InputPair, SearchReport, audit_search, query_vector_patterns
 from dpverify.auditing.sequential import audit_sequential
 
 __all__ = [
     "audit",
+    "sampler_from_calls",
     "audit_curve",
     "audit_interactive",
     "audit_search",
     "audit_sequential",
     "audit_model",
+    "audit_scores",
+    "audit_training",
+    "ScoreAuditReport",
     "weakest_profile",
     "query_vector_patterns",
     "InputPair",

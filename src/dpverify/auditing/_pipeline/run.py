@@ -122,4 +122,5 @@ def audit_from_draw(draw: Draw, *, epsilon: float, delta: float, samples: int, c
         kind=counts.kind,
         ratio_lower=None if bounds.ratio_lower is None else float(bounds.ratio_lower[best]),
         conditional=bounds.conditional_used(best),
+        reproducible=getattr(getattr(draw, "sampler", None), "reproducible", True) is not False,
     )

@@ -13,6 +13,9 @@ fixed-seed calls, outside the audit's streams, and
   calls): warns (:class:`~dpverify.errors.AuditWarning`) and draws in one thread;
 * **outputs that do not change with the rng**: warns that the outputs are
   not independent draws (or the mechanism is deterministic);
+* **a sampler declaring ``reproducible = False``** (an unseedable source,
+  :func:`dpverify.auditing.adapters.sampler_from_calls` with ``seeding="none"``):
+  one thread, no warning (the report says ``reproducible: no``);
 * **two concurrent calls that disagree with the same calls made one after the
   other** (state shared between sides): warns and draws in one thread.
 
@@ -77,6 +80,12 @@ def check_threads(threads: Any) -> Any:
     raise DpverifyTypeError(f"threads={threads!r} must be 'auto', True or False")
 
 
+_SAME_OUTPUTS = ("the sampler returned identical outputs for two differently seeded generators: "
+                 "either the mechanism is deterministic on x, or the sampler ignores its rng and "
+                 "re-seeds its own generator; then its outputs are not independent draws and no "
+                 "audit bound is valid. Draw all randomness from the rng passed in.")
+
+
 def _plain_function(sampler: Any) -> bool:
     return isinstance(sampler, (types.FunctionType, types.BuiltinFunctionType))
 
@@ -113,6 +122,12 @@ def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
 
     rows = PROBE_ROWS if max_rows is None else max(16, min(PROBE_ROWS, max_rows))
     first = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
+    if getattr(sampler, "reproducible", True) is False:
+        # declares a source the seed cannot set (sampler_from_calls(seeding="none")): its
+        # outputs differ for one seed by design, and the report says reproducible: no
+        if same_outputs(first[0], call(0, seeds[2], rows)):
+            _warn(_SAME_OUTPUTS)
+        return False
     again = [call(0, seeds[0], rows), call(1, seeds[1], rows)]
     if not all(same_outputs(a, b) for a, b in zip(first, again)):
         _warn("the sampler returned different outputs for two calls with identically seeded "
@@ -123,10 +138,7 @@ def choose_threads(sampler: Any, data: tuple[Any, Any], threads: Any,
               "Draw all randomness from the rng passed in.")
         return False
     if same_outputs(first[0], call(0, seeds[2], rows)):
-        _warn("the sampler returned identical outputs for two differently seeded generators: "
-              "either the mechanism is deterministic on x, or the sampler ignores its rng and "
-              "re-seeds its own generator; then its outputs are not independent draws and no "
-              "audit bound is valid. Draw all randomness from the rng passed in.")
+        _warn(_SAME_OUTPUTS)
     if threads is False or (threads == "auto" and not _plain_function(sampler)):
         return False
     width = max(1, int(np.prod(np.shape(first[0])[1:])))
