@@ -199,3 +199,17 @@ def test_a_deprecated_option_warns_in_one_line(capsys) -> None:
     assert main(["shuffle", "--local-epsilon", "1", "--n", "1000", "--delta", "1e-6"]) == 0
     err = capsys.readouterr().err
     assert err == "warning: --n is deprecated and will be removed in the next release; use --users\n"
+
+
+def test_account_gaussian_loads_no_scipy_stats_signal_or_optimize() -> None:
+    """Issue 30 §3: a single Gaussian account loads only what it computes with (scipy.special,
+    numpy, mpmath): the lazy package re-exports and deferred imports keep the rest out."""
+    code = ("import sys\nfrom dpverify.cli import main\n"
+            "main(['account', 'gaussian', '--sigma', '1', '--count', '1000', '--delta', '1e-5'])\n"
+            "heavy = sorted(m for m in ('scipy.stats', 'scipy.signal', 'scipy.optimize', 'sympy')"
+            " if m in sys.modules)\n"
+            "print('HEAVY', heavy, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=300)
+    assert "HEAVY []" in done.stderr, done.stderr[-2000:]
+    assert "epsilon=633.94" in done.stdout

@@ -1,7 +1,7 @@
 """Group privacy: a guarantee for neighbouring datasets that differ in k records.
 
 * ε-DP ⇒ kε-DP (Dwork & Roth 2014, Thm 2.2);
-* (ε, δ)-DP ⇒ (kε, δ Σ_{i<k} e^{iε})-DP, i.e. δ (e^{kε} − 1)/(e^ε − 1) (kδ at ε = 0):
+* (ε, δ)-DP ⇒ ``(kε, δ Σ_{i<k} e^{iε})``-DP, i.e. ``δ (e^{kε} − 1)/(e^ε − 1)`` (kδ at ε = 0):
   the chain of k neighbours, each step multiplying by e^ε and adding δ (Vadhan 2017,
   Lemma 2.2, the penultimate line of its proof; TF-Privacy's user-level accounting uses
   this sum, ``compute_dp_sgd_privacy_lib._compute_dp_sgd_group_privacy_using_rdp``). The

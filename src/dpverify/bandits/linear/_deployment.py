@@ -67,7 +67,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> 
                          if algorithm.model == "shuffle" else privatizer.guarantee(nominal))
             record["per_batch"] = guarantee_dict(per_batch)
             if algorithm.model == "shuffle":
-                record.update(_capped_note(algorithm, batch.epsilon, per_batch.epsilon, nominal))
+                record.update(_capped_note(algorithm, batch.epsilon, per_batch.epsilon))
         schedule.append(record)
     parameters: dict[str, Any] = {"batch_base_q": base, "batches_M": count,
                                   "core_set_size_at_most": core,
@@ -91,8 +91,7 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> 
                           instance={"n_arms": n_arms, "dimension": dimension})
 
 
-def _capped_note(algorithm: Any, local_epsilon: float, batch_epsilon: float,
-                 users: int) -> dict[str, str]:
+def _capped_note(algorithm: Any, local_epsilon: float, batch_epsilon: float) -> dict[str, str]:
     """A note for a batch whose ε0 stops at FMT 2021's validity limit (its ε is below the request).
 
     Feldman, McMillan & Talwar 2021, Thm 3.1 holds for ε0 <= ln(n / (16 ln(2/δ))); Alg. 3 takes
@@ -100,9 +99,7 @@ def _capped_note(algorithm: Any, local_epsilon: float, batch_epsilon: float,
     """
     if not (local_epsilon > algorithm.epsilon and batch_epsilon < algorithm.epsilon * (1 - 1e-9)):
         return {}
-    limit = math.log(users / (16 * math.log(2 / algorithm.delta)))
-    return {"note": f"epsilon_0 capped at FMT 2021's validity limit ln(N/(16 ln(2/delta))) = "
-                    f"{limit:.6g}: this batch spends less than the requested epsilon"}
+    return {"note": "epsilon_0 capped at FMT's validity limit ln(N/(16 ln(2/delta)))"}
 
 
 def _requested(algorithm: Any) -> Any:
