@@ -1,6 +1,8 @@
-"""The README's examples run as written and print what the README shows.
+"""The README's and the user guide's examples run as written and print what they show.
 
-The conventions (stated for writers at the top of ``README.md``):
+The pages checked: ``README.md`` and every ``docs/guide/*.md`` (test ids name the
+file and line). The conventions (stated for writers at the top of ``README.md``
+and in ``docs/guide/index.md``):
 
 * A ```` ```python ```` block written as a doctest session (``>>>`` lines) is run,
   one namespace per block, and every shown output is compared with the computed
@@ -30,7 +32,11 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide"
+#: Every page whose examples are run: the README and the user guide's pages.
+PAGES = [README, *sorted(GUIDE.glob("*.md"))]
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _TOKEN = re.compile(rf"(?P<ellipsis>\.\.\.)|(?P<time>{_NUMBER}(?= s\b))|(?P<number>{_NUMBER})"
@@ -76,21 +82,22 @@ class _ShownDigitsChecker(doctest.OutputChecker):
 
 @dataclass(frozen=True)
 class Block:
-    """One fenced code block of the README."""
+    """One fenced code block of a checked page."""
 
     language: str
     text: str
     line: int  # 1-based line number of the block's first content line
     section: str
     skipped: bool
+    page: str = "README.md"  # the page's path relative to the repository
 
     @property
     def id(self) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", self.section.lower()).strip("-")
-        return f"{slug}-line{self.line}"
+        return f"{self.page}:{self.line}-{slug}"
 
 
-def readme_blocks(text: str) -> list[Block]:
+def readme_blocks(text: str, page: str = "README.md") -> list[Block]:
     """The fenced code blocks of ``text``, with their section heading and skip marker."""
     blocks, section, previous, lines = [], "top", "", text.split("\n")
     index = 0
@@ -102,7 +109,7 @@ def readme_blocks(text: str) -> list[Block]:
         if fence:
             end = lines.index("```", index + 1)
             blocks.append(Block(fence.group(1), "\n".join(lines[index + 1:end]) + "\n",
-                                index + 2, section, bool(_SKIP.search(previous))))
+                                index + 2, section, bool(_SKIP.search(previous)), page))
             index = end + 1
             previous = ""
             continue
@@ -119,7 +126,8 @@ class ShownCommand:
     command: str
     output: str
     status: int
-    line: int  # 1-based line number of the command in README.md
+    line: int  # 1-based line number of the command in its page
+    page: str = "README.md"
 
 
 def shown_commands(block: Block) -> list[ShownCommand]:
@@ -131,7 +139,8 @@ def shown_commands(block: Block) -> list[ShownCommand]:
             if command is not None and any(out.strip() for out in output):
                 status = _EXIT_STATUS.search(command)
                 found.append(ShownCommand(command, "\n".join(output).strip("\n"),
-                                          int(status.group(1)) if status else 0, block.line + start))
+                                          int(status.group(1)) if status else 0, block.line + start,
+                                          block.page))
             command, output, start = line[1:].strip(), [], offset
         elif command is not None and command.endswith("\\") and not output:
             command = command[:-1].rstrip() + " " + line.strip()  # a continued command line
@@ -140,7 +149,9 @@ def shown_commands(block: Block) -> list[ShownCommand]:
     return found
 
 
-_BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
+_BLOCKS = [block for page in PAGES
+           for block in readme_blocks(page.read_text(encoding="utf-8"),
+                                      str(page.relative_to(ROOT)))]
 _DOCTESTS = [block for block in _BLOCKS
              if block.language == "python" and ">>>" in block.text and not block.skipped]
 _COMMANDS = [command for block in _BLOCKS if block.language == "console" and not block.skipped
@@ -149,9 +160,10 @@ _COMMANDS = [command for block in _BLOCKS if block.language == "console" and not
 
 @pytest.mark.slow
 @pytest.mark.parametrize("block", _DOCTESTS, ids=[block.id for block in _DOCTESTS])
-def test_python_example_prints_what_the_readme_shows(block: Block) -> None:
+def test_python_example_prints_what_the_page_shows(block: Block) -> None:
     test = doctest.DocTestParser().get_doctest(block.text, {"__name__": "readme"},
-                                               f"README.md:{block.line}", str(README), block.line - 1)
+                                               f"{block.page}:{block.line}",
+                                               str(ROOT / block.page), block.line - 1)
     report: list[str] = []
     runner = doctest.DocTestRunner(checker=_ShownDigitsChecker(),
                                    optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
@@ -159,34 +171,41 @@ def test_python_example_prints_what_the_readme_shows(block: Block) -> None:
     result = runner.summarize(verbose=False)
     assert result.attempted > 0
     if result.failed:
-        pytest.fail("README example out of date (edit README.md or the code):\n" + "".join(report),
+        pytest.fail(f"example out of date (edit {block.page} or the code):\n" + "".join(report),
                     pytrace=False)
 
 
-@pytest.mark.parametrize("shown", _COMMANDS, ids=[f"line{c.line}-{c.command.split()[1]}"
+@pytest.mark.parametrize("shown", _COMMANDS, ids=[f"{c.page}:{c.line}-{c.command.split()[1]}"
                                                   for c in _COMMANDS])
 @pytest.mark.slow
-def test_command_prints_what_the_readme_shows(shown: ShownCommand,
+def test_command_prints_what_the_page_shows(shown: ShownCommand,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     from dpverify.cli import main
 
     argv = shlex.split(shown.command, comments=True)
-    assert argv[0] == "dpverify", f"README.md:{shown.line}: not a dpverify command"
+    assert argv[0] == "dpverify", f"{shown.page}:{shown.line}: not a dpverify command"
     try:
         status = main(argv[1:])
     except SystemExit as exit_info:  # argparse's own exits (bad input)
         status = exit_info.code
     out = capsys.readouterr().out
-    assert status == shown.status, f"`{shown.command}` exited {status}, README says {shown.status}"
+    assert status == shown.status, (
+        f"{shown.page}:{shown.line}: `{shown.command}` exited {status}, the page says {shown.status}")
     assert outputs_match(shown.output, out), (
-        f"README.md:{shown.line}: `{shown.command}` now prints\n{out}\nthe README shows\n"
+        f"{shown.page}:{shown.line}: `{shown.command}` now prints\n{out}\nthe page shows\n"
         f"{shown.output}")
 
 
-def test_the_readme_has_checked_examples() -> None:
-    """The parser finds the examples (a README rewrite cannot switch the checks off silently)."""
-    assert len(_DOCTESTS) >= 5 and len(_COMMANDS) >= 5
-    assert sum(block.text.count(">>>") for block in _DOCTESTS) >= 30
+def test_the_readme_and_the_guide_have_checked_examples() -> None:
+    """The parser finds the examples (a rewrite cannot switch the checks off silently)."""
+    readme = [block for block in _DOCTESTS if block.page == "README.md"]
+    assert len(readme) >= 3 and any(c.page == "README.md" for c in _COMMANDS)
+    assert len(_DOCTESTS) >= 20 and len(_COMMANDS) >= 10
+    assert sum(block.text.count(">>>") for block in _DOCTESTS) >= 100
+    checked = {block.page for block in _DOCTESTS} | {c.page for c in _COMMANDS}
+    for page in ("accounting", "dp-sgd", "shuffle", "planning", "auditing", "testing",
+                 "bandits", "which-number"):
+        assert f"docs/guide/{page}.md" in checked, f"docs/guide/{page}.md has no checked example"
 
 
 @pytest.mark.parametrize("want, got, expected", [

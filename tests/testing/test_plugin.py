@@ -28,7 +28,7 @@ import dpverify.testing.strategies  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE_PAGE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "testing.md"
 
 
 def _plugin_args() -> list[str]:
@@ -237,17 +237,17 @@ def test_light():
     run_subprocess(pytester, monkeypatch).assert_outcomes(passed=1)
 
 
-def _readme_example() -> str:
-    text = README.read_text(encoding="utf-8")
-    block = re.search(r"<!-- README example: test-your-own-mechanism[^>]*-->\s*```python\n(.*?)```",
+def _guide_example() -> str:
+    text = GUIDE_PAGE.read_text(encoding="utf-8")
+    block = re.search(r"<!-- guide example: test-your-own-mechanism[^>]*-->\s*```python\n(.*?)```",
                       text, re.DOTALL)
-    assert block, "README lost its 'Test your own mechanism' example"
+    assert block, "docs/guide/testing.md lost its 'test-your-own-mechanism' example"
     return block.group(1)
 
 
 @pytest.mark.slow
-def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_my_mechanism=_readme_example())
+def test_the_guide_example_runs_as_written(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_my_mechanism=_guide_example())
     # --hypothesis-seed fixes the examples, so the 10 audits of true claims are
     # fixed too (else each run would risk a false failure of up to 10 × 1e-3).
     result = run(pytester, "--strict-markers", "--hypothesis-seed=0")
