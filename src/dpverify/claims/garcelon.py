@@ -29,12 +29,7 @@ from dpverify.accountants.shuffle_papers import (
 )
 from dpverify.auditing import audit
 from dpverify.bandits.contextual import SBLB, ContextualInstanceFamily, LinUCB, simulate_contextual
-from dpverify.bandits.contextual.parameters import (
-    cor8_epsilon_limit,
-    flip_probability,
-    local_epsilon,
-    number_of_bits,
-)
+from dpverify.bandits.contextual.parameters import cor8_epsilon_limit, local_epsilon, number_of_bits
 from dpverify.claims._types import (
     CONSEQUENCE,
     CORRECTED,
@@ -380,7 +375,7 @@ def _table1_condition(scale: str) -> Evidence:
 def _cor7(scale: str) -> Evidence:
     rows = []
     for level in (0.1, 0.5, math.log(2), 1.0, 3.0):
-        p = flip_probability(level, bits=1, dimension=2)
+        p = 2 / (math.exp(2 * level / (1 * 2 * (2 + 3))) + 1)  # Alg. 1's p at m = 1, d = 2
         epsilon = math.sqrt(math.expm1(level))
         rows.append({"local_epsilon": level, "randomization_probability": p,
                      "exact_local_level": local_epsilon(p, bits=1, dimension=2),
