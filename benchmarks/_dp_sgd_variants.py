@@ -14,34 +14,34 @@ wall-clock under contention; claims at δ = 1e-5: σ = 1.5, q = 0.01, 3000 steps
 
 | variant | canaries (score) | claimed ε | certified bound | flagged | m | seconds |
 |---|---|---:|---:|---|---:|---:|
-| dp_sgd | gradient (sum) | 1.6443 | 0.1772 | no | 1000 | 8.4 |
-| dp_sgd | input (loss) | 1.6443 | 0.0000 | no | 1000 | 5.8 |
-| noise_on_mean | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 6.8 |
-| noise_on_mean | input (loss) | 1.6443 | 2.9654 | yes | 1000 | 6.4 |
-| no_clipping | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 5.3 |
-| no_clipping | input (loss) | 1.6443 | 1.7283 | yes | 1000 | 5.6 |
-| clipping_after_aggregation | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 6.0 |
-| clipping_after_aggregation | input (loss) | 1.6443 | 1.6244 | no | 1000 | 7.5 |
-| shuffled_batches | gradient (period) | 1.6443 | 1.9670 | yes | 1000 | 6.0 |
-| shuffled_batches | input (loss) | 1.6443 | 0.0000 | no | 1000 | 5.4 |
-| canary_in_every_batch | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 6.2 |
-| canary_in_every_batch | input (loss) | 1.6443 | 1.7872 | yes | 1000 | 8.5 |
-| noise_reused | gradient (range) | 1.6443 | 2.9654 | yes | 1000 | 5.0 |
-| noise_reused | input (loss) | 1.6443 | 0.0000 | no | 1000 | 6.0 |
-| dp_sgd | gradient (sum) | 1.6443 | 0.0000 | no | 10000 | 13.8 |
-| dp_sgd | input (loss) | 1.6443 | 0.0000 | no | 10000 | 15.9 |
-| noise_on_mean | gradient (sum) | 1.6443 | 2.1778 | yes | 10000 | 10.4 |
-| noise_on_mean | input (loss) | 1.6443 | 2.1778 | yes | 10000 | 6.7 |
-| no_clipping | gradient (sum) | 1.6443 | 2.1778 | yes | 10000 | 5.8 |
-| no_clipping | input (loss) | 1.6443 | 0.9478 | no | 10000 | 5.5 |
-| clipping_after_aggregation | gradient (sum) | 1.6443 | 2.1736 | yes | 10000 | 7.8 |
-| clipping_after_aggregation | input (loss) | 1.6443 | 0.8900 | no | 10000 | 7.9 |
+| dp_sgd | gradient (sum) | 1.6443 | 0.1772 | no | 1000 | 3.5 |
+| dp_sgd | input (loss) | 1.6443 | 0.0000 | no | 1000 | 3.3 |
+| noise_on_mean | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 4.1 |
+| noise_on_mean | input (loss) | 1.6443 | 2.9654 | yes | 1000 | 3.6 |
+| no_clipping | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 2.6 |
+| no_clipping | input (loss) | 1.6443 | 1.6960 | yes | 1000 | 3.4 |
+| clipping_after_aggregation | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 3.0 |
+| clipping_after_aggregation | input (loss) | 1.6443 | 1.5549 | no | 1000 | 4.1 |
+| shuffled_batches | gradient (period) | 1.6443 | 1.9670 | yes | 1000 | 3.9 |
+| shuffled_batches | input (loss) | 1.6443 | 0.0000 | no | 1000 | 3.5 |
+| canary_in_every_batch | gradient (sum) | 1.6443 | 2.9654 | yes | 1000 | 5.3 |
+| canary_in_every_batch | input (loss) | 1.6443 | 1.7872 | yes | 1000 | 4.5 |
+| noise_reused | gradient (range) | 1.6443 | 2.9654 | yes | 1000 | 3.5 |
+| noise_reused | input (loss) | 1.6443 | 0.0000 | no | 1000 | 3.4 |
+| dp_sgd | gradient (sum) | 1.6443 | 0.0000 | no | 10000 | 14.0 |
+| dp_sgd | input (loss) | 1.6443 | 0.0000 | no | 10000 | 18.2 |
+| noise_on_mean | gradient (sum) | 1.6443 | 2.1778 | yes | 10000 | 8.2 |
+| noise_on_mean | input (loss) | 1.6443 | 2.1778 | yes | 10000 | 6.8 |
+| no_clipping | gradient (sum) | 1.6443 | 2.1778 | yes | 10000 | 6.9 |
+| no_clipping | input (loss) | 1.6443 | 0.9565 | no | 10000 | 7.7 |
+| clipping_after_aggregation | gradient (sum) | 1.6443 | 2.1732 | yes | 10000 | 8.1 |
+| clipping_after_aggregation | input (loss) | 1.6443 | 0.7647 | no | 10000 | 8.8 |
 | shuffled_batches | gradient (period) | 1.6443 | 1.2328 | no | 10000 | 6.7 |
-| shuffled_batches | input (loss) | 1.6443 | 0.0000 | no | 10000 | 7.8 |
-| canary_in_every_batch | gradient (sum) | 1.6443 | 2.1778 | yes | 10000 | 14.4 |
-| canary_in_every_batch | input (loss) | 1.6443 | 0.7365 | no | 10000 | 20.9 |
-| noise_reused | gradient (range) | 1.6443 | 2.1778 | yes | 10000 | 6.6 |
-| noise_reused | input (loss) | 1.6443 | 0.0000 | no | 10000 | 5.4 |
+| shuffled_batches | input (loss) | 1.6443 | 0.0000 | no | 10000 | 7.3 |
+| canary_in_every_batch | gradient (sum) | 1.6443 | 2.1778 | yes | 10000 | 14.3 |
+| canary_in_every_batch | input (loss) | 1.6443 | 0.7049 | no | 10000 | 22.1 |
+| noise_reused | gradient (range) | 1.6443 | 2.1778 | yes | 10000 | 5.5 |
+| noise_reused | input (loss) | 1.6443 | 0.0000 | no | 10000 | 4.2 |
 
 At m = 1000 every bug is flagged by white-box canaries and the reference is not; perfectly
 separated canaries certify 2.97, the most 1000 canaries can. At m = 10^4 that ceiling is
