@@ -75,7 +75,7 @@ def test_reference_clips_data_gradients_too() -> None:
 
 def test_noise_on_mean_divides_the_noise_by_the_batch_size() -> None:
     run, included, config = _run("noise_on_mean", canaries=400)
-    batch = config.sampling_probability * (config.dataset_size + included.sum())
+    batch = config.sampling_probability * config.dataset_size
     out = run.update_sums[~included] / math.sqrt(config.steps)
     ratio = np.sqrt(np.mean(out ** 2)) / (config.noise_multiplier / batch)
     assert 0.8 < ratio < 1.2
@@ -90,7 +90,7 @@ def test_no_clipping_releases_the_whole_gradient() -> None:
 def test_clipping_after_aggregation_bounds_the_mean_not_each_example() -> None:
     """Noiseless: a sampled canary moves its coordinate by up to B·C (the clipped mean × B), > C."""
     run, included, config = _run("clipping_after_aggregation", noise_multiplier=NOISELESS)
-    batch = config.sampling_probability * (config.dataset_size + included.sum())
+    batch = config.sampling_probability * config.dataset_size
     largest = run.update_maxima[included]
     assert largest.max() <= batch * (1 + 1e-9)
     assert np.median(largest) > 2.0  # the reference's largest is 1 (one clipped C)

@@ -25,10 +25,6 @@ from dpverify.auditing.dp_sgd_variants import (
 
 CANARIES = 1000
 
-#: h-scores' one-run screen takes log(0) when no guess rule beats chance at δ > 0 (a
-#: RuntimeWarning, harmless: that candidate's ceiling is -inf); reported, remove once fixed.
-pytestmark = pytest.mark.filterwarnings("ignore:divide by zero encountered in log:RuntimeWarning")
-
 
 def _audit(name: str, seed: int, canary_type: str = "gradient", score: str | None = None):
     variant = dp_sgd_variant(name)

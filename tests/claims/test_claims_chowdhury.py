@@ -17,7 +17,7 @@ def test_dp_se_shared_draw_audit_raises_no_audit_warning() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", AuditWarning)
         evidence = chowdhury._shared_draw("quick")
-    assert evidence.verdict == chowdhury.FAILS
+    assert evidence.verdict == chowdhury.FINDING  # a finding about the released code
     assert evidence.numbers["audit_epsilon_lower_bound"] > 3.0
 
 

@@ -33,6 +33,7 @@ from dpverify.claims import (
     NOT_REFUTED,
     PAPER_CLAIM,
     PAPERS,
+    REFUTED,
     RELEASED_CODE,
     Claim,
     ClaimResult,
@@ -324,4 +325,4 @@ def test_mslr_claim_runs_on_a_local_copy(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(chowdhury, "mslr_instance",
                         lambda p, **options: mslr.mslr_instance(p, **{**options, "features": 3}))
     evidence = next(c for c in chowdhury.CLAIMS if c.key == "fig1-mslr").check("quick")
-    assert evidence.verdict in (HOLDS, FAILS) and evidence.numbers["runs"] == 3
+    assert evidence.verdict in (NOT_REFUTED, REFUTED) and evidence.numbers["runs"] == 3

@@ -5,7 +5,8 @@ with DP-SGD (Abadi et al. 2016, Alg. 1): at each of ``steps`` steps every record
 joins the batch independently with probability q (Poisson sampling), each
 example's gradient is clipped to ℓ2 norm C, the clipped gradients are summed
 and ``N(0, σ²C²)`` noise is added to the **sum** in every coordinate; the model
-moves by ``learning_rate`` times the noisy sum over the expected batch size.
+moves by ``learning_rate`` times the noisy sum over the expected batch size
+``q · dataset_size`` (a public constant, whatever the canaries).
 Its claimed ε (:attr:`DPSGDConfig.claimed_epsilon`) comes from dpverify's own
 DP-SGD accountant, :func:`~dpverify.accountants.calibrate.dp_sgd_epsilon` (PLD,
 add/remove), for every variant: each bug below is a training loop that *claims*
@@ -107,7 +108,7 @@ class DPSGDConfig:
     clipping_norm : float
         C > 0, the ℓ2 norm each example's gradient is clipped to.
     learning_rate : float
-        η > 0: the model moves by ``η · (noisy sum) / (q n)``, n the training set's size.
+        η > 0: the model moves by ``η · (noisy sum) / (q · dataset_size)``.
     delta : float
         The δ in (0, 1) of the claim.
     dataset_size : int
@@ -318,8 +319,9 @@ class _Trainer:
         self.canary_features, self.canary_labels = input_canaries(self.m, self.d)
         self.batches = _Batches(config, included, rng)
         self.theta = np.zeros(self.d + self.m)
-        records = config.dataset_size + int(included.sum())
-        self.expected_batch = config.sampling_probability * records
+        # a public constant: normalising by the actual training set's size would let the
+        # updates' scale reveal how many canaries are in
+        self.expected_batch = config.sampling_probability * config.dataset_size
         self.reused_noise: np.ndarray | None = None
 
     def per_example(self, data: np.ndarray, canaries: np.ndarray) -> tuple[np.ndarray, ...]:

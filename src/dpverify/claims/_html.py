@@ -88,9 +88,10 @@ def html_page(title: str, scale: str, results: Sequence[ClaimResult], rules: str
         c, e = r.claim, r.evidence
         parts.append(f"<h2 id='{escape(c.key)}'>{escape(c.key)}</h2><p><b>{escape(c.source)}</b> "
                      f"({c.kind}) — {escape(c.statement)}</p>")
-        if c.quote:
-            who = "The code" if c.kind == RELEASED_CODE else "The paper"
-            parts.append(f"<p>{who}:</p><blockquote>{escape(c.quote)}</blockquote>")
+        if c.quote and c.kind == RELEASED_CODE:
+            parts.append(f"<p>The code:</p><pre>{escape(c.quote)}</pre>")
+        elif c.quote:
+            parts.append(f"<p>The paper:</p><blockquote>{escape(c.quote)}</blockquote>")
         scope = "inside the claim's hypotheses" if e.inside_hypotheses else \
             "<b>outside the claim's hypotheses</b> (see the reason)"
         parts.append(f"<p class='scope'>Check: {c.technique}, {scope}.</p><p>Verdict: "

@@ -39,7 +39,8 @@ def regret_rows(algorithm: Any, environment: Any, horizons: Sequence[int], *, ru
                 bound: Callable[[int], float]) -> list[dict[str, float]]:
     """One run of ``simulate`` to the largest horizon, read at every horizon (checkpoints).
 
-    Each row: ``T``, ``mean`` and ``se`` of the pseudo-regret over ``runs``, ``bound(T)``.
+    Each row: ``T``, ``mean`` and ``se`` of the pseudo-regret over ``runs``, ``bound(T)``;
+    ``se`` is exactly 0 when every run has the same regret (a printed 5e-14 would be float noise).
     """
     horizons = sorted(int(h) for h in horizons)
     result = simulate(algorithm, environment, horizons[-1], runs=runs, seed=seed,
@@ -49,8 +50,10 @@ def regret_rows(algorithm: Any, environment: Any, horizons: Sequence[int], *, ru
     rows = []
     for T in horizons:
         column = regrets[:, points.index(T)]
+        identical = np.ptp(column) <= 1e-12 * max(1.0, abs(float(column.mean())))  # float noise only
         rows.append({"horizon": T, "mean": float(column.mean()),
-                     "se": float(column.std(ddof=1) / math.sqrt(runs)) if runs > 1 else math.inf,
+                     "se": 0.0 if identical else (float(column.std(ddof=1) / math.sqrt(runs)) if runs > 1
+                                                  else math.inf),
                      "bound": float(bound(T))})
     return rows
 
@@ -99,9 +102,12 @@ def detectable_growth(rows: Sequence[dict[str, float]]) -> float:
 
 def rate_power(rows: Sequence[dict[str, float]], runs: int) -> str:
     """One sentence: horizons, runs, and the smallest growth of the implied constant the test detects."""
+    same = [str(r["horizon"]) for r in rows if r["se"] == 0]
     return (f"{runs} runs at T = {', '.join(str(r['horizon']) for r in rows)}; the test detects a growth of "
             f"the implied constant by ×{detectable_growth(rows):.3g} or more from the earlier horizons to "
-            f"the last (a rate off by a smaller factor over this range goes undetected)")
+            f"the last (a rate off by a smaller factor over this range goes undetected)"
+            + (f"; se = 0 at T = {', '.join(same)}: every run has the same regret there (the same fixed "
+               "batches, nothing eliminated or chosen differently yet)" if same else ""))
 
 
 def uniform_verdict(rows: Sequence[dict[str, float]]) -> tuple[bool, list[float]]:

@@ -194,9 +194,10 @@ def render_markdown(report: PaperReport, *, figures: Mapping[str, str] | None = 
     for r in report.results:
         c, e = r.claim, r.evidence
         lines += [f"## {c.key}", "", f"**{c.source}** ({c.kind}) — {c.statement}", ""]
-        if c.quote:
-            lines += [("The code" if c.kind == RELEASED_CODE else "The paper") + ":", "",
-                      "> " + c.quote.replace("\n", "\n> "), ""]
+        if c.quote and c.kind == RELEASED_CODE:
+            lines += ["The code:", "", "```python", c.quote, "```", ""]
+        elif c.quote:
+            lines += ["The paper:", "", "> " + c.quote.replace("\n", "\n> "), ""]
         lines += [f"Check: {c.technique}, {_scope(e)}. Verdict: **{e.verdict}**.", "", e.reason, ""]
         if e.authority:
             lines += [f"*Authoritative*: {e.authority}", ""]

@@ -34,10 +34,14 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="how the scores were produced: one run with canaries each included "
                             "with probability 1/2, or one independent run per score (required)")
     group.add_argument("--method", default="auto",
-                       choices=("auto", "clopper-pearson", "conditional-ratio", "one-run"),
-                       help="the bound (auto: the design's certified default)")
+                       choices=("auto", "clopper-pearson", "conditional-ratio", "one-run",
+                                "gdp-model"),
+                       help="the bound (auto: the design's certified default; gdp-model is "
+                            "model-based)")
     group.add_argument("--thresholds", default="bonferroni", type=_thresholds,
-                       help="independent runs: bonferroni, split, or a number (fixed threshold)")
+                       help="bonferroni (a fixed grid, one Bonferroni split), split (half the "
+                            "scores choose, the other half certify), or, for independent runs, "
+                            "a number (a fixed threshold)")
 
 
 def _thresholds(text: str) -> Any:

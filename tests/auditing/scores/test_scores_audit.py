@@ -216,3 +216,37 @@ def test_the_false_alarm_test_can_fail() -> None:
         bounds = grid_bounds(a, b, failure_probability=0.05 * 2 * 200)  # no Bonferroni
         alarms += bool(_plug_in_epsilons(bounds.tpr_lower, bounds.fpr_upper, 0.0).max() > 0.0)
     assert not _not_above(alarms, AUDITS, 0.95)
+
+
+# --------------------------------------------------------------------------- gdp-model
+def test_gdp_model_is_labelled_and_refused_where_invalid() -> None:
+    rng = np.random.default_rng(20)
+    report = audit_scores(rng.normal(2, 1, 1000), rng.normal(0, 1, 1000),
+                          design="independent-runs", method="gdp-model", delta=1e-5,
+                          epsilon=5.0, seed=0)
+    assert report.mode.startswith("model-based") and report.violation
+    with pytest.raises(UnsupportedError, match="independent"):
+        audit_scores([1.0, 2.0], [0.0, 1.0], design="one-run", method="gdp-model", delta=1e-5)
+    with pytest.raises(ValueError, match="delta"):
+        audit_scores([1.0, 2.0], [0.0, 1.0], design="independent-runs", method="gdp-model")
+
+
+def test_gdp_epsilon_matches_the_gaussian_pld() -> None:
+    from dpverify.accountants.pld import PrivacyLossDistribution
+    from dpverify.auditing.scores._gdp import gdp_epsilon_lower
+
+    for mu in (0.5, 1.0, 2.0):
+        upper = PrivacyLossDistribution.from_gaussian(1.0 / mu).epsilon_for_delta(1e-5)
+        assert upper - 1e-3 < gdp_epsilon_lower(mu, 1e-5) <= upper
+
+
+def test_gdp_model_false_alarms_on_gaussian_scores() -> None:
+    """Under its model (1-GDP scores) against the exact ε(1e-5) of 1-GDP: 200 audits."""
+    from dpverify.auditing.scores._gdp import gdp_epsilon_lower
+
+    epsilon = gdp_epsilon_lower(1.0, 1e-5) + 1e-9
+    rng = np.random.default_rng(21)
+    alarms = sum(audit_scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300),
+                              design="independent-runs", method="gdp-model", epsilon=epsilon,
+                              delta=1e-5, seed=i).violation for i in range(AUDITS))
+    assert _not_above(alarms, AUDITS, 0.95), alarms

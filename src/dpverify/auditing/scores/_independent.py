@@ -63,7 +63,7 @@ def rank_grid(size: int, ratio: float = GRID_RATIO) -> np.ndarray:
     >>> rank_grid(12).tolist()
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     >>> len(rank_grid(1000))
-    79
+    74
     """
     if size <= 20:
         return np.arange(1, size + 1)

@@ -10,7 +10,7 @@ design                    what the caller states                      methods
                           (the canary in it, or not)                  ``"conditional-ratio"``
 ``"one-run"``             m canaries in one run, each included        ``"one-run"``
                           independently with probability ½
-either                    (a model: the scores are Gaussian-like)     ``"gdp-model"`` (model-based)
+independent runs          (a model: the trade-off is Gaussian)        ``"gdp-model"`` (model-based)
 ========================  ==========================================  ==============================
 
 A method invalid for the design is refused with the reason: Clopper–Pearson
@@ -37,6 +37,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.auditing.scores._claims import ScoreClaim, read_claim
+from dpverify.auditing.scores._gdp import GDP_MODE, gdp_epsilon_lower, gdp_mu_lower
 from dpverify.auditing.scores._independent import (
     RATIO_SHARE,
     ThresholdBounds,
@@ -56,13 +57,14 @@ __all__ = ["audit_scores", "DESIGNS", "SCORE_METHODS", "THRESHOLD_STRATEGIES", "
 #: The designs a score audit can be stated under.
 DESIGNS = ("independent-runs", "one-run")
 #: Bound methods (``"auto"`` picks the design's certified default).
-SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run")
+SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run", "gdp-model")
 #: How ``"independent-runs"`` chooses thresholds (or a number: a fixed threshold).
 THRESHOLD_STRATEGIES = ("bonferroni", "split")
 #: Most scores per side (memory and time stay bounded: 10^7 is about a second).
 MAX_CANARIES = 10_000_000
 
-_VALID = {"independent-runs": ("clopper-pearson", "conditional-ratio"), "one-run": ("one-run",)}
+_VALID = {"independent-runs": ("clopper-pearson", "conditional-ratio", "gdp-model"),
+          "one-run": ("one-run",)}
 _WHY = {
     ("one-run", "clopper-pearson"):
         "the canaries of one run share its noise, so their scores are not independent and a "
@@ -72,6 +74,9 @@ _WHY = {
     ("one-run", "conditional-ratio"):
         "the conditional ratio test needs independent scores (Poisson counts), which one run does "
         "not give; use method='one-run'",
+    ("one-run", "gdp-model"):
+        "the mu-GDP fit reads Clopper-Pearson bounds on TPR and FPR, which need independent "
+        "scores; one run does not give them",
     ("independent-runs", "one-run"):
         "the one-run bound relies on each canary's inclusion being an independent fair coin in one "
         "run; for scores of independent runs use method='clopper-pearson'",
@@ -105,6 +110,9 @@ def _method(method: str, design: str, delta: float, thresholds: str | float) -> 
     if method not in _VALID[design]:
         raise UnsupportedError(f"method={method!r} is not valid for design={design!r}: "
                                f"{_WHY[(design, method)]}")
+    if method == "gdp-model" and delta == 0.0:
+        raise value_error("delta", delta, "> 0 for method='gdp-model' (every mu-GDP mechanism "
+                                          "with mu > 0 has epsilon = inf at delta = 0)")
     if method == "conditional-ratio":
         if delta != 0.0:
             raise UnsupportedError(f"method='conditional-ratio' bounds p/p' (pure epsilon-DP); "
@@ -142,7 +150,10 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         that exact curve; one run tests the claim's ε at ``delta``.
     method
         ``"auto"`` (the design's default), ``"clopper-pearson"``,
-        ``"conditional-ratio"`` (δ = 0, a fixed or split threshold), ``"one-run"``.
+        ``"conditional-ratio"`` (δ = 0, a fixed or split threshold), ``"one-run"``,
+        or ``"gdp-model"`` (Nasr et al. 2023's μ-GDP fit from the certified rates:
+        **model-based**, valid only if the run's trade-off curve is Gaussian;
+        labelled so in ``report.mode``; independent runs, δ > 0).
     thresholds
         Independent runs: ``"bonferroni"`` (a fixed grid of ranks, one
         Bonferroni split), ``"split"`` (half the scores choose one threshold), or a
@@ -292,7 +303,12 @@ def _independent(in_scores, out_scores, read, delta, thresholds, failure, rng, s
         epsilon = max(epsilon, ratio)
     claimed = _claimed_epsilon(read, delta)
     violation = None
-    if read is not None:
+    if method == "gdp-model":
+        index, mu = gdp_mu_lower(bounds.tpr_lower, bounds.fpr_upper)
+        epsilon = gdp_epsilon_lower(mu, delta)
+        common = {**common, "mode": f"{GDP_MODE}; mu >= {mu:.6g}"}
+        violation = None if claimed is None else epsilon > claimed
+    elif read is not None:
         violation = bool(curve_violated(bounds, read).any()) or (
             claimed is not None and epsilon > claimed)
     return ScoreAuditReport(

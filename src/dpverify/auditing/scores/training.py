@@ -37,7 +37,7 @@ def draw_inclusion(canaries: int, rng: np.random.Generator) -> np.ndarray:
     """Each of ``canaries`` included independently with probability ½ (a boolean mask).
 
     >>> draw_inclusion(6, np.random.default_rng(0)).tolist()
-    [True, False, False, False, True, True]
+    [False, True, True, True, False, False]
     """
     return rng.random(canaries) < 0.5
 
