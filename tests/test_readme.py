@@ -105,7 +105,7 @@ def readme_blocks(text: str, page: str = "README.md") -> list[Block]:
         line = lines[index]
         if line.startswith("#") and not line.startswith("#!"):
             section = line.lstrip("#").strip()
-        fence = re.fullmatch(r"```(\w*)\s*", line)
+        fence = re.fullmatch(r"```(\w*|\{[\w-]+\}.*?)\s*", line)  # MyST directives too
         if fence:
             end = lines.index("```", index + 1)
             blocks.append(Block(fence.group(1), "\n".join(lines[index + 1:end]) + "\n",
