@@ -168,12 +168,13 @@ def query_loop(every: int, budget: float) -> list[str]:
 
 
 def schedule(budget: float) -> list[str]:
-    rows = [f"\n### a {len(SCHEDULE)}-σ epoch schedule ({EPOCH_STEPS} steps each), one query", *_HEADER]
+    rows = [f"\n### a {len(SCHEDULE)}-σ epoch schedule ({EPOCH_STEPS} steps each), composed and one query",
+            *_HEADER]
     for name, make in _tools():
+        clock = _Clock()   # composing and the query: a peer may compose when told, we when asked
         loop = make()
         for sigma in SCHEDULE:
             loop.steps(sigma, EPOCH_STEPS)
-        clock = _Clock()
         epsilon = loop.epsilon()
         rows.append(_row(name, epsilon, 1, clock(), True))
     return rows
