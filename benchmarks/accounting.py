@@ -189,7 +189,7 @@ def _sgd_loss_std(sigma: float = SGD_SIGMA) -> float:
 def _dpverify_sgd_epsilon(method: str, interval: float | None = None) -> float:
     from dpverify.accountants.calibrate.dp_sgd import dp_sgd_epsilon
 
-    return dp_sgd_epsilon(SGD_SIGMA, DELTA, sampling_probability=SGD_RATE, steps=SGD_STEPS,
+    return dp_sgd_epsilon(noise_multiplier=SGD_SIGMA, delta=DELTA, sampling_probability=SGD_RATE, steps=SGD_STEPS,
                           method=method, value_discretization_interval=interval)
 
 
@@ -259,7 +259,7 @@ def _opacus_sgd_epsilon(sigma: float = SGD_SIGMA) -> float:
 def _dpverify_sgd_sigma(method: str) -> float:
     from dpverify.accountants.calibrate.dp_sgd import min_noise_multiplier
 
-    return min_noise_multiplier(SGD_EPSILON, DELTA, sampling_probability=SGD_RATE,
+    return min_noise_multiplier(epsilon=SGD_EPSILON, delta=DELTA, sampling_probability=SGD_RATE,
                                 steps=SGD_STEPS, method=method)
 
 

@@ -23,15 +23,41 @@ Two markdown tables:
   DP-Sniper's published ``eps_lcb``;
 * **sequential** — samples per side a sequential audit (``samples="auto"``)
   spends on each built-in violation, against the smallest fixed size (of
-  10^4·2^k) that flags it with the same seed.
+  10^4·2^k) that flags it with the same seed;
+* **families** — each event family's throughput (samples per second per side)
+  on a mechanism of its kind, forced with ``events=``: *threshold* on scalar
+  Laplace, *classifier* on a 5-coordinate noisy histogram, *sentinel* on
+  DP-Sniper's SVT3 (10 queries, ⊥ = −1000 sentinels), *mixed* on report-noisy-max
+  releasing (index, value); end to end by the wall clock, and per CPU second
+  with the sampler's own CPU time (both sides) taken out — the events' share.
+  Targets (issue 26 §4): scalar ≥ 10^7, vector families ≥ 10^6 samples/s/side.
 
 * **adapters** — the overhead of :func:`dpverify.auditing.sampler_from_calls`
   on one-output-per-call mechanisms (numpy, diffprivlib, OpenDP) against the
   library's own per-call cost divided by the workers
   (``benchmarks/_adapters.py``; ``--adapter-calls``, ``--adapter-jobs``).
 
-``--only throughput catalogue dpsniper sequential adapters`` picks tables (all but
-``adapters`` by default).
+
+Measured (2026-11-28, ``--only families --family-samples 1e6``, seed 1, on the 2-core
+machine at load average ≈ 10, so the wall clock is ~4x the CPU time; CPU samples/s/side
+without sampling, before → after issue 26's changes — the memo of shared first steps, the
+classifier's budget proportional to the samples, block-wise scores; identical ε bounds):
+threshold 1.48e7 → 1.50e7, classifier 2.86e5 → 3.86e5, sentinel 9.3e4 → 1.71e5, mixed
+1.43e6 → 2.33e6. The classifier and sentinel families stay below the 10^6 target: the search's
+per-row work on the search split (sentinel views and pattern keys of a third of the samples,
+held-out cell orders, the logistic fit) dominates, not the certification.
+
+
+* **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
+  jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,
+  10^5 canaries, independent runs with 10^3 scores per side (``benchmarks/_score_audits.py``;
+  ``pip install --no-deps jax-privacy``). Not in the default set: ``--only scores``.
+  With it, the reference DP-SGD's variants table (``benchmarks/_dp_sgd_variants.py``):
+  claimed ε, certified one-run bound, canaries and seconds for each variant,
+  ``--dp-sgd-canaries`` (default 10^3 and 10^4) white-box and black-box canaries.
+
+``--only throughput catalogue dpsniper sequential families adapters scores`` picks tables (all
+but ``adapters`` and ``scores`` by default).
 
 Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
 pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
@@ -74,6 +100,7 @@ import argparse
 import math
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -212,6 +239,55 @@ def sequential(max_samples: int) -> list[str]:
     return rows
 
 
+def _family_cases() -> list[tuple[str, str, Any, Any, Any, float]]:
+    """``(family, mechanism, sampler, x, x', claim ε)`` of the families table."""
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _dpsniper_mechanisms import MECHANISMS
+
+    def histogram(data, size, rng):
+        return np.asarray(data) + simulation_laplace(1.0, rng=rng, size=(size, 5))
+
+    svt3 = MECHANISMS["SVT3"][0]
+    above = np.zeros(10)
+    above[-1] = 2.0
+    noisy_max = CATALOGUE["noisy_max_with_value"]
+    return [("threshold", "Laplace(1), scalar", _laplace, 0.0, 1.0, 1.0),
+            ("classifier", "noisy histogram, 5 coordinates", histogram, np.zeros(5),
+             np.eye(5)[0], 1.0),
+            ("sentinel", "SVT3 (DP-Sniper), 10 queries", svt3, above, np.ones(10), 0.1),
+            ("mixed", "noisy max with value (record)", noisy_max.sampler, noisy_max.x,
+             noisy_max.x_prime, noisy_max.epsilon)]
+
+
+def families(samples: int) -> list[str]:
+    """Per event family: audit throughput, by the wall clock and by CPU time, without the sampler.
+
+    The CPU columns (``time.process_time``: both threads' CPU) are what a shared, loaded
+    machine can still measure; the wall clock is what a user waits on an idle one.
+    """
+    rows = ["| family | mechanism | samples per side | audit wall s | samples/s/side (wall) | "
+            "audit CPU s | sampler CPU s, both sides | samples/s/side per CPU s, without "
+            "sampling | ε lower bound |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for family, name, sampler, x, x_prime, claim in _family_cases():
+        wall, cpu = time.perf_counter(), time.process_time()
+        report = audit(sampler, x, x_prime, epsilon=claim, samples=samples, seed=1,
+                       events=family)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        rng = np.random.default_rng(0)
+        sampling = time.process_time()
+        for data in (x, x_prime):
+            for done in range(0, samples, 1 << 16):
+                sampler(data, min(1 << 16, samples - done), rng)
+        sampling = time.process_time() - sampling
+        rows.append(f"| {family} | {name} | {samples:.0e} | {wall:.2f} | {samples / wall:.3g} | "
+                    f"{cpu:.2f} | {sampling:.2f} | {samples / max(cpu - sampling, 1e-9):.3g} | "
+                    f"{report.epsilon_lower_bound:.4f} |")
+        print(rows[-1], file=sys.stderr, flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e5, 1e6, 1e7])
@@ -223,8 +299,13 @@ def main() -> None:
     parser.add_argument("--sequential-max", type=float, default=1e7)
     parser.add_argument("--adapter-calls", type=float, default=2e5)
     parser.add_argument("--adapter-jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--family-samples", type=float, default=1e6)
+
+    parser.add_argument("--score-sizes", type=float, nargs="+", default=[1e3, 1e4, 1e5])
+    parser.add_argument("--score-independent", type=float, default=1e3)
+    parser.add_argument("--dp-sgd-canaries", type=float, nargs="+", default=[1e3, 1e4])
     parser.add_argument("--only", nargs="+", default=["throughput", "catalogue", "dpsniper",
-                                                      "sequential"])
+                                                      "sequential", "families"])
     args = parser.parse_args()
     if "throughput" in args.only:
         print("## Throughput\n")
@@ -244,6 +325,20 @@ def main() -> None:
 
         print("\n## Adapter overhead: sampler_from_calls against the library's own loop\n")
         print("\n".join(adapters(int(args.adapter_calls), args.adapter_jobs, args.repeats)))
+
+    if "families" in args.only:
+        print("\n## Event families: throughput (seed 1)\n")
+        print("\n".join(families(int(args.family_samples))))
+
+    if "scores" in args.only:
+        from _score_audits import scores  # deferred: optional table (jax_privacy)
+
+        print("\n## Canary-score audits against jax_privacy (confidence 0.95, seed 1)\n")
+        print("\n".join(scores([int(s) for s in args.score_sizes], int(args.score_independent))))
+        from _dp_sgd_variants import dp_sgd_variants  # deferred: trains 28 models
+
+        print("\n## The reference DP-SGD and its bugs, audited in one run (confidence 0.95, seed 1)\n")
+        print("\n".join(dp_sgd_variants([int(m) for m in args.dp_sgd_canaries])))
 
 
 if __name__ == "__main__":

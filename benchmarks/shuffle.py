@@ -57,7 +57,7 @@ def bound_rows(sizes: list[int]) -> list[str]:
 
 
 def exact_rows(sizes: list[int]) -> list[str]:
-    p = BinaryRandomizedResponse.from_epsilon(LOCAL_EPSILON).flip_probability
+    p = BinaryRandomizedResponse.from_epsilon(LOCAL_EPSILON).randomization_probability
     rows = ["| exact shuffled binary RR | n | ε | seconds |", "|---|---|---|---|"]
     for n in sizes:
         value, seconds = _timed(lambda: shuffled_binary_rr_epsilon(p, n, DELTA))

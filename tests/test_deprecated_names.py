@@ -22,8 +22,11 @@ from hypothesis import strategies as st
 
 from dpverify.accountants.pld import PrivacyLossDistribution as PLD
 from dpverify.auditing.events import ClassifierScore
+from dpverify.bandits.privatizers import ShuffledRandomizedResponse
 from dpverify.cli import main
 from dpverify.mechanisms import (
+    BinaryRandomizedResponse,
+    BinarySummation,
     BinomialNoise,
     DiscreteGaussian,
     DiscreteLaplace,
@@ -64,7 +67,9 @@ class Row(NamedTuple):
 
 ACC = "dpverify.accountants"
 PMFS = {"pmf": [0.5, 0.5], "pmf_prime": [0.25, 0.75]}
-GARCELON = {"delta": 1e-6, "horizon": 10**4, "bits": 1, "dimension": 1, "flip_probability": 0.5}
+GARCELON = {"delta": 1e-6, "horizon": 10**4, "bits": 1, "dimension": 1,
+            "randomization_probability": 0.5}
+FLIP = ("flip_probability", "randomization_probability")
 TOTAL = {"bits": 1, "dimension": 1, "delta": 1e-6, "delta_slack": 1e-6}
 _SCORE = ClassifierScore(centre=np.zeros(1), scale=np.ones(1), weights=np.zeros(2), bias=0.0,
                          flags=((0, -1.0),), masked=(0,), masked_centre=np.zeros(1),
@@ -111,8 +116,23 @@ ROWS = [
     Row(f"{ACC}.max_local_epsilon", (0.1,), {"users": 10**5, "delta": 1e-6}, "n", "users"),
     Row(f"{ACC}.shuffled_binary_rr_delta", (0.5,), {"users": 100, "epsilon": 0.5}, "n", "users"),
     Row(f"{ACC}.shuffled_binary_rr_epsilon", (0.5,), {"users": 100, "delta": 1e-6}, "n", "users"),
-    Row(f"{ACC}.min_flip_probability", (), {"users": 100, "epsilon": 1.0, "delta": 1e-6}, "n",
-        "users"),
+    Row(f"{ACC}.min_randomization_probability", (), {"users": 100, "epsilon": 1.0, "delta": 1e-6},
+        "n", "users"),
+    # garcelon's p is the probability of replacing the bit by a fair coin (issue 24/30)
+    Row(f"{ACC}.shuffled_binary_rr_delta", (),
+        {"randomization_probability": 0.5, "users": 100, "epsilon": 0.5}, *FLIP),
+    Row(f"{ACC}.shuffled_binary_rr_epsilon", (),
+        {"randomization_probability": 0.5, "users": 100, "delta": 1e-6}, *FLIP),
+    Row(f"{ACC}.shuffle_papers.garcelon_per_batch_epsilon", (10**6,),
+        {"randomization_probability": 0.5, "bits": 1, "dimension": 1, "delta": 1e-6}, *FLIP),
+    Row(f"{ACC}.shuffle_papers.garcelon_batch_length_ok", (10**6, 0.5), GARCELON, *FLIP),
+    Row(f"{ACC}.shuffle_papers.min_shuffler_batch_length", (0.5,), GARCELON, *FLIP),
+    Row(f"{ACC}.shuffle_papers.garcelon_total_guarantee", (10**7, 10**8),
+        {**TOTAL, "randomization_probability": 0.5}, *FLIP),
+    Row("dpverify.mechanisms.BinaryRandomizedResponse", (), {"randomization_probability": 0.5},
+        *FLIP),
+    Row("dpverify.mechanisms.BinarySummation", (), {"users": 4, "randomization_probability": 0.5},
+        *FLIP),
     Row(PLD.from_pmfs, (), PMFS, "p", "pmf", _delta_at_0),
     Row(PLD.from_pmfs, (), PMFS, "q", "pmf_prime", _delta_at_0),
     Row(PLD.from_randomized_response, (1.0,), {"categories": 3}, "k", "categories", _delta_at_0),
@@ -133,7 +153,7 @@ ROWS = [
         {"x": ([0.5], 0.0), "x_prime": ([0.5], 1.0)}, "first", "x"),
     Row(LocalPrivatizer(1, 1, 1.0, 1.0).privacy_loss_between, (),
         {"x": ([0.5], 0.0), "x_prime": ([0.5], 1.0)}, "second", "x_prime"),
-    Row("dpverify.mechanisms.mldp_flip_probability", (),
+    Row("dpverify.mechanisms.mldp_randomization_probability", (),
         {"local_epsilon": 1.0, "bits": 1, "dimension": 1}, "epsilon_0", "local_epsilon"),
     Row("dpverify.mechanisms.m_ldp", ([0.5, 0.5], 0.3),
         {"context_bound": 1.0, "local_epsilon": 1.0, "bits": 2, "rng": "RNG"}, "epsilon_0",
@@ -217,10 +237,42 @@ def test_both_names_is_a_type_error(row: Row) -> None:
 @pytest.mark.parametrize("value, old, new", [
     (RandomizedResponse(3, 1.0), "k", "categories"),
     (LocalPrivatizer(1, 1, 1.0, 1.0), "epsilon_0", "local_epsilon"),
+    (LocalPrivatizer(1, 1, 1.0, 1.0), *FLIP),
+    (BinaryRandomizedResponse(0.5), *FLIP),
+    (BinarySummation(4, 0.5), *FLIP),
 ])
 def test_a_renamed_field_reads_under_its_old_name(value: Any, old: str, new: str) -> None:
     with pytest.warns(DeprecationWarning, match=f"{old} is deprecated.*{new}"):
         assert getattr(value, old) == getattr(value, new)
+
+
+@pytest.mark.parametrize("module, old, new", [
+    ("dpverify.accountants", "min_flip_probability", "min_randomization_probability"),
+    ("dpverify.accountants.shuffle", "min_flip_probability", "min_randomization_probability"),
+    ("dpverify.accountants.shuffle.amplification", "min_flip_probability",
+     "min_randomization_probability"),
+    ("dpverify.mechanisms", "binary_flip_probability", "binary_randomization_probability"),
+    ("dpverify.mechanisms.randomized_response", "binary_flip_probability",
+     "binary_randomization_probability"),
+    ("dpverify.mechanisms", "mldp_flip_probability", "mldp_randomization_probability"),
+    ("dpverify.mechanisms.encoding", "mldp_flip_probability", "mldp_randomization_probability"),
+    ("dpverify.bandits.contextual.parameters", "flip_probability", "randomization_probability"),
+])
+def test_a_renamed_function_reads_under_its_old_name(module: str, old: str, new: str) -> None:
+    imported = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=f"{module}.{old} is deprecated.*{new}"):
+        assert getattr(imported, old) is getattr(imported, new)
+    assert old not in imported.__all__ and new in imported.__all__
+
+
+def test_shuffled_randomized_response_flip_probability_is_the_randomization_probability() -> None:
+    privatizer = ShuffledRandomizedResponse(epsilon=1.0, delta=1e-6)
+    with pytest.warns(DeprecationWarning, match="flip_probability is deprecated.*"
+                                                "randomization_probability"):
+        old = privatizer.flip_probability(1000)
+    assert old == privatizer.randomization_probability(1000)
+    deployment = privatizer.deployment(1000)
+    assert deployment["flip_probability"] == deployment["randomization_probability_p"] / 2 == old / 2
 
 
 @pytest.mark.parametrize("module", ["dpverify.auditing", "dpverify.auditing.events"])

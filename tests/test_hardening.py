@@ -235,10 +235,10 @@ def test_min_noise_multiplier_tiny_epsilon_is_met_through_epsilon_zero() -> None
     common = {"sampling_probability": 0.01, "steps": 10, "method": "rdp",
               "orders": (1.5, 2.0, 4.0, 16.0, 64.0, 256.0, 1024.0)}
     start = time.perf_counter()
-    sigma = min_noise_multiplier(1e-300, 1e-5, **common)
+    sigma = min_noise_multiplier(epsilon=1e-300, delta=1e-5, **common)
     assert time.perf_counter() - start < 10
-    assert dp_sgd_epsilon(sigma, 1e-5, **common) == 0.0                 # verified passing end
-    assert dp_sgd_epsilon(sigma / (1 + 1e-4), 1e-5, **common) > 0.0     # and (nearly) smallest
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, **common) == 0.0                 # verified passing end
+    assert dp_sgd_epsilon(noise_multiplier=sigma / (1 + 1e-4), delta=1e-5, **common) > 0.0     # and (nearly) smallest
 
 
 def test_min_noise_multiplier_huge_epsilon_is_solved_on_the_gaussian_curve() -> None:
@@ -246,12 +246,12 @@ def test_min_noise_multiplier_huge_epsilon_is_solved_on_the_gaussian_curve() -> 
     from dpverify.accountants import dp_sgd_epsilon, min_noise_multiplier
 
     start = time.perf_counter()
-    sigma = min_noise_multiplier(1e308, 1e-5, sampling_probability=0.01, steps=100,
+    sigma = min_noise_multiplier(epsilon=1e308, delta=1e-5, sampling_probability=0.01, steps=100,
                                  method="rdp")
     assert time.perf_counter() - start < 5
     common = {"sampling_probability": 0.01, "steps": 100, "method": "rdp"}
-    assert dp_sgd_epsilon(sigma, 1e-5, **common) <= 1e308
-    assert dp_sgd_epsilon(sigma / (1 + 1e-4), 1e-5, **common) > 1e308
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, **common) <= 1e308
+    assert dp_sgd_epsilon(noise_multiplier=sigma / (1 + 1e-4), delta=1e-5, **common) > 1e308
     # the closed form there: 100 steps of α/(2σ²) at α = 1.01 dominate
     assert sigma == pytest.approx(math.sqrt(100 * 1.01 / 2 / 1e308), rel=1e-3)
 
@@ -262,7 +262,7 @@ def test_min_noise_multiplier_refuses_when_no_noise_is_needed(q) -> None:
     with 1 − (1 − q)^T <= δ every σ, even 0, meets the budget."""
     from dpverify.accountants import min_noise_multiplier
 
-    _refused(lambda: min_noise_multiplier(1.0, 1e-5, sampling_probability=q, steps=100,
+    _refused(lambda: min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=q, steps=100,
                                           method="rdp"), "sampling_probability")
 
 
@@ -270,9 +270,9 @@ def test_min_noise_multiplier_still_calibrates_just_above_the_no_noise_line() ->
     from dpverify.accountants import dp_sgd_epsilon, min_noise_multiplier
 
     # 1 - (1 - q)^T = 2e-5 > δ = 1e-5: noise is needed, and found
-    sigma = min_noise_multiplier(1.0, 1e-5, sampling_probability=2e-7, steps=100,
+    sigma = min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=2e-7, steps=100,
                                  method="rdp", orders=(2.0, 4.0, 8.0, 16.0, 32.0))
-    assert dp_sgd_epsilon(sigma, 1e-5, sampling_probability=2e-7, steps=100, method="rdp",
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, sampling_probability=2e-7, steps=100, method="rdp",
                           orders=(2.0, 4.0, 8.0, 16.0, 32.0)) <= 1.0
 
 
@@ -290,7 +290,7 @@ def test_dp_sgd_epsilon_refuses_a_noise_multiplier_whose_curve_overflows() -> No
     """``dp_sgd_epsilon(noise_multiplier=1e-300)`` crashed (ZeroDivisionError)."""
     from dpverify.accountants import dp_sgd_epsilon
 
-    _refused(lambda: dp_sgd_epsilon(1e-300, 1e-5, sampling_probability=0.01, steps=100,
+    _refused(lambda: dp_sgd_epsilon(noise_multiplier=1e-300, delta=1e-5, sampling_probability=0.01, steps=100,
                                     method="rdp"), "noise_multiplier")
 
 

@@ -3,7 +3,7 @@
 Ranks: top-level modules (errors, guarantees, execution, ...) 0 < mechanisms 1 <
 accountants 2 < auditing 3 < testing 4 < bandits 5 < claims 6 < cli 7. A module may import
 dpverify modules of its own rank or lower. Among the top-level modules the order
-is errors, _deprecation, vocabulary, _lazy < _validation < _numeric < guarantees, neighbouring; the package
+is errors, _deprecation, vocabulary < _lazy (its deprecated renames), _validation < _numeric < guarantees, neighbouring; the package
 ``__init__`` re-exports top-level modules only (so ``import dpverify`` stays light).
 """
 
@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dpverify"
 
 RANKS = {"mechanisms": 1, "accountants": 2, "auditing": 3, "testing": 4, "bandits": 5, "claims": 6,
          "cli": 7}
-TOP_LEVEL_ORDER = {"errors": 0, "_deprecation": 0, "vocabulary": 0, "_lazy": 0, "_validation": 1, "_numeric": 1, "guarantees": 2,
+TOP_LEVEL_ORDER = {"errors": 0, "_deprecation": 0, "vocabulary": 0, "_lazy": 1, "_validation": 1, "_numeric": 1, "guarantees": 2,
                    "neighbouring": 2, "execution": 2, "__init__": 3}
 
 

@@ -216,3 +216,68 @@ def test_the_cli_walk_skips_hidden_deprecated_options() -> None:
     parser.add_argument("--local-epsilon")
     parser.add_argument("--eps0", dest="local_epsilon", help=argparse.SUPPRESS)
     assert list(_options(parser)) == ["local_epsilon"]
+
+
+# --- JSON keys ------------------------------------------------------------------------------
+
+#: Commands whose ``--json`` output covers every JSON record type of the CLI (accounting,
+#: shuffling, each kind of plan, an audit report, a simulation summary).
+JSON_COMMANDS = [
+    "account gaussian --sigma 1.0 --count 1000 --delta 1e-5",
+    "account gaussian --sigma 1.0 --count 1000 --delta 1e-5 --method rdp",
+    "account dp-sgd --noise-multiplier 1.1 --sampling-probability 0.004 --epochs 2 --delta 1e-5",
+    "shuffle --local-epsilon 2 --users 10000 --delta 1e-6 --randomizer binary-rr --bound best",
+    "plan dist-rdp-se --epsilon 1 --delta 1e-6 --horizon 1e6 --n-arms 10",
+    "plan sblb --epsilon 1 --delta 1e-6 --horizon 1e6",
+    "plan hanna-shuffled --epsilon 1 --delta 1e-6 --horizon 1e6",
+    "plan dp-sgd --epsilon 3 --delta 1e-5 --dataset-size 60000 --batch-size 256 --epochs 10",
+    "plan gaussian --epsilon 1 --delta 1e-5",
+    "plan shuffle --epsilon 1 --delta 1e-6 --users 10000",
+    "plan secure-aggregation --epsilon 1 --delta 1e-6 --users 1000",
+    "audit laplace --samples 1e5 --seed 4",
+    "simulate --algorithm vb-sdp-ae --instance easy --epsilon 0.5 --delta 1e-6 --horizon 1e4 --runs 2 --seed 0",
+]
+
+
+def _json_keys(value: Any, where: str, found: dict[str, str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.setdefault(str(key), where)
+            _json_keys(item, f"{where}.{key}", found)
+    elif isinstance(value, list):
+        for item in value:
+            _json_keys(item, f"{where}[]", found)
+
+
+def _is_result_word(key: str) -> bool:
+    words = {**vocabulary.PARAMETERS, **vocabulary.RESULTS}
+    if key in words:
+        return True
+    word, _, symbol = key.rpartition("_")
+    return word in words and symbol in vocabulary.PAPER_SYMBOLS
+
+
+@pytest.mark.slow
+def test_json_keys_are_words_of_the_vocabulary(capsys) -> None:
+    """Every key of the CLI's ``--json`` records (and so of the reports' ``to_dict()``) is a word
+    of PARAMETERS or RESULTS, or such a word with a paper symbol after it; none is a synonym."""
+    import json
+    import shlex
+
+    from dpverify.cli import main
+
+    found: dict[str, str] = {}
+    for command in JSON_COMMANDS:
+        status = main([*shlex.split(command), "--json"])
+        assert status in (0, 1), command
+        _json_keys(json.loads(capsys.readouterr().out), command.split(" --")[0], found)
+    assert len(found) > 100
+    unknown = sorted(f"{key} (in {where})" for key, where in found.items() if not _is_result_word(key))
+    synonyms = sorted(f"{key} (in {where})" for key, where in found.items() if key in vocabulary.SYNONYMS)
+    assert not unknown, "JSON keys outside the vocabulary: " + "; ".join(unknown)
+    assert not synonyms, "JSON keys that are known synonyms: " + "; ".join(synonyms)
+
+
+def test_result_words_do_not_repeat_parameter_words() -> None:
+    assert not set(vocabulary.RESULTS) & set(vocabulary.PARAMETERS)
+    assert not set(vocabulary.RESULTS) & set(vocabulary.SYNONYMS)

@@ -24,7 +24,8 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["renamed_parameters", "renamed_attributes", "renamed_property"]
+__all__ = ["renamed_parameters", "renamed_attributes", "renamed_property",
+           "warn_renamed_attribute"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,6 +86,12 @@ def renamed_parameters(**renames: str) -> Callable[[F], F]:
     return decorate
 
 
+def warn_renamed_attribute(module: str, old: str, new: str, *, stacklevel: int = 2) -> None:
+    """The :class:`DeprecationWarning` of a renamed module attribute ``module.old``."""
+    warnings.warn(f"{module}.{old} is deprecated and will be removed in the next release; use "
+                  f"{module}.{new}", DeprecationWarning, stacklevel=stacklevel + 1)
+
+
 def renamed_attributes(module: str, renames: Mapping[str, tuple[str, Any]]
                        ) -> Callable[[str], Any]:
     """A module ``__getattr__`` serving ``old -> (new_name, value)`` with a warning.
@@ -96,8 +103,7 @@ def renamed_attributes(module: str, renames: Mapping[str, tuple[str, Any]]
     def __getattr__(name: str) -> Any:
         if name in renames:
             new, value = renames[name]
-            warnings.warn(f"{module}.{name} is deprecated and will be removed in the next "
-                          f"release; use {module}.{new}", DeprecationWarning, stacklevel=2)
+            warn_renamed_attribute(module, name, new, stacklevel=3)
             return value
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 

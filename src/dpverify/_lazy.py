@@ -13,20 +13,29 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from dpverify._deprecation import warn_renamed_attribute
+
 __all__ = ["lazy_exports"]
 
 
 def lazy_exports(package: str, namespace: dict[str, Any], exports: Mapping[str, str],
-                 *, submodules: bool = False
+                 *, submodules: bool = False, renamed: Mapping[str, str] | None = None
                  ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for ``package`` re-exporting ``exports`` (name → module).
 
     ``namespace`` is the package's ``globals()``. With ``submodules``, any other
     attribute that names a submodule (``package.name``) imports it, as an eager
-    ``__init__`` that had imported it would have provided.
+    ``__init__`` that had imported it would have provided. ``renamed`` maps deprecated
+    names to exported ones: reading an old name warns (``dpverify._deprecation``) and
+    returns the new one's value, every time.
     """
+    renamed = dict(renamed or {})
 
     def __getattr__(name: str) -> Any:
+        if name in renamed:
+            new = renamed[name]
+            warn_renamed_attribute(package, name, new, stacklevel=2)
+            return namespace[new] if new in namespace else __getattr__(new)
         module = exports.get(name)
         if module is not None:
             value = getattr(importlib.import_module(module), name)

@@ -39,8 +39,8 @@ Standard library only: this module sits at the bottom of the package.
 
 from __future__ import annotations
 
-__all__ = ["GENERAL", "BANDITS", "PARAMETERS", "GENERAL_SYNONYMS", "BANDIT_SYNONYMS",
-           "SYNONYMS"]
+__all__ = ["GENERAL", "BANDITS", "PARAMETERS", "RESULTS", "PAPER_SYMBOLS", "GENERAL_SYNONYMS",
+           "BANDIT_SYNONYMS", "SYNONYMS"]
 
 #: Words of the accounting, mechanism, auditing, testing, execution and CLI layers (and
 #: the words every layer shares: ``epsilon``, ``users``, ``horizon``, ``rng``, ...).
@@ -100,7 +100,8 @@ GENERAL: dict[str, str] = {
     "variance": "variance of a noise law",
     "scale": "a positive scale parameter: Laplace-type noise's b (density ∝ exp(−|x|/b)), or a score's standardising divisor",
     "noise_multiplier": "Gaussian noise standard deviation divided by the clipping norm (DP-SGD)",
-    "flip_probability": "probability in [0, 1/2] that randomized response flips the bit",
+    "randomization_probability": "probability p in (0, 1] that binary randomized response replaces the bit by a fair coin (Garcelon et al. 2022's R_p; the bit flips with probability p/2)",
+    "flip_probability": "probability p/2 in [0, 1/2] that binary randomized response outputs the other bit (a plan's output; the parameter is randomization_probability)",
     "categories": "number k ≥ 2 of categories (outputs) of k-ary randomized response or a categorical model",
     "probabilities": "a probability vector (weights of a mixture, or the law of a finite output)",
     "probability": "the probability parameter of a Bernoulli, binomial or Pólya (negative binomial) law, in [0, 1]",
@@ -126,7 +127,7 @@ GENERAL: dict[str, str] = {
     "users": "number of users (each holding one record or one report)",
     "max_users": "largest number of users a strategy draws",
     "min_users": "smallest number of users a strategy draws",
-    "per_user": "values contributed by each user (one row per user)",
+    "per_user": "simulate every user's report one by one (True) instead of drawing the aggregate from its exact law (False)",
     "aggregate": "the aggregate (sum) the analyser receives",
     "totals": "aggregated sums (one per repetition)",
     "total_law": "the law of the aggregated total",
@@ -140,7 +141,8 @@ GENERAL: dict[str, str] = {
     # --- accounting -----------------------------------------------------------------------
     "event": "a privacy event (a description of what was run, accounted by the accountant)",
     "events": "several privacy events, or (auditing) the output events to test, as the function says",
-    "method": "the accounting method, 'pld', 'rdp', 'zcdp' (or 'all' in the CLI)",
+    "method": "how a result is computed: the accounting method, 'pld', 'rdp', 'zcdp' (or 'all' in "
+              "the CLI), or a score audit's bound ('clopper-pearson', 'one-run', ...)",
     "sampling_probability": "probability q in [0, 1] that each record is in a Poisson-subsampled batch",
     "sample_rate": "Opacus's name for the sampling probability, kept only in PrivacyAccountant.step (the one documented exception)",
     "population_size": "number N of records sampling draws from (sampling without replacement)",
@@ -161,6 +163,9 @@ GENERAL: dict[str, str] = {
     "other": "the second operand (composed with this one)",
     "value": "the value to parse or convert",
     "state": "a saved accountant state (from state_dict)",
+    "state_dict": "a saved accountant state (from state_dict), under Opacus's load_state_dict name",
+    "destination": "a dict that state_dict updates and returns (Opacus's signature)",
+    "max_steps": "the largest number of further DP-SGD steps a remaining-steps query considers",
     "data": "a decoded JSON object",
     "base": "the guarantee of the base (unsubsampled) mechanism",
     "mean": "mean number of repetitions of repeat-and-select",
@@ -216,12 +221,21 @@ GENERAL: dict[str, str] = {
     "violation": "True: the audit certified that the claim is violated",
     "most_violated": "the audited point with the largest violation",
     "direction": "which way the privacy loss is measured, 'forward' (x vs x′) or 'backward'",
-    "kind": "the kind of a report or stream, as a short string",
+    "kind": "the kind of a report, stream or claim (a claim's: paper claim, derived consequence, released code), as a short string",
     "mode": "how a computation runs or ran, as a short string (an audit's 'fixed' or 'sequential')",
     "stages": "number of stages a sequential audit ran",
     "bounds": "certified bounds",
     "estimate": "a point estimate (not a bound)",
     "conditional": "True: also certify the conditional ratio bound",
+    "rerun": "True: re-audit a flagged test on fresh, independent samples and fail only if the violation reproduces",
+    "next_step": "what to try after an audit that found nothing: why counting could not refute, and what can",
+    "ceiling": "the largest ε any event can certify at an audit's size",
+    "smallest_probability": "the least probability, under one input, of an event that can certify a violation",
+    "blind_epsilon": "the largest ε(δ) of a Gaussian mechanism that counting at this size cannot refute",
+    "reference_epsilon": "ε at the claimed δ of the reference violation a planned sample count is for",
+    "counting_samples": "samples per input a counting audit needs (at least) to refute the reference",
+    "model_samples": "samples per input a model-based audit needs to refute the reference",
+    "curve_samples": "samples per input a curve audit needs (about) to refute the reference",
     "ratio_lower": "certified lower bound on the probability ratio",
     "p_hat": "observed frequency of the event on x",
     "p_lower": "a lower bound on the event's probability P[M(x) ∈ S] (holding with the audit's confidence)",
@@ -290,6 +304,45 @@ GENERAL: dict[str, str] = {
     "exact_pmfs_fn": "a function giving an example mechanism's exact output pmfs",
     "draw": "the outputs drawn once, reused by several audits",
     "start": "index of the first sample used",
+    # --- canary-score audits (auditing.scores) ------------------------------------------
+    "in_scores": "scores of the canaries included in training (higher: more likely included)",
+    "out_scores": "scores of the canaries held out of training",
+    "design": "how canary scores were produced: 'independent-runs' (each from its own run) or "
+              "'one-run' (all canaries in one run, each included with probability 1/2)",
+    "thresholds": "how a score audit chooses thresholds: 'bonferroni', 'split' or one fixed number",
+    "threshold": "a score threshold: guess 'in' when score >= threshold",
+    "lower_threshold": "one run: the score at or below which the audit guessed 'out'",
+    "tpr_lower": "certified lower bound on a rule's true-positive rate",
+    "fpr_upper": "certified upper bound on a rule's false-positive rate",
+    "canaries": "number of canaries (examples whose inclusion in training is audited)",
+    "in_canaries": "number of canaries included in training (in-scores)",
+    "out_canaries": "number of canaries held out (out-scores)",
+    "in_guesses": "one run: k+, how many highest scores were guessed 'in'",
+    "out_guesses": "one run: k-, how many lowest scores were guessed 'out'",
+    "guesses": "one run: r = k+ + k-, the guesses made (the rest abstain)",
+    "correct_guesses": "one run: how many of the guesses were right",
+    "claimed_epsilon": "the claim's epsilon at the audit's delta",
+    "ratio_epsilon": "the epsilon lower bound of the conditional ratio test (when it ran)",
+    "train": "the user's training-and-scoring function train(included, rng) -> scores",
+    "resamples": "number of bootstrap resamples",
+    "measure": "which estimate of a score audit ('auroc', 'max_accuracy', 'tpr_at_fpr')",
+    # --- the reference DP-SGD and its canaries (auditing.dp_sgd, auditing.dp_sgd_variants) --
+    "config": "a run's full configuration: a bandit run's (what its key is computed from), a DP-SGD run's DPSGDConfig (hyperparameters, data size, bug)",
+    "bug": "which classic implementation bug a training loop reproduces (None: the correct one)",
+    "clipping_norm": "the ℓ2 norm C > 0 each example's gradient is clipped to (DP-SGD)",
+    "learning_rate": "the step size η > 0 of gradient descent",
+    "canary_type": "which canaries, 'gradient' (white-box Dirac gradients) or 'input' (black-box mislabelled inputs)",
+    "canary_gradient_norm": "norm > 0 of a Dirac gradient canary before clipping",
+    "canary_feature": "value > 0 of an input canary's own rare feature",
+    "canary_score": "which score of a canary a training audit reads ('sum', 'range', 'period', 'loss')",
+    "included": "boolean mask: canary i is in the training set when included[i]",
+    "training_run": "what one training run released (a TrainingRun)",
+    "update_sums": "per canary, the sum over steps of the noisy updates at its coordinate",
+    "update_maxima": "per canary, the largest noisy update at its coordinate over the steps",
+    "update_minima": "per canary, the smallest noisy update at its coordinate over the steps",
+    "update_sums_by_position": "per position in a period and canary, the sum of the noisy updates at those steps",
+    "period": "number of steps after which a training loop's batches repeat (an epoch of fixed batches)",
+    "accuracy": "fraction of records a model classifies correctly",
     # --- execution and runs --------------------------------------------------------------
     "seed": "seed of the run's random generator (an int ≥ 0, or None for fresh entropy)",
     "rng": "a numpy.random.Generator every random draw comes from",
@@ -311,7 +364,9 @@ GENERAL: dict[str, str] = {
     "argv": "the command-line arguments (without the program name)",
     "commands": "the commands to configure",
     "papers": "which papers' claims to check",
-    "out": "CLI: output directory",
+    "out": "CLI: output directory (in 'dpverify audit scores', as the issue names it: short for "
+           "--out-scores, the file of out-scores)",
+    "in": "CLI: in 'dpverify audit scores', short for --in-scores (the file of in-scores)",
 }
 
 #: Words of the bandit algorithms, their planning, simulation, experiments and claims
@@ -350,7 +405,7 @@ BANDITS: dict[str, str] = {
     "algorithms": "several algorithms (the curves of a panel)",
     "noise_failure_probability": "the privatizer's failure probability p: its noise exceeds the modulus' accuracy τ with probability at most p (None: 1/T)",
     "client_sampling_exponent": "DP-DPE's α in (0, 1): phase l samples ⌈2^{αl}⌉ fresh clients (trades regret against communication)",
-    "batch_base": "base η of the geometric batch sizes l(b) = η^b (chowdhury Alg. 1)",
+    "batch_base": "base of geometric batch sizes: η of l(b) = η^b (chowdhury Alg. 1), q of n_i ∝ q^i (hanna Alg. 1–3)",
     "batch_form": "which form of garcelon Thm 5's Eq. (3) sets the batch length: 'derived' or 'printed'",
     "batch_reading": "which reading of tenenbaum's batch size m: 'squared' (⌈σ²⌉) or 'printed' (⌈σ⌉)",
     "batches": "number M of batches",
@@ -364,7 +419,6 @@ BANDITS: dict[str, str] = {
     "fixed_batch": "True: recompute the model after every shuffler batch (garcelon Alg. 4)",
     "regularization": "ridge regularization λ > 0 of a Gram matrix V = λI + Σ x xᵀ (garcelon's λ or λ_j)",
     "eta": "η ≥ 0 of the rarely-switching rule: the model is recomputed when det V grew by 1 + η",
-    "randomization_probability": "probability p in (0, 1] that garcelon's randomizer R_p replaces a bit by a fair coin (the bit flips with probability p/2)",
     "shuffle_delta": "δ0 of the shuffler's amplification bound for one release (garcelon Thm 5 / Prop. 13)",
     "radius_scale": "multiplier of the confidence radius in the users' UCB (an exploration knob; 1: as printed)",
     "radius": "a confidence radius β (the half-width of a confidence interval or ellipsoid)",
@@ -418,7 +472,6 @@ BANDITS: dict[str, str] = {
     "seeds": "the runs' SeedSequence streams",
     "store": "a result store (None: no caching)",
     "directory": "directory of a result store",
-    "config": "a run's full configuration (what its key is computed from)",
     "configs": "the configurations of several runs",
     "key": "the key of a panel, cell or claim (or of a stored result)",
     "record": "one run's stored record: a tuple of arrays and numbers (a result store's entry)",
@@ -471,7 +524,7 @@ BANDITS: dict[str, str] = {
     "sums": "per-batch sums of one shared draw",
     # --- claims ---------------------------------------------------------------------------
     "paper": "a paper's short name (chowdhury, tenenbaum, hanna, dpdpe, garcelon)",
-    "claim": "one claim of a paper",
+    "claim": "a claim: one claim of a paper, or the privacy guarantee a score audit tests",
     "source": "where a claim is stated (theorem, section, figure)",
     "statement": "what a claim says",
     "verdict": "a claim's verdict (holds, fails, corrected, ...)",
@@ -485,13 +538,79 @@ BANDITS: dict[str, str] = {
     "evaluate": "a function evaluating a derivation numerically",
     "figure": "a figure's data (kind, series, labels)",
     "figure_note": "a note printed with the figures",
+    "technique": "how a claim is checked: symbolic, numeric, statistical or empirical",
+    "quote": "a claim's words as printed in its paper (or the quoted line of released code)",
+    "inside_hypotheses": "True: a check stayed inside its claim's stated hypotheses",
+    "authority": "the result that decides a claim when it is not the check shown (a full-scale run, a test)",
+    "report_format": "file format of a claims report: 'md', 'html' or 'json'",
+    "paper_reports": "claims reports of several papers (one PaperReport each)",
+    "threshold": "the value above which reports are counted",
+    "others": "the value every other user holds in a neighbouring pair",
+    "composition_delta": "the slack δ' of advanced composition",
     # --- the command line (CLI spellings of library words, as ``out`` is ``out_dir``) ------
-    "format": "CLI: file format of the figures ('png', 'pdf', 'svg'), passed on as image_format",
+    "format": "CLI: file format of the outputs: figures ('png', 'pdf', 'svg'; passed on as image_format) or, for claims, reports ('md', 'html', 'json'; passed on as report_format)",
     "no_figures": "CLI: write the tables only (the library's figures=False)",
 }
 
 #: Every word of the public API and its meaning.
 PARAMETERS: dict[str, str] = {**GENERAL, **BANDITS}
+
+#: Words that name only results: keys of the ``--json`` output and of ``to_dict()`` that no
+#: parameter takes. A key is a word of PARAMETERS or RESULTS, or such a word followed by a
+#: symbol of PAPER_SYMBOLS (``users_n``: the users, the paper's n), as a deployment plan names
+#: each paper quantity beside its symbol.
+RESULTS: dict[str, str] = {
+    "command": "the dpverify command that produced this JSON",
+    "type": "the kind of a JSON record: which guarantee, request or result class it holds",
+    "calibrate": "the quantity a DP-SGD command solved for ('epsilon' or 'noise_multiplier')",
+    "claim_met": "whether the guarantee reached is within the requested budget",
+    "claimed_epsilon": "the ε the audited mechanism claims (the null hypothesis of the audit)",
+    "protocols": "secure-aggregation protocols compared by a plan, one record each",
+    "release": "index of one release (one shuffled batch) in a plan's schedule",
+    "releases": "number of releases a plan makes within the horizon",
+    "complete_releases": "number of releases of a full batch within the horizon",
+    "shuffler_batch_length": "rounds whose reports one shuffler release aggregates",
+    "internal_epsilon_target": "the ε a plan asks of one internal step so that the total meets the budget",
+    "noise_epsilon": "the ε the plan's calibrated noise gives to one release",
+    "bits_per_entry": "bits each user sends per coordinate of a vector report",
+    "bits_per_user": "bits each user sends in total",
+    "randomized_bits_per_user": "bits each user randomizes locally",
+    "messages_per_user": "messages each user sends to the secure aggregator or shuffler",
+    "batches_per_arm_at_most": "upper bound on the batches any one arm is pulled in",
+    "core_set_size_at_most": "upper bound on the size of hanna's core set",
+    "users_at_least": "smallest number of users of a batch in the schedule",
+    "users_at_most": "largest number of users of a batch in the schedule",
+    "user_noise": "the noise one user adds to their report (a distribution and its parameter)",
+    "user_skellam_mu": "μ of the Skellam noise one user adds (distributed DP)",
+    "user_polya_scale": "scale of the Pólya noise one user adds (its shares sum to discrete Laplace)",
+    "user_polya_shares": "number of Pólya shares whose sum is the discrete Laplace noise",
+    "user_discrete_gaussian_sigma": "σ of the discrete Gaussian noise one user adds",
+    "error_sigma": "standard deviation of the aggregate's error (noise and rounding), in the data's units",
+    "laplace": "the Laplace mechanism, in a key naming its parameter beside the paper's symbol (laplace_b)",
+    "algorithm_label": "the algorithm's display name in tables and figures",
+    "simulation_seconds": "wall-clock seconds the simulation took",
+    "guarantee_model": "the trust model of a simulated algorithm's guarantee (central, local, shuffle, distributed)",
+    "guarantee_epsilon": "ε of the guarantee the simulated algorithm was run at",
+    "guarantee_delta": "δ of the guarantee the simulated algorithm was run at",
+    "guarantee_per_batch": "whether the guarantee holds per batch (parallel composition) rather than in total",
+    "final_regret": "mean cumulative regret at the horizon over the runs",
+    "final_regret_std": "standard deviation over the runs of the cumulative regret at the horizon",
+    "final_time_average_regret": "mean of regret/T at the horizon over the runs",
+    "final_time_average_regret_std": "standard deviation over the runs of regret/T at the horizon",
+    "final_realised_regret": "mean realised (sampled-reward) cumulative regret at the horizon",
+    "final_realised_regret_std": "standard deviation of the realised cumulative regret at the horizon",
+    "final_realised_time_average_regret": "mean realised regret/T at the horizon",
+    "final_realised_time_average_regret_std": "standard deviation of the realised regret/T at the horizon",
+}
+
+#: Symbols of the papers that a result key may carry after a word (``batch_sizes_l``).
+PAPER_SYMBOLS: dict[str, str] = {
+    "n": "users", "l": "a batch length or size", "m": "the modulus or bits per entry",
+    "g": "the precision", "p": "a probability (randomization or failure)", "q": "a sampling probability",
+    "b": "a Laplace scale", "eta": "the batch base", "lambda": "the regularization",
+    "mu": "a Skellam or GDP parameter", "B": "a bound on a value", "L": "a bound on a context's norm",
+    "S": "a bound on θ*'s norm", "M": "a number of batches", "0": "a local or per-release level (ε0, δ0)",
+}
 
 #: Spellings (of other libraries, or of older dpverify) of a word of GENERAL.
 GENERAL_SYNONYMS: dict[str, str] = {

@@ -193,9 +193,9 @@ def test_noise_bits_guarantee_and_coins() -> None:
 def test_randomized_response_msum_small_batches_gain_nothing() -> None:
     """Local RR (p = 2/(e^ε + 1)) is always feasible; tiny batches stay near it (no amplification)."""
     local = 2 / (math.exp(0.5) + 1)
-    assert 0.9 * local <= ShuffledRandomizedResponse(0.5, 1e-6).flip_probability(2) <= local
+    assert 0.9 * local <= ShuffledRandomizedResponse(0.5, 1e-6).randomization_probability(2) <= local
     privatizer = ShuffledRandomizedResponse(1.0, 1e-3)
-    p = privatizer.flip_probability(100)
+    p = privatizer.randomization_probability(100)
     assert 0 < p < 1
     g = privatizer.guarantee(100)
     assert g.epsilon == 1.0 and g.delta <= 1e-3

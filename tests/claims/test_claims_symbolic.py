@@ -68,7 +68,7 @@ def test_garcelon_derived_condition_matches_the_library(log_l, p, epsilon, log_t
     big_a = _garcelon_a(l, epsilon, delta0, T, d)
     margin = GARCELON.evaluate(l=l, p=p, A=big_a, log2=mpmath.log(2 * T / mpmath.mpf(delta0)))
     assume(abs(margin) > 1e-9)  # away from the boundary: the two evaluate at different precisions
-    library = garcelon_batch_length_ok(l, epsilon, delta0, horizon=T, bits=1, dimension=d, flip_probability=p)
+    library = garcelon_batch_length_ok(l, epsilon, delta0, horizon=T, bits=1, dimension=d, randomization_probability=p)
     assert library == (margin >= 0)
 
 
@@ -92,7 +92,7 @@ def test_the_printed_condition_accepts_batches_prop13_rejects() -> None:
     from dpverify.accountants.shuffle_papers import min_shuffler_batch_length
 
     T, delta0, epsilon = 10 ** 10, 1e-6, 0.5
-    printed = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1, flip_probability=0.5,
+    printed = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1, randomization_probability=0.5,
                                         variant="printed")
     per_batch = garcelon_per_batch_epsilon(printed, 0.5, bits=1, dimension=1, delta=delta0 / T)
     assert per_batch > epsilon * math.sqrt(printed) / math.sqrt(2 * T * math.log(2 * T / delta0))

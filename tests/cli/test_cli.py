@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from dpverify.cli import main
+from dpverify.cli import COMMANDS, main
 
 
 @pytest.mark.slow
@@ -118,10 +118,12 @@ def test_directed_rounding_of_displayed_numbers() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv", [["--help"], ["claims", "--help"], ["sweep", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], *([command, "--help"] for command in COMMANDS),
+                                  ["account", "gaussian", "--help"], ["plan", "sblb", "--help"]])
 def test_help_loads_no_numerical_library(argv: list[str]) -> None:
-    """Every command module is imported for ``dpverify --help``: none may import numpy, scipy,
-    mpmath or the rest of dpverify at its top (their imports wait in the handlers)."""
+    """Every command module is imported for ``dpverify --help``, and a command's options are built
+    for ``dpverify COMMAND --help``: neither may import numpy, scipy, mpmath or the rest of
+    dpverify (choices come from ``dpverify.cli._choices``; imports wait in the handlers)."""
     code = ("import sys, runpy; sys.argv = ['dpverify', *sys.argv[1:]]\n"
             "try:\n    runpy.run_module('dpverify.cli', run_name='__main__')\n"
             "except SystemExit:\n    pass\n"
@@ -130,3 +132,84 @@ def test_help_loads_no_numerical_library(argv: list[str]) -> None:
             "'dpverify.auditing', 'dpverify.bandits', 'dpverify.mechanisms', 'dpverify.claims')))\n"
             "assert not heavy, heavy\n")
     subprocess.run([sys.executable, "-c", code, *argv], check=True, capture_output=True)
+
+
+def test_every_help_example_parses_with_current_option_names(capsys) -> None:
+    """Each ``examples:`` line of every command's help is accepted by the parser as typed, and
+    uses no deprecated spelling of an option (those still parse, with a warning on stderr)."""
+    import shlex
+
+    from dpverify.cli import build_parser
+
+    def walk(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action.choices, dict):
+                for sub in action.choices.values():
+                    yield from walk(sub)
+
+    lines = {line.strip() for parser in walk(build_parser())
+             for line in (parser.epilog or "").splitlines() if line.strip().startswith("dpverify ")}
+    assert len(lines) > 10
+    for line in sorted(lines):
+        argv = shlex.split(line.split("#")[0])[1:]
+        try:
+            build_parser().parse_args(argv)
+        except SystemExit as exit_:   # pragma: no cover - the failure message names the line
+            pytest.fail(f"help example does not parse ({exit_.code}): {line}")
+        assert "deprecated" not in capsys.readouterr().err, f"help example uses an old option: {line}"
+
+# ----------------------------------------------------------------------------- manners
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    """``dpverify ... | head``: the reader is gone before the output is written; exit 0, no
+    traceback (the output is flushed inside ``main``, the failed flush silenced)."""
+    for argv in (["simulate", "--help"], ["shuffle", "--local-epsilon", "1", "--users", "1000",
+                                           "--delta", "1e-6"]):
+        process = subprocess.Popen([sys.executable, "-m", "dpverify.cli", *argv],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process.stdout.close()  # as `head` does after its lines
+        err = process.stderr.read().decode()
+        assert process.wait(timeout=120) == 0, err
+        assert "Traceback" not in err and "BrokenPipe" not in err and err == "", err
+
+
+def test_python_warnings_print_as_one_line(capsys, monkeypatch) -> None:
+    """A warning raised while a command runs (an audit's AuditWarning, say) is one line
+    ``warning: ...`` on stderr: no library path, no source line (issue 26 §3)."""
+    import warnings
+
+    from dpverify.cli import shuffle
+    from dpverify.errors import AuditWarning
+
+    def warns(args):
+        warnings.warn("this audit cannot fail:\n  use more samples", AuditWarning, stacklevel=1)
+        return {"_text": "done", "_warnings": ["a result's own warning"]}
+
+    monkeypatch.setattr(shuffle, "_shuffle", warns)
+    monkeypatch.setattr(shuffle, "_describe", lambda result: result["_text"])
+    assert main(["shuffle", "--local-epsilon", "1", "--users", "10", "--delta", "1e-6"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "done\n"
+    assert err == "warning: this audit cannot fail: use more samples\nwarning: a result's own warning\n"
+
+
+def test_a_deprecated_option_warns_in_one_line(capsys) -> None:
+    assert main(["shuffle", "--local-epsilon", "1", "--n", "1000", "--delta", "1e-6"]) == 0
+    err = capsys.readouterr().err
+    assert err == "warning: --n is deprecated and will be removed in the next release; use --users\n"
+
+
+def test_account_gaussian_loads_no_scipy_stats_signal_or_optimize() -> None:
+    """Issue 30 §3: a single Gaussian account loads only what it computes with (scipy.special,
+    numpy, mpmath): the lazy package re-exports and deferred imports keep the rest out."""
+    code = ("import sys\nfrom dpverify.cli import main\n"
+            "main(['account', 'gaussian', '--sigma', '1', '--count', '1000', '--delta', '1e-5'])\n"
+            "heavy = sorted(m for m in ('scipy.stats', 'scipy.signal', 'scipy.optimize', 'sympy')"
+            " if m in sys.modules)\n"
+            "print('HEAVY', heavy, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=300)
+    assert "HEAVY []" in done.stderr, done.stderr[-2000:]
+    assert "epsilon=633.94" in done.stdout

@@ -30,7 +30,25 @@ def test_dp_sgd_calibration_meets_the_budget(capsys) -> None:
     out = _json(capsys, "account", "dp-sgd", "--sampling-probability", "0.05", "--steps", "20",
                 "--epsilon", "2", "--delta", "1e-5")
     event = SelfComposedEvent(PoissonSampledEvent(Gaussian(sigma=out["noise_multiplier"]), 0.05), 20)
-    assert PrivacyAccountant("pld").compose(event).get_epsilon(1e-5) <= 2.0
+    reached = PrivacyAccountant("pld").compose(event).get_epsilon(1e-5)
+    assert out["epsilon"] == reached <= out["epsilon_budget"] == 2.0   # the ε reached, and the request
+
+
+def test_dp_sgd_sizes_fraction_and_rate_forms_give_one_answer(capsys) -> None:
+    """--dataset-size/--batch-size, a fraction rate and plan dp-sgd: the same steps and ε, which
+    the accountant and dp_sgd_epsilon report too (issue 30, §2)."""
+    common = ["--epochs", "3", "--noise-multiplier", "1.2", "--delta", "1e-5"]
+    sizes = _json(capsys, "account", "dp-sgd", "--dataset-size", "6000", "--batch-size", "64", *common)
+    fraction = _json(capsys, "account", "dp-sgd", "--sampling-probability", "64/6000", *common)
+    plan = _json(capsys, "plan", "dp-sgd", "--dataset-size", "6000", "--batch-size", "64", *common)
+    assert sizes["steps"] == fraction["steps"] == plan["steps"] == 282      # ceil(3 · 6000 / 64)
+    assert sizes["epsilon"] == fraction["epsilon"] == plan["guarantee"]["epsilon"]
+    accountant = PrivacyAccountant("pld")
+    for _ in range(282):
+        accountant.step(noise_multiplier=1.2, sample_rate=64 / 6000)
+    assert accountant.get_epsilon(1e-5) == sizes["epsilon"]
+    main(["account", "dp-sgd", "--dataset-size", "6000", "--batch-size", "64", *common])
+    assert capsys.readouterr().out.startswith("282 DP-SGD steps at q=0.0106667")
 
 
 def test_compose_spec_side_by_side(capsys, tmp_path) -> None:
@@ -66,8 +84,14 @@ def test_compose_spec_without_replacement_and_repeat_and_select(capsys, tmp_path
 @pytest.mark.parametrize("argv, fragment", [
     (["account", "dp-sgd", "--sampling-probability", "1.5", "--steps", "3", "--noise-multiplier", "1",
       "--delta", "1e-5"], "--sampling-probability 1.5 must be in (0, 1]"),
-    (["account", "dp-sgd", "--sampling-probability", "0.1", "--epochs", "0.01", "--noise-multiplier", "1",
+    (["account", "dp-sgd", "--sampling-probability", "0.1", "--epochs", "-1", "--noise-multiplier", "1",
       "--delta", "1e-5"], "--epochs"),
+    (["account", "dp-sgd", "--sampling-probability", "256/0", "--epochs", "1", "--noise-multiplier",
+      "1", "--delta", "1e-5"], "fraction"),
+    (["account", "dp-sgd", "--dataset-size", "100", "--epochs", "1", "--noise-multiplier", "1",
+      "--delta", "1e-5"], "--batch-size"),
+    (["account", "dp-sgd", "--dataset-size", "100", "--batch-size", "200", "--epochs", "1",
+      "--noise-multiplier", "1", "--delta", "1e-5"], "--batch-size"),
     (["account", "compose", "/nonexistent/spec.json", "--delta", "1e-5"], "spec"),
 ])
 def test_bad_input_exits_2(capsys, argv, fragment) -> None:

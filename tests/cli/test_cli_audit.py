@@ -255,3 +255,18 @@ def test_audit_unknown_mechanism_exits_2(capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["audit", "no_such_mechanism"])
     assert exit_info.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_a_counting_audit_of_the_classical_gaussian_names_what_can_refute_it(capsys,
+                                                                           user_module) -> None:
+    """ε = 10, δ = 1e-3 (true 10.9): counting finds nothing and says why, in text and JSON."""
+    argv = ("audit", "--sampler", "user_mechanisms:gaussian_classical", "--x", "0",
+            "--x-prime", "1", "--epsilon", "10", "--delta", "1e-3", "--samples", "300000",
+            "--seed", "1")
+    status, out, _ = _run(capsys, *argv)
+    assert status == 0 and "no violation found" in out
+    assert "cannot refute a Gaussian mechanism" in out
+    assert "audit_model(sampler, x, x_prime, family='gaussian'" in out
+    assert "weakest_profile('gaussian', 10.0, 0.001" in out
+    hint = _json(capsys, *argv)["next_step"]
+    assert hint["blind_epsilon"] > 10.9 and hint["model_samples"] < 10_000

@@ -31,12 +31,12 @@ def test_each_paper_once_verdicts_listed_report_written(tmp_path, capsys, monkey
     assert main(["claims", "tenenbaum", "tenenbaum", "--out", str(tmp_path)]) == 0
     text = capsys.readouterr().out
     assert calls == [("tenenbaum", "quick")]
-    assert "cor32-batch  holds after correction" in text
-    assert text.rstrip().endswith(f"wrote 1 files to {tmp_path}")
+    assert "cor32-batch  holds under a stated correction" in text
+    assert text.rstrip().endswith(f"wrote 2 files to {tmp_path}")  # the report and the index
     assert main(["claims", "tenenbaum", "--out", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert [c["verdict"] for c in out["papers"][0]["claims"]] == ["holds after correction"]
-    assert out["files"] == [str(tmp_path / "tenenbaum.md")]
+    assert [c["verdict"] for c in out["papers"][0]["claims"]] == ["holds under a stated correction"]
+    assert out["files"] == [str(tmp_path / "tenenbaum.md"), str(tmp_path / "index.md")]
     assert "## cor32-batch" in (tmp_path / "tenenbaum.md").read_text(encoding="utf-8")
 
 

@@ -193,7 +193,7 @@ _COUNT_NAMES = {
     "categories", "certify_samples", "first_samples", "successes_prime",
 }
 _PROBABILITY_NAMES = {
-    "probability", "confidence", "alpha", "p", "flip_probability", "sampling_probability",
+    "probability", "confidence", "alpha", "p", "randomization_probability", "sampling_probability",
     "tail_probability", "failure_probability", "p_lower", "p_prime_upper", "significance_level",
 }
 _POSITIVE_NAMES = {"sigma", "scale", "mu", "sensitivity", "sd", "norm_bound", "context_bound",

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from dpverify.mechanisms.encoding import (
     LocalPrivatizer,
     m_ldp,
-    mldp_flip_probability,
+    mldp_randomization_probability,
     randomized_rounding,
     unary_encoding,
 )
@@ -53,8 +53,8 @@ def test_unary_encoding_is_a_thermometer_code_with_mean_mx() -> None:
 
 @pytest.mark.slow
 @given(st.floats(1e-3, 50.0), st.integers(1, 6), st.integers(1, 5))
-def test_flip_probability_matches_the_printed_formula(epsilon_0, bits, dimension) -> None:
-    p = mldp_flip_probability(epsilon_0, bits=bits, dimension=dimension)
+def test_randomization_probability_matches_the_printed_formula(epsilon_0, bits, dimension) -> None:
+    p = mldp_randomization_probability(epsilon_0, bits=bits, dimension=dimension)
     printed = 2 / (math.exp(2 * epsilon_0 / (bits * dimension * (dimension + 3))) + 1)
     assert p == pytest.approx(printed, rel=1e-13)
     with mpmath.workdps(60):
@@ -82,7 +82,7 @@ def test_entry_estimate_is_exactly_unbiased_with_the_stated_variance(value: floa
     mechanism = LocalPrivatizer(dimension=1, bits=3, local_epsilon=1.5, context_bound=1.0)
     law = mechanism.entry_law(value)
     assert sum(law.probabilities) == 1
-    p, m = Fraction(mechanism.flip_probability), mechanism.bits
+    p, m = Fraction(mechanism.randomization_probability), mechanism.bits
     estimate = {o: (Fraction(bin(o).count("1"), m) - p / 2) / (1 - p) for o in range(2 ** m)}
     mean = sum(q * estimate[o] for o, q in enumerate(law.probabilities))
     variance = sum(q * (estimate[o] - mean) ** 2 for o, q in enumerate(law.probabilities))
@@ -135,9 +135,9 @@ def test_privacy_loss_between_matches_full_enumeration(bits: int) -> None:
     (lambda: randomized_rounding(0.5, precision=2 ** 60, rng=np.random.default_rng(0)),
      "precision"),
     (lambda: unary_encoding(0.5, bits=0, rng=np.random.default_rng(0)), "bits"),
-    (lambda: mldp_flip_probability(0.0, bits=1, dimension=1), "local_epsilon"),
-    (lambda: mldp_flip_probability(1.0, bits=1.5, dimension=1), "bits"),
-    (lambda: mldp_flip_probability(1.0, bits=1, dimension=0), "dimension"),
+    (lambda: mldp_randomization_probability(0.0, bits=1, dimension=1), "local_epsilon"),
+    (lambda: mldp_randomization_probability(1.0, bits=1.5, dimension=1), "bits"),
+    (lambda: mldp_randomization_probability(1.0, bits=1, dimension=0), "dimension"),
     (lambda: LocalPrivatizer(2, 1, 1.0, -1.0), "context_bound"),
     (lambda: LocalPrivatizer(2, 1, math.nan, 1.0), "local_epsilon"),
     (lambda: LocalPrivatizer(2, 1, 1.0, 1.0).simulate([1.0, 1.0], 0.5,

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.errors import UnsupportedError
-from dpverify.guarantees import PrivacyProfile, PureDP
+from dpverify.guarantees import PrivacyProfile, PureDP, RDPCurve
 from dpverify.mechanisms.encoding import LocalPrivatizer
 from dpverify.mechanisms.privacy_maps import privacy_map, supported_guarantees
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
@@ -83,7 +85,7 @@ def test_mldp_map_bounds_the_exact_loss_over_inputs(dimension: int, bits: int) -
 
 def test_mldp_map_is_the_per_bit_epsilon_times_the_number_of_bits() -> None:
     mechanism = LocalPrivatizer(dimension=3, bits=4, local_epsilon=2.0, context_bound=1.0)
-    per_bit = privacy_map(BinaryRandomizedResponse(mechanism.flip_probability)).epsilon
+    per_bit = privacy_map(BinaryRandomizedResponse(mechanism.randomization_probability)).epsilon
     assert mechanism.number_of_bits == 4 * 3 * 6 // 2
     assert privacy_map(mechanism).epsilon == pytest.approx(mechanism.number_of_bits * per_bit,
                                                            rel=1e-14)
@@ -102,6 +104,72 @@ def test_one_bit_is_charged_its_exact_epsilon() -> None:
 def test_local_maps_ignore_sensitivity_and_refuse_add_remove(mechanism) -> None:
     assert supported_guarantees(mechanism)[0] is PureDP
     assert privacy_map(mechanism, sensitivity=7.0) == privacy_map(mechanism)
-    with pytest.raises(UnsupportedError, match="supports neighbouring='replace-one' only, "
-                                               "not 'add-remove'"):
+    supported = ("neighbouring='replace-one' only" if isinstance(mechanism, LocalPrivatizer)
+                 else "neighbouring in ('replace-one', 'replace-special')")
+    with pytest.raises(UnsupportedError, match=re.escape(f"supports {supported}, not 'add-remove'")):
         privacy_map(mechanism, neighbouring="add-remove")
+
+
+# ----------------------------------------------------------------------------- RDP and replace-special
+
+
+def _dp_accounting_rr(noise_parameter: float, buckets: int) -> RandomizedResponse:
+    """dp_accounting's RandomizedResponseDpEvent(p, k) is ours with e^ε = k/p − k + 1."""
+    return RandomizedResponse(buckets, math.log(buckets / noise_parameter - buckets + 1))
+
+
+@settings(max_examples=30, deadline=None)
+@given(epsilon=st.floats(1e-6, 8.0), categories=st.integers(2, 12))
+def test_rr_rdp_map_is_the_exact_curve(epsilon: float, categories: int) -> None:
+    """privacy_map(RR, RDPCurve) is randomized_response_rdp's exact curve (it was the pure-ε
+    conversion, 18% looser), and replace-special is never above replace-one."""
+    from dpverify.accountants.rdp import randomized_response_rdp
+
+    rr = RandomizedResponse(categories, epsilon)
+    curve = privacy_map(rr, target=RDPCurve)
+    exact = randomized_response_rdp(epsilon, orders=list(curve.orders), categories=categories)
+    np.testing.assert_allclose(curve.epsilons, exact.epsilons, rtol=1e-12)
+    special = privacy_map(rr, target=RDPCurve, neighbouring="replace-special")
+    assert all(s <= o * (1 + 1e-12) for s, o in zip(special.epsilons, curve.epsilons))
+    assert all(value <= epsilon * (1 + 1e-12) for value in curve.epsilons)
+
+
+def test_binary_rr_rdp_is_k_ary_rr_with_its_ratio() -> None:
+    binary = privacy_map(BinaryRandomizedResponse(0.5), target=RDPCurve)
+    kary = privacy_map(RandomizedResponse(2, math.log(3)), target=RDPCurve)  # (2 − p)/p = 3
+    np.testing.assert_allclose(binary.epsilons, kary.epsilons, rtol=1e-12)
+
+
+def test_replace_special_pure_epsilon_is_dp_accounting_infinite_order() -> None:
+    """dp_accounting rdp_privacy_accountant_test.py, test_compute_rdp_randomized_response_inf_order:
+    p = 0.1, k = 10: ln 10 (replace-special), 4.51085950651685 (replace-one)."""
+    rr = _dp_accounting_rr(0.1, 10)
+    special = privacy_map(rr, target=PureDP, neighbouring="replace-special").epsilon
+    assert special == pytest.approx(math.log(10), rel=1e-14)  # our ε is the float ln 91
+    one = privacy_map(rr, target=PureDP).epsilon
+    assert one == pytest.approx(4.51085950651685, rel=1e-12)
+    high = privacy_map(rr, target=RDPCurve, neighbouring="replace-special").epsilons[-1]
+    assert math.log(10) - 0.01 < high <= special
+
+
+@pytest.mark.peer
+@pytest.mark.parametrize("relation", ["replace-special", "replace-one"])
+def test_rr_rdp_and_profile_against_dp_accounting(relation: str) -> None:
+    """dp_accounting's RDP of RandomizedResponseDpEvent(0.1, 3) at shared orders (equal), and its
+    PLD accountant's δ(1) (pessimistic, so at least ours, and close)."""
+    dp_accounting = pytest.importorskip("dp_accounting")
+    from dp_accounting.pld import pld_privacy_accountant
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    their_relation = {"replace-special": dp_accounting.NeighboringRelation.REPLACE_SPECIAL,
+                      "replace-one": dp_accounting.NeighboringRelation.REPLACE_ONE}[relation]
+    rr = _dp_accounting_rr(0.1, 3)
+    curve = privacy_map(rr, target=RDPCurve, neighbouring=relation)
+    orders = [1.5, 2.5, 5.0]
+    theirs = rdp_privacy_accountant._compute_randomized_response_rdp(0.1, 3, orders, their_relation)
+    ours = [curve.epsilons[curve.orders.index(order)] for order in orders]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9)
+    accountant = pld_privacy_accountant.PLDAccountant(their_relation)
+    accountant.compose(dp_accounting.RandomizedResponseDpEvent(0.1, 3))
+    delta = privacy_map(rr, target=PrivacyProfile, neighbouring=relation).delta_for_epsilon(1.0)
+    assert delta <= accountant.get_delta(1.0) <= delta + 1e-4

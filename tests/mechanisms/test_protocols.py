@@ -177,7 +177,7 @@ def test_vector_summation_totals_have_the_law_of_the_shuffled_reports() -> None:
     (lambda: SecureAggregation(100).analyse(5, users=2, precision=0, tau=1), "precision"),
     (lambda: SecureAggregation(100).randomize([1, 2], [1]), "noise"),
     (lambda: BinarySummation(0, 0.5), "users"),
-    (lambda: BinarySummation(3, 1.0), "flip_probability"),
+    (lambda: BinarySummation(3, 1.0), "randomization_probability"),
     (lambda: BinarySummation(3, 0.5).count_law(4), "ones"),
     (lambda: BinarySummation(3, 0.5).estimate(-1), "count"),
     (lambda: BinarySummation(3, 0.5).simulate([1, 0], rng=np.random.default_rng(0)), "bits"),

@@ -17,7 +17,7 @@ from dpverify.mechanisms.randomized_response import (
     FiniteLaw,
     RandomizedResponse,
     bernoulli_dyadic,
-    binary_flip_probability,
+    binary_randomization_probability,
 )
 from dpverify.testing import strategies as dst
 
@@ -55,12 +55,12 @@ def test_finite_law_cdf_pmf_mean_variance_agree() -> None:
 
 def test_from_epsilon_never_exceeds_the_target() -> None:
     for epsilon in (1e-6, 0.1, 1.0, math.log(3), 5.0, 30.0):
-        p = binary_flip_probability(epsilon)
+        p = binary_randomization_probability(epsilon)
         with mpmath.workdps(60):
             achieved = mpmath.log((2 - mpmath.mpf(p)) / mpmath.mpf(p))
         assert achieved <= epsilon
         assert achieved >= epsilon * (1 - 1e-9)
-    assert BinaryRandomizedResponse.from_epsilon(0.0).flip_probability == 1.0
+    assert BinaryRandomizedResponse.from_epsilon(0.0).randomization_probability == 1.0
 
 
 class _ScriptedGenerator:
@@ -132,10 +132,10 @@ GOLDEN = [0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0]
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda: BinaryRandomizedResponse(0.0), "flip_probability"),
-    (lambda: BinaryRandomizedResponse(1.5), "flip_probability"),
-    (lambda: BinaryRandomizedResponse(math.nan), "flip_probability"),
-    (lambda: BinaryRandomizedResponse("0.5"), "flip_probability"),
+    (lambda: BinaryRandomizedResponse(0.0), "randomization_probability"),
+    (lambda: BinaryRandomizedResponse(1.5), "randomization_probability"),
+    (lambda: BinaryRandomizedResponse(math.nan), "randomization_probability"),
+    (lambda: BinaryRandomizedResponse("0.5"), "randomization_probability"),
     (lambda: BinaryRandomizedResponse.from_epsilon(-1.0), "epsilon"),
     (lambda: BinaryRandomizedResponse(0.5).law_on(2), "x"),
     (lambda: BinaryRandomizedResponse(0.5).simulate([0, 2], rng=np.random.default_rng(0)), "x"),

@@ -284,3 +284,53 @@ def test_scales(scale):
              if line.startswith("test_user.py::test_scales")]
     assert len(lines) == 1, lines
     assert "laplace(0.5)" in lines[0] and "VIOLATION" in lines[0]
+
+
+RERUN_TESTS = '''
+import math
+import numpy as np
+import pytest
+from dpverify.testing import _session, assert_satisfies
+
+def rr(data, size, rng):  # binary randomized response at exactly epsilon = 1: a tight claim
+    return np.where(rng.random(size) < math.e / (math.e + 1), data, 1 - data)
+
+def test_settings():
+    assert _session.current().test.rerun is True
+
+@pytest.mark.dp_audit(rerun=False)
+def test_marker_wins():
+    assert _session.current().test.rerun is False
+
+def test_half_scale_still_fails():
+    assert_satisfies(lambda d, n, rng: d + rng.laplace(0.0, 0.5, n), 0.0, 1.0, epsilon=1.0,
+                     samples=20_000, label="half scale")
+
+@pytest.mark.parametrize("index", range(40))
+def test_tight(index):  # confidence 0.5: about a fifth flag, far fewer reproduce
+    assert_satisfies(rr, 0, 1, epsilon=1.0, samples=2_000, confidence=0.5, label=f"rr {index}")
+'''
+
+
+def test_dpverify_rerun_clears_flags_that_do_not_reproduce(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_user=RERUN_TESTS)
+    result = run(pytester, "--dpverify-rerun", "-W", "ignore::dpverify.errors.AuditWarning")
+    outcomes = result.parseoutcomes()
+    assert outcomes["passed"] >= 2 + 40 - 6  # at most (1/2)² of 40 expected: 10; 6 is generous
+    assert "rerun on fresh samples reproduced it" in result.stdout.str()  # the half scale
+    summary = "\n".join(line for line in result.stdout.lines if "dpverify audits:" in line)
+    assert "not reproduced on rerun" in summary
+    assert "ok (rerun)" in result.stdout.str()
+
+
+def test_the_rerun_marker_keyword_must_be_a_bool(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_user='''
+import pytest
+
+@pytest.mark.dp_audit(rerun="yes")
+def test_bad():
+    pass
+''')
+    result = run(pytester)
+    result.assert_outcomes(errors=1)
+    assert "rerun='yes' must be True or False" in result.stdout.str()

@@ -220,6 +220,9 @@ def advanced_composition(epsilon: float, delta: float, count: int, *,
 
 MAX_OPTIMAL_COMPOSITIONS = 10**6
 """Largest k of the exact optimal composition (its sum has k + 1 terms)."""
+MAX_STEP_EPSILON_COMPOSITIONS = 10**4
+"""Largest ``count`` of :func:`max_step_epsilon` (about 30 optimal compositions of count terms:
+seconds at 10^4)."""
 _MANY_COMPOSITIONS = ("for more compositions use advanced_composition (closed form) or the PLD "
                       "accountant: PrivacyLossDistribution.from_approx_dp(epsilon, delta)"
                       ".self_compose(k)")
@@ -386,7 +389,9 @@ def max_step_epsilon(total_epsilon: float, total_delta: float, count: int, *,
     """
     total_epsilon = check_epsilon(total_epsilon, "total_epsilon", allow_zero=False)
     total_delta = check_delta(total_delta, "total_delta", allow_zero=False)
-    k = check_positive_int(count, "count")
+    k = check_positive_int(count, "count", maximum=MAX_STEP_EPSILON_COMPOSITIONS,
+                           instead="each step of the search is an optimal composition of count "
+                                   "terms; for more steps invert advanced_composition (closed form)")
     step_delta = check_delta(step_delta, "step_delta")
     if not 1 - (1 - step_delta) ** k < total_delta:
         raise value_error("total_delta", total_delta, f"above 1 − (1 − step_delta)^count = "

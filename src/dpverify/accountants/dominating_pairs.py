@@ -59,6 +59,8 @@ __all__ = ["dominating_pair"]
 
 #: Bins of (0, Δ) in the Laplace mechanism's finite pessimistic pair.
 LAPLACE_BINS = 1024
+#: Largest Δ/b of the Laplace mechanism's binned pair; beyond it the pure-DP pair of ε = Δ/b.
+LAPLACE_MAX_LOSS = 1e4
 #: Most outcomes of the discrete Gaussian's pair (about 30σ + Δ).
 MAX_DISCRETE_GAUSSIAN_OUTCOMES = 20_000
 
@@ -104,7 +106,7 @@ def _randomized_response_pair(value: RandomizedResponse, sensitivity: float) -> 
 @_pair.register
 def _binary_randomized_response_pair(value: BinaryRandomizedResponse,
                                      sensitivity: float) -> tuple[list, list]:
-    p = mpmath.mpf(value.flip_probability) / 2
+    p = mpmath.mpf(value.randomization_probability) / 2
     return [1 - p, p], [p, 1 - p]
 
 
@@ -132,6 +134,10 @@ def _laplace_pair(value: Laplace, sensitivity: float) -> tuple[list, list]:
     """
     sensitivity = check_positive(sensitivity, "sensitivity")
     b, shift, bins = mpmath.mpf(value.scale), mpmath.mpf(sensitivity), LAPLACE_BINS
+    if shift / b > LAPLACE_MAX_LOSS:
+        # the bins' masses (e^{−Δ/b} and below) cost mpmath time growing with Δ/b; the mechanism
+        # is (Δ/b)-DP, so the pure-DP pair of ε = Δ/b (rounded up) dominates it
+        return _pure_dp_pair(PureDP(math.nextafter(float(shift / b), math.inf)), sensitivity)
     edge = mpmath.exp(-shift / b)
     first = [mpmath.mpf(0)] * (bins + 1)
     second = [mpmath.mpf(0)] * (bins + 1)

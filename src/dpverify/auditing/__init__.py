@@ -17,6 +17,11 @@
   (a real library's: diffprivlib, OpenDP) as the sampler every audit takes,
   its calls in parallel; :mod:`dpverify.auditing.recipes` — diffprivlib's and
   OpenDP's mechanisms ready to audit against their own claims.
+
+* :func:`audit_scores` — canary scores (of independent runs, or of one run with
+  canaries included at random) to a certified ε lower bound, against any claim;
+  :func:`audit_training` draws the canaries' inclusion itself and calls the
+  user's training code; :class:`ScoreAuditReport` (:mod:`dpverify.auditing.scores`).
 * :func:`exact_epsilon`, :func:`exact_delta` — the exact privacy of a pair of
   finite pmfs, to cross-check the statistical path.
 * :func:`clopper_pearson`, :func:`epsilon_lower_bound`, :func:`delta_lower_bound`
@@ -29,7 +34,9 @@ candidate event): ``docs/proofs/auditing.md``.
 
 Layout: one public module per kind of audit (``audit``, ``curves``,
 ``sequential``, ``search``, ``interactive``, ``model``, ``divergences``),
-``planning``, ``estimators``, ``report``, ``exact`` and ``examples``;
+``planning``, ``estimators``, ``report``, ``exact`` and ``examples``
+(``dp_sgd`` and ``dp_sgd_variants``: a reference numpy DP-SGD, its canaries and
+its classic bugs, for audits of training runs);
 :mod:`dpverify.auditing.events` is the event search (candidate events and
 their statistics, the scalar, vector and sentinel families); the private
 ``_pipeline`` folder is the engine every sampling audit shares (argument
@@ -56,6 +63,7 @@ from dpverify.auditing.interactive import audit_interactive
 from dpverify.auditing.model import ModelAuditReport, audit_model, weakest_profile
 from dpverify.auditing.planning import largest_certifiable_epsilon, samples_to_certify
 from dpverify.auditing.report import AuditReport, CurveAuditReport, CurvePoint
+from dpverify.auditing.scores import ScoreAuditReport, audit_scores, audit_training
 from dpverify.auditing.search import InputPair, SearchReport, audit_search, query_vector_patterns
 from dpverify.auditing.sequential import audit_sequential
 
@@ -67,6 +75,9 @@ __all__ = [
     "audit_search",
     "audit_sequential",
     "audit_model",
+    "audit_scores",
+    "audit_training",
+    "ScoreAuditReport",
     "weakest_profile",
     "query_vector_patterns",
     "InputPair",

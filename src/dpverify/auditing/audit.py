@@ -30,12 +30,14 @@ this module exported in 0.1 (``run_audit``, ``audit_from_draw``,
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from dpverify._validation import check_delta, check_epsilon, check_flag, check_seed, value_error
 from dpverify.auditing._pipeline.arguments import check_common, check_events
 from dpverify.auditing._pipeline.run import audit_from_draw, run_audit
 from dpverify.auditing._pipeline.sampler import Sampler, SamplerDraw, prepare_draw
+from dpverify.auditing.next_steps import counting_hint
 from dpverify.auditing.planning import check_samples_can_certify
 from dpverify.auditing.report import AuditReport
 from dpverify.auditing.sequential import audit_sequential
@@ -104,7 +106,12 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     Returns
     -------
     AuditReport
-        ``violation`` is true only if ``epsilon_lower_bound > epsilon``.
+        ``violation`` is true only if ``epsilon_lower_bound > epsilon``. When
+        no violation is found and counting at this size could not have
+        refuted an approximate claim (a Gaussian near it violates it only on
+        events too rare to count), ``next_step`` says so with numbers and
+        names the audits that can, with the samples they need
+        (:mod:`dpverify.auditing.next_steps`).
 
     Notes
     -----
@@ -133,9 +140,9 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     (True, True)
     """
     if isinstance(samples, str) and samples == "auto":
-        return audit_sequential(sampler, x, x_prime, epsilon=epsilon, delta=delta,
-                                max_samples=max_samples, confidence=confidence, seed=seed,
-                                events=events, progress=progress, threads=threads)
+        return _with_next_step(audit_sequential(
+            sampler, x, x_prime, epsilon=epsilon, delta=delta, max_samples=max_samples,
+            confidence=confidence, seed=seed, events=events, progress=progress, threads=threads))
     if max_samples is not None:
         raise value_error("max_samples", max_samples, "None unless samples='auto'")
     samples, confidence, events = check_common(sampler, samples, confidence, seed, events)
@@ -145,7 +152,23 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
     delta = check_delta(delta, "delta")
     check_samples_can_certify(samples, epsilon=epsilon, delta=delta, confidence=confidence,
                               events=events, refuse=False)
-    return run_audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
-                     confidence=confidence, seed=seed, events=events, progress=progress,
-                     threads=threads, n_jobs=n_jobs, executor=executor, scheduler=scheduler,
-                     chunk_samples=chunk_samples)
+    return _with_next_step(run_audit(
+        sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
+        confidence=confidence, seed=seed, events=events, progress=progress, threads=threads,
+        n_jobs=n_jobs, executor=executor, scheduler=scheduler, chunk_samples=chunk_samples))
+
+
+def _with_next_step(report: AuditReport) -> AuditReport:
+    """``report`` with its :attr:`~AuditReport.next_step` hint when no violation was found.
+
+    :func:`~dpverify.auditing.next_steps.counting_hint` decides whether counting
+    at this size could have refuted the claim; the hint adds no bound and
+    changes no verdict.
+    """
+    if report.violation or report.next_step is not None or report.certify_samples < 1 \
+            or report.bounds < 1 or report.guarantee.epsilon == 0:
+        return report
+    hint = counting_hint(epsilon=report.guarantee.epsilon, delta=report.delta,
+                         certify_samples=report.certify_samples, confidence=report.confidence,
+                         bounds=report.bounds)
+    return report if hint is None else dataclasses.replace(report, next_step=hint)

@@ -12,7 +12,7 @@ laplace                           1        Laplace(1) noise on a sensitivity-1 q
 gaussian                          1,1e-5   Gaussian at the analytic σ (Balle & Wang 2018)
 randomized_response               1        4-ary randomized response
 noisy_max_exponential             1        report-noisy-max, Exp(2/ε) noise, releases the index
-shuffled_binary_rr                1,1e-6   shuffled binary RR count, p = min_flip_probability
+shuffled_binary_rr                1,1e-6   shuffled binary RR count, p = min_randomization_probability
 polya_difference                  0.25     sum of 4 Pólya-difference shares (discrete Laplace)
 mldp                              2        Garcelon et al.'s M_LDP, d = 1, m = 1
 noisy_max_with_value              1        noisy-max index (ε/2) and its value + Lap(2) (ε/2): a record
@@ -43,6 +43,13 @@ or ``"float"`` (``events="float"``). Note that *every* float sampler here,
 the correct ones included, would be refuted by ``events="float"``: the
 catalogue's samplers are simulations, not deployable noise.
 
+Training loops are audited from canary scores instead:
+:data:`DP_SGD_VARIANTS` (from :mod:`dpverify.auditing.dp_sgd_variants`) is the
+reference numpy DP-SGD and six classic bugs of DP-SGD code (noise on the mean's
+scale, no per-example clipping, clipping after aggregation, shuffled fixed
+batches accounted as Poisson, the canary in every batch, reused noise), each
+claiming the reference's ε; one run with 1000 canaries flags each bug.
+
 All samplers are float/numpy simulations (vectorised for speed), as an audit
 of a real implementation would run that implementation.
 
@@ -62,15 +69,17 @@ import numpy as np
 
 from dpverify._validation import check_choice
 from dpverify.accountants.calibrate import analytic_gaussian_sigma, classical_gaussian_sigma
-from dpverify.accountants.shuffle import min_flip_probability
+from dpverify.accountants.shuffle import min_randomization_probability
 from dpverify.auditing._example_laws import mldp_report_pmf, noisy_max_pmf, svt_pattern_pmf
+from dpverify.auditing.dp_sgd_variants import DP_SGD_VARIANTS, dp_sgd_variant
 from dpverify.auditing.exact import exact_epsilon
 from dpverify.mechanisms.continuous import gaussian_privacy_profile, laplace_privacy_profile
 from dpverify.mechanisms.encoding import LocalPrivatizer
 from dpverify.mechanisms.protocols import BinarySummation
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
-__all__ = ["ExampleMechanism", "CATALOGUE", "example", "explore_then_commit", "explore_then_commit_pmf"]
+__all__ = ["ExampleMechanism", "CATALOGUE", "example", "explore_then_commit", "explore_then_commit_pmf",
+           "DP_SGD_VARIANTS", "dp_sgd_variant"]
 
 
 @dataclass(frozen=True)
@@ -229,7 +238,7 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
                  calibrated_for: int = 50) -> tuple[Callable, Callable]:
     """The count of ones of ``users`` shuffled binary-RR reports; user 1 holds ``data``.
 
-    The flip probability is ``min_flip_probability(calibrated_for, 1, 1e-6)``:
+    The randomization probability is ``min_randomization_probability(calibrated_for, 1, 1e-6)``:
     right when ``calibrated_for == users``, too small (too little noise) when
     ε0 was calibrated for more users than the batch holds.
     """
@@ -241,7 +250,7 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
         return counts + (rng.random(size) < (keep if data else lie))
 
     def pmfs() -> tuple[Any, Any]:
-        protocol = BinarySummation(users=users, flip_probability=_shuffled_flip(calibrated_for))
+        protocol = BinarySummation(users=users, randomization_probability=_shuffled_flip(calibrated_for))
         return (protocol.count_law(others_with_one + 1, exact=False).probabilities,
                 protocol.count_law(others_with_one, exact=False).probabilities)
 
@@ -250,7 +259,7 @@ def _shuffled_rr(users: int = 50, others_with_one: int = 24,
 
 @functools.cache
 def _shuffled_flip(users: int = 50) -> float:
-    return min_flip_probability(users, 1.0, 1e-6, rtol=1e-6)
+    return min_randomization_probability(users, 1.0, 1e-6, rtol=1e-6)
 
 
 def _noisy_max_with_value(value_scale: float, index_epsilon: float = 0.5) -> Callable:
@@ -324,7 +333,7 @@ def _correct() -> list[ExampleMechanism]:
                          _from_pmfs(max_pmfs), max_pmfs))
     shuffled_sampler, shuffled_pmfs = _shuffled_rr()
     add(ExampleMechanism("shuffled_binary_rr",
-                         "shuffled binary RR count, 50 users, p = min_flip_probability(50, 1, 1e-6)",
+                         "shuffled binary RR count, 50 users, p = min_randomization_probability(50, 1, 1e-6)",
                          shuffled_sampler, 1, 0, 1.0, 1e-6, True,
                          _from_pmfs(shuffled_pmfs, 1e-6), shuffled_pmfs))
     add(ExampleMechanism("polya_difference", "sum of 4 Polya-difference shares (discrete "
@@ -377,7 +386,7 @@ def _buggy() -> list[ExampleMechanism]:
                          lambda: _noisy_max_with_value_true(0.25)))
     batch_sampler, batch_pmfs = _shuffled_rr(calibrated_for=300)
     add(ExampleMechanism("shuffle_batch_miscalibrated", "shuffled binary RR count of a batch of 50 "
-                         "users, flip probability calibrated for 300 users", batch_sampler, 1, 0,
+                         "users, randomization probability calibrated for 300 users", batch_sampler, 1, 0,
                          1.0, 1e-6, False, _from_pmfs(batch_pmfs, 1e-6), batch_pmfs,
                          mode="sequential"))
     add(ExampleMechanism("gaussian_classical_large_epsilon", "Gaussian at the classical sigma "

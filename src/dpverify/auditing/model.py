@@ -64,6 +64,7 @@ from dpverify._validation import (
     check_seed,
     value_error,
 )
+from dpverify.auditing._model_checks import check_family_on_both_sides
 from dpverify.auditing._model_discrete import (
     DISCRETE_FAMILIES,
     MAX_BINOMIAL_TRIALS,
@@ -271,6 +272,15 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
         ``violation`` when the model's ε at the claimed δ, evaluated at the
         parameter's confidence bound, exceeds the claim.
 
+    Raises
+    ------
+    AuditError
+        The stated family fails on either input: each side's pair differences
+        (or, for randomized response, its truthful rate) are tested against
+        the family at the pooled estimate, and a side whose χ² p-value is
+        below 10⁻⁶ is refused with the test's numbers
+        (:mod:`dpverify.auditing._model_checks`).
+
     Examples
     --------
     The classical Gaussian σ at ε = 10, δ = 10⁻³ (valid only for ε < 1) is
@@ -350,6 +360,7 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
                  f"{sensitivity!r}")
         parameter = {"discrete_laplace": "scale t", "discrete_gaussian": "sigma",
                      "binomial": "min(p, 1 - p)"}[family]
+    check_family_on_both_sides(family, sides, trials=trials, data=(x, x_prime))
     guarantee = PureDP(epsilon) if delta == 0 else ApproxDP(epsilon, delta)
     return ModelAuditReport(guarantee=guarantee, family=family, model=model, parameter=parameter,
                             estimate=estimate, parameter_bound=bound, sensitivity=sensitivity,

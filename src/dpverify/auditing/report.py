@@ -17,6 +17,7 @@ from dpverify._record_validation import check_record
 from dpverify._validation import shown
 from dpverify.auditing.estimators import ConfidenceInterval
 from dpverify.auditing.events import OutputEvent
+from dpverify.auditing.next_steps import CountingHint
 from dpverify.errors import DpverifyTypeError
 from dpverify.guarantees import ApproxDP, PureDP
 
@@ -96,6 +97,12 @@ class AuditReport:
         ``False`` when the sampler draws from a source the seed cannot set
         (:func:`~dpverify.auditing.adapters.sampler_from_calls` with
         ``seeding="none"``, e.g. OpenDP): the same seed gives another report.
+
+    next_step
+        No violation found and counting at this size could not have refuted
+        the claim for a Gaussian mechanism near it: the numbers, and the
+        audits that can (:class:`~dpverify.auditing.next_steps.CountingHint`);
+        ``None`` otherwise.
     """
 
     guarantee: PureDP | ApproxDP
@@ -119,6 +126,8 @@ class AuditReport:
     ratio_lower: float | None = None
     conditional: bool = False
     reproducible: bool = True
+
+    next_step: CountingHint | None = None
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -158,6 +167,8 @@ class AuditReport:
                 f"{n} -> {b:.4g}" for n, b in self.stages)
                 + f" (confidence split over the planned stages; {self.samples} samples per "
                   f"side in all)")
+        if self.next_step is not None:
+            lines += self.next_step.lines()
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,6 +197,8 @@ class AuditReport:
             "ratio_lower": None if self.ratio_lower is None else _number(self.ratio_lower),
             "conditional": self.conditional,
             "reproducible": self.reproducible,
+
+            "next_step": None if self.next_step is None else self.next_step.to_dict(),
         }
 
 

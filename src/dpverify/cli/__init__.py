@@ -24,7 +24,10 @@ for the command the user typed, so ``dpverify --help`` stays fast.
 A handler returns a dict (the ``--json`` object). The keys ``_text`` (the human
 output) and ``_status`` (the exit status, :data:`_core.EXIT_NOT_MET` for a
 violation or a budget not met) are removed before printing; ``_warnings``
-(a list of strings) are printed on stderr, each prefixed ``WARNING:``.
+(a list of strings) are printed on stderr, each as one line ``warning: ...``, as are
+Python warnings raised while the command runs (an :class:`~dpverify.auditing.AuditWarning`,
+say): no library path, no source line. A closed output pipe (``dpverify ... | head``)
+ends the command quietly.
 Raise a :class:`dpverify.errors.DpverifyError` (``ValueError`` flavour) for bad
 input: it exits 2 with the message, ``name=`` rewritten as the option typed.
 """
@@ -33,9 +36,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -50,7 +55,7 @@ COMMANDS = ("account", "shuffle", "audit", "simulate", "reproduce", "sweep", "pl
 
 _EXAMPLES = (
     "dpverify account gaussian --sigma 1.0 --count 1000 --delta 1e-5",
-    "dpverify shuffle --local-epsilon 2 --n 1000000 --delta 1e-6 --bound best",
+    "dpverify shuffle --local-epsilon 2 --users 1000000 --delta 1e-6 --bound best",
     "dpverify audit laplace_half_scale --samples 1e6 --seed 1",
     "dpverify simulate --algorithm dist-dp-se --epsilon 0.5 --horizon 1e5",
 )
@@ -100,12 +105,50 @@ def _describe(result: dict[str, Any]) -> str:
     return str(result.get("_text", result))
 
 
+def _one_line_warning(message: Warning | str, category: type[Warning], filename: str,
+                      lineno: int, file: Any = None, line: str | None = None) -> None:
+    """``warnings.showwarning`` for the command line: ``warning: <message>``, one line."""
+    text = " ".join(str(message).split())
+    print(f"warning: {text}", file=sys.stderr if file is None else file)
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so the interpreter's final flush is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout replaced by an object without a file descriptor
+        pass
+    finally:
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dpverify``; return the exit status (0 ok, 1 violation or budget not met).
 
     Bad input exits with status 2 and internal errors with status 3, through
-    :class:`SystemExit`, after one line on stderr.
+    :class:`SystemExit`, after one line on stderr. Warnings print as one line
+    ``warning: ...`` on stderr. When the reader of the output goes away
+    (``dpverify ... | head``), the command ends quietly with the status it had.
     """
+    status = _core.EXIT_OK
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        try:
+            status = _run(argv)
+            sys.stdout.flush()
+        except SystemExit as exit_:  # --help, --version, usage errors: the text is printed
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _silence_stdout()
+            raise exit_ from None
+        except BrokenPipeError:
+            _silence_stdout()
+    return status
+
+
+def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     selected = _selected_command(argv)
     parser = build_parser(() if selected is None else (selected,))
@@ -132,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = {"command": args.command, **result, **context,
               "seconds": round(time.perf_counter() - start, 6)}
     for warning in result.pop("_warnings", ()):
-        print(f"WARNING: {warning}", file=sys.stderr)
+        _one_line_warning(warning, UserWarning, "", 0)
     text = getattr(args, "describe", _describe)(result)
     result.pop("_text", None)
     status = result.pop("_status", _core.EXIT_OK)

@@ -82,7 +82,7 @@ class _RenamedOption(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        print(f"WARNING: {option_string} is deprecated and will be removed in the next release; "
+        print(f"warning: {option_string} is deprecated and will be removed in the next release; "
               f"use {self.new_option}", file=sys.stderr)
         self.target(parser, namespace, values, self.new_option)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any
 
+from dpverify.cli._choices import GAUSSIAN_METHODS, LAPLACE_METHODS
 from dpverify.cli._core import add_command, count, finite_float, privacy_text, rename_option, significant
 
 HELP = "privacy accounting of composed mechanisms"
@@ -15,9 +15,9 @@ EXAMPLES = (
     "dpverify account gaussian --sigma 1.0 --count 1000 --delta 1e-5 --method rdp --json",
     "dpverify account laplace --scale 10 --count 100 --delta 1e-6",
     "dpverify account calibrate --epsilon 1.0 --delta 1e-5 --count 1000",
-    "dpverify account dp-sgd --sampling-probability 0.004267 --epochs 60 --noise-multiplier 1.1 "
-    "--delta 1e-5",
-    "dpverify account dp-sgd --sampling-probability 0.004267 --steps 14062 --epsilon 3 "
+    "dpverify account dp-sgd --dataset-size 60000 --batch-size 256 --epochs 60 "
+    "--noise-multiplier 1.1 --delta 1e-5",
+    "dpverify account dp-sgd --sampling-probability 256/60000 --steps 14062 --epsilon 3 "
     "--delta 1e-5 --method rdp --json",
     "dpverify account compose spec.json",
 )
@@ -35,8 +35,6 @@ def _add_common(parser: argparse.ArgumentParser, methods: tuple[str, ...], defau
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.accountants.calibrate import GAUSSIAN_METHODS, LAPLACE_METHODS  # deferred: keeps CLI start-up light
-
     kinds = parser.add_subparsers(dest="kind", required=True, metavar="KIND",
                                   help="what to account")
     gaussian = add_command(kinds, "gaussian", help="epsilon of k Gaussian releases at delta",
@@ -68,11 +66,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     sgd = add_command(kinds, "dp-sgd", help="epsilon (or the noise multiplier) of DP-SGD: "
                       "Poisson-sampled Gaussian steps, add/remove", examples=EXAMPLES[4:6])
-    sgd.add_argument("--sampling-probability", type=finite_float, required=True,
-                     help="Poisson sampling probability q = batch size / dataset size, in (0, 1]")
+    rate = sgd.add_mutually_exclusive_group(required=True)
+    rate.add_argument("--sampling-probability", type=_rate,
+                      help="Poisson sampling probability q in (0, 1], a number or a fraction "
+                           "such as 256/60000")
+    rate.add_argument("--dataset-size", type=count,
+                      help="records N (with --batch-size: q = B/N, as plan dp-sgd)")
+    sgd.add_argument("--batch-size", type=count, help="expected (Poisson) batch size B")
     length = sgd.add_mutually_exclusive_group(required=True)
     length.add_argument("--steps", type=count, help="number of steps")
-    length.add_argument("--epochs", type=finite_float, help="epochs (steps = floor(epochs / q))")
+    length.add_argument("--epochs", type=finite_float,
+                        help="epochs E (steps = ceil(E / q) = ceil(E N / B), computed exactly)")
     target = sgd.add_mutually_exclusive_group(required=True)
     target.add_argument("--noise-multiplier", type=finite_float,
                         help="noise multiplier sigma (report epsilon)")
@@ -85,7 +89,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sgd.set_defaults(handler=_dp_sgd, context=_sgd_context, describe=_sgd_describe,
                      option_aliases={"sampling_probability": "--sampling-probability",
                                      "sample_rate": "--sampling-probability",
-                                     "noise_multiplier": "--noise-multiplier"})
+                                     "noise_multiplier": "--noise-multiplier",
+                                     "dataset_size": "--dataset-size",
+                                     "batch_size": "--batch-size", "epochs": "--epochs"})
 
     compose = add_command(kinds, "compose", help="epsilon of an event tree written as JSON",
                           examples=EXAMPLES[6:])
@@ -149,39 +155,50 @@ def _describe(result: dict[str, Any]) -> str:
             f"[method={result['method']}, {result['seconds']:.3f} s]")
 
 
-def _steps(args: argparse.Namespace) -> int:
-    from dpverify._validation import check_probability, value_error  # deferred: keeps CLI start-up light
-
-    rate = check_probability(args.sampling_probability, "sampling_probability", open_low=True)
-    if args.steps is not None:
-        return args.steps
-    if not args.epochs > 0:
-        raise value_error("epochs", args.epochs, "> 0")
-    steps = math.floor(args.epochs / rate)
-    if steps < 1:
-        raise value_error("epochs", args.epochs,
-                          f">= the sampling probability ({rate}) for one step")
-    return steps
+def _rate(text: str) -> float:
+    """``--sampling-probability``: a number, or a fraction ``a/b`` (e.g. ``256/60000``)."""
+    numerator, slash, denominator = text.partition("/")
+    try:
+        value = (finite_float(numerator) / finite_float(denominator) if slash
+                 else finite_float(text))
+    except (argparse.ArgumentTypeError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number or a fraction a/b "
+                                         "(e.g. 256/60000)") from None
+    return value
 
 
 def _dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.dp_sgd import dp_sgd_epsilon, min_noise_multiplier  # deferred: keeps CLI start-up light
+    from dpverify._validation import value_error  # deferred: keeps CLI start-up light
+    from dpverify.accountants.calibrate.dp_sgd import (  # deferred: keeps CLI start-up light
+        dp_sgd_epsilon,
+        min_noise_multiplier,
+        training_schedule,
+    )
 
-    steps = _steps(args)
-    if args.noise_multiplier is not None:
-        epsilon = dp_sgd_epsilon(args.noise_multiplier, args.delta, steps=steps,
-                                 sampling_probability=args.sampling_probability,
-                                 method=args.method)
-        return {"steps": steps, "noise_multiplier": args.noise_multiplier, "epsilon": epsilon}
-    sigma = min_noise_multiplier(args.epsilon, args.delta,
-                                 sampling_probability=args.sampling_probability,
-                                 steps=steps, method=args.method)
-    return {"steps": steps, "noise_multiplier": sigma, "epsilon": args.epsilon}
+    if (args.dataset_size is None) != (args.batch_size is None):
+        raise value_error("batch_size", args.batch_size,
+                          "given together with --dataset-size (or use --sampling-probability)")
+    # one schedule for every DP-SGD answer: steps = ceil(E / q) = ceil(E N / B), exactly
+    q, steps = training_schedule(args.sampling_probability, args.steps, args.epochs,
+                                 args.dataset_size, args.batch_size)
+    sigma = args.noise_multiplier
+    if sigma is None:   # the schedule as given, so that a refusal names the options used
+        sigma = min_noise_multiplier(epsilon=args.epsilon, delta=args.delta,
+                                     sampling_probability=args.sampling_probability,
+                                     dataset_size=args.dataset_size, batch_size=args.batch_size,
+                                     steps=steps, method=args.method)
+    args.sampling_probability = q
+    # the ε reached (at the calibrated σ: at most the budget), by the same accounting
+    epsilon = dp_sgd_epsilon(noise_multiplier=sigma, delta=args.delta, sampling_probability=q,
+                             steps=steps, method=args.method)
+    return {"steps": steps, "noise_multiplier": sigma, "epsilon": epsilon,
+            "epsilon_budget": args.epsilon}
 
 
 def _sgd_context(args: argparse.Namespace) -> dict[str, Any]:
     return {"kind": args.kind, "method": args.method, "delta": args.delta,
             "sampling_probability": args.sampling_probability, "epochs": args.epochs,
+            "dataset_size": args.dataset_size, "batch_size": args.batch_size,
             "calibrate": args.noise_multiplier is None}
 
 
@@ -192,7 +209,9 @@ def _sgd_describe(result: dict[str, Any]) -> str:
             f"{verb} "
             f"noise multiplier {significant(result['noise_multiplier'], rounding=rounding)}: "
             f"{privacy_text(result['epsilon'], result['delta'])} "
-            f"[method={result['method']}, add/remove, {result['seconds']:.3f} s]")
+            + (f"(budget epsilon={significant(result['epsilon_budget'])}) " if result["calibrate"]
+               else "")
+            + f"[method={result['method']}, add/remove, {result['seconds']:.3f} s]")
 
 
 def _read_spec(path: str) -> dict[str, Any]:

@@ -7,6 +7,9 @@ Two sources of mechanisms:
   signature ``f(data, size, rng)``, on ``--x JSON --x-prime JSON`` or on every
   pair of ``--pairs FILE.jsonl`` (a worst-pair search, family-wise valid).
 
+A third source: canary scores on disk, ``dpverify audit scores --in FILE --out FILE
+--design one-run|independent-runs`` (:mod:`dpverify.cli._scores`).
+
 Modes: the default counting audit; ``--samples auto`` (sequential, stops at
 the first certified violation, at most ``--max-samples``); ``--pairs``
 (search: a pilot audit of every pair, then the best pair certified on fresh
@@ -26,6 +29,8 @@ import os
 import sys
 from typing import Any
 
+from dpverify.cli import _scores as scores
+from dpverify.cli._choices import AUDIT_EXAMPLES, EVENT_FAMILIES, MODEL_FAMILIES
 from dpverify.cli._core import EXIT_NOT_MET, EXIT_OK, count, finite_float, seed, significant
 from dpverify.errors import DpverifyValueError
 
@@ -37,6 +42,7 @@ EXAMPLES = (
     "dpverify audit --sampler mypkg.svt:svt --pairs pairs.jsonl --epsilon 1 --samples auto",
     "dpverify audit --sampler mypkg.noise:gauss --x 0 --x-prime 1 --epsilon 10 --delta 1e-3 "
     "--model gaussian --sensitivity 1",
+    "dpverify audit scores --in in.npy --out out.npy --design one-run --epsilon 8 --delta 1e-5",
 )
 
 #: Audits at least this long (samples per side) show a progress bar on stderr by default
@@ -58,19 +64,19 @@ def _json_value(text: str) -> Any:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.auditing.events import FAMILIES  # deferred: keeps CLI start-up light
-    from dpverify.auditing.examples import CATALOGUE  # deferred: keeps CLI start-up light
-    from dpverify.auditing.model import MODEL_FAMILIES  # deferred: keeps CLI start-up light
-
     parser.description = (
         "Certify a lower bound on a mechanism's epsilon at --confidence and compare it with the "
         "claim. Audit a built-in example by name (its claim is the default), or your own "
         f"sampler with --sampler package.module:function, {_SIGNATURE}, on --x/--x-prime or on "
         "the pairs of --pairs FILE.jsonl (one JSON object {\"x\": ..., \"x_prime\": ...} or "
-        "[x, x'] per line). Exit status 1 when a violation is certified. Built-in mechanisms: "
-        + ", ".join(CATALOGUE) + ".")
-    parser.add_argument("mechanism", nargs="?", choices=tuple(CATALOGUE), metavar="MECHANISM",
-                        help="built-in example (see the list above); omit with --sampler")
+        "[x, x'] per line), or canary scores on disk with 'dpverify audit scores --in FILE "
+        "--out FILE --design one-run|independent-runs'. Exit status 1 when a violation is "
+        "certified. Built-in mechanisms: "
+        + ", ".join(AUDIT_EXAMPLES) + ".")
+    parser.add_argument("mechanism", nargs="?", choices=(*AUDIT_EXAMPLES, scores.SCORES),
+                        metavar="MECHANISM",
+                        help="built-in example (see the list above); omit with --sampler; "
+                             "'scores' audits canary scores on disk (--in, --out, --design)")
     parser.add_argument("--sampler", metavar="MODULE:FUNCTION",
                         help=f"your sampler, {_SIGNATURE}")
     parser.add_argument("--x", type=_json_value, metavar="JSON", dest="x",
@@ -91,7 +97,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--confidence", type=finite_float, default=0.95,
                         help="confidence of the whole audit")
     parser.add_argument("--seed", type=seed, default=None, help="seed (default: fresh entropy)")
-    parser.add_argument("--events", choices=("auto", *FAMILIES), default="auto",
+    parser.add_argument("--events", choices=("auto", *EVENT_FAMILIES), default="auto",
                         help="event family (auto: by output kind; 'float' attacks float bits)")
     parser.add_argument("--model", choices=MODEL_FAMILIES, default=None,
                         help="model-based audit assuming this noise family (labelled as such)")
@@ -109,6 +115,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="progress bar on stderr (default: long audits, on a terminal, "
                              "without --json)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    scores.add_options(parser)
     parser.set_defaults(handler=_audit)
 
 
@@ -235,6 +242,9 @@ def _source(args: argparse.Namespace) -> tuple[Any, Any, Any, Any, str]:
 def _audit(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.auditing import audit  # deferred: keeps CLI start-up light
 
+    if args.mechanism == scores.SCORES:
+        return scores.run(args)
+    scores.refuse_score_options(args)
     sampler, x, x_prime, mechanism, label = _source(args)
     epsilon, delta = _claim(args, mechanism)
     threads = {"auto": "auto", "on": True, "off": False}[args.threads]

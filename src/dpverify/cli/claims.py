@@ -1,4 +1,4 @@
-"""``dpverify claims``: check the papers' claims; write one Markdown report per paper."""
+"""``dpverify claims``: check the papers' claims; write one report per paper (Markdown, HTML or JSON) and an index."""
 
 from __future__ import annotations
 
@@ -7,15 +7,19 @@ from typing import Any
 
 from dpverify.errors import DpverifyValueError
 
-HELP = "check the five papers' claims; write a Markdown report per paper"
+HELP = "check the five papers' claims; write a report per paper (md, html or json)"
 DESCRIPTION = ("Run every registered claim of the named papers (default: all five) — symbolic "
                "(sympy), numeric (exact accountants), statistical (audits) and empirical "
-               "(simulations) — and write <paper>.md (verdict table first, then evidence, "
-               "derivations and figures) into --out. Verdicts: holds, fails, holds after "
-               "correction, not checkable. Figures need matplotlib; without it the reports say so.")
+               "(simulations) — and write <paper>.md (or .html, one self-contained file, or .json) into "
+               "--out with an index: counts per kind and verdict, the verdict table, then each "
+               "claim's quoted statement, check, numbers, derivation and figure. Kinds: paper claim, "
+               "derived consequence, released code. Verdicts: holds, fails, holds under a stated "
+               "correction, not checkable, not refuted, refuted (rates), finding (consequences and "
+               "code). Figures need matplotlib; without it the reports say so.")
 EXAMPLES = (
     "dpverify claims --out reports/",
     "dpverify claims garcelon tenenbaum --scale full --out reports/ --json",
+    "dpverify claims --format html --out reports/",
 )
 
 #: = dpverify.claims.PAPERS (repeated so that ``configure`` imports nothing heavy).
@@ -28,13 +32,20 @@ def configure(claims: argparse.ArgumentParser) -> None:
     claims.add_argument("--out", default=".", help="directory of the reports")
     claims.add_argument("--scale", choices=("quick", "full"), default="quick",
                         help="quick (seconds per paper) or full (longer simulations, larger grids)")
+    claims.add_argument("--format", choices=("md", "html", "json"), default="md",
+                        help="report format: md (Markdown + PNG figures), html (one self-contained "
+                             "file per paper) or json")
     claims.add_argument("--json", action="store_true", help="print one JSON object")
     claims.set_defaults(handler=_claims_command, describe=_describe,
                         context=lambda args: {"scale": args.scale, "out": args.out})
 
 
 def _claims_command(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.claims import check_paper, write_report  # deferred: keeps CLI start-up light
+    from dpverify.claims import (  # deferred: keeps CLI start-up light
+        check_paper,
+        write_index,
+        write_report,
+    )
 
     unknown = [paper for paper in args.papers if paper not in PAPERS]
     if unknown:  # argparse's choices cannot be used with nargs="*" and no default on Python 3.11
@@ -43,9 +54,11 @@ def _claims_command(args: argparse.Namespace) -> dict[str, Any]:
     reports, files = [], []
     for paper in papers:
         report = check_paper(paper, scale=args.scale)
-        files += [str(path) for path in write_report(report, args.out)]
-        reports.append(report.as_dict())
-    return {"papers": reports, "files": files}
+        files += [str(path) for path in write_report(report, args.out, report_format=args.format)]
+        reports.append(report)
+    if args.format != "json":
+        files.append(str(write_index(reports, args.out, report_format=args.format)))
+    return {"papers": [report.as_dict() for report in reports], "files": files}
 
 
 def _describe(result: dict[str, Any]) -> str:

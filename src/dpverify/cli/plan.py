@@ -9,9 +9,9 @@ of any of the 24 bandit algorithms; ``dp-sgd``, ``gaussian``, ``laplace``,
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
+from dpverify.cli._choices import ALGORITHM_FAMILIES, NON_PRIVATE_ALGORITHMS
 from dpverify.cli._core import (
     EXIT_NOT_MET,
     EXIT_OK,
@@ -42,8 +42,6 @@ EXAMPLES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.registry import ALGORITHM_FAMILIES  # deferred: keeps CLI start-up light
-
     targets = parser.add_subparsers(dest="target", required=True, metavar="TARGET",
                                     help="a bandit algorithm (" + ", ".join(ALGORITHM_FAMILIES)
                                          + ") or dp-sgd, gaussian, laplace, shuffle, "
@@ -51,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     for name, family in ALGORITHM_FAMILIES.items():
         sub = add_command(targets, name, help=f"{family} bandit algorithm {name}",
                           examples=_examples_for(name, family))
-        _configure_algorithm(sub, family)
+        _configure_algorithm(sub, family, sblb=name.startswith("sblb"))
     _configure_dp_sgd(add_command(targets, "dp-sgd", help="DP-SGD's noise multiplier or epsilon",
                                   examples=EXAMPLES[3:4]))
     for kind in ("gaussian", "laplace"):
@@ -66,8 +64,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _examples_for(name: str, family: str) -> tuple[str, ...]:
-    from dpverify.bandits.registry import NON_PRIVATE_ALGORITHMS  # deferred: keeps CLI start-up light
-
     listed = tuple(line for line in EXAMPLES[:3] if f"plan {name} " in line)
     if listed:
         return listed
@@ -88,7 +84,8 @@ def _common(parser: argparse.ArgumentParser, handler: Any, describe: Any) -> Non
 # ---------------------------------------------------------------------------- bandits
 
 
-def _configure_algorithm(parser: argparse.ArgumentParser, family: str) -> None:
+def _configure_algorithm(parser: argparse.ArgumentParser, family: str, *, sblb: bool = False
+                         ) -> None:
     parser.add_argument("--epsilon", type=finite_float, default=None,
                         help="requested total epsilon (required for the private algorithms)")
     parser.add_argument("--delta", type=finite_float, default=None,
@@ -106,6 +103,11 @@ def _configure_algorithm(parser: argparse.ArgumentParser, family: str) -> None:
                              "request; paper: the printed constants (their true guarantee shown)")
     parser.add_argument("--calibration", choices=("paper", "exact"), default="paper",
                         help="exact: use an exact analysis where it allows less noise")
+    if sblb:  # as `dpverify simulate` takes them
+        parser.add_argument("--regime", choices=("cor8", "cor7"), default="cor8",
+                            help="SBLB's parameter choice: Garcelon et al. 2022, Cor. 8 or Cor. 7")
+        parser.add_argument("--batch-form", choices=("derived", "printed"), default="derived",
+                            help="Thm 5's Eq. (3) for the shuffler batch length (derived: 2 - 2p)")
     _common(parser, _plan_algorithm, _describe_algorithm)
 
 
@@ -113,9 +115,11 @@ def _plan_algorithm(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.bandits.registry import plan_deployment  # deferred: keeps CLI start-up light
 
     sizes = {"n_arms": args.n_arms, "dimension": getattr(args, "dimension", None)}
+    options = ({"regime": args.regime, "batch_form": args.batch_form}
+               if hasattr(args, "batch_form") else {})
     plan = plan_deployment(args.target, horizon=args.horizon, epsilon=args.epsilon,
                            delta=args.delta, mode=args.mode, calibration=args.calibration,
-                           **sizes)
+                           **sizes, **options)
     out = plan.to_dict()
     warnings = []
     if not plan.claim_met:
@@ -132,6 +136,11 @@ def _not_met(plan: Any) -> str:
                  f"; feasible from T = {plan.feasible_horizon}")
         where += ("" if plan.feasible_epsilon is None else
                   f"; needs epsilon <= {significant(plan.feasible_epsilon, rounding='down')}")
+        given = plan.guarantee
+        if given is not None and given.epsilon <= requested.epsilon and given.delta <= requested.delta:
+            return (f"{plan.algorithm}'s guarantee {privacy_text(given.epsilon, given.delta)} is "
+                    f"within the requested {wanted}, but the plan is not deployable: "
+                    f"{plan.infeasible}{where}")
         return f"{plan.algorithm} cannot meet {wanted}: {plan.infeasible}{where}"
     given = plan.guarantee
     return (f"{plan.algorithm} ({plan.mode} mode) does not meet the requested {wanted}: its "
@@ -148,8 +157,11 @@ def _guarantee_text(value: Any) -> str:
         return privacy_text(value["epsilon"], value["delta"])
     if kind == "zcdp":
         return f"{significant(value['rho'], rounding='up')}-zCDP"
-    if kind == "rdp":
-        return f"RDP curve on {len(value['orders'])} orders"
+    if kind == "rdp":  # its ends, so that different curves read differently
+        orders, epsilons = value["orders"], value["epsilons"]
+        ends = sorted({0, len(orders) - 1})
+        return "RDP " + ", ".join(f"epsilon(order {significant(orders[i])}) = "
+                                  f"{significant(epsilons[i], rounding='up')}" for i in ends)
     return str(value)
 
 
@@ -181,9 +193,35 @@ def _table(records: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _within(guarantee: dict[str, Any] | None, requested: dict[str, Any]) -> bool:
+    """Whether an (ε, δ) or pure guarantee lies inside the requested (ε, δ)."""
+    if guarantee is None or guarantee.get("type") not in ("pure-dp", "approx-dp"):
+        return False
+    return (guarantee["epsilon"] <= requested["epsilon"]
+            and guarantee.get("delta", 0.0) <= requested.get("delta", 0.0))
+
+
+def _status(result: dict[str, Any]) -> str:
+    """The label beside the guarantee: met, NOT met, or the other reason the plan fails.
+
+    A guarantee inside the budget is never labelled "claim NOT met": when such a plan fails,
+    it fails for another reason (a shuffler batch longer than the horizon, say), and the
+    label names it (the ``infeasible`` text up to its first colon).
+    """
+    if result["claim_met"]:
+        return "claim met"
+    if result["infeasible"]:
+        reason = result["infeasible"].split(":")[0]
+        if _within(result["guarantee"], result["requested"]):
+            return f"within the budget, but not deployable: {reason}"
+        if result["guarantee"] is None:
+            return f"not deployable: {reason}"
+    return "claim NOT met"
+
+
 def _describe_algorithm(result: dict[str, Any]) -> str:
     instance = ", ".join(f"{key}={value}" for key, value in result["instance"].items())
-    status = "claim met" if result["claim_met"] else "claim NOT met"
+    status = _status(result)
     lines = [f"{result['algorithm']} ({result['target']}): {result['mode']} mode, "
              f"{result['model']} model, T={result['horizon']}" + (f", {instance}" if instance else ""),
              f"requested : {_guarantee_text(result['requested'])}",
@@ -221,25 +259,26 @@ def _configure_dp_sgd(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_dp_sgd(args: argparse.Namespace) -> dict[str, Any]:
-    from dpverify.accountants.calibrate import (  # deferred: keeps CLI start-up light
+    from dpverify.accountants.calibrate.dp_sgd import (  # deferred: keeps CLI start-up light
         dp_sgd_epsilon,
         min_noise_multiplier,
+        training_schedule,
     )
 
     if args.batch_size > args.dataset_size:
         raise DpverifyValueError(f"--batch-size {args.batch_size} must be at most "
                                  f"--dataset-size {args.dataset_size}")
-    q = args.batch_size / args.dataset_size
     if args.steps is None and not args.epochs > 0:
         raise DpverifyValueError(f"--epochs {args.epochs} must be positive")
-    steps = args.steps or math.ceil(args.epochs * args.dataset_size / args.batch_size)
+    # steps = ceil(E N / B) exactly: account dp-sgd and min_noise_multiplier count the same
+    q, steps = training_schedule(None, args.steps, args.epochs, args.dataset_size, args.batch_size)
     sigma = args.noise_multiplier
     if sigma is None:
-        sigma = min_noise_multiplier(args.epsilon, args.delta, dataset_size=args.dataset_size,
-                                     batch_size=args.batch_size, steps=steps,
-                                     method=args.method)
-    epsilon = dp_sgd_epsilon(sigma, args.delta, sampling_probability=q, steps=steps,
-                             method=args.method)
+        sigma = min_noise_multiplier(epsilon=args.epsilon, delta=args.delta,
+                                     dataset_size=args.dataset_size, batch_size=args.batch_size,
+                                     steps=steps, method=args.method)
+    epsilon = dp_sgd_epsilon(noise_multiplier=sigma, delta=args.delta, sampling_probability=q,
+                             steps=steps, method=args.method)
     met = args.epsilon is None or epsilon <= args.epsilon
     text = (f"DP-SGD: q = B/N = {significant(q)}, {steps} steps: noise multiplier sigma = "
             f"{significant(sigma, rounding='up')} gives {privacy_text(epsilon, args.delta)} "
@@ -288,7 +327,7 @@ def _configure_shuffle(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epsilon", type=finite_float, required=True, help="central epsilon")
     parser.add_argument("--delta", type=finite_float, required=True, help="central delta")
     parser.add_argument("--users", type=count, default=None,
-                        help="users per shuffle: find the largest local epsilon_0")
+                        help="users per shuffle: find the largest local epsilon (epsilon_0)")
     parser.add_argument("--local-epsilon", type=finite_float, default=None,
                         help="each user's epsilon_0: find the fewest users")
     parser.add_argument("--randomizer", choices=("generic", "binary-rr", "k-rr"),
@@ -319,20 +358,37 @@ def _plan_shuffle(args: argparse.Namespace) -> dict[str, Any]:
         local = max_local_epsilon(args.epsilon, args.users, args.delta, bound="best",
                                   randomizer_family=family)
         out.update(users=args.users, local_epsilon=local)
-        text = (f"largest local epsilon_0 for {args.users} users ({args.randomizer}): "
+        text = (f"largest local_epsilon for {args.users} users ({args.randomizer}): "
                 f"{significant(local, rounding='down')}")
-        if args.randomizer == "binary-rr":
-            out["flip_probability"] = 2 / (math.exp(local) + 1)
-            text += f" (flip probability p = {significant(out['flip_probability'], rounding='up')})"
     else:
         randomizer = None if family is None else family(args.local_epsilon)
         users = min_batch_size(args.local_epsilon, args.epsilon, args.delta, bound="best",
                                randomizer=randomizer)
         out.update(users=users, local_epsilon=args.local_epsilon)
-        text = (f"fewest users for local epsilon_0 = {significant(args.local_epsilon)}: "
+        text = (f"fewest users for local_epsilon = {significant(args.local_epsilon)}: "
                 f"{users}")
+    if args.randomizer == "binary-rr":
+        text += _binary_rr_probabilities(out)
     text += f" meets {privacy_text(args.epsilon, args.delta)} (bound best)"
     return {**out, "claim_met": True, "_text": text}
+
+
+def _binary_rr_probabilities(out: dict[str, Any]) -> str:
+    """Add binary RR's p and p/2 to ``out``; the text that says both.
+
+    ``p`` (rounded up, so the randomizer is at most ``local_epsilon``-LDP) is the probability
+    of replacing the bit by a fair coin (Garcelon et al. 2022, Alg. 3); the bit then flips with
+    probability ``p/2``. A deployer who flips with probability ``p`` adds twice the noise.
+    """
+    from dpverify.mechanisms.randomized_response import (  # deferred: keeps CLI start-up light
+        binary_randomization_probability,
+    )
+
+    p = binary_randomization_probability(out["local_epsilon"])
+    out.update(randomization_probability=p, flip_probability=p / 2)
+    return (f" (randomization probability p = {significant(p, rounding='up')}: each bit is "
+            f"replaced by a fair coin with probability p, so it flips with probability "
+            f"p/2 = {significant(p / 2, rounding='up')})")
 
 
 def _configure_secure_aggregation(parser: argparse.ArgumentParser) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dpverify.cli._choices import EXPERIMENTS, SCALES
 from dpverify.cli._core import add_execution_options, count, execution_options, seed
 from dpverify.errors import DpverifyValueError
 
@@ -14,13 +15,11 @@ EXAMPLES = (
 )
 
 def configure(reproduce: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.experiments import EXPERIMENTS, SCALES  # deferred: keeps CLI start-up light
-
     reproduce.description = ("Run a named experiment of dpverify.bandits.experiments and write "
                              "<name>.csv and <name>.png.")
-    reproduce.add_argument("name", choices=tuple(EXPERIMENTS), metavar="NAME",
+    reproduce.add_argument("name", choices=EXPERIMENTS, metavar="NAME",
                            help="the experiment: " + ", ".join(EXPERIMENTS))
-    reproduce.add_argument("--scale", choices=tuple(SCALES), default="quick",
+    reproduce.add_argument("--scale", choices=SCALES, default="quick",
                            help="quick (T/10, 5 runs) or full (the paper's)")
     reproduce.add_argument("--out", default=".", help="output directory (default: .)")
     reproduce.add_argument("--seed", type=seed, default=0, help="seed of the spawned streams")

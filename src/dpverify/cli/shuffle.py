@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dpverify.cli._choices import SHUFFLE_BOUNDS
 from dpverify.cli._core import count, finite_float, privacy_text, rename_option, significant
 from dpverify.errors import DpverifyValueError
 
@@ -20,10 +21,8 @@ EXAMPLES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from dpverify.accountants.shuffle import SHUFFLE_BOUNDS  # deferred: keeps CLI start-up light
-
     parser.add_argument("--local-epsilon", type=finite_float,
-                        help="each user's local epsilon_0 (required unless --inverse)")
+                        help="each user's local epsilon (epsilon_0 in the papers; required unless --inverse)")
     parser.add_argument("--epsilon", type=finite_float,
                         help="target central epsilon (required with --inverse)")
     parser.add_argument("--users", type=count, required=True,
@@ -69,10 +68,10 @@ def _context(args: argparse.Namespace) -> dict[str, Any]:
 
 def _describe(result: dict[str, Any]) -> str:
     if result["inverse"]:
-        return (f"{result['users']} users: largest local epsilon_0="
+        return (f"{result['users']} users: largest local_epsilon="
                 f"{significant(result['local_epsilon'], rounding='down')} with "
                 f"{privacy_text(result['epsilon'], result['delta'])} after shuffling "
                 f"[bound={result['bound']}, {result['seconds']:.3f} s]")
-    return (f"{result['users']} users, local epsilon_0={significant(result['local_epsilon'])}: "
+    return (f"{result['users']} users, local_epsilon={significant(result['local_epsilon'])}: "
             f"{privacy_text(result['epsilon'], result['delta'])} after shuffling "
             f"[bound={result['bound']}, {result['seconds']:.3f} s]")

@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dpverify.cli._choices import (
+    ALGORITHM_FAMILIES,
+    CONTEXTUAL_ALGORITHMS,
+    LINEAR_INSTANCES,
+    REWARD_FAMILIES,
+)
 from dpverify.cli._core import (
     EXIT_NOT_MET,
     EXIT_OK,
@@ -31,18 +37,9 @@ EXAMPLES = (
 )
 
 def configure(simulate: argparse.ArgumentParser) -> None:
-    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
-    from dpverify.bandits.environments import REWARD_FAMILIES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.linear.environments import LINEAR_INSTANCES  # deferred: keeps CLI start-up light
-    from dpverify.bandits.mab import ALGORITHM_NAMES  # deferred: keeps CLI start-up light
-
-    simulate.add_argument("--algorithm", choices=(*ALGORITHM_NAMES, *LINEAR_ALGORITHM_NAMES,
-                                                  *CONTEXTUAL_ALGORITHMS), required=True,
+    simulate.add_argument("--algorithm", choices=tuple(ALGORITHM_FAMILIES), required=True,
                           metavar="ALGORITHM",
-                          help="the algorithm: " + ", ".join((*ALGORITHM_NAMES,
-                                                              *LINEAR_ALGORITHM_NAMES,
-                                                              *CONTEXTUAL_ALGORITHMS)))
+                          help="the algorithm: " + ", ".join(ALGORITHM_FAMILIES))
     simulate.add_argument("--instance", choices=("easy", "hard", "mslr-synthetic",
                                                  *LINEAR_INSTANCES, *CONTEXTUAL_INSTANCES),
                           default=None,
@@ -173,7 +170,7 @@ def _add_linear_simulate_options(simulate: Any) -> None:
                           help="sound: the run's total guarantee meets --epsilon/--delta (noise "
                                "calibrated: Dist-RDP/CDP-SE's noise epsilon, Hanna et al.'s Lap(2/eps) "
                                "and correct widths, DP-DPE's analytic Gaussian, SBLB's internal "
-                               "target and delta split); paper: the printed constants (a WARNING "
+                               "target and delta split); paper: the printed constants (a warning "
                                "on stderr when the true guarantee misses the request)")
     simulate.add_argument("--dimension", type=count, default=None,
                           help="dimension d of the linear and contextual instances (default 2 "
@@ -258,8 +255,6 @@ def _add_contextual_options(simulate: Any) -> None:
 
 
 def _is_contextual(args: argparse.Namespace) -> bool:
-    from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS  # deferred: keeps CLI start-up light
-
     contextual = args.algorithm in CONTEXTUAL_ALGORITHMS
     if contextual and args.instance is None:
         args.instance = "contextual"

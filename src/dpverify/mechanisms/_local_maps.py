@@ -8,9 +8,13 @@ one input, and its guarantee is local DP: the bound holds for *every* pair of
 inputs in its domain (Garcelon et al. 2022, Def. 2). So
 
 * ``neighbouring="replace-one"`` (the default) means "one user's input replaced
-  by any other"; ``"add-remove"`` and ``"replace-special"`` raise
-  :class:`~dpverify.errors.UnsupportedError` (whether a report is sent at all is
-  visible);
+  by any other"; ``"add-remove"`` raises :class:`~dpverify.errors.UnsupportedError`
+  (whether a report is sent at all is visible);
+* for randomized response (binary and k-ary), ``"replace-special"`` means "one user's
+  input replaced by a special record whose randomizer outputs a uniform value" (as
+  dp_accounting's ``REPLACE_SPECIAL`` for ``RandomizedResponseDpEvent``): the pair is the
+  output law on an input against the uniform law, in both orders. It is smaller than the
+  replace-one pair (every input against every other); M_LDP refuses it;
 * ``sensitivity`` is accepted and ignored: every pair of inputs is already
   covered, so no query sensitivity can make the bound larger. (For M_LDP the
   number of randomized bits that may differ between two inputs is at most all
@@ -19,10 +23,15 @@ inputs in its domain (Garcelon et al. 2022, Def. 2). So
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+from typing import Any
+
 import mpmath
 
 from dpverify._numeric import round_up, working_precision
-from dpverify.guarantees import PrivacyProfile, PureDP
+from dpverify.guarantees import PrivacyProfile, PureDP, RDPCurve
+from dpverify.mechanisms._lattice import CONVERSION_ORDERS
 from dpverify.mechanisms.encoding import LocalPrivatizer
 from dpverify.mechanisms.privacy_maps import pmf_pair_profile, register_privacy_map
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
@@ -40,7 +49,88 @@ def _local_only(mechanism: object, neighbouring: Neighbouring) -> None:
                          f"replacing one input)")
 
 
-def binary_rr_epsilon(flip_probability: float, *, bits: int = 1) -> float:
+def _replace_relation(mechanism: object, neighbouring: Neighbouring) -> Neighbouring:
+    """Randomized response: replace-one, or replace-special (against a uniform output)."""
+    return Neighbouring.require(neighbouring, [Neighbouring.REPLACE_ONE,
+                                               Neighbouring.REPLACE_SPECIAL],
+                                f"{type(mechanism).__name__} (a local randomizer: its guarantee "
+                                f"is for replacing one input, by another or by a special record)")
+
+
+def _rr_ratio(mechanism: BinaryRandomizedResponse | RandomizedResponse) -> tuple[mpmath.mpf, int]:
+    """``(r, k)``: the output law on an input is ``(r, 1, …, 1)/(r + k − 1)`` (true value first).
+
+    Binary RR with randomization probability p keeps the bit w.p. ``1 − p/2`` and flips it
+    w.p. ``p/2``, so ``r = (2 − p)/p`` and ``k = 2``; k-ary RR has ``r = e^ε``. Evaluated at
+    the caller's precision (the inputs are floats, so exact).
+    """
+    if isinstance(mechanism, BinaryRandomizedResponse):
+        p = mpmath.mpf(mechanism.randomization_probability)
+        return (2 - p) / p, 2
+    return mpmath.exp(mpmath.mpf(mechanism.epsilon)), mechanism.categories
+
+
+def _rr_renyi(ratio: mpmath.mpf, categories: int, order: float, special: bool) -> mpmath.mpf:
+    """``D_α`` of randomized response's worst pair, the larger of its two orders (mpmath).
+
+    Replace-one (Mironov 2017, Prop. 5, k-ary form): ``(1/(α−1)) log((r^α + r^{1−α} + k − 2)/(r + k − 1))``,
+    with the sum minus one evaluated as ``(r expm1((α−1) ln r) + expm1((1−α) ln r))/(r + k − 1)``
+    (no cancellation at small ε). Replace-special: the law against the uniform one, whose
+    ratios are ``k r/(r + k − 1)`` (true value) and ``k/(r + k − 1)`` (the others):
+    ``(1/(α−1)) log((1/k)(a^β + (k−1) b^β))`` for ``β = α`` and ``β = 1 − α``, the larger.
+    """
+    alpha, k, log_r = mpmath.mpf(order), categories, mpmath.log(ratio)
+    if not special:
+        excess = (ratio * mpmath.expm1((alpha - 1) * log_r) + mpmath.expm1((1 - alpha) * log_r)) / (
+            ratio + k - 1)
+        return mpmath.log1p(excess) / (alpha - 1)
+    a, b = k * ratio / (ratio + k - 1), mpmath.mpf(k) / (ratio + k - 1)
+    sums = [(a ** beta + (k - 1) * b ** beta) / k for beta in (alpha, 1 - alpha)]
+    return max(mpmath.log(value) for value in sums) / (alpha - 1)
+
+
+def _rr_rdp(mechanism: BinaryRandomizedResponse | RandomizedResponse,
+            neighbouring: Neighbouring) -> RDPCurve:
+    """The exact RDP curve at :data:`CONVERSION_ORDERS`, each value rounded up.
+
+    **Soundness:** exact Rényi divergences of the worst pair, evaluated in mpmath with
+    ``2 log10(1/ε) + 20`` digits beyond the working precision (the divergence is of order
+    ε², so no digit it needs is lost), with a 1e-30 relative allowance, rounded up.
+    """
+    special = _replace_relation(mechanism, neighbouring) is Neighbouring.REPLACE_SPECIAL
+    with working_precision():
+        ratio, k = _rr_ratio(mechanism)
+        level = float(mpmath.log(ratio))
+        extra = 20 + (int(2 * math.log10(1 / level)) if 0 < level < 1 else 0)
+        values = []
+        with mpmath.workdps(mpmath.mp.dps + extra):
+            ratio, _ = _rr_ratio(mechanism)
+            for order in CONVERSION_ORDERS:
+                value = mpmath.mpf(0) if level == 0 else _rr_renyi(ratio, k, order, special)
+                values.append(round_up(max(value, mpmath.mpf(0)), relative_error=1e-30))
+    return RDPCurve(CONVERSION_ORDERS, tuple(values))
+
+
+def _special_pure(mechanism: BinaryRandomizedResponse | RandomizedResponse) -> PureDP:
+    """Replace-special ε: the log of the larger ratio, ``max(k r/(r + k − 1), (r + k − 1)/k)``."""
+    with working_precision():
+        ratio, k = _rr_ratio(mechanism)
+        worst = max(k * ratio / (ratio + k - 1), (ratio + k - 1) / k)
+        return PureDP(round_up(mpmath.log(worst), relative_error=_LOG_ERROR))
+
+
+def _special_profile(mechanism: BinaryRandomizedResponse | RandomizedResponse,
+                     law: Any, categories: int) -> PrivacyProfile:
+    """The law on one input against the uniform law, in both orders (their pointwise max)."""
+    uniform = [Fraction(1, categories)] * categories
+    first = pmf_pair_profile(law, uniform)
+    second = pmf_pair_profile(uniform, law)
+    return PrivacyProfile(lambda epsilon: max(first.curve(epsilon), second.curve(epsilon)),
+                          description=f"{mechanism!r}, an input vs the special (uniform) record",
+                          relative_error=1e-40)
+
+
+def binary_rr_epsilon(randomization_probability: float, *, bits: int = 1) -> float:
     """``bits · ln((2 − p)/p)`` rounded up: the exact ε of ``bits`` independent binary RRs.
 
     **Soundness:** computed in mpmath from the float ``p`` actually used
@@ -52,7 +142,7 @@ def binary_rr_epsilon(flip_probability: float, *, bits: int = 1) -> float:
     1.0986122886681098
     """
     with working_precision():
-        p = mpmath.mpf(flip_probability)
+        p = mpmath.mpf(randomization_probability)
         return round_up(bits * mpmath.log((2 - p) / p), relative_error=_LOG_ERROR)
 
 
@@ -63,15 +153,20 @@ def _binary_rr_pure(mechanism: BinaryRandomizedResponse, *, sensitivity: float,
 
     **Soundness:** exact (tight), rounded up; local DP over both inputs.
     """
-    _local_only(mechanism, neighbouring)
-    return PureDP(binary_rr_epsilon(mechanism.flip_probability))
+    if _replace_relation(mechanism, neighbouring) is Neighbouring.REPLACE_SPECIAL:
+        return _special_pure(mechanism)
+    return PureDP(binary_rr_epsilon(mechanism.randomization_probability))
 
 
 @register_privacy_map(BinaryRandomizedResponse, PrivacyProfile)
 def _binary_rr_profile(mechanism: BinaryRandomizedResponse, *, sensitivity: float,
                        neighbouring: Neighbouring) -> PrivacyProfile:
-    """Exact profile of the only pair of inputs (0, 1); the two orders are mirror images."""
-    _local_only(mechanism, neighbouring)
+    """Exact profile of the only pair of inputs (0, 1); the two orders are mirror images.
+
+    Replace-special: an input against a fair coin, both orders (input 0 and 1 mirror).
+    """
+    if _replace_relation(mechanism, neighbouring) is Neighbouring.REPLACE_SPECIAL:
+        return _special_profile(mechanism, mechanism.law_on(1).probabilities, 2)
     return pmf_pair_profile(mechanism.law_on(1).probabilities, mechanism.law_on(0).probabilities,
                             description=f"{mechanism!r}, inputs 1 vs 0")
 
@@ -83,17 +178,38 @@ def _kary_rr_pure(mechanism: RandomizedResponse, *, sensitivity: float,
 
     **Soundness:** exact (tight); the stored ε is the float the law is built from.
     """
-    _local_only(mechanism, neighbouring)
+    if _replace_relation(mechanism, neighbouring) is Neighbouring.REPLACE_SPECIAL:
+        return _special_pure(mechanism)
     return PureDP(mechanism.epsilon)
 
 
 @register_privacy_map(RandomizedResponse, PrivacyProfile)
 def _kary_rr_profile(mechanism: RandomizedResponse, *, sensitivity: float,
                      neighbouring: Neighbouring) -> PrivacyProfile:
-    """Exact profile of inputs (0, 1); every ordered pair of distinct inputs is a relabelling."""
-    _local_only(mechanism, neighbouring)
+    """Exact profile of inputs (0, 1); every ordered pair of distinct inputs is a relabelling.
+
+    Replace-special: input 0 against the uniform law, both orders (every input is a relabelling).
+    """
+    if _replace_relation(mechanism, neighbouring) is Neighbouring.REPLACE_SPECIAL:
+        return _special_profile(mechanism, mechanism.law_on(0).probabilities,
+                                mechanism.categories)
     return pmf_pair_profile(mechanism.law_on(0).probabilities, mechanism.law_on(1).probabilities,
                             description=f"{mechanism!r}, inputs 0 vs 1")
+
+
+@register_privacy_map(BinaryRandomizedResponse, RDPCurve)
+def _binary_rr_rdp(mechanism: BinaryRandomizedResponse, *, sensitivity: float,
+                   neighbouring: Neighbouring) -> RDPCurve:
+    """Exact RDP curve of the bit's two laws (or of a law against a fair coin, replace-special)."""
+    return _rr_rdp(mechanism, neighbouring)
+
+
+@register_privacy_map(RandomizedResponse, RDPCurve)
+def _kary_rr_rdp(mechanism: RandomizedResponse, *, sensitivity: float,
+                 neighbouring: Neighbouring) -> RDPCurve:
+    """Exact RDP curve of k-ary RR (:func:`dpverify.accountants.randomized_response_rdp`'s
+    values at these orders), or of a law against the uniform one (replace-special)."""
+    return _rr_rdp(mechanism, neighbouring)
 
 
 @register_privacy_map(LocalPrivatizer, PureDP)
@@ -118,4 +234,4 @@ def _mldp_pure(mechanism: LocalPrivatizer, *, sensitivity: float,
     final upward rounding) and rounded up.
     """
     _local_only(mechanism, neighbouring)
-    return PureDP(binary_rr_epsilon(mechanism.flip_probability, bits=mechanism.number_of_bits))
+    return PureDP(binary_rr_epsilon(mechanism.randomization_probability, bits=mechanism.number_of_bits))

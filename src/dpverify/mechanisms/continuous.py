@@ -16,7 +16,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from scipy import stats
 
 from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import working_precision
@@ -139,6 +138,8 @@ class Laplace(_ContinuousNoise):
 
     @renamed_parameters(xs="outcomes")
     def pdf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        from scipy import stats  # deferred: scipy.stats takes a second to load; only density arrays need it
+
         return stats.laplace.pdf(np.asarray(outcomes, dtype=float), scale=self.scale)
 
 
@@ -187,6 +188,8 @@ class Gaussian(_ContinuousNoise):
 
     @renamed_parameters(xs="outcomes")
     def pdf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        from scipy import stats  # deferred: scipy.stats takes a second to load; only density arrays need it
+
         return stats.norm.pdf(np.asarray(outcomes, dtype=float), scale=self.sigma)
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from dpverify._deprecation import renamed_parameters
 from dpverify._numeric import working_precision
@@ -226,6 +226,8 @@ class DiscreteLaplace(_SymmetricIntegerNoise):
     @renamed_parameters(ks="outcomes")
     def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         """Float pmf at ``outcomes`` (``scipy.stats.dlaplace``; 0 at non-integers)."""
+        from scipy import stats  # deferred: scipy.stats takes a second to load; only float pmfs need it
+
         outcomes = np.asarray(outcomes, dtype=float)
         return np.where(outcomes == np.round(outcomes),
                         stats.dlaplace.pmf(np.round(outcomes), 1 / self.scale), 0.0)
@@ -424,6 +426,8 @@ class PolyaDifference(_SymmetricIntegerNoise):
     @renamed_parameters(ks="outcomes")
     def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         """Float pmf: autocorrelation of the negative-binomial pmf (scipy), truncated at 1e-18."""
+        from scipy import stats  # deferred: scipy.stats takes a second to load; only float pmfs need it
+
         outcomes = np.asarray(outcomes, dtype=float)
         beta = math.exp(-1 / self.scale)
         high = int(stats.nbinom.isf(1e-18, 1 / self.shares, 1 - beta)) + 2
@@ -498,6 +502,8 @@ class BinomialNoise(_IntegerNoise):
 
     @renamed_parameters(ks="outcomes")
     def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
+        from scipy import stats  # deferred: scipy.stats takes a second to load; only float pmfs need it
+
         counts = np.asarray(outcomes, dtype=float) + float(self._offset())
         values = stats.binom.pmf(np.round(counts), self.trials, self.probability)
         return np.where(np.isclose(counts, np.round(counts), rtol=0, atol=1e-9), values, 0.0)

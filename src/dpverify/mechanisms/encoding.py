@@ -26,7 +26,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from dpverify._deprecation import renamed_parameters, renamed_property
+from dpverify._deprecation import renamed_attributes, renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
@@ -43,7 +43,7 @@ from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, Fi
 __all__ = [
     "randomized_rounding",
     "unary_encoding",
-    "mldp_flip_probability",
+    "mldp_randomization_probability",
     "LocalPrivatizer",
     "m_ldp",
 ]
@@ -113,8 +113,12 @@ def unary_encoding(x: Any, *, bits: int, rng: np.random.Generator) -> np.ndarray
 
 
 @renamed_parameters(epsilon_0="local_epsilon")
-def mldp_flip_probability(local_epsilon: float, *, bits: int, dimension: int) -> float:
-    """Garcelon et al. 2022's flip probability ``p = 2 / (exp(2ε0/(m d (d+3))) + 1)`` (Alg. 2; App. B.2), rounded up.
+def mldp_randomization_probability(local_epsilon: float, *, bits: int, dimension: int) -> float:
+    """Garcelon et al. 2022's randomization probability ``p = 2 / (exp(2ε0/(m d (d+3))) + 1)`` (Alg. 2), rounded up.
+
+    ``p`` is the probability that their randomizer R_p replaces a bit by a fair coin
+    (App. B.1); the bit flips with probability ``p/2``. (``mldp_flip_probability`` in
+    0.1, a misnomer; the old name still works for one release.)
 
     Each of the ``N = m d (d+3)/2`` bits then has ratio ``(2 − p)/p =
     exp(2ε0/(m d (d+3)))``, and ``N`` of them give ``e^{ε0}`` (their Prop. 4, proved in App. B.2).
@@ -122,7 +126,7 @@ def mldp_flip_probability(local_epsilon: float, *, bits: int, dimension: int) ->
     **Soundness:** ``p`` is rounded up to a float; ``ln((2 − p)/p)`` decreases
     in ``p``, so M_LDP with the returned ``p`` is at most ε0-LDP.
 
-    >>> round(mldp_flip_probability(1.0, bits=1, dimension=1), 12)  # 2/(e^{1/2} + 1)
+    >>> round(mldp_randomization_probability(1.0, bits=1, dimension=1), 12)  # 2/(e^{1/2} + 1)
     0.755081337596
     """
     epsilon_0 = check_epsilon(local_epsilon, "local_epsilon", allow_zero=False)
@@ -155,7 +159,7 @@ class LocalPrivatizer:
     bits): ``m d (d+3)/2`` independently randomized bits.
 
     >>> mech = LocalPrivatizer(dimension=2, bits=3, local_epsilon=1.0, context_bound=1.0)
-    >>> mech.number_of_bits, round(mech.flip_probability, 6)
+    >>> mech.number_of_bits, round(mech.randomization_probability, 6)
     (15, 0.966679)
     """
 
@@ -177,9 +181,16 @@ class LocalPrivatizer:
                            check_positive(self.context_bound, "context_bound"))
 
     @property
-    def flip_probability(self) -> float:
-        """``p`` of the bits' randomized response (:func:`mldp_flip_probability`)."""
-        return mldp_flip_probability(self.local_epsilon, bits=self.bits, dimension=self.dimension)
+    def randomization_probability(self) -> float:
+        """``p`` of the bits' randomized response (:func:`mldp_randomization_probability`).
+
+        Each bit is replaced by a fair coin with probability ``p``, so it flips with
+        probability ``p/2``.
+        """
+        return mldp_randomization_probability(self.local_epsilon, bits=self.bits,
+                                              dimension=self.dimension)
+
+    flip_probability = renamed_property("flip_probability", "randomization_probability")
 
     @property
     def number_of_bits(self) -> int:
@@ -226,7 +237,7 @@ class LocalPrivatizer:
         """
         y, z = self.encoded_values(context, reward)
         rows, cols = np.tril_indices(self.dimension)
-        randomizer = BinaryRandomizedResponse(self.flip_probability)
+        randomizer = BinaryRandomizedResponse(self.randomization_probability)
         b = randomizer.simulate(unary_encoding(y, bits=self.bits, rng=rng), rng=rng)
         lower = randomizer.simulate(unary_encoding(z[..., rows, cols], bits=self.bits, rng=rng),
                                     rng=rng)
@@ -245,7 +256,7 @@ class LocalPrivatizer:
         ``b̃`` (shape ``(d,)``) or of ``w̃`` (shape ``(d, d)``).
         """
         users = check_positive_int(users, "users")
-        p = self.flip_probability
+        p = self.randomization_probability
         if p >= 1:
             raise value_error("local_epsilon", self.local_epsilon, "large enough that p < 1")
         counts = np.asarray(counts, dtype=float)
@@ -273,7 +284,7 @@ class LocalPrivatizer:
         scaled estimates.
         """
         v = Fraction(check_in_range(value, "value", 0.0, 1.0))
-        p = Fraction(self.flip_probability)
+        p = Fraction(self.randomization_probability)
         fraction = self.bits * v - (self.bits * v).__floor__()
         pi = p / 2 + (1 - p) * fraction
         spread = (self.bits - 1) * (p / 2) * (1 - p / 2) + pi * (1 - pi)
@@ -288,7 +299,7 @@ class LocalPrivatizer:
         """
         v = Fraction(value) if isinstance(value, Fraction) else Fraction(
             check_in_range(value, "value", 0.0, 1.0))
-        p = Fraction(self.flip_probability)
+        p = Fraction(self.randomization_probability)
         floor = (self.bits * v).__floor__()
         fraction = self.bits * v - floor
         codes = [(floor, 1 - fraction)] + ([(floor + 1, fraction)] if fraction else [])
@@ -349,3 +360,7 @@ def m_ldp(context: Any, reward: Any, *, context_bound: float, local_epsilon: flo
     mechanism = LocalPrivatizer(dimension=check_int_at_least(dimension, "context", 1), bits=bits,
                                 local_epsilon=local_epsilon, context_bound=context_bound)
     return mechanism.simulate(context, reward, rng=rng)
+
+
+__getattr__ = renamed_attributes(__name__, {
+    "mldp_flip_probability": ("mldp_randomization_probability", mldp_randomization_probability)})

@@ -26,6 +26,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import working_precision
 from dpverify._validation import (
     check_int_at_least,
@@ -217,12 +218,14 @@ def _convolve(first: list[Any], second: list[Any], zero: Any) -> list[Any]:
     return result
 
 
+@renamed_parameters(flip_probability="randomization_probability")
 @dataclass(frozen=True, slots=True)
 class BinarySummation:
     """Shuffled binary randomized response with debiasing (Cheu, Smith, Ullman, Zeber & Zhilyaev 2019).
 
-    Each of ``n`` users sends :class:`BinaryRandomizedResponse` (flip
-    probability ``p``) of its bit; the shuffled multiset of bits is the count
+    Each of ``n`` users sends :class:`BinaryRandomizedResponse` (randomization
+    probability ``p``: the bit is replaced by a fair coin with probability ``p``, so it
+    flips with probability ``p/2``) of its bit; the shuffled multiset of bits is the count
     ``Y`` of ones, with
 
     .. math:: Y \\sim \\operatorname{Bin}(c, 1 - p/2) + \\operatorname{Bin}(n - c, p/2)
@@ -235,29 +238,33 @@ class BinarySummation:
     (unbiased; the variance does not depend on ``c``). Tenenbaum et al. 2021's ``M_sum``
     and Garcelon et al. 2022's shuffler are this protocol.
 
-    >>> protocol = BinarySummation(users=4, flip_probability=0.5)
+    >>> protocol = BinarySummation(users=4, randomization_probability=0.5)
     >>> protocol.estimate(3), protocol.estimator_variance()
     (Fraction(4, 1), Fraction(3, 1))
     """
 
     users: int
-    flip_probability: float
+    randomization_probability: float
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "users", check_positive_int(self.users, "users"))
-        object.__setattr__(self, "flip_probability", check_probability(
-            self.flip_probability, "flip_probability", open_low=True, open_high=True))
+        object.__setattr__(self, "randomization_probability", check_probability(
+            self.randomization_probability, "randomization_probability", open_low=True,
+            open_high=True))
+
+    flip_probability = renamed_property("flip_probability", "randomization_probability")
 
     @property
     def randomizer(self) -> BinaryRandomizedResponse:
         """Each user's local randomizer."""
-        return BinaryRandomizedResponse(self.flip_probability)
+        return BinaryRandomizedResponse(self.randomization_probability)
 
     def simulate(self, bits: Any, *, rng: np.random.Generator) -> int:
         """The analyser's view (the count of ones) for the users' ``bits``; exact, integer-only.
 
         >>> rng = np.random.default_rng(4)
-        >>> BinarySummation(users=6, flip_probability=0.25).simulate([1, 1, 1, 0, 0, 0], rng=rng)
+        >>> protocol = BinarySummation(users=6, randomization_probability=0.25)
+        >>> protocol.simulate([1, 1, 1, 0, 0, 0], rng=rng)
         3
         """
         array = np.asarray(bits)
@@ -268,7 +275,7 @@ class BinarySummation:
     def count_law(self, ones: int, *, exact: bool = True) -> FiniteLaw:
         """Exact law of the count ``Y`` on ``{0, …, n}`` when ``ones`` users hold a one.
 
-        ``exact=True``: Fractions (the flip probability is a dyadic rational),
+        ``exact=True``: Fractions (the randomization probability is a dyadic rational),
         quadratic in ``n`` with growing denominators — fine up to a few
         hundred users. ``exact=False``: mpmath at the working precision.
         """
@@ -276,11 +283,11 @@ class BinarySummation:
         if ones > self.users:
             raise value_error("ones", ones, f"at most users={self.users}")
         if exact:
-            half, one = Fraction(self.flip_probability) / 2, Fraction(1)
+            half, one = Fraction(self.randomization_probability) / 2, Fraction(1)
             return FiniteLaw(tuple(_convolve(_binomial_pmf(ones, one - half, one),
                                              _binomial_pmf(self.users - ones, half, one), one * 0)))
         with working_precision():
-            half, one = mpmath.mpf(self.flip_probability) / 2, mpmath.mpf(1)
+            half, one = mpmath.mpf(self.randomization_probability) / 2, mpmath.mpf(1)
             law = _convolve(_binomial_pmf(ones, one - half, one),
                             _binomial_pmf(self.users - ones, half, one), mpmath.mpf(0))
             total = mpmath.fsum(law)
@@ -291,12 +298,12 @@ class BinarySummation:
         count = check_int_at_least(count, "count", 0)
         if count > self.users:
             raise value_error("count", count, f"at most users={self.users}")
-        p = Fraction(self.flip_probability)
+        p = Fraction(self.randomization_probability)
         return (count - p * self.users / 2) / (1 - p)
 
     def estimator_variance(self) -> Fraction:
         """Exact variance ``n (p/2)(1 − p/2)/(1 − p)²`` of :meth:`estimate` (any input)."""
-        half = Fraction(self.flip_probability) / 2
+        half = Fraction(self.randomization_probability) / 2
         return self.users * half * (1 - half) / (1 - 2 * half) ** 2
 
 

@@ -1,14 +1,15 @@
-"""Randomized response: binary (flip to a fair coin) and k-ary, with exact output laws.
+"""Randomized response: binary (replace by a fair coin) and k-ary, with exact output laws.
 
 * :class:`BinaryRandomizedResponse` is the ``R_p^{0/1}`` of Garcelon et al. 2022 (Alg. 3, App.
   B.1) and the randomizer of Cheu, Smith, Ullman, Zeber & Zhilyaev 2019: output the bit
-  with probability ``1 − p``, a fair coin with probability ``p``.
+  with probability ``1 − p``, a fair coin with probability ``p`` (the *randomization
+  probability*), so the bit flips with probability ``p/2``.
 * :class:`RandomizedResponse` is k-ary randomized response: keep the input with
   probability ``e^ε / (e^ε + k − 1)``, otherwise output one of the other
   ``k − 1`` values uniformly.
 
 ``law_on(x)`` returns the exact law of the output as a :class:`FiniteLaw`
-(Fractions for the binary mechanism, whose flip probability is a float and
+(Fractions for the binary mechanism, whose randomization probability is a float and
 hence a dyadic rational; mpmath numbers for k-ary, whose probabilities involve
 ``e^ε``). Privacy maps live in :mod:`dpverify.mechanisms._local_maps`.
 
@@ -28,7 +29,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from dpverify._deprecation import renamed_parameters, renamed_property
+from dpverify._deprecation import renamed_attributes, renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import (
     check_epsilon,
@@ -42,7 +43,7 @@ __all__ = [
     "BinaryRandomizedResponse",
     "RandomizedResponse",
     "bernoulli_dyadic",
-    "binary_flip_probability",
+    "binary_randomization_probability",
 ]
 
 _CHUNK_BITS = 64
@@ -158,14 +159,18 @@ def _bits(x: Any, name: str) -> np.ndarray:
     return array.astype(np.int64)
 
 
-def binary_flip_probability(epsilon: float) -> float:
-    """Flip probability ``p = 2 / (e^ε + 1)`` of binary RR with ``ln((2 − p)/p) = ε``, rounded up.
+def binary_randomization_probability(epsilon: float) -> float:
+    """Randomization probability ``p = 2 / (e^ε + 1)`` of binary RR with ``ln((2 − p)/p) = ε``, rounded up.
+
+    ``p`` is the probability of replacing the bit by a fair coin; the bit flips with
+    probability ``p/2 = 1 / (e^ε + 1)``. (Called ``binary_flip_probability`` in 0.1,
+    which misnamed it; the old name still works for one release.)
 
     **Soundness:** ``p`` is rounded up to a float, and ``ln((2 − p)/p)``
     decreases in ``p``, so the mechanism built with the returned ``p`` is at
     most ε-DP.
 
-    >>> binary_flip_probability(math.log(3))
+    >>> binary_randomization_probability(math.log(3))
     0.5
     """
     epsilon = check_epsilon(epsilon, "epsilon")
@@ -173,44 +178,51 @@ def binary_flip_probability(epsilon: float) -> float:
         return min(1.0, round_up(2 / (mpmath.exp(epsilon) + 1), relative_error=1e-45))
 
 
+@renamed_parameters(flip_probability="randomization_probability")
 @dataclass(frozen=True, slots=True)
 class BinaryRandomizedResponse:
-    """Binary randomized response with flip probability ``p`` (Garcelon et al. 2022, Alg. 3; Cheu et al. 2019).
+    """Binary randomized response with randomization probability ``p`` (Garcelon et al. 2022, Alg. 3; Cheu et al. 2019).
 
-    With probability ``1 − p`` the input bit is output, otherwise a fair coin:
+    With probability ``1 − p`` the input bit is output, otherwise a fair coin, so the
+    bit flips with probability ``p/2``:
 
     .. math:: P[\\text{out} = x] = 1 - p/2, \\qquad P[\\text{out} = 1 - x] = p/2,
 
     so the mechanism is ``ε0``-DP with ``ε0 = ln((2 − p)/p)`` (Garcelon et al. App.
-    B.2), exactly (the ratio is attained). ``flip_probability`` is in (0, 1];
-    ``p = 1`` outputs a fair coin (ε0 = 0).
+    B.2), exactly (the ratio is attained). ``randomization_probability`` is in (0, 1];
+    ``p = 1`` outputs a fair coin (ε0 = 0). In 0.1 the parameter was called
+    ``flip_probability``, which it is not; that keyword and attribute still work for
+    one release, with a :class:`DeprecationWarning`.
 
     >>> rr = BinaryRandomizedResponse(0.5)
     >>> rr.law_on(1).probabilities
     (Fraction(1, 4), Fraction(3, 4))
     """
 
-    flip_probability: float
+    randomization_probability: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "flip_probability", check_probability(
-            self.flip_probability, "flip_probability", open_low=True))
+        object.__setattr__(self, "randomization_probability", check_probability(
+            self.randomization_probability, "randomization_probability", open_low=True))
+
+    flip_probability = renamed_property("flip_probability", "randomization_probability")
 
     @classmethod
     def from_epsilon(cls, epsilon: float) -> BinaryRandomizedResponse:
-        """The mechanism with ``ln((2 − p)/p) <= epsilon`` (``p`` from :func:`binary_flip_probability`).
+        """The mechanism with ``ln((2 − p)/p) <= epsilon`` (``p`` from :func:`binary_randomization_probability`).
 
         >>> BinaryRandomizedResponse.from_epsilon(math.log(3))
-        BinaryRandomizedResponse(flip_probability=0.5)
+        BinaryRandomizedResponse(randomization_probability=0.5)
         """
-        return cls(binary_flip_probability(check_epsilon(epsilon, "epsilon", allow_zero=True)))
+        epsilon = check_epsilon(epsilon, "epsilon", allow_zero=True)
+        return cls(binary_randomization_probability(epsilon))
 
     def law_on(self, x: int) -> FiniteLaw:
         """Exact law of the output on the bit ``x``: ``(P[0], P[1])`` in Fractions."""
         if np.ndim(x) != 0:
             raise value_error("x", x, "a single bit (0 or 1)")
         bit = int(_bits(x, "x"))
-        half = Fraction(self.flip_probability) / 2
+        half = Fraction(self.randomization_probability) / 2
         return FiniteLaw((1 - half, half) if bit == 0 else (half, 1 - half))
 
     def simulate(self, x: Any, *, rng: np.random.Generator,
@@ -228,7 +240,7 @@ class BinaryRandomizedResponse:
         bits = _bits(x, "x")
         shape = bits.shape if size is None else (size if isinstance(size, tuple) else (size,))
         bits = np.broadcast_to(bits, shape)
-        flip = bernoulli_dyadic(self.flip_probability, size=shape, rng=rng)
+        flip = bernoulli_dyadic(self.randomization_probability, size=shape, rng=rng)
         coin = rng.integers(0, 2, size=shape)
         return np.where(flip, coin, bits).astype(np.int64)
 
@@ -301,3 +313,7 @@ class RandomizedResponse:
         other = other + (other >= values)
         return np.where(keep, values, other).astype(np.int64)
 
+
+__getattr__ = renamed_attributes(__name__, {
+    "binary_flip_probability": ("binary_randomization_probability",
+                                binary_randomization_probability)})

@@ -14,6 +14,14 @@ Command-line options (group "dpverify"):
     Confidence for audits that do not set it (in [0.5, 1); default
     :data:`~dpverify.testing.assertions.DEFAULT_CONFIDENCE`).
 
+``--dpverify-rerun``
+    Re-audit a flagged :func:`~dpverify.testing.assert_satisfies` call once
+    on fresh, independent samples and fail only if the violation reproduces:
+    a correct mechanism fails with probability at most ``(1 − confidence)²``
+    instead of ``1 − confidence``; a violation flagged with probability ``β``
+    by one audit now fails with probability ``β²`` (the power it costs;
+    ``docs/proofs/auditing.md`` §13).
+
 Fixture ``dp_rng``: a fresh ``numpy.random.Generator`` per test, as above.
 
 Marker ``@pytest.mark.dp_audit(samples=..., confidence=..., seed=...)``: the
@@ -48,8 +56,9 @@ import pytest
 import dpverify.testing._session as _session
 
 _STATE = pytest.StashKey[_session.RunState]()
-_MARKER_KEYS = ("samples", "confidence", "seed")
-_MARKER_HELP = ("dp_audit(samples=None, confidence=None, seed=None): this test's defaults for "
+_MARKER_KEYS = ("samples", "confidence", "seed", "rerun")
+_MARKER_HELP = ("dp_audit(samples=None, confidence=None, seed=None, rerun=None): this test's "
+                "defaults for "
                 "dpverify.testing.assert_satisfies (call arguments still win; seed also "
                 "re-seeds dp_rng)")
 
@@ -64,6 +73,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--dpverify-confidence", action="store", default=None, metavar="C",
                     help="confidence (the probability that an audit's bound holds, in "
                          "[0.5, 1)) for audits that do not set it")
+    group.addoption("--dpverify-rerun", action="store_true", default=False,
+                    help="re-audit a flagged assert_satisfies on fresh samples; fail only if the "
+                         "violation reproduces (false alarms <= (1 - confidence)^2 per call)")
 
 
 def _parse_int(option: str, text: Any, minimum: int) -> int:
@@ -96,7 +108,8 @@ def pytest_configure(config: pytest.Config) -> None:
         seed=_parse_int("--dpverify-seed", config.getoption("dpverify_seed"), 0),
         samples=None if samples is None else _parse_int("--dpverify-samples", samples, 10),
         confidence=None if confidence is None else _parse_confidence("--dpverify-confidence",
-                                                                     confidence))
+                                                                     confidence),
+        rerun=bool(config.getoption("dpverify_rerun")))
     config.stash[_STATE] = state
     _session.push(state)
     _register_type_strategies()
@@ -156,7 +169,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 def _marker_settings(item: pytest.Item, state: _session.RunState) -> dict[str, Any]:
     settings: dict[str, Any] = {"samples": state.samples, "confidence": state.confidence,
-                                "seed": state.seed}
+                                "seed": state.seed, "rerun": state.rerun}
     marker = item.get_closest_marker("dp_audit")
     if marker is None:
         return settings
@@ -170,6 +183,10 @@ def _marker_settings(item: pytest.Item, state: _session.RunState) -> dict[str, A
         for key, value in marker.kwargs.items():
             if key == "confidence":
                 settings[key] = _parse_confidence("confidence", value)
+            elif key == "rerun":
+                if not isinstance(value, bool):
+                    raise pytest.UsageError(f"rerun={value!r} must be True or False")
+                settings[key] = value
             elif isinstance(value, bool) or not isinstance(value, int):
                 raise pytest.UsageError(f"{key}={value!r} must be an int")
             else:
@@ -236,17 +253,21 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if state is None or not state.records:
         return
     rows = [(_cell(r.test.rsplit("/", 1)[-1], 60), _cell(r.label, 32), r.claim,
-             f"{r.epsilon_lower_bound:.4g}", "VIOLATION" if r.violation else "ok", str(count))
+             f"{r.epsilon_lower_bound:.4g}", "VIOLATION" if r.violation else
+             ("ok (rerun)" if r.rerun else "ok"), str(count))
             for r, count in worst_per_test(state.records)]
     header = ("test", "mechanism (worst audit)", "claim", "certified eps >=", "verdict",
               "audits")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     line = lambda row: "  ".join(cell.ljust(width) for cell, width in zip(row, widths))  # noqa: E731
     violations = sum(r.violation for r in state.records)
+    cleared = sum(bool(r.rerun) and not r.violation for r in state.records)
     plural = lambda n, word: f"{n} {word}" + ("" if n == 1 else "s")  # noqa: E731
-    terminalreporter.write_sep("=", f"dpverify audits: {len(state.records)} run in "
-                                    f"{plural(len(rows), 'test')}, {plural(violations, 'violation')} "
-                                    f"(--dpverify-seed={state.seed})")
+    title = (f"dpverify audits: {len(state.records)} run in {plural(len(rows), 'test')}, "
+             f"{plural(violations, 'violation')}")
+    if cleared:
+        title += f", {plural(cleared, 'flag')} not reproduced on rerun"
+    terminalreporter.write_sep("=", f"{title} (--dpverify-seed={state.seed})")
     terminalreporter.write_line(line(header))
     for row in rows:
         terminalreporter.write_line(line(row))

@@ -29,6 +29,7 @@ class AuditRecord:
     samples: int
     confidence: float
     claimed_epsilon: float = 0.0
+    rerun: str = ""
 
     @property
     def excess(self) -> float:
@@ -46,6 +47,7 @@ class TestContext:
     samples: int | None
     confidence: float | None
     seed: int
+    rerun: bool = False
 
 
 @dataclass
@@ -55,6 +57,7 @@ class RunState:
     seed: int = 0
     samples: int | None = None
     confidence: float | None = None
+    rerun: bool = False
     test: TestContext | None = None
     records: list[AuditRecord] = field(default_factory=list)
 
@@ -85,8 +88,9 @@ def describe(value: Any) -> str:
 def stream_seed(seed: int, nodeid: str, *spawn_key: int) -> Any:
     """A test's ``numpy.random.SeedSequence``: entropy ``(seed, sha256(nodeid))``.
 
-    Child ``spawn_key=(0,)`` feeds the ``dp_rng`` fixture and ``(1, digest)``
-    an :func:`~dpverify.testing.assert_satisfies` call (digest of its question). It
+    Child ``spawn_key=(0,)`` feeds the ``dp_rng`` fixture, ``(1, digest)``
+    an :func:`~dpverify.testing.assert_satisfies` call (digest of its question)
+    and ``(2, digest)`` its rerun (``--dpverify-rerun``). It
     depends on nothing but ``seed`` and ``nodeid``, so selecting, reordering or
     parallelising tests changes no test's streams. (numpy is imported here, on
     first use, to keep the plugin's import light.)

@@ -13,19 +13,20 @@ import decimal
 import hashlib
 import math
 import sys
+import warnings
 from typing import Any
 
 import numpy as np
 
 import dpverify.testing._session as _session
 from dpverify._deprecation import renamed_parameters
-from dpverify._validation import check_real, value_error
+from dpverify._validation import check_flag, check_real, value_error
 from dpverify.auditing.audit import Sampler, audit
 from dpverify.auditing.report import AuditReport
-from dpverify.errors import DpverifyTypeError
+from dpverify.errors import AuditWarning, DpverifyTypeError
 
 __all__ = ["assert_satisfies", "assert_conservative", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE",
-           "DEFAULT_SEED"]
+           "DEFAULT_SEED", "RERUN_KEY"]
 
 #: Outputs per side when neither the call, the ``dp_audit`` marker nor ``--dpverify-samples`` sets it.
 DEFAULT_SAMPLES = 100_000
@@ -33,6 +34,8 @@ DEFAULT_SAMPLES = 100_000
 DEFAULT_CONFIDENCE = 0.999
 #: Seed outside the plugin (fixed, so a test is reproducible run to run).
 DEFAULT_SEED = 0
+#: Spawn key of a rerun's stream under an explicit seed (the audit's own streams use 0 to 4).
+RERUN_KEY = 1009
 
 
 def _claim_text(epsilon: float, delta: float, *, compact: bool = False) -> str:
@@ -53,30 +56,56 @@ def _fingerprint(*values: Any) -> int:
     return int.from_bytes(digest.digest()[:8], "little")
 
 
-def _settings(samples: Any, confidence: Any, seed: Any,
-              question: tuple[Any, ...]) -> tuple[Any, Any, Any, str]:
-    """Explicit argument > ``dp_audit`` marker > command-line option > library default."""
+def _settings(samples: Any, confidence: Any, seed: Any, rerun: Any,
+              question: tuple[Any, ...]) -> tuple[Any, Any, Any, Any, bool, str]:
+    """Explicit argument > ``dp_audit`` marker > command-line option > library default.
+
+    Returns ``(samples, confidence, seed, rerun seed, rerun, where)``; the
+    rerun seed is a stream independent of the first audit's.
+    """
     state = _session.current()
     test = state.test if state is not None else None
+    rerun_seed = None
     if test is not None:
         samples = test.samples if samples is None else samples
         confidence = test.confidence if confidence is None else confidence
+        rerun = test.rerun if rerun is None else rerun
         if seed is None:
-            seed = _session.stream_seed(test.seed, test.nodeid, 1, _fingerprint(*question))
+            digest = _fingerprint(*question)
+            seed = _session.stream_seed(test.seed, test.nodeid, 1, digest)
+            rerun_seed = _session.stream_seed(test.seed, test.nodeid, 2, digest)
         where = test.nodeid
     else:
         where = "<no pytest plugin>"
     samples = DEFAULT_SAMPLES if samples is None else samples
     confidence = DEFAULT_CONFIDENCE if confidence is None else confidence
     seed = DEFAULT_SEED if seed is None else seed
-    return samples, confidence, seed, where
+    rerun = False if rerun is None else check_flag(rerun, "rerun")
+    if rerun_seed is None:
+        rerun_seed = _rerun_seed(seed)
+    return samples, confidence, seed, rerun_seed, rerun, where
+
+
+def _rerun_seed(seed: Any) -> Any:
+    """A stream independent of every stream the audit of ``seed`` draws (child ``RERUN_KEY``).
+
+    The audit spawns its streams as children ``(0,)``, ``(1,)``, … of
+    ``SeedSequence(seed)``; the rerun uses the child ``(RERUN_KEY,)`` of the same
+    root, whose descendants are disjoint from them. A bad ``seed`` is passed on
+    as it is, for :func:`~dpverify.auditing.audit` to refuse by name.
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, RERUN_KEY))
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        return np.random.SeedSequence(int(seed), spawn_key=(RERUN_KEY,))
+    return seed
 
 
 def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
                      delta: float = 0.0, samples: int | None = None,
                      confidence: float | None = None, seed: Any = None,
                      label: str | None = None, events: Any = "auto",
-                     threads: Any = "auto") -> AuditReport:
+                     threads: Any = "auto", rerun: bool | None = None) -> AuditReport:
     """Assert that ``sampler`` is (ε, δ)-DP on the neighbouring pair (x, x'), by audit.
 
     Runs :func:`dpverify.auditing.audit` and raises :class:`AssertionError`,
@@ -108,6 +137,11 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
         (default: the sampler's qualified name).
     events, threads
         As in :func:`~dpverify.auditing.audit`.
+    rerun
+        Re-audit a flagged call once on fresh, independent samples (same
+        size and confidence) and fail only if the violation reproduces.
+        ``None`` takes the ``dp_audit`` marker's ``rerun``, then
+        ``--dpverify-rerun``, else ``False``.
 
     Returns
     -------
@@ -120,7 +154,19 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     **False failures.** If the claim is true, the call fails with probability
     at most ``1 − confidence`` (the audit's whole-audit guarantee,
     ``docs/proofs/auditing.md``); with the default 0.999, one test in a
-    thousand at worst. Raise ``confidence`` for suites with many audits.
+    thousand at worst. Raise ``confidence`` for suites with many audits: a suite of
+    ``k`` tight tests at confidence ``c`` expects up to ``k(1 − c)`` false failures per
+    run (20 at 0.95: up to one a run, by design).
+
+    **Reruns** (``rerun=True`` or ``--dpverify-rerun``). The two audits draw
+    independent samples, each flags a correct mechanism with probability at
+    most ``α = 1 − confidence``, so the call fails a correct mechanism with
+    probability at most ``α²`` (``docs/proofs/auditing.md`` §13). The cost is
+    power: a violation one audit certifies with probability ``β`` now fails
+    the test with probability ``β²`` (0.9 becomes 0.81; a clear violation,
+    ``β ≈ 1``, loses nothing). A flag that does not reproduce passes, is
+    recorded in the summary table as ``ok (rerun)`` and warns
+    (:class:`~dpverify.errors.AuditWarning`) with both audits' bounds.
 
     **Under hypothesis** the call reports the certified lower bound minus the
     claim to :func:`hypothesis.target` (label ``"dpverify: certified epsilon
@@ -148,10 +194,19 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     label = _session.describe(sampler) if label is None else label
     if not isinstance(label, str):
         raise DpverifyTypeError(f"label={label!r} must be a string")
-    samples, confidence, seed, where = _settings(samples, confidence, seed,
-                                                 (x, x_prime, epsilon, delta, label))
+    samples, confidence, seed, rerun_seed, rerun, where = _settings(
+        samples, confidence, seed, rerun, (x, x_prime, epsilon, delta, label))
     report = audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
                    confidence=confidence, seed=seed, events=events, threads=threads)
+    first = report
+    if report.violation and rerun:
+        report = audit(sampler, x, x_prime, epsilon=epsilon, delta=delta, samples=samples,
+                       confidence=confidence, seed=rerun_seed, events=events, threads=threads)
+    rerun_text = "" if report is first else (
+        f"flagged (epsilon lower bound {first.epsilon_lower_bound:.6g}), rerun on fresh samples "
+        f"{'reproduced' if report.violation else 'did not reproduce'} it (epsilon lower bound "
+        f"{report.epsilon_lower_bound:.6g}); false-alarm probability of the pair <= "
+        f"{(1 - confidence) ** 2:.3g}")
     _target(report)
     state = _session.current()
     if state is not None:
@@ -159,13 +214,16 @@ def assert_satisfies(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
             test=where, label=label, claim=_claim_text(report.guarantee.epsilon, report.delta, compact=True),
             epsilon_lower_bound=report.epsilon_lower_bound, violation=report.violation,
             samples=report.samples, confidence=report.confidence,
-            claimed_epsilon=report.guarantee.epsilon))
+            claimed_epsilon=report.guarantee.epsilon, rerun=rerun_text))
     if report.violation:
         claim = _claim_text(report.guarantee.epsilon, report.delta)
         raise AssertionError(
             f"{label} is not {claim} on (x, x'): certified epsilon lower bound "
             f"{report.epsilon_lower_bound:.6g} > claimed epsilon {report.guarantee.epsilon!r} "
-            f"(confidence {report.confidence:g}; x={x!r}, x'={x_prime!r})\n{report}")
+            f"(confidence {report.confidence:g}; x={x!r}, x'={x_prime!r})"
+            + (f"\n{label} {rerun_text}" if rerun_text else "") + f"\n{report}")
+    if rerun_text:
+        warnings.warn(f"{label}: {rerun_text}", AuditWarning, stacklevel=2)
     return report
 
 

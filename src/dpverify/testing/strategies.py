@@ -284,7 +284,7 @@ def _mechanism_builders() -> dict[type, st.SearchStrategy[Any]]:
         m.BinomialNoise: st.builds(m.BinomialNoise, trials=st.integers(1, 200),
                                    probability=st.floats(0.05, 0.95)),
         m.BinaryRandomizedResponse: st.builds(m.BinaryRandomizedResponse,
-                                              flip_probability=st.floats(0.01, 1.0)),
+                                              randomization_probability=st.floats(0.01, 1.0)),
         m.RandomizedResponse: st.builds(m.RandomizedResponse, categories=st.integers(2, 16),
                                         epsilon=epsilons(max_value=5.0)),
     }
@@ -301,7 +301,7 @@ def mechanisms(*, types: Sequence[type] | None = None) -> st.SearchStrategy[Any]
 
     Parameter ranges: scales and σ in [0.1, 10], Skellam μ in [0.1, 50],
     Pólya shares 1–16, binomial trials 1–200 with p in [0.05, 0.95], binary
-    RR flip probability in [0.01, 1], k-ary RR with k in 2–16 and ε <= 5.
+    RR randomization probability in [0.01, 1], k-ary RR with k in 2–16 and ε <= 5.
     ``types`` restricts the draw to some of the classes (see
     :data:`MECHANISM_TYPES`), e.g. ``mechanisms(types=(Laplace, Gaussian))``.
 

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
 import numpy as np
 import pytest
 
 from dpverify.accountants.accountant import PrivacyAccountant, from_dp_accounting
-from dpverify.accountants.calibrate import gaussian_epsilon, laplace_epsilon
+from dpverify.accountants.calibrate import dp_sgd_epsilon, gaussian_epsilon, laplace_epsilon
 from dpverify.accountants.events import (
     ComposedEvent,
     PoissonSampledEvent,
     SelfComposedEvent,
     TreeAggregationEvent,
 )
-from dpverify.accountants.pld import PrivacyLossDistribution
+from dpverify.accountants.pld import PrivacyLossDistribution, dp_sgd_interval
 from dpverify.accountants.rdp import rdp_to_dp, scale_rdp, subsampled_gaussian_rdp
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ZCDP, ApproxDP, PureDP
@@ -27,9 +26,18 @@ from dpverify.mechanisms import Gaussian, Laplace, RandomizedResponse
 # --------------------------------------------------------------------------- = pure functions
 @pytest.mark.parametrize("method", ["pld", "rdp"])
 def test_gaussian_composition_equals_gaussian_epsilon(method):
+    """RDP: the same curve, the same ε. PLD: the accountant composes 50 discretised Gaussians,
+    ``gaussian_epsilon`` discretises their exact composition (one Gaussian of sensitivity √50,
+    whose cost does not grow with the count); both are upper bounds on the exact ε (the analytic
+    Gaussian: 22.424516), within 2e-5 of it and of each other."""
     accountant = PrivacyAccountant(method).compose(Gaussian(sigma=2.0), 50)
-    assert accountant.get_epsilon(1e-6) == gaussian_epsilon(2.0, delta=1e-6, count=50,
-                                                            method=method)
+    ours = accountant.get_epsilon(1e-6)
+    direct = gaussian_epsilon(2.0, delta=1e-6, count=50, method=method)
+    if method == "rdp":
+        assert ours == direct
+    else:
+        exact = gaussian_epsilon(2.0, delta=1e-6, count=50, method="analytic")
+        assert exact <= min(ours, direct) and max(ours, direct) <= exact * (1 + 2e-5)
 
 
 def test_laplace_composition_equals_laplace_epsilon():
@@ -40,13 +48,16 @@ def test_laplace_composition_equals_laplace_epsilon():
 @pytest.mark.slow
 def test_steps_equal_one_self_composition_and_are_cheap():
     accountant = PrivacyAccountant("pld")
-    start = time.perf_counter()
     for _ in range(100_000):
         accountant.step(noise_multiplier=2.0, sample_rate=0.001)
-    assert time.perf_counter() - start < 2.0          # O(1) per step (~0.1 s measured)
+    # O(1) per step: identical steps merge into one history entry (timing lives in benchmarks/)
     assert len(accountant.history) == 1 and accountant.history[0][1] == 100_000
-    direct = PrivacyLossDistribution.from_subsampled_gaussian(2.0, 0.001).self_compose(100_000)
+    direct = PrivacyLossDistribution.from_subsampled_gaussian(
+        2.0, 0.001, value_discretization_interval=dp_sgd_interval(2.0, 0.001)).self_compose(100_000)
     assert accountant.get_epsilon(1e-5) == direct.epsilon_for_delta(1e-5)
+    # one DP-SGD answer: the accountant and dp_sgd_epsilon discretise on the same grid
+    assert accountant.get_epsilon(1e-5) == dp_sgd_epsilon(noise_multiplier=2.0, delta=1e-5,
+                                                          sampling_probability=0.001, steps=100_000)
 
 
 @pytest.mark.parametrize("convert", [np.float64, np.float32, np.array, int],
@@ -56,11 +67,9 @@ def test_numpy_and_int_steps_take_the_o1_path(convert):
     """10⁵ steps given as numpy scalars, 0-d arrays or ints cost what Python floats cost."""
     sigma, rate = convert(2), convert(1) if convert is int else convert(0.001)
     accountant = PrivacyAccountant("rdp", orders=(2.0, 8.0))
-    start = time.perf_counter()
     for _ in range(100_000):
         accountant.step(noise_multiplier=sigma, sample_rate=rate)
-    assert time.perf_counter() - start < 2.0          # O(1) per step (~0.15 s measured)
-    assert len(accountant.history) == 1 and accountant.history[0][1] == 100_000
+    assert len(accountant.history) == 1   # merged: the O(1) path (timing lives in benchmarks/) and accountant.history[0][1] == 100_000
     event = accountant.history[0][0]
     assert type(event.sampling_probability) is float and type(event.event.mechanism.sigma) is float
     direct = PrivacyAccountant("rdp", orders=(2.0, 8.0)).compose(
@@ -69,14 +78,30 @@ def test_numpy_and_int_steps_take_the_o1_path(convert):
 
 
 def test_step_still_refuses_bools_and_nan():
+    """Refusals name the caller's keywords (noise_multiplier, sample_rate), not the event's."""
     accountant = PrivacyAccountant("pld")
-    with pytest.raises(TypeError, match="sigma"):
+    with pytest.raises(TypeError, match="^noise_multiplier=True"):
         accountant.step(noise_multiplier=True, sample_rate=0.1)
-    with pytest.raises(ValueError, match="sampling_probability"):
+    with pytest.raises(ValueError, match="^noise_multiplier=nan"):
+        accountant.step(noise_multiplier=float("nan"), sample_rate=0.1)
+    with pytest.raises(ValueError, match="^sample_rate=nan"):
         accountant.step(noise_multiplier=1.0, sample_rate=np.float64("nan"))
-    with pytest.raises(TypeError, match="sigma"):
+    with pytest.raises(ValueError, match=r"^sample_rate=1\.5"):
+        accountant.step(noise_multiplier=1.0, sample_rate=1.5)
+    with pytest.raises(TypeError, match="^noise_multiplier="):
         accountant.step(noise_multiplier=np.array([1.0]), sample_rate=0.1)
+    with pytest.raises(ValueError, match="^sample_rate="):
+        accountant.get_optimizer_hook_fn(sample_rate=0.0)
     assert accountant.history == ()
+
+
+@pytest.mark.parametrize("method", ["pld", "rdp", "zcdp"])
+def test_epsilon_at_delta_zero_is_pure_dp_or_inf(method):
+    """δ = 0 asks for pure DP: inf for a Gaussian (no math domain error), ε for Laplace by PLD."""
+    accountant = PrivacyAccountant(method).compose(Gaussian(sigma=1.0), 10)
+    assert accountant.get_epsilon(0) == math.inf
+    laplace = PrivacyAccountant(method).compose(Laplace(scale=2.0), 3).get_epsilon(0.0)
+    assert (1.5 <= laplace <= 1.5 + 1e-9) if method == "pld" else laplace == math.inf
 
 
 def test_rdp_steps_equal_scaled_subsampled_curve():
@@ -240,7 +265,7 @@ def test_opacus_noise_multiplier_values(schedule, opacus_sigma):
     to meet the budget and is at most opacus's σ and within 0.5% of it."""
     from dpverify.accountants.calibrate import min_noise_multiplier
 
-    ours = min_noise_multiplier(8.0, 1e-5, method="rdp", **schedule)
+    ours = min_noise_multiplier(epsilon=8.0, delta=1e-5, method="rdp", **schedule)
     assert opacus_sigma * 0.995 <= ours <= opacus_sigma + 5e-5
 
 
@@ -259,14 +284,16 @@ def test_tensorflow_privacy_dp_sgd_values(n, batch, sigma, epochs, delta, peer):
 
 
 def test_tensorflow_privacy_user_level_consistency():
-    """tensorflow/privacy (test_user_privacy_epsilon_delta_consistency) uses Vadhan 2017, Lemma 2.2:
-    k examples per user turn (ε, δ) into (kε, k e^{(k−1)ε} δ), which group_privacy implements."""
+    """tensorflow/privacy (test_user_privacy_epsilon_delta_consistency) uses Vadhan 2017, Lemma 2.2,
+    in the form of the penultimate line of its proof: k examples per user turn (ε, δ) into
+    (kε, δ (e^{kε} − 1)/(e^ε − 1)), which group_privacy implements."""
     from dpverify.accountants.group import group_privacy
     from dpverify.guarantees import ApproxDP
 
     example = ApproxDP(0.4, 1e-7)
     user = group_privacy(example, 3)
-    assert user.epsilon == pytest.approx(1.2) and user.delta == pytest.approx(3 * math.exp(0.8) * 1e-7)
+    assert user.epsilon == pytest.approx(1.2)
+    assert user.delta == pytest.approx((1 + math.exp(0.4) + math.exp(0.8)) * 1e-7, rel=1e-12)
 
 
 def test_exponential_mechanism_bounded_range_accounting():

@@ -79,8 +79,8 @@ def test_laplace_pure_and_pld() -> None:
 
 @pytest.mark.slow
 def test_min_noise_multiplier_rdp_and_pld() -> None:
-    rdp = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=300, method="rdp")
-    pld = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=300, method="pld")
+    rdp = min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=0.01, steps=300, method="rdp")
+    pld = min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=0.01, steps=300, method="pld")
     assert 0.4 < pld <= rdp < 2.0
     assert PrivacyLossDistribution.from_subsampled_gaussian(
         pld, 0.01, value_discretization_interval=1e-4).self_compose(300).epsilon_for_delta(1e-5) <= 1.0
@@ -93,7 +93,7 @@ def test_min_noise_multiplier_rdp_and_pld() -> None:
     (lambda: min_gaussian_sigma(1.0, 1e-5, method="fft"), "method"),
     (lambda: gaussian_epsilon(-1.0, delta=1e-5), "sigma"),
     (lambda: min_laplace_scale(math.nan), "epsilon"),
-    (lambda: min_noise_multiplier(1.0, 1e-5, sampling_probability=1.5, steps=10), "sampling_probability"),
+    (lambda: min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=1.5, steps=10), "sampling_probability"),
 ])
 def test_invalid_arguments(call, name: str) -> None:
     with pytest.raises(ValueError, match=name):

@@ -59,7 +59,7 @@ def _optimistic_peer_epsilon(sigma: float, q: float, steps: int) -> float:
 @given(st.floats(0.7, 3.0), st.floats(0.002, 0.1), st.integers(1, 300))
 def test_pld_epsilon_is_above_a_lower_bound_and_within_1_percent_of_the_previous_grid(
         sigma, q, steps):
-    ours = dp_sgd_epsilon(sigma, DELTA, sampling_probability=q, steps=steps)
+    ours = dp_sgd_epsilon(noise_multiplier=sigma, delta=DELTA, sampling_probability=q, steps=steps)
     previous = PrivacyLossDistribution.from_subsampled_gaussian(sigma, q).self_compose(
         steps).epsilon_for_delta(DELTA)                     # the default grid before: std/100
     assert _optimistic_peer_epsilon(sigma, q, steps) <= ours
@@ -71,9 +71,9 @@ def test_pld_default_grid_is_30_points_per_loss_std_and_explicit_grids_are_honou
     step_std = SubsampledGaussian(sigma, q).loss_std()
     explicit = PrivacyLossDistribution.from_subsampled_gaussian(
         sigma, q, value_discretization_interval=step_std / POINTS_PER_STANDARD_DEVIATION)
-    assert dp_sgd_epsilon(sigma, DELTA, sampling_probability=q, steps=100) == \
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=DELTA, sampling_probability=q, steps=100) == \
         explicit.self_compose(100).epsilon_for_delta(DELTA)
-    assert dp_sgd_epsilon(sigma, DELTA, sampling_probability=q, steps=100,
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=DELTA, sampling_probability=q, steps=100,
                           value_discretization_interval=1e-4) == \
         PrivacyLossDistribution.from_subsampled_gaussian(
             sigma, q, value_discretization_interval=1e-4).self_compose(100).epsilon_for_delta(DELTA)
@@ -84,7 +84,7 @@ def test_dp_sgd_workload_is_as_tight_as_dp_accounting():
     0.6.0's PLDAccountant (grid 1e-4, connect-the-dots) gives 2.381686 (measured in
     benchmarks/accounting.py); dpverify at 300 points per loss std, an upper bound within ~1e-6
     of exact, gives 2.381635. Ours: at most dp-accounting's · 1.0001, at least that reference."""
-    ours = dp_sgd_epsilon(1.1, DELTA, sampling_probability=SGD_RATE, steps=SGD_STEPS)
+    ours = dp_sgd_epsilon(noise_multiplier=1.1, delta=DELTA, sampling_probability=SGD_RATE, steps=SGD_STEPS)
     assert 2.381635 <= ours <= 2.381686 * 1.0001
 
 
@@ -101,7 +101,7 @@ def _mpmath_rdp_epsilon(sigma: float, q: float, steps: int, orders: tuple[float,
 @given(st.floats(0.6, 5.0), st.floats(1e-3, 0.5), st.integers(1, 20000))
 def test_rdp_epsilon_matches_the_mpmath_path(sigma, q, steps):
     orders = (1.5, 2.0, 3.0, 4.5, 8.0, 16.0, 32.0)
-    ours = dp_sgd_epsilon(sigma, DELTA, sampling_probability=q, steps=steps, method="rdp",
+    ours = dp_sgd_epsilon(noise_multiplier=sigma, delta=DELTA, sampling_probability=q, steps=steps, method="rdp",
                           orders=orders)
     reference = _mpmath_rdp_epsilon(sigma, q, steps, orders)
     assert reference * (1 - 1e-9) <= ours <= reference * 1.01 + 1e-12
@@ -109,8 +109,8 @@ def test_rdp_epsilon_matches_the_mpmath_path(sigma, q, steps):
 
 # --------------------------------------------------------------------------- calibration
 def _assert_verified_bracket(sigma: float, epsilon: float, **kwargs) -> None:
-    assert dp_sgd_epsilon(sigma, DELTA, **kwargs) <= epsilon
-    assert dp_sgd_epsilon(sigma / (1 + NOISE_MULTIPLIER_RTOL), DELTA, **kwargs) > epsilon
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=DELTA, **kwargs) <= epsilon
+    assert dp_sgd_epsilon(noise_multiplier=sigma / (1 + NOISE_MULTIPLIER_RTOL), delta=DELTA, **kwargs) > epsilon
 
 
 @settings(max_examples=6, deadline=None)
@@ -118,7 +118,7 @@ def _assert_verified_bracket(sigma: float, epsilon: float, **kwargs) -> None:
        st.sampled_from(["rdp", "pld"]))
 @pytest.mark.slow
 def test_calibration_returns_a_verified_passing_end(epsilon, q, steps, method):
-    sigma = min_noise_multiplier(epsilon, DELTA, sampling_probability=q, steps=steps,
+    sigma = min_noise_multiplier(epsilon=epsilon, delta=DELTA, sampling_probability=q, steps=steps,
                                  method=method)
     _assert_verified_bracket(sigma, epsilon, sampling_probability=q, steps=steps, method=method)
 
@@ -131,7 +131,7 @@ def test_dp_sgd_workload_calibration(method, peer):
     benchmarks/accounting.py). Ours: verified, and within 1e-4 above theirs (PLD: a grid at most
     1e-4 looser in ε; RDP: the same curve, theirs bisected to ~1e-6)."""
     kwargs = {"sampling_probability": SGD_RATE, "steps": SGD_STEPS, "method": method}
-    sigma = min_noise_multiplier(3.0, DELTA, **kwargs)
+    sigma = min_noise_multiplier(epsilon=3.0, delta=DELTA, **kwargs)
     _assert_verified_bracket(sigma, 3.0, **kwargs)
     assert peer * (1 - 2e-6) <= sigma <= peer * (1 + 1e-4)
 
@@ -139,9 +139,9 @@ def test_dp_sgd_workload_calibration(method, peer):
 def test_explicit_orders_are_honoured_by_the_rdp_search():
     orders = (2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
     kwargs = {"sampling_probability": 0.01, "steps": 500, "method": "rdp", "orders": orders}
-    sigma = min_noise_multiplier(2.0, DELTA, **kwargs)
+    sigma = min_noise_multiplier(epsilon=2.0, delta=DELTA, **kwargs)
     _assert_verified_bracket(sigma, 2.0, **kwargs)
-    assert sigma >= min_noise_multiplier(2.0, DELTA, sampling_probability=0.01, steps=500,
+    assert sigma >= min_noise_multiplier(epsilon=2.0, delta=DELTA, sampling_probability=0.01, steps=500,
                                          method="rdp") * (1 - NOISE_MULTIPLIER_RTOL)
 
 
@@ -150,16 +150,16 @@ def test_explicit_orders_are_honoured_by_the_rdp_search():
 def test_an_infeasible_budget_is_refused_naming_the_request(method):
     """ε = δ = 1e-300 after 1000 full-batch steps needs σ beyond 1e12: the bounded search refuses."""
     with pytest.raises(CalibrationError, match="epsilon=1e-300.*steps=1000"):
-        min_noise_multiplier(1e-300, 1e-300, sampling_probability=1.0, steps=1000, method=method)
+        min_noise_multiplier(epsilon=1e-300, delta=1e-300, sampling_probability=1.0, steps=1000, method=method)
 
 
 def test_the_rdp_search_survives_an_order_subset_that_cannot_meet_delta():
     """At δ = 1e-13 and 2 steps the orders around the best one at the seed may all be too small
     for δ (ε > target at every σ): the subset search gives up and the full search answers."""
     kwargs = {"sampling_probability": 0.2, "steps": 2, "method": "rdp"}
-    sigma = min_noise_multiplier(2.0, 1e-13, **kwargs)
-    assert dp_sgd_epsilon(sigma, 1e-13, **kwargs) <= 2.0
-    assert dp_sgd_epsilon(sigma / (1 + NOISE_MULTIPLIER_RTOL), 1e-13, **kwargs) > 2.0
+    sigma = min_noise_multiplier(epsilon=2.0, delta=1e-13, **kwargs)
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-13, **kwargs) <= 2.0
+    assert dp_sgd_epsilon(noise_multiplier=sigma / (1 + NOISE_MULTIPLIER_RTOL), delta=1e-13, **kwargs) > 2.0
 
 
 def test_the_seed_is_close_in_the_dp_sgd_regime_and_harmless_elsewhere():

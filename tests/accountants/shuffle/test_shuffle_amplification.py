@@ -212,7 +212,7 @@ def test_bounds_are_ordered_above_the_exact_binary_rr_value(local_epsilon) -> No
     """
     n, delta = 2000, 1e-6
     rr = BinaryRandomizedResponse.from_epsilon(local_epsilon)
-    exact = shuffled_binary_rr_epsilon(rr.flip_probability, n, delta)
+    exact = shuffled_binary_rr_epsilon(rr.randomization_probability, n, delta)
     ratio = amplified_epsilon(local_epsilon, n, delta, bound="variation-ratio", randomizer=rr)
     numeric = amplified_epsilon(local_epsilon, n, delta, bound="fmt2021-numerical")
     closed_form = amplified_epsilon(local_epsilon, n, delta, bound="fmt2021")
@@ -230,7 +230,7 @@ def test_reconstructed_closed_forms_stay_above_the_exact_value(local_epsilon) ->
     exact shuffled binary-RR ε, the value every sound bound must exceed."""
     n, delta = 1000, 1e-6
     rr = BinaryRandomizedResponse.from_epsilon(local_epsilon)
-    exact = shuffled_binary_rr_epsilon(rr.flip_probability, n, delta)
+    exact = shuffled_binary_rr_epsilon(rr.randomization_probability, n, delta)
     for bound in ("erlingsson2019", "balle2019", "cheu2019", "fmt2021", "best"):
         assert amplified_epsilon(local_epsilon, n, delta, bound=bound, randomizer=rr) >= exact
 

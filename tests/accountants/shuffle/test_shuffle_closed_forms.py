@@ -70,7 +70,7 @@ def test_fmt2021_meets_agrees_with_check_and_epsilon() -> None:
     (closed.erlingsson2019_check, (0.4, 999, 1e-6), "users >= 1000"),
     (closed.erlingsson2019_check, (0.4, 10**5, 0.02), "delta < 1/100"),
     (closed.balle2019_check, (5.0, 100, 1e-6, 2), "epsilon <= 1"),
-    (closed.cheu2019_check, (0.01, 1000, 1e-6), "flip_probability * users >= 14 ln(4/delta)"),
+    (closed.cheu2019_check, (0.01, 1000, 1e-6), "randomization_probability * users >= 14 ln(4/delta)"),
 ])
 def test_validity_violations_name_the_condition(check, args, condition) -> None:
     with pytest.raises(ValueError, match=condition.replace("(", r"\(").replace(")", r"\)")

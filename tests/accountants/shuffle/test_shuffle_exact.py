@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from dpverify.accountants.shuffle import _exact as _shuffle_exact
 from dpverify.accountants.shuffle._exact import (
     _window_half_width,
-    min_flip_probability,
+    min_randomization_probability,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
@@ -70,17 +70,17 @@ def test_monotone_in_n_and_p(p, n):
 
 
 @pytest.mark.slow
-def test_min_flip_probability_round_trip():
-    p = min_flip_probability(500, 0.5, 1e-5)
+def test_min_randomization_probability_round_trip():
+    p = min_randomization_probability(500, 0.5, 1e-5)
     assert shuffled_binary_rr_delta(p, 500, 0.5) <= 1e-5
     assert shuffled_binary_rr_delta(p * (1 - 1e-6), 500, 0.5) > 1e-5
 
 
 @pytest.mark.parametrize("kwargs, name", [
-    (dict(flip_probability=0.0, users=10, epsilon=0.1), "flip_probability"),
-    (dict(flip_probability=0.5, users=0, epsilon=0.1), "users"),
-    (dict(flip_probability=0.5, users=10, epsilon=-1.0), "epsilon"),
-    (dict(flip_probability=float("nan"), users=10, epsilon=0.1), "flip_probability"),
+    (dict(randomization_probability=0.0, users=10, epsilon=0.1), "randomization_probability"),
+    (dict(randomization_probability=0.5, users=0, epsilon=0.1), "users"),
+    (dict(randomization_probability=0.5, users=10, epsilon=-1.0), "epsilon"),
+    (dict(randomization_probability=float("nan"), users=10, epsilon=0.1), "randomization_probability"),
 ])
 def test_bad_input(kwargs, name):
     with pytest.raises(ValueError, match=name):

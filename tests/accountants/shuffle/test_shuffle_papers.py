@@ -3,7 +3,7 @@ import math
 import pytest
 
 from dpverify.accountants.composition import advanced_composition
-from dpverify.accountants.shuffle import min_flip_probability
+from dpverify.accountants.shuffle import min_randomization_probability
 from dpverify.accountants.shuffle.papers import (
     GARCELON_COMPOSITIONS,
     garcelon_batch_length_ok,
@@ -33,14 +33,14 @@ def test_eq24_validity():
 
 @pytest.mark.parametrize("variant", ["printed", "derived"])
 def test_min_batch_length_is_smallest(variant):
-    kw = dict(horizon=10**6, bits=1, dimension=1, flip_probability=0.5, variant=variant)
+    kw = dict(horizon=10**6, bits=1, dimension=1, randomization_probability=0.5, variant=variant)
     l = min_shuffler_batch_length(0.5, 1e-6, **kw)
     assert garcelon_batch_length_ok(l, 0.5, 1e-6, **kw)
     assert not garcelon_batch_length_ok(l - 1, 0.5, 1e-6, **kw)
 
 
 def test_derived_is_stricter_than_printed():
-    kw = dict(horizon=10**6, bits=1, dimension=1, flip_probability=0.5)
+    kw = dict(horizon=10**6, bits=1, dimension=1, randomization_probability=0.5)
     assert (min_shuffler_batch_length(0.5, 1e-6, variant="derived", **kw)
             >= min_shuffler_batch_length(0.5, 1e-6, variant="printed", **kw))
 
@@ -59,7 +59,7 @@ def test_hanna_validity_errors():
         hanna_local_epsilons([100], 0.1, 1e-6)
 
 
-GARCELON_RUN = dict(batch_length=10**7, horizon=10**8, flip_probability=0.5, bits=1,
+GARCELON_RUN = dict(batch_length=10**7, horizon=10**8, randomization_probability=0.5, bits=1,
                     dimension=1, delta=1e-6, delta_slack=1e-6)
 
 
@@ -102,7 +102,7 @@ def test_tenenbaum_sigma_noise_bits():
 @pytest.mark.slow
 def test_tenenbaum_sigma_randomized_response():
     m = 10**4
-    p = min_flip_probability(m, 0.5, 1e-6)
+    p = min_randomization_probability(m, 0.5, 1e-6)
     assert tenenbaum_msum_sigma(0.5, 1e-6, protocol="randomized-response", batch_size=m) == (
         pytest.approx(math.sqrt(m) / (2 * (1 - p)), rel=1e-12))
     with pytest.raises(ValueError, match="batch_size"):

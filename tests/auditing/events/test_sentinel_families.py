@@ -150,3 +150,55 @@ def test_categorical_columns_alone_beside_sentinel_columns() -> None:
 
     report = audit(sampler, 0, 1, epsilon=1.0, samples=200_000, seed=1, events="sentinel")
     assert report.violation and "categorical columns" in report.event.description
+
+
+def test_last_result_memoises_per_array_object_and_thread() -> None:
+    """A hit only for the very same live array and owner; other arrays and threads recompute."""
+    import threading
+
+    from dpverify.auditing.events._statistics import last_result
+
+    calls = []
+
+    def compute(values):
+        calls.append(1)
+        return values * 2
+
+    owner = object()
+    first = np.arange(5.0)
+    result = last_result(owner, "double", first, lambda: compute(first))
+    assert last_result(owner, "double", first, lambda: compute(first)) is result
+    assert not result.flags.writeable and len(calls) == 1
+    copy = first.copy()  # equal values, another object: recomputed
+    assert last_result(owner, "double", copy, lambda: compute(copy)).tolist() == result.tolist()
+    assert len(calls) == 2
+    assert last_result(object(), "double", copy, lambda: compute(copy)) is not None
+    assert len(calls) == 3  # another owner
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(
+        last_result(owner, "double", copy, lambda: compute(copy))))
+    worker.start()
+    worker.join()
+    assert len(calls) == 4 and seen[0].tolist() == (copy * 2).tolist()  # per-thread memo
+
+
+def test_mixed_keys_computed_column_by_column_equal_the_table_path() -> None:
+    """``MixedCoder(y)`` (no table built) == ``KeyCoder(table(y))``, unseen and odd values included."""
+    from dpverify.auditing.events._statistics import MixedCoder
+
+    rng = np.random.default_rng(12)
+    pooled = np.column_stack([rng.integers(0, 4, 5_000), rng.normal(size=5_000),
+                              rng.integers(-2, 2, 5_000), rng.normal(size=5_000)]).astype(float)
+    cuts = (np.quantile(pooled[:, 1], [0.25, 0.5, 0.75]), np.quantile(pooled[:, 3], [0.5]))
+    coder = MixedCoder.fit(pooled, (0, 2), (1, 3), cuts)
+    fresh = np.column_stack([rng.integers(-1, 6, 3_000), rng.normal(size=3_000) * 3,
+                             rng.integers(-3, 3, 3_000), rng.normal(size=3_000)]).astype(float)
+    fresh[::7, 0] = 1.5
+    fresh[::11, 2] = np.nan
+    fresh[::13, 0] = np.inf
+    expected = coder.inner(coder.table(fresh))
+    assert (coder(fresh) == expected).all() and (expected == -1).any()
+    integers = fresh[:, [0, 2]].copy()
+    integers[~np.isfinite(integers) | (integers != np.floor(integers))] = 9
+    ints = MixedCoder.fit(integers.astype(np.int64), (0, 1), (), ())
+    assert (ints(integers.astype(np.int64)) == ints.inner(ints.table(integers.astype(np.int64)))).all()

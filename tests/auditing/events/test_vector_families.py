@@ -118,3 +118,36 @@ def test_vector_families_false_alarms_are_at_most_five_percent() -> None:
     families = {r.event.family for r in reports}
     assert {"classifier", "mixed"} <= families
     assert np.median([r.epsilon_lower_bound for r in reports]) > 0.3  # not vacuous
+
+
+def test_the_logistic_fit_budget_grows_with_the_samples() -> None:
+    """Rows fitted per side: the whole search split when small, else ∝ samples (up to a cap)."""
+    from dpverify.auditing.events import _vector_families as family
+
+    rng = np.random.default_rng(9)
+    a, b = rng.normal(0.0, 1.0, (120_000, 10)), rng.normal(0.1, 1.0, (120_000, 10))
+    width = 2 * 10  # standardised coordinates and their squares (no flags)
+
+    def fitted(samples: int) -> int:
+        plan = Plan(len(a), samples - len(a), (("delta", 0.0),), 2.0)
+        scores = [c.event.statistic for c in family.classifier_family(a, b, plan)
+                  if isinstance(c.event.statistic, ClassifierScore)]
+        return int(scores[0].description.split("(")[1].split(" rows")[0])
+
+    assert fitted(150_000) == family.MIN_FIT_ROWS  # 2 x 150k / 20 = 15k: the floor
+    assert fitted(1_000_000) == family.FIT_ELEMENTS_PER_SAMPLE * 1_000_000 // width  # 100k
+    assert fitted(10 ** 8) == len(a)  # budget capped by CLASSIFIER_ELEMENTS, rows by the split
+
+
+def test_a_classifier_score_evaluated_block_by_block_equals_its_features_times_weights() -> None:
+    rng = np.random.default_rng(10)
+    table = rng.normal(size=(2_000, 4))
+    table[rng.random(2_000) < 0.3, 1] = -1000.0
+    score = ClassifierScore(np.zeros(4), np.ones(4), np.zeros(0), 0.0, flags=((1, -1000.0),),
+                            masked=(1,), masked_centre=np.zeros(1), masked_scale=np.ones(1))
+    weights = rng.normal(size=score.width)
+    from dataclasses import replace
+
+    score = replace(score, weights=weights, bias=0.3)
+    np.testing.assert_allclose(score(table), score.features(table) @ weights + 0.3, rtol=1e-12,
+                               atol=1e-9)

@@ -21,13 +21,13 @@ def test_simulate_contextual_json(capsys, algorithm, epsilon) -> None:
     argv = ["simulate", "--algorithm", algorithm, "--instance", "contextual", "--dimension", "2",
             "--n-arms", "4", "--delta", "1e-6", "--horizon", "3000", "--runs", "2", "--seed", "1",
             "--json"] + ([] if epsilon is None else ["--epsilon", epsilon])
-    if algorithm.startswith("sblb"):  # the paper's constants: the claim fails (exit 1, WARNING)
+    if algorithm.startswith("sblb"):  # the paper's constants: the claim fails (exit 1, warning)
         argv += ["--batch-form", "printed", "--mode", "paper"]
     assert main(argv) == (1 if algorithm.startswith("sblb") else 0)
     captured = capsys.readouterr()
     out = json.loads(captured.out)
     assert out["claim_met"] is not algorithm.startswith("sblb")
-    assert ("WARNING:" in captured.err) is algorithm.startswith("sblb")
+    assert ("warning:" in captured.err) is algorithm.startswith("sblb")
     assert MAB_KEYS <= set(out) and {"local_epsilon", "batch_length"} <= set(out)
     assert out["n_arms"] == 4 and out["dimension"] == 2 and out["runs"] == 2
     if algorithm == "linucb":

@@ -14,8 +14,8 @@ from dpverify.bandits.contextual import parameters as P
 
 @settings(max_examples=60, deadline=None)
 @given(st.floats(0.01, 50.0), st.integers(1, 4), st.integers(1, 6))
-def test_flip_probability_and_local_epsilon_are_inverse(epsilon_0, m, d) -> None:
-    p = P.flip_probability(epsilon_0, bits=m, dimension=d)
+def test_randomization_probability_and_local_epsilon_are_inverse(epsilon_0, m, d) -> None:
+    p = P.randomization_probability(epsilon_0, bits=m, dimension=d)
     assert p == pytest.approx(2 / (math.exp(2 * epsilon_0 / (m * d * (d + 3))) + 1), rel=1e-12)
     back = P.local_epsilon(p, bits=m, dimension=d)
     assert back <= epsilon_0 * (1 + 1e-9)  # p rounded up: at most ε0
@@ -51,10 +51,10 @@ def test_batch_length_is_the_smallest_meeting_thm5(form, epsilon, T, d, p) -> No
     length = P.batch_length(epsilon, delta0, horizon=T, bits=m, dimension=d,
                             randomization_probability=p, batch_form=form)
     assert length * p >= 14 * math.log(8 * m * T / delta0)  # condition (i)
-    assert garcelon_batch_length_ok(length, epsilon, delta0, horizon=T, bits=m, dimension=d, flip_probability=p,
+    assert garcelon_batch_length_ok(length, epsilon, delta0, horizon=T, bits=m, dimension=d, randomization_probability=p,
                                     variant=form)
     assert not garcelon_batch_length_ok(length - 1, epsilon, delta0, horizon=T, bits=m, dimension=d,
-                                        flip_probability=p, variant=form)
+                                        randomization_probability=p, variant=form)
 
 
 def test_printed_form_is_weaker_than_derived() -> None:
@@ -87,7 +87,7 @@ def test_cor8_parameters() -> None:
 def test_cor7_parameters() -> None:
     q = P.sblb_parameters(0.8, 1e-5, 10**5, 2, "cor7")
     assert math.sqrt(math.exp(q.local_epsilon) - 1) == pytest.approx(0.8, rel=1e-12)
-    assert q.randomization_probability == P.flip_probability(q.local_epsilon, bits=1, dimension=2)
+    assert q.randomization_probability == P.randomization_probability(q.local_epsilon, bits=1, dimension=2)
     assert q.shuffle_delta == q.delta == 1e-5
 
 
@@ -108,7 +108,7 @@ def test_thm5_derived_length_meets_the_target_by_the_accountants(epsilon, T, d, 
     """
     from dpverify.accountants.shuffle_papers import garcelon_total_guarantee
 
-    p = P.flip_probability(epsilon_0, bits=1, dimension=d)
+    p = P.randomization_probability(epsilon_0, bits=1, dimension=d)
     derived = P.batch_length(epsilon, 1e-6, horizon=T, bits=1, dimension=d, randomization_probability=p)
     assert derived < T
     total = garcelon_total_guarantee(derived, T, p, bits=1, dimension=d, delta=1e-6, delta_slack=1e-6)

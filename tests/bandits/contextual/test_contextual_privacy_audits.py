@@ -46,7 +46,7 @@ class SplitOverCoordinates(LocalPrivatizer):
     """The bug: ε0 split over the d coordinates (per-bit ε0/(m d)) instead of d(d+3)/2 entries."""
 
     @property
-    def flip_probability(self) -> float:
+    def randomization_probability(self) -> float:
         return 2 / (math.exp(self.local_epsilon / (self.bits * self.dimension)) + 1)
 
 
@@ -79,7 +79,7 @@ def test_mldp_with_the_budget_split_over_d_is_flagged() -> None:
 
 USERS, DELTA0 = 200, 0.01
 SHUFFLE_MECH = LocalPrivatizer(dimension=1, bits=1, local_epsilon=2 * math.log(3), context_bound=1.0)
-P = SHUFFLE_MECH.flip_probability  # ε0 = (m d(d+3)/2) ln(2/p − 1) = 2 ln 3: p = 1/2
+P = SHUFFLE_MECH.randomization_probability  # ε0 = (m d(d+3)/2) ln(2/p − 1) = 2 ln 3: p = 1/2
 
 
 def _batch(first_context: float, first_reward: float) -> tuple[np.ndarray, np.ndarray]:

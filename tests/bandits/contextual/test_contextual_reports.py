@@ -52,21 +52,21 @@ def test_fast_path_and_per_user_path_have_the_same_law() -> None:
     assert two_sample_chisquare(direct.sum(axis=1), fast.sum(axis=1)) > P_MIN
 
 
-def test_the_test_can_fail_on_a_wrong_flip_probability() -> None:
+def test_the_test_can_fail_on_a_wrong_randomization_probability() -> None:
     d, users, draws = 2, 12, 4000
     mech = LocalPrivatizer(dimension=d, bits=2, local_epsilon=4.0, context_bound=1.0)
     x, r = np.tile([1.0, 0.0], (users, 1)), np.ones(users)  # ỹ_0 = 1: every bit encodes a one
     rng = np.random.default_rng(2)
     ones = reports.encoded_ones(mech, np.repeat(x[None], draws, 0).reshape(-1, d),
                                 np.tile(r, draws), rng=rng).reshape(draws, users, -1).sum(axis=1)
-    right = reports.randomize_totals(ones, users, bits=2, randomization_probability=mech.flip_probability, rng=rng)
-    wrong = reports.randomize_totals(ones, users, bits=2, randomization_probability=mech.flip_probability * 0.8, rng=rng)
+    right = reports.randomize_totals(ones, users, bits=2, randomization_probability=mech.randomization_probability, rng=rng)
+    wrong = reports.randomize_totals(ones, users, bits=2, randomization_probability=mech.randomization_probability * 0.8, rng=rng)
     assert two_sample_chisquare(right[:, 0], wrong[:, 0]) < P_MIN
 
 
 def _exact_expected_counts(mech: LocalPrivatizer, x: np.ndarray, r: np.ndarray) -> np.ndarray:
     """E[release] = m (users p/2 + (1 − p) Σ v) per entry, with Fractions."""
-    p = Fraction(mech.flip_probability)
+    p = Fraction(mech.randomization_probability)
     values = [mech.exact_entries(xi, ri) for xi, ri in zip(x, r)]
     totals = [sum(column, Fraction(0)) for column in zip(*values)]
     users = len(x)
@@ -82,7 +82,7 @@ def test_debiasing_is_unbiased(d, bits, users, epsilon_0, seed) -> None:
     x, r = _batch(users, d, np.random.default_rng(seed))
     x *= 1.5
     gram, vector = reports.debias(_exact_expected_counts(mech, x, r), users, dimension=d, bits=bits,
-                                  randomization_probability=mech.flip_probability)
+                                  randomization_probability=mech.randomization_probability)
     np.testing.assert_allclose(gram, x.T @ x / (2 * 1.5 ** 2), atol=1e-9)
     np.testing.assert_allclose(vector, (r[:, None] * x).sum(0) / (2 * 1.5), atol=1e-9)
 
@@ -96,9 +96,9 @@ def test_debiased_release_mean_matches_by_monte_carlo() -> None:
     rng = np.random.default_rng(6)
     ones = reports.encoded_ones(mech, np.tile(x, (draws, 1)), np.tile(r, draws), rng=rng)
     releases = reports.randomize_totals(ones.reshape(draws, users, -1).sum(axis=1), users, bits=2,
-                                        randomization_probability=mech.flip_probability, rng=rng)
+                                        randomization_probability=mech.randomization_probability, rng=rng)
     gram, vector = reports.debias(releases, users, dimension=d, bits=2,
-                                  randomization_probability=mech.flip_probability)
+                                  randomization_probability=mech.randomization_probability)
     target = (r[:, None] * x).sum(0) / 2
     se = vector.std(axis=0) / np.sqrt(draws)
     assert np.all(np.abs(vector.mean(axis=0) - target) < 5 * se)

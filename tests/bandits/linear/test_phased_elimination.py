@@ -33,7 +33,7 @@ def test_batch_pulls_ceil_and_at_least_one():
 
 
 def test_widths_paper_and_sound():
-    common = dict(dimension=2, base=3.0, batch_index=4, active=10, horizon=10 ** 5)
+    common = dict(dimension=2, batch_base=3.0, batch_index=4, active=10, horizon=10 ** 5)
     L = math.log(4 * 10 * 10 ** 10)
     stat = math.sqrt(4 * 2 * L / 81)
     assert math.isclose(hanna_width("none", "paper", action_sizes=[5, 5], epsilon=None, **common),

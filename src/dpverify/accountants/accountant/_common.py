@@ -44,8 +44,8 @@ def gaussian_noise(event: Event) -> tuple[float, float] | None:
 
 
 def binary_rr_epsilon(mechanism: BinaryRandomizedResponse) -> float:
-    """ε = ln((2 − p)/p) of binary randomized response with flip probability p, rounded up."""
-    p = mechanism.flip_probability
+    """ε = ln((2 − p)/p) of binary randomized response with randomization probability p, rounded up."""
+    p = mechanism.randomization_probability
     with working_precision():
         return round_up(mpmath.log((2 - mpmath.mpf(p)) / mpmath.mpf(p)))
 

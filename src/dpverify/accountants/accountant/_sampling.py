@@ -46,6 +46,7 @@ from dpverify.accountants.events import (
 )
 from dpverify.accountants.pld import (
     PrivacyLossDistribution,
+    dp_sgd_interval,
     poisson_subsampled_pld,
     without_replacement_gaussian_pld,
     without_replacement_pld,
@@ -87,8 +88,12 @@ def _poisson_pld(event: PoissonSampledEvent, request: Request) -> Any:
     if gaussian_noise(inner) is None:
         return _poisson_finite_pair_pld(event, request)
     sigma, q = poisson_gaussian(event, request)
-    return None if request.probe else PrivacyLossDistribution.from_subsampled_gaussian(
-        sigma, q, neighbouring=request.neighbouring)
+    if request.probe:
+        return None
+    # add-remove and replace-special: DP-SGD's one grid (the same ε as dp_sgd_epsilon)
+    interval = None if request.neighbouring == "replace-one" else dp_sgd_interval(sigma, q)
+    return PrivacyLossDistribution.from_subsampled_gaussian(
+        sigma, q, neighbouring=request.neighbouring, value_discretization_interval=interval)
 
 
 def _poisson_finite_pair_pld(event: PoissonSampledEvent, request: Request) -> Any:

@@ -9,10 +9,17 @@ here affects soundness, only speed. Also the training-loop view of a schedule
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from scipy.special import ndtr
 
-from dpverify._validation import check_positive, check_positive_int, check_probability, value_error
+from dpverify._validation import (
+    MAX_INTEGER,
+    check_positive,
+    check_positive_int,
+    check_probability,
+    value_error,
+)
 
 __all__ = ["clt_noise_seed", "training_schedule"]
 
@@ -46,9 +53,17 @@ def clt_noise_seed(epsilon: float, delta: float, q: float, steps: int) -> float:
 
 
 def training_schedule(sampling_probability: float | None, steps: int | None,
-                       epochs: float | None, dataset_size: int | None,
-                       batch_size: int | None) -> tuple[float, int]:
-    """(q, steps) from either (q, steps) or (dataset_size, batch_size, epochs | steps)."""
+                      epochs: float | None, dataset_size: int | None,
+                      batch_size: int | None) -> tuple[float, int]:
+    """(q, steps) from (q, steps), (q, epochs) or (dataset_size, batch_size, epochs | steps).
+
+    ``q = batch_size / dataset_size`` and ``steps = ⌈epochs / q⌉ = ⌈epochs ·
+    dataset_size / batch_size⌉``, in exact rationals: the sizes as integers, a float
+    ``epochs`` or ``q`` as the shortest decimal that reads back as it (so ``epochs=3``
+    at ``q=0.3`` is 10 steps, where the float quotient 10.000000000000002 would round
+    up to 11).
+    """
+    rate = None
     if dataset_size is not None or batch_size is not None:
         if sampling_probability is not None:
             raise value_error("sampling_probability", sampling_probability,
@@ -57,9 +72,7 @@ def training_schedule(sampling_probability: float | None, steps: int | None,
         batch_size = check_positive_int(batch_size, "batch_size")
         if batch_size > dataset_size:
             raise value_error("batch_size", batch_size, f"at most dataset_size ({dataset_size})")
-        sampling_probability = batch_size / dataset_size
-    elif epochs is not None:
-        raise value_error("epochs", epochs, "given with dataset_size and batch_size")
+        sampling_probability, rate = batch_size / dataset_size, Fraction(batch_size, dataset_size)
     if sampling_probability is None:
         raise value_error("sampling_probability", None,
                           "given (or dataset_size and batch_size)")
@@ -69,7 +82,14 @@ def training_schedule(sampling_probability: float | None, steps: int | None,
         raise value_error("steps", steps, "given, or epochs instead (exactly one of them)")
     if epochs is not None:
         epochs = check_positive(epochs, "epochs")
-        steps = math.floor(epochs * dataset_size / batch_size)
-        if steps < 1:
-            raise value_error("epochs", epochs, "large enough for one step")
+        exact = _decimal(epochs) / (rate if rate is not None else _decimal(sampling_probability))
+        steps = math.ceil(exact)
+        if steps > MAX_INTEGER:   # name what the caller typed, not the derived count
+            raise value_error("epochs", epochs, f"small enough for at most {MAX_INTEGER} steps",
+                              f"steps = ceil(epochs / sampling_probability) would be {steps:.3g}")
     return sampling_probability, check_positive_int(steps, "steps")
+
+
+def _decimal(value: float) -> Fraction:
+    """The shortest decimal that reads back as the float ``value``, exactly."""
+    return Fraction(repr(float(value)))

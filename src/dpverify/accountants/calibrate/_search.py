@@ -15,8 +15,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from scipy.optimize import toms748
-
 from dpverify._numeric import bisect_passing
 from dpverify.errors import CalibrationError, DpverifyError, DpverifyValueError
 
@@ -156,6 +154,8 @@ def root_passing(excess: Callable[[float], float], start: float, *, rtol: float,
                 if not low > NOISE_RANGE[0]:
                     raise _refuse(described, start)
         if high / low - 1 > rtol:
+            from scipy.optimize import toms748  # deferred: scipy.optimize is slow to load; only calibrations search
+
             try:   # clipped: an infinite bound (no finite ε) still steers the root finder
                 toms748(lambda level: min(evaluate(level), 1e300), low, high,
                         rtol=max(rtol / 8, 4 * 2.0 ** -52), xtol=1e-300)

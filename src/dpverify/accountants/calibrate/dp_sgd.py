@@ -36,16 +36,16 @@ from dpverify._validation import (
     check_increasing_sequence,
     check_positive,
     check_positive_int,
-    check_probability,
     value_error,
 )
 from dpverify.accountants._subsampled_gaussian_float import log_moments_upper_float
 from dpverify.accountants.calibrate._noise_multiplier_search import clt_noise_seed, training_schedule
 from dpverify.accountants.calibrate._search import naming, request, root_passing
 from dpverify.accountants.pld.distribution import (
+    DP_SGD_POINTS_PER_STANDARD_DEVIATION,
     MAX_SELF_COMPOSITIONS,
     PrivacyLossDistribution,
-    subsampled_gaussian_loss_std,
+    dp_sgd_interval,
 )
 from dpverify.accountants.rdp.curves import (
     DEFAULT_ORDERS,
@@ -57,18 +57,16 @@ from dpverify.accountants.rdp.curves import (
 from dpverify.errors import CalibrationError, DpverifyValueError
 from dpverify.guarantees import RDPCurve
 
-__all__ = ["POINTS_PER_STANDARD_DEVIATION", "NOISE_MULTIPLIER_RTOL", "default_interval",
+__all__ = ["POINTS_PER_STANDARD_DEVIATION", "NOISE_MULTIPLIER_RTOL", "default_interval", "training_schedule",
            "dp_sgd_epsilon", "min_noise_multiplier"]
 
 #: Default PLD grid: h = (standard deviation of one step's loss) / this (see the module notes).
-POINTS_PER_STANDARD_DEVIATION = 30
+POINTS_PER_STANDARD_DEVIATION = DP_SGD_POINTS_PER_STANDARD_DEVIATION
 #: Relative precision of :func:`min_noise_multiplier` (the returned σ is within it of the smallest).
 NOISE_MULTIPLIER_RTOL = 1e-4
-
-
-def default_interval(sigma: float, sampling_probability: float) -> float:
-    """The default PLD grid spacing for noise multiplier σ and rate q (see the module notes)."""
-    return subsampled_gaussian_loss_std(sigma, sampling_probability) / POINTS_PER_STANDARD_DEVIATION
+#: The default PLD grid spacing for noise multiplier σ and rate q (see the module notes): the
+#: one grid of every DP-SGD answer, the accountant's included.
+default_interval = dp_sgd_interval
 
 
 def _epsilon(sigma: float, delta: float, sampling_probability: float, steps: int, method: str,
@@ -158,10 +156,18 @@ def _float_epsilon(sigma: float, delta: float, q: float, steps: int,
     return float(values.min()) if len(values) else math.inf
 
 
-def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probability: float,
-                   steps: int, method: str = "pld", orders: Sequence[float] | None = None,
-                   value_discretization_interval: float | None = None) -> float:
+def dp_sgd_epsilon(*, noise_multiplier: float, delta: float,
+                   sampling_probability: float | None = None, steps: int | None = None,
+                   method: str = "pld", orders: Sequence[float] | None = None,
+                   value_discretization_interval: float | None = None,
+                   epochs: float | None = None, dataset_size: int | None = None,
+                   batch_size: int | None = None) -> float:
     """ε at ``delta`` of ``steps`` Poisson-subsampled Gaussian steps (DP-SGD, add/remove relation).
+
+    Keyword arguments only, named as in :func:`min_noise_multiplier` (its inverse), so
+    that ε and δ cannot be swapped by position. Give ``sampling_probability`` and
+    ``steps``, or the training-loop view ``dataset_size``, ``batch_size`` and
+    ``epochs`` (or ``steps``), read as :func:`min_noise_multiplier` reads them.
 
     Parameters
     ----------
@@ -173,6 +179,9 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
         Poisson sampling rate q in (0, 1].
     steps : int
         Number of steps.
+    epochs, dataset_size, batch_size
+        The schedule as a training loop states it: ``q = batch_size / dataset_size``,
+        ``steps = ⌈epochs · dataset_size / batch_size⌉`` (computed exactly).
     method : {"pld", "rdp"}
         ``"pld"``: a pessimistic connect-the-dots PLD self-composed by one FFT
         (grid: see the module notes; an explicit ``value_discretization_interval``
@@ -196,17 +205,29 @@ def dp_sgd_epsilon(noise_multiplier: float, delta: float, *, sampling_probabilit
     bounds (``docs/proofs/pld.md``), or the RDP curve of Mironov, Talwar & Zhang
     2019 converted by :func:`~dpverify.accountants.rdp.curves.rdp_to_dp`; rounded up.
 
+    **One answer.** The PLD is discretised on
+    :func:`~dpverify.accountants.pld.dp_sgd_interval` (1/30 of one step's loss
+    standard deviation), as :class:`~dpverify.accountants.accountant.ledger.PrivacyAccountant`
+    and the CLI's ``account dp-sgd`` and ``plan dp-sgd`` do: all report this
+    number for the same steps. It is an upper bound on the exact ε (about 1e-4
+    relative above it); the RDP answer is a looser upper bound.
+
     Examples
     --------
-    >>> sigma = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=100, method="rdp")
-    >>> dp_sgd_epsilon(sigma, 1e-5, sampling_probability=0.01, steps=100, method="rdp") <= 1.0
+    >>> sigma = min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=0.01,
+    ...                              steps=100, method="rdp")
+    >>> dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, sampling_probability=0.01,
+    ...                steps=100, method="rdp") <= 1.0
+    True
+    >>> dp_sgd_epsilon(noise_multiplier=1.1, delta=1e-5, dataset_size=60000, batch_size=256,
+    ...                epochs=1) == dp_sgd_epsilon(noise_multiplier=1.1, delta=1e-5,
+    ...                                            sampling_probability=256 / 60000, steps=235)
     True
     """
     sigma = check_positive(noise_multiplier, "noise_multiplier")
     delta = check_delta(delta, allow_zero=False)
-    sampling_probability = check_probability(sampling_probability, "sampling_probability",
-                                             open_low=True)
-    steps = check_positive_int(steps, "steps")
+    sampling_probability, steps = training_schedule(sampling_probability, steps, epochs,
+                                                     dataset_size, batch_size)
     method, orders = _check_options(method, orders, value_discretization_interval, steps)
     if method == "rdp":
         smallest = math.sqrt(min(DEFAULT_ORDERS if orders is None else orders) / 2) / math.sqrt(
@@ -267,7 +288,7 @@ def _zero_epsilon_seed(meets_at_smallest_order: Callable[[float], bool]) -> floa
     return high * (1 + 2e-5)
 
 
-def min_noise_multiplier(epsilon: float, delta: float, *,
+def min_noise_multiplier(*, epsilon: float, delta: float,
                          sampling_probability: float | None = None,
                          steps: int | None = None, method: str = "pld",
                          orders: Sequence[float] | None = None,
@@ -276,10 +297,14 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
                          batch_size: int | None = None) -> float:
     """Smallest noise multiplier σ for ``steps`` Poisson-subsampled Gaussian steps (DP-SGD).
 
+    Keyword arguments only, named as in :func:`dp_sgd_epsilon` (its forward twin).
     Give either ``sampling_probability`` and ``steps``, or the training-loop
     view ``dataset_size``, ``batch_size`` (expected) and ``epochs`` or ``steps``:
-    then ``q = batch_size / dataset_size`` and ``steps = floor(epochs ·
-    dataset_size / batch_size)`` (Opacus's ``get_noise_multiplier`` convention).
+    then ``q = batch_size / dataset_size`` and ``steps = ⌈epochs ·
+    dataset_size / batch_size⌉`` (computed exactly; TF-Privacy's
+    ``compute_dp_sgd_privacy`` and ``plan dp-sgd`` count so; Opacus's
+    ``get_noise_multiplier`` rounds down, one step fewer when the product is
+    fractional).
 
     Each candidate σ is evaluated exactly as :func:`dp_sgd_epsilon` does
     (``method``, ``orders``, ``value_discretization_interval`` as there). The
@@ -307,7 +332,7 @@ def min_noise_multiplier(epsilon: float, delta: float, *,
     at most 60 evaluations before the bisection) and otherwise refused with a
     :class:`~dpverify.errors.CalibrationError` naming the arguments.
 
-    >>> sigma = min_noise_multiplier(1.0, 1e-5, sampling_probability=0.01, steps=100,
+    >>> sigma = min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=0.01, steps=100,
     ...                              method="rdp")
     >>> 0.5 < sigma < 1.5
     True

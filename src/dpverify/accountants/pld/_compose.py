@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dpverify.accountants.pld._fft import choose_tilt, compose_grids
-from dpverify.accountants.pld._grid import LossGrid, spread
+from dpverify.accountants.pld._grid import LossGrid, lattice_factor, on_lattice, spread
 
 __all__ = ["flatten", "common_interval", "compose_directions", "refined_directions"]
 
@@ -46,9 +46,12 @@ def common_interval(factors: Sequence[tuple[Any, int]]) -> float:
 
 
 def _grids(factors: Sequence[tuple[Any, int]], direction: int, interval: float) -> list[LossGrid]:
-    """Each factor's grid for ``direction`` on the common spacing (a symmetric PLD serves both)."""
-    return [spread(pld.directions[min(direction, len(pld.directions) - 1)], interval)
-            for pld, _ in factors]
+    """Each factor's grid for ``direction`` on the common spacing (a symmetric PLD serves both),
+    then on the coarsest lattice every factor's masses lie on (:func:`~._grid.on_lattice`: exact)."""
+    grids = [spread(pld.directions[min(direction, len(pld.directions) - 1)], interval)
+             for pld, _ in factors]
+    factor = min(lattice_factor(grid) for grid in grids)
+    return [on_lattice(grid, factor) for grid in grids]
 
 
 def compose_directions(factors: Sequence[tuple[Any, int]], tail: float) -> tuple[LossGrid, ...]:

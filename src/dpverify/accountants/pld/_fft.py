@@ -10,7 +10,9 @@ the actual spectrum and added to the grid's ℓ1 error.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -31,10 +33,42 @@ _SAFETY = 2.0
 MAX_WINDOW_POINTS = 2 ** 22
 #: Bound on the mass lost to subnormal underflow by one float entry.
 _TINY = 1e-300
+#: Bytes of arrays the per-grid memo (:func:`_memo`) keeps, least recently used first out.
+MEMO_BYTES = 2 ** 27
+_MEMO: OrderedDict[tuple, tuple[LossGrid, Any, int]] = OrderedDict()
+_MEMO_SIZE = [0]
+
+
+def _memo(grid: LossGrid, key: tuple, compute: Callable[[], Any]) -> Any:
+    """``compute()``, memoised per (grid object, ``key``): a pure function of an immutable grid.
+
+    A grid's masses are read-only and every memoised value is a deterministic function
+    of the grid and the key, so a memoised answer is bit-identical to a recomputed one
+    (what makes a query after every training step cost a fraction of the first one). The
+    entry holds the grid, so its ``id`` cannot be reused while the entry lives; at most
+    :data:`MEMO_BYTES` of arrays are kept.
+    """
+    full = (id(grid), *key)
+    entry = _MEMO.get(full)
+    if entry is not None:
+        _MEMO.move_to_end(full)
+        return entry[1]
+    value = compute()
+    size = sum(item.nbytes for item in (value if isinstance(value, tuple) else (value,))
+               if isinstance(item, np.ndarray))
+    _MEMO[full] = (grid, value, size)
+    _MEMO_SIZE[0] += size
+    while _MEMO_SIZE[0] > MEMO_BYTES and len(_MEMO) > 1:
+        _MEMO_SIZE[0] -= _MEMO.popitem(last=False)[1][2]
+    return value
 
 
 def _log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
     """Upper bounds on ``ln Σ_i p_i e^{t l_i}`` for each t (float evaluation, 1e-9 relative slack)."""
+    return _memo(grid, ("mgf", ts.tobytes()), lambda: _compute_log_mgfs(grid, ts))
+
+
+def _compute_log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
     positive = grid.probabilities > 0
     losses = (grid.offset + np.flatnonzero(positive)) * grid.interval
     log_masses = np.log(grid.probabilities[positive])
@@ -44,23 +78,36 @@ def _log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
         exponents = ts[start:start + rows, None] * losses[None, :] + log_masses[None, :]
         top = exponents.max(axis=1)
         values[start:start + rows] = top + np.log(np.exp(exponents - top[:, None]).sum(axis=1))
-    return values + 1e-9 * (1 + np.abs(values))
+    values = values + 1e-9 * (1 + np.abs(values))
+    values.setflags(write=False)
+    return values
 
 
 def _composed_std(grids: Sequence[LossGrid], counts: Sequence[int]) -> float:
-    """Standard deviation of the composed finite loss (a float estimate, to scale searches).
+    """Standard deviation of the composed finite loss (a float estimate, to scale searches)."""
+    variance = sum(k * _memo(g, ("variance",), lambda g=g: _variance(g)) for g, k in zip(grids, counts))
+    return math.sqrt(variance) if variance > 0 else grids[0].interval
+
+
+def _variance(grid: LossGrid) -> float:
+    """Variance of one grid's normalised finite loss.
 
     Sums by ``np.sum`` rather than ``np.dot``: OpenBLAS threads its dot products, which on a
     busy machine costs milliseconds per call instead of microseconds.
     """
-    h = grids[0].interval
-    variance = 0.0
-    for grid, k in zip(grids, counts):
-        weights = grid.probabilities / max(float(grid.probabilities.sum()), 1e-300)
-        losses = (grid.offset + np.arange(len(weights))) * h
-        mean = float(np.sum(weights * losses))
-        variance += k * float(np.sum(weights * (losses - mean) ** 2))
-    return math.sqrt(variance) if variance > 0 else h
+    weights = grid.probabilities / max(float(grid.probabilities.sum()), 1e-300)
+    losses = (grid.offset + np.arange(len(weights))) * grid.interval
+    mean = float(np.sum(weights * losses))
+    return float(np.sum(weights * (losses - mean) ** 2))
+
+
+def _quantised(value: float) -> float:
+    """``value`` rounded down to a power of ``2^(1/4)``: a search scale that changes in steps.
+
+    Scales derived from a composition's count change at every count; quantised,
+    the per-grid values they key (:func:`_memo`) are reused over ranges of counts.
+    """
+    return 2.0 ** (math.floor(4 * math.log2(value)) / 4)
 
 
 def _chernoff_window(grids: Sequence[LossGrid], counts: Sequence[int],
@@ -76,7 +123,7 @@ def _chernoff_window(grids: Sequence[LossGrid], counts: Sequence[int],
     support_high = sum(k * (g.offset + len(g.probabilities) - 1) for g, k in zip(grids, counts))
     scale = _composed_std(grids, counts)
     # the optimal t for a Gaussian-like sum is about sqrt(2 ln(1/tail)) / std: 9 values around it
-    centre = math.sqrt(2 * math.log(1 / tail)) / scale
+    centre = _quantised(math.sqrt(2 * math.log(1 / tail)) / scale)
     ts = centre * np.array([0.05, 0.15, 0.3, 0.5, 0.7, 0.85, 1.0, 1.3, 2.0])
     up = sum(k * _log_mgfs(g, ts) for g, k in zip(grids, counts))
     down = sum(k * _log_mgfs(g, -ts) for g, k in zip(grids, counts))
@@ -134,6 +181,55 @@ def _hermitian_norm(half: NDArray[np.float64], n: int) -> float:
     return math.sqrt(float(squares[0] + squares[-1] + 2 * squares[1:n // 2].sum()))
 
 
+def _beta(length: int) -> float:
+    """β: the relative error of a length-``length`` FFT (``log₂ N + 1`` passes)."""
+    levels = int(math.log2(length)) + 1
+    return levels * _FFT_PASS_ERROR / (1 - levels * _FFT_PASS_ERROR)
+
+
+def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, NDArray, NDArray]:
+    """``rfft(p, length)`` and the logs of ``|Â| + π``, ``1 + π/|Â|`` and ``|Â|`` (memoised;
+    ``π = β ‖p‖₁`` bounds the FFT's error componentwise)."""
+    def compute() -> tuple[NDArray, NDArray, NDArray, NDArray]:
+        beta = _beta(length)
+        spectrum = np.fft.rfft(grid.probabilities, n=length)
+        size = len(grid.probabilities)
+        perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
+        magnitude = np.abs(spectrum) * (1 + 2 * _U)
+        with np.errstate(divide="ignore"):
+            return (spectrum, np.log(magnitude + perturbation), np.log1p(perturbation / magnitude),
+                    np.log(magnitude))
+
+    return _memo(grid, ("spectrum", length), compute)
+
+
+def _square(grid: LossGrid, length: int, level: int) -> NDArray:
+    """``rfft(p, length) ** (2 ** level)`` by repeated squaring (memoised level by level)."""
+    if level == 0:
+        return _spectrum(grid, length)[0]
+    return _memo(grid, ("square", length, level),
+                 lambda: _square(grid, length, level - 1) * _square(grid, length, level - 1))
+
+
+def _power(grid: LossGrid, length: int, exponent: int) -> tuple[NDArray, int]:
+    """``rfft(p) ** exponent`` by binary powering, and the number of complex multiplications.
+
+    The squares ``Â^(2^j)`` are memoised per grid, so powering to a new exponent
+    costs one product per set bit; the products are taken in the same order
+    (lowest bit first) whether memoised or not, so the result is the same bits.
+    """
+    result, multiplications, level = None, 0, 0
+    while exponent:
+        if exponent & 1:
+            multiplications += result is not None
+            square = _square(grid, length, level)
+            result = square if result is None else result * square
+        exponent >>= 1
+        if exponent:
+            level, multiplications = level + 1, multiplications + 1
+    return result, multiplications
+
+
 def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
                       length: int) -> tuple[NDArray, NDArray, float]:
     """``Π_r rfft(p_r)^{k_r}``, a per-frequency bound on its error, and the inverse FFT's β.
@@ -142,21 +238,14 @@ def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
     ``log₂ N + 1`` passes), ``|Π Â^k − Π A^k| <= Π(|Â| + π)^k − Π|Â|^k``;
     powering rounds each complex product within ``4u`` relative.
     """
-    levels = int(math.log2(length)) + 1
-    beta = levels * _FFT_PASS_ERROR / (1 - levels * _FFT_PASS_ERROR)
-    half = length // 2 + 1
-    log_upper, log_gap, log_computed = np.zeros(half), np.zeros(half), np.zeros(half)
-    product, multiplications = None, 0
+    beta = _beta(length)
+    log_upper, log_gap, log_computed, product, multiplications = 0.0, 0.0, 0.0, None, 0
     for grid, k in zip(grids, counts):
-        spectrum = np.fft.rfft(grid.probabilities, n=length)
-        size = len(grid.probabilities)
-        perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
-        magnitude = np.abs(spectrum) * (1 + 2 * _U)
-        with np.errstate(divide="ignore"):
-            log_upper += k * np.log(magnitude + perturbation)
-            log_gap += k * np.log1p(perturbation / magnitude)
-            log_computed += k * np.log(magnitude)
-        powered, used = _power(spectrum, k)
+        _, upper, gap, computed = _spectrum(grid, length)
+        log_upper = log_upper + k * upper
+        log_gap = log_gap + k * gap
+        log_computed = log_computed + k * computed
+        powered, used = _power(grid, length, k)
         multiplications += used + (product is not None)
         product = powered if product is None else product * powered
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
@@ -185,7 +274,7 @@ def _finish(grids: Sequence[LossGrid], counts: Sequence[int], masses: NDArray, l
         truncation = mpmath.fsum(k * mpmath.mpf(g.truncation) for g, k in zip(grids, counts))
         propagated = mpmath.mpf(0)
         if any(g.error for g in grids):
-            finite = [mpmath.mpf(math.fsum(g.probabilities.tolist())) * (1 + 2 * _U) for g in grids]
+            finite = [mpmath.mpf(_fsum(g)) * (1 + 2 * _U) for g in grids]
             propagated = (mpmath.fprod((f + g.error) ** k for f, g, k in zip(finite, grids, counts))
                           - mpmath.fprod(f ** k for f, k in zip(finite, counts)))
         if upper_cut:
@@ -198,6 +287,11 @@ def _finish(grids: Sequence[LossGrid], counts: Sequence[int], masses: NDArray, l
         return LossGrid(grids[0].interval, low, frozen(masses),
                         min(1.0, round_up(infinity + infinity * slack)),
                         round_up(error), round_up(truncation), tilt, log_scale)
+
+
+def _fsum(grid: LossGrid) -> float:
+    """The correctly rounded sum of a grid's masses (memoised)."""
+    return _memo(grid, ("fsum",), lambda: math.fsum(grid.probabilities.tolist()))
 
 
 def _coarsened(grids: Sequence[LossGrid], counts: Sequence[int],
@@ -261,11 +355,14 @@ def compose_grids(grids: Sequence[LossGrid], counts: Sequence[int], *, tail: flo
     fft_error = (math.sqrt(width / length) * _SAFETY
                  * (_hermitian_norm(spectral_error, length)
                     + beta * _hermitian_norm(np.abs(product), length)))
-    masses = np.maximum(circular[(np.arange(low, high + 1) - base) % length], 0.0)
+    start = (low - base) % length   # the window, read circularly: one or two slices
+    window = (circular[start:start + width] if start + width <= length
+              else np.concatenate((circular[start:], circular[:start + width - length])))
+    masses = np.maximum(window, 0.0)
     if tilt:
         losses = np.arange(low, high + 1) * grids[0].interval
         ceiling = math.exp(min(700.0, sum(
-            k * math.log(max(math.fsum(g.probabilities.tolist()), 1e-300))
+            k * math.log(max(_fsum(g), 1e-300))
             for g, k in zip(grids, counts)))) * (1 + 1e-12)
         with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
             exponents = np.log(masses) + (log_scale - tilt * losses)

@@ -26,7 +26,6 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from numpy.typing import NDArray
-from scipy.signal import lfilter
 
 from dpverify._numeric import bisect_passing, round_up, working_precision
 from dpverify._validation import value_error
@@ -39,11 +38,14 @@ __all__ = [
     "regrid",
     "coarsen",
     "spread",
+    "lattice_factor",
+    "on_lattice",
     "delta_upper",
     "epsilon_upper",
     "check_grid_size",
     "HARD_LIMIT_GRID_POINTS",
     "UNIT_ROUNDOFF",
+    "discounted_suffix_sums",
 ]
 
 #: Unit roundoff of IEEE double precision.
@@ -86,6 +88,8 @@ class LossGrid:
         if self.error == 0 or epsilon >= self.largest_loss:
             return mpmath.mpf(0)
         with working_precision():
+            if self.tilt == 0 and self.error_log_scale == 0:   # plain ℓ1: the same at every ε
+                return mpmath.mpf(self.error) * (1 + mpmath.mpf(10) ** -30)
             scale = mpmath.mpf(self.error_log_scale) - mpmath.mpf(self.tilt) * epsilon  # any real ε
             return mpmath.mpf(self.error) * mpmath.exp(scale) * (1 + mpmath.mpf(10) ** -30)
 
@@ -276,6 +280,45 @@ def spread(grid: LossGrid, interval: float) -> LossGrid:
     return LossGrid(interval, first, frozen(sums), grid.infinity_mass, 0.0, grid.truncation)
 
 
+def lattice_factor(grid: LossGrid) -> int:
+    """The largest power of 2, ``g``, such that every positive mass lies at an index divisible by ``g``.
+
+    Randomized response's losses ``±ε`` sit on grid points (its grid is ``ε/128``), so
+    ``g = 128``: its compositions live on the lattice ``ε Z`` and can be computed
+    there exactly (:func:`on_lattice`), on a window ``g`` times narrower. A grid with a
+    float error gives 1: its dominating measure need not lie on the lattice.
+    """
+    if grid.error:
+        return 1
+    indices = grid.offset + np.flatnonzero(grid.probabilities)
+    if not len(indices):
+        return 1
+    combined = int(np.bitwise_or.reduce(np.abs(indices)))
+    if combined == 0:
+        return 2 ** 30
+    return min(combined & -combined, 2 ** 30)    # lowest set bit of every index at once
+
+
+def on_lattice(grid: LossGrid, factor: int) -> LossGrid:
+    """The same distribution on the grid of spacing ``factor · h`` (every mass must lie on it).
+
+    A pure re-indexing: each loss ``i h`` with ``factor | i`` is ``(i/factor)(factor h)``
+    (``factor h`` is exact in floats for a power of 2), so no mass moves and the grid
+    is the same measure (``docs/proofs/pld.md``: no step, no error). Checked: a mass
+    off the lattice raises ``ValueError``.
+    """
+    if factor == 1:
+        return grid
+    indices = grid.offset + np.arange(len(grid.probabilities), dtype=np.int64)
+    keep = indices % factor == 0
+    if np.any(grid.probabilities[~keep] != 0) or factor & (factor - 1) or grid.error:
+        raise ValueError("on_lattice needs an error-free grid and a power-of-2 factor dividing "
+                         "every index with mass")
+    first = int(indices[keep][0]) // factor
+    return LossGrid(grid.interval * factor, first, frozen(grid.probabilities[keep]),
+                    grid.infinity_mass, grid.error, grid.truncation, grid.tilt, grid.error_log_scale)
+
+
 def coarsen(grid: LossGrid, factor: int) -> LossGrid:
     """Connect-the-dots onto the grid of spacing ``factor · h`` (``factor`` a power of 2).
 
@@ -337,19 +380,58 @@ def delta_upper(grid: LossGrid, epsilon: float) -> mpmath.mpf:
                 + mpmath.mpf(grid.infinity_mass) + grid.error_at(epsilon))
 
 
-def _closed_form_epsilon(grid: LossGrid, target: float) -> float | None:
-    """Float estimate of the ε with δ_grid(ε) = target, by suffix sums (no rigour needed).
+#: Largest exponent h·m a block of :func:`discounted_suffix_sums` scales by (e^600 < 1.8e308).
+_BLOCK_EXPONENT = 600.0
+
+
+def discounted_suffix_sums(probabilities: np.ndarray, interval: float) -> np.ndarray:
+    """``U_j = Σ_{i>j} p_i e^{−h (i − j)}`` for every ``j`` (``h`` = ``interval`` > 0), in floats.
+
+    The first-order recurrence ``U_j = e^{−h} (p_{j+1} + U_{j+1})``, evaluated in numpy
+    blocks of ``m`` points with ``h·m <= 600``: inside a block the terms are rescaled by
+    ``e^{h(i − start)}`` (at most e^600) and summed cumulatively, so nothing overflows or
+    underflows to a wrong value, and all terms are non-negative (no cancellation). It gives
+    ``scipy.signal.lfilter([0, e^{−h}], [1, −e^{−h}], p[::-1])[::-1]`` without importing
+    scipy.signal, which loads scipy.stats (a second of start-up for ``dpverify account``).
+    """
+    q = np.asarray(probabilities, dtype=float)[::-1]       # y_k = Σ_{i<k} e^{−h(k−i)} q_i
+    y = np.empty_like(q)
+    block = max(1, int(_BLOCK_EXPONENT / interval))
+    start_value, decay = 0.0, math.exp(-interval)
+    for start in range(0, len(q), block):
+        chunk = q[start:start + block]
+        steps = np.arange(len(chunk), dtype=float) * interval
+        rising = np.cumsum(chunk * np.exp(steps))              # Σ_{start<=i<=k} e^{h(i−start)} q_i
+        earlier = np.concatenate(([0.0], rising[:-1]))          # the same sum over i < k
+        y[start:start + len(chunk)] = np.exp(-steps) * (start_value + earlier)
+        start_value = decay * (chunk[-1] + y[start + len(chunk) - 1])
+    return y[::-1]
+
+
+def _suffix_sums(grid: LossGrid) -> tuple[int, NDArray, NDArray, NDArray]:
+    """``(j0, S_j, U_j, δ(l_j))`` of :func:`_closed_form_epsilon` for the grid points ``j >= j0``.
+
+    ``j0`` is the last point below loss 0 (only ε >= 0 is sought). The sums run from the
+    top of the grid down, so leaving out the points below ``j0`` changes none of them.
+    """
+    j0 = min(max(0, -grid.offset - 1), len(grid.probabilities) - 1)
+    p = grid.probabilities[j0:]
+    weighted = discounted_suffix_sums(p, grid.interval)  # U_j
+    suffix = np.cumsum(p[::-1])[::-1]               # S_j
+    at_grid = np.append(suffix[1:], 0.0) - weighted  # δ(l_j) = S_{j+1} − U_j
+    return j0, suffix, weighted, at_grid
+
+
+def _closed_form_epsilon(grid: LossGrid, sums: tuple[int, NDArray, NDArray, NDArray],
+                         target: float) -> float | None:
+    """Float estimate of the ε >= 0 with δ_grid(ε) = target, by suffix sums (no rigour needed).
 
     On ``[l_{j−1}, l_j]``, ``δ(ε) = S_j − e^{ε − l_{j−1}} U_{j−1}`` with
     ``S_j = Σ_{i≥j} p_i`` and ``U_j = Σ_{i>j} p_i e^{−(l_i − l_j)}``, computed by
-    the stable reverse recurrence ``U_j = e^{−h} (p_{j+1} + U_{j+1})``.
+    the stable reverse recurrence ``U_j = e^{−h} (p_{j+1} + U_{j+1})`` (``sums``:
+    :func:`_suffix_sums`).
     """
-    p = grid.probabilities
-    decay = math.exp(-grid.interval)
-    reverse_u = lfilter([0.0, decay], [1.0, -decay], p[::-1])
-    weighted = reverse_u[::-1]                      # U_j
-    suffix = np.cumsum(p[::-1])[::-1]               # S_j
-    at_grid = np.append(suffix[1:], 0.0) - weighted  # δ(l_j) = S_{j+1} − U_j
+    j0, suffix, weighted, at_grid = sums
     passing = np.nonzero(at_grid <= target)[0]
     if not len(passing) or passing[0] == 0:
         return None
@@ -357,7 +439,7 @@ def _closed_form_epsilon(grid: LossGrid, target: float) -> float | None:
     ratio = (suffix[j] - target) / weighted[j - 1] if weighted[j - 1] > 0 else 0.0
     if not ratio > 0:
         return None
-    return (grid.offset + j - 1) * grid.interval + math.log(ratio)
+    return (grid.offset + j0 + j - 1) * grid.interval + math.log(ratio)
 
 
 def epsilon_upper(grid: LossGrid, delta: float) -> float:
@@ -365,28 +447,33 @@ def epsilon_upper(grid: LossGrid, delta: float) -> float:
 
     Returns ``inf`` when no finite ε qualifies (the mass at ``+inf`` already
     exceeds ``delta``; beyond the largest grid loss no float error applies).
+    ``delta_upper`` is non-increasing in ε, so a verified bracket ``(low, high]``
+    with ``low > 0`` failing and ``high`` passing holds the answer: the checks
+    at 0 and at the top of the grid are then skipped (same answer, fewer sums).
     """
     def meets(epsilon: float) -> bool:
         return delta_upper(grid, epsilon) <= delta
 
-    if meets(0.0):
-        return 0.0
     top = max(grid.largest_loss, 0.0) + grid.interval
-    if not meets(top):
-        return math.inf
-    guess = _closed_form_epsilon(grid, (delta - grid.infinity_mass) / (1 + SUM_SLACK))
+    sums = _suffix_sums(grid)
+    guess = _closed_form_epsilon(grid, sums, (delta - grid.infinity_mass) / (1 + SUM_SLACK))
     if guess is not None and guess > 0 and grid.error:   # once more, with the error there
         error = float(grid.error_at(max(0.0, guess - 1e-6 * (1 + guess))))
-        guess = _closed_form_epsilon(grid, (delta - grid.infinity_mass - error) / (1 + SUM_SLACK))
+        guess = _closed_form_epsilon(grid, sums,
+                                     (delta - grid.infinity_mass - error) / (1 + SUM_SLACK))
     if guess is not None and guess > 0:
         # a bracket already within the tolerance costs two evaluations; wider ones a few more
         for width in (4e-14 * guess + 4e-16, 1e-11 * (1 + guess),
                       1e-9 * (1 + guess) + 4 * grid.interval * 1e-9):
             low, high = max(0.0, guess - width), min(top, guess + width)
             if meets(high):
-                if not meets(low):
+                if low > 0 and not meets(low):
                     if high - low <= 1e-15 + 1e-13 * high:   # verified: high passes, low fails
                         return high
                     return bisect_passing(meets, low, high, rtol=1e-13, atol=1e-15)
                 break   # the root lies below the bracket: search the whole range
+    if meets(0.0):
+        return 0.0
+    if not meets(top):
+        return math.inf
     return bisect_passing(meets, 0.0, top, rtol=1e-13, atol=1e-15)

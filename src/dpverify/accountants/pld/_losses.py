@@ -176,10 +176,11 @@ class SubsampledGaussian:
         if self.q == 1.0:
             return 1.0 / self.sigma
         xs = np.linspace(-12 * self.sigma, 1 + 12 * self.sigma, 20001)
+        # divided by σ twice, never by σ² (which overflows for σ > 1.3e154)
         losses = np.logaddexp(math.log1p(-self.q),
-                              math.log(self.q) + (2 * xs - 1) / (2 * self.sigma ** 2))
-        base = np.exp(-xs ** 2 / (2 * self.sigma ** 2))
-        shifted = np.exp(-(xs - 1) ** 2 / (2 * self.sigma ** 2))
+                              math.log(self.q) + (xs - 0.5) / self.sigma / self.sigma)
+        base = np.exp(-(xs / self.sigma) ** 2 / 2)
+        shifted = np.exp(-((xs - 1) / self.sigma) ** 2 / 2)
         density = base if self.swapped else (1 - self.q) * base + self.q * shifted
         losses = -losses if self.swapped else losses
         weights = density / density.sum()

@@ -69,6 +69,8 @@ __all__ = [
     "epsilon_for_delta",
     "delta_for_epsilon",
     "subsampled_gaussian_loss_std",
+    "dp_sgd_interval",
+    "DP_SGD_POINTS_PER_STANDARD_DEVIATION",
 ]
 
 #: A query is recomputed (tilted, finer tails) when the float error and truncated mass
@@ -253,12 +255,13 @@ class PrivacyLossDistribution(PLDConstructors):
         """
         delta = check_delta(delta, "delta")
         eager = self._epsilon(delta)
-        if not self._refinable:
+        if not self._refinable or delta == 0.0:   # δ = 0: the largest loss, or inf (no refinement)
             return eager
         intrinsic = max(d.infinity_mass - d.truncation for d in self.directions)
         if intrinsic > delta:
             return math.inf
-        uncertainty = max(d.truncation + float(d.error_at(min(eager, d.largest_loss)))
+        # (just below the largest loss: an eager ε pushed there by the float error still counts it)
+        uncertainty = max(d.truncation + float(d.error_at(min(eager, d.largest_loss) - d.interval))
                           for d in self.directions)
         if uncertainty > REFINE_FRACTION * delta:
             eager = min(eager, self.refined(delta=delta)._epsilon(delta))
@@ -311,11 +314,18 @@ def _check_pld(pld: Any, name: str = "pld") -> PrivacyLossDistribution:
     return pld
 
 
-def compose_plds(plds: Sequence[PrivacyLossDistribution]) -> PrivacyLossDistribution:
-    """Compose a non-empty sequence of PLDs (see :meth:`PrivacyLossDistribution.compose`).
+def compose_plds(plds: Sequence[PrivacyLossDistribution],
+                 counts: Sequence[int] | None = None) -> PrivacyLossDistribution:
+    """Compose a non-empty sequence of PLDs, ``counts[i]`` copies of ``plds[i]`` (default 1 each).
+
+    One FFT for the whole composition (see :meth:`PrivacyLossDistribution.compose`):
+    ``compose_plds([a, b], counts=[k, m])`` equals ``a.self_compose(k).compose(b.self_compose(m))``
+    as a bound but costs one transform instead of three.
 
     >>> rr = PrivacyLossDistribution.from_randomized_response(0.5)
     >>> compose_plds([rr, rr]).delta_for_epsilon(1.0) <= 1e-9
+    True
+    >>> compose_plds([rr], counts=[2]).delta_for_epsilon(1.0) == compose_plds([rr, rr]).delta_for_epsilon(1.0)
     True
     """
     if isinstance(plds, (str, bytes)) or not isinstance(plds, Sequence):
@@ -323,9 +333,14 @@ def compose_plds(plds: Sequence[PrivacyLossDistribution]) -> PrivacyLossDistribu
     if not plds:
         raise value_error("plds", plds, "non-empty")
     items = [_check_pld(pld, f"plds[{i}]") for i, pld in enumerate(plds)]
+    if counts is None:
+        counts = [1] * len(items)
+    elif isinstance(counts, (str, bytes)) or not isinstance(counts, Sequence) or len(counts) != len(items):
+        raise value_error("counts", counts, f"a sequence of {len(items)} positive integers (one per PLD)")
     counted: dict[int, list] = {}
-    for pld in items:  # the same object given several times is one factor with a count
-        counted.setdefault(id(pld), [pld, 0])[1] += 1
+    for i, (pld, count) in enumerate(zip(items, counts)):  # the same object given again adds its count
+        count = check_positive_int(count, f"counts[{i}]", maximum=MAX_SELF_COMPOSITIONS)
+        counted.setdefault(id(pld), [pld, 0])[1] += count
     return _compose_counted([(pld, count) for pld, count in counted.values()])
 
 
@@ -365,8 +380,7 @@ def subsampled_gaussian_loss_std(noise_multiplier: float, sampling_probability: 
     The loss of ``(1 − q)N(0, σ²) + qN(1, σ²)`` against ``N(0, σ²)`` (σ the noise
     multiplier, q the sampling probability), by quadrature; ``1/σ`` for q = 1. It is
     the unit default grids are scaled in: :meth:`PrivacyLossDistribution.from_subsampled_gaussian`
-    takes 1/100 of it, DP-SGD's :func:`~dpverify.accountants.calibrate.dp_sgd.default_interval`
-    1/30. A grid heuristic, not a bound.
+    takes 1/100 of it, DP-SGD's :func:`dp_sgd_interval` 1/30. A grid heuristic, not a bound.
 
     >>> round(subsampled_gaussian_loss_std(1.0, 1.0), 6)
     1.0
@@ -374,3 +388,28 @@ def subsampled_gaussian_loss_std(noise_multiplier: float, sampling_probability: 
     sigma = check_positive(noise_multiplier, "noise_multiplier")
     q = check_probability(sampling_probability, "sampling_probability", open_low=True)
     return SubsampledGaussian(sigma, q).loss_std()
+
+
+#: The DP-SGD grid: h = (standard deviation of one step's loss) / this (:func:`dp_sgd_interval`).
+DP_SGD_POINTS_PER_STANDARD_DEVIATION = 30
+
+
+def dp_sgd_interval(noise_multiplier: float, sampling_probability: float) -> float:
+    """The one grid spacing of every DP-SGD answer: 1/30 of one step's loss standard deviation.
+
+    :func:`~dpverify.accountants.calibrate.dp_sgd.dp_sgd_epsilon`,
+    :func:`~dpverify.accountants.calibrate.dp_sgd.min_noise_multiplier`, the
+    :class:`~dpverify.accountants.accountant.ledger.PrivacyAccountant` (a Poisson-sampled
+    Gaussian under add-remove or replace-special) and the CLI's ``account dp-sgd`` and
+    ``plan dp-sgd`` all discretise on it, so they report the same ε for the same history,
+    digit for digit. Connect-the-dots keeps ``E[e^{−L}]`` and adds a variance of about
+    ``h²/6`` per step, so the reported ε (an upper bound at every spacing) exceeds the
+    exact one by a relative ``≈ 0.09 (h/σ_L)²``, independently of the number of steps:
+    measured ~1e-4 at 30 points per standard deviation (0.6e-5 at 100, three times the
+    cost); see :mod:`dpverify.accountants.calibrate.dp_sgd`.
+
+    >>> round(dp_sgd_interval(1.0, 1.0), 6)
+    0.033333
+    """
+    return subsampled_gaussian_loss_std(noise_multiplier, sampling_probability) / (
+        DP_SGD_POINTS_PER_STANDARD_DEVIATION)

@@ -18,26 +18,46 @@ float twin, shared with DP-SGD's search, is :mod:`dpverify.accountants._subsampl
 Soundness: ``docs/proofs/rdp_conversions.md``.
 """
 
-from dpverify.accountants.rdp.curves import (
-    DEFAULT_ORDERS,
-    compose_rdp,
-    gaussian_rdp,
-    laplace_rdp,
-    pure_dp_rdp,
-    randomized_response_rdp,
-    rdp_to_dp,
-    rdp_to_dp_delta,
-    scale_rdp,
-    subsampled_gaussian_rdp,
-)
-from dpverify.accountants.rdp.repeat_select import repeat_and_select_rdp
-from dpverify.accountants.rdp.subsampling import (
-    poisson_subsampled_laplace_rdp,
-    poisson_subsampled_rdp,
-    without_replacement_gaussian_rdp,
-    without_replacement_rdp,
-)
-from dpverify.accountants.rdp.subsampling_pairs import poisson_subsampled_pair_rdp
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dpverify._lazy import lazy_exports
+
+if TYPE_CHECKING:  # the static view of the lazy re-exports below
+    from dpverify.accountants.rdp.curves import (
+        DEFAULT_ORDERS,
+        compose_rdp,
+        gaussian_rdp,
+        laplace_rdp,
+        pure_dp_rdp,
+        randomized_response_rdp,
+        rdp_to_dp,
+        rdp_to_dp_delta,
+        scale_rdp,
+        subsampled_gaussian_rdp,
+    )
+    from dpverify.accountants.rdp.repeat_select import repeat_and_select_rdp
+    from dpverify.accountants.rdp.subsampling import (
+        poisson_subsampled_laplace_rdp,
+        poisson_subsampled_rdp,
+        without_replacement_gaussian_rdp,
+        without_replacement_rdp,
+    )
+    from dpverify.accountants.rdp.subsampling_pairs import poisson_subsampled_pair_rdp
+
+#: Where each re-exported name lives, imported on first use (a curve's conversion loads no subsampling modules).
+_EXPORTS = {
+    **dict.fromkeys(("DEFAULT_ORDERS", "compose_rdp", "gaussian_rdp", "laplace_rdp",
+                     "pure_dp_rdp", "randomized_response_rdp", "rdp_to_dp",
+                     "rdp_to_dp_delta", "scale_rdp", "subsampled_gaussian_rdp"),
+                    "dpverify.accountants.rdp.curves"),
+    "repeat_and_select_rdp": "dpverify.accountants.rdp.repeat_select",
+    **dict.fromkeys(("poisson_subsampled_laplace_rdp", "poisson_subsampled_rdp",
+                     "without_replacement_gaussian_rdp", "without_replacement_rdp"),
+                    "dpverify.accountants.rdp.subsampling"),
+    "poisson_subsampled_pair_rdp": "dpverify.accountants.rdp.subsampling_pairs",
+}
 
 __all__ = [
     "DEFAULT_ORDERS",
@@ -57,3 +77,5 @@ __all__ = [
     "without_replacement_gaussian_rdp",
     "repeat_and_select_rdp",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS, submodules=True)

@@ -351,6 +351,26 @@ def pure_dp_rdp(epsilon: float | PureDP, *,
 
 #: Larger noise multipliers are evaluated at this one (an upper bound, see below).
 _LARGEST_SAMPLED_SIGMA = 1e150
+#: Largest order whose subsampled value is computed (the series' cost grows with α, seconds
+#: at 10^4); beyond it the Gaussian curve α/(2σ²), an upper bound within log(1/q)/(α − 1).
+MAX_SERIES_ORDER = 4096.0
+#: Sampling probabilities near 1/2, where the fractional-order series of MTZ 2019 converges
+#: slowly (its ratio r is close to 1 over most of the range: seconds per order in mpmath).
+_SLOW_SERIES_RATES = (0.25, 0.75)
+
+
+def _mpmath_order_value(q: float, sigma: float, alpha: float) -> float:
+    """ε at order ``alpha`` where the float evaluation could not certify it, rounded up.
+
+    A fractional order at a rate in :data:`_SLOW_SERIES_RATES` is bounded by the next
+    integer order (exact binomial expansion, milliseconds): ``D_α`` is non-decreasing in α
+    (van Erven & Harremoës 2014, Thm 3), so this is an upper bound, slightly looser than the
+    series (which took minutes for DP-SGD's calibration at q = 0.5).
+    """
+    if not float(alpha).is_integer() and _SLOW_SERIES_RATES[0] < q < _SLOW_SERIES_RATES[1]:
+        alpha = float(math.ceil(alpha))
+    return round_up(log_moment_upper(q, sigma, alpha) / (mpmath.mpf(alpha) - 1),
+                    relative_error=_MPMATH_SLACK)
 #: Below this noise multiplier the curve is the unsampled Gaussian's ``α/(2σ²)`` (above 1e119 at
 #: every order; an upper bound, see below): the series' terms ``e^{k²/(2σ²)}`` make the exact
 #: evaluation take seconds to minutes (measured: 0.8 s at 1e-60, 13 s at 1e-80, more below).
@@ -439,11 +459,14 @@ def subsampled_gaussian_rdp(sigma: float, sampling_probability: float, *,
     # in σ (more noise is post-processing: add independent Gaussian noise), so the curve at
     # σ = 1e150 (every ε below 1e-296) is an upper bound for any larger σ.
     sigma = min(sigma, _LARGEST_SAMPLED_SIGMA)
-    fast = log_moments_upper_float(q, sigma, orders)
-    values = [round_up(log_moment_upper(q, sigma, a) / (mpmath.mpf(a) - 1),
-                       relative_error=_MPMATH_SLACK) if math.isnan(f)
+    series = tuple(a for a in orders if a <= MAX_SERIES_ORDER)
+    fast = log_moments_upper_float(q, sigma, series) if series else ()
+    # orders beyond MAX_SERIES_ORDER: the (unsampled) Gaussian curve, an upper bound (above)
+    values = [_mpmath_order_value(q, sigma, a) if math.isnan(f)
               else math.nextafter(f / (a - 1) * (1 + 4 * _UNIT_ROUNDOFF), math.inf)
-              for a, f in zip(orders, fast.tolist())]
+              for a, f in zip(series, list(fast))]
+    values += gaussian_rdp(sigma, orders=orders[len(series):]).epsilons if len(series) < len(
+        orders) else ()
     for i in range(len(values) - 2, -1, -1):  # monotone envelope: D_α grows with α
         values[i] = min(values[i], values[i + 1])
     return RDPCurve(orders=orders, epsilons=tuple(values))

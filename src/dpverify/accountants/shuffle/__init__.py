@@ -7,7 +7,7 @@ Public modules:
   :func:`amplified_delta`, the inverse problems :func:`max_local_epsilon(s)
   <max_local_epsilons>`, :func:`min_batch_size`, and the exact privacy of shuffled binary
   randomized response (:func:`shuffled_binary_rr_epsilon`, :func:`shuffled_binary_rr_delta`,
-  :func:`min_flip_probability`);
+  :func:`min_randomization_probability`);
 * ``papers`` — the shuffle-model papers' own computations (garcelon, hanna, tenenbaum).
 
 Private: ``_bounds`` (the :class:`ShuffleBound` registry and the evaluation of one bound),
@@ -16,6 +16,7 @@ Private: ``_bounds`` (the :class:`ShuffleBound` registry and the evaluation of o
 ``_exact`` (exact shuffled binary RR). Soundness: ``docs/proofs/shuffle.md``.
 """
 
+from dpverify._deprecation import renamed_attributes
 from dpverify.accountants.shuffle.amplification import (
     SHUFFLE_BOUNDS,  # noqa: F401 (0.1 name, see below)
     ShuffleBound,  # noqa: F401 (0.1 name, see below)
@@ -24,7 +25,7 @@ from dpverify.accountants.shuffle.amplification import (
     max_local_epsilon,
     max_local_epsilons,  # noqa: F401 (0.1 name, see below)
     min_batch_size,
-    min_flip_probability,
+    min_randomization_probability,
     register_shuffle_bound,  # noqa: F401 (0.1 name, see below)
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
@@ -40,5 +41,9 @@ __all__ = [
     "min_batch_size",
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_epsilon",
-    "min_flip_probability",
+    "min_randomization_probability",
 ]
+
+# 0.1 names, deprecated for one release (a misnomer: p is not the flip probability p/2).
+__getattr__ = renamed_attributes(__name__, {
+    "min_flip_probability": ("min_randomization_probability", min_randomization_probability)})

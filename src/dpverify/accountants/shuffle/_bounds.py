@@ -122,8 +122,8 @@ register_shuffle_bound(
     check=lambda e, n, d, r: closed.balle2019_check(e, n, d, blanket_k(r)),
     randomizers=(BinaryRandomizedResponse, RandomizedResponse))
 register_shuffle_bound(
-    "cheu2019", epsilon=lambda e, n, d, r: closed.cheu2019_epsilon(r.flip_probability, n, d),
-    check=lambda e, n, d, r: closed.cheu2019_check(r.flip_probability, n, d),
+    "cheu2019", epsilon=lambda e, n, d, r: closed.cheu2019_epsilon(r.randomization_probability, n, d),
+    check=lambda e, n, d, r: closed.cheu2019_check(r.randomization_probability, n, d),
     randomizers=(BinaryRandomizedResponse,))
 register_shuffle_bound(
     "fmt2021-numerical",
@@ -146,7 +146,7 @@ def check_randomizer(randomizer: Any, local_epsilon: float) -> float:
     if randomizer is None:
         return local_epsilon
     if isinstance(randomizer, BinaryRandomizedResponse):
-        p = mpmath.mpf(randomizer.flip_probability)
+        p = mpmath.mpf(randomizer.randomization_probability)
         with working_precision():
             own = mpmath.log((2 - p) / p)
     elif isinstance(randomizer, RandomizedResponse):
@@ -173,7 +173,7 @@ def _exact_binary_rr_epsilon(randomizer: Randomizer, n: int, delta: float) -> mp
     """The exact shuffled binary-RR ε (rounded up) when ``randomizer`` is binary RR, else None."""
     if not isinstance(randomizer, BinaryRandomizedResponse):
         return None
-    return mpmath.mpf(shuffled_binary_rr_epsilon(randomizer.flip_probability, n, delta))
+    return mpmath.mpf(shuffled_binary_rr_epsilon(randomizer.randomization_probability, n, delta))
 
 
 def bound_value(name: str, local_epsilon: float, n: int, delta: float,
@@ -219,7 +219,7 @@ def passes_budget(name: str, local_epsilon: float, n: int, delta: float, randomi
         # the exact shuffled binary RR meets ε = target iff its exact δ(target) <= δ (an upper
         # bound on δ); every valid closed form bounds the same true ε from above, so none can
         # pass where the exact one fails (up to the exact δ's upward rounding): decide here
-        return shuffled_binary_rr_delta(randomizer.flip_probability, n, target) <= delta
+        return shuffled_binary_rr_delta(randomizer.randomization_probability, n, target) <= delta
     try:
         value = bound_value(name, local_epsilon, n, delta, randomizer)
     except DpverifyValueError:

@@ -56,6 +56,9 @@ _TABLE_SIZE = 256
 _TAIL_TARGET = 1e-24
 #: Relative loss allowed by grouping ``c`` into blocks (documented, not assumed).
 _BLOCK_SIGMA_FRACTION = 1.0 / 16.0
+#: Below this ε0 the clone bound is replaced by the total-variation bound tanh(ε0/2) (a valid
+#: upper bound on δ(ε) for every ε >= 0, and at most 5e-13).
+TINY_LOCAL_EPSILON = 1e-12
 
 
 @functools.lru_cache(maxsize=1)
@@ -182,8 +185,10 @@ def _row_sums(m: np.ndarray, beta: float) -> tuple[np.ndarray, int, float]:
 
 def _constants(local_epsilon: float, epsilon: float) -> tuple[mpmath.mpf, mpmath.mpf]:
     """``(K_ε, β_ε)`` of the module docstring, in mpmath."""
-    e0, e = mpmath.exp(local_epsilon), mpmath.exp(epsilon)
-    return (e0 - 1) * (1 + e) / (e0 + 1), (e * e0 - 1) / ((e0 - 1) * (1 + e))
+    # expm1, not exp(x) - 1: the differences stay exact for tiny ε0 (1e-300 would give 0 / 0)
+    e0_minus_1, e = mpmath.expm1(local_epsilon), mpmath.exp(epsilon)
+    return (e0_minus_1 * (1 + e) / (e0_minus_1 + 2),
+            mpmath.expm1(epsilon + local_epsilon) / (e0_minus_1 * (1 + e)))
 
 
 def clone_delta_upper(local_epsilon: float, n: int, epsilon: float,
@@ -191,6 +196,11 @@ def clone_delta_upper(local_epsilon: float, n: int, epsilon: float,
     """Rigorous upper bound on ``δ(ε)`` of the clone pair (see the module docstring)."""
     if epsilon >= local_epsilon:
         return mpmath.mpf(0)
+    if local_epsilon < TINY_LOCAL_EPSILON:
+        # the clone probability rounds to 1 here; every ε0-DP pair has δ(ε) <= δ(0), its total
+        # variation, which is at most tanh(ε0/2) (Kairouz, Oh, Viswanath 2015): rounded up
+        with working_precision(30):
+            return mpmath.tanh(mpmath.mpf(local_epsilon) / 2) * (1 + mpmath.mpf(10) ** -25)
     with working_precision(30):
         n_others = n - 1
         rho = mpmath.mpf(clone_probability)

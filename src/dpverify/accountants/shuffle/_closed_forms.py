@@ -219,30 +219,30 @@ def balle2019_check(local_epsilon: float, n: int, delta: float, k: int) -> None:
 
 # --- Cheu, Smith, Ullman, Zeber, Zhilyaev 2019: binary randomized response -------------------------
 
-def _cheu_mass(flip_probability: float, n: int, delta: mpmath.mpf) -> tuple[Any, Any]:
+def _cheu_mass(randomization_probability: float, n: int, delta: mpmath.mpf) -> tuple[Any, Any]:
     """``(λ, λ − √(2 λ ln(2/δ)))`` with ``λ = p n``."""
-    rate = mpmath.mpf(flip_probability) * n
+    rate = mpmath.mpf(randomization_probability) * n
     return rate, rate - mpmath.sqrt(2 * rate * mpmath.log(2 / delta))
 
 
-def cheu2019_epsilon(flip_probability: float, n: int, delta: float) -> mpmath.mpf:
+def cheu2019_epsilon(randomization_probability: float, n: int, delta: float) -> mpmath.mpf:
     """[R] ``√(32 ln(4/δ) / (λ − √(2λ ln(2/δ)))) · (1 − (λ − √(2λ ln(2/δ)))/n)``.
 
     Known only through Garcelon et al. 2022, Prop. 13.
     """
     with working_precision():
         delta_mp = mpmath.mpf(delta)
-        _, mass = _cheu_mass(flip_probability, n, delta_mp)
+        _, mass = _cheu_mass(randomization_probability, n, delta_mp)
         return mpmath.sqrt(32 * mpmath.log(4 / delta_mp) / mass) * (1 - mass / n)
 
 
-def cheu2019_check(flip_probability: float, n: int, delta: float) -> None:
+def cheu2019_check(randomization_probability: float, n: int, delta: float) -> None:
     """[R] The condition ``λ = p n >= 14 ln(4/δ)`` (via Garcelon et al. 2022, Prop. 13)."""
     with working_precision():
-        rate = mpmath.mpf(flip_probability) * n
+        rate = mpmath.mpf(randomization_probability) * n
         needed = 14 * mpmath.log(4 / mpmath.mpf(delta))
         if not _at_most(needed, rate):
-            raise _regime_error("cheu2019", "flip_probability * users >= 14 ln(4/delta)",
-                                f"flip_probability={flip_probability!r}, users={n}, "
+            raise _regime_error("cheu2019", "randomization_probability * users >= 14 ln(4/delta)",
+                                f"randomization_probability={randomization_probability!r}, users={n}, "
                                 f"delta={delta!r}: p n = {mpmath.nstr(rate, 8)} < "
                                 f"{mpmath.nstr(needed, 8)}")

@@ -52,7 +52,7 @@ from dpverify.errors import CalibrationError
 __all__ = [
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_epsilon",
-    "min_flip_probability",
+    "min_randomization_probability",
 ]
 
 _UNIT = 2.0 ** -53
@@ -277,7 +277,7 @@ def _float_preselection(candidates: range, pmf: dict[int, float], tails: list[mp
     return [(i, t) for i, t in enumerate(candidates) if values[i] >= cut]
 
 
-def _worst_case_delta(flip_probability: float, n: int, epsilon: float, *,
+def _worst_case_delta(randomization_probability: float, n: int, epsilon: float, *,
                       rtol: float) -> tuple[mpmath.mpf, int]:
     """Branch-and-bound over the number k of ones among the other users.
 
@@ -290,7 +290,7 @@ def _worst_case_delta(flip_probability: float, n: int, epsilon: float, *,
     others = n - 1
 
     def bound(k1: int, k2: int) -> mpmath.mpf:
-        return _pair_delta_bound(k1, others - k2, flip_probability, epsilon)
+        return _pair_delta_bound(k1, others - k2, randomization_probability, epsilon)
 
     blocks = min(others + 1, 16)
     edges = np.linspace(0, others + 1, blocks + 1).astype(int)
@@ -316,8 +316,8 @@ _LARGE_N = ("for more users use the closed-form upper bounds amplified_epsilon /
             "amplified_delta (bound='fmt2021')")
 
 
-def _check_common(flip_probability: float, n: int) -> tuple[float, int]:
-    p = check_probability(flip_probability, "flip_probability", open_low=True)
+def _check_common(randomization_probability: float, n: int) -> tuple[float, int]:
+    p = check_probability(randomization_probability, "randomization_probability", open_low=True)
     return p, check_positive_int(n, "users", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
 
 
@@ -325,14 +325,14 @@ def _check_rtol(rtol: float) -> float:
     return check_in_range(rtol, "rtol", 0.0, 1.0, low_closed=False, high_closed=False)
 
 
-@renamed_parameters(n="users")
-def shuffled_binary_rr_delta(flip_probability: float, users: int, epsilon: float, *,
+@renamed_parameters(n="users", flip_probability="randomization_probability")
+def shuffled_binary_rr_delta(randomization_probability: float, users: int, epsilon: float, *,
                              rtol: float = 1e-9) -> float:
     """Exact δ(ε) of the shuffled binary randomized response, worst case over the other users.
 
     Parameters
     ----------
-    flip_probability
+    randomization_probability
         p in (0, 1]: each user keeps its bit with probability 1 − p, otherwise
         reports a fair coin (local ε0 = ln((2 − p)/p)).
     users
@@ -375,7 +375,7 @@ def shuffled_binary_rr_delta(flip_probability: float, users: int, epsilon: float
     >>> 5e-7 < d <= 1e-6
     True
     """
-    p, n = _check_common(flip_probability, users)
+    p, n = _check_common(randomization_probability, users)
     epsilon = check_epsilon(epsilon)
     rtol = _check_rtol(rtol)
     if n == 1:
@@ -386,14 +386,14 @@ def shuffled_binary_rr_delta(flip_probability: float, users: int, epsilon: float
     return min(round_up(value, relative_error=1e-30), 1.0)
 
 
-@renamed_parameters(n="users")
-def shuffled_binary_rr_epsilon(flip_probability: float, users: int, delta: float, *,
+@renamed_parameters(n="users", flip_probability="randomization_probability")
+def shuffled_binary_rr_epsilon(randomization_probability: float, users: int, delta: float, *,
                                rtol: float = 1e-9) -> float:
     """Smallest ε with exact δ(ε) <= delta for the shuffled binary randomized response.
 
     Parameters
     ----------
-    flip_probability, users
+    randomization_probability, users
         As in :func:`shuffled_binary_rr_delta`.
     delta
         Target δ in [0, 1).
@@ -419,7 +419,7 @@ def shuffled_binary_rr_epsilon(flip_probability: float, users: int, delta: float
     >>> round(shuffled_binary_rr_epsilon(0.487, 1000, 1e-6), 3)
     0.148
     """
-    p, n = _check_common(flip_probability, users)
+    p, n = _check_common(randomization_probability, users)
     delta = check_delta(delta)
     rtol = _check_rtol(rtol)
     with working_precision():
@@ -433,6 +433,11 @@ def shuffled_binary_rr_epsilon(flip_probability: float, users: int, delta: float
     return _epsilon_by_candidates(p, n, delta, local, rtol=rtol)
 
 
+def _initial_candidates(n: int) -> set[int]:
+    """The k's that every worst case computed so far lay near: a few users from either end."""
+    return {k for j in range(8) for k in (min(j, n - 1), max(n - 1 - j, 0))}
+
+
 def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
                            rtol: float) -> float:
     """Bisect ε on the worst k's found so far; accept only after a full branch-and-bound.
@@ -441,8 +446,7 @@ def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
     over all k), so its passing end is <= the exact ε; the full computation at
     that end must pass, otherwise its worst k joins K and the search repeats.
     """
-    # every worst k we have computed lay within a few users of an end
-    candidates = {k for j in range(8) for k in (min(j, n - 1), max(n - 1 - j, 0))}
+    candidates = _initial_candidates(n)
     while True:
         def passes(eps: float) -> bool:
             return all(_pair_delta_bound(k, n - 1 - k, p, eps) <= delta for k in candidates)
@@ -454,9 +458,43 @@ def _epsilon_by_candidates(p: float, n: int, delta: float, local: float, *,
         candidates.add(worst)
 
 
+def _flip_probability_by_candidates(n: int, epsilon: float, delta: float, *,
+                                    rtol: float) -> float:
+    """:func:`min_flip_probability`'s search, as :func:`_epsilon_by_candidates` does for ε.
+
+    The predicate on a set K of k's is a relaxation, so its passing end is <= the
+    exact answer; the full branch-and-bound at that end must pass, otherwise its
+    worst k joins K and the search repeats. (A full evaluation per bisection step
+    took minutes at ε = 0, where the worst k lies inside the range.)
+    """
+    candidates = _initial_candidates(n)
+    while True:
+        def passes(p: float) -> bool:
+            return all(_pair_delta_bound(k, n - 1 - k, p, epsilon) <= delta for k in candidates)
+
+        p = _SMALLEST_FLIP if passes(_SMALLEST_FLIP) else bisect_passing(
+            passes, _SMALLEST_FLIP, 1.0, rtol=rtol)
+        full, worst = _worst_case_delta(p, n, epsilon, rtol=rtol)
+        if full <= delta:
+            if p == _SMALLEST_FLIP:
+                raise CalibrationError(f"even flip_probability={_SMALLEST_FLIP!r} meets the "
+                                       "budget (it is vacuous)")
+            return p
+        candidates.add(worst)
+
+
+#: The smallest flip probability :func:`min_flip_probability` searches.
+_SMALLEST_FLIP = 1e-12
+
+
 @renamed_parameters(n="users")
-def min_flip_probability(users: int, epsilon: float, delta: float, *, rtol: float = 1e-9) -> float:
-    """Smallest flip probability p (least noise) whose exact shuffled guarantee is (ε, δ).
+def min_randomization_probability(users: int, epsilon: float, delta: float, *,
+                                  rtol: float = 1e-9) -> float:
+    """Smallest randomization probability p (least noise) whose exact shuffled guarantee is (ε, δ).
+
+    ``p`` is the probability that each user's bit is replaced by a fair coin, so the bit
+    flips with probability ``p/2``. (``min_flip_probability`` in 0.1, which misnamed
+    what it returns; the old name still works for one release.)
 
     Parameters
     ----------
@@ -487,18 +525,22 @@ def min_flip_probability(users: int, epsilon: float, delta: float, *, rtol: floa
 
     Examples
     --------
-    >>> p = min_flip_probability(1000, 0.5, 1e-6)
+    >>> p = min_randomization_probability(1000, 0.5, 1e-6)
     >>> shuffled_binary_rr_delta(p, 1000, 0.5) <= 1e-6
     True
     """
     n = check_positive_int(users, "users", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     rtol = _check_rtol(rtol)
+    if n == 1:  # one report: δ(ε) = max(1 − p/2 − e^ε p/2, 0), monotone in p, no worst k
+        search = functools.partial(bisect_passing, lambda p: shuffled_binary_rr_delta(
+            p, n, epsilon) <= delta, _SMALLEST_FLIP, 1.0, rtol=rtol)
+    else:
+        search = functools.partial(_flip_probability_by_candidates, n, epsilon, delta, rtol=rtol)
     try:
-        return bisect_passing(lambda p: shuffled_binary_rr_delta(p, n, epsilon) <= delta,
-                              1e-12, 1.0, rtol=rtol)
+        return search()
     except CalibrationError as error:
-        raise CalibrationError(f"no flip probability in [1e-12, 1] is needed for users={n}, "
-                               f"epsilon={epsilon!r}, delta={delta!r}: {error}") from error
+        raise CalibrationError(f"no randomization probability in [1e-12, 1] is needed for "
+                               f"users={n}, epsilon={epsilon!r}, delta={delta!r}: {error}") from error
 
 

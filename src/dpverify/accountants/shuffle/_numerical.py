@@ -102,7 +102,9 @@ def _epsilon_search(local_epsilon: float, n: int, delta: float,
 
     @functools.cache  # the bracket ends are evaluated once
     def excess(log_epsilon: float) -> float:
-        value = delta_upper(math.exp(log_epsilon))
+        # exp(log(ε0)) may fall an ulp below ε0, where δ is not yet 0: ε0 itself always passes
+        at_top = log_epsilon >= math.log(local_epsilon)
+        value = delta_upper(local_epsilon if at_top else math.exp(log_epsilon))
         if not value > 0:
             return -math.inf
         gap = mpmath.log(value) - target  # its sign is the verdict: keep it through float()
@@ -204,7 +206,7 @@ def variation_ratio_delta(local_epsilon: float, n: int, epsilon: float, *,
     Parameters
     ----------
     local_epsilon
-        ε0 of the randomized response (binary: ln((2 − f)/f) for flip probability f).
+        ε0 of the randomized response (binary: ln((2 − f)/f) for randomization probability f).
     n, epsilon
         As in :func:`fmt_numerical_delta`.
     k

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 import dpverify.accountants.shuffle._closed_forms as closed
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_attributes, renamed_parameters
 from dpverify._numeric import bisect_passing, round_up
 from dpverify._validation import check_delta, check_epsilon, check_positive_int
 from dpverify.accountants.shuffle._bounds import (
@@ -53,7 +53,7 @@ from dpverify.accountants.shuffle._bounds import (
     register_shuffle_bound,
 )
 from dpverify.accountants.shuffle._exact import (
-    min_flip_probability,
+    min_randomization_probability,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
@@ -70,7 +70,7 @@ __all__ = [
     "min_batch_size",
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_epsilon",
-    "min_flip_probability",
+    "min_randomization_probability",
 ]
 
 #: Relative gap of the verified bracket around a float root located with numpy.
@@ -408,3 +408,7 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
                 "n in range gives, or the validity region excludes them all)")
         high *= 2
     return bisect_passing(meets, high // 2, high, integer=True)
+
+# 0.1 names, deprecated for one release (a misnomer: p is not the flip probability p/2).
+__getattr__ = renamed_attributes(__name__, {
+    "min_flip_probability": ("min_randomization_probability", min_randomization_probability)})

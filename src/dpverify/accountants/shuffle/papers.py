@@ -33,7 +33,7 @@ from dpverify._validation import (
 from dpverify.accountants.calibrate.noise import min_binomial_trials
 from dpverify.accountants.composition import advanced_composition, optimal_composition
 from dpverify.accountants.pld.distribution import PrivacyLossDistribution
-from dpverify.accountants.shuffle._exact import min_flip_probability
+from dpverify.accountants.shuffle._exact import min_randomization_probability
 from dpverify.accountants.shuffle.amplification import amplified_epsilon, max_local_epsilons
 from dpverify.guarantees import ApproxDP
 
@@ -52,14 +52,15 @@ __all__ = [
 ]
 
 
-@renamed_parameters(m="bits", d="dimension", delta0="delta")
-def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, bits: int,
+@renamed_parameters(m="bits", d="dimension", delta0="delta",
+                    flip_probability="randomization_probability")
+def garcelon_per_batch_epsilon(batch_length: int, randomization_probability: float, *, bits: int,
                                dimension: int, delta: float) -> float:
     """Garcelon et al. Prop. 13, Eq. (24): per-batch ε_{j,c} of the shuffled M_LDP bits.
 
     ``bits`` is the paper's m (bits per encoded value), ``dimension`` its d,
     ``delta`` its δ0 (the δ of each batch's guarantee), ``batch_length`` its l
-    and ``flip_probability`` its p.
+    and ``randomization_probability`` its p.
 
     .. math::
 
@@ -75,12 +76,12 @@ def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, bi
     """
     l, m, d = (check_positive_int(v, name, maximum=MAX_FORMULA_INTEGER) for v, name in
                ((batch_length, "batch_length"), (bits, "bits"), (dimension, "dimension")))
-    p = check_probability(flip_probability, "flip_probability", open_low=True)
+    p = check_probability(randomization_probability, "randomization_probability", open_low=True)
     delta0 = check_delta(delta, "delta", allow_zero=False)
     with working_precision():
         log8 = mpmath.log(8 * m / mpmath.mpf(delta0))
         if not l * mpmath.mpf(p) >= 14 * log8:
-            raise value_error("batch_length", l, f">= 14 log(8 bits/delta)/flip_probability = "
+            raise value_error("batch_length", l, f">= 14 log(8 bits/delta)/randomization_probability = "
                               f"{float(14 * log8 / p)!r}",
                               "Prop. 13 requires l*p >= 14 log(8m/delta0)")
         x = p - mpmath.sqrt(2 * p * mpmath.log(2 * m / mpmath.mpf(delta0)) / l)
@@ -89,14 +90,15 @@ def garcelon_per_batch_epsilon(batch_length: int, flip_probability: float, *, bi
     return round_up(value, relative_error=1e-30)
 
 
-@renamed_parameters(delta0="delta", T="horizon", m="bits", d="dimension")
+@renamed_parameters(delta0="delta", T="horizon", m="bits", d="dimension",
+                    flip_probability="randomization_probability")
 def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta: float, *, horizon: int,
-                             bits: int, dimension: int, flip_probability: float,
+                             bits: int, dimension: int, randomization_probability: float,
                              variant: str = "derived") -> bool:
     """Garcelon et al. Thm 5: l·p >= 14 log(8mT/δ0) and Eq. (3).
 
     The paper's l, δ0, T, m, d and p are ``batch_length``, ``delta``, ``horizon``,
-    ``bits``, ``dimension`` and ``flip_probability``.
+    ``bits``, ``dimension`` and ``randomization_probability``.
 
     With A = ε l / (32 d(d+3) log(8mT/δ0) √(2T ln(2T/δ0))), Eq. (3) reads
     √((2 + A²)² − 4) >= c + A² where c = 1 − 2p + 2√(2 log(2mT/δ0)/l) as printed
@@ -105,7 +107,7 @@ def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta: float, *,
     the proof needs: the condition is "ε_{j,c} <= ε√l/√(2T ln(2T/δ0))" solved for l). Evaluated in mpmath.
 
     >>> garcelon_batch_length_ok(10, 0.5, 1e-6, horizon=10**4, bits=1, dimension=1,
-    ...                          flip_probability=0.5)
+    ...                          randomization_probability=0.5)
     False
     """
     variant = check_choice(variant, "variant", ("printed", "derived"))
@@ -114,7 +116,7 @@ def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta: float, *,
                    (dimension, "dimension")))
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta0 = check_delta(delta, "delta", allow_zero=False)
-    p = check_probability(flip_probability, "flip_probability", open_low=True)
+    p = check_probability(randomization_probability, "randomization_probability", open_low=True)
     with working_precision():
         d0 = mpmath.mpf(delta0)
         log8, log2 = mpmath.log(8 * m * T / d0), mpmath.log(2 * m * T / d0)
@@ -128,9 +130,10 @@ def garcelon_batch_length_ok(batch_length: int, epsilon: float, delta: float, *,
         return bool(mpmath.sqrt((2 + big_a ** 2) ** 2 - 4) >= c + big_a ** 2)
 
 
-@renamed_parameters(delta0="delta", T="horizon", m="bits", d="dimension")
+@renamed_parameters(delta0="delta", T="horizon", m="bits", d="dimension",
+                    flip_probability="randomization_probability")
 def min_shuffler_batch_length(epsilon: float, delta: float, *, horizon: int, bits: int,
-                              dimension: int, flip_probability: float,
+                              dimension: int, randomization_probability: float,
                               variant: str = "derived") -> int:
     """Smallest shuffler batch length l meeting Thm 5 (both conditions), by integer bisection.
 
@@ -139,14 +142,14 @@ def min_shuffler_batch_length(epsilon: float, delta: float, *, horizon: int, bit
     the upper end of the bracket is found by doubling (up to 2^62).
 
     >>> l = min_shuffler_batch_length(0.5, 1e-6, horizon=10**10, bits=1, dimension=1,
-    ...                               flip_probability=0.5)
+    ...                               randomization_probability=0.5)
     >>> garcelon_batch_length_ok(l, 0.5, 1e-6, horizon=10**10, bits=1, dimension=1,
-    ...                          flip_probability=0.5)
+    ...                          randomization_probability=0.5)
     True
     """
     def ok(l: int) -> bool:
         return garcelon_batch_length_ok(l, epsilon, delta, horizon=horizon, bits=bits,
-                                        dimension=dimension, flip_probability=flip_probability,
+                                        dimension=dimension, randomization_probability=randomization_probability,
                                         variant=variant)
 
     high = 1
@@ -195,8 +198,9 @@ def hanna_local_epsilons(batch_sizes, epsilon: float, delta: float) -> list[floa
 GARCELON_COMPOSITIONS = ("advanced", "optimal", "pld")
 
 
-@renamed_parameters(m="bits", d="dimension", delta0="delta")
-def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: float, *,
+@renamed_parameters(m="bits", d="dimension", delta0="delta",
+                    flip_probability="randomization_probability")
+def garcelon_total_guarantee(batch_length: int, horizon: int, randomization_probability: float, *,
                              bits: int, dimension: int, delta: float, delta_slack: float,
                              composition: str = "advanced") -> ApproxDP:
     """Central guarantee of all ⌈T/l⌉ shuffler releases of SBLB (Garcelon et al. 2022, Thm 5's proof).
@@ -236,7 +240,7 @@ def garcelon_total_guarantee(batch_length: int, horizon: int, flip_probability: 
     per_batch_delta = delta0 / horizon
     batches = -(-horizon // check_positive_int(batch_length, "batch_length",
                                                maximum=MAX_FORMULA_INTEGER))
-    epsilon = garcelon_per_batch_epsilon(batch_length, flip_probability, bits=bits,
+    epsilon = garcelon_per_batch_epsilon(batch_length, randomization_probability, bits=bits,
                                          dimension=dimension, delta=per_batch_delta)
     total_delta = round_up(batches * Fraction(per_batch_delta) + Fraction(delta_slack))
     if total_delta >= 1:
@@ -285,7 +289,7 @@ def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise
       batch size (a batch carries exactly N coins; ``batch_size`` is ignored).
     * ``"randomized-response"``: Cheu et al.'s shuffled binary RR
       (:class:`~dpverify.mechanisms.protocols.BinarySummation`) with the
-      smallest flip probability p whose exact shuffled guarantee is (ε, δ)
+      smallest randomization probability p whose exact shuffled guarantee is (ε, δ)
       for the ``batch_size`` m users (required); the debiased error is a sum
       of m independent terms each in an interval of length 1/(1 − p), so
       SG(m/(4(1 − p)²)) and ``σ = √m / (2(1 − p))``. Its error depends on
@@ -308,7 +312,7 @@ def tenenbaum_msum_sigma(epsilon: float, delta: float, *, protocol: str = "noise
         if batch_size is None:
             raise value_error("batch_size", batch_size, "an integer >= 1",
                               "the randomized-response M_sum is calibrated to its batch")
-        p = min_flip_probability(batch_size, epsilon, delta)  # < 1: ε0-LDP RR alone has ε0 = ε
+        p = min_randomization_probability(batch_size, epsilon, delta)  # < 1: ε0-LDP RR alone has ε0 = ε
         return round_up(mpmath.sqrt(batch_size) / (2 * (1 - mpmath.mpf(p))), relative_error=1e-40)
 
 

@@ -192,13 +192,22 @@ def _prune(chosen: list[Candidate], a: np.ndarray, b: np.ndarray) -> list[Candid
     def variance(candidate: Candidate) -> float:
         return sum(1.0 / max(count, 1.0) for count in candidate.search_counts)
 
+    values: dict[int, np.ndarray] = {}  # candidates share statistics: evaluate each once
+
+    def inside_of(candidate: Candidate) -> np.ndarray:  # OutputEvent.__call__, memoised
+        event = candidate.event
+        statistic = event.statistic
+        if id(statistic) not in values:
+            values[id(statistic)] = np.asarray(statistic(pooled))
+        return (values[id(statistic)] > event.low) & (values[id(statistic)] <= event.high)
+
     best = order[0]
-    kept = [(best, np.asarray(best.event(pooled), dtype=bool))]
+    kept = [(best, inside_of(best))]
     for candidate in order[1:]:
         if not candidate.score >= best.score - HEDGE_SIGMAS * np.sqrt(
                 variance(best) + variance(candidate)):
             continue
-        inside = np.asarray(candidate.event(pooled), dtype=bool)
+        inside = inside_of(candidate)
         if any(other.first == candidate.first and np.count_nonzero(inside & events) >=
                DUPLICATE_OVERLAP * max(1, np.count_nonzero(inside | events))
                for other, events in kept):

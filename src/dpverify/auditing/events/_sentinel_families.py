@@ -55,6 +55,7 @@ from dpverify.auditing.events._statistics import (
     KeyCoder,
     MixedCoder,
     categorical_columns,
+    last_result,
     recurring_values,
     rows,
 )
@@ -138,9 +139,13 @@ class SentinelView:
         return np.where(present, picked, 0.0), present
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        table = rows(samples)
-        values, _ = self.values(table)
-        return np.concatenate([self.codes(table), values], axis=1)
+        # every Viewed statistic of one audit shares this view: computed once per array
+        def compute() -> np.ndarray:
+            table = rows(samples)
+            values, _ = self.values(table)
+            return np.concatenate([self.codes(table), values], axis=1)
+
+        return last_result(self, "sentinel view", samples, compute)
 
 
 @dataclass(frozen=True, eq=False)

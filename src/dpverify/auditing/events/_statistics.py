@@ -8,6 +8,8 @@ a bin) in a likelihood-ratio order.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +20,7 @@ from scipy import optimize, special
 from dpverify._deprecation import renamed_parameters
 from dpverify.errors import AuditError
 
-__all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins",
+__all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins", "last_result",
            "CategoryValue", "MixedCoder", "FloatBits", "Projection", "CoordinateRatios", "recurring_values", "categorical_columns", "rows", "output_kind",
            "fit_logistic", "MAX_CATEGORIES"]
 
@@ -104,7 +106,21 @@ class ClassifierScore:
         return np.concatenate(parts, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return self.features(samples) @ self.weights + self.bias
+        """``features(y)·w + bias``, block by block (the feature matrix is never built)."""
+        table = rows(samples)
+        width = len(self.centre)
+        w = self.weights
+        z = (table - self.centre) / self.scale
+        score = z @ w[:width] + (z * z) @ w[width:2 * width] + self.bias
+        start = 2 * width
+        for (column, value), weight in zip(self.flags, w[start:start + len(self.flags)]):
+            score += weight * (table[:, column] == value)
+        start += len(self.flags)
+        if self.masked:
+            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_scale)
+            score += m @ w[start:start + len(self.masked)]
+            score += (m * m) @ w[start + len(self.masked):]
+        return score
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,6 +195,40 @@ class CoordinateRatios:
         return total
 
 
+_LAST = threading.local()
+#: Most memoised results :func:`last_result` keeps per thread.
+_LAST_SIZE = 8
+
+
+def last_result(owner: Any, tag: Any, samples: Any, compute: Callable[[], np.ndarray]
+                ) -> np.ndarray:
+    """``compute()``, memoised per thread for the last array ``samples`` seen by ``(owner, tag)``.
+
+    Counting a chunk (and pruning the search's candidates) evaluates many
+    statistics that share an expensive first step (a sentinel view, the keys of
+    one coder) on the very same array, one after another. The array is held
+    by a weak reference — a hit is the same live object, never a recycled
+    address — and the entry holds ``owner``, so its identity is not recycled
+    either; entries die with their arrays. Results are read-only.
+    Statistics stay pure functions of their input: the memo only skips
+    recomputing one.
+    """
+    if not isinstance(samples, np.ndarray):
+        return compute()
+    memo = _LAST.__dict__.setdefault("memo", {})
+    key = (id(owner), tag)
+    entry = memo.get(key)
+    if entry is not None and entry[0]() is samples and entry[2] is owner:
+        return entry[1]
+    result = compute()
+    result.flags.writeable = False
+    if len(memo) >= _LAST_SIZE:
+        memo.clear()
+    memo[key] = (weakref.ref(samples), result, owner)
+    weakref.finalize(samples, memo.pop, key, None)
+    return result
+
+
 @dataclass(frozen=True, eq=False)
 class KeyCoder:
     """Integer key of a discrete output (row): mixed radix over the search split's ranges.
@@ -201,11 +251,22 @@ class KeyCoder:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
-        integral = np.all(table == np.floor(table), axis=1) if table.dtype.kind == "f" else True
-        with np.errstate(invalid="ignore"):
-            offsets = np.nan_to_num(table, nan=-1).astype(np.int64) - self.lows
-        inside = np.all((offsets >= 0) & (offsets < self.spans), axis=1) & integral
-        return np.where(inside, offsets @ self.strides, -1)
+        return self.encode([table[:, j] for j in range(table.shape[1])], len(table))
+
+    def encode(self, columns: list[np.ndarray], size: int) -> np.ndarray:
+        """The keys of rows given column by column (``−1``: outside the ranges or not integral)."""
+        inside = np.ones(size, dtype=bool)
+        keys = np.zeros(size, dtype=np.int64)
+        for j, column in enumerate(columns):
+            if column.dtype.kind == "f":
+                inside &= column == np.floor(column)  # False for non-integers and NaN
+                with np.errstate(invalid="ignore"):
+                    offset = np.nan_to_num(column, nan=-1).astype(np.int64) - self.lows[j]
+            else:
+                offset = column.astype(np.int64) - self.lows[j]
+            inside &= (offset >= 0) & (offset < self.spans[j])
+            keys += offset * self.strides[j]  # column by column: int64 matmul has no BLAS
+        return np.where(inside, keys, -1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -256,7 +317,8 @@ class CategoryValue:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
-        keys = self.coder(table[:, list(self.columns)])
+        keys = last_result(self.coder, ("category keys", self.columns), samples,
+                           lambda: self.coder(table[:, list(self.columns)]))
         return np.where(keys == self.category, table[:, self.value].astype(np.float64), self.fill)
 
 
@@ -286,7 +348,15 @@ class MixedCoder:
         return np.stack(columns, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return self.inner(self.table(samples))
+        """``inner(table(samples))``, without building the table (no float round trip)."""
+        def compute() -> np.ndarray:
+            data = rows(samples)
+            columns = [data[:, c].astype(np.float64) for c in self.categorical]
+            columns += [np.searchsorted(cut, data[:, j], side="left")
+                        for j, cut in zip(self.numeric, self.cuts)]
+            return self.inner.encode(columns, len(data))
+
+        return last_result(self, "mixed keys", samples, compute)
 
 
 @dataclass(frozen=True, eq=False)

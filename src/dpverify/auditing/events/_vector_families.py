@@ -48,7 +48,8 @@ from dpverify.auditing.events._statistics import (
 )
 
 __all__ = ["classifier_family", "mixed_family", "top_cells", "top_k_candidates", "is_mixed",
-           "CLASSIFIER_ROWS", "CLASSIFIER_ELEMENTS", "COORDINATE_BINS", "MIXED_CATEGORIES", "MIXED_FIELDS"]
+           "CLASSIFIER_ROWS", "CLASSIFIER_ELEMENTS", "FIT_ELEMENTS_PER_SAMPLE", "MIN_FIT_ROWS",
+           "COORDINATE_BINS", "MIXED_CATEGORIES", "MIXED_FIELDS"]
 
 #: Categories (most frequent first) and numeric fields a mixed search conditions on.
 MIXED_CATEGORIES = 8
@@ -56,9 +57,15 @@ MIXED_FIELDS = 3
 #: Rows of the search split that fix the classifier's standardisation and flags (per side),
 #: and the fewest it is fitted on.
 CLASSIFIER_ROWS = 100_000
-#: Feature values (rows x features, per side) the logistic fit may use: 2^23, so narrow
+#: Feature values (rows x features, per side) the logistic fit may use at most: 2^23, so narrow
 #: outputs are fitted on up to the whole search split (DP-Sniper trains on 10^7 rows).
 CLASSIFIER_ELEMENTS = 1 << 23
+#: The fit's budget grows with the audit: at most this many feature values per sample per
+#: side (search and certification together), so its time is proportional to the samples;
+#: reached at about 4·10^6 samples per side, where :data:`CLASSIFIER_ELEMENTS` caps it.
+FIT_ELEMENTS_PER_SAMPLE = 2
+#: Rows per side the logistic fit always may use (small audits fit the whole search split).
+MIN_FIT_ROWS = 50_000
 #: Quantile bins per coordinate of the likelihood-ratio sums (2: above/below the median).
 COORDINATE_BINS = (2, 10)
 
@@ -81,7 +88,8 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
             m_scale = np.where(seen, np.nanstd(np.where(seen, plain, 0.0), axis=0), 1.0)
         blank = replace(blank, masked_centre=m_centre,
                         masked_scale=np.where(m_scale > 0, m_scale, 1.0))
-    fitted = min(len(ra), len(rb), max(CLASSIFIER_ROWS, CLASSIFIER_ELEMENTS // blank.width))
+    budget = min(CLASSIFIER_ELEMENTS, FIT_ELEMENTS_PER_SAMPLE * (plan.n_search + plan.n_certify))
+    fitted = min(len(ra), len(rb), max(MIN_FIT_ROWS, budget // blank.width))
     labels = np.concatenate([np.ones(fitted), np.zeros(fitted)])
     weights, bias = fit_logistic(blank.features(np.concatenate([ra[:fitted], rb[:fitted]])),
                                  labels)

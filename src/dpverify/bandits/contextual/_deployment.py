@@ -24,7 +24,10 @@ from typing import Any
 
 from dpverify._numeric import bisect_passing
 from dpverify._validation import check_positive_int
-from dpverify.bandits.contextual.parameters import cor8_epsilon_limit
+from dpverify.bandits.contextual.parameters import (
+    cor8_epsilon_limit,
+    cor8_first_release_log10_horizon,
+)
 from dpverify.bandits.plan import DeploymentPlan, instance_sizes, meets_request
 from dpverify.errors import CalibrationError
 from dpverify.guarantees import ApproxDP
@@ -118,7 +121,8 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
     except (ValueError, CalibrationError) as error:
         return DeploymentPlan(
             algorithm=algorithm.name, mode=algorithm.mode, model="shuffle", horizon=horizon,
-            requested=requested, guarantee=None, per_batch=None, infeasible=str(error),
+            requested=requested, guarantee=None, per_batch=None,
+            infeasible=str(error) + _first_release(algorithm, dimension, algorithm.delta),
             feasible_epsilon=_cor8_limit(algorithm, horizon),
             notes=["Garcelon et al. 2022 SBLB", f"regime {algorithm.regime}"],
             instance={"n_arms": n_arms, "dimension": dimension})
@@ -129,10 +133,15 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
                       "learns")
         feasible_horizon = smallest_fitting_horizon(algorithm, q.epsilon, q.delta, dimension,
                                                     horizon)
+        if feasible_horizon is None:
+            infeasible += (f"; no horizon up to 2^62 lets a batch complete at the internal target "
+                           f"epsilon = {q.epsilon:.6g}"
+                           + _first_release(algorithm, dimension, q.shuffle_delta))
     parameters = {
         "regime": q.regime, "batch_form": q.batch_form, "internal_epsilon_target": q.epsilon,
         "shuffle_delta_0": q.shuffle_delta, "local_epsilon_0": q.local_epsilon,
-        "randomization_probability_p": q.randomization_probability, "bits_per_entry_m": q.bits,
+        "randomization_probability_p": q.randomization_probability,
+        "flip_probability": q.randomization_probability / 2, "bits_per_entry_m": q.bits,
         "randomized_bits_per_user": q.bits * dimension * (dimension + 3) // 2,
         "messages_per_user": 1, "shuffler_batch_length_l": q.batch_length,
         "releases": q.shuffler_batches, "complete_releases": horizon // q.batch_length,
@@ -141,6 +150,7 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
     schedule = [{"release": "every shuffler batch", "count": q.shuffler_batches,
                  "batch_length_l": q.batch_length, "local_epsilon_0": q.local_epsilon,
                  "randomization_probability_p": q.randomization_probability,
+                 "flip_probability": q.randomization_probability / 2,
                  "per_batch": guarantee.per_batch}]
     notes = [f"Garcelon et al. 2022 {algorithm.name} (Alg. {'4' if algorithm.fixed_batch else '1'}), "
              f"{q.regime} parameters", f"{algorithm.mode} mode" + (
@@ -154,6 +164,19 @@ def sblb_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int | Non
                           per_batch=guarantee.per_batch, parameters=parameters, schedule=schedule,
                           notes=notes, infeasible=infeasible, feasible_horizon=feasible_horizon,
                           instance={"n_arms": n_arms, "dimension": dimension})
+
+
+def _first_release(algorithm: Any, dimension: int, shuffle_delta: float) -> str:
+    """Where Cor. 8 at its largest ε first completes a batch (Garcelon et al. 2022, Thm 5)."""
+    if algorithm.regime != "cor8":
+        return ""
+    log10 = cor8_first_release_log10_horizon(dimension=dimension, shuffle_delta=shuffle_delta,
+                                             batch_form=algorithm.batch_form)
+    if log10 is None:
+        return "; Cor. 8 at its largest epsilon completes no batch up to T = 1e60 either"
+    return (f"; Cor. 8 at its largest epsilon 1/(27 T^(1/4)) (p = 8/9) completes a first batch "
+            f"from T ~ 10^{log10:g} (d = {dimension}, delta0 = {shuffle_delta:.3g}, "
+            f"{algorithm.batch_form} form of Eq. (3))")
 
 
 def _cor8_limit(algorithm: Any, horizon: int) -> float | None:

@@ -198,7 +198,7 @@ class LDPLinUCB:
         check_text(self.name, "name")
 
     def parameters(self, *, horizon: int, dimension: int) -> _params.SBLBParameters:
-        p = _params.flip_probability(self.epsilon, bits=self.bits, dimension=dimension)
+        p = _params.randomization_probability(self.epsilon, bits=self.bits, dimension=dimension)
         return _params.SBLBParameters(
             regime="ldp", epsilon=self.epsilon, delta=self.delta, shuffle_delta=self.delta,
             horizon=horizon, dimension=dimension, local_epsilon=self.epsilon,

@@ -6,7 +6,7 @@ fair coin with probability p, so a bit flips with probability p/2), ``shuffle_de
 is δ0, ``regularization`` is λ (or λ_j), ``context_bound`` is L, ``theta_bound`` is S,
 ``samples`` is t and ``failure_probability`` is the δ of the event E_δ.
 
-* :func:`flip_probability` / :func:`local_epsilon` — Prop. 4/12:
+* :func:`randomization_probability` / :func:`local_epsilon` — Prop. 4/12:
   ``p = 2/(exp(2ε0/(m d (d+3))) + 1)`` and its inverse
   ``ε0 = (m d (d+3)/2) ln(2/p − 1)`` (``m d (d+3)/2`` randomized bits).
 * :func:`regularizer` — Eq. (8): ``λ_j = √(8 t ln(2t/δ))/m + 2√(8 t ln(2t/δ))/((1−p)√m) + λ``.
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import mpmath
 
-from dpverify._deprecation import renamed_parameters, renamed_property
+from dpverify._deprecation import renamed_attributes, renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._record_validation import check_record
 from dpverify._validation import (
@@ -46,18 +46,19 @@ from dpverify._validation import (
     check_probability,
     value_error,
 )
-from dpverify.accountants.shuffle_papers import min_shuffler_batch_length
+from dpverify.accountants.shuffle_papers import garcelon_batch_length_ok, min_shuffler_batch_length
 from dpverify.bandits.contextual.environment import MAX_DIMENSION
-from dpverify.mechanisms.encoding import mldp_flip_probability
+from dpverify.mechanisms.encoding import mldp_randomization_probability
 
 __all__ = [
-    "flip_probability",
+    "randomization_probability",
     "local_epsilon",
     "number_of_bits",
     "regularizer",
     "confidence_radius",
     "batch_length",
     "cor8_epsilon_limit",
+    "cor8_first_release_log10_horizon",
     "SBLBParameters",
     "sblb_parameters",
     "REGIMES",
@@ -83,24 +84,24 @@ def number_of_bits(bits: int, dimension: int) -> int:
 
 
 @renamed_parameters(epsilon_0="local_epsilon", m="bits", d="dimension")
-def flip_probability(local_epsilon: float, *, bits: int, dimension: int) -> float:
+def randomization_probability(local_epsilon: float, *, bits: int, dimension: int) -> float:
     """Prop. 4/12: ``p = 2/(exp(2ε0/(m d (d+3))) + 1)``, rounded up (so M_LDP is at most ε0-LDP).
 
     Returns garcelon's p, the randomization probability (a bit flips w.p. p/2):
-    :func:`dpverify.mechanisms.encoding.mldp_flip_probability`.
+    :func:`dpverify.mechanisms.encoding.mldp_randomization_probability`.
 
-    >>> round(flip_probability(1.0, bits=1, dimension=1), 6)
+    >>> round(randomization_probability(1.0, bits=1, dimension=1), 6)
     0.755081
     """
     local_epsilon = check_epsilon(local_epsilon, "local_epsilon", allow_zero=False)
-    return mldp_flip_probability(local_epsilon, bits=bits, dimension=dimension)
+    return mldp_randomization_probability(local_epsilon, bits=bits, dimension=dimension)
 
 
 @renamed_parameters(p="randomization_probability", m="bits", d="dimension")
 def local_epsilon(randomization_probability: float, *, bits: int, dimension: int) -> float:
     """Prop. 4/12 inverted: ``ε0 = (m d (d+3)/2) ln(2/p − 1)``, rounded up (the LDP level of p).
 
-    >>> round(local_epsilon(flip_probability(1.0, bits=2, dimension=3), bits=2, dimension=3), 9)
+    >>> round(local_epsilon(randomization_probability(1.0, bits=2, dimension=3), bits=2, dimension=3), 9)
     1.0
     """
     p = check_probability(randomization_probability, "randomization_probability", open_low=True)
@@ -203,7 +204,7 @@ def batch_length(epsilon: float, shuffle_delta: float, *, horizon: int, bits: in
     batch_form = check_choice(batch_form, "batch_form", BATCH_FORMS)
     return min_shuffler_batch_length(epsilon, shuffle_delta, horizon=horizon, bits=bits,
                                      dimension=dimension,
-                                     flip_probability=randomization_probability,
+                                     randomization_probability=randomization_probability,
                                      variant=batch_form)
 
 
@@ -217,6 +218,35 @@ def cor8_epsilon_limit(horizon: int) -> float:
     return 1 / (27 * check_positive_int(horizon, "horizon", maximum=MAX_FORMULA_INTEGER) ** 0.25)
 
 
+def cor8_first_release_log10_horizon(*, dimension: int, shuffle_delta: float,
+                                     batch_form: str = "derived", bits: int = 1,
+                                     max_log10: float = 60.0) -> float | None:
+    """log10 of the first T = 10^{k/4} at which Cor. 8, at its largest ε, completes a shuffler batch.
+
+    At ``ε = 1/(27 T^{1/4})`` (Cor. 8's largest, so ``p = 1 − ε^{2/3}T^{1/6} = 8/9``) a batch
+    completes when Thm 5's smallest batch length is at most T, i.e. when ``l = T`` passes
+    :func:`~dpverify.accountants.shuffle_papers.garcelon_batch_length_ok` (``batch_form``).
+    The grid 10^{k/4} (k >= 16) is scanned upwards: the value returned passes and the grid
+    point below it, if scanned, does not. ``None`` if no T up to ``10^max_log10`` passes. The horizons
+    are exact integers (they may exceed what a plan or a simulation accepts).
+
+    >>> cor8_first_release_log10_horizon(dimension=1, shuffle_delta=1e-6)
+    22.0
+    """
+    dimension = check_positive_int(dimension, "dimension", maximum=MAX_DIMENSION)
+    bits = check_positive_int(bits, "bits")
+    shuffle_delta = check_delta(shuffle_delta, "shuffle_delta", allow_zero=False)
+    form = check_choice(batch_form, "batch_form", BATCH_FORMS)
+    for k in range(16, int(4 * max_log10) + 1):
+        T = int(10 ** (k / 4))
+        epsilon = cor8_epsilon_limit(T)
+        if garcelon_batch_length_ok(T, epsilon, shuffle_delta, horizon=T, bits=bits,
+                                    dimension=dimension, randomization_probability=8 / 9,
+                                    variant=form):
+            return k / 4
+    return None
+
+
 @renamed_parameters(delta0="shuffle_delta", epsilon_0="local_epsilon",
                     p="randomization_probability", m="bits", lam="regularization",
                     L="context_bound", S="theta_bound", form="batch_form")
@@ -227,7 +257,7 @@ class SBLBParameters:
     ``epsilon``/``delta``: the central (JDP) target; ``shuffle_delta``: Thm 5's δ0
     (= δ, as Cor. 7); ``local_epsilon``: ε0, the LDP level of each report;
     ``randomization_probability``: p, the probability that a bit is replaced by a fair
-    coin (= :func:`flip_probability` of ε0); ``bits``: m, bits per entry;
+    coin (= :func:`randomization_probability` of ε0); ``bits``: m, bits per entry;
     ``batch_length``: l (Thm 5); ``regularization``: λ; ``eta``: η of the det trigger;
     ``context_bound`` (L), ``theta_bound`` (S), ``sigma``: Assumption 3's bounds;
     ``batch_form``: the form of Thm 5's Eq. (3) l comes from.
@@ -320,7 +350,7 @@ def sblb_parameters(epsilon: float, delta: float, horizon: int, dimension: int,
         epsilon_0 = local_epsilon(1 - level, bits=m, dimension=d)
     else:
         epsilon_0 = float(mpmath.log1p(mpmath.mpf(epsilon) ** 2))
-    p = flip_probability(epsilon_0, bits=m, dimension=d)
+    p = randomization_probability(epsilon_0, bits=m, dimension=d)
     if not p < 1:
         raise value_error("epsilon", epsilon, "large enough that p < 1")
     epsilon_0 = local_epsilon(p, bits=m, dimension=d)  # the LDP level of the p used, rounded up
@@ -332,3 +362,7 @@ def sblb_parameters(epsilon: float, delta: float, horizon: int, dimension: int,
                           regularization=lam, eta=eta, context_bound=L, theta_bound=S,
                           sigma=sigma, batch_form=form)
 
+
+# 0.1 name, deprecated for one release (p is the randomization probability; a bit flips w.p. p/2).
+__getattr__ = renamed_attributes(__name__, {
+    "flip_probability": ("randomization_probability", randomization_probability)})

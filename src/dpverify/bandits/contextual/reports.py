@@ -125,7 +125,7 @@ def shuffler_release(privatizer: LocalPrivatizer, contexts: Any, rewards: Any, *
     ones = encoded_ones(privatizer, contexts, rewards, rng=rng).sum(axis=0)
     users = int(np.shape(contexts)[0])
     return randomize_totals(ones, users, bits=privatizer.bits,
-                            randomization_probability=privatizer.flip_probability, rng=rng)
+                            randomization_probability=privatizer.randomization_probability, rng=rng)
 
 
 @renamed_parameters(d="dimension", p="randomization_probability")

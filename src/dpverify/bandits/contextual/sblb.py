@@ -109,7 +109,12 @@ class ShuffledLinearLearner(Learner):
         self.privatizer = LocalPrivatizer(dimension=params.dimension, bits=params.bits,
                                           local_epsilon=params.local_epsilon,
                                           context_bound=params.context_bound)
-        self.p = self.privatizer.flip_probability
+        self.p = self.privatizer.randomization_probability
+        if not self.p < 1:  # ε0 so small that p rounds to 1: the reports are pure noise
+            raise value_error("epsilon", params.epsilon, "large enough that the reports carry "
+                              f"signal: its local_epsilon={params.local_epsilon!r} makes the "
+                              "randomization probability 1 to float precision (every report "
+                              "is noise, the confidence radius infinite)")
         self._noise = (1 / params.bits + 2 / ((1 - self.p) * math.sqrt(params.bits)))
         super().__init__(params.dimension)
 

@@ -62,10 +62,12 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> 
                 record["local_epsilon_0_at_most"] = privatizer.for_batch(nominal + core - 1).epsilon
             record.update(noise_parameters(Laplace(scale=batch.scale)))
             # as PhasedElimination.guarantee: paper mode's ε0 covers up to N_i + k − 1 users
-            record["per_batch"] = guarantee_dict(
-                privatizer.guarantee(nominal, local_users=nominal + n_arms - 1
-                                     if algorithm.mode == "paper" else None)
-                if algorithm.model == "shuffle" else privatizer.guarantee(nominal))
+            per_batch = (privatizer.guarantee(nominal, local_users=nominal + n_arms - 1
+                                              if algorithm.mode == "paper" else None)
+                         if algorithm.model == "shuffle" else privatizer.guarantee(nominal))
+            record["per_batch"] = guarantee_dict(per_batch)
+            if algorithm.model == "shuffle":
+                record.update(_capped_note(algorithm, batch.epsilon, per_batch.epsilon))
         schedule.append(record)
     parameters: dict[str, Any] = {"batch_base_q": base, "batches_M": count,
                                   "core_set_size_at_most": core,
@@ -87,6 +89,17 @@ def hanna_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> 
                           guarantee=guarantee.approx_dp, per_batch=guarantee.per_batch,
                           parameters=parameters, schedule=schedule, notes=notes,
                           instance={"n_arms": n_arms, "dimension": dimension})
+
+
+def _capped_note(algorithm: Any, local_epsilon: float, batch_epsilon: float) -> dict[str, str]:
+    """A note for a batch whose ε0 stops at FMT 2021's validity limit (its ε is below the request).
+
+    Feldman, McMillan & Talwar 2021, Thm 3.1 holds for ε0 <= ln(n / (16 ln(2/δ))); Alg. 3 takes
+    the largest valid ε0 there, so such a batch spends less than the requested ε.
+    """
+    if not (local_epsilon > algorithm.epsilon and batch_epsilon < algorithm.epsilon * (1 - 1e-9)):
+        return {}
+    return {"note": "epsilon_0 capped at FMT's validity limit ln(N/(16 ln(2/delta)))"}
 
 
 def _requested(algorithm: Any) -> Any:
@@ -111,7 +124,7 @@ def dpdpe_plan(algorithm: Any, *, horizon: int, dimension: int, n_arms: int) -> 
         if algorithm.model == "shuffle":
             protocol = privatizer.protocol(users, coordinates)
             record.update(precision_g=protocol.precision, noise_bits_b=protocol.trials,
-                          flip_probability_p=protocol.probability,
+                          noise_bit_probability_p=protocol.probability,
                           messages_per_user=coordinates * (protocol.precision + protocol.trials))
         elif algorithm.model != "none":
             record.update(gaussian_sigma=privatizer.noise_sd(users, coordinates),

@@ -88,29 +88,29 @@ __all__ = [
 HANNA_MODELS = ("none", "central", "local", "shuffle")
 
 
-@renamed_parameters(weights="probabilities", batch="batch_index")
-def batch_pulls(probabilities: Any, base: float, batch_index: int) -> NDArray[np.int64]:
+@renamed_parameters(weights="probabilities", batch="batch_index", base="batch_base")
+def batch_pulls(probabilities: Any, batch_base: float, batch_index: int) -> NDArray[np.int64]:
     """``n_ia = ⌈π_i(a) q^i⌉`` for the support weights (every core action pulled at least once).
 
     >>> batch_pulls([0.5, 0.5], 2.0, 3).tolist()
     [4, 4]
     """
     pi = np.asarray(probabilities, dtype=float)
-    return np.ceil(pi * base ** batch_index - 1e-9).astype(np.int64).clip(min=1)
+    return np.ceil(pi * batch_base ** batch_index - 1e-9).astype(np.int64).clip(min=1)
 
 
-@renamed_parameters(batch="batch_index")
-def hanna_width(model: str, mode: str, *, dimension: int, base: float, batch_index: int,
+@renamed_parameters(batch="batch_index", base="batch_base")
+def hanna_width(model: str, mode: str, *, dimension: int, batch_base: float, batch_index: int,
                 active: int, horizon: int, action_sizes: Any, epsilon: float | None) -> float:
     """γ_i of the table in the module docstring (``epsilon`` is ε, ε0 or ε0^{(i)}).
 
-    >>> round(hanna_width("none", "paper", dimension=2, base=2.8581, batch_index=1, active=10,
+    >>> round(hanna_width("none", "paper", dimension=2, batch_base=2.8581, batch_index=1, active=10,
     ...                   horizon=10 ** 6, action_sizes=[2, 2], epsilon=None), 4)
     9.363
     """
     model = check_choice(model, "model", HANNA_MODELS)
     mode = check_choice(mode, "mode", MODES)
-    m, scale_i = dimension, base ** batch_index
+    m, scale_i = dimension, batch_base ** batch_index
     L = math.log(4 * active * horizon ** 2)
     width = math.sqrt(4 * m * L / scale_i)
     if model == "none":
@@ -275,7 +275,7 @@ class PhasedEliminationPolicy(PhasedPolicy):
         theta = least_squares(coordinates, self.counts, sums / self.counts)
         epsilon = None if self.batch_privatizer is None else self.batch_privatizer.epsilon
         width = hanna_width(algorithm.model, algorithm.mode, dimension=design.dimension,
-                            base=self.base, batch_index=self.phase, active=int(self.active.size),
+                            batch_base=self.base, batch_index=self.phase, active=int(self.active.size),
                             horizon=self.horizon, action_sizes=self.counts, epsilon=epsilon)
         return theta, width
 

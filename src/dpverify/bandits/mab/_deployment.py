@@ -139,7 +139,7 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
     and the error scales with it. Pólya (pure ε, Thm 1) as printed; Skellam
     (Thm 2) and discrete Gaussian (Thm 4) with their noise ε calibrated so that
     the (ε, δ) form of the one release meets the request
-    (:func:`calibrated_privatizer`). ``error_sd`` is B·sd(total noise)/g.
+    (:func:`calibrated_privatizer`). ``error_sigma`` is B·sd(total noise)/g.
     ``failure_probability`` is the p of the modulus' accuracy τ (the probability
     that the sum wraps around).
 
@@ -180,7 +180,7 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
         else:
             variance = users * noise.sigma ** 2
         rows.append({"protocol": protocol, **deployment, "bound_B": bound,
-                     "error_sd": bound * math.sqrt(variance) / precision,
+                     "error_sigma": bound * math.sqrt(variance) / precision,
                      "guarantee": guarantee_dict(approx), "claim_met": meets_request(approx,
                                                                                    requested)})
     return rows

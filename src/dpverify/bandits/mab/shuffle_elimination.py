@@ -159,7 +159,7 @@ class ShuffleArmElimination:
         """One schedule record per batch size (m, or 2^t), read from the M_sum the run uses.
 
         The noise is calibrated exactly in both modes (N the smallest number of
-        coins whose binomial noise is (ε, δ)-DP; p the smallest flip probability
+        coins whose binomial noise is (ε, δ)-DP; p the smallest randomization probability
         whose exact shuffled δ meets the target), so the modes coincide.
 
         >>> plan = sdp_ae(1.0, 1e-6).plan(horizon=10 ** 5, n_arms=5)

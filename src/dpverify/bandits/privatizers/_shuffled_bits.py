@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from dpverify._validation import check_delta, check_epsilon, check_positive_int, value_error
-from dpverify.accountants import min_flip_probability, shuffled_binary_rr_delta
+from dpverify.accountants import min_randomization_probability, shuffled_binary_rr_delta
 from dpverify.accountants.shuffle_papers import tenenbaum_msum_sigma, tenenbaum_noise_bits
 from dpverify.bandits._policy import RewardBatch
 from dpverify.bandits.privatizers._base import ErrorLaw
@@ -135,7 +136,7 @@ class ShuffledRandomizedResponse:
     """Tenenbaum et al. 2021's M_sum, reading (b): Cheu et al.'s shuffled binary randomized response.
 
     :class:`dpverify.mechanisms.BinarySummation` with the smallest flip
-    probability ``p = min_flip_probability(m, ε, δ)`` whose **exact** shuffled
+    probability ``p = min_randomization_probability(m, ε, δ)`` whose **exact** shuffled
     guarantee is (ε, δ) for the batch's m users. The debiased error is SG with
     variance proxy ``m/(4(1 − p)²)`` but its law depends on the input, so this
     is not the drop-in Tenenbaum et al., §3, ask for; it is
@@ -152,12 +153,21 @@ class ShuffledRandomizedResponse:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
 
+    def randomization_probability(self, users: int) -> float:
+        """p for a batch of ``users``: each bit is replaced by a fair coin w.p. p (flips w.p. p/2)."""
+        return _rr_randomization_probability(check_positive_int(users, "users"), self.epsilon,
+                                             self.delta)
+
     def flip_probability(self, users: int) -> float:
-        return _rr_flip_probability(check_positive_int(users, "users"), self.epsilon, self.delta)
+        """Deprecated 0.1 name of :meth:`randomization_probability` (one release)."""
+        warnings.warn("ShuffledRandomizedResponse.flip_probability is deprecated and will be "
+                      "removed in the next release; use .randomization_probability (the bit "
+                      "flips with probability p/2)", DeprecationWarning, stacklevel=2)
+        return self.randomization_probability(users)
 
     @_cached
     def protocol(self, users: int) -> BinarySummation:
-        return BinarySummation(users=users, flip_probability=self.flip_probability(users))
+        return BinarySummation(users=users, randomization_probability=self.randomization_probability(users))
 
     def privatize_sum(self, rewards: RewardBatch, *, rng: np.random.Generator,
                       per_user: bool = False) -> float:
@@ -165,7 +175,7 @@ class ShuffledRandomizedResponse:
         if per_user or not rewards.binary:
             count = protocol.simulate(_bits(rewards), rng=rng)
         else:  # fast path: Bin(c, 1 − p/2) + Bin(n − c, p/2), the exact law of the count
-            half = protocol.flip_probability / 2
+            half = protocol.randomization_probability / 2
             ones = int(rewards.total)
             count = int(rng.binomial(ones, 1 - half)) + int(rng.binomial(rewards.size - ones, half))
         return float(protocol.estimate(count))
@@ -174,25 +184,26 @@ class ShuffledRandomizedResponse:
                          ) -> np.ndarray:
         """``size`` independent draws of :meth:`privatize_sum` (vectorised, for audits)."""
         protocol = self.protocol(rewards.size)
-        p, n, ones = protocol.flip_probability, rewards.size, int(_bits(rewards).sum())
+        p, n, ones = protocol.randomization_probability, rewards.size, int(_bits(rewards).sum())
         size = check_positive_int(size, "size")
         counts = rng.binomial(ones, 1 - p / 2, size=size) + rng.binomial(n - ones, p / 2, size=size)
         return (counts - p * n / 2) / (1 - p)
 
     def deployment(self, users: int) -> dict[str, Any]:
-        """m users, one randomized-response bit each, flip probability p (exact shuffled analysis)."""
-        return {"users_n": check_positive_int(users, "users"),
-                "flip_probability_p": self.flip_probability(users), "messages_per_user": 1,
-                "noise": "BinaryRandomizedResponse"}
+        """m users, one randomized-response bit each: p and the bit's flip probability p/2."""
+        users = check_positive_int(users, "users")
+        p = self.randomization_probability(users)
+        return {"users_n": users, "randomization_probability_p": p, "flip_probability": p / 2,
+                "messages_per_user": 1, "noise": "BinaryRandomizedResponse"}
 
     def guarantee(self, users: int) -> Guarantee:
         users = check_positive_int(users, "users")
-        p = self.flip_probability(users)
+        p = self.randomization_probability(users)
         return ApproxDP(self.epsilon, shuffled_binary_rr_delta(p, users, self.epsilon))
 
     @_cached
     def estimate_error_law(self, users: int) -> ErrorLaw:
-        p = self.flip_probability(users)
+        p = self.randomization_probability(users)
         variance = users / (4 * (1 - p) ** 2)
         return ErrorLaw(sigma=math.sqrt(2 * variance), sub_exponential_scale=0.0, noise=None,
                         sub_gaussian_variance=variance,
@@ -203,11 +214,11 @@ class ShuffledRandomizedResponse:
 
 
 @functools.lru_cache(maxsize=64)
-def _rr_flip_probability(users: int, epsilon: float, delta: float) -> float:
-    p = min_flip_probability(users, epsilon, delta)
+def _rr_randomization_probability(users: int, epsilon: float, delta: float) -> float:
+    p = min_randomization_probability(users, epsilon, delta)
     if not p < 1:
         raise CalibrationError(
             f"users={users} is too small for shuffled randomized response at epsilon={epsilon}, "
-            f"delta={delta}: only flip probability 1 (pure noise) meets it; use larger batches "
+            f"delta={delta}: only randomization probability 1 (pure noise) meets it; use larger batches "
             "or the noise-bits M_sum")
     return p

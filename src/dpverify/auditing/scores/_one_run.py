@@ -1,0 +1,255 @@
+"""Canary-score audits in one training run (Steinke, Nasr & Jagielski 2023), both tails.
+
+Design ``"one-run"``: m canaries, each included in the one training run
+independently with probability ½; ``in_scores`` are the scores of the included
+ones, ``out_scores`` of the others. The auditor ranks all m scores (ties broken
+by a seeded random order, independent of the inclusion) and guesses *in* for the
+``k+`` highest and *out* for the ``k−`` lowest, abstaining on the rest:
+``r = k+ + k−`` guesses, ``v`` of them correct. If the run is (ε, δ)-DP in each
+canary, Steinke, Nasr & Jagielski (2023, Thm. 3.1 with their p-value procedure,
+Algorithm 2) give
+
+.. math:: P[V \\ge v] \\le β + 2mδ\\,\\max_{1 \\le i \\le v}\\frac{P[v - i \\le B < v]}{i},
+          \\qquad β = P[B \\ge v],\\ B \\sim \\mathrm{Bin}(r, \\tfrac{e^ε}{1 + e^ε}).
+
+A fixed grid of ``(k+, k−)`` (:func:`guess_grid`, fixed by m alone) is audited
+with one Bonferroni split. At δ = 0 the bound is closed-form:
+``ε_lb = logit(q_low)`` with ``q_low`` the Clopper–Pearson lower bound on the
+guesses' accuracy (``β ≤ level`` exactly when ``q_ε ≤ q_low``). For δ > 0 the
+p-value need not be monotone in ε, so the reported ε is the end of an interval
+``[0, ε_lb]`` on which a **monotone upper envelope** of it stays below the level
+(``docs/proofs/auditing.md`` §15).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+import numpy as np
+from scipy import special, stats
+
+from dpverify._numeric import round_down, working_precision
+from dpverify.auditing.estimators import BETA_SLACK
+
+__all__ = ["guess_grid", "OneRunBound", "one_run_bound", "one_run_split_bound",
+           "one_run_pvalue_upper"]
+
+#: Growth of the grids of ``k+`` and ``k−``.
+GUESS_RATIO = 2.0
+#: Most (k+, k−) candidates evaluated exactly at δ > 0 (all of them count in the Bonferroni split).
+DELTA_CANDIDATES = 6
+#: ε points of the coarse grid every candidate gets at δ > 0 (the best are refined to 256).
+SCREEN_POINTS = 16
+#: Relative widening of scipy's binomial tails (their error is a few ulps).
+_TAIL_SLACK = 1e-9
+
+
+def guess_grid(canaries: int, ratio: float = GUESS_RATIO) -> np.ndarray:
+    """Guess counts for one tail: 0, then geometric (×``ratio``) from 1, and ``canaries``.
+
+    >>> guess_grid(12).tolist()
+    [0, 1, 2, 4, 8, 12]
+    """
+    steps = max(1, math.ceil(math.log(max(canaries, 2)) / math.log(ratio)) + 1)
+    counts = np.concatenate([[0], np.ceil(ratio ** np.arange(steps)),
+                             [canaries]]).astype(np.int64)
+    counts = np.unique(counts)
+    return counts[counts <= canaries]
+
+
+@dataclass(frozen=True)
+class OneRunBound:
+    """The best certified ``(k+, k−)`` of a one-run audit."""
+
+    epsilon_lower_bound: float
+    in_guesses: int
+    out_guesses: int
+    correct: int
+    candidates: int
+    upper_threshold: float
+    lower_threshold: float
+
+
+def _logit_down(accuracy_lower: float) -> float:
+    """``ln(q/(1 − q))`` rounded down, 0 for ``q ≤ ½``."""
+    if not accuracy_lower > 0.5:
+        return 0.0
+    if accuracy_lower >= 1.0:
+        return math.inf
+    with working_precision(100):
+        complement = mpmath.fsub(1, accuracy_lower, rounding="c")
+        value = mpmath.log(mpmath.fdiv(accuracy_lower, complement, rounding="f"))
+    return max(0.0, round_down(value, relative_error=1e-40))
+
+
+def _tail(counts: np.ndarray | int, trials: int, accuracy: Any) -> np.ndarray:
+    """``P[Bin(trials, accuracy) >= counts]`` (1 for counts ≤ 0): scipy's ``bdtrc``, as
+    ``scipy.stats.binom.sf`` computes it, without its argument checks."""
+    return special.bdtrc(np.asarray(counts) - 1, trials, accuracy)
+
+
+def one_run_pvalue_upper(canaries: int, guesses: int, correct: int, delta: float,
+                         accuracy_low: float, accuracy_high: float) -> float:
+    """Upper bound on Steinke et al.'s p-value over every ε with accuracy ``e^ε/(1+e^ε)`` in ``[low, high]``.
+
+    ``β`` is increasing in the accuracy (taken at ``high``); in the δ term each
+    ``P[v − i ≤ B < v] = P[B ≥ v − i] − P[B ≥ v]`` is at most
+    ``P_high[B ≥ v − i] − P_low[B ≥ v]``, and the maximum over i is bounded on
+    blocks of i (every i up to 64, then 2 % wide): on a block ``[a, b]`` the
+    numerator is at most its value at ``b`` and ``i ≥ a``. Tails are widened by a
+    relative 1e-9.
+    """
+    beta = float(_tail(correct, guesses, accuracy_high)) * (1 + _TAIL_SLACK)
+    if delta == 0.0 or correct == 0:
+        return min(1.0, beta)
+    # max over i in [1, v] of (P_high[B >= v - i] - P_low[B >= v]) / i, bounded blockwise: on a
+    # block [a, b] of i the numerator is at most its value at b (it increases with i) and i >= a
+    starts = _blocks(correct)
+    ends = np.append(starts[1:] - 1, correct)
+    upper = _tail(correct - ends, guesses, accuracy_high) * (1 + _TAIL_SLACK)
+    lower = float(_tail(correct, guesses, accuracy_low)) * (1 - _TAIL_SLACK)
+    spread = float(np.max(np.maximum(upper - lower, 0.0) / starts))
+    return min(1.0, beta + 2 * canaries * delta * spread * (1 + _TAIL_SLACK))
+
+
+def _blocks(correct: int) -> np.ndarray:
+    """Starts of blocks covering ``[1, correct]``: every i up to 64, then growing by 2 %."""
+    small = np.arange(1, min(correct, 64) + 1)
+    if correct <= 64:
+        return small
+    steps = math.ceil(math.log(correct / 64) / math.log(1.02)) + 1
+    large = np.unique(np.floor(64 * 1.02 ** np.arange(steps)).astype(np.int64))
+    return np.unique(np.concatenate([small, large[(large > 64) & (large <= correct)]]))
+
+
+def _delta_bound(canaries: int, guesses: int, correct: int, delta: float, level: float,
+                 ceiling: float, points: int = 256) -> float:
+    """Largest ε of a grid of ``[0, ceiling]`` below which the monotone envelope stays ≤ ``level``.
+
+    On ``[e_k, e_{k+1}]`` the envelope is at most ``β(e_{k+1}) + 2mδ max_{l ≤ k} A_l``
+    with ``A_l`` the blockwise bound of :func:`one_run_pvalue_upper` between the
+    accuracies at ``e_l`` and ``e_{l+1}`` (``docs/proofs/auditing.md`` §15);
+    vectorised over the grid.
+    """
+    if not ceiling > 0.0:
+        return 0.0
+    ceiling = min(ceiling, 50.0)
+    epsilons = np.linspace(0.0, ceiling, points + 1)
+    accuracies = 1.0 / (1.0 + np.exp(-epsilons))
+    low, high = accuracies[:-1, None], accuracies[1:, None]
+    beta = _tail(correct, guesses, high[:, 0]) * (1 + _TAIL_SLACK)
+    starts = _blocks(correct)
+    ends = np.append(starts[1:] - 1, correct)
+    upper = _tail((correct - ends)[None, :], guesses, high) * (1 + _TAIL_SLACK)
+    lower = _tail(correct, guesses, low) * (1 - _TAIL_SLACK)
+    spread = np.max(np.maximum(upper - lower, 0.0) / starts[None, :], axis=1)
+    envelope = beta + 2 * canaries * delta * np.maximum.accumulate(spread) * (1 + _TAIL_SLACK)
+    failing = np.flatnonzero(envelope > level)
+    reached = points if failing.size == 0 else int(failing[0])
+    return float(epsilons[reached])
+
+
+def _grid_pairs(canaries: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``(k+, k−)`` of :func:`guess_grid` with ``0 < k+ + k− ≤ canaries``."""
+    grid = guess_grid(canaries)
+    plus, minus = np.meshgrid(grid, grid, indexing="ij")
+    keep = (plus + minus <= canaries) & (plus + minus > 0)
+    return plus[keep], minus[keep]
+
+
+def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
+                  failure_probability: float, rng: np.random.Generator,
+                  pairs: tuple[np.ndarray, np.ndarray] | None = None) -> OneRunBound:
+    """The best ε lower bound over ``pairs`` of ``(k+, k−)`` (default: the grid), Bonferroni over them."""
+    canaries = in_scores.size + out_scores.size
+    plus, minus = _grid_pairs(canaries) if pairs is None else pairs
+    scores = np.concatenate([in_scores, out_scores])
+    included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
+                               np.zeros(out_scores.size, dtype=np.int64)])
+    shuffle = rng.permutation(canaries)  # a uniform order of the ties, independent of inclusion
+    # descending order, exact at every boundary k+ (top) and canaries - k- (bottom) used:
+    # a partition, not a sort (the counts below are read at those boundaries only)
+    boundaries = np.unique(np.concatenate([plus[plus > 0] - 1, canaries - minus[minus > 0]]))
+    order = shuffle[np.argpartition(-scores[shuffle], boundaries)]
+    in_top = np.zeros(canaries + 1, dtype=np.int64)
+    in_top[1:] = np.cumsum(included[order])  # included among the k highest
+    guesses = plus + minus
+    # excluded among the k- lowest = k- − (included among them)
+    correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
+    level = failure_probability / plus.size
+    accuracy_lower = _accuracy_lower(correct, guesses, level)
+    if delta == 0.0:
+        best = int(np.argmax(accuracy_lower))
+        epsilon = _logit_down(float(accuracy_lower[best]))
+    else:
+        best, epsilon = _delta_search(canaries, guesses, correct, accuracy_lower, delta, level)
+    descending = scores[order]  # exact at the boundaries
+    k_plus, k_minus = int(plus[best]), int(minus[best])
+    return OneRunBound(
+        epsilon_lower_bound=epsilon, in_guesses=k_plus, out_guesses=k_minus,
+        correct=int(correct[best]), candidates=int(plus.size),
+        upper_threshold=float(descending[k_plus - 1]) if k_plus else math.inf,
+        lower_threshold=float(descending[canaries - k_minus]) if k_minus else -math.inf)
+
+
+def one_run_split_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
+                        failure_probability: float, rng: np.random.Generator) -> OneRunBound:
+    """Half of the canaries (a seeded random half) choose ``(k+, k−)``; the other half certify it.
+
+    Given the first half's inclusion bits, the run is still (ε, δ)-DP in each canary
+    of the second half and their inclusion is still a fair coin each, so Steinke et
+    al.'s test runs on the second half alone (its m is that half's size) with the
+    whole level and no Bonferroni split (``docs/proofs/auditing.md`` §15).
+    """
+    labels = np.concatenate([np.ones(in_scores.size, dtype=bool), np.zeros(out_scores.size, dtype=bool)])
+    scores = np.concatenate([in_scores, out_scores])
+    order = rng.permutation(scores.size)
+    choose, certify = order[: scores.size // 2], order[scores.size // 2:]
+    chosen = one_run_bound(scores[choose][labels[choose]], scores[choose][~labels[choose]],
+                           delta=delta, failure_probability=failure_probability, rng=rng)
+    scale = certify.size / max(choose.size, 1)
+    k_plus = min(certify.size, round(chosen.in_guesses * scale))
+    k_minus = min(certify.size - k_plus, round(chosen.out_guesses * scale))
+    if k_plus + k_minus == 0:
+        k_plus = 1
+    bound = one_run_bound(scores[certify][labels[certify]], scores[certify][~labels[certify]],
+                          delta=delta, failure_probability=failure_probability, rng=rng,
+                          pairs=(np.array([k_plus]), np.array([k_minus])))
+    return bound
+
+
+def _delta_search(canaries: int, guesses: np.ndarray, correct: np.ndarray,
+                  accuracy_lower: np.ndarray, delta: float, level: float) -> tuple[int, float]:
+    """δ > 0: every hopeful candidate on a coarse ε grid (a valid bound itself), the best refined."""
+    ceilings = np.array([_logit_down(float(a)) for a in accuracy_lower])
+    hopeful = np.flatnonzero(ceilings > 0)
+    if hopeful.size == 0:
+        return int(np.argmax(accuracy_lower)), 0.0
+    hopeful = hopeful[np.argsort(-ceilings[hopeful], kind="stable")]
+    coarse = np.zeros(hopeful.size)
+    for slot, index in enumerate(hopeful):
+        if ceilings[index] <= coarse.max():  # its δ = 0 bound caps it: no better one below
+            break
+        coarse[slot] = _delta_bound(canaries, int(guesses[index]), int(correct[index]), delta,
+                                    level, float(ceilings[index]), points=SCREEN_POINTS)
+    best = int(np.argmax(coarse))
+    index, epsilon = int(hopeful[best]), float(coarse[best])
+    for slot in np.argsort(-coarse, kind="stable")[:DELTA_CANDIDATES]:
+        candidate = int(hopeful[slot])
+        value = _delta_bound(canaries, int(guesses[candidate]), int(correct[candidate]), delta,
+                             level, float(ceilings[candidate]))
+        if value > epsilon:
+            index, epsilon = candidate, value
+    return index, epsilon
+
+
+def _accuracy_lower(correct: np.ndarray, guesses: np.ndarray, level: float) -> np.ndarray:
+    """Clopper–Pearson lower bounds on each candidate's accuracy (``clopper_pearson_lower``
+    vectorised over the trials too), widened like it by :data:`~dpverify.auditing.estimators.BETA_SLACK`."""
+    with np.errstate(all="ignore"):
+        bound = np.where(correct > 0, stats.beta.ppf(level, np.maximum(correct, 1),
+                                                     guesses - correct + 1), 0.0)
+    return np.clip(bound * (1 - BETA_SLACK), 0.0, 1.0)

@@ -1,0 +1,303 @@
+"""``audit_scores``: from canary scores to a certified ε lower bound, under a stated design.
+
+The design says how the scores were produced, and decides which bounds are
+valid (``docs/proofs/auditing.md`` §14–15):
+
+========================  ==========================================  ==============================
+design                    what the caller states                      methods
+========================  ==========================================  ==============================
+``"independent-runs"``    each score from its own independent run     ``"clopper-pearson"``,
+                          (the canary in it, or not)                  ``"conditional-ratio"``
+``"one-run"``             m canaries in one run, each included        ``"one-run"``
+                          independently with probability ½
+either                    (a model: the scores are Gaussian-like)     ``"gdp-model"`` (model-based)
+========================  ==========================================  ==============================
+
+A method invalid for the design is refused with the reason: Clopper–Pearson
+needs independent scores, which one run does not give (all canaries share the
+run's noise); the one-run bound needs the ½ inclusion lottery, which separate
+runs do not have.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from dpverify._validation import (
+    check_choice,
+    check_confidence,
+    check_delta,
+    check_epsilon,
+    check_real,
+    check_real_array,
+    check_seed,
+    value_error,
+)
+from dpverify.auditing.scores._claims import ScoreClaim, read_claim
+from dpverify.auditing.scores._independent import (
+    RATIO_SHARE,
+    ThresholdBounds,
+    best_threshold,
+    curve_violated,
+    grid_bounds,
+    ratio_bound,
+    split_threshold,
+    threshold_bounds,
+)
+from dpverify.auditing.scores._one_run import one_run_bound, one_run_split_bound
+from dpverify.auditing.scores.report import ScoreAuditReport
+from dpverify.errors import DpverifyValueError, UnsupportedError
+
+__all__ = ["audit_scores", "DESIGNS", "SCORE_METHODS", "THRESHOLD_STRATEGIES", "MAX_CANARIES"]
+
+#: The designs a score audit can be stated under.
+DESIGNS = ("independent-runs", "one-run")
+#: Bound methods (``"auto"`` picks the design's certified default).
+SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run")
+#: How ``"independent-runs"`` chooses thresholds (or a number: a fixed threshold).
+THRESHOLD_STRATEGIES = ("bonferroni", "split")
+#: Most scores per side (memory and time stay bounded: 10^7 is about a second).
+MAX_CANARIES = 10_000_000
+
+_VALID = {"independent-runs": ("clopper-pearson", "conditional-ratio"), "one-run": ("one-run",)}
+_WHY = {
+    ("one-run", "clopper-pearson"):
+        "the canaries of one run share its noise, so their scores are not independent and a "
+        "binomial (Clopper-Pearson) count of them has no guaranteed coverage; use method='one-run' "
+        "(Steinke, Nasr & Jagielski 2023), valid for canaries included independently with "
+        "probability 1/2",
+    ("one-run", "conditional-ratio"):
+        "the conditional ratio test needs independent scores (Poisson counts), which one run does "
+        "not give; use method='one-run'",
+    ("independent-runs", "one-run"):
+        "the one-run bound relies on each canary's inclusion being an independent fair coin in one "
+        "run; for scores of independent runs use method='clopper-pearson'",
+}
+
+
+def _scores(values: Any, name: str) -> np.ndarray:
+    array = check_real_array(values, name, ndim=1, max_size=MAX_CANARIES)
+    return array
+
+
+def _check_thresholds(thresholds: Any) -> str | float:
+    if isinstance(thresholds, str):
+        return check_choice(thresholds, "thresholds", THRESHOLD_STRATEGIES)
+    return check_real(thresholds, "thresholds")
+
+
+def _claim(epsilon: Any, delta: float, claim: Any) -> ScoreClaim | None:
+    if epsilon is not None and claim is not None:
+        raise DpverifyValueError(f"epsilon={epsilon!r} and claim={claim!r}: give the claim one way, "
+                                 f"epsilon (with delta) or claim=")
+    if epsilon is not None:
+        return read_claim((check_epsilon(epsilon), delta))
+    return None if claim is None else read_claim(claim)
+
+
+def _method(method: str, design: str, delta: float, thresholds: str | float) -> str:
+    method = check_choice(method, "method", SCORE_METHODS)
+    if method == "auto":
+        return _VALID[design][0]
+    if method not in _VALID[design]:
+        raise UnsupportedError(f"method={method!r} is not valid for design={design!r}: "
+                               f"{_WHY[(design, method)]}")
+    if method == "conditional-ratio":
+        if delta != 0.0:
+            raise UnsupportedError(f"method='conditional-ratio' bounds p/p' (pure epsilon-DP); "
+                                   f"delta={delta!r} must be 0 for it")
+        if thresholds == "bonferroni":
+            raise UnsupportedError("method='conditional-ratio' needs a threshold fixed before the "
+                                   "counts (thresholds='split' or a number), not 'bonferroni'")
+    return method
+
+
+def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float | None = None,
+                 delta: float = 0.0, claim: Any = None, method: str = "auto",
+                 thresholds: Any = "bonferroni", confidence: float = 0.95,
+                 seed: Any = None) -> ScoreAuditReport:
+    """Certify a lower bound on ε from canary scores, and test a claim against it.
+
+    Parameters
+    ----------
+    in_scores, out_scores
+        Scores of canaries included in training and of canaries held out (higher:
+        more likely included; negate a loss). One-dimensional, finite.
+    design
+        ``"independent-runs"`` (every score from its own independent run) or
+        ``"one-run"`` (all canaries in one run, each included independently with
+        probability ½ — :func:`~dpverify.auditing.scores.training.audit_training`
+        draws that lottery itself). Required: it decides which bounds are valid.
+    epsilon, delta
+        A claimed (ε, δ) (``epsilon=None``: no claim, or ``claim=``). ``delta`` is
+        also the δ at which ``epsilon_lower_bound`` is stated.
+    claim
+        Instead of ``epsilon``: an (ε, δ) pair, ``PureDP``, ``ApproxDP``, ``ZCDP``,
+        ``RDPCurve``, ``PrivacyProfile``, ``PrivacyLossDistribution``, a
+        ``PrivacyAccountant`` (e.g. the training run's own), or a trade-off function
+        ``α ↦ β``. Independent runs test every certified (FPR, TPR) point against
+        that exact curve; one run tests the claim's ε at ``delta``.
+    method
+        ``"auto"`` (the design's default), ``"clopper-pearson"``,
+        ``"conditional-ratio"`` (δ = 0, a fixed or split threshold), ``"one-run"``.
+    thresholds
+        Independent runs: ``"bonferroni"`` (a fixed grid of ranks, one
+        Bonferroni split), ``"split"`` (half the scores choose one threshold), or a
+        number (guess *in* when score ≥ it, fixed in advance). One run:
+        ``"bonferroni"`` (a fixed grid of ``(k+, k−)``, one Bonferroni split) or
+        ``"split"`` (half of the canaries choose ``(k+, k−)``, the other half
+        certify it at the whole level — often tighter at δ > 0, where the
+        Bonferroni split costs most).
+    confidence
+        Probability in [0.5, 1) that the whole audit's bound holds.
+    seed
+        Seeds the tie-breaking order, the split and the Poisson subsets.
+
+    Returns
+    -------
+    ScoreAuditReport
+        ``violation`` is true only when the certified bound refutes the claim.
+
+    Notes
+    -----
+    **Soundness.** Under the stated design, with probability at least
+    ``confidence``, ``epsilon_lower_bound`` is at most the smallest ε for which
+    the run is (ε, δ)-DP in each canary, and a true claim is flagged with
+    probability at most ``1 − confidence`` (``docs/proofs/auditing.md``
+    §14–15). With ``thresholds="split"`` and δ = 0, ``method="auto"`` adds the
+    conditional ratio test (90 % of the budget) where it is the tighter one.
+
+    References: Jagielski, Ullman & Oprea 2020; Nasr et al. 2021, 2023;
+    Steinke, Nasr & Jagielski 2023; Dong, Roth & Su 2022.
+
+    Examples
+    --------
+    Gaussian scores shifted by 2 (a 2-GDP canary, ε ≈ 6.2 at δ = 1e-5) against a
+    claimed ε = 1, over 2,000 independent runs per side:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> report = audit_scores(rng.normal(2, 1, 2000), rng.normal(0, 1, 2000),
+    ...                       design="independent-runs", epsilon=1.0, delta=1e-5, seed=0)
+    >>> report.violation, 1.0 < report.epsilon_lower_bound < 6.2
+    (True, True)
+    """
+    start = time.perf_counter()
+    in_scores = _scores(in_scores, "in_scores")
+    out_scores = _scores(out_scores, "out_scores")
+    design = check_choice(design, "design", DESIGNS)
+    delta = check_delta(delta)
+    confidence = check_confidence(confidence)
+    seed = check_seed(seed)
+    thresholds = _check_thresholds(thresholds)
+    read = _claim(epsilon, delta, claim)
+    if read is not None and read.pair is not None and epsilon is None:
+        delta = read.pair[1]  # an (ε, δ) claim is audited at its own δ
+    auto = method == "auto"
+    method = _method(method, design, delta, thresholds)
+    failure = 1.0 - confidence
+    rng = np.random.default_rng(seed)
+    common = dict(design=design, method=method, confidence=confidence, delta=delta,
+                  in_canaries=int(in_scores.size), out_canaries=int(out_scores.size),
+                  claim=None if read is None else read.description, seed=seed,
+                  in_scores=in_scores, out_scores=out_scores)
+    if design == "one-run":
+        return _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start, common)
+    return _independent(in_scores, out_scores, read, delta, thresholds, failure, rng, start, common,
+                        auto)
+
+
+def _claimed_epsilon(read: ScoreClaim | None, delta: float) -> float | None:
+    if read is None:
+        return None
+    if read.pair is None and read.epsilon_of is None:
+        return None
+    return read.epsilon_at(delta)
+
+
+def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start,
+             common) -> ScoreAuditReport:
+    if thresholds not in ("bonferroni", "split"):
+        raise value_error("thresholds", thresholds,
+                          "'bonferroni' or 'split' for design='one-run' (its guesses are the top "
+                          "k+ and bottom k- scores: a fixed grid of them with one Bonferroni "
+                          "split, or one pair chosen on half of the canaries)")
+    claimed = _claimed_epsilon(read, delta)
+    if read is not None and claimed is None:
+        raise UnsupportedError(
+            f"design='one-run' tests an (epsilon, delta) claim; the claim {read.description} is a "
+            f"trade-off function only (give its PrivacyProfile, PLD or accountant)")
+    if in_scores.size + out_scores.size < 2:
+        raise value_error("in_scores", f"<{in_scores.size} scores>",
+                          "with out_scores at least 2 canaries in all")
+    compute = one_run_bound if thresholds == "bonferroni" else one_run_split_bound
+    bound = compute(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng)
+    violation = None if claimed is None else bound.epsilon_lower_bound > claimed
+    return ScoreAuditReport(
+        epsilon_lower_bound=bound.epsilon_lower_bound, violation=violation,
+        thresholds=thresholds, bounds=bound.candidates, seconds=time.perf_counter() - start,
+        threshold=bound.upper_threshold, lower_threshold=bound.lower_threshold,
+        in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
+        guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
+        claimed_epsilon=claimed, **common)
+
+
+def _fixed_threshold(in_scores, out_scores, delta, failure, thresholds, rng):
+    """The threshold (fixed, or chosen on a random half) and the scores that certify it."""
+    if thresholds != "split":
+        return "fixed", float(thresholds), in_scores, out_scores
+    if in_scores.size < 4 or out_scores.size < 4:
+        raise value_error("in_scores", f"<{in_scores.size} and {out_scores.size} scores>",
+                          "at least 4 scores per side for thresholds='split'")
+    order_in, order_out = rng.permutation(in_scores.size), rng.permutation(out_scores.size)
+    half_in, half_out = in_scores.size // 2, out_scores.size // 2
+    threshold = split_threshold(in_scores[order_in[:half_in]], out_scores[order_out[:half_out]],
+                                delta=delta, failure_probability=failure)
+    return "split", threshold, in_scores[order_in[half_in:]], out_scores[order_out[half_out:]]
+
+
+def _independent(in_scores, out_scores, read, delta, thresholds, failure, rng, start, common,
+                 auto: bool) -> ScoreAuditReport:
+    method = common["method"]
+    ratio = None
+    if thresholds == "bonferroni":
+        label = "bonferroni"
+        bounds = grid_bounds(in_scores, out_scores, failure_probability=failure)
+    else:
+        label, threshold, certify_in, certify_out = _fixed_threshold(
+            in_scores, out_scores, delta, failure, thresholds, rng)
+        # the ratio test: asked for, or (auto) at delta = 0 where it is the tighter bound
+        share = 1.0 if method == "conditional-ratio" else (
+            RATIO_SHARE if auto and delta == 0.0 else 0.0)
+        if share < 1.0:
+            bounds = threshold_bounds(certify_in, certify_out, threshold,
+                                      failure_probability=failure * (1 - share))
+        else:  # the ratio test alone: the rates are not certified
+            bounds = ThresholdBounds(np.array([threshold]), np.zeros(1, dtype=np.int64),
+                                     np.zeros(1, dtype=np.int64), np.zeros(1), np.ones(1), 0)
+        if share > 0.0:
+            ratio = ratio_bound(certify_in, certify_out, threshold,
+                                failure_probability=failure * share, rng=rng)
+            if ratio is None and method == "conditional-ratio":
+                raise value_error("in_scores", f"<{certify_in.size} certifying scores>",
+                                  "enough certifying scores per side for Poisson subsets "
+                                  "(n - 4 sqrt(n) >= 10, about 30)")
+            if ratio is not None and method != "conditional-ratio":
+                common = {**common, "method": "clopper-pearson+conditional-ratio"}
+    index, epsilon = best_threshold(bounds, delta)
+    if ratio is not None:
+        epsilon = max(epsilon, ratio)
+    claimed = _claimed_epsilon(read, delta)
+    violation = None
+    if read is not None:
+        violation = bool(curve_violated(bounds, read).any()) or (
+            claimed is not None and epsilon > claimed)
+    return ScoreAuditReport(
+        epsilon_lower_bound=epsilon, violation=violation, thresholds=label,
+        bounds=bounds.bounds + (2 if ratio is not None else 0),
+        seconds=time.perf_counter() - start, threshold=float(bounds.thresholds[index]),
+        tpr_lower=float(bounds.tpr_lower[index]), fpr_upper=float(bounds.fpr_upper[index]),
+        claimed_epsilon=claimed, ratio_epsilon=ratio, **common)

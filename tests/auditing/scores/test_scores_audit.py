@@ -1,0 +1,218 @@
+"""audit_scores: designs, methods, claims, refusals, and false-alarm rates at each design."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from dpverify import ApproxDP, PureDP
+from dpverify.auditing import audit_scores
+from dpverify.errors import UnsupportedError
+
+
+def _not_above(false_alarms: int, audits: int, confidence: float) -> bool:
+    """A one-sided binomial test at level 1e-3: the rate is not significantly above 1 − confidence."""
+    return stats.binom.sf(false_alarms - 1, audits, 1 - confidence) >= 1e-3
+
+
+def _gaussian_tradeoff(mu: float):
+    """μ-GDP's trade-off curve Φ(Φ⁻¹(1 − α) − μ) (Dong, Roth & Su 2022, Def. 2.5), lowered by 1e-12."""
+    return lambda alpha: np.maximum(stats.norm.cdf(stats.norm.isf(alpha) - mu) - 1e-12, 0.0)
+
+
+def _rr_scores(epsilon: float, included: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Randomized response on the inclusion bit: the score is the bit, kept w.p. e^ε/(1+e^ε)."""
+    keep = rng.random(included.size) < math.exp(epsilon) / (1 + math.exp(epsilon))
+    return np.where(keep, included, ~included).astype(float)
+
+
+# --------------------------------------------------------------------------- behaviour
+def test_a_leaky_gaussian_canary_is_flagged_in_both_designs() -> None:
+    rng = np.random.default_rng(1)
+    report = audit_scores(rng.normal(3, 1, 1000), rng.normal(0, 1, 1000),
+                          design="independent-runs", epsilon=1.0, delta=1e-5, seed=0)
+    assert report.violation and report.tpr_lower > 0 and report.fpr_upper < 1
+    included = rng.random(1000) < 0.5
+    scores = rng.normal(0, 1, 1000) + 3 * included
+    one = audit_scores(scores[included], scores[~included], design="one-run", epsilon=1.0, seed=0)
+    assert one.violation and one.guesses == one.in_guesses + one.out_guesses
+    assert one.correct_guesses <= one.guesses
+
+
+def test_both_tails_are_used_in_one_run() -> None:
+    """Scores informative only in the low tail (excluded canaries score low): k- guesses certify."""
+    rng = np.random.default_rng(2)
+    included = rng.random(2000) < 0.5
+    scores = np.where(included, rng.normal(0, 1, 2000), rng.normal(-4, 1, 2000) * (
+        rng.random(2000) < 0.5))
+    report = audit_scores(scores[included], scores[~included], design="one-run", seed=0)
+    assert report.out_guesses > 0 and report.epsilon_lower_bound > 0.5
+
+
+def test_same_seed_same_report() -> None:
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(1, 1, 300), rng.normal(0, 1, 300)
+    first = audit_scores(a, b, design="independent-runs", thresholds="split", seed=5)
+    again = audit_scores(a, b, design="independent-runs", thresholds="split", seed=5)
+    assert first.to_dict() | {"seconds": 0} == again.to_dict() | {"seconds": 0}
+
+
+def test_claim_forms_agree_for_one_pair() -> None:
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(2, 1, 500), rng.normal(0, 1, 500)
+    reports = [audit_scores(a, b, design="independent-runs", seed=0, **kwargs) for kwargs in
+               ({"epsilon": 1.0, "delta": 1e-3}, {"claim": (1.0, 1e-3)},
+                {"claim": ApproxDP(1.0, 1e-3)})]
+    assert len({(r.epsilon_lower_bound, r.violation) for r in reports}) == 1
+
+
+def test_exact_gaussian_curve_catches_what_its_epsilon_delta_point_misses() -> None:
+    """A 1-GDP claim read as its exact curve is refuted by 2-GDP scores; one (ε, δ) of it is weaker."""
+    from dpverify.accountants.pld import PrivacyLossDistribution
+
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(2, 1, 3000), rng.normal(0, 1, 3000)
+    curve = audit_scores(a, b, design="independent-runs", claim=_gaussian_tradeoff(1.0), seed=0)
+    assert curve.violation
+    pld = PrivacyLossDistribution.from_gaussian(1.0)
+    via_pld = audit_scores(a, b, design="independent-runs", claim=pld, delta=1e-3, seed=0)
+    assert via_pld.violation and via_pld.claimed_epsilon == pytest.approx(
+        pld.epsilon_for_delta(1e-3))
+
+
+def test_accountant_claim_in_one_run() -> None:
+    from dpverify.accountants import PrivacyAccountant
+
+    accountant = PrivacyAccountant()
+    for _ in range(10):
+        accountant.step(noise_multiplier=4.0, sample_rate=0.5)
+    rng = np.random.default_rng(6)
+    included = rng.random(4000) < 0.5
+    scores = rng.normal(0, 1, 4000) + 4.0 * included
+    report = audit_scores(scores[included], scores[~included], design="one-run",
+                          claim=accountant, delta=1e-5, seed=0)
+    assert report.claimed_epsilon == pytest.approx(accountant.get_epsilon(1e-5))
+    assert report.violation
+
+
+@pytest.mark.parametrize(("design", "method", "reason"), [
+    ("one-run", "clopper-pearson", "not independent"),
+    ("one-run", "conditional-ratio", "independent scores"),
+    ("independent-runs", "one-run", "fair coin"),
+])
+def test_methods_invalid_for_the_design_are_refused_with_the_reason(design, method, reason) -> None:
+    with pytest.raises(UnsupportedError, match=reason):
+        audit_scores([1.0, 2.0, 3.0], [0.0, 1.0, 2.0], design=design, method=method)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"design": "one-runs"}, "design"),
+    ({"design": "one-run", "confidence": 0.3}, "confidence"),
+    ({"design": "one-run", "delta": 1.5}, "delta"),
+    ({"design": "one-run", "thresholds": 0.5}, "thresholds"),
+    ({"design": "independent-runs", "thresholds": "best"}, "thresholds"),
+    ({"design": "independent-runs", "epsilon": 1.0, "claim": PureDP(1.0)}, "one way"),
+    ({"design": "independent-runs", "method": "conditional-ratio", "delta": 1e-5,
+      "thresholds": 0.0}, "delta"),
+    ({"design": "independent-runs", "method": "conditional-ratio"}, "bonferroni"),
+    ({"design": "independent-runs", "claim": "1-DP"}, "claim"),
+])
+def test_bad_input_names_the_parameter(kwargs, match) -> None:
+    with pytest.raises((ValueError, TypeError, UnsupportedError), match=match):
+        audit_scores([1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0], **kwargs)
+
+
+@pytest.mark.parametrize("bad", [[], [[1.0]], [math.nan], ["a"]])
+def test_bad_scores_are_refused(bad) -> None:
+    with pytest.raises((ValueError, TypeError), match="in_scores"):
+        audit_scores(bad, [0.0], design="independent-runs")
+
+
+def test_one_run_refuses_a_bare_tradeoff_function() -> None:
+    with pytest.raises(UnsupportedError, match="trade-off function"):
+        audit_scores([1.0, 2.0], [0.0, 1.0], design="one-run", claim=_gaussian_tradeoff(1.0))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(-5, 5), min_size=1, max_size=40),
+       st.lists(st.floats(-5, 5), min_size=1, max_size=40),
+       st.sampled_from(["one-run", "independent-runs"]))
+def test_identical_laws_certify_little_and_bounds_are_finite_floats(a, b, design) -> None:
+    report = audit_scores(a, b, design=design, seed=0)
+    assert report.epsilon_lower_bound >= 0.0 and not math.isnan(report.epsilon_lower_bound)
+    assert report.to_dict()["design"] == design
+
+
+# --------------------------------------------------------------------------- false alarms
+AUDITS = 200
+
+
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split", 0.5])
+def test_independent_runs_gaussian_false_alarms_at_most_one_minus_confidence(thresholds) -> None:
+    """200 audits of 1-GDP scores against the exact 1-GDP curve (a tight, true claim)."""
+    rng = np.random.default_rng(10)
+    alarms = sum(audit_scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300),
+                              design="independent-runs", claim=_gaussian_tradeoff(1.0),
+                              thresholds=thresholds, seed=i).violation for i in range(AUDITS))
+    assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split", 0.5])
+def test_independent_runs_randomized_response_false_alarms(thresholds) -> None:
+    """Randomized response scores (all tied at 0 or 1) against its exact PureDP(ε) claim."""
+    rng = np.random.default_rng(11)
+    epsilon, alarms = 1.0, 0
+    for i in range(AUDITS):
+        a = _rr_scores(epsilon, np.ones(300, dtype=bool), rng)
+        b = _rr_scores(epsilon, np.zeros(300, dtype=bool), rng)
+        alarms += audit_scores(a, b, design="independent-runs", epsilon=epsilon,
+                               thresholds=thresholds, seed=i).violation
+    assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
+def test_one_run_randomized_response_false_alarms(thresholds) -> None:
+    rng = np.random.default_rng(12)
+    epsilon, alarms = 1.0, 0
+    for i in range(AUDITS):
+        included = rng.random(500) < 0.5
+        scores = _rr_scores(epsilon, included, rng) + 1e-3 * rng.random(500)
+        alarms += audit_scores(scores[included], scores[~included], design="one-run",
+                               epsilon=epsilon, thresholds=thresholds, seed=i).violation
+    assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
+def test_one_run_gaussian_with_delta_false_alarms(thresholds) -> None:
+    """One-run, δ > 0: 2-GDP canaries against the exact ε(δ = 1e-3) of 2-GDP."""
+    from dpverify.accountants.pld import PrivacyLossDistribution
+
+    epsilon = PrivacyLossDistribution.from_gaussian(0.5).epsilon_for_delta(1e-3)
+    rng = np.random.default_rng(13)
+    alarms = 0
+    for i in range(100):
+        included = rng.random(400) < 0.5
+        scores = rng.normal(0, 1, 400) + 2.0 * included
+        alarms += audit_scores(scores[included], scores[~included], design="one-run",
+                               epsilon=epsilon, delta=1e-3, thresholds=thresholds,
+                               seed=i).violation
+    assert _not_above(alarms, 100, 0.95), alarms
+
+
+def test_the_false_alarm_test_can_fail() -> None:
+    """The same test rejects an auditor that takes the best of many thresholds uncorrected."""
+    from dpverify.auditing.scores._independent import _plug_in_epsilons, grid_bounds
+
+    rng = np.random.default_rng(14)
+    alarms = 0
+    for _ in range(AUDITS):
+        a, b = rng.normal(0, 1, 300), rng.normal(0, 1, 300)  # identical laws: ε = 0
+        bounds = grid_bounds(a, b, failure_probability=0.05 * 2 * 200)  # no Bonferroni
+        alarms += bool(_plug_in_epsilons(bounds.tpr_lower, bounds.fpr_upper, 0.0).max() > 0.0)
+    assert not _not_above(alarms, AUDITS, 0.95)
