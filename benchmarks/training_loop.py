@@ -8,9 +8,11 @@ Run on demand (not part of the test suite)::
 DP-SGD at q = 256/60000, σ = 1.1, δ = 1e-5 (60 epochs = 14,062 steps), side by side:
 
 * a loop of 14,062 steps with ``get_epsilon`` after **every** step, and after every 100th;
-* a 60-σ epoch schedule (σ from 0.8 to 2.0, 234 steps each): one query at the end;
+* a 60-σ epoch schedule (σ from 0.8 to 2.0, 234 steps each, added epoch by epoch in each
+  tool's way of composing n identical steps): one query at the end;
 * "how many more steps fit ε = 3": dpverify's ``remaining_steps`` after 1,000 steps; the
-  peers by the same bracketing over the count (doubling, then bisection) on their accountants.
+  peers by the same bracketing over the count (doubling, then bisection), each count on a
+  fresh accountant given its steps at once.
 
 Tools: dpverify's ``PrivacyAccountant`` (PLD and RDP), dp_accounting's ``PLDAccountant`` and
 ``RdpAccountant`` (one composition per step, as a loop would call them), and Opacus's RDP
@@ -50,10 +52,13 @@ OPACUS_ORDERS = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64))
 
 # ---------------------------------------------------------------------------- one accountant API
 class _Loop:
-    """What a training loop needs of an accountant: add one step, ask ε."""
+    """What a training loop needs of an accountant: add one step, ask ε; and ``steps(σ, n)``,
+    n steps at once (a known schedule: each tool's own way to compose n identical steps)."""
 
-    def __init__(self, step: Callable[[float], None], epsilon: Callable[[], float]) -> None:
+    def __init__(self, step: Callable[[float], None], epsilon: Callable[[], float],
+                 steps: Callable[[float, int], None] | None = None) -> None:
         self.step, self.epsilon = step, epsilon
+        self.steps = steps or (lambda sigma, count: [step(sigma) for _ in range(count)])
 
 
 def _dpverify(method: str) -> _Loop:
@@ -70,10 +75,11 @@ def _dp_accounting(kind: str) -> _Loop:
     accountant = (pld_privacy_accountant.PLDAccountant() if kind == "pld"
                   else rdp_privacy_accountant.RdpAccountant())
 
-    def step(sigma: float) -> None:
-        accountant.compose(dp_accounting.PoissonSampledDpEvent(RATE, dp_accounting.GaussianDpEvent(sigma)))
+    def event(sigma: float):
+        return dp_accounting.PoissonSampledDpEvent(RATE, dp_accounting.GaussianDpEvent(sigma))
 
-    return _Loop(step, lambda: accountant.get_epsilon(DELTA))
+    return _Loop(lambda sigma: accountant.compose(event(sigma)), lambda: accountant.get_epsilon(DELTA),
+                 lambda sigma, count: accountant.compose(event(sigma), count))
 
 
 def _opacus_analysis():
@@ -90,18 +96,18 @@ def _opacus() -> _Loop:
     analysis = _opacus_analysis()
     history: list[list] = []
 
-    def step(sigma: float) -> None:
+    def steps(sigma: float, count: int = 1) -> None:
         if history and history[-1][0] == sigma:
-            history[-1][2] += 1
+            history[-1][2] += count
         else:
-            history.append([sigma, RATE, 1])
+            history.append([sigma, RATE, count])
 
     def epsilon() -> float:
         rdp = sum(analysis.compute_rdp(q=q, noise_multiplier=s, steps=n, orders=OPACUS_ORDERS)
                   for s, q, n in history)
         return float(analysis.get_privacy_spent(orders=OPACUS_ORDERS, rdp=rdp, delta=DELTA)[0])
 
-    return _Loop(step, epsilon)
+    return _Loop(steps, epsilon, steps)
 
 
 def _opacus_installed() -> bool:
@@ -162,13 +168,13 @@ def query_loop(every: int, budget: float) -> list[str]:
 
 
 def schedule(budget: float) -> list[str]:
-    rows = [f"\n### a {len(SCHEDULE)}-σ epoch schedule ({EPOCH_STEPS} steps each), one query", *_HEADER]
+    rows = [f"\n### a {len(SCHEDULE)}-σ epoch schedule ({EPOCH_STEPS} steps each), composed and one query",
+            *_HEADER]
     for name, make in _tools():
+        clock = _Clock()   # composing and the query: a peer may compose when told, we when asked
         loop = make()
         for sigma in SCHEDULE:
-            for _ in range(EPOCH_STEPS):
-                loop.step(sigma)
-        clock = _Clock()
+            loop.steps(sigma, EPOCH_STEPS)
         epsilon = loop.epsilon()
         rows.append(_row(name, epsilon, 1, clock(), True))
     return rows
@@ -181,8 +187,7 @@ def _bracketing(make: Callable[[], _Loop], done: int, budget: float) -> tuple[in
     def meets(more: int) -> bool:
         nonlocal queries
         loop = make()
-        for _ in range(done + more):
-            loop.step(SIGMA)
+        loop.steps(SIGMA, done + more)
         queries += 1
         return loop.epsilon() <= BUDGET_EPSILON
 

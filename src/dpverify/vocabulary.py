@@ -310,7 +310,7 @@ GENERAL: dict[str, str] = {
     "design": "how canary scores were produced: 'independent-runs' (each from its own run) or "
               "'one-run' (all canaries in one run, each included with probability 1/2)",
     "thresholds": "how a score audit chooses thresholds: 'bonferroni', 'split' or one fixed number",
-    "threshold": "a score threshold: guess 'in' when score >= threshold",
+    "threshold": "a cut-off value: a score at or above it is guessed 'in' (a report above it is counted)",
     "lower_threshold": "one run: the score at or below which the audit guessed 'out'",
     "tpr_lower": "certified lower bound on a rule's true-positive rate",
     "fpr_upper": "certified upper bound on a rule's false-positive rate",
@@ -544,7 +544,6 @@ BANDITS: dict[str, str] = {
     "authority": "the result that decides a claim when it is not the check shown (a full-scale run, a test)",
     "report_format": "file format of a claims report: 'md', 'html' or 'json'",
     "paper_reports": "claims reports of several papers (one PaperReport each)",
-    "threshold": "the value above which reports are counted",
     "others": "the value every other user holds in a neighbouring pair",
     "composition_delta": "the slack δ' of advanced composition",
     # --- the command line (CLI spellings of library words, as ``out`` is ``out_dir``) ------
@@ -564,7 +563,6 @@ RESULTS: dict[str, str] = {
     "type": "the kind of a JSON record: which guarantee, request or result class it holds",
     "calibrate": "the quantity a DP-SGD command solved for ('epsilon' or 'noise_multiplier')",
     "claim_met": "whether the guarantee reached is within the requested budget",
-    "claimed_epsilon": "the ε the audited mechanism claims (the null hypothesis of the audit)",
     "protocols": "secure-aggregation protocols compared by a plan, one record each",
     "release": "index of one release (one shuffled batch) in a plan's schedule",
     "releases": "number of releases a plan makes within the horizon",

@@ -38,8 +38,8 @@ def _run(bug: str | None = None, *, canaries: int = 200, seed: int = 0, canary_t
 
 def test_claimed_epsilon_is_the_accountants() -> None:
     config = DPSGDConfig(**SMALL)
-    assert config.claimed_epsilon == dp_sgd_epsilon(1.5, 1e-5, sampling_probability=0.05,
-                                                     steps=400)
+    assert config.claimed_epsilon == dp_sgd_epsilon(noise_multiplier=1.5, delta=1e-5,
+                                                     sampling_probability=0.05, steps=400)
 
 
 def test_reference_noise_is_sigma_c_on_the_sum() -> None:

@@ -19,6 +19,10 @@ def _run(stream, rng):
     return [int(rng.random() < (0.75 if stream else 0.25))]
 
 
+def _release(data, rng):
+    return data + rng.random()
+
+
 def _first(transcript):
     return transcript[0]
 
@@ -90,6 +94,9 @@ ROWS = {
                                allow_infinite=True),
     "delta_lower_bound": Row(MODULE.delta_lower_bound,
                              {"p_lower": 0.5, "p_prime_upper": 0.1, "epsilon": 0.5}),
+    # issue 26: a one-output-per-call mechanism as a sampler (nothing is drawn until it is called)
+    "sampler_from_calls": Row(MODULE.sampler_from_calls, {"function": _release},
+                              kinds={"seeding": "any"}),  # a name or any seeding callable
 }
 NOT_FUZZED = {"FAMILIES": "a tuple constant"}
 

@@ -157,7 +157,7 @@ class DPSGDConfig:
     @functools.cached_property
     def claimed_epsilon(self) -> float:
         """ε at :attr:`delta` by dpverify's DP-SGD accountant (PLD, add/remove), rounded up."""
-        return dp_sgd_epsilon(self.noise_multiplier, self.delta,
+        return dp_sgd_epsilon(noise_multiplier=self.noise_multiplier, delta=self.delta,
                               sampling_probability=self.sampling_probability, steps=self.steps)
 
 

@@ -69,7 +69,8 @@ def test_numpy_and_int_steps_take_the_o1_path(convert):
     accountant = PrivacyAccountant("rdp", orders=(2.0, 8.0))
     for _ in range(100_000):
         accountant.step(noise_multiplier=sigma, sample_rate=rate)
-    assert len(accountant.history) == 1   # merged: the O(1) path (timing lives in benchmarks/) and accountant.history[0][1] == 100_000
+    # merged into one entry: the O(1) path (timing lives in benchmarks/)
+    assert len(accountant.history) == 1 and accountant.history[0][1] == 100_000
     event = accountant.history[0][0]
     assert type(event.sampling_probability) is float and type(event.event.mechanism.sigma) is float
     direct = PrivacyAccountant("rdp", orders=(2.0, 8.0)).compose(

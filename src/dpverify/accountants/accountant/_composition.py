@@ -31,9 +31,10 @@ def compose_counted(method: str, values: Sequence[Any], counts: Sequence[int]) -
     """
     if method == "pld":
         return compose_plds(list(values), counts=list(counts))
-    if method == "rdp":
-        return compose_rdp([scale_rdp(value, count) if count > 1 else value
-                            for value, count in zip(values, counts)])
+    if method == "rdp":   # one curve is its own composition (the exact sum of one term)
+        curves = [scale_rdp(value, count) if count > 1 else value
+                  for value, count in zip(values, counts)]
+        return curves[0] if len(curves) == 1 else compose_rdp(curves)
     parts = [_scaled_zcdp(value, count) for value, count in zip(values, counts)]
     return parts[0] if len(parts) == 1 else compose_zcdp(parts)
 

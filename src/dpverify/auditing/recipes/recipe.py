@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dpverify._record_validation import check_record
+from dpverify._validation import value_error
 from dpverify.auditing.adapters import CallSampler
 from dpverify.auditing.audit import audit
 from dpverify.auditing.report import AuditReport
@@ -45,6 +47,11 @@ class Recipe:
     x_prime: Any
     guarantee: PureDP | ApproxDP
     neighbouring: str = "replace-one"
+
+    def __post_init__(self) -> None:
+        check_record(self)
+        if self.neighbouring not in ("replace-one", "add-remove"):
+            raise value_error("neighbouring", self.neighbouring, "'replace-one' or 'add-remove'")
 
     def audit(self, *, epsilon: float | None = None, delta: float | None = None,
               **options: Any) -> AuditReport:
