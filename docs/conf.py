@@ -1,4 +1,8 @@
-"""Sphinx configuration for dpverify's API reference.
+"""Sphinx configuration for dpverify's documentation site.
+
+The site: the user guide (``docs/guide/``, MyST Markdown; its examples are run by
+``tests/test_readme.py``), the notebooks rendered with their stored outputs, the API
+reference, the proof notes, the claims reports and the changelog.
 
 Build locally (the ``docs`` extra installs Sphinx, numpydoc and myst-parser)::
 
