@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from dpverify._record_validation import check_record
-from dpverify._validation import check_callable
+from dpverify._validation import check_callable, check_choice
 from dpverify.auditing.events._statistics import Identity
 
-__all__ = ["OutputEvent", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
+__all__ = ["FAMILIES", "EVENT_FAMILIES", "OutputEvent", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
            "conditional_prediction",
            "predicted_at",
            "pick", "candidates", "cut_grid", "le_counts", "format_value", "threshold_family"]
@@ -35,6 +35,12 @@ PER_FAMILY = 2
 #: true 0.25, in 3 of 8 searches); three over-penalised the smallest good sets of a
 #: likelihood-ratio order (SVT4: top 1 passed over for top 2). Two does neither.
 GUARD_SIGMAS = 2.0
+
+
+#: The event search's families (``search_events(families=...)``).
+FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "sentinel", "float")
+#: The family of an event: one of :data:`FAMILIES`, or ``"user"`` (events the user supplied).
+EVENT_FAMILIES = (*FAMILIES, "user")
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +65,7 @@ class OutputEvent:
     def __post_init__(self) -> None:
         check_record(self)
         check_callable(self.statistic, "statistic", "a statistic: outputs -> values")
+        check_choice(self.family, "family", EVENT_FAMILIES)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         values = self.statistic(np.asarray(samples))

@@ -14,6 +14,7 @@ import numpy as np
 
 from dpverify._deprecation import renamed_parameters
 from dpverify.auditing.events._candidates import (
+    FAMILIES,
     Candidate,
     OutputEvent,
     Plan,
@@ -27,7 +28,6 @@ from dpverify.auditing.events._vector_families import classifier_family, is_mixe
 
 __all__ = ["FAMILIES", "PER_DIRECTION", "MAX_PER_DIRECTION", "search_events", "user_events"]
 
-FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "sentinel", "float")
 #: Candidates certified per direction in a one-point audit.
 PER_DIRECTION = 3
 #: Hard cap per direction (curves): the Bonferroni count is at most 2 x 2 x this.
