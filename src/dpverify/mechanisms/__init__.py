@@ -15,6 +15,7 @@
 """
 
 from dpverify.mechanisms._noise_maps import (
+    MAX_BINOMIAL_TRIALS,
     binomial_noise_delta,
     discrete_gaussian_delta,
     discrete_laplace_delta,
@@ -115,6 +116,7 @@ __all__ = [
     "discrete_gaussian_delta",
     "discrete_gaussian_normaliser",
     "binomial_noise_delta",
+    "MAX_BINOMIAL_TRIALS",
     "skellam_rdp",
     "mixture_gaussian_delta",
     "mixture_gaussian_rdp",
