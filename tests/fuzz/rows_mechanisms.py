@@ -120,4 +120,6 @@ NOT_FUZZED: dict[str, str] = {
     "MAX_BINOMIAL_TRIALS": "an integer constant (the limit of binomial_noise_delta's trials)",
 }
 ROWS["binomial_noise_delta"] = Row(MODULE.binomial_noise_delta, {"trials": 40, "epsilon": 0.5})
-ROWS["discrete_gaussian_normaliser"] = Row(MODULE.discrete_gaussian_normaliser, {"sigma": 1.0})
+# Z ≈ σ√(2π) is a finite mpf beyond the float range above σ ≈ 7e307 (float() of it is inf)
+ROWS["discrete_gaussian_normaliser"] = Row(MODULE.discrete_gaussian_normaliser, {"sigma": 1.0},
+                                           allow_infinite=True)

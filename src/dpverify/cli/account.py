@@ -161,6 +161,10 @@ def _steps(args: argparse.Namespace) -> int:
     if steps < 1:
         raise value_error("epochs", args.epochs,
                           f">= the sampling probability ({rate}) for one step")
+    if steps > 2**63 - 1:  # the derived step count, named by the options the user typed
+        raise value_error("epochs", args.epochs, f"at most {(2**63 - 1) * rate:.3g} at "
+                          f"--sampling-probability {rate!r} (steps = floor(epochs / q) must be "
+                          "at most 2**63 - 1)")
     return steps
 
 
