@@ -215,3 +215,13 @@ def test_discrete_gaussian_normaliser_at_extreme_sigma() -> None:
     assert discrete_gaussian_normaliser(1e-300) == 1
     assert float(discrete_gaussian_normaliser(1e300)) == pytest.approx(1e300 * math.sqrt(2 * math.pi))
     assert float(discrete_gaussian_normaliser(1.0)) == pytest.approx(2.5066282880429, rel=1e-12)
+
+
+@pytest.mark.parametrize("x", [-1e-300, 0.5, [1.0, 2.5]])
+def test_integer_noise_refuses_a_non_integral_query(x) -> None:
+    """``sample(DiscreteGaussian(2), x=-1e-300)`` returned floats x + integer noise."""
+    from dpverify.mechanisms import DiscreteGaussian, sample
+
+    _refused(lambda: sample(DiscreteGaussian(2.0), x, rng=np.random.default_rng(0), size=2), "x")
+    assert sample(DiscreteGaussian(2.0), 2.0, rng=np.random.default_rng(0)) == pytest.approx(
+        round(sample(DiscreteGaussian(2.0), 2.0, rng=np.random.default_rng(0))))
