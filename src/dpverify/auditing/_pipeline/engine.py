@@ -38,7 +38,7 @@ from dpverify.auditing.estimators import (
 from dpverify.auditing.events import Candidate, output_kind, search_events, user_events
 from dpverify.errors import AuditError
 
-__all__ = ["Draw", "Counts", "Certifier", "run_search_and_count", "certified_bounds", "SEARCH_CAP",
+__all__ = ["Draw", "checked_output", "Counts", "Certifier", "run_search_and_count", "certified_bounds", "SEARCH_CAP",
            "count_chunk", "prefix_sizes", "PREFIX_SIGMAS", "PREFIX_MIN", "SEPARATE_SHARE"]
 
 #: ``draw(side, size)``: the next ``size`` outputs of side 0 (``x``) or 1 (``x'``). A draw may

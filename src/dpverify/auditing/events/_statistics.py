@@ -18,7 +18,9 @@ import numpy as np
 from scipy import optimize, special
 
 from dpverify._deprecation import renamed_parameters
-from dpverify.errors import AuditError
+from dpverify._record_validation import check_record
+from dpverify._validation import check_callable, shown
+from dpverify.errors import AuditError, DpverifyTypeError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins", "last_result",
            "CategoryValue", "MixedCoder", "FloatBits", "Projection", "CoordinateRatios", "recurring_values", "categorical_columns", "rows", "output_kind",
@@ -37,6 +39,9 @@ class Identity:
 
     description: str = "y"
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return np.asarray(samples, dtype=np.float64).reshape(len(samples))
 
@@ -47,6 +52,10 @@ class Indicator:
 
     function: Callable[[np.ndarray], Any]
     description: str
+
+    def __post_init__(self) -> None:
+        check_callable(self.function, "function", "an indicator: outputs -> truth values")
+        check_record(self)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         values = np.asarray(self.function(samples))
@@ -436,7 +445,13 @@ def output_kind(samples: np.ndarray) -> str:
     >>> output_kind(np.array([1, 2, 3])), output_kind(np.array([[0.5, 1.0]]))
     ('discrete scalar', 'continuous vector')
     """
+    if isinstance(samples, (str, bytes)) or samples is None:
+        raise DpverifyTypeError(f"samples={shown(samples)} must be an array of outputs")
     array = np.asarray(samples)
+    if array.dtype.kind not in "biuf" or array.ndim not in (1, 2):
+        raise DpverifyTypeError(f"samples={shown(samples)} must be a 1- or 2-dimensional array "
+                                f"of numbers (one row per output), not {array.dtype} of "
+                                f"{array.ndim} dimensions")
     shape = "scalar" if array.ndim == 1 or (array.ndim == 2 and array.shape[1] == 1) else "vector"
     if array.dtype.kind in "biu":
         return f"discrete {shape}"
