@@ -47,7 +47,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dpverify._validation import check_choice, check_instance, check_positive_int, shown, value_error
+from dpverify._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_instance,
+    check_int_at_least,
+    check_positive_int,
+    shown,
+    value_error,
+)
 from dpverify.bandits.environments import instance_family
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
 from dpverify.bandits.experiments.registry import EXPERIMENTS
@@ -61,7 +70,7 @@ from dpverify.bandits.instance_files import (
 from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.mab import ALGORITHM_NAMES
-from dpverify.errors import DpverifyTypeError
+from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
 __all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec", "RENAMED_OPTIONS"]
 
@@ -143,7 +152,11 @@ def load_sweep_spec(path: str | Path) -> SweepSpec:
     path = Path(check_instance(path, "path", (str, os.PathLike), "a TOML file path"))
     if not path.is_file():
         raise value_error("path", str(path), "an existing TOML file")
-    return sweep_spec_from_mapping(read_toml(path), base=path.parent, default_name=path.stem)
+    data = read_toml(path)
+    try:  # the whole spec is checked before anything runs; the message names the file and key
+        return sweep_spec_from_mapping(data, base=path.parent, default_name=path.stem)
+    except (DpverifyValueError, DpverifyTypeError) as error:
+        raise type(error)(f"{path}: {error}") from None
 
 
 def sweep_spec_from_mapping(data: dict[str, Any], *, base: Path = Path("."),
@@ -159,9 +172,13 @@ def sweep_spec_from_mapping(data: dict[str, Any], *, base: Path = Path("."),
                                panels=None if panels is None else tuple(panels))
     algorithms = tuple(_algorithm(a) for a in _list(data, "algorithms"))
     instances = [_instances(i, base) for i in _list(data, "instances")]
-    epsilons = [float(e) for e in _list(data, "epsilons")]
-    horizons = [check_positive_int(t, "horizons") for t in _list(data, "horizons")]
-    deltas = [float(d) for d in data.get("deltas", [1e-6])]
+    epsilons = [check_epsilon(e, f"epsilons[{i}]", allow_zero=False)
+                for i, e in enumerate(_list(data, "epsilons"))]
+    horizons = [check_positive_int(t, f"horizons[{i}]") for i, t in enumerate(_list(data, "horizons"))]
+    deltas = [check_delta(d, f"deltas[{i}]", allow_zero=False)
+              for i, d in enumerate(_list(data, "deltas") if "deltas" in data else [1e-6])]
+    runs = check_positive_int(data.get("runs", 20), "runs")
+    seed = check_int_at_least(data.get("seed", 0), "seed", 0)
     panels = []
     for label, family in instances:
         for horizon in horizons:
@@ -171,7 +188,7 @@ def sweep_spec_from_mapping(data: dict[str, Any], *, base: Path = Path("."),
                         f", δ={delta:g}" if len(deltas) > 1 else "")
                     panels.append(Panel(key, key, family, epsilon, horizon, algorithms, delta))
     return SweepSpec(name=str(data.get("name", default_name)), panels=tuple(panels),
-                     runs=data.get("runs", 20), seed=data.get("seed", 0),
+                     runs=runs, seed=seed,
                      kind=data.get("kind", "curves"), checkpoints=data.get("checkpoints", 200),
                      per_user=bool(data.get("per_user", False)),
                      description=str(data.get("description", "")), note=str(data.get("note", "")),
