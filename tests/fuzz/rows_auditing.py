@@ -164,13 +164,16 @@ ROWS.update({
     "audit_training": Row(MODULE.audit_training,
                           {"train": _train, "canaries": 200, "epsilon": 1.0, "delta": 0.0,
                            "seed": 0},
+                          # epsilon=None: the claim comes by claim= (or there is none)
                           kinds={"canaries": "count", "runs": "count", "claim": "any",
-                                 "executor": "any"},
+                                 "executor": "any", "epsilon": "any"},
                           avoid={"canaries": (10**8, 10**9), "runs": (10**8, 10**9)},
                           allow_infinite=True),
     "ScoreAuditReport": Row(MODULE.ScoreAuditReport, lambda: _fields(_SCORE_REPORT),
-                            kinds={"seconds": "positive", "in_scores": "any",
-                                   "out_scores": "any", "seed": "any", "claim": "any",
-                                   "threshold": "any", "lower_threshold": "any"},
+                            # violation: None when no claim was given
+                            kinds={"seconds": "positive", "in_scores": "array",
+                                   "out_scores": "array", "seed": "any", "claim": "any",
+                                   "threshold": "any", "lower_threshold": "any",
+                                   "violation": "any"},
                             allow_infinite=True),
 })
