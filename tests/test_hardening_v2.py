@@ -225,3 +225,16 @@ def test_integer_noise_refuses_a_non_integral_query(x) -> None:
     _refused(lambda: sample(DiscreteGaussian(2.0), x, rng=np.random.default_rng(0), size=2), "x")
     assert sample(DiscreteGaussian(2.0), 2.0, rng=np.random.default_rng(0)) == pytest.approx(
         round(sample(DiscreteGaussian(2.0), 2.0, rng=np.random.default_rng(0))))
+
+
+def test_an_audit_at_delta_near_one_says_why_no_event_was_found() -> None:
+    """Issue 28: ``audit(..., delta=0.9999999)`` ended in "the event search found no candidate
+    event" with no reason; the message now says what a violation at such a δ needs."""
+    from dpverify.auditing import audit
+    from dpverify.errors import AuditError
+
+    def laplace(x, size, rng):
+        return rng.laplace(x, 1.0, size)
+
+    with pytest.raises(AuditError, match=r"delta=0\.9999999 needs an event of probability above"):
+        audit(laplace, 0.0, 1.0, epsilon=1.0, delta=0.9999999, samples=10_000, seed=1)
