@@ -23,7 +23,7 @@ def test_bad_specs_name_the_key(bad, name) -> None:
 
 def test_a_spec_file_can_name_a_registered_experiment() -> None:
     spec = sweep_spec_from_mapping({"experiment": "chowdhury2023-fig1", "panels": ["b"],
-                                    "runs": 2, "scale": "quick", "seed": 4})
+                                    "runs": 2, "preset": "quick", "seed": 4})
     assert (spec.name, spec.runs, spec.seed) == ("chowdhury2023-fig1", 2, 4)
     assert [(p.key, p.horizon) for p in spec.panels] == [("b", 10 ** 5)]
 
