@@ -62,7 +62,7 @@ def _one_run_rows() -> None:
 def _fig1a(jobs: int) -> None:
     print(f"\n## Fig. 1 (a) in full: 4 algorithms × 20 runs, T = 10^6 (target < 120 s; jobs = {jobs})")
     start = time.perf_counter()
-    outcome = reproduce("chowdhury2023-fig1", scale="full", seed=0, panels=("a",), n_jobs=jobs)
+    outcome = reproduce("chowdhury2023-fig1", preset="full", seed=0, panels=("a",), n_jobs=jobs)
     seconds = time.perf_counter() - start
     for _, sims in outcome.results:
         for sim in sims:

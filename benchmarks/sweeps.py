@@ -5,7 +5,7 @@ Needs the ``dask`` extra for the Dask rows.
 
 Rows (same spec, same seeds, results checked bit-identical to the first row):
 
-* **local pool, cold** — ``sweep(experiment_spec("chowdhury2023-fig1", scale="full"),
+* **local pool, cold** — ``sweep(experiment_spec("chowdhury2023-fig1", preset="full"),
   n_jobs=J, cache=False)`` with no pool running: J spawned worker processes
   are started (and timed) by the call;
 * **Dask LocalCluster, cold** — the same with ``scheduler="local"``: a
@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--no-warm", action="store_true", help="only the cold rows and the cache")
     args = parser.parse_args()
     panels = None if args.panels is None else tuple(args.panels.split(","))
-    spec = experiment_spec("chowdhury2023-fig1", scale="full", runs=args.runs, panels=panels)
+    spec = experiment_spec("chowdhury2023-fig1", preset="full", runs=args.runs, panels=panels)
     print(f"# chowdhury2023-fig1, full scale: {len(spec.panels)} panels, {spec.tasks} runs, "
           f"{args.jobs} workers, {args.repeats} interleaved repeat(s)")
     try:
@@ -126,7 +126,7 @@ def main() -> None:
         dask = False
 
     # warm rows: every worker has imported dpverify and run a task before the timing starts
-    warm_up = experiment_spec("chowdhury2023-fig1", scale="full", runs=2, panels=("d",))
+    warm_up = experiment_spec("chowdhury2023-fig1", preset="full", runs=2, panels=("d",))
     rows: dict[str, list[tuple[float, float, float, bool, int]]] = {}
     reference = None
 

@@ -71,9 +71,12 @@ GARCELON = {"delta": 1e-6, "horizon": 10**4, "bits": 1, "dimension": 1,
             "randomization_probability": 0.5}
 FLIP = ("flip_probability", "randomization_probability")
 TOTAL = {"bits": 1, "dimension": 1, "delta": 1e-6, "delta_slack": 1e-6}
-_SCORE = ClassifierScore(centre=np.zeros(1), scale=np.ones(1), weights=np.zeros(2), bias=0.0,
-                         flags=((0, -1.0),), masked=(0,), masked_centre=np.zeros(1),
-                         masked_scale=np.ones(1))
+_SCORE_FIELDS = {"centre": np.zeros(1), "divisor": np.full(1, 2.0),
+                 "weights": np.array([1.0, 0.5, 0.0, 1.0, 0.0]),
+                 "bias": 0.0, "flags": ((0, -1.0),), "masked": (0,), "masked_centre": np.zeros(1),
+                 "masked_divisor": np.full(1, 4.0)}
+_SCORE = ClassifierScore(**_SCORE_FIELDS)
+_OUTPUTS = np.array([[1.0], [-1.0], [3.0]])
 _SEARCH = {"samples": np.repeat([0.0, 1.0], 200), "samples_prime": np.repeat([0.0, 1.0], [300, 100]),
            "families": "threshold", "certify_samples": 10_000, "targets": [("delta", 0.0)],
            "normal_quantile": 2.0, "extra_candidates": ()}
@@ -178,6 +181,17 @@ ROWS = [
         "first", "first_samples"),
     Row(_SCORE.plain_values, (), {"samples": np.array([[1.0], [-1.0]])}, "table", "samples",
         lambda values: np.nan_to_num(values, nan=-7.0).tolist()),
+    # issue 24, one word one meaning: bound, scale
+    Row(TruncatedDiscreteGaussian, (1.0,), {"support_bound": 3}, "bound", "support_bound"),
+    Row("dpverify.mechanisms.truncated_discrete_gaussian_delta", (1.0,),
+        {"support_bound": 3, "epsilon": 0.5}, "bound", "support_bound"),
+    *(Row(ClassifierScore, (), _SCORE_FIELDS, old, new, lambda score: score(_OUTPUTS).tolist())
+      for old, new in (("scale", "divisor"), ("masked_scale", "masked_divisor"))),
+    Row("dpverify.testing.strategies.bounded_vectors", (2,), {"norm": "l1", "norm_bound": 2.0},
+        "bound", "norm_bound", lambda strategy: find(strategy, lambda v: v[0] > 1.5).tolist()),
+    Row("dpverify.testing.strategies.neighbouring_bounded_vectors", (2,), {"norm_bound": 2.0},
+        "bound", "norm_bound",
+        lambda strategy: [a.tolist() for a in find(strategy, lambda p: p[1][0, 0] > 1.5)]),
     *(Row("dpverify.testing.assert_conservative", (1.0, 1.0),
           {"name": "eps", "rtol": 0.1, "atol": 0.1}, old, new)
       for old, new in (("rel_tol", "rtol"), ("abs_tol", "atol"))),
@@ -240,10 +254,13 @@ def test_both_names_is_a_type_error(row: Row) -> None:
     (LocalPrivatizer(1, 1, 1.0, 1.0), *FLIP),
     (BinaryRandomizedResponse(0.5), *FLIP),
     (BinarySummation(4, 0.5), *FLIP),
+    (TruncatedDiscreteGaussian(1.0, 3), "bound", "support_bound"),
+    (_SCORE, "scale", "divisor"),
+    (_SCORE, "masked_scale", "masked_divisor"),
 ])
 def test_a_renamed_field_reads_under_its_old_name(value: Any, old: str, new: str) -> None:
     with pytest.warns(DeprecationWarning, match=f"{old} is deprecated.*{new}"):
-        assert getattr(value, old) == getattr(value, new)
+        assert np.array_equal(getattr(value, old), getattr(value, new))
 
 
 @pytest.mark.parametrize("module, old, new", [

@@ -15,6 +15,7 @@ import pkgutil
 import re
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,9 @@ from dpverify.bandits.contextual import (
     parameters,
     reports,
 )
+from dpverify.bandits.experiments import EXPERIMENTS, ExperimentResult, SweepSpec, experiment_spec, reproduce
 from dpverify.bandits.experiments import garcelon as garcelon_experiments
+from dpverify.bandits.experiments.spec_files import sweep_spec_from_mapping
 from dpverify.bandits.linear import (
     DistributedPhasedElimination,
     PhasedElimination,
@@ -75,6 +78,21 @@ from dpverify.claims import garcelon, hanna, report
 from dpverify.claims import regret_bounds as rb
 
 _RNG_SEED = 3
+
+
+def _caption_of(plot: Callable[..., Any]) -> Callable[..., Any]:
+    """``plot`` returning its figure's caption line (figures compare by what they say)."""
+    def caption(**kwargs: Any) -> str:
+        import matplotlib.pyplot as pyplot
+
+        figure = plot(**kwargs)
+        text = figure.texts[-1].get_text()
+        pyplot.close(figure)
+        return text
+
+    caption.__renamed_parameters__ = plot.__renamed_parameters__  # type: ignore[attr-defined]
+    return caption
+
 _SBLB_FIELDS = {f.name: getattr(parameters.sblb_parameters(0.001, 1e-6, 10**4, 2), f.name)
                 for f in dataclasses.fields(SBLBParameters)}
 _MSLR_ROWS = "\n".join(f"{label} qid:1 1:{10.0 * (i % 3)} 2:{i % 5}.0" for i, label in
@@ -100,7 +118,7 @@ ROWS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
        for name in ("dist_dp_se", "dist_rdp_se", "dist_cdp_se", "shuffle_dp_se", "cdp_se", "ldp_se")},
     "secure_aggregation_plans": (secure_aggregation_plans,
                                  {"epsilon": 1.0, "delta": 1e-6, "users": 100,
-                                  "failure_probability": 1e-6}),
+                                  "failure_probability": 1e-6, "value_bound": 2.0}),
     # privatizers
     "ErrorLaw": (ErrorLaw, {"sigma": 1.0, "sub_exponential_scale": 0.5}),
     **{cls.__name__: (cls, {"epsilon": 0.5, "failure_probability": 0.01})
@@ -165,7 +183,11 @@ ROWS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
                      "batch_index": 1, "active": 4, "horizon": 1000, "action_sizes": [2, 2],
                      "epsilon": None}),
     "LocalGaussianAverage": (linear_privatizers.LocalGaussianAverage,
-                             {"epsilon": 1.0, "delta": 1e-5, "local_constant": "thm2"}),
+                             {"epsilon": 1.0, "delta": 1e-5, "local_constant": "thm2",
+                              "value_bound": 2.0}),
+    **{cls.__name__: (cls, {"epsilon": 1.0, "delta": 1e-5, "value_bound": 2.0})
+       for cls in (linear_privatizers.CentralGaussianAverage, linear_privatizers.ShuffleVectorAverage)},
+    "ExactAverage": (linear_privatizers.ExactAverage, {"value_bound": 2.0}),
     **{f"{cls.__name__}.width_sigma": (cls(1.0, 1e-5).width_sigma if cls is not
                                        linear_privatizers.ExactAverage else cls().width_sigma,
                                        {"users": 4, "dimension": 3, "span_dimension": 2})
@@ -265,7 +287,10 @@ ROWS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
                              {"batch_length": 200, "randomization_probability": 0.5,
                               "dimension": 1, "shuffle_delta": 0.01}),
     "net_bandit": (hanna.net_bandit, {"dimension": 2, "zeta": 0.5, "theta": [0.6, 0.8]}),
-    "check_paper": (report.check_paper, {"paper": "tenenbaum", "claim_keys": ["cor32-batch"]}),
+    "check_paper": (report.check_paper, {"paper": "tenenbaum", "claim_keys": ["cor32-batch"],
+                                         "preset": "quick"}),
+    "PaperReport": (report.PaperReport, {"paper": "tenenbaum", "preset": "full", "results": (),
+                                         "seconds": 0.0}),
     # runs, results and figures
     "ResultStore.put": (store.ResultStore("store").put, {"key": "ab" * 32, "record": (1.0, None)}),
     "assemble_result": (simulate.assemble_result,
@@ -279,7 +304,39 @@ ROWS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "plot_contextual": (plots.plot_contextual,
                         {"rows": [{"algorithm": "a", "dimension": 2, "horizon": h, "epsilon": 1.0,
                                    "final_regret": 1.0 + h, "standard_error": 0.1, "runs": 2}
-                                  for h in (10, 100)], "path": "figure.png", "x": "horizon"}),
+                                  for h in (10, 100)], "path": "figure.png", "x": "horizon",
+                         "preset_label": "quick preset"}),
+    "caption": (plots.caption, {"runs": [5, 5], "preset_label": "quick preset"}),
+    "plot_regret_table": (plots.plot_regret_table,
+                          {"rows": [{"panel": "p", "algorithm": "a", "epsilon": 1.0, "round": t,
+                                     "runs": 2.0, "horizon": 100,
+                                     "time_average_pseudo_regret": 1.0 / t, "standard_error": 0.1}
+                                    for t in (10.0, 100.0)],
+                           "path": "table.png", "preset_label": "quick preset"}),
+    "plot_scaling": (plots.plot_scaling,
+                     {"rows": [{"algorithm": "a", "epsilon": e, "final_regret": 10.0 / e,
+                                "standard_error": 0.1, "runs": 2, "horizon": 100}
+                               for e in (0.5, 1.0)], "path": "scaling.png",
+                      "preset_label": "quick preset"}),
+    "plot_results": (_caption_of(plots.plot_results),
+                     {"results": simulate.simulate(registry.make_algorithm("se"),
+                                                   environments.BernoulliBandit((0.2, 0.7)), 50,
+                                                   runs=2, seed=0, checkpoints=5),
+                      "preset_label": "quick preset"}),
+    # experiments: the run-size preset
+    "reproduce": (reproduce, {"name": "chowdhury2023-fig1", "preset": "full", "panels": ()}),
+    "experiment_spec": (experiment_spec, {"name": "hanna2022-fig2", "preset": "full", "runs": 2}),
+    "sweep_spec_from_mapping": (sweep_spec_from_mapping,
+                                {"data": {"experiment": "hanna2022-fig2", "runs": 2},
+                                 "directory": Path("specs")}),
+    "SweepSpec": (SweepSpec, {"name": "s", "panels": EXPERIMENTS["hanna2022-fig2"].panels,
+                              "preset_label": "quick preset"}),
+    "ExperimentResult": (ExperimentResult, {"experiment": EXPERIMENTS["hanna2022-fig2"],
+                                            "preset": "full", "results": (), "files": (),
+                                            "seconds": 0.0}),
+    "run_contextual": (garcelon_experiments.run_contextual,
+                       {"name": "garcelon2022-scaling", "preset": "full", "seed": 0,
+                        "out_dir": None, "n_jobs": 1, "cells": ("none",)}),
 }
 
 #: (row, old name, new name) for every rename of every row.
@@ -378,7 +435,31 @@ CLI_RENAMES = [
      "--dimension"),
     (["plan", "secure-aggregation", "--epsilon", "1", "--users", "100", "--tail-probability",
       "1e-5"], "--tail-probability", "--failure-probability"),
+    (["plan", "secure-aggregation", "--epsilon", "1", "--users", "100", "--bound", "2"],
+     "--bound", "--value-bound"),
 ]
+
+
+#: (command, its arguments): the run-size preset of a reproduction and of the claims.
+PRESET_COMMANDS = [("reproduce", ["chowdhury2023-fig1"]), ("claims", ["tenenbaum"])]
+
+
+@pytest.mark.parametrize("command, arguments", PRESET_COMMANDS, ids=[c for c, _ in PRESET_COMMANDS])
+def test_the_old_scale_option_is_the_preset_hidden_and_warning(capsys, command: str,
+                                                              arguments: list[str]) -> None:
+    from dpverify.cli import build_parser
+
+    parser = build_parser([command])
+    new = parser.parse_args([command, *arguments, "--preset", "full"])
+    assert capsys.readouterr().err == ""
+    old = parser.parse_args([command, *arguments, "--scale", "full"])
+    err = capsys.readouterr().err
+    assert "--scale is deprecated" in err and "use --preset" in err
+    assert old.preset == new.preset == "full" and not hasattr(old, "scale")
+    helps = _subparser(parser, [command]).format_help()
+    assert "--preset" in helps and not re.search(r"--scale(?![\w-])", helps)
+    with pytest.raises(SystemExit):
+        parser.parse_args([command, *arguments, "--scale", "full", "--preset", "full"])
 
 
 def _cli(capsys, argv: list[str]) -> tuple[Any, str]:
@@ -408,7 +489,9 @@ def test_an_old_cli_option_is_hidden_warns_on_stderr_and_acts_as_the_new_one(
     new_out, _ = _cli(capsys, [new if token == old else token for token in argv])
     assert old_out == new_out
     parser = build_parser([argv[0]])
-    helps = parser.format_help() + _subparser(parser, argv).format_help()
+    # the command's own help (the top-level examples may use the same spelling for another
+    # command's option: shuffle's --bound is the named amplification bound)
+    helps = _subparser(parser, argv).format_help()
     assert not re.search(rf"{old}(?![\w-])", helps)
 
 
@@ -444,6 +527,15 @@ def test_old_spec_file_keys_are_read_with_a_warning(tmp_path) -> None:
     assert read_old == load_sweep_spec(new)
 
 
+def test_the_old_spec_key_scale_is_read_as_preset_with_a_warning() -> None:
+    new = sweep_spec_from_mapping({"experiment": "hanna2022-fig2", "preset": "full", "runs": 2})
+    with pytest.warns(FutureWarning, match="'scale' is deprecated.*use 'preset'"):
+        old = sweep_spec_from_mapping({"experiment": "hanna2022-fig2", "scale": "full", "runs": 2})
+    assert old == new and new.preset_label.startswith("full preset")
+    with pytest.raises(ValueError, match="one of 'scale'"):
+        sweep_spec_from_mapping({"experiment": "hanna2022-fig2", "scale": "full", "preset": "full"})
+
+
 #: (value, old attribute, new attribute): renamed fields stay readable under the old name.
 ATTRIBUTES = [
     (ROWS["DPSE"][0](**ROWS["DPSE"][1]), "confidence", "failure_probability"),
@@ -472,6 +564,12 @@ ATTRIBUTES = [
     *[(linear_env.LinearInstanceFamily("sphere", dimension=2, n_arms=3), old, new)
       for old, new in (("actions", "n_arms"), ("population", "population_size"))],
     (linear_privatizers.LocalGaussianAverage(1.0, 1e-5), "constant", "local_constant"),
+    *[(ROWS[cls][0](**ROWS[cls][1]), "bound", "value_bound")
+      for cls in ("CentralGaussianAverage", "LocalGaussianAverage", "ShuffleVectorAverage",
+                  "ExactAverage")],
+    (ROWS["SweepSpec"][0](**ROWS["SweepSpec"][1]), "scale", "preset_label"),
+    (ROWS["ExperimentResult"][0](**ROWS["ExperimentResult"][1]), "scale", "preset"),
+    (ROWS["PaperReport"][0](**ROWS["PaperReport"][1]), "scale", "preset"),
     *[(cls(0.5, failure_probability=0.01), "tail_probability", "failure_probability")
       for cls in (PolyaSecureAggregation, PolyaShuffle, SkellamSecureAggregation,
                   DiscreteGaussianSecureAggregation, CentralDiscreteLaplace, LocalDiscreteLaplace)],

@@ -54,13 +54,13 @@ def _table(results) -> list[dict[str, str]]:
 
 @pytest.mark.slow
 def test_one_curve_and_band_per_result_with_the_caption(results) -> None:
-    figure = plot_results(results, title="t", scale="my scale")
+    figure = plot_results(results, title="t", preset_label="my preset")
     [axis] = figure.axes
     assert [line.get_label() for line in axis.get_lines()] == [r.algorithm for r in results]
     assert len(axis.collections) == len(results)  # one band each
     for line, sim in zip(axis.get_lines(), results):
         np.testing.assert_allclose(line.get_ydata(), sim.time_average_regret())
-    assert figure.texts[-1].get_text() == f"my scale; T = 5,000; 3 runs per curve; {BAND}"
+    assert figure.texts[-1].get_text() == f"my preset; T = 5,000; 3 runs per curve; {BAND}"
 
 
 def test_the_legend_is_outside_the_axes(results) -> None:
@@ -153,7 +153,7 @@ def _legends_outside(figure) -> bool:
 
 
 @pytest.mark.slow
-def test_regret_table_figure_states_scale_runs_and_bands(results, tmp_path, monkeypatch) -> None:
+def test_regret_table_figure_states_preset_runs_and_bands(results, tmp_path, monkeypatch) -> None:
     from dpverify.bandits.plots import plot_regret_table
 
     figures = _captured(monkeypatch)
@@ -162,12 +162,12 @@ def test_regret_table_figure_states_scale_runs_and_bands(results, tmp_path, monk
     for row in rows:
         for key in ("round", "time_average_pseudo_regret", "standard_error", "runs"):
             row[key] = float(row[key])
-    path = plot_regret_table(rows, tmp_path / "curves", scale="quick scale", note="a note",
+    path = plot_regret_table(rows, tmp_path / "curves", preset_label="quick preset", note="a note",
                              image_format="pdf")
     assert path == tmp_path / "curves.pdf" and path.read_bytes().startswith(b"%PDF")
     [figure] = figures
     text = figure.texts[-1].get_text()
-    assert text == f"quick scale; T = 5,000; 3 runs per curve; {BAND}\na note"
+    assert text == f"quick preset; T = 5,000; 3 runs per curve; {BAND}\na note"
     assert _legends_outside(figure)
 
 
@@ -179,11 +179,11 @@ def test_scaling_and_contextual_figures_state_error_bars(tmp_path, monkeypatch) 
     rows = [{"algorithm": name, "epsilon": epsilon, "final_regret": 100.0 / epsilon + shift,
              "standard_error": 3.0, "runs": 4, "horizon": 10**5, "dimension": 2}
             for name, shift in (("a", 0.0), ("b", 50.0)) for epsilon in (0.1, 1.0, 10.0)]
-    plot_scaling(rows, tmp_path / "scaling.svg", scale="full scale")
+    plot_scaling(rows, tmp_path / "scaling.svg", preset_label="full preset")
     plot_contextual([{**r, "horizon": h} for r in rows for h in (10**3, 10**4) if r["epsilon"] == 1.0],
                     tmp_path / "contextual.png", x="horizon")
     scaling, contextual = figures
-    assert scaling.texts[-1].get_text() == f"full scale; T = 10^5; 4 runs per curve; {ERROR_BARS}"
+    assert scaling.texts[-1].get_text() == f"full preset; T = 10^5; 4 runs per curve; {ERROR_BARS}"
     assert contextual.texts[-1].get_text() == f"T = 10^3 … 10^4; 4 runs per curve; {ERROR_BARS}"
     assert _legends_outside(scaling) and _legends_outside(contextual)
     assert (tmp_path / "scaling.svg").read_bytes().startswith(b"<?xml")
@@ -193,7 +193,7 @@ def test_scaling_and_contextual_figures_state_error_bars(tmp_path, monkeypatch) 
 def test_reproduce_writes_the_requested_format(tmp_path) -> None:
     from dpverify.bandits.experiments import reproduce
 
-    outcome = reproduce("hanna2022-fig2", scale="quick", runs=2, panels=("eps=10",),
+    outcome = reproduce("hanna2022-fig2", preset="quick", runs=2, panels=("eps=10",),
                         out_dir=tmp_path, cache=False, image_format="svg")
     assert tmp_path / "hanna2022-fig2.svg" in outcome.files
     assert not (tmp_path / "hanna2022-fig2.png").exists()

@@ -213,7 +213,7 @@ def test_a_consequence_or_code_is_a_finding_never_a_failure() -> None:
     with pytest.raises(ValueError, match="verdict"):
         ClaimResult(claim, Evidence(FAILS, "the paper fails"), 0.0)
     with pytest.raises(ValueError, match="quote"):
-        Claim("hanna", "x", "Thm 1", "a statement", "numeric", lambda scale: None)
+        Claim("hanna", "x", "Thm 1", "a statement", "numeric", lambda preset: None)
 
 
 #: Internal codes that mean nothing to a reader: catalogue tags ([R], [S], …), catalogue entries
@@ -295,8 +295,8 @@ def test_unknown_paper_or_key_is_refused(tmp_path, capsys) -> None:
         check_paper("garcelon", claim_keys=["no-such-claim"])
     with pytest.raises(ValueError, match="paper"):
         check_paper("nobody")
-    with pytest.raises(ValueError, match="scale"):
-        check_paper("garcelon", scale="huge")
+    with pytest.raises(ValueError, match="preset"):
+        check_paper("garcelon", preset="huge")
 
 
 def test_markdown_has_the_derivation_and_numbers(run) -> None:

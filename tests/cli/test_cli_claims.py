@@ -23,9 +23,9 @@ def test_the_command_knows_the_libraries_papers() -> None:
 def test_each_paper_once_verdicts_listed_report_written(tmp_path, capsys, monkeypatch) -> None:
     real, calls = claims.check_paper, []
 
-    def one_claim(paper: str, *, scale: str) -> claims.PaperReport:
-        calls.append((paper, scale))
-        return real(paper, scale=scale, claim_keys=["cor32-batch"])
+    def one_claim(paper: str, *, preset: str) -> claims.PaperReport:
+        calls.append((paper, preset))
+        return real(paper, preset=preset, claim_keys=["cor32-batch"])
 
     monkeypatch.setattr(claims, "check_paper", one_claim)
     assert main(["claims", "tenenbaum", "tenenbaum", "--out", str(tmp_path)]) == 0

@@ -17,7 +17,7 @@ def _json(capsys, *argv: str) -> dict:
 @pytest.mark.slow
 def test_reproduce_quick_panel(capsys, tmp_path) -> None:
     pytest.importorskip("matplotlib")
-    out = _json(capsys, "reproduce", "chowdhury2023-fig1", "--scale", "quick", "--panels", "b",
+    out = _json(capsys, "reproduce", "chowdhury2023-fig1", "--preset", "quick", "--panels", "b",
                 "--runs", "2", "--out", str(tmp_path))
     assert {row["panel"] for row in out["results"]} == {"b"} and len(out["results"]) == 4
     assert all(path.endswith((".csv", ".png")) for path in out["files"])

@@ -148,3 +148,39 @@ ROWS.update({
                                        {"certify_samples": 10, "confidence": 0.95},
                                        kinds={"certify_samples": "count", "bounds": "count"}),
 })
+
+# ---- canary-score audits (issue 27)
+_IN_SCORES = np.random.default_rng(1).normal(2.0, 1.0, 200)
+_OUT_SCORES = np.random.default_rng(2).normal(0.0, 1.0, 200)
+_SCORE_REPORT = MODULE.audit_scores(_IN_SCORES, _OUT_SCORES, design="one-run", epsilon=1.0, seed=0)
+
+
+def _train(included, rng):
+    return rng.normal(0.0, 1.0, included.size) + 2.0 * included
+
+
+ROWS.update({
+    "audit_scores": Row(MODULE.audit_scores,
+                        {"in_scores": _IN_SCORES, "out_scores": _OUT_SCORES, "design": "one-run",
+                         "epsilon": 1.0, "seed": 0},
+                        # thresholds: a strategy name or any real number (a fixed threshold);
+                        # claim: any privacy statement, or None
+                        kinds={"in_scores": "array", "out_scores": "array", "thresholds": "any",
+                               "claim": "any"},
+                        allow_infinite=True),  # scores that separate perfectly certify ε = inf
+    "audit_training": Row(MODULE.audit_training,
+                          {"train": _train, "canaries": 200, "epsilon": 1.0, "delta": 0.0,
+                           "seed": 0},
+                          # epsilon=None: the claim comes by claim= (or there is none)
+                          kinds={"canaries": "count", "runs": "count", "claim": "any",
+                                 "executor": "any", "epsilon": "any"},
+                          avoid={"canaries": (10**8, 10**9), "runs": (10**8, 10**9)},
+                          allow_infinite=True),
+    "ScoreAuditReport": Row(MODULE.ScoreAuditReport, lambda: _fields(_SCORE_REPORT),
+                            # violation: None when no claim was given
+                            kinds={"seconds": "positive", "in_scores": "array",
+                                   "out_scores": "array", "seed": "any", "claim": "any",
+                                   "threshold": "any", "lower_threshold": "any",
+                                   "violation": "any"},
+                            allow_infinite=True),
+})

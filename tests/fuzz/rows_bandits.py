@@ -55,7 +55,7 @@ ROWS = {
                             kinds={"seconds": "positive", "seed": "any", "guarantee": "any",
                                    "communication_cost": "sequence"}),
     "reproduce": Row(MODULE.reproduce, {"name": "chowdhury2023-fig1", "panels": (),
-                                        "scale": "quick", "seed": 0},
+                                        "preset": "quick", "seed": 0},
                      kinds={"out_dir": "any", "runs": "count"},
                      avoid={"panels": (None,)}),  # None runs every panel: minutes of real work
     # the simulator is reached through dpverify.bandits.simulate

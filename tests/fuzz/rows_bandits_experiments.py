@@ -31,7 +31,7 @@ ROWS = {
     "ExperimentResult": Row(MODULE.ExperimentResult, lambda: _fields(_RESULT),
                             kinds={"seconds": "positive"}),
     "reproduce": Row(MODULE.reproduce, {"name": "chowdhury2023-fig1", "panels": (),
-                                        "scale": "quick", "seed": 0},
+                                        "preset": "quick", "seed": 0},
                      kinds={"out_dir": "any", "runs": "count"},
                      avoid={"panels": (None,)}),  # None runs every panel: minutes of real work
     "scaling_rows": Row(MODULE.scaling_rows, {"results": ()}),

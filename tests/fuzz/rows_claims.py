@@ -25,8 +25,8 @@ ROWS = {
                        kinds={"seconds": "positive"}),
     "Evidence": Row(MODULE.Evidence, lambda: _fields(_RESULT.evidence), kinds=_TEXT),
     "PaperReport": Row(MODULE.PaperReport, lambda: _fields(_REPORT),
-                       kinds={**_TEXT, "scale": "text", "seconds": "positive"}),
-    "check_paper": Row(MODULE.check_paper, {"paper": "hanna", "scale": "quick",
+                       kinds={**_TEXT, "preset": "text", "seconds": "positive"}),
+    "check_paper": Row(MODULE.check_paper, {"paper": "hanna", "preset": "quick",
                                             "keys": ["alg3-sdp"]},
                        avoid={"keys": (None,)}),  # None checks every claim: minutes of work
     "claims_of": Row(MODULE.claims_of, {"paper": "hanna"}),

@@ -36,7 +36,7 @@ CLI_ROWS = {
     "simulate": CliRow(("simulate", "--algorithm", "se", "--horizon", "100", "--runs", "1",
                         "--seed", "0", "--json")),
     "reproduce": CliRow(("reproduce", "dpdpe-fig2c", "--panels", "c", "--runs", "1",
-                         "--scale", "quick", "--json"),
+                         "--preset", "quick", "--json"),
                         skip={"--out": "a directory path: any string is valid"}),
     "account dp-sgd": CliRow(("account", "dp-sgd", "--epsilon", "1.0", "--delta", "1e-5",
                               "--sampling-probability", "0.01", "--steps", "100", "--method",
@@ -47,7 +47,7 @@ CLI_ROWS = {
                     skip={"--out": "a directory path: any string is valid",
                           "--cache-dir": "a directory path: any string is valid",
                           "--scheduler": "a Dask address; checked by the execution layer"}),
-    "claims": CliRow(("claims", "hanna", "--scale", "quick", "--json"),
+    "claims": CliRow(("claims", "hanna", "--preset", "quick", "--json"),
                      skip={"--out": "a directory path: any string is valid"}),
 }
 

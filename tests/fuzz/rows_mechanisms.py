@@ -73,12 +73,12 @@ ROWS = {
                                 {"mechanism": MODULE.MixtureOfGaussians(1.0, (0.0, 1.0), (0.5, 0.5)),
                                  "orders": (2.0, 4.0), "sensitivity": 1.0},
                                 kinds={"mechanism": "object"}),
-    "TruncatedDiscreteGaussian": Row(MODULE.TruncatedDiscreteGaussian, {"sigma": 1.0, "bound": 5},
-                                     kinds={"bound": "count"}),
+    "TruncatedDiscreteGaussian": Row(MODULE.TruncatedDiscreteGaussian, {"sigma": 1.0, "support_bound": 5},
+                                     kinds={"support_bound": "count"}),
     "truncated_discrete_gaussian_delta": Row(MODULE.truncated_discrete_gaussian_delta,
-                                             {"sigma": 1.0, "bound": 5, "epsilon": 1.0,
+                                             {"sigma": 1.0, "support_bound": 5, "epsilon": 1.0,
                                               "sensitivity": 1},
-                                             kinds={"bound": "count", "sensitivity": "count"}),
+                                             kinds={"support_bound": "count", "sensitivity": "count"}),
     "privacy_map": Row(MODULE.privacy_map, {"mechanism": Laplace(1.0), "sensitivity": 1.0,
                                             "neighbouring": "replace-one", "target": PureDP},
                        kinds={"target": "object"}),
@@ -117,11 +117,9 @@ ROWS = {
     "register_sampler": Row(MODULE.register_sampler, {"mechanism_type": _NewMechanism}),
 }
 NOT_FUZZED: dict[str, str] = {
-    # Public since house v3 only so that accountants, auditing and claims stop importing
-    # private mechanisms modules; not yet hardened for hostile input on their own (their
-    # callers validate first). Known gap: give them argument checks and rows.
-    "binomial_noise_delta": "exact δ of binomial noise; called by the validated BinomialNoise maps, "
-                            "calibration and claims — argument checks still to add",
-    "discrete_gaussian_normaliser": "the discrete Gaussian's normalising constant; called by the validated "
-                                    "DiscreteGaussian laws — argument checks still to add",
+    "MAX_BINOMIAL_TRIALS": "an integer constant (the limit of binomial_noise_delta's trials)",
 }
+ROWS["binomial_noise_delta"] = Row(MODULE.binomial_noise_delta, {"trials": 40, "epsilon": 0.5})
+# Z ≈ σ√(2π) is a finite mpf beyond the float range above σ ≈ 7e307 (float() of it is inf)
+ROWS["discrete_gaussian_normaliser"] = Row(MODULE.discrete_gaussian_normaliser, {"sigma": 1.0},
+                                           allow_infinite=True)

@@ -121,8 +121,8 @@ def test_accountant_pld_bounds_the_exact_composition():
 
 
 @pytest.mark.parametrize("kwargs, name", [
-    ({"sigma": 0.0, "bound": 3}, "sigma"), ({"sigma": 1.0, "bound": 0}, "bound"),
-    ({"sigma": 1.0, "bound": 2.5}, "bound"), ({"sigma": 1.0, "bound": 10**6}, "bound"),
+    ({"sigma": 0.0, "support_bound": 3}, "sigma"), ({"sigma": 1.0, "support_bound": 0}, "support_bound"),
+    ({"sigma": 1.0, "support_bound": 2.5}, "support_bound"), ({"sigma": 1.0, "support_bound": 10**6}, "support_bound"),
 ])
 def test_refuses_bad_parameters(kwargs, name):
     with pytest.raises((ValueError, TypeError), match=name):

@@ -120,14 +120,14 @@ def test_reward_streams_differ_in_exactly_one_user(kind: str, data: st.DataObjec
 @given(data=st.data(), bound=st.floats(0.01, 100.0))
 def test_bounded_vectors_respect_the_norm_bound(norm: str, order: int, bound: float,
                                                 data: st.DataObject) -> None:
-    vector = data.draw(dst.bounded_vectors(5, norm=norm, bound=bound))
+    vector = data.draw(dst.bounded_vectors(5, norm=norm, norm_bound=bound))
     assert vector.shape == (5,) and np.isfinite(vector).all()
     assert np.linalg.norm(vector, ord=order) <= bound
 
 
 def test_bounded_vectors_reach_the_boundary() -> None:
     """The edge of the ball is drawn: a vector with norm above 0.999·bound is found."""
-    vector = find(dst.bounded_vectors(3, bound=2.0), lambda v: np.linalg.norm(v) > 1.998)
+    vector = find(dst.bounded_vectors(3, norm_bound=2.0), lambda v: np.linalg.norm(v) > 1.998)
     assert 1.998 < np.linalg.norm(vector) <= 2.0
 
 
@@ -136,7 +136,7 @@ def test_bounded_vectors_shrink_to_zero() -> None:
 
 
 @pytest.mark.slow
-@given(dst.neighbouring_bounded_vectors(3, norm="l1", bound=1.5, max_users=5))
+@given(dst.neighbouring_bounded_vectors(3, norm="l1", norm_bound=1.5, max_users=5))
 def test_neighbouring_vectors_differ_in_one_row(pair) -> None:
     data, changed = pair
     assert data.shape == changed.shape and data.shape[1] == 3 and 1 <= data.shape[0] <= 5

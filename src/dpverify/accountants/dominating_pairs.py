@@ -195,13 +195,13 @@ def _truncated_pair(law: TruncatedDiscreteGaussian, sensitivity: float) -> tuple
     side can produce at loss ±∞ (the worst shift is Δ: module docstring of
     :mod:`dpverify.mechanisms.truncated_discrete_gaussian`)."""
     sensitivity = check_positive_int(sensitivity, "sensitivity")
-    outcomes = 2 * law.bound + sensitivity + 1
+    outcomes = 2 * law.support_bound + sensitivity + 1
     if outcomes > MAX_DISCRETE_GAUSSIAN_OUTCOMES:
-        raise UnsupportedError(f"the truncated discrete Gaussian's pair at bound={law.bound!r}, "
+        raise UnsupportedError(f"the truncated discrete Gaussian's pair at support_bound={law.support_bound!r}, "
                                f"sensitivity={sensitivity!r} needs {outcomes} outcomes "
                                f"(at most {MAX_DISCRETE_GAUSSIAN_OUTCOMES})")
     a = 1 / (2 * mpmath.mpf(law.sigma) ** 2)
-    weights = [mpmath.exp(-a * k * k) for k in range(-law.bound, law.bound + 1)]
+    weights = [mpmath.exp(-a * k * k) for k in range(-law.support_bound, law.support_bound + 1)]
     total = mpmath.fsum(weights)
     centred = [w / total for w in weights] + [mpmath.mpf(0)] * sensitivity
     shifted = [mpmath.mpf(0)] * sensitivity + [w / total for w in weights]

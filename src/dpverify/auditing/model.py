@@ -73,6 +73,7 @@ from dpverify.auditing._model_discrete import (
     interval_epsilon_lower,
     parameter_interval,
 )
+from dpverify.auditing._pipeline.engine import checked_output
 from dpverify.auditing._pipeline.sampler import Sampler, prepare_draw
 from dpverify.auditing.estimators import clopper_pearson_lower
 from dpverify.errors import AuditError
@@ -334,7 +335,8 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
     elif trials is not None:
         raise value_error("trials", trials, "None unless family='binomial'")
     draw, threaded = prepare_draw(sampler, x, x_prime, seed, threads, samples)
-    sides = [_rows(draw(side, samples)) for side in (0, 1)]
+    # the audit pipeline's own output check: numbers, one per requested sample (first axis)
+    sides = [_rows(checked_output(draw(side, samples), samples, None)) for side in (0, 1)]
     for name, side in zip(("x", "x'"), sides):
         if not np.all(np.isfinite(side)):
             raise AuditError(f"the sampler returned non-finite outputs on {name}")

@@ -3,7 +3,7 @@
 Kept out of :mod:`dpverify.bandits.simulate` so that simulating never needs
 matplotlib; never imports :mod:`dpverify.bandits.experiments` (tests/test_layering.py).
 
-Every figure says what it shows: a caption line under the axes gives its scale
+Every figure says what it shows: a caption line under the axes gives its preset
 (when the caller knows it), the horizon(s), the number of runs per curve and what
 the bands or error bars are (± 1 standard error of the mean over runs); legends
 sit to the right of the axes, never over the data; figures are written as png,
@@ -61,11 +61,12 @@ def _horizons(rows: Sequence[Mapping[str, Any]]) -> str:
     return f"T = {_rounds(horizons[0])} … {_rounds(horizons[-1])}"
 
 
-def caption(runs: Any, *, scale: str = "", horizon: str = "", marks: str = BAND) -> str:
-    """The line every figure carries: its scale, horizon, runs per curve and what the bands are.
+@renamed_parameters(scale="preset_label")
+def caption(runs: Any, *, preset_label: str = "", horizon: str = "", marks: str = BAND) -> str:
+    """The line every figure carries: its preset, horizon, runs per curve and what the bands are.
 
-    >>> caption([5, 5], scale="quick scale (T/10)")
-    'quick scale (T/10); 5 runs per curve; band: ± 1 standard error of the mean over runs'
+    >>> caption([5, 5], preset_label="quick preset (T/10)")
+    'quick preset (T/10); 5 runs per curve; band: ± 1 standard error of the mean over runs'
     >>> caption([1, 20], horizon="T = 10^5", marks=ERROR_BARS)
     'T = 10^5; 1–20 runs per curve; error bars: ± 1 standard error of the mean over runs'
     """
@@ -74,7 +75,7 @@ def caption(runs: Any, *, scale: str = "", horizon: str = "", marks: str = BAND)
         raise value_error("runs", runs, "at least one run count")
     many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     noun = "run" if counts == [1] else "runs"
-    return "; ".join(part for part in (scale, horizon, f"{many} {noun} per curve", marks) if part)
+    return "; ".join(part for part in (preset_label, horizon, f"{many} {noun} per curve", marks) if part)
 
 
 def _new_figure(*, pyplot: bool = False, **options: Any) -> Any:
@@ -136,9 +137,10 @@ def _finish(figure: Any, path: str | Path, *, title: str, note: str, caption_lin
     return save_figure(figure, path, image_format=image_format)
 
 
+@renamed_parameters(scale="preset_label")
 def plot_regret_table(rows: Any, path: str | Path, *, title: str = "",
                       panel_titles: dict[str, str] | None = None, note: str = "",
-                      kind: str = "pseudo", scale: str = "",
+                      kind: str = "pseudo", preset_label: str = "",
                       image_format: str | None = None) -> Path:
     """One panel per ``panel`` of a curve table: ``Reg(t)/t`` ± one standard error against t.
 
@@ -148,7 +150,7 @@ def plot_regret_table(rows: Any, path: str | Path, *, title: str = "",
     and optionally the actual guarantee (``guarantee_epsilon``,
     ``guarantee_delta``), shown in the legend when it is not pure nominal-ε DP.
     Linear time axis as in Chowdhury & Zhou 2023, Fig. 1 (their shading is ± std/√20).
-    The caption line gives ``scale``, the horizons, the runs per curve and what
+    The caption line gives ``preset_label``, the horizons, the runs per curve and what
     the bands are; ``note`` is printed under it. Returns the path written.
     """
     value = f"time_average_{kind}_regret"
@@ -174,13 +176,14 @@ def plot_regret_table(rows: Any, path: str | Path, *, title: str = "",
         legend_outside(axis, where="below")
     for axis in axes.ravel()[len(panels):]:
         axis.set_visible(False)
-    line = caption([r["runs"] for r in rows], scale=scale, horizon=_horizons(rows))
+    line = caption([r["runs"] for r in rows], preset_label=preset_label, horizon=_horizons(rows))
     return _finish(figure, path, title=title, note=note, caption_line=line,
                    image_format=image_format)
 
 
+@renamed_parameters(scale="preset_label")
 def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = "",
-                 value: str = "final_regret", guides: bool = True, scale: str = "",
+                 value: str = "final_regret", guides: bool = True, preset_label: str = "",
                  image_format: str | None = None) -> Path:
     """Final regret (or ``value``, e.g. ``"excess_regret"``) against 1/ε on log–log axes.
 
@@ -193,7 +196,7 @@ def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = ""
     ``∝ 1/ε²`` (dashed) start at each curve's own point of largest ε, where its
     privacy cost is smallest and regret is furthest from its linear ceiling, so
     a curve's slope can be read against them; ``guides=False`` omits them. The
-    caption line gives ``scale``, the horizons, the runs and what the error bars are.
+    caption line gives ``preset_label``, the horizons, the runs and what the error bars are.
     """
     figure = _new_figure(figsize=(8.2, 4.5))
     axis = figure.subplots()
@@ -221,20 +224,20 @@ def plot_scaling(rows: Any, path: str | Path, *, title: str = "", note: str = ""
     axis.set_ylabel("final regret Reg(T)" if value == "final_regret"
                     else "Reg(T) − non-private Reg(T)" if value == "excess_regret" else value)
     legend_outside(axis)
-    line = caption([r["runs"] for r in rows], scale=scale, horizon=_horizons(rows),
+    line = caption([r["runs"] for r in rows], preset_label=preset_label, horizon=_horizons(rows),
                    marks=ERROR_BARS)
     return _finish(figure, path, title=title, note=note, caption_line=line,
                    image_format=image_format)
 
 
-@renamed_parameters(table="rows")
-def plot_contextual(rows: Any, path: str | Path, *, x: str, title: str = "", scale: str = "",
+@renamed_parameters(table="rows", scale="preset_label")
+def plot_contextual(rows: Any, path: str | Path, *, x: str, title: str = "", preset_label: str = "",
                     image_format: str | None = None) -> Path:
     """Our experiments on Garcelon et al. 2022's SBLB: final regret against ``x`` ("horizon" or "epsilon"), per d.
 
     Log–log; for ``x="horizon"`` with reference slopes 1/2, 2/3, 3/4 and 1.
     ``rows`` is a result table (rows as written by :mod:`dpverify.bandits.experiments.garcelon`,
-    with ``runs`` and ``horizon``); the caption line gives ``scale``, the
+    with ``runs`` and ``horizon``); the caption line gives ``preset_label``, the
     horizons, the runs and what the error bars are.
     """
     dimensions = sorted({r["dimension"] for r in rows})
@@ -259,7 +262,7 @@ def plot_contextual(rows: Any, path: str | Path, *, x: str, title: str = "", sca
         axis.set_ylabel("final regret Reg(T)")
         axis.set_title(f"d = {dimension}", fontsize=10)
         legend_outside(axis, where="below")
-    line = caption([r["runs"] for r in rows], scale=scale, horizon=_horizons(rows),
+    line = caption([r["runs"] for r in rows], preset_label=preset_label, horizon=_horizons(rows),
                    marks=ERROR_BARS)
     return _finish(figure, path, title=title, note="", caption_line=line,
                    image_format=image_format)
@@ -299,8 +302,9 @@ def _as_curves(results: Any, kind: str) -> list[tuple[str, np.ndarray, np.ndarra
     return curves
 
 
+@renamed_parameters(scale="preset_label")
 def plot_results(results: Any, path: str | Path | None = None, *, metric: str = "time-average",
-                 kind: str = "pseudo", title: str = "", scale: str = "",
+                 kind: str = "pseudo", title: str = "", preset_label: str = "",
                  log_time: bool = False, image_format: str | None = None) -> Any:
     """Plot your own bandit results: regret against t, one curve per algorithm, ± 1 s.e. bands.
 
@@ -324,8 +328,8 @@ def plot_results(results: Any, path: str | Path | None = None, *, metric: str = 
         (Σ of best-arm minus received rewards).
     title
         The figure's title.
-    scale
-        What the figure's scale is (e.g. ``"quick scale: T = 10^5, not the paper's 10^6"``);
+    preset_label
+        What the figure's run-size preset is (e.g. ``"quick preset: T = 10^5, not the paper's 10^6"``);
         written in the caption line with the number of runs and what the bands are.
     log_time
         A logarithmic time axis.
@@ -378,7 +382,7 @@ def plot_results(results: Any, path: str | Path | None = None, *, metric: str = 
         axis.set_title(title, fontsize=10)
     legend_outside(axis)
     horizon = f"T = {_rounds(max(c[1][-1] for c in curves))}"
-    figure.text(0.01, 0.005, caption([c[4] for c in curves], scale=scale, horizon=horizon),
+    figure.text(0.01, 0.005, caption([c[4] for c in curves], preset_label=preset_label, horizon=horizon),
                 fontsize=7, ha="left", va="bottom")
     figure.tight_layout(rect=(0, 0.05, 1, 1))
     if path is not None:

@@ -67,12 +67,12 @@ def counts_table(results: Sequence[ClaimResult]) -> str:
     return f"<table>{head}{body}</table>"
 
 
-def html_page(title: str, scale: str, results: Sequence[ClaimResult], rules: str,
+def html_page(title: str, preset: str, results: Sequence[ClaimResult], rules: str,
               figures: Mapping[str, str]) -> str:
     """The page: ``figures`` maps claim keys to image URIs (``data:`` URIs for one self-contained file)."""
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Claims of "
              f"{escape(title)}</title><style>{_STYLE}</style></head><body>",
-             f"<h1>Claims of {escape(title)}</h1><p>Scale: <b>{escape(scale)}</b>; "
+             f"<h1>Claims of {escape(title)}</h1><p>Preset: <b>{escape(preset)}</b>; "
              f"{len(results)} claims. <a href='index.html'>All papers</a></p>", counts_table(results),
              "<table><tr><th>claim</th><th>kind</th><th>source</th><th>statement</th><th>check</th>"
              "<th>verdict</th></tr>"]
@@ -81,7 +81,7 @@ def html_page(title: str, scale: str, results: Sequence[ClaimResult], rules: str
         parts.append(f"<tr><td><a href='#{escape(c.key)}'>{escape(c.key)}</a></td><td>{c.kind}</td>"
                      f"<td>{escape(c.source)}</td><td>{escape(c.statement)}</td><td>{c.technique}</td>"
                      f"<td>{_verdict(r.evidence.verdict)}"
-                     + (" (this scale; the authoritative result is named below)" if r.evidence.authority else "")
+                     + (" (this preset; the authoritative result is named below)" if r.evidence.authority else "")
                      + "</td></tr>")
     parts.append(f"</table><p class='scope'>{escape(rules)}</p>")
     for r in results:
@@ -109,11 +109,11 @@ def html_page(title: str, scale: str, results: Sequence[ClaimResult], rules: str
     return "\n".join(parts)
 
 
-def html_index(scale: str, entries: Sequence[tuple[str, str, Sequence[ClaimResult]]], rules: str) -> str:
+def html_index(preset: str, entries: Sequence[tuple[str, str, Sequence[ClaimResult]]], rules: str) -> str:
     """The index page: per paper (file name, title, results) its counts per kind and verdict."""
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>The papers' claims"
              f"</title><style>{_STYLE}</style></head><body><h1>The papers' claims</h1>"
-             f"<p>Scale: <b>{escape(scale)}</b>.</p><p class='scope'>{escape(rules)}</p>"]
+             f"<p>Preset: <b>{escape(preset)}</b>.</p><p class='scope'>{escape(rules)}</p>"]
     for name, title, results in entries:
         parts.append(f"<h2><a href='{escape(name)}'>{escape(title)}</a></h2>" + counts_table(results))
     parts.append("</body></html>")

@@ -3,10 +3,10 @@
 A :class:`Claim` names its paper, its location (``source``: theorem, equation,
 figure, with page or line), the statement a reader relies on, the paper's own
 words (``quote``), the **kind** of claim and the technique of its check
-(symbolic, numeric, statistical, empirical). Its ``check(scale)`` returns
+(symbolic, numeric, statistical, empirical). Its ``check(preset)`` returns
 :class:`Evidence`: a verdict with the reason and the numbers behind it,
 whether the check stayed inside the claim's hypotheses, which result is
-authoritative when scales disagree, optionally a derivation (the printed
+authoritative when presets disagree, optionally a derivation (the printed
 output of a sympy derivation) and a figure specification.
 
 Kinds and their verdicts (:data:`VERDICTS_BY_KIND`):
@@ -96,7 +96,7 @@ class Evidence:
     drawn by the report when matplotlib is installed. ``inside_hypotheses`` is
     False when the check had to leave the claim's hypotheses (the reason says
     where); ``authority`` names the result that decides the claim when it is
-    not this check (a full-scale run, a test), with that result.
+    not this check (a full-preset run, a test), with that result.
     """
 
     verdict: str
@@ -121,7 +121,7 @@ class Claim:
     the paper's text gives one); ``quote`` the paper's words (required for a
     paper claim; for released code, the offending line); ``kind`` one of
     :data:`CLAIM_KINDS`; ``technique`` one of :data:`CHECK_KINDS`;
-    ``check(scale)`` must be deterministic (fixed seeds) for a given scale.
+    ``check(preset)`` must be deterministic (fixed seeds) for a given preset.
     """
 
     paper: str

@@ -47,7 +47,7 @@ PAPER = "chowdhury"
 CODE = "github.com/sayakrc/Differentially-Private-Bandits, MABPrivate.py (commit 650fd1d)"
 
 
-def _constants(scale: str) -> Evidence:
+def _constants(preset: str) -> Evidence:
     derivation = symbolic.chowdhury_protocol_constants()
     rows = []
     for epsilon, users in ((1.0, 64), (1.0, 1024), (0.1, 4), (0.5, 256)):
@@ -67,7 +67,7 @@ def _constants(scale: str) -> Evidence:
                     {"rows": rows}, derivation=derivation.text())
 
 
-def _thm2_rdp(scale: str) -> Evidence:
+def _thm2_rdp(preset: str) -> Evidence:
     derivation = symbolic.chowdhury_skellam_rdp()
     rows = []
     for users in (1, 4, 64, 1024):
@@ -85,7 +85,7 @@ def _thm2_rdp(scale: str) -> Evidence:
                     {"rows": rows}, derivation=derivation.text())
 
 
-def _fact1(scale: str) -> Evidence:
+def _fact1(preset: str) -> Evidence:
     rows = []
     for users, noise_scale in ((4, 2.0), (64, 8.0), (1024, 32.0)):
         share = PolyaDifference(shares=users, scale=noise_scale)
@@ -100,7 +100,7 @@ def _fact1(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _inverted_scale(scale: str) -> Evidence:
+def _inverted_scale(preset: str) -> Evidence:
     derivation = symbolic.chowdhury_inverted_polya()
     g, epsilon = 4, 0.5
     ratio, delivered = derivation.evaluate(g=g, epsilon=epsilon)
@@ -131,8 +131,8 @@ def shared_draw_release(sums, *, scale: float, size: int, rng: np.random.Generat
     return sums[None, :] + rng.laplace(0.0, scale, size)[:, None]
 
 
-def _shared_draw(scale: str) -> Evidence:
-    samples = 20_000 if scale == "quick" else 200_000
+def _shared_draw(preset: str) -> Evidence:
+    samples = 20_000 if preset == "quick" else 200_000
 
     def draw(data, size, rng):
         # audit the release itself, through a bijection: (arm 0 - arm 1, arm 0). The difference
@@ -154,9 +154,9 @@ def _shared_draw(scale: str) -> Evidence:
                      "samples": samples})
 
 
-def _returning(scale: str) -> Evidence:
+def _returning(preset: str) -> Evidence:
     rows = []
-    participations = (1, 10, 100) if scale == "quick" else (1, 10, 100, 1000)
+    participations = (1, 10, 100) if preset == "quick" else (1, 10, 100, 1000)
     for b in participations:
         row = {route: returning_users_sigma(1.0, 1e-6, participations=b, route=route)
                for route in ("advanced", "zcdp", "exact")}
@@ -174,8 +174,8 @@ def _returning(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _fig4(scale: str) -> Evidence:
-    T, runs = (10 ** 5, 3) if scale == "quick" else (10 ** 6, 10)
+def _fig4(preset: str) -> Evidence:
+    T, runs = (10 ** 5, 3) if preset == "quick" else (10 ** 6, 10)
     family = InstanceFamily("easy", 10)
     paper = {"failure_probability": 0.1, "batch_base": 4}
     means = {name: float(simulate(make_algorithm(name, epsilon=0.5, **paper), family, T, runs=runs,
@@ -190,11 +190,11 @@ def _fig4(scale: str) -> Evidence:
                     figure={"kind": "bar", "title": f"Chowdhury & Zhou 2023, Fig. 4: final regret at T = {T}",
                             "labels": list(means), "values": list(means.values())},
                     inside_hypotheses=inside,
-                    authority=None if inside else "the full scale (T = 1e6, Fig. 4's horizon)")
+                    authority=None if inside else "the full preset (T = 1e6, Fig. 4's horizon)")
 
 
-def _lemma2_rate(scale: str) -> Evidence:
-    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 6) if scale == "quick" else \
+def _lemma2_rate(preset: str) -> Evidence:
+    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 6) if preset == "quick" else \
         ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
     env = BernoulliBandit((0.9, 0.8, 0.7, 0.6))
     gaps = env.gaps
@@ -212,7 +212,7 @@ def _lemma2_rate(scale: str) -> Evidence:
                                         label="Thm 1 bound", scale=max(constants)))
 
 
-def _mslr(scale: str) -> Evidence:
+def _mslr(preset: str) -> Evidence:
     path = os.environ.get("DPVERIFY_MSLR")
     if not path:
         return Evidence(NOT_CHECKABLE,
@@ -220,8 +220,8 @@ def _mslr(scale: str) -> Evidence:
                         "dpverify.bandits.mslr.mslr_instance builds the K-means instance from a local copy "
                         "(set DPVERIFY_MSLR=<path to Fold1/train.txt> to check this claim on it); "
                         "the reproductions use the labelled synthetic stand-in")
-    T, runs = (10 ** 5, 3) if scale == "quick" else (10 ** 6, 20)
-    env = mslr_instance(path, n_arms=50, seed=0, max_rows=200_000 if scale == "quick" else None)
+    T, runs = (10 ** 5, 3) if preset == "quick" else (10 ** 6, 20)
+    env = mslr_instance(path, n_arms=50, seed=0, max_rows=200_000 if preset == "quick" else None)
     paper = {"failure_probability": 0.1, "batch_base": 4}
     central = float(simulate(make_algorithm("dp-se", epsilon=1.0, failure_probability=0.1), env, T, runs=runs,
                              seed=5).final_regret().mean())
@@ -234,7 +234,7 @@ def _mslr(scale: str) -> Evidence:
                     {"dist_dp_se": distributed, "dp_se": central, "horizon": T, "runs": runs})
 
 
-def _thm1_privacy(scale: str) -> Evidence:
+def _thm1_privacy(preset: str) -> Evidence:
     rows = []
     for epsilon, users in ((1.0, 64), (0.5, 256), (0.1, 4)):
         params = distributed_dp_parameters(epsilon, users, 1e-6)
@@ -251,7 +251,7 @@ def _thm1_privacy(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _thm3_shuffle(scale: str) -> Evidence:
+def _thm3_shuffle(preset: str) -> Evidence:
     return Evidence(NOT_CHECKABLE,
                     "Thm 3 replaces secure aggregation by Cheu & Yan 2021's shuffle protocol, which "
                     "simulates an (ε̂, q̂)-relaxed SecAgg; that protocol is not implemented in this toolkit. "
@@ -259,15 +259,15 @@ def _thm3_shuffle(scale: str) -> Evidence:
                     "is consistent; the protocol's own guarantee is the cited paper's")
 
 
-def _thm4_cdp(scale: str) -> Evidence:
+def _thm4_cdp(preset: str) -> Evidence:
     return Evidence(NOT_CHECKABLE,
                     "Thm 4's concentrated-DP bound for sums of discrete Gaussians (ξ, from Kairouz et al. "
                     "2021a, Prop. 13) is not implemented here; the Skellam route of Thm 2, which plays the "
                     "same role, is checked (thm2-rdp)")
 
 
-def _code_figures(scale: str) -> Evidence:
-    polya = _inverted_scale(scale).numbers
+def _code_figures(preset: str) -> Evidence:
+    polya = _inverted_scale(preset).numbers
     return Evidence(FINDING,
                     f"{CODE} states 'Run this code to generate Figure 1 in main paper and Figure 2, 3 in the "
                     "appendix'. Its DPSE class (the DP-SE curves) adds one shared Laplace draw to all arms' "

@@ -55,7 +55,7 @@ __all__ = ["CLAIMS", "shuffle_protocol_delta"]
 PAPER = "dpdpe"
 
 
-def _classical_gaussian(scale: str) -> Evidence:
+def _classical_gaussian(preset: str) -> Evidence:
     rows = []
     for epsilon, delta in ((0.1, 1e-5), (0.5, 1e-5), (0.9, 0.25), (10.0, 0.25)):
         guarantee = CentralGaussianAverage(epsilon, delta).guarantee(1)
@@ -70,7 +70,7 @@ def _classical_gaussian(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _thm2_main(scale: str) -> Evidence:
+def _thm2_main(preset: str) -> Evidence:
     rows = []
     for epsilon, delta in ((0.1, 1e-5), (0.5, 1e-5), (0.9, 1e-5), (0.5, 1e-2)):
         # Δ₂ = 2B√s: σ_nl / Δ₂ = √(ln(1.25/δ))/ε as printed, √(2 ln(1.25/δ))/ε in the proof
@@ -126,8 +126,8 @@ def shuffle_protocol_delta(epsilon: float, delta: float, *, users: int, dimensio
 _protocol_delta = functools.cache(shuffle_protocol_delta)
 
 
-def _eq22_privacy(scale: str) -> Evidence:
-    grid = [(10.0, 0.25, 2353, 4)] if scale == "quick" else [(10.0, 0.25, 2353, 4),
+def _eq22_privacy(preset: str) -> Evidence:
+    grid = [(10.0, 0.25, 2353, 4)] if preset == "quick" else [(10.0, 0.25, 2353, 4),
                                                             (10.0, 0.25, 2353, 60), (5.0, 0.1, 500, 8)]
     rows = [_protocol_delta(e, d, users=u, dimension=s) for e, d, u, s in grid]
     ok = all(r["delta_upper"] <= r["delta"] for r in rows)
@@ -141,7 +141,7 @@ def _eq22_privacy(scale: str) -> Evidence:
                     "large margin (hence the noise of the next claim)", {"rows": rows})
 
 
-def _thm9_variance(scale: str) -> Evidence:
+def _thm9_variance(preset: str) -> Evidence:
     derivation = symbolic.dpdpe_shuffle_variance()
     rows = []
     for epsilon, delta, users, s in ((10.0, 0.25, 2353, 60), (1.0, 1e-6, 1000, 4), (5.0, 0.1, 300, 8)):
@@ -162,7 +162,7 @@ def _thm9_variance(scale: str) -> Evidence:
                     derivation=derivation.text())
 
 
-def _sdp_close_to_cdp(scale: str) -> Evidence:
+def _sdp_close_to_cdp(preset: str) -> Evidence:
     epsilon, delta, users, s, bound = 10.0, 0.25, 2353, 60, 1.0
     protocol = VectorSummation.from_privacy(epsilon, delta, users=users, dimension=s,
                                             norm_bound=bound * math.sqrt(s))
@@ -187,8 +187,8 @@ def _final(name: str, family, T: int, runs: int) -> float:
     return float(result.final_regret().mean())
 
 
-def _ordering(scale: str) -> Evidence:
-    T, runs = (10 ** 5, 6) if scale == "quick" else (10 ** 6, 10)
+def _ordering(preset: str) -> Evidence:
+    T, runs = (10 ** 5, 6) if preset == "quick" else (10 ** 6, 10)
     family = LinearInstanceFamily("dpdpe", dimension=5, n_arms=100)
     means = {name: _final(name, family, T, runs) for name in ("dpe", "dpdpe-central", "dpdpe-local")}
     ok = means["dpe"] < means["dpdpe-central"] < means["dpdpe-local"]
@@ -199,14 +199,14 @@ def _ordering(scale: str) -> Evidence:
                     "(the claim: DPE < CDP < LDP); a smaller instance than §7's (k = 1000, d = 20)",
                     {"final_regret": means, "horizon": T, "runs": runs},
                     inside_hypotheses=inside,
-                    authority=None if inside else "the full scale (T = 1e6, §7's horizon)",
+                    authority=None if inside else "the full preset (T = 1e6, §7's horizon)",
                     figure={"kind": "bar", "title": f"Li, Zhou & Ji 2022, Fig. 2(a): ordering at T = {T}",
                             "labels": list(means), "values": list(means.values())})
 
 
 def _bound_check(name: str, bound_of_t, theorem: str):
-    def check(scale: str) -> Evidence:
-        horizons, runs = ([10 ** 4, 10 ** 5], 10) if scale == "quick" else ([10 ** 4, 10 ** 5, 10 ** 6], 20)
+    def check(preset: str) -> Evidence:
+        horizons, runs = ([10 ** 4, 10 ** 5], 10) if preset == "quick" else ([10 ** 4, 10 ** 5, 10 ** 6], 20)
         family = LinearInstanceFamily("dpdpe", dimension=2, n_arms=10)
         epsilon = None if name == "dpe" else 10.0
         rows = regret_rows(make_linear_algorithm(name, epsilon=epsilon), family, horizons, runs=runs,
@@ -225,8 +225,8 @@ def _bound_check(name: str, bound_of_t, theorem: str):
     return check
 
 
-def _thm7_rate(scale: str) -> Evidence:
-    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 4) if scale == "quick" else \
+def _thm7_rate(preset: str) -> Evidence:
+    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 4) if preset == "quick" else \
         ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
     instance = LinearInstanceFamily("dpdpe", dimension=2, n_arms=10)(np.random.default_rng(0))  # one instance: small se
     rows = regret_rows(make_linear_algorithm("dpdpe-shuffle", epsilon=10.0), instance, horizons, runs=runs,
@@ -246,7 +246,7 @@ def _thm7_rate(scale: str) -> Evidence:
                                         label="Thm 7", scale=max(constants)))
 
 
-def _thm3_phases(scale: str) -> Evidence:
+def _thm3_phases(preset: str) -> Evidence:
     row = _protocol_delta(10.0, 0.25, users=2353, dimension=4)
     return Evidence(HOLDS,
                     "each phase samples its own clients and a client takes part in one phase (the proof "
@@ -259,7 +259,7 @@ def _thm3_phases(scale: str) -> Evidence:
                     {"per_phase_delta_upper": row["delta_upper"]})
 
 
-def _communication(scale: str) -> Evidence:
+def _communication(preset: str) -> Evidence:
     rows = []
     for users in (10 ** 2, 10 ** 4, 10 ** 6, 10 ** 7, 10 ** 8):
         params = vector_summation_parameters(10.0, 0.25, users=users, dimension=20)
@@ -280,7 +280,7 @@ def _communication(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _remark4(scale: str) -> Evidence:
+def _remark4(preset: str) -> Evidence:
     rows = []
     for T in (10 ** 4, 10 ** 6, 10 ** 8, 10 ** 10, 10 ** 12):
         base = regret_bounds.dpdpe_thm4(T, dimension=2, n_arms=10)
@@ -300,8 +300,8 @@ def _remark4(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _fig2c(scale: str) -> Evidence:
-    T, runs = (10 ** 4, 6) if scale == "quick" else (10 ** 5, 20)
+def _fig2c(preset: str) -> Evidence:
+    T, runs = (10 ** 4, 6) if preset == "quick" else (10 ** 5, 20)
     family = LinearInstanceFamily("dpdpe", dimension=5, n_arms=50)
     fixed = make_linear_algorithm("dpe-fixedu", horizon=T, dimension=5, n_arms=50, calibration_runs=2)
     dpe = float(simulate(make_linear_algorithm("dpe"), family, T, runs=runs, seed=3).final_regret().mean())
@@ -313,7 +313,7 @@ def _fig2c(scale: str) -> Evidence:
                     f"DPE-FixedU {other:.4g}",
                     {"dpe": dpe, "dpe_fixedu": other, "users": fixed.users, "horizon": T, "runs": runs},
                     inside_hypotheses=inside,
-                    authority=None if inside else "the full scale, closer to §7's T = 1e6")
+                    authority=None if inside else "the full preset, closer to §7's T = 1e6")
 
 
 CLAIMS = (

@@ -57,7 +57,7 @@ PAPER = "garcelon"
 SHUFFLE_DELTA = 1e-6
 
 
-def _prop4(scale: str) -> Evidence:
+def _prop4(preset: str) -> Evidence:
     """M_LDP at ε0 = 4 audited on (x = L, r = 1) vs (x = 0, r = 0) (d = m = 1), and its exact level."""
     epsilon_0 = 4.0
     mech = LocalPrivatizer(dimension=1, bits=1, local_epsilon=epsilon_0, context_bound=1.0)
@@ -67,7 +67,7 @@ def _prop4(scale: str) -> Evidence:
         b, w = mech.simulate(np.tile(x, (size, 1)), np.full(size, r), rng=rng)
         return b[:, 0, 0] + 2 * w[:, 0, 0, 0]
 
-    samples = 50_000 if scale == "quick" else 400_000
+    samples = 50_000 if preset == "quick" else 400_000
     report = audit(draw, (np.array([1.0]), 1.0), (np.array([0.0]), 0.0), epsilon=epsilon_0,
                    samples=samples, confidence=0.999, seed=4)
     level = local_epsilon(mech.randomization_probability, bits=1, dimension=1)
@@ -119,10 +119,10 @@ def prop13_hypothesis_limit(batch_length: int, *, bits: int = 1, shuffle_delta: 
     return math.log(inner) if inner > 0 else -math.inf
 
 
-def _prop13(scale: str) -> Evidence:
+def _prop13(preset: str) -> Evidence:
     # exact evaluations grow with l (n = 10^4 takes minutes): the full grid stays at l <= 2000.
     # p = 1/2 at l = 200 (ε0 = 2 ln 3 = 2.2) is outside the hypothesis (ε0 <= 1.19): shown, labelled
-    grid = [(200, 0.75, 1), (200, 0.5, 1)] if scale == "quick" else \
+    grid = [(200, 0.75, 1), (200, 0.5, 1)] if preset == "quick" else \
         [(200, 0.75, 1), (1000, 0.5, 1), (2000, 0.7, 1), (1000, 0.9, 2), (200, 0.5, 1)]
     rows = []
     for l, p, d in grid:
@@ -146,7 +146,7 @@ def _prop13(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _prop13_typo(scale: str) -> Evidence:
+def _prop13_typo(preset: str) -> Evidence:
     delta0, m, l, p = 0.01, 1, 200, 0.75
     printed_log = math.log(8 * delta0 / m)
     corrected = garcelon_per_batch_epsilon(l, p, bits=m, dimension=1, delta=delta0)
@@ -162,7 +162,7 @@ def _prop13_typo(scale: str) -> Evidence:
                      "shuffle_delta": delta0})
 
 
-def _thm5_condition(scale: str) -> Evidence:
+def _thm5_condition(preset: str) -> Evidence:
     derivation = symbolic.garcelon_batch_condition()
     epsilon, delta0, T, p = 0.5, SHUFFLE_DELTA, 10 ** 10, 0.5
     printed = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1,
@@ -223,7 +223,7 @@ def _power(value: int) -> str:
     return f"1e{round(math.log10(value))}"
 
 
-def _thm5_total(scale: str) -> Evidence:
+def _thm5_total(preset: str) -> Evidence:
     delta0, p = SHUFFLE_DELTA, 0.5
     T, epsilon = 10 ** 10, 0.5
     length = min_shuffler_batch_length(epsilon, delta0, horizon=T, bits=1, dimension=1, randomization_probability=p)
@@ -233,7 +233,7 @@ def _thm5_total(scale: str) -> Evidence:
     def formula(k: float) -> float:  # advanced composition at δ' = δ0/T, as a function of the count k
         return math.sqrt(2 * k * math.log(T / delta0)) * per_batch + k * per_batch * math.expm1(per_batch)
 
-    horizons = (10 ** 12, 10 ** 16) if scale == "quick" else (10 ** 12, 10 ** 14, 10 ** 16, 10 ** 20)
+    horizons = (10 ** 12, 10 ** 16) if preset == "quick" else (10 ** 12, 10 ** 14, 10 ** 16, 10 ** 20)
     rows = []
     for horizon in horizons:
         for target in (0.5, 0.9, 0.99):
@@ -272,7 +272,7 @@ def _thm5_total(scale: str) -> Evidence:
                      "dropped_term_at_T_over_l": ratio * per_batch * math.expm1(per_batch), "rows": rows})
 
 
-def _thm5_delta(scale: str) -> Evidence:
+def _thm5_delta(preset: str) -> Evidence:
     delta = delta0 = SHUFFLE_DELTA
     row = released_batches_epsilon(10 ** 16, 1000, epsilon=0.5)
     m_s = row["batches"]
@@ -314,11 +314,11 @@ def first_release_horizon(*, batch_form: str = "derived", dimension: int = 1,
     return None
 
 
-def _simulated_regret(scale: str, dimension: int) -> dict[str, list[float]]:
+def _simulated_regret(preset: str, dimension: int) -> dict[str, list[float]]:
     """SBLB (Cor. 8 at its largest ε for the largest T) vs non-private LinUCB, K = 5."""
-    horizons = [10 ** 3, 10 ** 4] if scale == "quick" else [10 ** 3, 10 ** 4, 10 ** 5]
+    horizons = [10 ** 3, 10 ** 4] if preset == "quick" else [10 ** 3, 10 ** 4, 10 ** 5]
     family = ContextualInstanceFamily(n_arms=5, dimension=dimension)
-    runs = 4 if scale == "quick" else 10
+    runs = 4 if preset == "quick" else 10
     sblb = simulate_contextual(SBLB(cor8_epsilon_limit(horizons[-1])), family, horizons[-1], runs=runs,
                                seed=0, checkpoints=horizons)
     linucb = simulate_contextual(LinUCB(), family, horizons[-1], runs=runs, seed=0, checkpoints=horizons)
@@ -326,7 +326,7 @@ def _simulated_regret(scale: str, dimension: int) -> dict[str, list[float]]:
             "linucb": linucb.pseudo_regret.mean(axis=0).tolist()}
 
 
-def _never_releases(scale: str) -> Evidence:
+def _never_releases(preset: str) -> Evidence:
     dimension = 2  # the simulation's d; the threshold is computed for the same d
     derived = first_release_horizon(dimension=dimension)
     derived_d1 = first_release_horizon()
@@ -337,7 +337,7 @@ def _never_releases(scale: str) -> Evidence:
     length = min_shuffler_batch_length(epsilon, SHUFFLE_DELTA, horizon=T, bits=1, dimension=dimension,
                                        randomization_probability=p, variant="printed")
     per_batch = garcelon_per_batch_epsilon(length, p, bits=1, dimension=dimension, delta=SHUFFLE_DELTA / T)
-    regret = _simulated_regret(scale, dimension)
+    regret = _simulated_regret(preset, dimension)
     growth = regret["sblb"][-1] / regret["sblb"][0]
     return Evidence(FINDING,
                     "the paper has no experiments and does not claim that SBLB learns at practical "
@@ -360,7 +360,7 @@ def _never_releases(scale: str) -> Evidence:
                             "series": {"SBLB (Cor. 8)": regret["sblb"], "LinUCB": regret["linucb"]}})
 
 
-def _table1_condition(scale: str) -> Evidence:
+def _table1_condition(preset: str) -> Evidence:
     rows = []
     for T in (10 ** 4, 10 ** 8, 10 ** 12):
         epsilon = cor8_epsilon_limit(T)
@@ -379,7 +379,7 @@ def _table1_condition(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _cor7(scale: str) -> Evidence:
+def _cor7(preset: str) -> Evidence:
     rows = []
     for level in (0.1, 0.5, math.log(2), 1.0, 3.0):
         p = sblb_randomization_probability(level, bits=1, dimension=2)
@@ -396,7 +396,7 @@ def _cor7(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _cor8_ldp(scale: str) -> Evidence:
+def _cor8_ldp(preset: str) -> Evidence:
     rows = []
     for d in (1, 2, 5, 10):
         for level in (1e-3, 1e-2, 1 / 9):
@@ -412,7 +412,7 @@ def _cor8_ldp(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _regret(scale: str) -> Evidence:
+def _regret(preset: str) -> Evidence:
     rows = []
     for T in (10 ** 4, 10 ** 6, 10 ** 8):
         epsilon = cor8_epsilon_limit(T)
@@ -431,7 +431,7 @@ def _regret(scale: str) -> Evidence:
                             "log": True})
 
 
-def _shariff_sheffet(scale: str) -> Evidence:
+def _shariff_sheffet(preset: str) -> Evidence:
     return Evidence(NOT_CHECKABLE,
                     "the row cites Shariff & Sheffet 2018 (a result of another paper, not proved here); "
                     "its JDP LinUCB (Prop. 4's confidence ellipsoid, tree-based noise) is not implemented "

@@ -63,8 +63,8 @@ def _sampler(privatizer):
 
 
 def _laplace_claim(kind, local: bool):
-    def check(scale: str) -> Evidence:
-        samples = 50_000 if scale == "quick" else 200_000
+    def check(preset: str) -> Evidence:
+        samples = 50_000 if preset == "quick" else 200_000
         prime = REWARDS.copy()
         prime[0] = 1.0  # one user's reward in [−1, 1] changed: the sum moves by 2
         data = (REWARDS[:1], prime[:1]) if local else (REWARDS, prime)
@@ -86,7 +86,7 @@ def _laplace_claim(kind, local: bool):
     return check
 
 
-def _shuffled(scale: str) -> Evidence:
+def _shuffled(preset: str) -> Evidence:
     uppers = []
     for users in (10 ** 3, 10 ** 4, 10 ** 5):
         capped = hanna_local_epsilons([users], 1.0, 1e-6)[0]
@@ -98,7 +98,7 @@ def _shuffled(scale: str) -> Evidence:
         uppers.append({"users": users, "capped_local_epsilon": capped, "fmt_applies_at_2x": applies,
                        "upper_bound_lap_1_over_eps0": ShuffledLaplaceSum(1.0, 1e-6).guarantee(users).epsilon,
                        "upper_bound_lap_2_over_eps0": ShuffledLaplaceSum(1.0, 1e-6, mode="sound").guarantee(users).epsilon})
-    lowers = [printed_alg3_lower_bound(n) for n in ((10 ** 3, 10 ** 4) if scale == "quick"
+    lowers = [printed_alg3_lower_bound(n) for n in ((10 ** 3, 10 ** 4) if preset == "quick"
                                                     else (10 ** 3, 10 ** 4, 10 ** 5))]
     shown = [r for r in lowers if r["epsilon_lower_bound"] > 1.0]
     ok = bool(shown) and all(r["upper_bound_lap_2_over_eps0"] <= 1.0 for r in uppers)
@@ -121,7 +121,7 @@ def _shuffled(scale: str) -> Evidence:
                     {"lower_bounds": lowers, "upper_bounds": uppers})
 
 
-def _eq10(scale: str) -> Evidence:
+def _eq10(preset: str) -> Evidence:
     derivation = symbolic.hanna_shuffle_inverse()
     rows = []
     for n in (10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6):
@@ -138,7 +138,7 @@ def _eq10(scale: str) -> Evidence:
                     {"rows": rows}, derivation=derivation.text())
 
 
-def _lemma4(scale: str) -> Evidence:
+def _lemma4(preset: str) -> Evidence:
     x = sp.symbols("x", positive=True)  # x = λ² b²
     laplace, claimed = 1 / (1 - x), sp.exp(x / 2)
     series = sp.series(laplace - claimed, x, 0, 3).removeO()
@@ -175,8 +175,8 @@ def discretisation_gap(environment: LinearBandit) -> float:
     return float(np.linalg.norm(theta) - np.max(environment.actions @ theta))
 
 
-def _zeta_net(scale: str) -> Evidence:
-    T = 10 ** 4 if scale == "quick" else 10 ** 5
+def _zeta_net(preset: str) -> Evidence:
+    T = 10 ** 4 if preset == "quick" else 10 ** 5
     zeta = 1 / math.sqrt(T)  # ζ = 1/T is infeasible to play (up to (3T)^d actions); the gap is still <= Tζ²/2
     rng = np.random.default_rng(19)
     thetas = rng.normal(size=(4, 2))
@@ -215,8 +215,8 @@ def _family_final(name: str, family, T: int, runs: int, **options) -> tuple[floa
 CLOSE_FACTOR = 1.5
 
 
-def _for_free(scale: str) -> Evidence:
-    T, runs = (10 ** 6, 10) if scale == "quick" else (10 ** 6, 30)  # Fig. 2's horizon (seconds per run)
+def _for_free(preset: str) -> Evidence:
+    T, runs = (10 ** 6, 10) if preset == "quick" else (10 ** 6, 30)  # Fig. 2's horizon (seconds per run)
     family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
     finals = {name: _family_runs(name, family, T, runs, **({} if name == "hanna-nonprivate" else {"epsilon": 1.0}))
               for name in ("hanna-nonprivate", "hanna-central", "hanna-shuffled", "hanna-local")}
@@ -248,12 +248,12 @@ def _for_free(scale: str) -> Evidence:
                     figure={"kind": "bar", "title": f"Hanna et al. 2022, §6: final regret at T = {T}",
                             "labels": list(mean), "values": list(mean.values())},
                     inside_hypotheses=inside,
-                    authority=None if inside else "the full scale (T = 1e6, Fig. 2's horizon: "
-                                                  "dpverify claims hanna --scale full)")
+                    authority=None if inside else "the full preset (T = 1e6, Fig. 2's horizon: "
+                                                  "dpverify claims hanna --preset full)")
 
 
-def _fig2_limit(scale: str) -> Evidence:
-    T, runs = (10 ** 5, 6) if scale == "quick" else (10 ** 6, 10)
+def _fig2_limit(preset: str) -> Evidence:
+    T, runs = (10 ** 5, 6) if preset == "quick" else (10 ** 6, 10)
     family = LinearInstanceFamily("sphere", dimension=2, n_arms=10)
     base = _family_final("hanna-nonprivate", family, T, runs)[0]
     rows = []
@@ -273,11 +273,11 @@ def _fig2_limit(scale: str) -> Evidence:
                     + ". Convergence read as within 20% of the non-private regret at ε = 100",
                     {"rows": rows, "nonprivate": base, "horizon": T, "runs": runs},
                     inside_hypotheses=inside,
-                    authority=None if inside else "the full scale, at Fig. 2's T = 1e6")
+                    authority=None if inside else "the full preset, at Fig. 2's T = 1e6")
 
 
-def _core_set(scale: str) -> Evidence:
-    T, runs = (2 * 10 ** 4, 4) if scale == "quick" else (10 ** 7, 4)  # full: the paper's horizon
+def _core_set(preset: str) -> Evidence:
+    T, runs = (2 * 10 ** 4, 4) if preset == "quick" else (10 ** 7, 4)  # full: the paper's horizon
     family = LinearInstanceFamily("sphere", dimension=2, n_arms=1000)
     core = _family_final("hanna-central", family, T, runs, epsilon=1.0)
     whole = _family_final("hanna-central", family, T, runs, epsilon=1.0, core_set=False)
@@ -292,15 +292,15 @@ def _core_set(scale: str) -> Evidence:
                     {"core": core, "whole": whole, "horizon": T, "runs": runs},
                     inside_hypotheses=inside,
                     authority=None if inside else (
-                        "the paper's horizon T = 1e7 (full scale). There the order reverses: a 20-run "
+                        "the paper's horizon T = 1e7 (full preset). There the order reverses: a 20-run "
                         "reproduction gives Reg(T)/T = 0.0291 with the core set vs 0.0223 without "
                         f"(non-private 0.0291); the strict-xfail test {test} pins it. At T = 1e7 the "
                         "claim is refuted"))
 
 
 def _rate_claim(algorithm: str, bound, theorem: str, **options):
-    def check(scale: str) -> Evidence:
-        horizons, runs = ([10 ** 3, 10 ** 4, 5 * 10 ** 4], 8) if scale == "quick" else \
+    def check(preset: str) -> Evidence:
+        horizons, runs = ([10 ** 3, 10 ** 4, 5 * 10 ** 4], 8) if preset == "quick" else \
             ([10 ** 4, 10 ** 5, 10 ** 6], 20)
         rows = regret_rows(make_linear_algorithm(algorithm, mode="sound", **options),
                            LinearInstanceFamily("sphere", dimension=2, n_arms=10), horizons, runs=runs, seed=7,
@@ -319,7 +319,7 @@ def _rate_claim(algorithm: str, bound, theorem: str, **options):
     return check
 
 
-def _fmt_cap(scale: str) -> Evidence:
+def _fmt_cap(preset: str) -> Evidence:
     rows = []
     for users in (10 ** 3, 10 ** 4, 10 ** 5):
         printed = fmt_inverse(1.0, users, 1e-6)
@@ -339,7 +339,7 @@ def _fmt_cap(scale: str) -> Evidence:
                     {"rows": rows})
 
 
-def _abstract(scale: str) -> Evidence:
+def _abstract(preset: str) -> Evidence:
     rows = []
     for T in (10 ** 4, 10 ** 6, 10 ** 8):
         for epsilon in (1.0, 0.01):

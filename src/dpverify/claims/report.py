@@ -1,6 +1,6 @@
 """Run a paper's claims and write its report: Markdown or self-contained HTML, figures, JSON data.
 
-:func:`check_paper` runs every claim of one paper at a scale and returns a
+:func:`check_paper` runs every claim of one paper at a preset and returns a
 :class:`PaperReport`; :func:`render_markdown` turns it into the report (counts
 per kind and verdict, the verdict table, then per claim its quoted statement,
 evidence, derivation and figure); :func:`write_report` writes it as Markdown
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_choice,
@@ -69,14 +69,17 @@ def claims_of(paper: str) -> tuple[Claim, ...]:
     return importlib.import_module(f"dpverify.claims.{paper}").CLAIMS
 
 
+@renamed_parameters(scale="preset")
 @dataclass(frozen=True)
 class PaperReport:
-    """The results of one paper's claims at one scale."""
+    """The results of one paper's claims at one run-size preset."""
 
     paper: str
-    scale: str
+    preset: str
     results: tuple[ClaimResult, ...]
     seconds: float
+
+    scale = renamed_property("scale", "preset")
 
     def __post_init__(self) -> None:
         check_record(self)
@@ -86,19 +89,19 @@ class PaperReport:
         return {r.claim.key: r.evidence.verdict for r in self.results}
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready data: the paper, the scale, the seconds and every claim's result."""
-        return {"paper": self.paper, "title": PAPER_TITLES[self.paper], "scale": self.scale,
+        """JSON-ready data: the paper, the preset, the seconds and every claim's result."""
+        return {"paper": self.paper, "title": PAPER_TITLES[self.paper], "preset": self.preset,
                 "seconds": self.seconds, "claims": [plain(r.as_dict()) for r in self.results]}
 
 
-@renamed_parameters(keys="claim_keys")
-def check_paper(paper: str, *, scale: str = "quick",
+@renamed_parameters(keys="claim_keys", scale="preset")
+def check_paper(paper: str, *, preset: str = "quick",
                 claim_keys: Sequence[str] | None = None) -> PaperReport:
-    """Run the claims of ``paper`` (all, or those in ``claim_keys``) at ``scale`` ("quick" or "full").
+    """Run the claims of ``paper`` (all, or those in ``claim_keys``) at ``preset`` ("quick" or "full").
 
-    Checks use fixed seeds: the same scale gives the same verdicts and numbers.
+    Checks use fixed seeds: the same preset gives the same verdicts and numbers.
     """
-    scale = check_choice(scale, "scale", SCALES)
+    preset = check_choice(preset, "preset", SCALES)
     claims = claims_of(paper)
     keys = claim_keys
     if keys is not None:
@@ -115,9 +118,9 @@ def check_paper(paper: str, *, scale: str = "quick",
     results = []
     for claim in claims:
         begin = time.perf_counter()
-        evidence = claim.check(scale)
+        evidence = claim.check(preset)
         results.append(ClaimResult(claim, evidence, time.perf_counter() - begin))
-    return PaperReport(paper, scale, tuple(results), time.perf_counter() - start)
+    return PaperReport(paper, preset, tuple(results), time.perf_counter() - start)
 
 
 def _numbers(numbers_: Mapping[str, Any]) -> list[str]:
@@ -173,7 +176,7 @@ def render_markdown(report: PaperReport, *, figures: Mapping[str, str] | None = 
     references (file names relative to the report, or ``data:`` URIs);
     ``figure_note`` (e.g. "matplotlib is not installed") is printed where a
     claim has a figure that was not drawn. Timings are left to the JSON
-    output, so the same scale renders the same text.
+    output, so the same preset renders the same text.
     """
     check_instance(report, "report", PaperReport, "a PaperReport (from check_paper)")
     if figures is not None and not isinstance(figures, Mapping):
@@ -183,11 +186,11 @@ def render_markdown(report: PaperReport, *, figures: Mapping[str, str] | None = 
         check_text(figure_note, "figure_note")
     figures = dict(figures or {})
     lines = [f"# Claims of {PAPER_TITLES[report.paper]}", "",
-             f"Scale: **{report.scale}**; {len(report.results)} claims.", ""] + _counts(report.results)
+             f"Preset: **{report.preset}**; {len(report.results)} claims.", ""] + _counts(report.results)
     lines += ["", "| claim | kind | source | statement | check | verdict |", "|---|---|---|---|---|---|"]
     for r in report.results:
         c = r.claim
-        note = " (this scale; the authoritative result is named below)" if r.evidence.authority else ""
+        note = " (this preset; the authoritative result is named below)" if r.evidence.authority else ""
         lines.append(f"| [{c.key}](#{c.key}) | {c.kind} | {formatted(c.source)} | {formatted(c.statement)} "
                      f"| {c.technique} | **{r.evidence.verdict}**{note} |")
     lines += ["", VERDICT_RULES, ""]
@@ -294,7 +297,7 @@ def write_report(report: PaperReport, out_dir: str | Path, *, report_format: str
         uris = {key: "data:image/png;base64," + base64.b64encode(data).decode("ascii")
                 for key, data in drawn.items()}
         path = out / f"{report.paper}.html"
-        path.write_text(html_page(PAPER_TITLES[report.paper], report.scale, report.results,
+        path.write_text(html_page(PAPER_TITLES[report.paper], report.preset, report.results,
                                   VERDICT_RULES + (f" Figures not drawn: {note}." if note else ""),
                                   uris) + "\n", encoding="utf-8")
         return [path]
@@ -321,7 +324,7 @@ def write_index(paper_reports: Sequence[PaperReport], out_dir: str | Path, *,
         raise DpverifyTypeError(f"paper_reports={shown(reports)} must be a list of PaperReport")
     out = _out(out_dir)
     if report_format == "html":
-        text = html_index(reports[0].scale if reports else "quick",
+        text = html_index(reports[0].preset if reports else "quick",
                           [(f"{r.paper}.html", PAPER_TITLES[r.paper], r.results) for r in reports],
                           VERDICT_RULES)
     else:
@@ -330,7 +333,7 @@ def write_index(paper_reports: Sequence[PaperReport], out_dir: str | Path, *,
                  "folder with `python -m dpverify.cli claims --out docs/claims`).", "", VERDICT_RULES, ""]
         for r in reports:
             lines += [f"## [{PAPER_TITLES[r.paper]}]({r.paper}.md)", "",
-                      f"Scale: {r.scale}; {len(r.results)} claims.", ""] + _counts(r.results) + [""]
+                      f"Preset: {r.preset}; {len(r.results)} claims.", ""] + _counts(r.results) + [""]
         text = "\n".join(lines)
     path = out / f"index.{report_format}"
     path.write_text(text.rstrip() + "\n", encoding="utf-8")

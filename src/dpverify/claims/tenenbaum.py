@@ -46,7 +46,7 @@ __all__ = ["CLAIMS", "restart_log_sums"]
 PAPER = "tenenbaum"
 
 
-def _batch_size(scale: str) -> Evidence:
+def _batch_size(preset: str) -> Evidence:
     derivation = symbolic.tenenbaum_batch_size()
     sigma = tenenbaum_msum_sigma(1.0, 1e-6)
     squared, printed = tenenbaum_batch_size(sigma), tenenbaum_batch_size(sigma, reading="printed")
@@ -58,7 +58,7 @@ def _batch_size(scale: str) -> Evidence:
                     derivation=derivation.text())
 
 
-def _msum(scale: str) -> Evidence:
+def _msum(preset: str) -> Evidence:
     epsilon, delta = 1.0, 1e-6
     bits = tenenbaum_noise_bits(epsilon, delta)
     privatizer = ShuffledNoisyBits(epsilon, delta)
@@ -67,7 +67,7 @@ def _msum(scale: str) -> Evidence:
         rewards = RewardBatch(size=len(data), total=int(sum(data)), binary=True)
         return np.round(privatizer.sample_estimates(rewards, size=size, rng=rng)).astype(np.int64)
 
-    samples = 50_000 if scale == "quick" else 400_000
+    samples = 50_000 if preset == "quick" else 400_000
     report = audit(draw, [0, 1, 0, 1, 1], [1, 1, 0, 1, 1], epsilon=epsilon, delta=delta,
                    samples=samples, confidence=0.999, seed=9)
     return Evidence(NOT_CHECKABLE,
@@ -83,8 +83,8 @@ def _msum(scale: str) -> Evidence:
                      "stand_in_violation": report.violation})
 
 
-def _vb_beats_fixed(scale: str) -> Evidence:
-    T, runs = (10 ** 5, 3) if scale == "quick" else (10 ** 6, 5)
+def _vb_beats_fixed(preset: str) -> Evidence:
+    T, runs = (10 ** 5, 3) if preset == "quick" else (10 ** 6, 5)
     env = BernoulliBandit((0.25, 0.75))
     vb = simulate(make_algorithm("vb-sdp-ae", epsilon=0.01, delta=1e-6), env, T, runs=runs, seed=2)
     fixed = simulate(make_algorithm("sdp-ae", epsilon=0.01, delta=1e-6), env, T, runs=runs, seed=2)
@@ -102,8 +102,8 @@ def _final(reading: str, epsilon: float, T: int, runs: int) -> tuple[float, floa
     return float(final.mean()), float(final.std(ddof=1) / math.sqrt(runs))
 
 
-def _readings(scale: str) -> Evidence:
-    T, runs, epsilons = (10 ** 5, 4, (0.3, 0.1)) if scale == "quick" else (10 ** 6, 10, (1.0, 0.3, 0.1))
+def _readings(preset: str) -> Evidence:
+    T, runs, epsilons = (10 ** 5, 4, (0.3, 0.1)) if preset == "quick" else (10 ** 6, 10, (1.0, 0.3, 0.1))
     rows = []
     for epsilon in epsilons:
         squared, printed = _final("squared", epsilon, T, runs), _final("printed", epsilon, T, runs)
@@ -127,8 +127,8 @@ def _readings(scale: str) -> Evidence:
                                        "m = ⌈σ⌉ (printed)": [r["regret_printed"] for r in rows]}})
 
 
-def _rate(scale: str) -> Evidence:
-    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 6) if scale == "quick" else \
+def _rate(preset: str) -> Evidence:
+    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 6) if preset == "quick" else \
         ([10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7], 10)
     # two arms at gap 1/2: the worse arm is eliminated before T = 1e4, the regret is then flat. With
     # small gaps (six arms, gaps 0.05–0.25) the runs up to 1e6 are still eliminating (regret 1.3e3,
@@ -153,8 +153,8 @@ def _rate(scale: str) -> Evidence:
                                         label="Cor. 3.2 bound", scale=max(constants)))
 
 
-def _real_rewards(scale: str) -> Evidence:
-    T, runs = (10 ** 5, 16) if scale == "quick" else (10 ** 6, 40)
+def _real_rewards(preset: str) -> Evidence:
+    T, runs = (10 ** 5, 16) if preset == "quick" else (10 ** 6, 40)
     # six arms, gaps 0.05 to 0.25: elimination times vary from run to run (with two far-apart arms
     # both runs eliminate at the same phase every time and the comparison could not fail)
     means = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
@@ -207,10 +207,10 @@ def restart_log_sums(horizon: int, *, first_horizon: int = 1024) -> dict[str, fl
             "geometric_over_log_T": sum(geometric) / log_t, "squaring_over_log_T": sum(squaring) / log_t}
 
 
-def _doubling(scale: str) -> Evidence:
+def _doubling(preset: str) -> Evidence:
     sums = [restart_log_sums(T) for T in (10 ** 4, 10 ** 6, 10 ** 9, 10 ** 12, 10 ** 18)]
     bounded = all(r["squaring_over_log_T"] <= 4 for r in sums)
-    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 4) if scale == "quick" else ([10 ** 4, 10 ** 5, 10 ** 6,
+    horizons, runs = ([10 ** 4, 10 ** 5, 10 ** 6], 4) if preset == "quick" else ([10 ** 4, 10 ** 5, 10 ** 6,
                                                                                   10 ** 7], 10)
     env = BernoulliBandit((0.25, 0.75))
     rows = []
@@ -240,7 +240,7 @@ def _doubling(scale: str) -> Evidence:
                                                     "geometric doubling": [r["geometric_doubling"] for r in rows]}})
 
 
-def _thm31_privacy(scale: str) -> Evidence:
+def _thm31_privacy(preset: str) -> Evidence:
     epsilon, delta = 1.0, 1e-6
     algorithm = make_algorithm("sdp-ae", epsilon=epsilon, delta=delta)
     stand_in = algorithm.guarantee(n_arms=2, horizon=10 ** 4).per_batch
@@ -256,7 +256,7 @@ def _thm31_privacy(scale: str) -> Evidence:
                      "stand_in_delta": stand_in.delta})
 
 
-def _thm31_sketch(scale: str) -> Evidence:
+def _thm31_sketch(preset: str) -> Evidence:
     sigma, m, k, log_t, T = sp.symbols("sigma m k logT T", positive=True)
     printed = sp.sqrt((1 + sigma / m) * k * log_t / T)
     from_theorem = sp.sqrt((1 + sigma ** 2 / m) * k * log_t / T)
@@ -271,7 +271,7 @@ def _thm31_sketch(scale: str) -> Evidence:
                     {"ratio_at_sigma_sqrt20_m20": value}, derivation=f"β(σ²)/β(σ) = {sp.sstr(ratio)}")
 
 
-def _cor34(scale: str) -> Evidence:
+def _cor34(preset: str) -> Evidence:
     log_t, log_delta, epsilon, k = sp.symbols("logT log1/delta epsilon k", positive=True)
     sigma = sp.sqrt(log_delta) / epsilon
     from_theorem = k * sigma * log_t

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dpverify.cli._core import rename_option
 from dpverify.errors import DpverifyValueError
 
 HELP = "check the five papers' claims; write a report per paper (md, html or json)"
@@ -18,7 +19,7 @@ DESCRIPTION = ("Run every registered claim of the named papers (default: all fiv
                "code). Figures need matplotlib; without it the reports say so.")
 EXAMPLES = (
     "dpverify claims --out reports/",
-    "dpverify claims garcelon tenenbaum --scale full --out reports/ --json",
+    "dpverify claims garcelon tenenbaum --preset full --out reports/ --json",
     "dpverify claims --format html --out reports/",
 )
 
@@ -30,14 +31,16 @@ def configure(claims: argparse.ArgumentParser) -> None:
     claims.add_argument("papers", nargs="*", metavar="PAPER",
                         help="papers to check: " + ", ".join(PAPERS) + " (default: all)")
     claims.add_argument("--out", default=".", help="directory of the reports")
-    claims.add_argument("--scale", choices=("quick", "full"), default="quick",
-                        help="quick (seconds per paper) or full (longer simulations, larger grids)")
+    claims.add_argument("--preset", choices=("quick", "full"), default="quick",
+                        help="run-size preset: quick (seconds per paper) or full (longer simulations, "
+                             "larger grids)")
+    rename_option(claims, "--scale", "--preset")
     claims.add_argument("--format", choices=("md", "html", "json"), default="md",
                         help="report format: md (Markdown + PNG figures), html (one self-contained "
                              "file per paper) or json")
     claims.add_argument("--json", action="store_true", help="print one JSON object")
     claims.set_defaults(handler=_claims_command, describe=_describe,
-                        context=lambda args: {"scale": args.scale, "out": args.out})
+                        context=lambda args: {"preset": args.preset, "out": args.out})
 
 
 def _claims_command(args: argparse.Namespace) -> dict[str, Any]:
@@ -53,7 +56,7 @@ def _claims_command(args: argparse.Namespace) -> dict[str, Any]:
     papers = list(dict.fromkeys(args.papers or PAPERS))
     reports, files = [], []
     for paper in papers:
-        report = check_paper(paper, scale=args.scale)
+        report = check_paper(paper, preset=args.preset)
         files += [str(path) for path in write_report(report, args.out, report_format=args.format)]
         reports.append(report)
     if args.format != "json":

@@ -37,7 +37,7 @@ EXAMPLES = (
     "dpverify plan dp-sgd --dataset-size 60000 --batch-size 256 --epochs 10 --epsilon 3 --delta 1e-5",
     "dpverify plan gaussian --epsilon 1 --delta 1e-5 --count 100",
     "dpverify plan shuffle --epsilon 0.5 --delta 1e-6 --users 100000 --randomizer binary-rr",
-    "dpverify plan secure-aggregation --epsilon 1 --delta 1e-6 --users 1000 --bound 1",
+    "dpverify plan secure-aggregation --epsilon 1 --delta 1e-6 --users 1000 --value-bound 1",
 )
 
 
@@ -396,8 +396,9 @@ def _configure_secure_aggregation(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--delta", type=finite_float, default=1e-6,
                         help="delta at which Skellam / discrete Gaussian are converted")
     parser.add_argument("--users", type=count, required=True, help="users n in the sum")
-    parser.add_argument("--bound", type=finite_float, default=1.0,
+    parser.add_argument("--value-bound", type=finite_float, default=1.0,
                         help="each user's value lies in [0, B]")
+    rename_option(parser, "--bound", "--value-bound")
     parser.add_argument("--failure-probability", type=finite_float, default=1e-6,
                         help="p of the modulus' accuracy tau (the probability that the sum wraps "
                              "around)")
@@ -410,11 +411,11 @@ def _configure_secure_aggregation(parser: argparse.ArgumentParser) -> None:
 def _plan_secure_aggregation(args: argparse.Namespace) -> dict[str, Any]:
     from dpverify.bandits.mab import secure_aggregation_plans  # deferred: keeps CLI start-up light
 
-    rows = secure_aggregation_plans(args.epsilon, args.delta, users=args.users, bound=args.bound,
+    rows = secure_aggregation_plans(args.epsilon, args.delta, users=args.users, value_bound=args.value_bound,
                                     failure_probability=args.failure_probability,
                                     scale_factor=args.scale_factor)
     met = all(row["claim_met"] for row in rows)
-    text = "\n".join([f"secure aggregation of {args.users} values in [0, {significant(args.bound)}]"
+    text = "\n".join([f"secure aggregation of {args.users} values in [0, {significant(args.value_bound)}]"
                       f" at {privacy_text(args.epsilon, args.delta)}", *_table(rows)])
     return {"protocols": rows, "claim_met": met, "_text": text,
             "_status": EXIT_OK if met else EXIT_NOT_MET}

@@ -6,12 +6,12 @@ import argparse
 from typing import Any
 
 from dpverify.cli._choices import EXPERIMENTS, SCALES
-from dpverify.cli._core import add_execution_options, count, execution_options, seed
+from dpverify.cli._core import add_execution_options, count, execution_options, rename_option, seed
 from dpverify.errors import DpverifyValueError
 
 HELP = "reproduce a paper figure (CSV and PNG)"
 EXAMPLES = (
-    "dpverify reproduce chowdhury2023-fig1 --scale quick --panels b --out figures/",
+    "dpverify reproduce chowdhury2023-fig1 --preset quick --panels b --out figures/",
 )
 
 def configure(reproduce: argparse.ArgumentParser) -> None:
@@ -19,22 +19,23 @@ def configure(reproduce: argparse.ArgumentParser) -> None:
                              "<name>.csv and <name>.png.")
     reproduce.add_argument("name", choices=EXPERIMENTS, metavar="NAME",
                            help="the experiment: " + ", ".join(EXPERIMENTS))
-    reproduce.add_argument("--scale", choices=SCALES, default="quick",
-                           help="quick (T/10, 5 runs) or full (the paper's)")
+    reproduce.add_argument("--preset", choices=SCALES, default="quick",
+                           help="run-size preset: quick (T/10, 5 runs) or full (the paper's)")
+    rename_option(reproduce, "--scale", "--preset")
     reproduce.add_argument("--out", default=".", help="output directory (default: .)")
     reproduce.add_argument("--seed", type=seed, default=0, help="seed of the spawned streams")
     add_execution_options(reproduce)
     reproduce.add_argument("--panels", default=None,
                            help="comma-separated panel keys to run (default: all)")
     reproduce.add_argument("--runs", type=count, default=None,
-                           help="runs per algorithm (default: the scale's)")
+                           help="runs per algorithm (default: the preset's)")
     reproduce.add_argument("--format", choices=("png", "pdf", "svg"), default="png",
                            dest="image_format", help="figure file format (default: png)")
     reproduce.add_argument("--progress", action="store_true", help="progress bar over runs")
     reproduce.add_argument("--json", action="store_true", help="print one JSON object")
     reproduce.set_defaults(handler=_reproduce_command, option_aliases={"n_jobs": "--jobs"},
                            context=lambda args: {"command": "reproduce", "name": args.name,
-                                                 "scale": args.scale, "seed": args.seed},
+                                                 "preset": args.preset, "seed": args.seed},
                            describe=_describe_reproduction)
 
 
@@ -51,7 +52,7 @@ def _reproduce_command(args: argparse.Namespace) -> dict[str, Any]:
     if panels is not None and not set(panels) <= set(known):
         raise DpverifyValueError(f"--panels {args.panels} names no panel of {args.name}; its "
                                  f"panels are {', '.join(known)}")
-    outcome = reproduce(args.name, scale=args.scale, seed=args.seed, out_dir=args.out,
+    outcome = reproduce(args.name, preset=args.preset, seed=args.seed, out_dir=args.out,
                         progress=args.progress, panels=panels, runs=args.runs,
                         image_format=args.image_format,
                         **execution_options(args))

@@ -232,11 +232,11 @@ def _linear_simulate(args: argparse.Namespace) -> dict[str, Any]:
 
 def _fixed_users(args: argparse.Namespace) -> int | str:
     """``--fixed-users``: an integer U, or the rule that sizes it (default equal communication)."""
-    value = args.fixed_users or "equal-communication"
+    value = "equal-communication" if args.fixed_users is None else args.fixed_users
     if value.isdigit() and int(value) >= 1:
         return int(value)
     if value not in ("equal-communication", "nominal"):
-        raise DpverifyValueError(f"--fixed-users {value} must be equal-communication, nominal "
+        raise DpverifyValueError(f"--fixed-users {value!r} must be equal-communication, nominal "
                                  "or an integer >= 1")
     return value
 

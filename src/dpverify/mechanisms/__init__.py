@@ -22,6 +22,7 @@ from dpverify._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the static view of the lazy re-exports below
     from dpverify.mechanisms._noise_maps import (
+        MAX_BINOMIAL_TRIALS,
         binomial_noise_delta,
         discrete_gaussian_delta,
         discrete_laplace_delta,
@@ -83,7 +84,7 @@ if TYPE_CHECKING:  # the static view of the lazy re-exports below
 
 #: Where each re-exported name lives, imported on first use (an accountant that needs one law loads only that law's module).
 _EXPORTS = {
-    **dict.fromkeys(("binomial_noise_delta", "discrete_gaussian_delta",
+    **dict.fromkeys(("MAX_BINOMIAL_TRIALS", "binomial_noise_delta", "discrete_gaussian_delta",
                      "discrete_laplace_delta", "skellam_rdp"),
                     "dpverify.mechanisms._noise_maps"),
     **dict.fromkeys(("Gaussian", "Laplace", "gaussian_delta", "gaussian_privacy_profile",
@@ -154,6 +155,7 @@ __all__ = [
     "discrete_gaussian_delta",
     "discrete_gaussian_normaliser",
     "binomial_noise_delta",
+    "MAX_BINOMIAL_TRIALS",
     "skellam_rdp",
     "mixture_gaussian_delta",
     "mixture_gaussian_rdp",

@@ -17,7 +17,7 @@ from typing import Any
 import mpmath
 
 from dpverify._numeric import working_precision
-from dpverify._validation import check_finite
+from dpverify._validation import check_finite, check_mp_real
 
 #: Truncation rule of every series: stop when a rigorous remainder bound is below this × partial sum.
 TAIL_TOLERANCE = 1e-35
@@ -84,21 +84,29 @@ def _gaussian_series(a: mpmath.mpf, start: int, *, loss_start: mpmath.mpf | None
         term, step, k = term * step, step * shrink, k + 1
 
 
-@lru_cache(maxsize=256)
-def discrete_gaussian_normaliser(sigma: float) -> mpmath.mpf:
-    """``Z = Σ_k e^{−k²/(2σ²)}`` (CKS 2020, Def. 1), at 50 digits.
+def discrete_gaussian_normaliser(sigma: Any) -> mpmath.mpf:
+    """``Z = Σ_k e^{−k²/(2σ²)}`` (CKS 2020, Def. 1), at 50 digits; σ > 0 (a float or mpf).
 
     Summed directly for σ < 1, else through the Poisson summation identity
     ``Z = σ√(2π) Σ_m e^{−2π²σ²m²}`` (CKS 2020, Fact 18), whose series converges
     in a handful of terms; both with the rigorous remainder of
     :func:`_gaussian_series`.
+
+    >>> round(float(discrete_gaussian_normaliser(1.0)), 6)
+    2.506628
     """
+    return _normaliser(check_mp_real(sigma, "sigma", low=0.0, low_closed=False))
+
+
+@lru_cache(maxsize=256)
+def _normaliser(sigma: mpmath.mpf) -> mpmath.mpf:
     with working_precision():
         a = 1 / (2 * mpmath.mpf(sigma) ** 2)
-        if sigma < 1:
-            return 2 * _gaussian_series(a, 0) - 1
-        dual = mpmath.pi ** 2 / a
-        return mpmath.sqrt(mpmath.pi / a) * (2 * _gaussian_series(dual, 0) - 1)
+        rate = a if sigma < 1 else mpmath.pi ** 2 / a
+        # Σ_{k>=1} e^{−rate·k²} lies in [e^{−rate}, 2e^{−rate}]: beyond rate 10^4 that is far
+        # below the working precision (and the series' erfc remainder would overflow)
+        series = 1 + 2 * mpmath.exp(-rate) if rate > 1e4 else 2 * _gaussian_series(rate, 0) - 1
+        return series if sigma < 1 else mpmath.sqrt(mpmath.pi / a) * series
 
 
 def _skellam_weights(mu: mpmath.mpf, low: int, high: int) -> list[mpmath.mpf]:

@@ -379,6 +379,10 @@ def _binomial_shift_delta(trials: int, probability: mpmath.mpf, shift: int,
     return total
 
 
+#: Largest ``trials`` of :func:`binomial_noise_delta` (``min_binomial_trials`` searches up to it).
+MAX_BINOMIAL_TRIALS = 2**40
+
+
 def binomial_noise_delta(trials: int, epsilon: Any, *, probability: float = 0.5,
                          sensitivity: int = 1) -> mpmath.mpf:
     """Exact δ(ε) of an integer query of sensitivity Δ plus ``Bin(trials, p)`` noise.
@@ -401,13 +405,15 @@ def binomial_noise_delta(trials: int, epsilon: Any, *, probability: float = 0.5,
     >>> float(binomial_noise_delta(10**6, 0.01))  # ~0.2 s: a hundred standard deviations of terms
     1.07477643...e-10
     """
-    trials = check_positive_int(trials, "trials")
+    trials = check_positive_int(trials, "trials", maximum=MAX_BINOMIAL_TRIALS,
+                                instead="the sum's terms grow with the noise's standard deviation")
+    epsilon = check_mp_real(epsilon, "epsilon", low=0.0)
     shift_max = _integer_sensitivity(check_positive(sensitivity, "sensitivity"))
     probability = check_probability(probability, "probability", open_low=True, open_high=True)
     if shift_max > trials:
         return mpmath.mpf(1)
     with working_precision():
-        p, epsilon = mpmath.mpf(probability), mpmath.mpf(epsilon)
+        p = mpmath.mpf(probability)
         return max(_binomial_shift_delta(trials, q, shift, epsilon)
                    for shift in range(1, shift_max + 1) for q in {p, 1 - p})
 

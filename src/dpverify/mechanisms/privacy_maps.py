@@ -96,10 +96,24 @@ def _maps_for(mechanism_type: type) -> dict[type, PrivacyMapFunction]:
     return {}
 
 
+def _maps_of(mechanism: Any) -> dict[type, PrivacyMapFunction]:
+    """The maps registered for ``mechanism``'s type; :class:`UnsupportedError` naming it if none."""
+    maps = _maps_for(type(mechanism))
+    if not maps:
+        known = ", ".join(sorted(t.__name__ for t in _REGISTRY))
+        raise UnsupportedError(f"no privacy map for {type(mechanism).__name__} "
+                               f"(mechanism={shown(mechanism)}); mechanisms with maps: {known}")
+    return maps
+
+
 def supported_guarantees(mechanism: Any) -> tuple[type, ...]:
-    """Guarantee types that :func:`privacy_map` can return for ``mechanism`` (default first)."""
+    """Guarantee types that :func:`privacy_map` can return for ``mechanism`` (default first).
+
+    Raises :class:`~dpverify.errors.UnsupportedError` naming ``mechanism`` when its type has
+    no privacy map (as :func:`privacy_map` does).
+    """
     _ensure_registered()
-    return tuple(_maps_for(type(mechanism)))
+    return tuple(_maps_of(mechanism))
 
 
 @renamed_parameters(relation="neighbouring")
@@ -136,11 +150,7 @@ def privacy_map(mechanism: Any, *, sensitivity: float = 1.0,
     _ensure_registered()
     sensitivity = check_positive(sensitivity, "sensitivity")
     neighbouring = Neighbouring.parse(neighbouring)
-    maps = _maps_for(type(mechanism))
-    if not maps:
-        known = ", ".join(sorted(t.__name__ for t in _REGISTRY))
-        raise UnsupportedError(f"no privacy map for {type(mechanism).__name__}; "
-                               f"mechanisms with maps: {known}")
+    maps = _maps_of(mechanism)
     if target is None:
         target = next(iter(maps))
     elif not isinstance(target, type):

@@ -16,6 +16,7 @@ shares (= ``DiscreteLaplace(scale)``). Simulation only (floats inside):
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -40,6 +41,7 @@ from dpverify.mechanisms.discrete import (
     DiscreteLaplace,
     PolyaDifference,
     Skellam,
+    _IntegerNoise,
 )
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
@@ -95,6 +97,16 @@ def supported_samplers() -> tuple[type, ...]:
     return tuple(_SAMPLERS)
 
 
+def _check_query(x: Any, name: str, mechanism: Any) -> None:
+    """A finite real query answer; an integral one for integer noise (its output is x + noise)."""
+    check_real_input(x, name)
+    if isinstance(mechanism, _IntegerNoise) and not isinstance(x, numbers.Integral):
+        values = np.asarray(x, dtype=float)
+        if not np.all(values == np.floor(values)):
+            raise value_error(name, x, "integral for integer noise",
+                              f"{type(mechanism).__name__} adds integers; round the query first")
+
+
 def sample(mechanism: Any, x: Any = 0, *, rng: np.random.Generator, size: Any = None) -> Any:
     """Draw the output of ``mechanism`` on input ``x``: ``x + noise`` for additive noise.
 
@@ -122,7 +134,7 @@ def sample(mechanism: Any, x: Any = 0, *, rng: np.random.Generator, size: Any = 
     [5, 10, 8, 10]
     """
     sampler = _sampler_for(mechanism)
-    check_real_input(x, "x")
+    _check_query(x, "x", mechanism)
     _check_broadcast(x, size)
     return sampler(mechanism, x, rng=check_rng(rng), size=size)
 
@@ -141,7 +153,7 @@ def sample_users(mechanism: Any, x: Any = 0, *, users: int, rng: np.random.Gener
     (3, 2)
     """
     users = check_positive_int(users, "users")
-    check_real_input(x, "x")
+    _check_query(x, "x", mechanism)
     rng = check_rng(rng)
     shape = samplers._shape(size)
     shape = () if shape is None else shape
@@ -186,7 +198,7 @@ def sample_aggregate(mechanism: Any, x_sum: Any = 0, *, users: int, rng: np.rand
     [121, 83, 101]
     """
     users = check_positive_int(users, "users")
-    check_real_input(x_sum, "x_sum")
+    _check_query(x_sum, "x_sum", mechanism)
     _check_broadcast(x_sum, size, "x_sum")
     rng = check_rng(rng)
     shape = samplers._shape(size)

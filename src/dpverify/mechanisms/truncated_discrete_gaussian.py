@@ -37,7 +37,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from dpverify._deprecation import renamed_parameters
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import check_epsilon, check_mp_real, check_positive, check_positive_int, value_error
 from dpverify.guarantees import ApproxDP, PrivacyProfile
@@ -58,31 +58,36 @@ def _weights(sigma: float, bound: int) -> list[mpmath.mpf]:
     return [mpmath.exp(-a * k * k) for k in range(bound + 1)]
 
 
+@renamed_parameters(bound="support_bound")
 @dataclass(frozen=True, slots=True)
 class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
-    """Discrete Gaussian noise of parameter ``sigma`` conditioned on ``|k| <= bound`` (module docstring).
+    """Discrete Gaussian noise of parameter ``sigma`` conditioned on ``|k| <= support_bound`` (module docstring).
 
     Parameters
     ----------
     sigma
         The discrete Gaussian's σ (not its standard deviation), > 0.
-    bound
-        The truncation B, an integer in ``[1, MAX_BOUND]``.
+    support_bound
+        The truncation B (the support is {−B, ..., B}), an integer in ``[1, MAX_BOUND]``.
+        ``bound`` is its deprecated spelling (one release).
 
-    >>> law = TruncatedDiscreteGaussian(sigma=1.0, bound=2)
+    >>> law = TruncatedDiscreteGaussian(sigma=1.0, support_bound=2)
     >>> law.support(), round(float(law.pmf(0)), 6), float(law.pmf(3))
     ((-2, 2), 0.40262, 0.0)
     """
 
     sigma: float
-    bound: int
+    support_bound: int
+
+    bound = renamed_property("bound", "support_bound")  # the old spelling, for one release
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sigma", check_positive(self.sigma, "sigma"))
-        object.__setattr__(self, "bound", check_positive_int(self.bound, "bound", maximum=MAX_BOUND))
+        object.__setattr__(self, "support_bound", check_positive_int(self.support_bound, "support_bound",
+                                                                       maximum=MAX_BOUND))
 
     def _normaliser(self) -> mpmath.mpf:
-        weights = _weights(self.sigma, self.bound)
+        weights = _weights(self.sigma, self.support_bound)
         return 2 * mpmath.fsum(weights) - weights[0]
 
     @renamed_parameters(k="outcome")
@@ -90,7 +95,7 @@ class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
         """Exact ``P[X = k]`` (mpmath)."""
         point = _integer_or_none(outcome)
         with working_precision():
-            if point is None or abs(point) > self.bound:
+            if point is None or abs(point) > self.support_bound:
                 return mpmath.mpf(0)
             a = 1 / (2 * mpmath.mpf(self.sigma) ** 2)
             return mpmath.exp(-a * point * point) / self._normaliser()
@@ -98,13 +103,13 @@ class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
     def _upper_tail(self, a: int) -> mpmath.mpf:
         """``P[X >= a]`` for a >= 1 (a finite sum)."""
         with working_precision():
-            if a > self.bound:
+            if a > self.support_bound:
                 return mpmath.mpf(0)
-            weights = _weights(self.sigma, self.bound)
+            weights = _weights(self.sigma, self.support_bound)
             return mpmath.fsum(weights[a:]) / (2 * mpmath.fsum(weights) - weights[0])
 
     def support(self) -> tuple[int, int]:
-        return (-self.bound, self.bound)
+        return (-self.support_bound, self.support_bound)
 
     def mean(self) -> Fraction:
         return Fraction(0)
@@ -112,7 +117,7 @@ class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
     def variance(self) -> mpmath.mpf:
         """Exact ``Σ k² P[k]`` (a finite sum)."""
         with working_precision():
-            weights = _weights(self.sigma, self.bound)
+            weights = _weights(self.sigma, self.support_bound)
             return 2 * mpmath.fsum(k * k * w for k, w in enumerate(weights)) / (
                 2 * mpmath.fsum(weights) - weights[0])
 
@@ -120,7 +125,7 @@ class TruncatedDiscreteGaussian(_SymmetricIntegerNoise):
     def pmf_array(self, outcomes: np.ndarray) -> np.ndarray:
         """Float pmf at ``outcomes`` (0 off the integers and outside ``[−B, B]``)."""
         outcomes = np.asarray(outcomes, dtype=float)
-        inside = (outcomes == np.round(outcomes)) & (np.abs(outcomes) <= self.bound)
+        inside = (outcomes == np.round(outcomes)) & (np.abs(outcomes) <= self.support_bound)
         values = np.exp(-outcomes ** 2 / (2 * self.sigma ** 2)) / float(self._normaliser())
         return np.where(inside, values, 0.0)
 
@@ -132,7 +137,8 @@ def _shift(sensitivity: Any) -> int:
     return check_positive_int(sensitivity, "sensitivity")
 
 
-def truncated_discrete_gaussian_delta(sigma: float, bound: int, epsilon: Any, *,
+@renamed_parameters(bound="support_bound")
+def truncated_discrete_gaussian_delta(sigma: float, support_bound: int, epsilon: Any, *,
                                       sensitivity: int = 1) -> mpmath.mpf:
     """Exact ``δ(ε)`` (mpmath, 50 digits, then inflated by 10⁻⁴⁰ relative) of the truncated mechanism.
 
@@ -143,13 +149,13 @@ def truncated_discrete_gaussian_delta(sigma: float, bound: int, epsilon: Any, *,
     >>> round(float(truncated_discrete_gaussian_delta(1.0, 2, math.inf)), 6)   # P[X = −2]
     0.054489
     """
-    law = TruncatedDiscreteGaussian(sigma, bound)
+    law = TruncatedDiscreteGaussian(sigma, support_bound)
     shift = _shift(check_positive(sensitivity, "sensitivity"))
     epsilon = check_mp_real(epsilon, "epsilon", low=0.0, allow_inf=True)
-    if shift > 2 * law.bound:
+    if shift > 2 * law.support_bound:
         return mpmath.mpf(1)
     with working_precision():
-        half = _weights(law.sigma, law.bound)
+        half = _weights(law.sigma, law.support_bound)
         weights = half[:0:-1] + half                     # k = −B..B
         total = mpmath.fsum(weights)
         infinite = mpmath.fsum(weights[:shift])          # k < Δ − B: the shifted law is 0 there
@@ -169,8 +175,8 @@ def _truncated_profile(mechanism: TruncatedDiscreteGaussian, *, sensitivity: flo
                        neighbouring: Neighbouring) -> PrivacyProfile:
     """Exact profile (:func:`truncated_discrete_gaussian_delta`); integer Δ; any relation."""
     shift = _shift(sensitivity)
-    sigma, bound = mechanism.sigma, mechanism.bound
-    return PrivacyProfile(lambda e: truncated_discrete_gaussian_delta(sigma, bound, e, sensitivity=shift),
+    sigma, support_bound = mechanism.sigma, mechanism.support_bound
+    return PrivacyProfile(lambda e: truncated_discrete_gaussian_delta(sigma, support_bound, e, sensitivity=shift),
                           description=f"{mechanism!r}, sensitivity={shift}", relative_error=1e-30)
 
 
@@ -184,10 +190,10 @@ def _truncated_approx(mechanism: TruncatedDiscreteGaussian, *, sensitivity: floa
     integer ``Δ <= 2B`` (beyond, δ = 1: refused).
     """
     shift = _shift(sensitivity)
-    if shift > 2 * mechanism.bound:
-        raise value_error("sensitivity", sensitivity, f"at most 2·bound = {2 * mechanism.bound}",
+    if shift > 2 * mechanism.support_bound:
+        raise value_error("sensitivity", sensitivity, f"at most 2·support_bound = {2 * mechanism.support_bound}",
                           "larger shifts separate the supports: delta = 1")
-    corner = Fraction(shift * (2 * mechanism.bound - shift)) / (2 * Fraction(mechanism.sigma) ** 2)
+    corner = Fraction(shift * (2 * mechanism.support_bound - shift)) / (2 * Fraction(mechanism.sigma) ** 2)
     epsilon = check_epsilon(round_up(corner), "epsilon")
     profile = _truncated_profile(mechanism, sensitivity=shift, neighbouring=neighbouring)
     return ApproxDP(epsilon=epsilon, delta=profile.delta_for_epsilon(epsilon))

@@ -128,10 +128,10 @@ def neighbouring_reward_streams(horizon: int, *,
 _NORMS = {"l1": 1, "l2": 2}
 
 
-def _check_vector_arguments(dimension: Any, norm: Any, bound: Any) -> tuple[int, int, float]:
+def _check_vector_arguments(dimension: Any, norm: Any, norm_bound: Any) -> tuple[int, int, float]:
     dimension = check_positive_int(dimension, "dimension")
     order = _NORMS[check_choice(norm, "norm", tuple(_NORMS))]
-    return dimension, order, check_positive(bound, "bound")
+    return dimension, order, check_positive(norm_bound, "norm_bound")
 
 
 def _within(direction: np.ndarray, radius: float, order: int, bound: float) -> np.ndarray:
@@ -159,22 +159,23 @@ def _bounded(draw: Any, dimension: int, order: int, bound: float) -> np.ndarray:
     return _within(direction, radius, order, bound)
 
 
+@renamed_parameters(bound="norm_bound")
 def bounded_vectors(dimension: int, *, norm: str = "l2",
-                    bound: float = 1.0) -> st.SearchStrategy[np.ndarray]:
-    """Float vectors of shape ``(dimension,)`` with ℓ1 or ℓ2 norm at most ``bound``.
+                    norm_bound: float = 1.0) -> st.SearchStrategy[np.ndarray]:
+    """Float vectors of shape ``(dimension,)`` with ℓ1 or ℓ2 norm at most ``norm_bound``.
 
     A direction with coordinates in [−1, 1] scaled to a radius drawn in
-    ``[0, bound]`` (the boundary ``bound`` included), then stepped down by
-    ulps if rounding pushed the norm past ``bound`` — the inputs of the
+    ``[0, norm_bound]`` (the boundary ``norm_bound`` included), then stepped down by
+    ulps if rounding pushed the norm past ``norm_bound`` — the inputs of the
     linear-bandit privatizers (feature vectors ``‖x‖ <= L``, rewards times
     features). Shrinks towards the zero vector.
 
     >>> from hypothesis import find
-    >>> find(bounded_vectors(2, norm="l1", bound=2.0), lambda v: v[0] > 0)
+    >>> find(bounded_vectors(2, norm="l1", norm_bound=2.0), lambda v: v[0] > 0)
     array([2., 0.])
     """
-    dimension, order, bound = _check_vector_arguments(dimension, norm, bound)
-    return _bounded(dimension, order, bound)
+    dimension, order, norm_bound = _check_vector_arguments(dimension, norm, norm_bound)
+    return _bounded(dimension, order, norm_bound)
 
 
 @st.composite
@@ -189,20 +190,21 @@ def _vector_pairs(draw: Any, dimension: int, order: int, bound: float, min_users
     return data, changed
 
 
-def neighbouring_bounded_vectors(dimension: int, *, norm: str = "l2", bound: float = 1.0,
+@renamed_parameters(bound="norm_bound")
+def neighbouring_bounded_vectors(dimension: int, *, norm: str = "l2", norm_bound: float = 1.0,
                                  min_users: int = 1,
                                  max_users: int = 10) -> st.SearchStrategy[tuple]:
     """Pairs of ``(users, dimension)`` arrays, one vector per user, differing in one user's row.
 
-    Every row has ℓ1/ℓ2 norm at most ``bound`` (drawn as in
+    Every row has ℓ1/ℓ2 norm at most ``norm_bound`` (drawn as in
     :func:`bounded_vectors`); the pair are neighbours under replace-one,
     ``users`` in ``[min_users, max_users]``. Shrinks towards one user, zero
     rows and the changed user first.
     """
-    dimension, order, bound = _check_vector_arguments(dimension, norm, bound)
+    dimension, order, norm_bound = _check_vector_arguments(dimension, norm, norm_bound)
     min_users = check_positive_int(min_users, "min_users")
     max_users = check_int_at_least(max_users, "max_users", min_users)
-    return _vector_pairs(dimension, order, bound, min_users, max_users)
+    return _vector_pairs(dimension, order, norm_bound, min_users, max_users)
 
 
 @st.composite

@@ -44,7 +44,7 @@ def test_flagged_values_get_their_own_bins() -> None:
 def test_sentinel_masked_values_are_features() -> None:
     score = ClassifierScore(np.zeros(2), np.ones(2), np.zeros(0), 0.0, flags=((0, -1000.0),),
                             masked=(0,), masked_centre=np.array([1.0]),
-                            masked_scale=np.array([2.0]))
+                            masked_divisor=np.array([2.0]))
     features = score.features(np.array([[-1000.0, 0.5], [3.0, 0.5]]))
     assert features.shape == (2, score.width) == (2, 7)
     assert features[0, 4:].tolist() == [1.0, 0.0, 0.0]     # flag on, masked value and square 0
@@ -144,7 +144,7 @@ def test_a_classifier_score_evaluated_block_by_block_equals_its_features_times_w
     table = rng.normal(size=(2_000, 4))
     table[rng.random(2_000) < 0.3, 1] = -1000.0
     score = ClassifierScore(np.zeros(4), np.ones(4), np.zeros(0), 0.0, flags=((1, -1000.0),),
-                            masked=(1,), masked_centre=np.zeros(1), masked_scale=np.ones(1))
+                            masked=(1,), masked_centre=np.zeros(1), masked_divisor=np.ones(1))
     weights = rng.normal(size=score.width)
     from dataclasses import replace
 

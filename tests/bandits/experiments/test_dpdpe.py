@@ -17,7 +17,7 @@ def test_dpe_fixedu_sends_what_dpe_sends_at_the_papers_horizon() -> None:
 
     from dpverify.bandits.experiments import experiment_spec, sweep
 
-    spec = experiment_spec("dpdpe-fig2c", scale="full", runs=6, seed=0)
+    spec = experiment_spec("dpdpe-fig2c", preset="full", runs=6, seed=0)
     dpe, fixed = spec.panels[0].algorithms
     assert fixed.options[0][0] == "users" and fixed.options[0][1] < 245  # the nominal rule's U
     result = sweep(spec, cache=False)
@@ -25,7 +25,7 @@ def test_dpe_fixedu_sends_what_dpe_sends_at_the_papers_horizon() -> None:
     dpe_cost = float(np.mean(dpe_result.communication_cost))
     fixed_cost = float(np.mean(fixed_result.communication_cost))
     assert abs(fixed_cost - dpe_cost) <= 0.05 * dpe_cost, (fixed_cost, dpe_cost)
-    nominal = sweep(experiment_spec("dpdpe-fig2c", scale="full", runs=6, seed=0).__class__(
+    nominal = sweep(experiment_spec("dpdpe-fig2c", preset="full", runs=6, seed=0).__class__(
         "nominal", (spec.panels[0].__class__(
             "c", "", spec.panels[0].instances, spec.panels[0].epsilon, 10 ** 6,
             (fixed.__class__("dpe-fixedu", "nominal", (("users", 245),)),), 0.25),), runs=6,

@@ -17,7 +17,7 @@ def test_registered() -> None:
 @pytest.mark.slow
 def test_one_scaling_cell_writes_csv_and_png(tmp_path) -> None:
     pytest.importorskip("matplotlib")
-    outcome = reproduce("garcelon2022-scaling", scale="quick", seed=0, out_dir=tmp_path,
+    outcome = reproduce("garcelon2022-scaling", preset="quick", seed=0, out_dir=tmp_path,
                         panels=("d=2,T=1000", "d=2,T=3162"), runs=1)
     names = {path.name for path in outcome.files}
     assert {"garcelon2022-scaling.csv", "garcelon2022-scaling.png"} <= names

@@ -53,12 +53,12 @@ def test_panels_differing_only_in_epsilon_get_the_same_seeds() -> None:
     from dpverify.bandits.experiments import experiment_spec
     from dpverify.bandits.experiments.sweeps import instance_entropy
 
-    spec = experiment_spec("chowdhury2023-fig1", scale="quick", seed=3)
+    spec = experiment_spec("chowdhury2023-fig1", preset="quick", seed=3)
     entropy = dict(zip((p.key for p in spec.panels), instance_entropy(spec)))
     assert entropy["a"] == entropy["b"] and entropy["d"] == entropy["e"] == entropy["f"]
     assert len({tuple(entropy[k]) for k in "acd"}) == 3
     assert "does not keep the paper's ordering" in spec.note
-    assert experiment_spec("chowdhury2023-fig1", scale="full").note == ""
+    assert experiment_spec("chowdhury2023-fig1", preset="full").note == ""
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from dpverify.bandits.experiments import reproduce
 @pytest.mark.slow
 def test_reproduce_fig1_panel_writes_csv_and_png(tmp_path) -> None:
     pytest.importorskip("matplotlib")
-    outcome = reproduce("chowdhury2023-fig1", scale="quick", seed=1, out_dir=tmp_path,
+    outcome = reproduce("chowdhury2023-fig1", preset="quick", seed=1, out_dir=tmp_path,
                         panels=("b",), runs=2)
     csv_path, png_path = outcome.files[0], next(f for f in outcome.files if f.suffix == ".png")
     assert png_path.stat().st_size > 10_000
@@ -36,13 +36,13 @@ def test_reproduce_scaling_panel(tmp_path) -> None:
 def test_unknown_names_are_refused() -> None:
     with pytest.raises(ValueError, match="name"):
         reproduce("chowdhury2023-fig9")
-    with pytest.raises(ValueError, match="scale"):
-        reproduce("chowdhury2023-fig1", scale="huge")
+    with pytest.raises(ValueError, match="preset"):
+        reproduce("chowdhury2023-fig1", preset="huge")
 
 
 @pytest.mark.slow
 def test_each_curve_carries_its_actual_guarantee(tmp_path) -> None:
-    outcome = reproduce("chowdhury2023-fig1", scale="quick", seed=1, out_dir=tmp_path,
+    outcome = reproduce("chowdhury2023-fig1", preset="quick", seed=1, out_dir=tmp_path,
                         panels=("a",), runs=2)
     rows = {r["algorithm"]: r for r in csv.DictReader((tmp_path / "chowdhury2023-fig1-summary.csv").open())}
     assert float(rows["DP-SE"]["guarantee_epsilon"]) == 0.1

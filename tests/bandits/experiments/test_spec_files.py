@@ -23,6 +23,33 @@ def test_bad_specs_name_the_key(bad, name) -> None:
 
 def test_a_spec_file_can_name_a_registered_experiment() -> None:
     spec = sweep_spec_from_mapping({"experiment": "chowdhury2023-fig1", "panels": ["b"],
-                                    "runs": 2, "scale": "quick", "seed": 4})
+                                    "runs": 2, "preset": "quick", "seed": 4})
     assert (spec.name, spec.runs, spec.seed) == ("chowdhury2023-fig1", 2, 4)
     assert [(p.key, p.horizon) for p in spec.panels] == [("b", 10 ** 5)]
+
+
+_GOOD = {"algorithms": [{"name": "dp-se"}], "epsilons": [1.0], "horizons": [100],
+         "instances": [{"family": "easy"}]}
+
+
+@pytest.mark.parametrize("key, value, named", [
+    ("epsilons", ["abc"], r"epsilons\[0\]"), ("epsilons", [""], r"epsilons\[0\]"),
+    ("epsilons", [1.0, -1.0], r"epsilons\[1\]"), ("deltas", ["abc"], r"deltas\[0\]"),
+    ("deltas", [1.5], r"deltas\[0\]"), ("horizons", [100, 0], r"horizons\[1\]"),
+    ("runs", 1.5, "runs"), ("runs", "3", "runs"), ("seed", -1, "seed"),
+])
+def test_every_value_is_checked_before_a_run(key, value, named) -> None:
+    """Issue 28: ``epsilons = ["abc"]`` or ``runs = 1.0``-like values ended in exit 3 or were
+    ignored; each is refused up front, naming the key (and the entry's index)."""
+    with pytest.raises((ValueError, TypeError), match=named):
+        sweep_spec_from_mapping({**_GOOD, key: value})
+
+
+def test_a_spec_file_error_names_the_file(tmp_path) -> None:
+    from dpverify.bandits.experiments.spec_files import load_sweep_spec
+
+    path = tmp_path / "bad.toml"
+    path.write_text('algorithms = [{name = "dp-se"}]\nepsilons = ["abc"]\nhorizons = [100]\n'
+                    'instances = [{family = "easy"}]\n')
+    with pytest.raises(TypeError, match=r"bad\.toml: epsilons\[0\]"):
+        load_sweep_spec(path)

@@ -150,7 +150,7 @@ def _float_epsilon(sigma: float, delta: float, q: float, steps: int,
     and the tight conversion, without rounding or the mpmath fallback (``inf`` where it fails)."""
     alphas = np.asarray(orders)
     with np.errstate(all="ignore"):
-        rdp = steps * log_moments_upper_float(q, min(sigma, 1e150), orders) / (alphas - 1)
+        rdp = steps * log_moments_upper_float(q, min(sigma, 1e12), orders) / (alphas - 1)
         values = rdp + np.log1p(-1 / alphas) - (math.log(delta) + np.log(alphas)) / (alphas - 1)
     values = values[np.isfinite(values)]
     return float(values.min()) if len(values) else math.inf

@@ -29,6 +29,7 @@ from dpverify._validation import (
     check_positive,
     check_positive_int,
     limit_error,
+    value_error,
 )
 from dpverify.accountants.calibrate._search import naming, request, smallest_passing
 from dpverify.accountants.calibrate.dp_sgd import dp_sgd_epsilon, min_noise_multiplier  # re-exported
@@ -40,7 +41,7 @@ from dpverify.accountants.rdp.curves import (
     scale_rdp,
 )
 from dpverify.errors import CalibrationError, DpverifyValueError
-from dpverify.mechanisms import binomial_noise_delta
+from dpverify.mechanisms import MAX_BINOMIAL_TRIALS, binomial_noise_delta
 from dpverify.mechanisms.continuous import gaussian_delta, gaussian_privacy_profile
 
 __all__ = [
@@ -66,6 +67,8 @@ LAPLACE_METHODS = ("pld", "rdp", "pure")
 _PLD_RTOL = 1e-9
 
 
+#: Largest ``sensitivity`` of :func:`min_binomial_trials` (seconds at 10).
+MAX_BINOMIAL_SENSITIVITY = 16
 MAX_PLD_CALIBRATION_COMPOSITIONS = 10**3
 """Largest k :func:`min_laplace_scale` searches over by PLD (each candidate composes k times:
 seconds at 10^3). Gaussian PLDs need no limit: k Gaussians are one Gaussian of sensitivity Δ√k."""
@@ -92,7 +95,13 @@ def classical_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+    sigma = sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+    if not math.isfinite(sigma):
+        smallest = sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / sys.float_info.max
+        raise value_error("epsilon", epsilon, f">= {smallest:.3g} with sensitivity={sensitivity!r}, "
+                          f"delta={delta!r}", "below it σ = Δ√(2 ln(1.25/δ))/ε exceeds the "
+                          "float range")
+    return sigma
 
 
 def analytic_gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float = 1.0) -> float:
@@ -373,7 +382,9 @@ def min_binomial_trials(epsilon: float, delta: float, *, sensitivity: int = 1) -
     """
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
-    shift = check_positive_int(sensitivity, "sensitivity")
+    shift = check_positive_int(sensitivity, "sensitivity", maximum=MAX_BINOMIAL_SENSITIVITY,
+                               instead="the exact check sums every shift 1..sensitivity (time "
+                                       "grows as its square); rescale the query")
 
     def meets(trials: int) -> bool:
         return trials >= shift and binomial_noise_delta(trials, epsilon, sensitivity=shift) <= delta
@@ -382,11 +393,15 @@ def min_binomial_trials(epsilon: float, delta: float, *, sensitivity: int = 1) -
         return trials >= shift and _binomial_delta_estimate(trials, epsilon, shift) <= delta
 
     guess = max(shift, math.ceil(4 * analytic_gaussian_sigma(epsilon, delta, sensitivity=shift) ** 2))
+    too_many = CalibrationError(f"no binomial noise up to 2^40 trials meets epsilon={epsilon!r}, "
+                                f"delta={delta!r} at sensitivity={shift}")
+    if guess > MAX_BINOMIAL_TRIALS:  # (before any sum: its terms grow with the trials)
+        raise too_many
     low, high = max(shift, guess // 4), guess * 4
     while not estimate_meets(high):
         low, high = high, high * 4
-        if high > 2 ** 40:
-            raise CalibrationError(f"no binomial noise up to 2^40 trials meets ({epsilon}, {delta})")
+        if high > MAX_BINOMIAL_TRIALS:
+            raise too_many
     while low > shift and estimate_meets(low):
         low, high = max(shift, low // 4), low
     trials = low if estimate_meets(low) else bisect_passing(estimate_meets, low, high, integer=True)

@@ -71,7 +71,7 @@ def tradeoff_curve(pld, false_positive_rates: Sequence[float], *, points: int = 
     if not isinstance(pld, PrivacyLossDistribution):
         raise DpverifyTypeError(f"pld={pld!r} must be a PrivacyLossDistribution")
     alphas = check_real_array(false_positive_rates, "false_positive_rates", ndim=1, low=0.0,
-                              high=1.0, allow_empty=True)
+                              high=1.0)
     points = check_positive_int(points, "points")
     if points > MAX_TRADEOFF_POINTS:  # two δ evaluations and a row of the table per point
         raise limit_error("points", points, MAX_TRADEOFF_POINTS,

@@ -40,7 +40,7 @@ import numpy as np
 import dpverify.accountants.shuffle._closed_forms as closed
 from dpverify._deprecation import renamed_attributes, renamed_parameters
 from dpverify._numeric import bisect_passing, round_up
-from dpverify._validation import check_delta, check_epsilon, check_positive_int
+from dpverify._validation import check_delta, check_epsilon, check_positive_int, value_error
 from dpverify.accountants.shuffle._bounds import (
     SHUFFLE_BOUNDS,
     Randomizer,
@@ -197,7 +197,7 @@ def _full_local_epsilon_search(meets: Callable[[float], bool], epsilon: float, n
         raise CalibrationError(
             f"no local_epsilon >= 0 meets epsilon={epsilon!r} with bound={name!r} for users={n}, "
             f"delta={delta!r}: the bound is invalid or above the target even at local_epsilon=0 "
-            "(increase n or epsilon)")
+            "(increase users or epsilon)")
     high = 1.0
     while meets(high):
         if high >= _MAX_LOCAL_EPSILON:
@@ -341,6 +341,8 @@ def max_local_epsilons(epsilon: float, batch_sizes: Sequence[int], delta: float,
     if isinstance(batch_sizes, (str, bytes)) or not isinstance(batch_sizes, (Sequence, np.ndarray)):
         raise DpverifyTypeError(f"batch_sizes={batch_sizes!r} must be a sequence of integers")
     ns = [check_positive_int(v, f"batch_sizes[{i}]") for i, v in enumerate(batch_sizes)]
+    if not ns:
+        raise value_error("batch_sizes", batch_sizes, "non-empty")
     approx = _approximate(name)
     guesses = _approximate_roots(approx, epsilon, np.array(ns, dtype=float), delta) \
         if approx is not None else np.zeros(len(ns))
@@ -361,8 +363,20 @@ def max_local_epsilons(epsilon: float, batch_sizes: Sequence[int], delta: float,
             except CalibrationError:
                 verified = None
         out[i] = verified if verified is not None else \
-            _full_local_epsilon_search(meets, epsilon, n, delta, name)
+            _batch_search(meets, epsilon, n, delta, name, i)
     return out
+
+
+def _batch_search(meets: Callable[[float], bool], epsilon: float, n: int, delta: float,
+                  name: str, index: int) -> float:
+    """The full search for ``batch_sizes[index]``, its refusal in the caller's words."""
+    try:
+        return _full_local_epsilon_search(meets, epsilon, n, delta, name)
+    except CalibrationError as error:
+        raise CalibrationError(
+            f"batch_sizes[{index}]={n}: no local_epsilon >= 0 meets epsilon={epsilon!r} with "
+            f"bound={name!r} at delta={delta!r}: the bound is invalid or above the target even "
+            "at local_epsilon=0 (increase the batch size or epsilon)") from error
 
 
 def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,

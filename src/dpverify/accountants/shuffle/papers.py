@@ -14,6 +14,7 @@ options; they are the papers' claims, evaluated in mpmath and rounded up.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from fractions import Fraction
 
 import mpmath
@@ -187,8 +188,9 @@ def hanna_local_epsilons(batch_sizes, epsilon: float, delta: float) -> list[floa
     >>> [round(e, 3) for e in hanna_local_epsilons([10**4, 10**6], 0.1, 1e-6)]
     [0.528, 2.699]
     """
-    return [float(e) for e in max_local_epsilons(epsilon, list(batch_sizes), delta,
-                                                 bound="fmt2021")]
+    if isinstance(batch_sizes, Iterable) and not isinstance(batch_sizes, (str, bytes)):
+        batch_sizes = list(batch_sizes)   # any iterable; the rest is refused by name below
+    return [float(e) for e in max_local_epsilons(epsilon, batch_sizes, delta, bound="fmt2021")]
 
 
 # --------------------------------------------------------------------------- garcelon total

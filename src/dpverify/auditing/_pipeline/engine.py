@@ -38,7 +38,7 @@ from dpverify.auditing.estimators import (
 from dpverify.auditing.events import Candidate, output_kind, search_events, user_events
 from dpverify.errors import AuditError
 
-__all__ = ["Draw", "Counts", "Certifier", "run_search_and_count", "certified_bounds", "SEARCH_CAP",
+__all__ = ["Draw", "checked_output", "Counts", "Certifier", "run_search_and_count", "certified_bounds", "SEARCH_CAP",
            "count_chunk", "prefix_sizes", "PREFIX_SIGMAS", "PREFIX_MIN", "SEPARATE_SHARE"]
 
 #: ``draw(side, size)``: the next ``size`` outputs of side 0 (``x``) or 1 (``x'``). A draw may
@@ -223,7 +223,13 @@ def run_search_and_count(draw: Draw, *, samples: int, families: Any, targets: Se
     if end_search is not None:  # e.g. freeze category codes: certification codes them alike
         end_search()
     if not candidates:
-        raise AuditError("the event search found no candidate event")
+        deltas = [value for kind_, value in targets if kind_ == "delta"]
+        reason = ""
+        if deltas and max(deltas) >= 0.5:
+            reason = (f": a violation at delta={max(deltas)!r} needs an event of probability above "
+                      "delta under x, and none of the search's events can show one at this size "
+                      "(a claim with delta this close to 1 is all but vacuous; audit a smaller delta)")
+        raise AuditError("the event search found no candidate event" + reason)
     n_certify = samples - n_search
     groups = _groups(candidates)
     prefix, prefix_mean = prefix_sizes(n_certify, prefix_rng)

@@ -19,10 +19,20 @@ from typing import Any
 import numpy as np
 
 from dpverify._record_validation import check_record
-from dpverify._validation import check_callable
+from dpverify._validation import (
+    check_callable,
+    check_choice,
+    check_delta,
+    check_flag,
+    check_instance,
+    check_int_at_least,
+    check_positive,
+    check_positive_int,
+    check_probability,
+)
 from dpverify.auditing.events._statistics import Identity
 
-__all__ = ["OutputEvent", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
+__all__ = ["FAMILIES", "EVENT_FAMILIES", "OutputEvent", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
            "conditional_prediction",
            "predicted_at",
            "pick", "candidates", "cut_grid", "le_counts", "format_value", "threshold_family"]
@@ -35,6 +45,12 @@ PER_FAMILY = 2
 #: true 0.25, in 3 of 8 searches); three over-penalised the smallest good sets of a
 #: likelihood-ratio order (SVT4: top 1 passed over for top 2). Two does neither.
 GUARD_SIGMAS = 2.0
+
+
+#: The event search's families (``search_events(families=...)``).
+FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "sentinel", "float")
+#: The family of an event: one of :data:`FAMILIES`, or ``"user"`` (events the user supplied).
+EVENT_FAMILIES = (*FAMILIES, "user")
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +75,7 @@ class OutputEvent:
     def __post_init__(self) -> None:
         check_record(self)
         check_callable(self.statistic, "statistic", "a statistic: outputs -> values")
+        check_choice(self.family, "family", EVENT_FAMILIES)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         values = self.statistic(np.asarray(samples))
@@ -82,6 +99,11 @@ class Candidate:
     point: int = 0
     #: Outputs of the first and of the second side in the event, on the search split.
     search_counts: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        check_instance(self.event, "event", OutputEvent, "an OutputEvent")
+        check_int_at_least(self.first, "first", 0, maximum=1)
+        check_record(self)
 
 
 def wilson(successes: np.ndarray, trials: Any, z: float, sign: int) -> np.ndarray:
@@ -159,7 +181,13 @@ def predicted_at(p_hat: float, p_prime_hat: float, search_samples: int, certify_
     width is Wilson's at ``normal_quantile`` z; ``conditional``: the better of
     that and the conditional ratio bound's (pure ε, :func:`conditional_prediction`).
     """
-    n, n_final, z = search_samples, certify_samples, normal_quantile
+    p_hat = check_probability(p_hat, "p_hat")
+    p_prime_hat = check_probability(p_prime_hat, "p_prime_hat")
+    n = check_int_at_least(search_samples, "search_samples", 0)
+    n_final = check_positive_int(certify_samples, "certify_samples")
+    z = check_positive(normal_quantile, "normal_quantile")
+    delta = check_delta(delta)
+    conditional = check_flag(conditional, "conditional")
     if not n:
         return -np.inf
     p = float(wilson(np.array(p_hat * n), n, 1.0, -1))

@@ -7,13 +7,15 @@ level; :func:`user_events` turns user indicators into candidates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from dpverify._deprecation import renamed_parameters
+from dpverify._validation import check_callable, shown
 from dpverify.auditing.events._candidates import (
+    FAMILIES,
     Candidate,
     OutputEvent,
     Plan,
@@ -24,10 +26,10 @@ from dpverify.auditing.events._scalar_families import histogram_family, interval
 from dpverify.auditing.events._sentinel_families import has_sentinels, sentinel_family
 from dpverify.auditing.events._statistics import Indicator, KeyCoder, output_kind, rows
 from dpverify.auditing.events._vector_families import classifier_family, is_mixed, mixed_family
+from dpverify.errors import DpverifyTypeError
 
 __all__ = ["FAMILIES", "PER_DIRECTION", "MAX_PER_DIRECTION", "search_events", "user_events"]
 
-FAMILIES = ("threshold", "interval", "histogram", "classifier", "mixed", "sentinel", "float")
 #: Candidates certified per direction in a one-point audit.
 PER_DIRECTION = 3
 #: Hard cap per direction (curves): the Bonferroni count is at most 2 x 2 x this.
@@ -221,8 +223,12 @@ def user_events(events: Sequence[Callable[[np.ndarray], Any]]) -> list[Candidate
 
     No search, hence no split: every sample certifies.
     """
+    if isinstance(events, (str, bytes)) or callable(events) or not isinstance(events, Iterable):
+        raise DpverifyTypeError(f"events={shown(events)} must be a sequence of indicators "
+                                "outputs -> truth values, e.g. [lambda y: y > 0.5]")
     result = []
     for index, function in enumerate(events):
+        check_callable(function, f"events[{index}]", "an indicator: outputs -> truth values")
         name = getattr(function, "__name__", "event")
         statistic = Indicator(function, f"{name} (events[{index}])")
         event = OutputEvent(statistic, 0.5, np.inf, statistic.description, "user")

@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special
 
-from dpverify._deprecation import renamed_parameters
-from dpverify.errors import AuditError
+from dpverify._deprecation import renamed_parameters, renamed_property
+from dpverify._record_validation import check_record
+from dpverify._validation import check_callable, shown
+from dpverify.errors import AuditError, DpverifyTypeError
 
 __all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins", "last_result",
            "CategoryValue", "MixedCoder", "FloatBits", "Projection", "CoordinateRatios", "recurring_values", "categorical_columns", "rows", "output_kind",
@@ -37,6 +39,9 @@ class Identity:
 
     description: str = "y"
 
+    def __post_init__(self) -> None:
+        check_record(self)
+
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return np.asarray(samples, dtype=np.float64).reshape(len(samples))
 
@@ -48,6 +53,10 @@ class Indicator:
     function: Callable[[np.ndarray], Any]
     description: str
 
+    def __post_init__(self) -> None:
+        check_callable(self.function, "function", "an indicator: outputs -> truth values")
+        check_record(self)
+
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         values = np.asarray(self.function(samples))
         if values.shape != (len(samples),):
@@ -56,27 +65,31 @@ class Indicator:
         return values.astype(np.float64)
 
 
+@renamed_parameters(scale="divisor", masked_scale="masked_divisor")
 @dataclass(frozen=True, eq=False)
 class ClassifierScore:
-    """Logistic-regression score ``w·[z, z², flags, m, m²] + b`` with ``z = (y − centre)/scale``.
+    """Logistic-regression score ``w·[z, z², flags, m, m²] + b`` with ``z = (y − centre)/divisor``.
 
     ``flags`` are ``(column, value)`` pairs: the indicator ``y[column] == value``
     of values that recur exactly (sentinels such as "aborted", categories,
     clipping bounds), fixed on the search split. ``masked`` columns (numeric
-    columns with flagged values) also give ``m = (y − masked_centre)/masked_scale``
+    columns with flagged values) also give ``m = (y − masked_centre)/masked_divisor``
     where ``y`` is none of the column's flagged values, else 0: the value
     "given it is not a sentinel", which a sentinel of −1000 would swamp in ``z``.
     """
 
     centre: np.ndarray
-    scale: np.ndarray
+    divisor: np.ndarray
     weights: np.ndarray
     bias: float
     description: str = "logistic score"
     flags: tuple[tuple[int, float], ...] = ()
     masked: tuple[int, ...] = ()
     masked_centre: np.ndarray | None = None
-    masked_scale: np.ndarray | None = None
+    masked_divisor: np.ndarray | None = None
+
+    scale = renamed_property("scale", "divisor")
+    masked_scale = renamed_property("masked_scale", "masked_divisor")
 
     @property
     def width(self) -> int:
@@ -95,13 +108,13 @@ class ClassifierScore:
 
     def features(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
-        z = (table - self.centre) / self.scale
+        z = (table - self.centre) / self.divisor
         parts = [z, z * z]
         if self.flags:
             parts.append(np.stack([table[:, c] == v for c, v in self.flags], axis=1)
                          .astype(np.float64))
         if self.masked:
-            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_scale)
+            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
             parts += [m, m * m]
         return np.concatenate(parts, axis=1)
 
@@ -110,14 +123,14 @@ class ClassifierScore:
         table = rows(samples)
         width = len(self.centre)
         w = self.weights
-        z = (table - self.centre) / self.scale
+        z = (table - self.centre) / self.divisor
         score = z @ w[:width] + (z * z) @ w[width:2 * width] + self.bias
         start = 2 * width
         for (column, value), weight in zip(self.flags, w[start:start + len(self.flags)]):
             score += weight * (table[:, column] == value)
         start += len(self.flags)
         if self.masked:
-            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_scale)
+            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
             score += m @ w[start:start + len(self.masked)]
             score += (m * m) @ w[start + len(self.masked):]
         return score
@@ -436,7 +449,13 @@ def output_kind(samples: np.ndarray) -> str:
     >>> output_kind(np.array([1, 2, 3])), output_kind(np.array([[0.5, 1.0]]))
     ('discrete scalar', 'continuous vector')
     """
+    if isinstance(samples, (str, bytes)) or samples is None:
+        raise DpverifyTypeError(f"samples={shown(samples)} must be an array of outputs")
     array = np.asarray(samples)
+    if array.dtype.kind not in "biuf" or array.ndim not in (1, 2):
+        raise DpverifyTypeError(f"samples={shown(samples)} must be a 1- or 2-dimensional array "
+                                f"of numbers (one row per output), not {array.dtype} of "
+                                f"{array.ndim} dimensions")
     shape = "scalar" if array.ndim == 1 or (array.ndim == 2 and array.shape[1] == 1) else "vector"
     if array.dtype.kind in "biu":
         return f"discrete {shape}"

@@ -87,7 +87,7 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
             m_centre = np.where(seen, np.nanmean(np.where(seen, plain, 0.0), axis=0), 0.0)
             m_scale = np.where(seen, np.nanstd(np.where(seen, plain, 0.0), axis=0), 1.0)
         blank = replace(blank, masked_centre=m_centre,
-                        masked_scale=np.where(m_scale > 0, m_scale, 1.0))
+                        masked_divisor=np.where(m_scale > 0, m_scale, 1.0))
     budget = min(CLASSIFIER_ELEMENTS, FIT_ELEMENTS_PER_SAMPLE * (plan.n_search + plan.n_certify))
     fitted = min(len(ra), len(rb), max(MIN_FIT_ROWS, budget // blank.width))
     labels = np.concatenate([np.ones(fitted), np.zeros(fitted)])

@@ -84,8 +84,7 @@ _WHY = {
 
 
 def _scores(values: Any, name: str) -> np.ndarray:
-    array = check_real_array(values, name, ndim=1, max_size=MAX_CANARIES)
-    return array
+    return check_real_array(values, name, ndim=1, max_size=MAX_CANARIES)
 
 
 def _check_thresholds(thresholds: Any) -> str | float:

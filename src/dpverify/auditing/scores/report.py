@@ -25,6 +25,7 @@ from dpverify._validation import (
     check_seed,
 )
 from dpverify.auditing.report import _number
+from dpverify.errors import DpverifyTypeError
 
 __all__ = ["ScoreAuditReport", "EstimateInterval", "roc_points", "STATISTICS"]
 
@@ -159,6 +160,14 @@ class ScoreAuditReport:
 
     def __post_init__(self) -> None:
         check_record(self)
+        for name in ("in_scores", "out_scores"):
+            object.__setattr__(self, name, check_real_array(getattr(self, name), name, ndim=1,
+                                                            allow_empty=True))
+        if not isinstance(self.seed, (np.random.SeedSequence, int, list, tuple, type(None))):
+            raise DpverifyTypeError(f"seed={self.seed!r} must be the audit's seed (None, an int, "
+                                    f"a sequence of ints or a SeedSequence)")
+        if isinstance(self.seed, (int, list, tuple)):
+            check_seed(self.seed)
 
     # ------------------------------------------------------------------ estimates
     def tpr_at_fpr(self, false_positive_rate: Any) -> Any:

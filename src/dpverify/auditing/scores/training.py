@@ -25,6 +25,7 @@ from dpverify._validation import (
 )
 from dpverify.auditing.scores.audit import DESIGNS, MAX_CANARIES, audit_scores
 from dpverify.auditing.scores.report import ScoreAuditReport
+from dpverify.errors import DpverifyTypeError
 from dpverify.execution import run_tasks
 
 __all__ = ["audit_training", "draw_inclusion", "MAX_RUNS"]
@@ -108,6 +109,9 @@ def audit_training(train: Any, *, canaries: int, design: str = "one-run", runs: 
     design = check_choice(design, "design", DESIGNS)
     runs = check_int_at_least(runs, "runs", 1, maximum=MAX_RUNS)
     seed = check_seed(seed)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise DpverifyTypeError(f"executor={executor!r} must be a concurrent.futures.Executor or a "
+                                f"distributed.Client (or None: run in this process)")
     sequence = np.random.SeedSequence(seed)
     record = seed if seed is not None else sequence.entropy
     if design == "one-run":

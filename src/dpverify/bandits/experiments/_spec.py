@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._record_validation import check_record
 from dpverify.bandits.contextual.environment import ContextualInstanceFamily
 from dpverify.bandits.environments import InstanceFamily
@@ -62,9 +63,9 @@ class Experiment:
     panels: tuple[Panel, ...]
     runs: int = 20
     kind: str = "curves"
-    #: Horizon divisor of ``scale="quick"`` (the ε sweep needs the full T to show its slopes).
+    #: Horizon divisor of ``preset="quick"`` (the ε sweep needs the full T to show its slopes).
     quick_divisor: int = 10
-    #: Printed on the quick-scale figure and in the CSV when quick scale does not keep the
+    #: Printed on the quick-preset figure and in the CSV when the quick preset does not keep the
     #: paper's orderings (empty: it keeps them).
     quick_note: str = ""
     #: Label of the non-private reference of an ε sweep: the figure then shows each
@@ -75,18 +76,21 @@ class Experiment:
         check_record(self)
 
 
+@renamed_parameters(scale="preset")
 @dataclass(frozen=True, eq=False)
 class ExperimentResult:
     """The simulations of every (panel, algorithm), and the files written."""
 
     experiment: Experiment
-    scale: str
+    preset: str
     results: tuple[tuple[Panel, tuple[SimulationResult, ...]], ...]
     files: tuple[Path, ...]
     seconds: float
     #: Runs simulated now and runs read from the result store.
     computed: int = 0
     cached: int = 0
+
+    scale = renamed_property("scale", "preset")
 
     def __post_init__(self) -> None:
         check_record(self)

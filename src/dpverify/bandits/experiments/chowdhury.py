@@ -61,7 +61,7 @@ def _fig1() -> Experiment:
 #: Why quick scale does not keep Fig. 1's orderings on the MSLR stand-in.
 _FIG1_QUICK_NOTE = (
     "quick scale (T/10, 5 runs) does not keep the paper's ordering in (d)-(f): at K = 50 "
-    "DP-SE's first epoch alone is about 53,100 rounds, half of T = 10^5; use --scale full")
+    "DP-SE's first epoch alone is about 53,100 rounds, half of T = 10^5; use --preset full")
 _EPSILONS = (0.1, 0.5, 1.0)
 
 

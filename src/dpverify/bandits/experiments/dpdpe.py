@@ -13,7 +13,7 @@
   k = 1000, σ = 0.1, α = 0.8, β = 1/(kT), 20 runs; paper mode (classical
   Gaussian calibration, as the figures).
 
-``scale="quick"`` divides T by 10 (also for the ε sweep) and uses 5 runs.
+``preset="quick"`` divides T by 10 (also for the ε sweep) and uses 5 runs.
 """
 
 from __future__ import annotations

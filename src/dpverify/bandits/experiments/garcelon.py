@@ -59,7 +59,7 @@ PREDICTED_SLOPES = {"SBLB": 2 / 3, "SBLB fixed-batch": 3 / 4, "LDP LinUCB": 3 / 
 SCALING_EPSILON = 0.001
 DELTA = 1e-6
 ARMS = 10
-#: (exponents of T, runs, minimum exponent of the slope fit) per scale.
+#: (exponents of T, runs, minimum exponent of the slope fit) per preset.
 _SCALING = {"quick": ((3.0, 3.5, 4.0, 4.5, 5.0), 3, 3.5),
             "full": ((3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0), 5, 4.0)}
 _PRIVACY = {"quick": (10 ** 5, 3), "full": (10 ** 6, 5)}
@@ -100,9 +100,9 @@ def _privacy_algorithms(epsilon: float, horizon: int, dimension: int) -> list[tu
             ("LinUCB", LinUCB())]
 
 
-def _cells(name: str, scale: str) -> list[tuple[ContextualCell, list[tuple[str, Any]], int]]:
+def _cells(name: str, preset: str) -> list[tuple[ContextualCell, list[tuple[str, Any]], int]]:
     if name == "garcelon2022-scaling":
-        exponents, runs, _ = _SCALING[scale]
+        exponents, runs, _ = _SCALING[preset]
         cells = []
         for d in (2, 5):
             for e in exponents:
@@ -111,7 +111,7 @@ def _cells(name: str, scale: str) -> list[tuple[ContextualCell, list[tuple[str, 
                                       SCALING_EPSILON)
                 cells.append((cell, _scaling_algorithms(SCALING_EPSILON), runs))
         return cells
-    horizon, runs = _PRIVACY[scale]
+    horizon, runs = _PRIVACY[preset]
     limit = cor8_epsilon_limit(horizon)
     cells = []
     for factor in (0.25, 0.5, 1.0, 2.0, 4.0, 8.0):
@@ -122,14 +122,15 @@ def _cells(name: str, scale: str) -> list[tuple[ContextualCell, list[tuple[str, 
     return cells
 
 
-def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_jobs: Any,
+@renamed_parameters(scale="preset")
+def run_contextual(name: str, *, preset: str, seed: int, out_dir: Path | None, n_jobs: Any,
                    cells: tuple[str, ...] | None = None, runs: int | None = None,
                    executor: Any = None, scheduler: str | None = None,
                    image_format: str = "png") -> tuple[tuple[tuple[ContextualCell, tuple[SimulationResult, ...]], ...],
                               list[Path]]:
     """Run a registered contextual experiment; write ``<name>.csv``, ``<name>.png`` (and slopes)."""
     results = []
-    for index, (cell, algorithms, cell_runs) in enumerate(_cells(name, scale)):
+    for index, (cell, algorithms, cell_runs) in enumerate(_cells(name, preset)):
         if cells is not None and cell.key not in cells:
             continue
         family = ContextualInstanceFamily(n_arms=ARMS, dimension=cell.dimension)
@@ -143,7 +144,7 @@ def run_contextual(name: str, *, scale: str, seed: int, out_dir: Path | None, n_
                                                       [seed, index]),)))
     files: list[Path] = []
     if out_dir is not None and results:
-        files = _write(name, scale, tuple(results), Path(out_dir), image_format=image_format)
+        files = _write(name, preset, tuple(results), Path(out_dir), image_format=image_format)
     return tuple(results), files
 
 
@@ -210,25 +211,25 @@ def fit_slopes(rows: list[dict[str, Any]], *, min_horizon: float) -> list[dict[s
     return slopes
 
 
-def _write(name: str, scale: str, results: tuple, out_dir: Path, *,
+def _write(name: str, preset: str, results: tuple, out_dir: Path, *,
            image_format: str = "png") -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     table = rows(results)
     csv_path, figure_path = out_dir / f"{name}.csv", out_dir / f"{name}.{image_format}"
     _write_csv(table, csv_path)
     files = [csv_path, figure_path]
-    label = (f"{scale} scale (ours: Garcelon et al. 2022 has no experiments)")
+    label = (f"{preset} preset (ours: Garcelon et al. 2022 has no experiments)")
     if name == "garcelon2022-scaling":
-        slopes = fit_slopes(table, min_horizon=10 ** _SCALING[scale][2] * 0.999)
+        slopes = fit_slopes(table, min_horizon=10 ** _SCALING[preset][2] * 0.999)
         slopes_path = out_dir / f"{name}-slopes.csv"
         if slopes:
             _write_csv(slopes, slopes_path)
             files.append(slopes_path)
         plots.plot_contextual(table, figure_path, x="horizon", title=CONTEXTUAL_EXPERIMENTS[name],
-                              scale=label, image_format=image_format)
+                              preset_label=label, image_format=image_format)
     else:
         plots.plot_contextual(table, figure_path, x="epsilon", title=CONTEXTUAL_EXPERIMENTS[name],
-                              scale=label, image_format=image_format)
+                              preset_label=label, image_format=image_format)
     return files
 
 

@@ -13,7 +13,7 @@
   near-optimal actions and the extra Laplace terms matter less): the sweep
   shows both regimes.
 
-``scale="quick"`` divides T by 10 (also for the ε sweep) and uses 5 runs.
+``preset="quick"`` divides T by 10 (also for the ε sweep) and uses 5 runs.
 """
 
 from __future__ import annotations

@@ -33,11 +33,11 @@ A spec file is a grid, expanded into one panel per (instance, horizon, ε, δ)::
     linear_family = "sphere"          # Hanna et al. 2022's random instances (or "dpdpe"): n_arms, dimension
 
 Or a registered experiment, run as a sweep: ``experiment = "chowdhury2023-fig1"``
-with optional ``scale``, ``runs``, ``seed``, ``panels``.
+with optional ``preset``, ``runs``, ``seed``, ``panels``.
 
 Keys renamed in house v3 are still read for one release, with a ``FutureWarning``
-naming the new key: ``arms`` (now ``n_arms``) and the algorithm options of
-:data:`RENAMED_OPTIONS` (``confidence`` is now ``failure_probability``, ...).
+naming the new key: ``arms`` (now ``n_arms``), ``scale`` (now ``preset``) and the algorithm
+options of :data:`RENAMED_OPTIONS` (``confidence`` is now ``failure_probability``, ...).
 """
 
 from __future__ import annotations
@@ -47,7 +47,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dpverify._validation import check_choice, check_instance, check_positive_int, shown, value_error
+from dpverify._deprecation import renamed_parameters
+from dpverify._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_instance,
+    check_int_at_least,
+    check_positive_int,
+    shown,
+    value_error,
+)
 from dpverify.bandits.environments import instance_family
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
 from dpverify.bandits.experiments.registry import EXPERIMENTS
@@ -61,7 +71,7 @@ from dpverify.bandits.instance_files import (
 from dpverify.bandits.linear import LINEAR_ALGORITHM_NAMES
 from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.mab import ALGORITHM_NAMES
-from dpverify.errors import DpverifyTypeError
+from dpverify.errors import DpverifyTypeError, DpverifyValueError
 
 __all__ = ["load_sweep_spec", "sweep_spec_from_mapping", "experiment_spec", "RENAMED_OPTIONS"]
 
@@ -82,31 +92,32 @@ RENAMED_OPTIONS = {
 
 _TOP_KEYS = {"name", "kind", "runs", "seed", "checkpoints", "epsilons", "horizons", "deltas",
              "algorithms", "instances", "description", "per_user", "note", "reference",
-             "experiment", "scale", "panels"}
+             "experiment", "preset", "panels"}
 
 
-#: Said on a quick-scale figure whose experiment states no check of its orderings at T/10.
-_QUICK_NOTE = ("quick scale (reduced T and runs): the paper's orderings are checked at full "
-               "scale only; use --scale full")
+#: Said on a quick-preset figure whose experiment states no check of its orderings at T/10.
+_QUICK_NOTE = ("quick preset (reduced T and runs): the paper's orderings are checked at the full "
+               "preset only; use --preset full")
 
 
-def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int | None = None,
+@renamed_parameters(scale="preset")
+def experiment_spec(name: str, *, preset: str = "quick", seed: int = 0, runs: int | None = None,
                     panels: tuple[str, ...] | None = None) -> SweepSpec:
-    """The registered experiment ``name`` as a sweep at ``scale`` (``quick`` or ``full``).
+    """The registered experiment ``name`` as a sweep at ``preset`` (``quick`` or ``full``).
 
     ``quick`` divides the horizons by the experiment's ``quick_divisor`` and
     uses 5 runs, and carries the experiment's ``quick_note`` when the reduced
-    scale does not keep the paper's orderings (or a note that they are checked
-    at full scale only, when the horizons are reduced and the experiment says
+    preset does not keep the paper's orderings (or a note that they are checked
+    at the full preset only, when the horizons are reduced and the experiment says
     nothing).
     """
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
     if experiment.kind == "contextual":
         raise value_error("name", name, "an experiment of bandit panels",
                           "the contextual experiments (garcelon2022-*) run through reproduce()")
-    divisor, scale_runs = SCALES[check_choice(scale, "scale", tuple(SCALES))]
-    divisor = experiment.quick_divisor if scale == "quick" else divisor
-    runs = check_positive_int(runs, "runs") if runs is not None else (scale_runs or experiment.runs)
+    divisor, preset_runs = SCALES[check_choice(preset, "preset", tuple(SCALES))]
+    divisor = experiment.quick_divisor if preset == "quick" else divisor
+    runs = check_positive_int(runs, "runs") if runs is not None else (preset_runs or experiment.runs)
     check_panel_keys(panels)
     chosen = tuple(p for p in experiment.panels if panels is None or p.key in panels)
     if not chosen:
@@ -116,11 +127,11 @@ def experiment_spec(name: str, *, scale: str = "quick", seed: int = 0, runs: int
                      kind="scaling" if experiment.kind == "scaling" else "curves",
                      description=experiment.description,
                      note=(experiment.quick_note or (_QUICK_NOTE if divisor > 1 else ""))
-                     if scale == "quick" else "",
+                     if preset == "quick" else "",
                      reference=experiment.reference,
-                     scale=(f"quick scale: horizons 1/{divisor} of the paper's" if divisor > 1
-                            else "quick scale: the paper's horizons, fewer runs")
-                     if scale == "quick" else "full scale: the paper's horizons and runs")
+                     preset_label=(f"quick preset: horizons 1/{divisor} of the paper's"
+                                   if divisor > 1 else "quick preset: the paper's horizons, fewer runs")
+                     if preset == "quick" else "full preset: the paper's horizons and runs")
     # specs calibrated on the runs themselves (DPE-FixedU's U) are resolved here, once
     resolved = tuple(
         replace(panel, algorithms=tuple(a.resolve(panel, entropy, runs) if hasattr(a, "resolve")
@@ -143,25 +154,35 @@ def load_sweep_spec(path: str | Path) -> SweepSpec:
     path = Path(check_instance(path, "path", (str, os.PathLike), "a TOML file path"))
     if not path.is_file():
         raise value_error("path", str(path), "an existing TOML file")
-    return sweep_spec_from_mapping(read_toml(path), base=path.parent, default_name=path.stem)
+    data = read_toml(path)
+    try:  # the whole spec is checked before anything runs; the message names the file and key
+        return sweep_spec_from_mapping(data, directory=path.parent, default_name=path.stem)
+    except (DpverifyValueError, DpverifyTypeError) as error:
+        raise type(error)(f"{path}: {error}") from None
 
 
-def sweep_spec_from_mapping(data: dict[str, Any], *, base: Path = Path("."),
+@renamed_parameters(base="directory")
+def sweep_spec_from_mapping(data: dict[str, Any], *, directory: Path = Path("."),
                             default_name: str = "sweep") -> SweepSpec:
-    """A :class:`SweepSpec` from the parsed TOML mapping (paths relative to ``base``)."""
+    """A :class:`SweepSpec` from the parsed TOML mapping (paths relative to ``directory``)."""
+    data = _renamed_keys(data, {"scale": "preset"}, "spec")
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise value_error("spec", unknown, f"keys among {sorted(_TOP_KEYS)}")
     if "experiment" in data:
         panels = data.get("panels")
-        return experiment_spec(data["experiment"], scale=data.get("scale", "quick"),
+        return experiment_spec(data["experiment"], preset=data.get("preset", "quick"),
                                seed=data.get("seed", 0), runs=data.get("runs"),
                                panels=None if panels is None else tuple(panels))
     algorithms = tuple(_algorithm(a) for a in _list(data, "algorithms"))
-    instances = [_instances(i, base) for i in _list(data, "instances")]
-    epsilons = [float(e) for e in _list(data, "epsilons")]
-    horizons = [check_positive_int(t, "horizons") for t in _list(data, "horizons")]
-    deltas = [float(d) for d in data.get("deltas", [1e-6])]
+    instances = [_instances(i, directory) for i in _list(data, "instances")]
+    epsilons = [check_epsilon(e, f"epsilons[{i}]", allow_zero=False)
+                for i, e in enumerate(_list(data, "epsilons"))]
+    horizons = [check_positive_int(t, f"horizons[{i}]") for i, t in enumerate(_list(data, "horizons"))]
+    deltas = [check_delta(d, f"deltas[{i}]", allow_zero=False)
+              for i, d in enumerate(_list(data, "deltas") if "deltas" in data else [1e-6])]
+    runs = check_positive_int(data.get("runs", 20), "runs")
+    seed = check_int_at_least(data.get("seed", 0), "seed", 0)
     panels = []
     for label, family in instances:
         for horizon in horizons:
@@ -171,7 +192,7 @@ def sweep_spec_from_mapping(data: dict[str, Any], *, base: Path = Path("."),
                         f", δ={delta:g}" if len(deltas) > 1 else "")
                     panels.append(Panel(key, key, family, epsilon, horizon, algorithms, delta))
     return SweepSpec(name=str(data.get("name", default_name)), panels=tuple(panels),
-                     runs=data.get("runs", 20), seed=data.get("seed", 0),
+                     runs=runs, seed=seed,
                      kind=data.get("kind", "curves"), checkpoints=data.get("checkpoints", 200),
                      per_user=bool(data.get("per_user", False)),
                      description=str(data.get("description", "")), note=str(data.get("note", "")),

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._record_validation import check_record
 from dpverify._validation import (
     check_choice,
@@ -52,12 +53,13 @@ __all__ = ["SweepSpec", "SweepResult", "sweep", "SWEEP_KINDS"]
 SWEEP_KINDS = ("curves", "scaling")
 
 
+@renamed_parameters(scale="preset_label")
 @dataclass(frozen=True)
 class SweepSpec:
     """What a sweep runs: panels (each an instance family, ε, δ, horizon and algorithms), runs, seed.
 
     ``checkpoints`` log-spaced rounds are recorded per run (T always
-    included); ``note`` is printed on the figures (e.g. that a reduced scale
+    included); ``note`` is printed on the figures (e.g. that a reduced preset
     does not keep the paper's orderings).
     """
 
@@ -74,12 +76,14 @@ class SweepSpec:
     #: ``excess_regret`` (final regret minus the reference's on the same panel) and
     #: the figure plots it.
     reference: str = ""
-    #: What the figures say the scale is (e.g. ``"quick scale: horizons 1/10 of the paper's"``);
-    #: "" for a user's sweep (the figures then give the horizons and runs only).
-    scale: str = ""
+    #: What the figures say the run-size preset is (e.g. ``"quick preset: horizons 1/10 of the
+    #: paper's"``); "" for a user's sweep (the figures then give the horizons and runs only).
+    preset_label: str = ""
+
+    scale = renamed_property("scale", "preset_label")
 
     def __post_init__(self) -> None:
-        for label in ("name", "description", "note", "reference", "scale"):
+        for label in ("name", "description", "note", "reference", "preset_label"):
             check_text(getattr(self, label), label)
         check_flag(self.per_user, "per_user")
         if not isinstance(self.panels, (tuple, list)):

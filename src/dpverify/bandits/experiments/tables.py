@@ -156,12 +156,12 @@ def write_sweep(spec: Any, results: Any, out_dir: Path, *, figures: bool = True,
         titles = {panel.key: panel.title for panel, _ in results}
         if spec.kind == "scaling":
             files.append(plots.plot_scaling(summary, out_dir / spec.name, title=title,
-                                            scale=spec.scale, image_format=image_format,
+                                            preset_label=spec.preset_label, image_format=image_format,
                                             note=spec.note,
                                             value="excess_regret" if spec.reference
                                             else "final_regret"))
         else:
             files.append(plots.plot_regret_table(main, out_dir / spec.name, title=title,
-                                                 scale=spec.scale, image_format=image_format,
+                                                 preset_label=spec.preset_label, image_format=image_format,
                                                  panel_titles=titles, note=spec.note))
     return files

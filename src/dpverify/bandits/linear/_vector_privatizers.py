@@ -55,7 +55,7 @@ def _clip_check(values: Any, bound: float) -> NDArray[np.float64]:
     if array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 1:
         raise value_error("values", f"<shape {array.shape}>", "a (users, dimension) array")
     if not np.all(np.abs(array) <= bound * (1 + 1e-12)):
-        raise value_error("values", "<array>", f"entries in [-bound, bound] = [-{bound}, {bound}]")
+        raise value_error("values", "<array>", f"entries in [-value_bound, value_bound] = [-{bound}, {bound}]")
     return array
 
 
@@ -64,13 +64,13 @@ class _GaussianAverage:
 
     epsilon: float
     delta: float
-    bound: float
+    value_bound: float
     mode: str
 
     def _check(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, allow_zero=False))
         object.__setattr__(self, "delta", check_delta(self.delta, allow_zero=False))
-        object.__setattr__(self, "bound", check_positive(self.bound, "bound"))
+        object.__setattr__(self, "value_bound", check_positive(self.value_bound, "value_bound"))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
 
     @functools.cached_property
@@ -95,6 +95,7 @@ class _GaussianAverage:
         return ApproxDP(self.epsilon, _gaussian_delta(self.sigma_ratio, self.epsilon))
 
 
+@renamed_parameters(bound="value_bound")
 @dataclass(frozen=True)
 class CentralGaussianAverage(_GaussianAverage):
     """Li, Zhou & Ji 2022, Thm 1 (Eq. 5): the server adds ``N(0, σ_nc² I)`` to the clients' average.
@@ -110,10 +111,11 @@ class CentralGaussianAverage(_GaussianAverage):
 
     epsilon: float
     delta: float
-    bound: float = 1.0
+    value_bound: float = 1.0
     mode: str = "paper"
     name = "central Gaussian (CDP-DPE)"
     model = "central"
+    bound = renamed_property("bound", "value_bound")  # the old spelling, for one release
 
     def __post_init__(self) -> None:
         self._check()
@@ -124,7 +126,7 @@ class CentralGaussianAverage(_GaussianAverage):
             else self._sound_ratio
 
     def sensitivity(self, users: int, dimension: int) -> float:
-        return 2 * self.bound * math.sqrt(dimension) / users
+        return 2 * self.value_bound * math.sqrt(dimension) / users
 
     def noise_sd(self, users: int, dimension: int) -> float:
         """σ_nc of a phase with ``users`` clients and ``dimension`` = s_l coordinates."""
@@ -137,21 +139,21 @@ class CentralGaussianAverage(_GaussianAverage):
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
                           per_user: bool = False) -> NDArray[np.float64]:
-        array = _clip_check(values, self.bound)
+        array = _clip_check(values, self.value_bound)
         users, dimension = array.shape
         return array.mean(axis=0) + rng.normal(0.0, self.noise_sd(users, dimension), dimension)
 
     def sample_averages(self, values: Any, *, size: int, rng: np.random.Generator
                         ) -> NDArray[np.float64]:
         """``size`` independent draws of :meth:`privatize_average`, shape ``(size, s)`` (audits)."""
-        array = _clip_check(values, self.bound)
+        array = _clip_check(values, self.value_bound)
         users, dimension = array.shape
         size = check_positive_int(size, "size")
         return array.mean(axis=0) + rng.normal(0.0, self.noise_sd(users, dimension),
                                                (size, dimension))
 
 
-@renamed_parameters(constant="local_constant")
+@renamed_parameters(constant="local_constant", bound="value_bound")
 @dataclass(frozen=True)
 class LocalGaussianAverage(_GaussianAverage):
     """Li, Zhou & Ji 2022, Thm 2/6 (Eq. 7): every client adds ``N(0, σ_nl² I)``; the server averages.
@@ -169,7 +171,7 @@ class LocalGaussianAverage(_GaussianAverage):
 
     epsilon: float
     delta: float
-    bound: float = 1.0
+    value_bound: float = 1.0
     mode: str = "paper"
     local_constant: str = "thm6"
     name = "local Gaussian (LDP-DPE)"
@@ -177,6 +179,7 @@ class LocalGaussianAverage(_GaussianAverage):
 
     # the old spellings, read-only, for one release
     constant = renamed_property("constant", "local_constant")
+    bound = renamed_property("bound", "value_bound")
 
     def __post_init__(self) -> None:
         self._check()
@@ -191,7 +194,7 @@ class LocalGaussianAverage(_GaussianAverage):
         return factor * classical_gaussian_sigma(self.epsilon, self.delta)
 
     def sensitivity(self, users: int, dimension: int) -> float:
-        return 2 * self.bound * math.sqrt(dimension)
+        return 2 * self.value_bound * math.sqrt(dimension)
 
     def noise_sd(self, users: int, dimension: int) -> float:
         """σ_nl (each client's noise)."""
@@ -204,7 +207,7 @@ class LocalGaussianAverage(_GaussianAverage):
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
                           per_user: bool = False) -> NDArray[np.float64]:
-        array = _clip_check(values, self.bound)
+        array = _clip_check(values, self.value_bound)
         users, dimension = array.shape
         sd = self.noise_sd(users, dimension)
         if per_user:
@@ -214,13 +217,14 @@ class LocalGaussianAverage(_GaussianAverage):
     def sample_messages(self, value: Any, *, size: int, rng: np.random.Generator
                         ) -> NDArray[np.float64]:
         """``size`` draws of one client's message ``ȳ + N(0, σ_nl² I)``, shape ``(size, s)`` (audits)."""
-        row = _clip_check(np.atleast_2d(value), self.bound)
+        row = _clip_check(np.atleast_2d(value), self.value_bound)
         if row.shape[0] != 1:
             raise value_error("value", value, "one client's vector")
         size = check_positive_int(size, "size")
         return row[0] + rng.normal(0.0, self.noise_sd(1, row.shape[1]), (size, row.shape[1]))
 
 
+@renamed_parameters(bound="value_bound")
 @dataclass(frozen=True)
 class ShuffleVectorAverage:
     """Li, Zhou & Ji 2022, Alg. 2: the (ε, δ)-SDP shuffled vector average, on
@@ -241,17 +245,18 @@ class ShuffleVectorAverage:
 
     epsilon: float
     delta: float
-    bound: float = 1.0
+    value_bound: float = 1.0
     mode: str = "paper"
     name = "shuffle vector summation (SDP-DPE)"
     model = "shuffle"
+    bound = renamed_property("bound", "value_bound")  # the old spelling, for one release
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_in_range(
             self.epsilon, "epsilon", 0.0, 15.0, low_closed=False, high_closed=False))
         object.__setattr__(self, "delta", check_in_range(
             self.delta, "delta", 0.0, 0.5, low_closed=False, high_closed=False))
-        object.__setattr__(self, "bound", check_positive(self.bound, "bound"))
+        object.__setattr__(self, "value_bound", check_positive(self.value_bound, "value_bound"))
         object.__setattr__(self, "mode", check_choice(self.mode, "mode", MODES))
 
     @property
@@ -262,7 +267,7 @@ class ShuffleVectorAverage:
     def protocol(self, users: int, dimension: int) -> VectorSummation:
         return VectorSummation.from_privacy(self.epsilon, self.delta, users=users,
                                             dimension=dimension,
-                                            norm_bound=self.bound * math.sqrt(dimension))
+                                            norm_bound=self.value_bound * math.sqrt(dimension))
 
     def noise_sd(self, users: int, dimension: int) -> float:
         """σ_ns = √(variance proxy) of one coordinate of the average."""
@@ -278,7 +283,7 @@ class ShuffleVectorAverage:
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
                           per_user: bool = False) -> NDArray[np.float64]:
-        array = _clip_check(values, self.bound)
+        array = _clip_check(values, self.value_bound)
         users, dimension = array.shape
         protocol = self.protocol(users, dimension)
         if per_user:
@@ -291,6 +296,7 @@ class ShuffleVectorAverage:
         return ApproxDP(self.epsilon, self.delta)
 
 
+@renamed_parameters(bound="value_bound")
 @dataclass(frozen=True)
 class ExactAverage:
     """DPE: the plain average (no privacy; σ_n = 0).
@@ -299,10 +305,11 @@ class ExactAverage:
     [0.25]
     """
 
-    bound: float = 1.0
+    value_bound: float = 1.0
     name = "non-private (DPE)"
     model = "none"
     claimed = None
+    bound = renamed_property("bound", "value_bound")  # the old spelling, for one release
 
     @renamed_parameters(d="span_dimension")
     def width_sigma(self, users: int, dimension: int, span_dimension: int) -> float:
@@ -313,7 +320,7 @@ class ExactAverage:
 
     def privatize_average(self, values: Any, *, rng: np.random.Generator,
                           per_user: bool = False) -> NDArray[np.float64]:
-        return _clip_check(values, self.bound).mean(axis=0)
+        return _clip_check(values, self.value_bound).mean(axis=0)
 
     def guarantee(self, users: int = 1, dimension: int = 1) -> None:
         return None

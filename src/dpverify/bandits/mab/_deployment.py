@@ -128,11 +128,11 @@ def batch_plan(*, name: str, mode: str, model: str, horizon: int, n_arms: int | 
         instance={"n_arms": n_arms})
 
 
-@renamed_parameters(tail_probability="failure_probability")
-def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound: float = 1.0,
+@renamed_parameters(tail_probability="failure_probability", bound="value_bound")
+def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, value_bound: float = 1.0,
                              failure_probability: float = 1e-6, scale_factor: float = 10.0
                              ) -> list[dict[str, Any]]:
-    """Chowdhury & Zhou 2023's three secure-aggregation protocols for one sum of ``users`` values in [0, B].
+    """Chowdhury & Zhou 2023's three secure-aggregation protocols for one sum of ``users`` values in [0, B] (B: ``value_bound``).
 
     Each user sends ``x/B`` through the protocol (rewards in [0, 1]) and the
     analyser's estimate is multiplied by B, so the guarantee does not depend on B
@@ -150,7 +150,7 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
     epsilon = check_epsilon(epsilon, allow_zero=False)
     delta = check_delta(delta, allow_zero=False)
     users = check_positive_int(users, "users")
-    bound = check_positive(bound, "bound")
+    value_bound = check_positive(value_bound, "value_bound")
     requested = ApproxDP(epsilon, delta)
     candidates = [
         ("polya", PolyaSecureAggregation(epsilon, failure_probability)),
@@ -179,8 +179,8 @@ def secure_aggregation_plans(epsilon: float, delta: float, *, users: int, bound:
             variance = 2 * noise.mu * users
         else:
             variance = users * noise.sigma ** 2
-        rows.append({"protocol": protocol, **deployment, "bound_B": bound,
-                     "error_sigma": bound * math.sqrt(variance) / precision,
+        rows.append({"protocol": protocol, **deployment, "value_bound_B": value_bound,
+                     "error_sigma": value_bound * math.sqrt(variance) / precision,
                      "guarantee": guarantee_dict(approx), "claim_met": meets_request(approx,
                                                                                    requested)})
     return rows
