@@ -1,6 +1,6 @@
 """The catalogue at 10^6 samples per side: every violation flagged, no correct mechanism flagged.
 
-Detectable margin (stated in docs/proofs/auditing.md and the README): at 10^6
+Detectable margin (stated in docs/proofs/auditing.md and docs/guide/auditing.md): at 10^6
 samples per side (2/3 certify), confidence 0.999 and at most 12 Bonferroni
 bounds, a violation is flagged whenever some event S with P[M(x) ∈ S] and
 P[M(x') ∈ S] both >= 0.01 has ln((P[M(x) ∈ S] − δ)/P[M(x') ∈ S]) >= ε_claim + 0.1:
