@@ -568,6 +568,7 @@ RESULTS: dict[str, str] = {
     "type": "the kind of a JSON record: which guarantee, request or result class it holds",
     "calibrate": "the quantity a DP-SGD command solved for ('epsilon' or 'noise_multiplier')",
     "claim_met": "whether the guarantee reached is within the requested budget",
+    "epsilon_budget": "the ε a calibration was asked to meet (beside the ε it reached)",
     "protocols": "secure-aggregation protocols compared by a plan, one record each",
     "release": "index of one release (one shuffled batch) in a plan's schedule",
     "releases": "number of releases a plan makes within the horizon",
