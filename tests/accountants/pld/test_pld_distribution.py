@@ -529,3 +529,12 @@ def test_subsampled_gaussian_peers(sigma, q, count, interval):
     prv_lower, _, prv_upper = _prv_bounds(
         prv_rv.PoissonSubsampledGaussianMechanism(q, sigma), count, 1e-5)
     assert prv_lower <= ours <= 1.005 * prv_upper
+
+
+@pytest.mark.parametrize("noise_multiplier", [5e-324, 1e-300, 1e308])
+def test_dp_sgd_interval_refuses_a_sigma_whose_loss_spread_is_not_a_float(noise_multiplier):
+    """Found by the fuzz harness: these returned nan."""
+    from dpverify.accountants.pld import dp_sgd_interval
+
+    with pytest.raises(ValueError, match="noise_multiplier"):
+        dp_sgd_interval(noise_multiplier, 0.01)

@@ -43,3 +43,19 @@ def test_records_are_frozen() -> None:
     with pytest.raises(AttributeError):
         recipe.x = 2
     assert recipe.neighbouring == "replace-one"
+
+
+def test_a_recipe_refuses_a_non_callable_sampler_and_nan_data() -> None:
+    """Found by the fuzz harness: both were accepted."""
+    from dpverify import PureDP
+    from dpverify.auditing.adapters import sampler_from_calls
+    from dpverify.auditing.recipes import Recipe
+
+    sampler = sampler_from_calls(lambda data, rng: data + rng.random())
+    good = {"name": "a release", "sampler": sampler, "x": 0.0, "x_prime": 1.0,
+            "guarantee": PureDP(1.0)}
+    with pytest.raises(TypeError, match="sampler"):
+        Recipe(**{**good, "sampler": object()})
+    with pytest.raises(ValueError, match="x_prime"):
+        Recipe(**{**good, "x_prime": [float("nan")]})
+    assert Recipe(**{**good, "x": "any data a sampler takes"}).x == "any data a sampler takes"

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import mpmath
+import numpy as np
 
 from dpverify._numeric import round_down, round_up, working_precision
 from dpverify._validation import (
@@ -411,5 +412,11 @@ def dp_sgd_interval(noise_multiplier: float, sampling_probability: float) -> flo
     >>> round(dp_sgd_interval(1.0, 1.0), 6)
     0.033333
     """
-    return subsampled_gaussian_loss_std(noise_multiplier, sampling_probability) / (
-        DP_SGD_POINTS_PER_STANDARD_DEVIATION)
+    with np.errstate(all="ignore"):  # an extreme σ's quadrature overflows: refused just below
+        interval = subsampled_gaussian_loss_std(noise_multiplier, sampling_probability) / (
+            DP_SGD_POINTS_PER_STANDARD_DEVIATION)
+    if not (math.isfinite(interval) and interval > 0):  # σ so extreme the loss's spread is not a float
+        raise value_error("noise_multiplier", noise_multiplier,
+                          f"a σ whose one-step privacy loss at sampling_probability="
+                          f"{sampling_probability!r} has a finite, positive spread in floats")
+    return interval

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from dpverify._record_validation import check_record
-from dpverify._validation import value_error
+from dpverify._validation import check_callable, value_error
 from dpverify.auditing.adapters import CallSampler
 from dpverify.auditing.audit import audit
 from dpverify.auditing.report import AuditReport
@@ -50,6 +52,15 @@ class Recipe:
 
     def __post_init__(self) -> None:
         check_record(self)
+        check_callable(self.sampler, "sampler", "a callable sampler(data, size, rng)")
+        for name in ("x", "x_prime"):  # numeric data with NaN is no fixed neighbouring pair
+            value = getattr(self, name)
+            try:
+                array = np.asarray(value, dtype=float)
+            except (TypeError, ValueError):
+                continue
+            if np.isnan(array).any():
+                raise value_error(name, value, "data without NaN (a recipe's pair is fixed data)")
         if self.neighbouring not in ("replace-one", "add-remove"):
             raise value_error("neighbouring", self.neighbouring, "'replace-one' or 'add-remove'")
 
