@@ -65,7 +65,8 @@ def _exit_2_naming(argv: list[str], option: str, capsys) -> None:
 def test_dp_sgd_epsilon_with_a_huge_noise_multiplier_is_refused_by_name_not_overflowing() -> None:
     _refused(lambda: dp_sgd_epsilon(noise_multiplier=1e300, delta=1e-5, sampling_probability=0.01,
                                     steps=100), "noise_multiplier")
-    assert dp_sgd_epsilon(1e300, 1e-5, sampling_probability=0.01, steps=100, method="rdp") == 0.0
+    assert dp_sgd_epsilon(noise_multiplier=1e300, delta=1e-5, sampling_probability=0.01, steps=100,
+                          method="rdp") == 0.0
 
 
 def test_cli_dp_sgd_with_a_huge_noise_multiplier_exits_2(capsys) -> None:
@@ -103,7 +104,8 @@ def test_min_noise_multiplier_at_half_sampling_answers_fast() -> None:
     sigma = min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=0.5 + 1e-17,
                                  steps=100, method="rdp")
     assert time.perf_counter() - start < 15
-    assert dp_sgd_epsilon(sigma, 1e-5, sampling_probability=0.5, steps=100, method="rdp") <= 1.0
+    assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, sampling_probability=0.5, steps=100,
+                          method="rdp") <= 1.0
 
 
 def test_subsampled_rdp_at_fractional_orders_near_half_is_the_next_integer_order() -> None:
