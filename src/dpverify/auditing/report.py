@@ -126,7 +126,6 @@ class AuditReport:
     ratio_lower: float | None = None
     conditional: bool = False
     reproducible: bool = True
-
     next_step: CountingHint | None = None
 
     def __post_init__(self) -> None:
