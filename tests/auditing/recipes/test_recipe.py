@@ -59,3 +59,4 @@ def test_a_recipe_refuses_a_non_callable_sampler_and_nan_data() -> None:
     with pytest.raises(ValueError, match="x_prime"):
         Recipe(**{**good, "x_prime": [float("nan")]})
     assert Recipe(**{**good, "x": "any data a sampler takes"}).x == "any data a sampler takes"
+    assert Recipe(**{**good, "x": 2 ** 3000}).x == 2 ** 3000   # an int beyond floats is data too

@@ -57,7 +57,7 @@ class Recipe:
             value = getattr(self, name)
             try:
                 array = np.asarray(value, dtype=float)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # not float data (or beyond floats)
                 continue
             if np.isnan(array).any():
                 raise value_error(name, value, "data without NaN (a recipe's pair is fixed data)")
