@@ -30,13 +30,12 @@ the CPU time is the comparable one) and the amortised CPU milliseconds per query
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import importlib.util
 import math
 import time
 from collections.abc import Callable
 
 import numpy as np
+from accounting import _opacus_installed, _opacus_rdp_analysis  # Opacus's RDP module, without torch
 
 from dpverify.accountants.accountant import PrivacyAccountant
 
@@ -82,18 +81,9 @@ def _dp_accounting(kind: str) -> _Loop:
                  lambda sigma, count: accountant.compose(event(sigma), count))
 
 
-def _opacus_analysis():
-    files = importlib.metadata.distribution("opacus").files or []
-    path = next(f for f in files if str(f).replace("\\", "/").endswith("accountants/analysis/rdp.py"))
-    spec = importlib.util.spec_from_file_location("_opacus_rdp", path.locate())
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _opacus() -> _Loop:
     """Opacus's ``RDPAccountant``: a history of (σ, q, steps) runs, ``compute_rdp`` per run at each query."""
-    analysis = _opacus_analysis()
+    analysis = _opacus_rdp_analysis()
     history: list[list] = []
 
     def steps(sigma: float, count: int = 1) -> None:
@@ -108,14 +98,6 @@ def _opacus() -> _Loop:
         return float(analysis.get_privacy_spent(orders=OPACUS_ORDERS, rdp=rdp, delta=DELTA)[0])
 
     return _Loop(steps, epsilon, steps)
-
-
-def _opacus_installed() -> bool:
-    try:
-        importlib.metadata.distribution("opacus")
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return True
 
 
 def _tools() -> list[tuple[str, Callable[[], _Loop]]]:
