@@ -38,7 +38,7 @@ POINTS_PER_LOSS = 1024
 #: a spacing set by the largest loss alone is far too coarse when most mass sits at small losses
 #: (a Poisson rate q = 0.001 put ε 54% above dp_accounting's after 1000 steps).
 POINTS_PER_STANDARD_DEVIATION = 100
-#: Fewest spacings per unit of the largest finite loss are never finer than largest / this.
+#: The default spacing is never finer than the largest finite loss / this (bounds the grid's size).
 MAX_DEFAULT_GRID_POINTS = 2 ** 18
 
 
