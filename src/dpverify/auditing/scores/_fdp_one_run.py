@@ -47,10 +47,12 @@ from dpverify.auditing.scores._one_run import guess_grid
 
 __all__ = ["FdpOneRunBound", "fdp_one_run_bound", "recursion_total", "refuted",
            "probability_upper", "epsilon_inverse", "gaussian_inverse", "curve_inverse",
-           "FDP_CANDIDATES", "GRID_POINTS"]
+           "FDP_CANDIDATES", "MU_CANDIDATES", "GRID_POINTS"]
 
 #: ``(k+, k−)`` pairs evaluated by the recursion (the most accurate by a Clopper–Pearson screen).
 FDP_CANDIDATES = 8
+#: Pairs evaluated for μ-GDP (the screen's best, and the pair that certified ε).
+MU_CANDIDATES = 3
 #: Points of each ε (or μ) grid; a coarse grid, then a finer one inside the best bracket.
 GRID_POINTS = 40
 #: Relative amount by which ``g`` is lowered (the float error of its closed forms is ~1e-15).
@@ -249,6 +251,13 @@ def _largest_refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, le
     return best_pair, round_down(best, relative_error=1e-12) if best > 0 else 0.0
 
 
+def _search_top(guesses: np.ndarray, correct: np.ndarray) -> float:
+    """The end of the first search grid: 1.5 times the largest plug-in log-odds, plus 1 (≤ 40)."""
+    with np.errstate(divide="ignore"):
+        plug_in = np.log((correct + 1.0) / np.maximum(guesses - correct, 0.5))
+    return float(min(40.0, max(1.0, 1.5 * float(np.max(plug_in)) + 1.0)))
+
+
 def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
                       failure_probability: float, rng: np.random.Generator,
                       claim_tradeoff: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -263,21 +272,26 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
     canaries = in_scores.size + out_scores.size
     plus, minus, guesses, correct, descending = _counts(in_scores, out_scores, rng)
     level = failure_probability / plus.size
-    chosen = _screen(guesses, correct, level)
-    chosen_guesses, chosen_correct = guesses[chosen], correct[chosen]
-    with np.errstate(divide="ignore"):
-        plug_in = np.log((chosen_correct + 1.0) / np.maximum(chosen_guesses - chosen_correct, 0.5))
-    top = float(min(40.0, max(1.0, 1.5 * float(np.max(plug_in)) + 1.0)))
-    pair, epsilon = _largest_refuted(canaries, chosen_guesses, chosen_correct, level,
+    # f_{eps,delta}'s g vanishes below delta: a pair whose start r_c = level*c/m is at most
+    # delta never grows and refutes no epsilon, so the epsilon search screens the others
+    useful = np.flatnonzero(level * correct / canaries > delta)
+    chosen = useful[_screen(guesses[useful], correct[useful], level)]
+    if chosen.size == 0:
+        chosen = _screen(guesses, correct, level)[:1]
+    top = _search_top(guesses[chosen], correct[chosen])
+    pair, epsilon = _largest_refuted(canaries, guesses[chosen], correct[chosen], level,
                                      lambda e: epsilon_inverse(e, delta), top)
-    # mu-GDP on the pair that certified epsilon (all pairs still count in the split)
-    _, mu = _largest_refuted(canaries, chosen_guesses[pair:pair + 1],
-                             chosen_correct[pair:pair + 1], level, gaussian_inverse, top)
+    # mu-GDP: the screen's best pairs and the pair that certified epsilon (all pairs still
+    # count in the Bonferroni split)
+    for_mu = np.unique(np.append(_screen(guesses, correct, level)[:MU_CANDIDATES], chosen[pair]))
+    _, mu = _largest_refuted(canaries, guesses[for_mu], correct[for_mu], level, gaussian_inverse,
+                             _search_top(guesses[for_mu], correct[for_mu]))
     claim_refuted: bool | None = None
     if claim_tradeoff is not None or claimed_epsilon is not None:
         claim_refuted = claimed_epsilon is not None and epsilon > claimed_epsilon
         if claim_tradeoff is not None and not claim_refuted:
-            claim_refuted = bool(refuted(canaries, chosen_guesses, chosen_correct, level,
+            tested = np.unique(np.concatenate([chosen, for_mu]))
+            claim_refuted = bool(refuted(canaries, guesses[tested], correct[tested], level,
                                          curve_inverse(claim_tradeoff)).any())
     index = int(chosen[pair])
     k_plus, k_minus = int(plus[index]), int(minus[index])
