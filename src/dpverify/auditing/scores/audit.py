@@ -155,10 +155,16 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         ``RDPCurve``, ``PrivacyProfile``, ``PrivacyLossDistribution``, a
         ``PrivacyAccountant`` (e.g. the training run's own), or a trade-off function
         ``α ↦ β``. Independent runs test every certified (FPR, TPR) point against
-        that exact curve; one run tests the claim's ε at ``delta``.
+        that exact curve; one run tests the claim's ε at ``delta`` and, with
+        ``"one-run-fdp"``, also its curve.
     method
-        ``"auto"`` (the design's default), ``"clopper-pearson"``,
-        ``"conditional-ratio"`` (δ = 0, a fixed or split threshold), ``"one-run"``,
+        ``"auto"`` (the design's default: for one run at δ > 0 with
+        ``thresholds="bonferroni"``, ``"one-run-fdp"``; otherwise the first listed
+        for the design), ``"clopper-pearson"``, ``"conditional-ratio"`` (δ = 0, a
+        fixed or split threshold), ``"one-run"`` (Steinke, Nasr & Jagielski 2023),
+        ``"one-run-fdp"`` (Mahloujifar, Melis & Chaudhuri 2024: the f-DP recursion on
+        the (ε, δ) curve, on μ-GDP — ``report.mu_lower_bound`` — and on the claim's own
+        curve, which may then be a bare trade-off function; ``thresholds="bonferroni"``),
         or ``"gdp-model"`` (Nasr et al. 2023's μ-GDP fit from the certified rates:
         **model-based**, valid only if the run's trade-off curve is Gaussian;
         labelled so in ``report.mode``; independent runs, δ > 0).
@@ -186,11 +192,12 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     ``confidence``, ``epsilon_lower_bound`` is at most the smallest ε for which
     the run is (ε, δ)-DP in each canary, and a true claim is flagged with
     probability at most ``1 − confidence`` (``docs/proofs/auditing.md``
-    §14–15). With ``thresholds="split"`` and δ = 0, ``method="auto"`` adds the
+    §14–16). With ``thresholds="split"`` and δ = 0, ``method="auto"`` adds the
     conditional ratio test (90 % of the budget) where it is the tighter one.
 
     References: Jagielski, Ullman & Oprea 2020; Nasr et al. 2021, 2023;
-    Steinke, Nasr & Jagielski 2023; Dong, Roth & Su 2022.
+    Steinke, Nasr & Jagielski 2023; Mahloujifar, Melis & Chaudhuri 2024;
+    Dong, Roth & Su 2022.
 
     Examples
     --------
@@ -248,7 +255,8 @@ def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start
     if read is not None and claimed is None and common["method"] != "one-run-fdp":
         raise UnsupportedError(
             f"design='one-run' tests an (epsilon, delta) claim; the claim {read.description} is a "
-            f"trade-off function only (give its PrivacyProfile, PLD or accountant)")
+            f"trade-off function only (give its PrivacyProfile, PLD or accountant, or use "
+            f"method='one-run-fdp', which tests the curve itself)")
     if in_scores.size + out_scores.size < 2:
         raise value_error("in_scores", f"<{in_scores.size} scores>",
                           "with out_scores at least 2 canaries in all")
