@@ -326,6 +326,8 @@ GENERAL: dict[str, str] = {
     "correct_guesses": "one run: how many of the guesses were right",
     "claimed_epsilon": "the claim's epsilon at the audit's delta",
     "ratio_epsilon": "the epsilon lower bound of the conditional ratio test (when it ran)",
+    "mu_lower_bound": "certified lower bound on μ of μ-Gaussian DP: the run is not μ-GDP for any "
+                      "smaller μ (the one-run f-DP audit)",
     "train": "the user's training-and-scoring function train(included, rng) -> scores",
     "resamples": "number of bootstrap resamples",
     "measure": "which estimate of a score audit ('auroc', 'max_accuracy', 'tpr_at_fpr')",
