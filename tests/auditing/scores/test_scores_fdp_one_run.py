@@ -196,3 +196,21 @@ def test_refusals_name_the_reason() -> None:
                      thresholds="split")
     with pytest.raises(UnsupportedError, match="fair coin"):
         audit_scores([1.0, 2.0], [0.0, 1.0], design="independent-runs", method="one-run-fdp")
+
+
+def test_the_exact_false_alarm_check_can_fail() -> None:
+    """The same exact computation exceeds the level when the hypothesis is false: randomized
+    response with ε = 2 tested against ε = 1 (so the checks above have teeth)."""
+    accuracy = math.exp(2.0) / (1 + math.exp(2.0))
+    assert _exact_false_alarm(200, accuracy, epsilon_inverse([1.0], 0.0), 0.05, 1000) > 0.5
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(-5, 5), min_size=1, max_size=40),
+       st.lists(st.floats(-5, 5), min_size=1, max_size=40),
+       st.sampled_from([0.0, 1e-5, 0.1]))
+def test_any_small_input_gives_finite_bounds(a, b, delta) -> None:
+    report = audit_scores(a, b, design="one-run", method="one-run-fdp", delta=delta, seed=0,
+                          claim=_gaussian_tradeoff(0.5))
+    assert 0.0 <= report.epsilon_lower_bound < math.inf and 0.0 <= report.mu_lower_bound
+    assert report.guesses == report.in_guesses + report.out_guesses <= len(a) + len(b)
