@@ -27,9 +27,9 @@ event ``{W ≥ min c*}`` of probability below the level: the reported ε is the 
 refuted ε of a grid with no monotonicity needed. The ``(k+, k−)`` grid of
 :func:`~dpverify.auditing.scores._one_run.guess_grid` shares the budget by one
 Bonferroni split; only the most promising pairs are evaluated (all are counted).
-Every step errs low: ``g`` is lowered by a relative 1e-9, ``r_i`` is capped at 1,
-and a rejection needs ``r_0 + h_0`` above ``c'/m`` by a relative margin that covers
-the float error of the recursion.
+Every step errs low: ``g`` is lowered by a relative 1e-9, the level by 1e-7 and
+each ``r_i`` by 1e-12, ``r_i`` enters ``g`` capped at 1, and a rejection needs
+``r_0 + h_0`` above ``c'/m`` by a relative 1e-9 (§16, float safety).
 """
 
 from __future__ import annotations
@@ -57,6 +57,12 @@ MU_CANDIDATES = 3
 GRID_POINTS = 40
 #: Relative amount by which ``g`` is lowered (the float error of its closed forms is ~1e-15).
 _INVERSE_SLACK = 1e-9
+#: Relative lowering of the level at the start (covers its rounding for c up to 10^7).
+_START_SLACK = 1e-7
+#: Relative lowering of each r_i (covers the roundings of one step, a few ulps).
+_STEP_SLACK = 1e-12
+#: Relative margin by which r_0 + h_0 must exceed c'/m.
+_TOTAL_MARGIN = 1e-9
 #: α grid on which a general trade-off curve is read (log-spaced: the recursion starts near 0).
 _CURVE_ALPHAS = np.concatenate([[0.0], np.logspace(-16, 0, 4001)])
 
@@ -101,6 +107,7 @@ def curve_inverse(tradeoff: Callable[[np.ndarray], np.ndarray]) -> Inverse:
     """
     alphas = _CURVE_ALPHAS
     values = np.clip(np.asarray(tradeoff(alphas), dtype=float), 0.0, 1.0)
+    values = np.minimum.accumulate(values)  # a nonincreasing lower bound at the grid points
     points_x = alphas
     points_y = np.append(values[1:], values[-1])  # f(α_{k+1}) at α_k; the last point as is
     hull_x, hull_y = _lower_hull(points_x, points_y)
@@ -133,39 +140,45 @@ def _lower_hull(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 def recursion_total(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
                     inverse: Inverse, hypotheses: int = 1) -> np.ndarray:
-    """``r_0 + h_0`` of the recursion for each pair (rows) and hypothesis (columns).
+    """``r_0 + h_0`` of the recursion for each pair (rows) and hypothesis (columns), rounded low.
 
     Vectorised over pairs (each starts at its own ``c``) and over the hypotheses
-    ``inverse`` maps column-wise; stops early once no column grows (then none
-    ever will). ``r`` is capped at 1 (it is at most ``c'/m`` for the true law).
+    ``inverse`` maps column-wise; stops early once no column grows (the exact ``r_i``
+    and ``h_i`` only grow as i falls, so stopping errs low). Every float value is at
+    most the exact recursion's (``docs/proofs/auditing.md`` §16, float safety): the
+    level is lowered by a relative 1e-7 (the start's rounding), ``h_i`` is an exact
+    maximum, each ``r_i`` is lowered by a relative 1e-12 (its few roundings), and
+    ``r`` enters ``g`` capped at 1 (``g`` is nondecreasing).
     """
     guesses = np.asarray(guesses, dtype=float)[:, None]
     correct_counts = np.asarray(correct, dtype=np.int64)
     start = correct_counts.astype(float)[:, None]
-    r = np.broadcast_to(level * start / canaries, (start.shape[0], hypotheses)).copy()
-    h = np.broadcast_to(level * (guesses - start) / canaries, r.shape).copy()
+    scale = level * (1 - _START_SLACK)
+    r = np.broadcast_to(scale * start / canaries, (start.shape[0], hypotheses)).copy()
+    h = np.broadcast_to(scale * (guesses - start) / canaries, r.shape).copy()
     top = int(correct_counts.max(initial=0))
     for i in range(top - 1, -1, -1):
         active = (correct_counts > i)[:, None]
-        grow = np.where(active, np.maximum(inverse(np.minimum(r, 1.0)) - h, 0.0), 0.0)
+        raised = np.where(active, np.maximum(h, inverse(np.minimum(r, 1.0))), h)
+        grow = raised - h
         if active.all() and not grow.any():
             break  # every pair has started and none grows: the state is final
-        r = r + grow * (i / np.maximum(guesses - i, 1.0))  # inactive rows: grow = 0
-        h = h + grow
+        # inactive rows: grow = 0 (their divisor is kept away from 0)
+        r = (r + grow * (i / np.maximum(guesses - i, 1.0))) * (1 - _STEP_SLACK)
+        h = raised
     return r + h
-
-
-def _margin(guesses: np.ndarray, correct: np.ndarray) -> np.ndarray:
-    """Relative margin covering the recursion's float error (a few ulps per step)."""
-    return 1e-9 + 8.0 * (np.asarray(correct, dtype=float) + 2) * 2.0 ** -53
 
 
 def refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
             inverse: Inverse, hypotheses: int = 1) -> np.ndarray:
-    """Whether each pair (rows) refutes each hypothesis (columns) at ``level``: ``P[W ≥ c] < level``."""
+    """Whether each pair (rows) refutes each hypothesis (columns) at ``level``: ``P[W ≥ c] < level``.
+
+    A refutation needs ``r_0 + h_0 > (c'/m)(1 + 10⁻⁹)``: the margin covers the
+    rounding of the sum and of ``c'/m``.
+    """
     total = recursion_total(canaries, guesses, correct, level, inverse, hypotheses)
     bound = np.asarray(guesses, dtype=float)[:, None] / canaries
-    return total > bound * (1 + _margin(guesses, correct)[:, None])
+    return total > bound * (1 + _TOTAL_MARGIN)
 
 
 def probability_upper(canaries: int, guesses: int, correct: int, inverse: Inverse,
