@@ -139,7 +139,11 @@ def _not_above(false_alarms: int, audits: int, confidence: float) -> bool:
     return stats.binom.sf(false_alarms - 1, audits, 1 - confidence) >= 1e-3
 
 
-def test_gaussian_one_run_false_alarms_against_the_exact_curve() -> None:
+THRESHOLDS = ["bonferroni", pytest.param("split", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("thresholds", THRESHOLDS)
+def test_gaussian_one_run_false_alarms_against_the_exact_curve(thresholds) -> None:
     """200 one-run audits of 1-GDP canaries (m = 300) against the exact 1-GDP curve."""
     rng = np.random.default_rng(31)
     alarms = 0
@@ -148,11 +152,12 @@ def test_gaussian_one_run_false_alarms_against_the_exact_curve() -> None:
         scores = rng.normal(0, 1, 300) + 1.0 * included
         alarms += audit_scores(scores[included], scores[~included], design="one-run",
                                method="one-run-fdp", claim=_gaussian_tradeoff(1.0),
-                               seed=i).violation
+                               thresholds=thresholds, seed=i).violation
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
-def test_randomized_response_one_run_false_alarms_against_pure_dp() -> None:
+@pytest.mark.parametrize("thresholds", THRESHOLDS)
+def test_randomized_response_one_run_false_alarms_against_pure_dp(thresholds) -> None:
     rng = np.random.default_rng(32)
     alarms = 0
     for i in range(AUDITS):
@@ -160,7 +165,8 @@ def test_randomized_response_one_run_false_alarms_against_pure_dp() -> None:
         keep = rng.random(300) < math.exp(1.0) / (1 + math.exp(1.0))
         scores = np.where(keep, included, ~included).astype(float)
         alarms += audit_scores(scores[included], scores[~included], design="one-run",
-                               method="one-run-fdp", claim=PureDP(1.0), seed=i).violation
+                               method="one-run-fdp", claim=PureDP(1.0), thresholds=thresholds,
+                               seed=i).violation
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
@@ -190,10 +196,18 @@ def test_a_bare_tradeoff_claim_is_tested_on_its_curve() -> None:
     assert report.violation is True and report.claimed_epsilon is None
 
 
+def test_split_certifies_on_the_other_half_with_one_pair() -> None:
+    rng = np.random.default_rng(35)
+    included = rng.random(4000) < 0.5
+    scores = rng.normal(0, 1, 4000) + 2.0 * included
+    report = audit_scores(scores[included], scores[~included], design="one-run",
+                          method="one-run-fdp", thresholds="split", epsilon=1.0, delta=1e-5,
+                          seed=0)
+    assert report.thresholds == "split" and report.bounds == 1 and report.violation
+    assert report.guesses <= 2000 and 2.0 < report.epsilon_lower_bound < 6.2
+
+
 def test_refusals_name_the_reason() -> None:
-    with pytest.raises(UnsupportedError, match="Bonferroni"):
-        audit_scores([1.0, 2.0], [0.0, 1.0], design="one-run", method="one-run-fdp",
-                     thresholds="split")
     with pytest.raises(UnsupportedError, match="fair coin"):
         audit_scores([1.0, 2.0], [0.0, 1.0], design="independent-runs", method="one-run-fdp")
 
@@ -208,9 +222,9 @@ def test_the_exact_false_alarm_check_can_fail() -> None:
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.floats(-5, 5), min_size=1, max_size=40),
        st.lists(st.floats(-5, 5), min_size=1, max_size=40),
-       st.sampled_from([0.0, 1e-5, 0.1]))
-def test_any_small_input_gives_finite_bounds(a, b, delta) -> None:
+       st.sampled_from([0.0, 1e-5, 0.1]), st.sampled_from(["bonferroni", "split"]))
+def test_any_small_input_gives_finite_bounds(a, b, delta, thresholds) -> None:
     report = audit_scores(a, b, design="one-run", method="one-run-fdp", delta=delta, seed=0,
-                          claim=_gaussian_tradeoff(0.5))
+                          claim=_gaussian_tradeoff(0.5), thresholds=thresholds)
     assert 0.0 <= report.epsilon_lower_bound < math.inf and 0.0 <= report.mu_lower_bound
     assert report.guesses == report.in_guesses + report.out_guesses <= len(a) + len(b)

@@ -45,7 +45,7 @@ from scipy import special, stats
 from dpverify._numeric import round_down
 from dpverify.auditing.scores._one_run import guess_grid
 
-__all__ = ["FdpOneRunBound", "fdp_one_run_bound", "recursion_total", "refuted",
+__all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total", "refuted",
            "probability_upper", "epsilon_inverse", "gaussian_inverse", "curve_inverse",
            "FDP_CANDIDATES", "MU_CANDIDATES", "GRID_POINTS"]
 
@@ -218,13 +218,18 @@ class FdpOneRunBound:
     lower_threshold: float
 
 
-def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator):
-    """``(k+, k−)`` of the grid, their guesses and correct guesses, and the scores in descending order."""
+def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator,
+            pairs: tuple[np.ndarray, np.ndarray] | None = None):
+    """``(k+, k−)`` (default: the grid), their guesses and correct guesses, and the scores in
+    descending order."""
     canaries = in_scores.size + out_scores.size
-    grid = guess_grid(canaries)
-    plus, minus = np.meshgrid(grid, grid, indexing="ij")
-    keep = (plus + minus <= canaries) & (plus + minus > 0)
-    plus, minus = plus[keep], minus[keep]
+    if pairs is None:
+        grid = guess_grid(canaries)
+        plus, minus = np.meshgrid(grid, grid, indexing="ij")
+        keep = (plus + minus <= canaries) & (plus + minus > 0)
+        plus, minus = plus[keep], minus[keep]
+    else:
+        plus, minus = pairs
     scores = np.concatenate([in_scores, out_scores])
     included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
                                np.zeros(out_scores.size, dtype=np.int64)])
@@ -274,8 +279,9 @@ def _search_top(guesses: np.ndarray, correct: np.ndarray) -> float:
 def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
                       failure_probability: float, rng: np.random.Generator,
                       claim_tradeoff: Callable[[np.ndarray], np.ndarray] | None = None,
-                      claimed_epsilon: float | None = None) -> FdpOneRunBound:
-    """The f-DP one-run audit over the ``(k+, k−)`` grid (one Bonferroni split).
+                      claimed_epsilon: float | None = None,
+                      pairs: tuple[np.ndarray, np.ndarray] | None = None) -> FdpOneRunBound:
+    """The f-DP one-run audit over ``pairs`` of ``(k+, k−)`` (default: the grid; one Bonferroni split).
 
     Returns the largest refuted ε of ``f_{ε,δ}`` (certified, at ``delta``), the
     largest refuted μ of ``G_μ``, and, with ``claim_tradeoff`` (a lower bound on the
@@ -283,7 +289,7 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
     whether the claim is refuted.
     """
     canaries = in_scores.size + out_scores.size
-    plus, minus, guesses, correct, descending = _counts(in_scores, out_scores, rng)
+    plus, minus, guesses, correct, descending = _counts(in_scores, out_scores, rng, pairs)
     level = failure_probability / plus.size
     # f_{eps,delta}'s g vanishes below delta: a pair whose start r_c = level*c/m is at most
     # delta never grows and refutes no epsilon, so the epsilon search screens the others
@@ -314,3 +320,33 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
         candidates=int(plus.size),
         upper_threshold=float(descending[k_plus - 1]) if k_plus else math.inf,
         lower_threshold=float(descending[canaries - k_minus]) if k_minus else -math.inf)
+
+
+def fdp_one_run_split_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
+                            failure_probability: float, rng: np.random.Generator,
+                            claim_tradeoff: Callable[[np.ndarray], np.ndarray] | None = None,
+                            claimed_epsilon: float | None = None) -> FdpOneRunBound:
+    """A seeded random half of the canaries chooses ``(k+, k−)``; the other half certifies it.
+
+    As :func:`~dpverify.auditing.scores._one_run.one_run_split_bound`: given the first
+    half's bits, the run is still f-DP in each canary of the second half and their
+    inclusion is still a fair coin each, so the recursion runs on the second half
+    alone (its m is that half's size) at the whole level, with no Bonferroni split
+    (``docs/proofs/auditing.md`` §15–16).
+    """
+    labels = np.concatenate([np.ones(in_scores.size, dtype=bool),
+                             np.zeros(out_scores.size, dtype=bool)])
+    scores = np.concatenate([in_scores, out_scores])
+    order = rng.permutation(scores.size)
+    choose, certify = order[: scores.size // 2], order[scores.size // 2:]
+    chosen = fdp_one_run_bound(scores[choose][labels[choose]], scores[choose][~labels[choose]],
+                               delta=delta, failure_probability=failure_probability, rng=rng)
+    scale = certify.size / max(choose.size, 1)
+    k_plus = min(certify.size, round(chosen.in_guesses * scale))
+    k_minus = min(certify.size - k_plus, round(chosen.out_guesses * scale))
+    if k_plus + k_minus == 0:
+        k_plus = 1
+    return fdp_one_run_bound(scores[certify][labels[certify]], scores[certify][~labels[certify]],
+                             delta=delta, failure_probability=failure_probability, rng=rng,
+                             claim_tradeoff=claim_tradeoff, claimed_epsilon=claimed_epsilon,
+                             pairs=(np.array([k_plus]), np.array([k_minus])))

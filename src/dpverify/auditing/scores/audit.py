@@ -37,7 +37,7 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.auditing.scores._claims import ScoreClaim, read_claim
-from dpverify.auditing.scores._fdp_one_run import fdp_one_run_bound
+from dpverify.auditing.scores._fdp_one_run import fdp_one_run_bound, fdp_one_run_split_bound
 from dpverify.auditing.scores._gdp import GDP_MODE, gdp_epsilon_lower, gdp_mu_lower
 from dpverify.auditing.scores._independent import (
     RATIO_SHARE,
@@ -159,12 +159,12 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         ``"one-run-fdp"``, also its curve.
     method
         ``"auto"`` (the design's default: for one run at δ > 0 with
-        ``thresholds="bonferroni"``, ``"one-run-fdp"``; otherwise the first listed
-        for the design), ``"clopper-pearson"``, ``"conditional-ratio"`` (δ = 0, a
+        ``thresholds="bonferroni"``, ``"one-run-fdp"``, which is the tighter there;
+        otherwise the first listed for the design), ``"clopper-pearson"``, ``"conditional-ratio"`` (δ = 0, a
         fixed or split threshold), ``"one-run"`` (Steinke, Nasr & Jagielski 2023),
         ``"one-run-fdp"`` (Mahloujifar, Melis & Chaudhuri 2024: the f-DP recursion on
         the (ε, δ) curve, on μ-GDP — ``report.mu_lower_bound`` — and on the claim's own
-        curve, which may then be a bare trade-off function; ``thresholds="bonferroni"``),
+        curve, which may then be a bare trade-off function),
         or ``"gdp-model"`` (Nasr et al. 2023's μ-GDP fit from the certified rates:
         **model-based**, valid only if the run's trade-off curve is Gaussian;
         labelled so in ``report.mode``; independent runs, δ > 0).
@@ -278,15 +278,13 @@ def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start
 def _one_run_fdp(in_scores, out_scores, read, claimed, delta, thresholds, failure, rng, start,
                  common) -> ScoreAuditReport:
     """``method="one-run-fdp"``: Mahloujifar, Melis & Chaudhuri (2024) on the (k+, k-) grid."""
-    if thresholds != "bonferroni":
-        raise UnsupportedError("method='one-run-fdp' runs on the fixed (k+, k-) grid with one "
-                               "Bonferroni split: use thresholds='bonferroni'")
-    bound = fdp_one_run_bound(in_scores, out_scores, delta=delta, failure_probability=failure,
-                              rng=rng, claim_tradeoff=None if read is None else read.tradeoff,
-                              claimed_epsilon=claimed)
+    compute = fdp_one_run_bound if thresholds == "bonferroni" else fdp_one_run_split_bound
+    bound = compute(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng,
+                    claim_tradeoff=None if read is None else read.tradeoff,
+                    claimed_epsilon=claimed)
     return ScoreAuditReport(
         epsilon_lower_bound=bound.epsilon_lower_bound, violation=bound.claim_refuted,
-        thresholds="bonferroni", bounds=bound.candidates, seconds=time.perf_counter() - start,
+        thresholds=thresholds, bounds=bound.candidates, seconds=time.perf_counter() - start,
         threshold=bound.upper_threshold, lower_threshold=bound.lower_threshold,
         in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
         guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
