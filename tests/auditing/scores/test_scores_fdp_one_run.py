@@ -228,3 +228,30 @@ def test_any_small_input_gives_finite_bounds(a, b, delta, thresholds) -> None:
                           claim=_gaussian_tradeoff(0.5), thresholds=thresholds)
     assert 0.0 <= report.epsilon_lower_bound < math.inf and 0.0 <= report.mu_lower_bound
     assert report.guesses == report.in_guesses + report.out_guesses <= len(a) + len(b)
+
+
+@pytest.mark.parametrize(("kind", "parameter", "canaries", "k_plus", "k_minus", "level"),
+                         [("rr", 1.0, 100, 20, 20, 0.05), ("rr", 1.0, 100, 20, 20, 0.2),
+                          ("rr", 2.0, 60, 10, 10, 0.2), ("gaussian", 1.0, 100, 10, 10, 0.2),
+                          ("gaussian", 0.5, 100, 30, 30, 0.2)])
+def test_adaptive_two_tailed_rule_false_alarms(kind, parameter, canaries, k_plus, k_minus,
+                                               level) -> None:
+    """The guesses of the top k+ and bottom k- scores depend on every canary (W is not binomial):
+    20,000 simulated runs of randomized response (vs its pure ε) or Gaussian scores (vs G_μ),
+    one pair, no Bonferroni; the rate of refuting the truth stays at most the level."""
+    rng = np.random.default_rng(36)
+    guesses, sims = k_plus + k_minus, 20_000
+    inverse = gaussian_inverse([parameter]) if kind == "gaussian" else epsilon_inverse(
+        [parameter], 0.0)
+    rejected = refuted(canaries, np.full(guesses + 1, guesses), np.arange(guesses + 1), level,
+                       inverse)[:, 0]
+    included = rng.random((sims, canaries)) < 0.5
+    if kind == "gaussian":
+        scores = rng.normal(size=(sims, canaries)) + parameter * included
+    else:
+        keep = rng.random((sims, canaries)) < math.exp(parameter) / (1 + math.exp(parameter))
+        scores = np.where(keep, included, ~included) + 1e-9 * rng.random((sims, canaries))
+    ranked = np.take_along_axis(included, np.argsort(-scores, axis=1), axis=1)
+    correct = ranked[:, :k_plus].sum(axis=1) + (~ranked[:, canaries - k_minus:]).sum(axis=1)
+    alarms = int(rejected[correct].sum())
+    assert stats.binom.sf(alarms - 1, sims, level) >= 1e-3, (alarms, sims)
