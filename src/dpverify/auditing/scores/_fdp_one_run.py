@@ -45,8 +45,8 @@ from scipy import special, stats
 from dpverify._numeric import round_down
 from dpverify.auditing.scores._one_run import guess_grid
 
-__all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total", "refuted",
-           "probability_upper", "epsilon_inverse", "gaussian_inverse", "curve_inverse",
+__all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total",
+           "refuted", "probability_upper", "epsilon_inverse", "gaussian_inverse", "curve_inverse",
            "FDP_CANDIDATES", "MU_CANDIDATES", "GRID_POINTS"]
 
 #: ``(k+, k−)`` pairs evaluated by the recursion (the most accurate by a Clopper–Pearson screen).
