@@ -13,6 +13,7 @@ import argparse
 import re
 from typing import Any
 
+from dpverify.cli import _choices
 from dpverify.cli._core import EXIT_NOT_MET, EXIT_OK, finite_float
 from dpverify.errors import DpverifyValueError
 
@@ -34,10 +35,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="how the scores were produced: one run with canaries each included "
                             "with probability 1/2, or one independent run per score (required)")
     group.add_argument("--method", default="auto",
-                       choices=("auto", "clopper-pearson", "conditional-ratio", "one-run",
-                                "gdp-model"),
-                       help="the bound (auto: the design's certified default; gdp-model is "
-                            "model-based)")
+                       choices=_choices.SCORE_METHODS,
+                       help="the bound (auto: the design's certified default, one-run-fdp for "
+                            "one run at delta > 0; gdp-model is model-based)")
     group.add_argument("--thresholds", default="bonferroni", type=_thresholds,
                        help="bonferroni (a fixed grid, one Bonferroni split), split (half the "
                             "scores choose, the other half certify), or, for independent runs, "
