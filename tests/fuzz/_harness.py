@@ -236,7 +236,12 @@ def _is_number(value: Any) -> bool:
 
 
 def _is_nan(value: Any) -> bool:
-    return _is_number(value) and not isinstance(value, numbers.Integral) and math.isnan(value)
+    if not _is_number(value) or isinstance(value, numbers.Integral):
+        return False
+    try:
+        return math.isnan(value)
+    except OverflowError:  # a Fraction beyond the float range is a number, not NaN
+        return False
 
 
 def invalid_for(kind: str, value: Any, default_is_none: bool) -> bool:
@@ -267,8 +272,9 @@ def invalid_for(kind: str, value: Any, default_is_none: bool) -> bool:
     # numeric kinds
     if not _is_number(value):
         return True  # str, bool, complex, Decimal, list, opaque
-    if isinstance(value, numbers.Integral) and abs(int(value)) >= 2**1000:
-        x = 2.0**1000 if value > 0 else -(2.0**1000)  # a huge exact integer is still finite
+    if (isinstance(value, numbers.Integral) and abs(int(value)) >= 2**1000) or (
+            isinstance(value, numbers.Rational) and abs(value) >= 2**1000):
+        x = 2.0**1000 if value > 0 else -(2.0**1000)  # a huge exact rational is still finite
     else:
         x = float(value)
     if math.isnan(x):

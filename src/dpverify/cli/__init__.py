@@ -69,7 +69,7 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
     """The argument parser of ``dpverify``; ``commands`` limits which sub-commands get their
     options (the others are listed with their help line only). ``None``: all of them."""
     wanted = set(COMMANDS if commands is None else commands)
-    parser = argparse.ArgumentParser(
+    parser = _core.ArgumentParser(
         prog="dpverify",
         description="Differential-privacy accounting and verification, built around private "
                     "bandit algorithms.", formatter_class=_core.HelpFormatter,

@@ -31,7 +31,7 @@ from typing import Any
 
 __all__ = [
     "EXIT_OK", "EXIT_NOT_MET", "EXIT_USAGE", "EXIT_INTERNAL",
-    "HelpFormatter", "add_command", "count", "finite_float", "seed", "jobs",
+    "ArgumentParser", "HelpFormatter", "add_command", "count", "finite_float", "seed", "jobs",
     "guarantee_json", "json_dumps", "significant", "privacy_text", "option_message",
     "add_execution_options", "execution_options", "rename_option",
 ]
@@ -44,6 +44,35 @@ EXIT_INTERNAL = 3
 #: The largest count any integer option accepts (2^53: every integer up to it is an exact float,
 #: so ``1e15`` parses exactly). Work-specific limits are checked by the library functions.
 MAX_COUNT = 2 ** 53
+
+
+def _is_negative_number(text: str) -> bool:
+    """Whether ``text`` is a negative number as :func:`float` reads it: ``-1``, ``-1e-3``,
+    ``-.5``, ``-inf``, ``-nan`` (argparse's own test matches only ``-1`` and ``-1.5``)."""
+    if not text.startswith("-") or text.startswith("--"):
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, reading every negative number as a value, not as an option.
+
+    argparse treats an argument that starts with ``-`` as an option unless it matches
+    ``-<digits>`` or ``-<digits>.<digits>``, so ``--epsilon -1e-3``, ``--delta -inf`` and
+    ``dpverify audit -nan`` ended in "expected one argument" or "unrecognized arguments"
+    instead of the option's own range check. Here anything :func:`float` reads and that is
+    not one of the parser's option strings is a value (sub-commands inherit the class).
+    """
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        if (arg_string not in self._option_string_actions
+                and not self._has_negative_number_optionals and _is_negative_number(arg_string)):
+            return None
+        return super()._parse_optional(arg_string)
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):

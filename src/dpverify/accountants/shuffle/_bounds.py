@@ -19,7 +19,12 @@ import dpverify.accountants.shuffle._closed_forms as closed
 import dpverify.accountants.shuffle._numerical as numerical
 from dpverify._numeric import round_up, working_precision
 from dpverify._validation import check_choice, check_delta, check_epsilon, check_positive_int, value_error
-from dpverify.accountants.shuffle._exact import shuffled_binary_rr_delta, shuffled_binary_rr_epsilon
+from dpverify.accountants.shuffle._exact import (
+    _LARGE_N,
+    MAX_EXACT_SHUFFLE_USERS,
+    delta_at_most,
+    shuffled_binary_rr_epsilon,
+)
 from dpverify.errors import DpverifyTypeError, DpverifyValueError, UnsupportedError
 from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 
@@ -219,7 +224,8 @@ def passes_budget(name: str, local_epsilon: float, n: int, delta: float, randomi
         # the exact shuffled binary RR meets ε = target iff its exact δ(target) <= δ (an upper
         # bound on δ); every valid closed form bounds the same true ε from above, so none can
         # pass where the exact one fails (up to the exact δ's upward rounding): decide here
-        return shuffled_binary_rr_delta(randomizer.randomization_probability, n, target) <= delta
+        check_positive_int(n, "users", maximum=MAX_EXACT_SHUFFLE_USERS, instead=_LARGE_N)
+        return delta_at_most(randomizer.randomization_probability, n, target, delta)[0]
     try:
         value = bound_value(name, local_epsilon, n, delta, randomizer)
     except DpverifyValueError:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import mpmath
@@ -310,6 +311,65 @@ def _worst_case_delta(randomization_probability: float, n: int, epsilon: float, 
             heapq.heappush(heap, (-piece, lo, hi))
 
 
+
+def delta_at_most(randomization_probability: float, n: int, epsilon: float, delta: float,
+                  probes: Iterable[int] = (), max_blocks: int | None = None
+                  ) -> tuple[bool | None, int]:
+    """Decide ``max_k δ_k(ε) <= delta`` by the branch-and-bound of :func:`_worst_case_delta`.
+
+    The budget predicate of the inverse searches needs only this yes/no, which is settled
+    long before the maximum is known to ``rtol``: "yes" as soon as every block's bound
+    (a cover of [0, n − 1]) is <= ``delta``, "no" as soon as one single k's bound exceeds
+    it. (Computing the maximum to 1e-9 at ε ≈ 0, where δ_k is flat in k, took ~10 s per
+    call at n = 1000 and made ``plan shuffle --epsilon 1e-300`` run for minutes.)
+
+    Single k's are probed first (``probes``, a few users from either end and the middle of
+    each starting block), so a "no" usually costs a few evaluations instead of a descent of
+    the whole tree, which visited ~2n blocks at ε ≈ 0 (200 s at n = 16384).
+
+    Returns (decision, k): on "no" the k whose bound exceeds ``delta``, on "yes" the k of
+    the largest bound seen among single k's (a candidate for the searches' relaxations);
+    the decision is None ("undecided") when more than ``max_blocks`` blocks were split.
+    **Soundness**: "yes" only when an upper bound of every δ_k is <= ``delta``.
+    """
+    p, others = randomization_probability, n - 1
+    if n == 1:
+        with working_precision():
+            return bool(max(1 - p / 2 - mpmath.exp(epsilon) * p / 2, 0) <= delta), 0
+    blocks = min(others + 1, 16)
+    edges = np.linspace(0, others + 1, blocks + 1).astype(int)
+    heap = [(-_pair_delta_bound(int(s), others - (int(e) - 1), p, epsilon), int(s), int(e) - 1)
+            for s, e in zip(edges, edges[1:])]
+    heapq.heapify(heap)
+    best_point, best_k = mpmath.mpf(-1), 0
+    middles = {(int(s) + int(e) - 1) // 2 for s, e in zip(edges, edges[1:])}
+    for k in sorted({k for k in (*probes, *_initial_candidates(n), *middles) if 0 <= k <= others}):
+        piece = _pair_delta_bound(k, others - k, p, epsilon)
+        if piece > delta:
+            return False, k
+        if piece > best_point:
+            best_point, best_k = piece, k
+    while True:
+        value, k1, k2 = heap[0]
+        if -value <= delta:
+            return True, best_k
+        if k1 == k2:
+            return False, k1
+        if max_blocks is not None:
+            if max_blocks <= 0:
+                return None, best_k
+            max_blocks -= 1
+        heapq.heappop(heap)
+        middle = (k1 + k2) // 2
+        for lo, hi in ((k1, middle), (middle + 1, k2)):
+            piece = _pair_delta_bound(lo, others - hi, p, epsilon)
+            if lo == hi:
+                if piece > delta:
+                    return False, lo
+                if piece > best_point:
+                    best_point, best_k = piece, lo
+            heapq.heappush(heap, (-piece, lo, hi))
+
 MAX_EXACT_SHUFFLE_USERS = 10**7
 """Largest n of the exact shuffled-RR accountant (its time and memory grow with n)."""
 _LARGE_N = ("for more users use the closed-form upper bounds amplified_epsilon / "
@@ -482,6 +542,48 @@ def _flip_probability_by_candidates(n: int, epsilon: float, delta: float, *,
             return p
         candidates.add(worst)
 
+
+
+#: Blocks :func:`max_local_epsilon_by_candidates` lets one decision split before it steps inward.
+_DECISION_BLOCKS = 120
+#: Relative steps inward from the relaxed root when a decision there is too costly.
+_INWARD_STEPS = (0.0, 1e-6, 1e-3, 1e-2, 0.03, 0.3, 1.0)
+
+
+def max_local_epsilon_by_candidates(n: int, epsilon: float, delta: float,
+                                    probability_of: Callable[[float], float], high: float, *,
+                                    rtol: float) -> float | None:
+    """Largest ε0 in [0, ``high``] whose binary RR, p = ``probability_of(ε0)``, meets (ε, δ) exactly.
+
+    As :func:`_flip_probability_by_candidates` does for p: ε0 is bisected on the relaxation
+    "δ_k(ε) <= δ for the k's of a set K" (a necessary condition, monotone in ε0 because p
+    decreases in ε0 and δ_k increases as p decreases), then decided at the relaxed root by
+    :func:`delta_at_most`; a k that fails joins K and the search repeats. Where the decision
+    at the root would split more than ``_DECISION_BLOCKS`` blocks (δ is flat in k at ε ≈ 0,
+    so proving "yes" right at the root is costly), ε0 steps inward by ``_INWARD_STEPS``
+    (relative) until a decision is cheap: the answer is then that much below the tight one.
+    Returns None when even ``high`` passes (the caller's search decides then).
+    **Soundness**: the returned ε0 passed :func:`delta_at_most` ("yes": an upper bound on
+    every δ_k is <= δ), exactly the budget predicate of ``bound="best"`` for binary RR.
+    """
+    candidates = _initial_candidates(n)
+    while True:
+        def relaxed(e0: float) -> bool:
+            p = probability_of(e0)
+            return all(_pair_delta_bound(k, n - 1 - k, p, epsilon) <= delta for k in candidates)
+
+        root = high if relaxed(high) else bisect_passing(relaxed, 0.0, high, rtol=rtol)
+        for step in _INWARD_STEPS:
+            e0 = root * (1 - step)
+            blocks = None if step == 1.0 else _DECISION_BLOCKS
+            decision, worst = delta_at_most(probability_of(e0), n, epsilon, delta, candidates,
+                                            max_blocks=blocks)
+            if decision is None:
+                continue
+            if decision:
+                return None if e0 == high else e0
+            candidates.add(worst)
+            break
 
 #: The smallest flip probability :func:`min_flip_probability` searches.
 _SMALLEST_FLIP = 1e-12

@@ -53,11 +53,17 @@ from dpverify.accountants.shuffle._bounds import (
     register_shuffle_bound,
 )
 from dpverify.accountants.shuffle._exact import (
+    MAX_EXACT_SHUFFLE_USERS,
+    max_local_epsilon_by_candidates,
     min_randomization_probability,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
 from dpverify.errors import CalibrationError, DpverifyTypeError
+from dpverify.mechanisms.randomized_response import (
+    BinaryRandomizedResponse,
+    binary_randomization_probability,
+)
 
 __all__ = [
     "ShuffleBound",
@@ -83,6 +89,8 @@ _FLOAT_FAIL_MARGIN = 1e-13
 _MAX_LOCAL_EPSILON = 4096.0
 _MAX_BATCH_SIZE = 1 << 62
 _TINY_DELTA = 1e-300
+#: Top of the candidate search of binary RR's ε0 (p = 2/(e^64 + 1) ≈ 3e-28); above, the full search.
+_BINARY_RR_HIGH = 64.0
 
 
 @renamed_parameters(n="users")
@@ -201,8 +209,8 @@ def _full_local_epsilon_search(meets: Callable[[float], bool], epsilon: float, n
     high = 1.0
     while meets(high):
         if high >= _MAX_LOCAL_EPSILON:
-            raise CalibrationError(f"local_epsilon={high!r} still meets epsilon={epsilon!r}: "
-                                   "no finite largest local epsilon below the search limit")
+            raise CalibrationError(f"every local epsilon up to the search limit {high!r} meets "
+                                   f"epsilon={epsilon!r}: no finite largest local epsilon below it")
         high *= 2
     return bisect_passing(meets, 0.0, high, rtol=_SEARCH_RTOL)
 
@@ -284,6 +292,12 @@ def max_local_epsilon(epsilon: float, users: int, delta: float, *, bound: str = 
 
     Notes
     -----
+    For ``bound="best"`` with ``BinaryRandomizedResponse.from_epsilon`` (the exact shuffled
+    binary-RR analysis) ε0 is found by a candidate search
+    (:func:`~dpverify.accountants.shuffle._exact.max_local_epsilon_by_candidates`): tight to
+    ``1e-12`` where the exact decision at the root is cheap; where it is not (ε ≈ 0, where δ_k is
+    flat in k), ε0 steps inward until it is, by up to 3% below the largest.
+
     **Soundness:** the returned ε0 is the passing end of a verified bracket:
     ``amplified_epsilon(ε0, n, delta, bound=bound) <= epsilon`` (replace-one,
     validity condition included); ``ε0 · (1 + 1e-12)`` is outside the budget
@@ -305,6 +319,12 @@ def max_local_epsilon(epsilon: float, users: int, delta: float, *, bound: str = 
     _, n, delta, name = checked_forward(0.0, users, delta, bound)
     family = _check_family(randomizer_family)
     meets = _local_epsilon_predicate(name, epsilon, n, delta, family)
+    if name == "best" and family == BinaryRandomizedResponse.from_epsilon \
+            and n <= MAX_EXACT_SHUFFLE_USERS:
+        found = max_local_epsilon_by_candidates(n, epsilon, delta, binary_randomization_probability,
+                                                _BINARY_RR_HIGH, rtol=_SEARCH_RTOL)
+        if found is not None:
+            return found
     approx = _approximate(name) if family is None else None
     if approx is not None:
         guess = float(_approximate_roots(approx, epsilon, np.array([float(n)]), delta)[0])
@@ -408,20 +428,32 @@ def min_batch_size(local_epsilon: float, epsilon: float, delta: float, *,
     epsilon = check_epsilon(epsilon, "epsilon", allow_zero=False)
     eps0 = check_randomizer(randomizer, eps0)
 
+    approx = _approximate(name) if randomizer is None else None
+
     def meets(n: int) -> bool:
+        # a clear "fails" of the float twin is taken as it is (it could cost tightness, never
+        # soundness: every "passes" is decided in mpmath); 62 doublings of bound="best" in
+        # mpmath took 30 s when no n passes (epsilon=1e-300)
+        if approx is not None and float(approx(np.array([eps0]), np.array([float(n)]), delta)[0]) \
+                > epsilon * (1 + _FLOAT_FAIL_MARGIN):
+            return False
         return passes_budget(name, eps0, n, delta, randomizer, epsilon)
 
+    exact = name == "best" and isinstance(randomizer, BinaryRandomizedResponse)
+    cap = MAX_EXACT_SHUFFLE_USERS if exact else _MAX_BATCH_SIZE
     if meets(1):
         return 1
     high = 2
     while not meets(high):
-        if high >= _MAX_BATCH_SIZE:
+        if high >= cap:
+            limit = "10^7 (the exact shuffled binary-RR analysis's limit; for a generic " \
+                    "randomizer the closed-form bounds go up to 2^62)" if exact else "2^62"
             raise CalibrationError(
-                f"no batch size up to 2^62 makes bound={name!r} give epsilon <= {epsilon!r} for "
-                f"local_epsilon={local_epsilon!r}, delta={delta!r} (the target is below what any "
-                "n in range gives, or the validity region excludes them all)")
-        high *= 2
-    return bisect_passing(meets, high // 2, high, integer=True)
+                f"no batch size up to {limit} makes bound={name!r} give epsilon <= {epsilon!r} "
+                f"for local_epsilon={local_epsilon!r}, delta={delta!r} (the target is below what "
+                "any n in range gives, or the validity region excludes them all)")
+        high = min(high * 2, cap)
+    return bisect_passing(meets, max(high // 2, 1), high, integer=True)
 
 # 0.1 names, deprecated for one release (a misnomer: p is not the flip probability p/2).
 __getattr__ = renamed_attributes(__name__, {
