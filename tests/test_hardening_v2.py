@@ -29,7 +29,7 @@ from dpverify.accountants import (
 )
 from dpverify.accountants.calibrate.noise import classical_gaussian_sigma, min_binomial_trials
 from dpverify.accountants.composition import max_step_epsilon
-from dpverify.accountants.shuffle import min_flip_probability, shuffled_binary_rr_delta
+from dpverify.accountants.shuffle import min_randomization_probability, shuffled_binary_rr_delta
 from dpverify.accountants.shuffle.amplification import max_local_epsilons
 from dpverify.accountants.shuffle.papers import hanna_local_epsilons
 from dpverify.auditing import audit_model
@@ -92,10 +92,10 @@ def test_ldp_linucb_at_a_tiny_epsilon_is_refused_by_name(capsys) -> None:
 # --- hangs ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("epsilon", [0.0, 1e-300])
-def test_min_flip_probability_at_epsilon_zero_answers(epsilon) -> None:
+def test_min_randomization_probability_at_epsilon_zero_answers(epsilon) -> None:
     """It bisected with a full branch-and-bound per step (minutes); now on candidate k's."""
     start = time.perf_counter()
-    p = min_flip_probability(users=1000, epsilon=epsilon, delta=1e-6, rtol=1e-3)
+    p = min_randomization_probability(users=1000, epsilon=epsilon, delta=1e-6, rtol=1e-3)
     assert time.perf_counter() - start < 30
     assert shuffled_binary_rr_delta(p, 1000, epsilon) <= 1e-6
 
