@@ -312,7 +312,7 @@ GENERAL: dict[str, str] = {
     "out_scores": "scores of the canaries held out of training",
     "design": "how canary scores were produced: 'independent-runs' (each from its own run) or "
               "'one-run' (all canaries in one run, each included with probability 1/2)",
-    "thresholds": "how a score audit chooses thresholds: 'bonferroni', 'split' or one fixed number",
+    "thresholds": "how a score audit chooses thresholds: 'auto', 'bonferroni', 'split' or one fixed number",
     "threshold": "a cut-off value: a score at or above it is guessed 'in' (a report above it is counted)",
     "lower_threshold": "one run: the score at or below which the audit guessed 'out'",
     "tpr_lower": "certified lower bound on a rule's true-positive rate",
@@ -367,9 +367,7 @@ GENERAL: dict[str, str] = {
     "argv": "the command-line arguments (without the program name)",
     "commands": "the commands to configure",
     "papers": "which papers' claims to check",
-    "out": "CLI: output directory (in 'dpverify audit scores', as the issue names it: short for "
-           "--out-scores, the file of out-scores)",
-    "in": "CLI: in 'dpverify audit scores', short for --in-scores (the file of in-scores)",
+    "out": "CLI: output directory",
 }
 
 #: Words of the bandit algorithms, their planning, simulation, experiments and claims

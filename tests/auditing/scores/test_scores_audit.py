@@ -187,6 +187,33 @@ def test_one_run_randomized_response_false_alarms(thresholds) -> None:
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
+def test_one_run_randomized_response_with_delta_false_alarms(thresholds) -> None:
+    """One run, δ = 1e-4 (the small δ > 0 grid, the cell search): RR with ε = 1 is (1, δ)-DP
+    for every δ, so a bound above 1 is a false alarm. With split the bounds reach past 1 in
+    a few per cent of the audits (9 of these 200), so the test has something to catch."""
+    rng = np.random.default_rng(15)
+    alarms = 0
+    for i in range(AUDITS):
+        included = rng.random(2000) < 0.5
+        scores = _rr_scores(1.0, included, rng) + 1e-3 * rng.random(2000)
+        alarms += audit_scores(scores[included], scores[~included], design="one-run",
+                               epsilon=1.0, delta=1e-4, thresholds=thresholds, seed=i).violation
+    assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+def test_thresholds_auto_splits_one_run_only_where_m_times_delta_is_large() -> None:
+    rng = np.random.default_rng(16)
+    included = rng.random(2000) < 0.5
+    scores = rng.normal(0, 1, 2000) + 2.0 * included
+    a, b = scores[included], scores[~included]
+    assert audit_scores(a, b, design="one-run", delta=1e-4, seed=0).thresholds == "split"
+    assert audit_scores(a, b, design="one-run", delta=1e-5, seed=0).thresholds == "bonferroni"
+    assert audit_scores(a, b, design="one-run", seed=0).thresholds == "bonferroni"
+    assert audit_scores(a, b, design="independent-runs", delta=1e-2,
+                        seed=0).thresholds == "bonferroni"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
 def test_one_run_gaussian_with_delta_false_alarms(thresholds) -> None:

@@ -36,10 +36,16 @@ from dpverify._numeric import round_down, working_precision
 from dpverify.auditing.estimators import BETA_SLACK
 
 __all__ = ["guess_grid", "OneRunBound", "one_run_bound", "one_run_split_bound",
-           "one_run_pvalue_upper"]
+           "one_run_pvalue_upper", "SPLIT_FROM_CANARIES_TIMES_DELTA"]
 
 #: Growth of the grids of ``k+`` and ``k−``.
 GUESS_RATIO = 2.0
+#: Growth of the one grid of k of the δ > 0 candidates ``(k, 0)``, ``(0, k)``, ``(k, k)``.
+DELTA_GUESS_RATIO = 4.0
+#: ``thresholds="auto"`` splits the canaries of one run when ``m·δ`` is at least this
+#: (``benchmarks/auditing.py --only scores``: split is then the tighter on Gaussian and
+#: randomized-response canaries alike; below it, the two trade places).
+SPLIT_FROM_CANARIES_TIMES_DELTA = 0.1
 #: Equal ε cells of the first pass over ``[0, δ = 0 bound]`` at δ > 0.
 FIRST_CELLS = 16
 #: Halvings of the first failing cell at δ > 0 (resolution: the δ = 0 bound / 4096).
@@ -180,8 +186,26 @@ def _delta_bound(canaries: int, guesses: int, correct: int, delta: float, level:
     return reached
 
 
-def _grid_pairs(canaries: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every ``(k+, k−)`` of :func:`guess_grid` with ``0 < k+ + k− ≤ canaries``."""
+def _grid_pairs(canaries: int, delta: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(k+, k−)`` candidates, fixed by ``canaries`` and ``delta`` alone (never by the scores).
+
+    δ = 0: every pair of :func:`guess_grid` (ratio 2) with ``0 < k+ + k− ≤ canaries``.
+    δ > 0: one tail or both tails equally, ``(k, 0)``, ``(0, k)`` and ``(k, k)`` for
+    ``k`` in :func:`guess_grid` at ratio :data:`DELTA_GUESS_RATIO` — a few dozen
+    candidates instead of a few hundred, since there the δ term puts a floor
+    ``≈ 2mδ/v`` under the p-value and a level divided by many candidates sinks
+    below it (``docs/proofs/auditing.md`` §15).
+
+    >>> [len(pairs) for pairs in _grid_pairs(1000)], [len(pairs) for pairs in _grid_pairs(1000, 1e-5)]
+    ([121, 121], [17, 17])
+    """
+    if delta > 0.0:
+        grid = guess_grid(canaries, DELTA_GUESS_RATIO)
+        grid = grid[grid > 0]
+        both = grid[2 * grid <= canaries]
+        plus = np.concatenate([grid, np.zeros_like(grid), both])
+        minus = np.concatenate([np.zeros_like(grid), grid, both])
+        return plus, minus
     grid = guess_grid(canaries)
     plus, minus = np.meshgrid(grid, grid, indexing="ij")
     keep = (plus + minus <= canaries) & (plus + minus > 0)
@@ -193,7 +217,7 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
                   pairs: tuple[np.ndarray, np.ndarray] | None = None) -> OneRunBound:
     """The best ε lower bound over ``pairs`` of ``(k+, k−)`` (default: the grid), Bonferroni over them."""
     canaries = in_scores.size + out_scores.size
-    plus, minus = _grid_pairs(canaries) if pairs is None else pairs
+    plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
     scores = np.concatenate([in_scores, out_scores])
     included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
                                np.zeros(out_scores.size, dtype=np.int64)])

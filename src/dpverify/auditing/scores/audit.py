@@ -48,7 +48,11 @@ from dpverify.auditing.scores._independent import (
     split_threshold,
     threshold_bounds,
 )
-from dpverify.auditing.scores._one_run import one_run_bound, one_run_split_bound
+from dpverify.auditing.scores._one_run import (
+    SPLIT_FROM_CANARIES_TIMES_DELTA,
+    one_run_bound,
+    one_run_split_bound,
+)
 from dpverify.auditing.scores.report import ScoreAuditReport
 from dpverify.errors import DpverifyValueError, UnsupportedError
 
@@ -58,8 +62,9 @@ __all__ = ["audit_scores", "DESIGNS", "SCORE_METHODS", "THRESHOLD_STRATEGIES", "
 DESIGNS = ("independent-runs", "one-run")
 #: Bound methods (``"auto"`` picks the design's certified default).
 SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run", "gdp-model")
-#: How ``"independent-runs"`` chooses thresholds (or a number: a fixed threshold).
-THRESHOLD_STRATEGIES = ("bonferroni", "split")
+#: How thresholds are chosen (or a number: a fixed threshold, independent runs); ``"auto"``:
+#: ``"split"`` for one run at ``m·δ ≥`` :data:`SPLIT_FROM_CANARIES_TIMES_DELTA`, else ``"bonferroni"``.
+THRESHOLD_STRATEGIES = ("auto", "bonferroni", "split")
 #: Most scores per side (memory and time stay bounded: 10^7 is about a second).
 MAX_CANARIES = 10_000_000
 
@@ -122,9 +127,18 @@ def _method(method: str, design: str, delta: float, thresholds: str | float) -> 
     return method
 
 
+def _auto_thresholds(thresholds: str | float, design: str, delta: float, canaries: int) -> str | float:
+    """``"auto"``: split for one run where the δ term's floor makes a Bonferroni split costly."""
+    if thresholds != "auto":
+        return thresholds
+    if design == "one-run" and canaries * delta >= SPLIT_FROM_CANARIES_TIMES_DELTA:
+        return "split"
+    return "bonferroni"
+
+
 def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float | None = None,
                  delta: float = 0.0, claim: Any = None, method: str = "auto",
-                 thresholds: Any = "bonferroni", confidence: float = 0.95,
+                 thresholds: Any = "auto", confidence: float = 0.95,
                  seed: Any = None) -> ScoreAuditReport:
     """Certify a lower bound on ε from canary scores, and test a claim against it.
 
@@ -159,8 +173,11 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         number (guess *in* when score ≥ it, fixed in advance). One run:
         ``"bonferroni"`` (a fixed grid of ``(k+, k−)``, one Bonferroni split) or
         ``"split"`` (half of the canaries choose ``(k+, k−)``, the other half
-        certify it at the whole level — often tighter at δ > 0, where the
-        Bonferroni split costs most).
+        certify it at the whole level — tighter at δ > 0 once ``m·δ`` is not
+        small, where the δ term's floor makes the Bonferroni split cost most).
+        ``"auto"`` (default): ``"split"`` for one run with ``m·δ ≥ 0.1``
+        (m = all canaries), else ``"bonferroni"`` — fixed by the design, m and δ,
+        never by the scores; the report's ``thresholds`` says which ran.
     confidence
         Probability in [0.5, 1) that the whole audit's bound holds.
     seed
@@ -206,6 +223,7 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     read = _claim(epsilon, delta, claim)
     if read is not None and read.pair is not None and epsilon is None:
         delta = read.pair[1]  # an (ε, δ) claim is audited at its own δ
+    thresholds = _auto_thresholds(thresholds, design, delta, int(in_scores.size + out_scores.size))
     auto = method == "auto"
     method = _method(method, design, delta, thresholds)
     failure = 1.0 - confidence
