@@ -337,6 +337,8 @@ GENERAL: dict[str, str] = {
     "canary_type": "which canaries, 'gradient' (white-box Dirac gradients) or 'input' (black-box mislabelled inputs)",
     "canary_gradient_norm": "norm > 0 of a Dirac gradient canary before clipping",
     "canary_feature": "value > 0 of an input canary's own rare feature",
+    "architecture": "the reference DP-SGD's model: 'logistic' (logistic regression) or 'hidden_layer' (one hidden tanh layer)",
+    "hidden_units": "width h ≥ 1 of the reference DP-SGD's hidden layer",
     "canary_score": "which score of a canary a training audit reads ('sum', 'range', 'period', 'loss')",
     "included": "boolean mask: canary i is in the training set when included[i]",
     "training_run": "what one training run released (a TrainingRun)",
