@@ -49,19 +49,22 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="the bound (auto: the design's certified default; gdp-model is "
                             "model-based)")
     group.add_argument("--thresholds", default="auto", type=_thresholds,
-                       help="auto (split for one run when canaries x delta >= 0.1, else "
-                            "bonferroni), bonferroni (a fixed grid, one Bonferroni split), split "
-                            "(half the scores choose, the other half certify), or, for "
+                       help="auto (independent runs: band up to 5000 scores a side, else "
+                            "bonferroni; one run: split when canaries x delta >= 0.1, else "
+                            "bonferroni), band (independent runs: every threshold, from an exact "
+                            "simultaneous band), bonferroni (a fixed grid, one Bonferroni split), "
+                            "split (half the scores choose, the other half certify), or, for "
                             "independent runs, a number (a fixed threshold)")
 
 
 def _thresholds(text: str) -> Any:
-    if text in ("auto", "bonferroni", "split"):
+    if text in ("auto", "band", "bonferroni", "split"):
         return text
     try:
         return finite_float(text)
     except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not auto, bonferroni, split or a number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not auto, band, bonferroni, split or a "
+                                         "number") from None
 
 
 def read_scores(path: str, option: str) -> Any:
