@@ -98,7 +98,7 @@ def test_pruned_delta_search_finds_the_best_candidate(seed) -> None:
     candidate searched: within the search's resolution and the pruning's margin."""
     rng = np.random.default_rng(seed)
     canaries = 20_000
-    plus, minus = _grid_pairs(canaries)  # the large grid: pruning has most to skip
+    plus, minus = _grid_pairs(canaries)  # the δ = 0 (ratio 2) grid: pruning has most to skip
     guesses = plus + minus
     correct = np.minimum(guesses, np.round(guesses * rng.uniform(0.6, 0.99, guesses.size)))
     correct = correct.astype(np.int64)
@@ -111,15 +111,16 @@ def test_pruned_delta_search_finds_the_best_candidate(seed) -> None:
     assert every > 0.0 and found >= every - IMPROVEMENT - every / 4096 - 1e-12
 
 
-def test_delta_grid_is_small_and_fixed_by_size_and_delta() -> None:
-    """δ > 0: (k, 0), (0, k), (k, k) for k in the ratio-4 grid; δ = 0: the full ratio-2 grid."""
+def test_candidates_are_one_tail_or_both_equally_fixed_by_size_and_delta() -> None:
+    """(k, 0), (0, k), (k, k): k ×2 at δ = 0, ×4 at δ > 0; the same for every δ > 0."""
     plus, minus = _grid_pairs(1000, 1e-5)
     pairs = set(zip(plus.tolist(), minus.tolist()))
     assert len(pairs) == plus.size == 17
     assert {(1, 0), (0, 1), (1000, 0), (0, 1000), (256, 256)} <= pairs and (512, 512) not in pairs
     assert all(k == 0 or j == 0 or k == j for k, j in pairs)
     assert _grid_pairs(1000, 1e-3)[0].tolist() == plus.tolist()
-    assert _grid_pairs(1000)[0].size == 121
+    plus, minus = _grid_pairs(1000)
+    assert plus.size == 31 and {(512, 0), (256, 256)} <= set(zip(plus.tolist(), minus.tolist()))
 
 
 def test_grids_depend_on_the_size_only() -> None:

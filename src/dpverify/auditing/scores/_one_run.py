@@ -12,8 +12,8 @@ Algorithm 2) give
 .. math:: P[V \\ge v] \\le β + 2mδ\\,\\max_{1 \\le i \\le v}\\frac{P[v - i \\le B < v]}{i},
           \\qquad β = P[B \\ge v],\\ B \\sim \\mathrm{Bin}(r, \\tfrac{e^ε}{1 + e^ε}).
 
-A fixed grid of ``(k+, k−)`` (:func:`guess_grid`, fixed by m alone) is audited
-with one Bonferroni split. At δ = 0 the bound is closed-form:
+A fixed set of ``(k+, k−)`` (:func:`_grid_pairs`: one tail, or both equally, k
+on a geometric grid; fixed by m and δ alone) is audited with one Bonferroni split. At δ = 0 the bound is closed-form:
 ``ε_lb = logit(q_low)`` with ``q_low`` the Clopper–Pearson lower bound on the
 guesses' accuracy (``β ≤ level`` exactly when ``q_ε ≤ q_low``). For δ > 0 the
 p-value need not be monotone in ε, so the reported ε is the end of an interval
@@ -189,27 +189,22 @@ def _delta_bound(canaries: int, guesses: int, correct: int, delta: float, level:
 def _grid_pairs(canaries: int, delta: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The ``(k+, k−)`` candidates, fixed by ``canaries`` and ``delta`` alone (never by the scores).
 
-    δ = 0: every pair of :func:`guess_grid` (ratio 2) with ``0 < k+ + k− ≤ canaries``.
-    δ > 0: one tail or both tails equally, ``(k, 0)``, ``(0, k)`` and ``(k, k)`` for
-    ``k`` in :func:`guess_grid` at ratio :data:`DELTA_GUESS_RATIO` — a few dozen
-    candidates instead of a few hundred, since there the δ term puts a floor
-    ``≈ 2mδ/v`` under the p-value and a level divided by many candidates sinks
-    below it (``docs/proofs/auditing.md`` §15).
+    One tail or both tails equally: ``(k, 0)``, ``(0, k)`` and ``(k, k)`` for ``k`` in
+    :func:`guess_grid`, at ratio :data:`GUESS_RATIO` (δ = 0) or
+    :data:`DELTA_GUESS_RATIO` (δ > 0) — a few dozen candidates, where every pair of
+    the grid would be a few hundred. Fewer candidates mean a larger level each; at
+    δ > 0 the δ term puts a floor ``≈ 2mδ/v`` under the p-value, and a level divided
+    by many candidates sinks below it (``docs/proofs/auditing.md`` §15).
 
     >>> [len(pairs) for pairs in _grid_pairs(1000)], [len(pairs) for pairs in _grid_pairs(1000, 1e-5)]
-    ([121, 121], [17, 17])
+    ([31, 31], [17, 17])
     """
-    if delta > 0.0:
-        grid = guess_grid(canaries, DELTA_GUESS_RATIO)
-        grid = grid[grid > 0]
-        both = grid[2 * grid <= canaries]
-        plus = np.concatenate([grid, np.zeros_like(grid), both])
-        minus = np.concatenate([np.zeros_like(grid), grid, both])
-        return plus, minus
-    grid = guess_grid(canaries)
-    plus, minus = np.meshgrid(grid, grid, indexing="ij")
-    keep = (plus + minus <= canaries) & (plus + minus > 0)
-    return plus[keep], minus[keep]
+    grid = guess_grid(canaries, DELTA_GUESS_RATIO if delta > 0.0 else GUESS_RATIO)
+    grid = grid[grid > 0]
+    both = grid[2 * grid <= canaries]
+    plus = np.concatenate([grid, np.zeros_like(grid), both])
+    minus = np.concatenate([np.zeros_like(grid), grid, both])
+    return plus, minus
 
 
 def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
