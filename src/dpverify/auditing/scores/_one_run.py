@@ -17,8 +17,8 @@ on a geometric grid; fixed by m and δ alone) is audited with one Bonferroni spl
 ``ε_lb = logit(q_low)`` with ``q_low`` the Clopper–Pearson lower bound on the
 guesses' accuracy (``β ≤ level`` exactly when ``q_ε ≤ q_low``). For δ > 0 the
 p-value need not be monotone in ε, so the reported ε is the end of an interval
-``[0, ε_lb]`` on which a **monotone upper envelope** of it stays below the level
-(``docs/proofs/auditing.md`` §15).
+``[0, ε_lb]`` covered by cells of ε on each of which an **upper bound** of the
+p-value stays below the level (``docs/proofs/auditing.md`` §15).
 """
 
 from __future__ import annotations
