@@ -112,15 +112,15 @@ def test_pruned_delta_search_finds_the_best_candidate(seed) -> None:
 
 
 def test_candidates_are_one_tail_or_both_equally_fixed_by_size_and_delta() -> None:
-    """(k, 0), (0, k), (k, k): k ×2 at δ = 0, ×4 at δ > 0; the same for every δ > 0."""
+    """(k, 0), (0, k), (k, k): k ×2 at δ = 0, ×4 at δ > 0, and (m/2, m/2); the same for every δ > 0."""
     plus, minus = _grid_pairs(1000, 1e-5)
     pairs = set(zip(plus.tolist(), minus.tolist()))
-    assert len(pairs) == plus.size == 17
+    assert len(pairs) == plus.size == 18 and (500, 500) in pairs
     assert {(1, 0), (0, 1), (1000, 0), (0, 1000), (256, 256)} <= pairs and (512, 512) not in pairs
     assert all(k == 0 or j == 0 or k == j for k, j in pairs)
     assert _grid_pairs(1000, 1e-3)[0].tolist() == plus.tolist()
     plus, minus = _grid_pairs(1000)
-    assert plus.size == 31 and {(512, 0), (256, 256)} <= set(zip(plus.tolist(), minus.tolist()))
+    assert plus.size == 32 and {(512, 0), (256, 256), (500, 500)} <= set(zip(plus.tolist(), minus.tolist()))
 
 
 def test_grids_depend_on_the_size_only() -> None:

@@ -13,7 +13,8 @@ Algorithm 2) give
           \\qquad β = P[B \\ge v],\\ B \\sim \\mathrm{Bin}(r, \\tfrac{e^ε}{1 + e^ε}).
 
 A fixed set of ``(k+, k−)`` (:func:`_grid_pairs`: one tail, or both equally, k
-on a geometric grid; fixed by m and δ alone) is audited with one Bonferroni split. At δ = 0 the bound is closed-form:
+on a geometric grid; fixed by m and δ alone) is audited with one Bonferroni
+split. At δ = 0 the bound is closed-form:
 ``ε_lb = logit(q_low)`` with ``q_low`` the Clopper–Pearson lower bound on the
 guesses' accuracy (``β ≤ level`` exactly when ``q_ε ≤ q_low``). For δ > 0 the
 p-value need not be monotone in ε, so the reported ε is the end of an interval
@@ -191,17 +192,19 @@ def _grid_pairs(canaries: int, delta: float = 0.0) -> tuple[np.ndarray, np.ndarr
 
     One tail or both tails equally: ``(k, 0)``, ``(0, k)`` and ``(k, k)`` for ``k`` in
     :func:`guess_grid`, at ratio :data:`GUESS_RATIO` (δ = 0) or
-    :data:`DELTA_GUESS_RATIO` (δ > 0) — a few dozen candidates, where every pair of
+    :data:`DELTA_GUESS_RATIO` (δ > 0), and ``(⌊m/2⌋, ⌊m/2⌋)`` (every canary, or all
+    but one, guessed: the best rule when the scores take two values) — a few dozen candidates, where every pair of
     the grid would be a few hundred. Fewer candidates mean a larger level each; at
     δ > 0 the δ term puts a floor ``≈ 2mδ/v`` under the p-value, and a level divided
     by many candidates sinks below it (``docs/proofs/auditing.md`` §15).
 
     >>> [len(pairs) for pairs in _grid_pairs(1000)], [len(pairs) for pairs in _grid_pairs(1000, 1e-5)]
-    ([31, 31], [17, 17])
+    ([32, 32], [18, 18])
     """
     grid = guess_grid(canaries, DELTA_GUESS_RATIO if delta > 0.0 else GUESS_RATIO)
     grid = grid[grid > 0]
-    both = grid[2 * grid <= canaries]
+    both = np.union1d(grid[2 * grid <= canaries], [canaries // 2])  # k = m/2: guess (nearly) all
+    both = both[both > 0]
     plus = np.concatenate([grid, np.zeros_like(grid), both])
     minus = np.concatenate([np.zeros_like(grid), grid, both])
     return plus, minus
