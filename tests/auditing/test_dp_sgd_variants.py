@@ -3,9 +3,9 @@
 The audits are :func:`dpverify.auditing.audit_training` (one run: dpverify draws
 which canaries are in; Steinke, Nasr & Jagielski 2023's bound) at confidence
 0.95, so each errs with probability at most 5%; the seeds are fixed. The
-margins at these seeds: every white-box bug's bound is >= 2.86 against the claim
+margins at these seeds: every white-box bug's bound is >= 2.85 against the claim
 1.64 (the fixed batches are the closest; the others reach the 1000 canaries'
-ceiling, 4.31), the reference's at most 0.33.
+ceiling, 4.29), the reference's at most 0.31.
 """
 
 from __future__ import annotations
