@@ -165,6 +165,16 @@ def test_independent_runs_gaussian_false_alarms_at_most_one_minus_confidence(thr
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
+def test_independent_runs_tail_weighted_band_false_alarms() -> None:
+    """δ > 0 switches the band to its tail-weighted shape: 200 audits of 1-GDP scores against
+    the exact 1-GDP curve, stated at δ = 1e-5."""
+    rng = np.random.default_rng(17)
+    alarms = sum(audit_scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300),
+                              design="independent-runs", claim=_gaussian_tradeoff(1.0),
+                              delta=1e-5, seed=i).violation for i in range(AUDITS))
+    assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
 @pytest.mark.parametrize("thresholds", ["band", "bonferroni", "split", 0.5])
 def test_independent_runs_randomized_response_false_alarms(thresholds) -> None:
     """Randomized response scores (all tied at 0 or 1) against its exact PureDP(ε) claim."""

@@ -11,6 +11,7 @@ from scipy import stats
 
 from dpverify.auditing.scores._band import (
     LADDER_STEPS,
+    TAIL_EXPONENT,
     band_bounds,
     band_level,
     band_upper,
@@ -43,14 +44,23 @@ def test_crossing_probability_of_one_point_and_the_union_bound() -> None:
         assert 1e-4 <= value <= size * 1e-4
 
 
-def test_band_level_is_the_largest_passing_step_of_the_ladder() -> None:
+@pytest.mark.parametrize("tail_exponent", [0.0, TAIL_EXPONENT])
+def test_band_level_is_the_largest_passing_step_of_the_ladder(tail_exponent) -> None:
     for size in (5, 100, 1000):
-        level = band_level(size, 0.025)
-        assert crossing_probability_upper(band_upper(size, level)) <= 0.025
-        step = round(-math.log(level / 0.025) / math.log(size) * LADDER_STEPS)
-        larger = 0.025 * size ** (-(step - 1) / LADDER_STEPS)
-        assert crossing_probability_upper(band_upper(size, larger)) > 0.025
-        assert 0.025 / size <= level < 0.025
+        level = band_level(size, 0.025, tail_exponent)
+        assert crossing_probability_upper(band_upper(size, level, tail_exponent)) <= 0.025
+        weights = np.minimum(np.arange(size) + 1, size - np.arange(size)) ** -tail_exponent
+        bottom = 0.025 / weights.sum()
+        assert bottom <= level < 0.025
+        step = round(math.log(level / 0.025) / math.log(bottom / 0.025) * LADDER_STEPS)
+        larger = 0.025 * (bottom / 0.025) ** ((step - 1) / LADDER_STEPS)
+        assert crossing_probability_upper(band_upper(size, larger, tail_exponent)) > 0.025
+
+
+def test_the_tail_weighted_band_gives_the_extreme_counts_more() -> None:
+    """At δ > 0 the extreme counts get ~4.7x the flat band's level at n = 1000 (the middle less)."""
+    flat, tail = band_level(1000, 0.025), band_level(1000, 0.025, TAIL_EXPONENT)
+    assert tail > 4 * flat and tail * 500**-TAIL_EXPONENT < flat
 
 
 def test_band_level_at_1000_beats_the_rank_grid() -> None:
@@ -64,11 +74,12 @@ def _atom_survival(weights: np.ndarray):
     return lambda t: np.array([weights[np.arange(weights.size) >= x].sum() for x in t])
 
 
-@pytest.mark.parametrize("law", ["normal", "atoms"])
-def test_every_threshold_is_covered_with_probability_at_least_confidence(law) -> None:
-    """1,000 audits' bands (40 and 60 scores a side; a continuous law, and a law on 3 atoms):
-    the fraction in which some threshold has TPR_low > TPR or FPR_high < FPR is not
-    significantly above 5 % (one-sided binomial test at 1e-3). The true rates come from the laws."""
+@pytest.mark.parametrize(("law", "delta"), [("normal", 0.0), ("atoms", 0.0), ("normal", 1e-5)])
+def test_every_threshold_is_covered_with_probability_at_least_confidence(law, delta) -> None:
+    """1,000 audits' bands (40 and 60 scores a side; a continuous law, and a law on 3 atoms;
+    the flat band, and at δ > 0 the tail-weighted one): the fraction in which some threshold
+    has TPR_low > TPR or FPR_high < FPR is not significantly above 5 % (one-sided binomial
+    test at 1e-3). The true rates come from the laws."""
     rng = np.random.default_rng(1)
     in_weights, out_weights = np.array([0.2, 0.3, 0.5]), np.array([0.5, 0.3, 0.2])
     if law == "normal":
@@ -82,7 +93,7 @@ def test_every_threshold_is_covered_with_probability_at_least_confidence(law) ->
         else:
             a = rng.choice(3, size=40, p=in_weights).astype(float)
             b = rng.choice(3, size=60, p=out_weights).astype(float)
-        bounds = band_bounds(a, b, failure_probability=0.05)
+        bounds = band_bounds(a, b, failure_probability=0.05, delta=delta)
         failures += bool(
             np.any(bounds.tpr_lower > tpr(bounds.thresholds)) or np.any(bounds.fpr_upper < fpr(bounds.thresholds))
         )

@@ -311,7 +311,7 @@ def _independent(in_scores, out_scores, read, delta, thresholds, failure, rng, s
         bounds = grid_bounds(in_scores, out_scores, failure_probability=failure)
     elif thresholds == "band":
         label = "band"
-        bounds = band_bounds(in_scores, out_scores, failure_probability=failure)
+        bounds = band_bounds(in_scores, out_scores, failure_probability=failure, delta=delta)
     else:
         label, threshold, certify_in, certify_out = _fixed_threshold(
             in_scores, out_scores, delta, failure, thresholds, rng)
