@@ -90,8 +90,8 @@ def scores(sizes: list[int], independent: int, seed: int = 1) -> list[str]:
                     0.05, max(delta, 1e-300)))
             for thresholds in ("bonferroni", "split"):
                 ours, ours_s = _timed(lambda: audit_scores(
-                    in_scores, out_scores, design="one-run", delta=delta, thresholds=thresholds,
-                    seed=seed))
+                    in_scores, out_scores, design="one-run", method="one-run", delta=delta,
+                    thresholds=thresholds, seed=seed))
                 rows.append(_row(f"one-run ({thresholds})", f"{label} ({truth:.3f})", canaries,
                                  delta, ours.epsilon_lower_bound, ours_s, theirs, theirs_s, truth))
                 print(rows[-1], file=sys.stderr, flush=True)
@@ -107,6 +107,54 @@ def scores(sizes: list[int], independent: int, seed: int = 1) -> list[str]:
                          2 * independent, delta,
                          ours.epsilon_lower_bound, ours_s, theirs, theirs_s, truth))
         print(rows[-1], file=sys.stderr, flush=True)
+    return rows
+
+
+def fdp_scores(sizes: list[int], seed: int = 1) -> list[str]:
+    """Markdown rows: the one-run f-DP audit (Mahloujifar, Melis & Chaudhuri 2024) on both sides.
+
+    dpverify's ``method="one-run-fdp"`` reports the largest refuted ε of the
+    (ε, δ)-DP curve (certified for any mechanism) and the largest refuted μ of μ-GDP,
+    whose ε at δ is a bound only if the trade-off is Gaussian (column "μ → ε(δ)").
+    jax_privacy's ``epsilon_one_run_fdp`` refutes the Gaussian curve whose ε at δ is
+    ε (``_gaussian_dp_blow_up_inverse``), i.e. the same Gaussian-model quantity, on
+    one tail (k- = 0) and all thresholds. Same scores for both; SNJ (``"one-run"``)
+    for reference. CPU seconds.
+    """
+    from dpverify.auditing.scores._gdp import gdp_epsilon_lower
+
+    jax = load_jax_privacy_auditing()
+    rows = ["| mechanism (true ε at δ) | m | δ | dpverify f-DP ε_lb | μ_lb | μ → ε(δ) | s | "
+            "jax_privacy f-DP ε | s | dpverify SNJ ε_lb | ≤ true ε |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    rng = np.random.default_rng(seed)
+    for kind in ("gaussian", "rr"):
+        for canaries in sizes:
+            in_scores, out_scores = _one_run_scores(kind, canaries, rng)
+            for delta in (1e-5, 0.0):
+                truth = (_gaussian_epsilon(2.0, delta) if delta > 0 else math.inf) \
+                    if kind == "gaussian" else 2.0
+                start = time.process_time()
+                ours = audit_scores(in_scores, out_scores, design="one-run", method="one-run-fdp",
+                                    delta=delta, seed=seed)
+                ours_s = time.process_time() - start
+                snj = audit_scores(in_scores, out_scores, design="one-run", method="one-run",
+                                   delta=delta, seed=seed).epsilon_lower_bound
+                model = gdp_epsilon_lower(ours.mu_lower_bound, delta) if delta > 0 else math.inf
+                theirs, theirs_s = math.nan, math.nan
+                if jax is not None:
+                    auditor = jax.CanaryScoreAuditor(in_scores, out_scores)
+                    start = time.process_time()
+                    # jax_privacy refuses delta = 0: the smallest positive delta instead
+                    theirs = auditor.epsilon_one_run_fdp(0.05, max(delta, 1e-300))
+                    theirs_s = time.process_time() - start
+                label = "2-GDP" if kind == "gaussian" else "RR ε=2"
+                rows.append(f"| {label} ({truth:.3f}) | {canaries} | {delta:g} | "
+                            f"{ours.epsilon_lower_bound:.4f} | {ours.mu_lower_bound:.4f} | "
+                            f"{model:.4f} | {ours_s:.2f} | {theirs:.4f} | {theirs_s:.2f} | "
+                            f"{snj:.4f} | "
+                            f"{'yes' if ours.epsilon_lower_bound <= truth else 'NO'} |")
+                print(rows[-1], file=sys.stderr, flush=True)
     return rows
 
 

@@ -51,7 +51,8 @@ held-out cell orders, the logistic fit) dominates, not the certification.
 * **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
   jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,
   10^5 canaries, independent runs with 10^3 scores per side (``benchmarks/_score_audits.py``;
-  ``pip install --no-deps jax-privacy``). Not in the default set: ``--only scores``.
+  ``pip install --no-deps jax-privacy``), and the one-run f-DP audit (``method="one-run-fdp"``)
+  next to jax_privacy's ``epsilon_one_run_fdp``. Not in the default set: ``--only scores``.
   With it, the reference DP-SGD's variants table (``benchmarks/_dp_sgd_variants.py``):
   claimed ε, certified one-run bound, canaries and seconds for each variant,
   ``--dp-sgd-canaries`` (default 10^3 and 10^4) white-box and black-box canaries.
@@ -335,6 +336,10 @@ def main() -> None:
 
         print("\n## Canary-score audits against jax_privacy (confidence 0.95, seed 1)\n")
         print("\n".join(scores([int(s) for s in args.score_sizes], int(args.score_independent))))
+        from _score_audits import fdp_scores  # deferred: optional table (jax_privacy)
+
+        print("\n## One-run f-DP audits against jax_privacy (confidence 0.95, seed 1, CPU s)\n")
+        print("\n".join(fdp_scores([int(s) for s in args.score_sizes])))
         from _dp_sgd_variants import dp_sgd_variants  # deferred: trains 28 models
 
         print("\n## The reference DP-SGD and its bugs, audited in one run (confidence 0.95, seed 1)\n")

@@ -41,6 +41,22 @@ def test_notebook_is_committed_executed_in_order_without_errors(path: Path) -> N
     assert any(cell.get("outputs") for cell in cells), f"{path.name} has no outputs"
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.stem for path in NOTEBOOKS])
+def test_stored_outputs_carry_no_warnings_and_no_machine_paths(path: Path) -> None:
+    """The site shows the stored outputs: no deprecation or audit warning, no ``/work/...`` path.
+
+    A warning in a stored output means the notebook calls a deprecated name or
+    an audit it documents warns; a path is the committer's machine.
+    """
+    streams = ["".join(output.get("text", "")) for cell in _code_cells(path)
+               for output in cell.get("outputs", []) if output.get("name") == "stderr"]
+    warnings = [text for text in streams if re.search(r"\w+Warning: ", text)]
+    assert not warnings, f"{path.name} stores warnings: {[text[:200] for text in warnings]}"
+    text = path.read_text(encoding="utf-8")
+    assert not re.search(r"/(work|home|root|Users)/[\w.-]+/", text), (
+        f"{path.name} stores a path of the machine it ran on")
+
+
 def test_the_site_lists_every_notebook() -> None:
     """docs/notebooks.md (the site's notebooks page) has a row for every notebook."""
     page = (ROOT / "docs" / "notebooks.md").read_text(encoding="utf-8")

@@ -144,7 +144,7 @@ GENERAL: dict[str, str] = {
     "event": "a privacy event (a description of what was run, accounted by the accountant)",
     "events": "several privacy events, or (auditing) the output events to test, as the function says",
     "method": "how a result is computed: the accounting method, 'pld', 'rdp', 'zcdp' (or 'all' in "
-              "the CLI), or a score audit's bound ('clopper-pearson', 'one-run', ...)",
+              "the CLI), or a score audit's bound ('clopper-pearson', 'one-run', 'one-run-fdp', ...)",
     "sampling_probability": "probability q in [0, 1] that each record is in a Poisson-subsampled batch",
     "sample_rate": "Opacus's name for the sampling probability, kept only in PrivacyAccountant.step (the one documented exception)",
     "population_size": "number N of records sampling draws from (sampling without replacement)",
@@ -326,6 +326,8 @@ GENERAL: dict[str, str] = {
     "correct_guesses": "one run: how many of the guesses were right",
     "claimed_epsilon": "the claim's epsilon at the audit's delta",
     "ratio_epsilon": "the epsilon lower bound of the conditional ratio test (when it ran)",
+    "mu_lower_bound": "certified lower bound on μ of μ-Gaussian DP: the run is not μ-GDP for any "
+                      "smaller μ (the one-run f-DP audit)",
     "train": "the user's training-and-scoring function train(included, rng) -> scores",
     "resamples": "number of bootstrap resamples",
     "measure": "which estimate of a score audit ('auroc', 'max_accuracy', 'tpr_at_fpr')",

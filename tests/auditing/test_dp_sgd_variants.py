@@ -1,11 +1,12 @@
 """One training run, 1000 canaries: every buggy DP-SGD is flagged against its claim, the reference is not.
 
 The audits are :func:`dpverify.auditing.audit_training` (one run: dpverify draws
-which canaries are in; Steinke, Nasr & Jagielski 2023's bound) at confidence
-0.95, so each errs with probability at most 5%; the seeds are fixed. The
-margins at these seeds: every white-box bug's bound is >= 2.85 against the claim
-1.64 (the fixed batches are the closest; the others reach the 1000 canaries'
-ceiling, 4.29), the reference's at most 0.31.
+which canaries are in; at δ = 1e-5 its default bound is the f-DP recursion of
+Mahloujifar, Melis & Chaudhuri 2024) at confidence 0.95, so each errs with
+probability at most 5%; the seeds are fixed. The margins at these seeds: every
+white-box bug's bound is >= 2.86 against the claim 1.64 (the fixed batches are the
+closest; Steinke, Nasr & Jagielski 2023's bound, ``method="one-run"`` on its
+one-tail/both-tails grid, gives >= 2.85), the reference's at most 0.30.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import math
 
 import numpy as np
@@ -35,6 +36,22 @@ def test_the_classical_gaussian_at_epsilon_10_gets_the_hint_in_report_and_json()
                   f"samples={hint.model_samples:,}", "cannot refute a Gaussian"):
         assert words in text
     assert report.to_dict()["next_step"]["model_samples"] == hint.model_samples
+
+
+def test_prose_wraps_at_100_columns_and_each_suggested_call_is_python_on_its_own_line() -> None:
+    hint = counting_hint(epsilon=10.0, delta=1e-5, certify_samples=200_000, confidence=0.95,
+                         bounds=12)
+    lines = hint.lines()
+    calls = [line.strip() for line in lines if line.strip().startswith(("audit_model(",
+                                                                         "audit_curve("))]
+    assert len(calls) == 2
+    assert all(len(line) <= 100 for line in lines if line.strip() not in calls)
+    for call in calls:  # the placeholders a user fills in, then it parses as a call
+        code = call.replace("<|f(x) - f(x')|_2>", "1.0").replace("sensitivity=...", "sensitivity=1")
+        tree = ast.parse(code, mode="eval")
+        samples = {k.arg: k.value for k in tree.body.keywords}["samples"]
+        assert isinstance(samples, ast.Constant) and isinstance(samples.value, int)
+    assert f"samples={hint.curve_samples:_}" in calls[1]  # 22_978: a literal, not "22,978"
 
 
 def test_no_hint_where_counting_sees_gaussian_violations() -> None:

@@ -91,6 +91,7 @@ def test_in_and_out_are_hidden_aliases_and_help_shows_one_meaning(files, capsys)
 
 def test_thresholds_auto_is_the_default_and_reported_resolved(files, capsys) -> None:
     status = main(["audit", "scores", "--in-scores", str(files / "in.npy"), "--out-scores",
-                   str(files / "out.csv"), "--design", "one-run", "--delta", "1e-4", "--json"])
+                   str(files / "out.csv"), "--design", "one-run", "--method", "one-run",
+                   "--delta", "1e-4", "--json"])
     result = json.loads(capsys.readouterr().out)  # 2000 canaries x 1e-4 = 0.2 >= 0.1: split
     assert status == 0 and result["thresholds"] == "split"

@@ -16,6 +16,7 @@ def _sources() -> list[tuple[str, object, object]]:
     from dpverify.auditing.events import FAMILIES
     from dpverify.auditing.examples import CATALOGUE
     from dpverify.auditing.model import MODEL_FAMILIES
+    from dpverify.auditing.scores.audit import SCORE_METHODS
     from dpverify.bandits.contextual import CONTEXTUAL_ALGORITHMS
     from dpverify.bandits.environments import REWARD_FAMILIES
     from dpverify.bandits.experiments import EXPERIMENTS, SCALES
@@ -40,6 +41,7 @@ def _sources() -> list[tuple[str, object, object]]:
         ("LINEAR_INSTANCES", _choices.LINEAR_INSTANCES, LINEAR_INSTANCES),
         ("EXPERIMENTS", _choices.EXPERIMENTS, tuple(EXPERIMENTS)),
         ("SCALES", _choices.SCALES, tuple(SCALES)),
+        ("SCORE_METHODS", _choices.SCORE_METHODS, SCORE_METHODS),
     ]
 
 

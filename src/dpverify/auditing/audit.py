@@ -79,6 +79,10 @@ def audit(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float, delta: floa
         Probability that the whole audit's bounds hold (default 0.95).
     seed
         ``None``, an int or a ``SeedSequence``; the same seed gives the same report.
+        A ``SeedSequence`` is spawned from, and spawning advances it: passing
+        the same object to a second audit gives that audit fresh streams. To
+        replay an audit, pass the int again (or a new
+        ``SeedSequence(entropy)``).
     events
         ``"auto"`` (by output kind), ``"threshold"``, ``"interval"``,
         ``"histogram"``, ``"classifier"``, or a list of indicator callables

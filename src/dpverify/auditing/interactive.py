@@ -116,7 +116,8 @@ def audit_interactive(run: Callable[[Any, np.random.Generator], Any], stream: An
         Independent runs per stream (>= 10); they are the audit's samples.
     seed
         ``None``, an int or a ``SeedSequence``: the same seed gives the same
-        report regardless of ``n_jobs``.
+        report regardless of ``n_jobs``. A ``SeedSequence`` is spawned from,
+        which advances it (see :func:`dpverify.auditing.audit`).
     n_jobs, executor, scheduler
         Where the runs go (:mod:`dpverify.execution`): ``n_jobs`` local spawn
         workers (``-1``: every core; ``1``: this process), any

@@ -39,6 +39,7 @@ planning estimates at power about 1/2.
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,9 +112,14 @@ class CountingHint:
         check_record(self)
 
     def lines(self) -> list[str]:
-        """The lines ``str(report)`` of an :class:`~dpverify.auditing.AuditReport` ends with."""
+        """The lines ``str(report)`` of an :class:`~dpverify.auditing.AuditReport` ends with.
+
+        Prose wraps at 100 columns under the report's label column; each
+        suggested call stays on one line of its own, so it can be copied.
+        """
         claim = f"epsilon={self.epsilon!r}, delta={self.delta!r}"
-        return [
+        indent = " " * _LABEL_WIDTH
+        prose = [
             f"  counting's reach     no event certifies more than {self.ceiling:.4g} with "
             f"{self.certify_samples} certifying samples per side; a violation must show on an "
             f"event of probability >= {self.smallest_probability:.3g} under one input",
@@ -121,13 +127,21 @@ class CountingHint:
             f"whose epsilon at delta={self.delta!r} is up to {self.blind_epsilon:.4g} (confidence "
             f"{self.confidence:g}); one at {self.reference_epsilon:.4g} needs "
             f">= {_count(self.counting_samples)} samples per side",
-            f"  try (model-based)    audit_model(sampler, x, x_prime, family='gaussian', "
-            f"sensitivity=<|f(x) - f(x')|_2>, {claim}, samples={_count(self.model_samples)}): "
-            f"refutes that one, if the outputs are f(data) + Gaussian noise",
-            f"  try (model-free)     audit_curve(sampler, x, x_prime, profile=weakest_profile("
-            f"'gaussian', {self.epsilon!r}, {self.delta!r}, sensitivity=...), "
-            f"samples={_count(self.curve_samples)}): about what refutes that one",
+            "  try (model-based)    if the outputs are f(data) + Gaussian noise, this refutes "
+            "that one:",
+            "  try (model-free)     about what refutes that one, with no model:",
         ]
+        calls = [
+            f"audit_model(sampler, x, x_prime, family='gaussian', sensitivity=<|f(x) - f(x')|_2>, "
+            f"{claim}, samples={_literal(self.model_samples)})",
+            f"audit_curve(sampler, x, x_prime, profile=weakest_profile('gaussian', "
+            f"{self.epsilon!r}, {self.delta!r}, sensitivity=...), "
+            f"samples={_literal(self.curve_samples)})",
+        ]
+        lines = [wrapped for line in prose[:2] for wrapped in _wrap(line, indent)]
+        for line, call in zip(prose[2:], calls):
+            lines += _wrap(line, indent) + [indent + call]
+        return lines
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (infinity written as ``"inf"``)."""
@@ -139,6 +153,20 @@ class CountingHint:
                                    ("counting_samples", self.counting_samples),
                                    ("model_samples", self.model_samples),
                                    ("curve_samples", self.curve_samples))}
+
+
+_WIDTH = 100  # columns of a hint line; continuation lines indent past the label column
+_LABEL_WIDTH = 23  # "  blind spot           " — the report's label column
+
+
+def _wrap(line: str, indent: str) -> list[str]:
+    return textwrap.wrap(line, width=_WIDTH, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
+
+
+def _literal(value: float) -> str:
+    """``value`` as a Python literal a suggested call can take (``22_978``), ``...`` if infinite."""
+    return f"{math.ceil(value):_}" if math.isfinite(value) else "..."
 
 
 def _count(value: float) -> str:

@@ -14,9 +14,12 @@ __all__ = [
     "GAUSSIAN_METHODS", "LAPLACE_METHODS", "SHUFFLE_BOUNDS", "EVENT_FAMILIES", "AUDIT_EXAMPLES",
     "MODEL_FAMILIES", "MAB_ALGORITHMS", "LINEAR_ALGORITHMS", "CONTEXTUAL_ALGORITHMS",
     "ALGORITHM_FAMILIES", "NON_PRIVATE_ALGORITHMS", "REWARD_FAMILIES", "LINEAR_INSTANCES",
-    "EXPERIMENTS", "SCALES",
+    "EXPERIMENTS", "SCALES", "SCORE_METHODS",
 ]
 
+#: dpverify.auditing.scores.audit.SCORE_METHODS
+SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run", "one-run-fdp",
+                 "gdp-model")
 #: dpverify.accountants.calibrate.GAUSSIAN_METHODS
 GAUSSIAN_METHODS = ("pld", "rdp", "analytic")
 #: dpverify.accountants.calibrate.LAPLACE_METHODS

@@ -18,6 +18,7 @@ import argparse
 import re
 from typing import Any
 
+from dpverify.cli import _choices
 from dpverify.cli._core import EXIT_NOT_MET, EXIT_OK, finite_float
 from dpverify.errors import DpverifyValueError
 
@@ -44,17 +45,17 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="how the scores were produced: one run with canaries each included "
                             "with probability 1/2, or one independent run per score (required)")
     group.add_argument("--method", default="auto",
-                       choices=("auto", "clopper-pearson", "conditional-ratio", "one-run",
-                                "gdp-model"),
-                       help="the bound (auto: the design's certified default; gdp-model is "
-                            "model-based)")
+                       choices=_choices.SCORE_METHODS,
+                       help="the bound (auto: the design's certified default, one-run-fdp for "
+                            "one run at delta > 0; gdp-model is model-based)")
     group.add_argument("--thresholds", default="auto", type=_thresholds,
                        help="auto (independent runs: band up to 5000 scores a side, else "
-                            "bonferroni; one run: split when canaries x delta >= 0.1, else "
-                            "bonferroni), band (independent runs: every threshold, from an exact "
-                            "simultaneous band), bonferroni (a fixed grid, one Bonferroni split), "
-                            "split (half the scores choose, the other half certify), or, for "
-                            "independent runs, a number (a fixed threshold)")
+                            "bonferroni; one run: split for --method one-run when canaries x "
+                            "delta >= 0.1, else bonferroni), band (independent runs: every "
+                            "threshold, from an exact simultaneous band), bonferroni (a fixed "
+                            "grid, one Bonferroni split), split (half the scores choose, the "
+                            "other half certify), or, for independent runs, a number (a fixed "
+                            "threshold)")
 
 
 def _thresholds(text: str) -> Any:

@@ -211,7 +211,8 @@ def test_one_run_randomized_response_with_delta_false_alarms(thresholds) -> None
         included = rng.random(2000) < 0.5
         scores = _rr_scores(1.0, included, rng) + 1e-3 * rng.random(2000)
         alarms += audit_scores(scores[included], scores[~included], design="one-run",
-                               epsilon=1.0, delta=1e-4, thresholds=thresholds, seed=i).violation
+                               method="one-run", epsilon=1.0, delta=1e-4, thresholds=thresholds,
+                               seed=i).violation
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
@@ -220,9 +221,13 @@ def test_thresholds_auto_is_fixed_by_design_sizes_and_delta() -> None:
     included = rng.random(2000) < 0.5
     scores = rng.normal(0, 1, 2000) + 2.0 * included
     a, b = scores[included], scores[~included]
-    assert audit_scores(a, b, design="one-run", delta=1e-4, seed=0).thresholds == "split"
-    assert audit_scores(a, b, design="one-run", delta=1e-5, seed=0).thresholds == "bonferroni"
-    assert audit_scores(a, b, design="one-run", seed=0).thresholds == "bonferroni"
+    snj = {"design": "one-run", "method": "one-run", "seed": 0}
+    assert audit_scores(a, b, delta=1e-4, **snj).thresholds == "split"
+    assert audit_scores(a, b, delta=1e-5, **snj).thresholds == "bonferroni"
+    assert audit_scores(a, b, **snj).thresholds == "bonferroni"
+    # method="auto" keeps its own choice at δ > 0: the f-DP bound on its grid
+    auto = audit_scores(a, b, design="one-run", delta=1e-4, seed=0)
+    assert (auto.method, auto.thresholds) == ("one-run-fdp", "bonferroni")
     assert audit_scores(a, b, design="independent-runs", delta=1e-2, seed=0).thresholds == "band"
     big = rng.normal(0, 1, 5001)
     assert audit_scores(big, big[:10], design="independent-runs").thresholds == "bonferroni"

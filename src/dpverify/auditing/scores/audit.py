@@ -8,8 +8,8 @@ design                    what the caller states                      methods
 ========================  ==========================================  ==============================
 ``"independent-runs"``    each score from its own independent run     ``"clopper-pearson"``,
                           (the canary in it, or not)                  ``"conditional-ratio"``
-``"one-run"``             m canaries in one run, each included        ``"one-run"``
-                          independently with probability ½
+``"one-run"``             m canaries in one run, each included        ``"one-run"``,
+                          independently with probability ½            ``"one-run-fdp"``
 independent runs          (a model: the trade-off is Gaussian)        ``"gdp-model"`` (model-based)
 ========================  ==========================================  ==============================
 
@@ -38,6 +38,7 @@ from dpverify._validation import (
 )
 from dpverify.auditing.scores._band import BAND_MAX_SCORES, band_bounds
 from dpverify.auditing.scores._claims import ScoreClaim, read_claim
+from dpverify.auditing.scores._fdp_one_run import fdp_one_run_bound, fdp_one_run_split_bound
 from dpverify.auditing.scores._gdp import GDP_MODE, gdp_epsilon_lower, gdp_mu_lower
 from dpverify.auditing.scores._independent import (
     RATIO_SHARE,
@@ -62,16 +63,18 @@ __all__ = ["audit_scores", "DESIGNS", "SCORE_METHODS", "THRESHOLD_STRATEGIES", "
 #: The designs a score audit can be stated under.
 DESIGNS = ("independent-runs", "one-run")
 #: Bound methods (``"auto"`` picks the design's certified default).
-SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run", "gdp-model")
+SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run", "one-run-fdp",
+                 "gdp-model")
 #: How thresholds are chosen (or a number: a fixed threshold, independent runs); ``"auto"``:
 #: independent runs ``"band"`` up to :data:`BAND_MAX_SCORES` scores a side, else ``"bonferroni"``;
-#: one run ``"split"`` at ``m·δ ≥`` :data:`SPLIT_FROM_CANARIES_TIMES_DELTA`, else ``"bonferroni"``.
+#: one run ``"split"`` for ``method="one-run"`` at ``m·δ ≥`` :data:`SPLIT_FROM_CANARIES_TIMES_DELTA`,
+#: else ``"bonferroni"`` (so ``method="auto"`` keeps its choice of ``"one-run-fdp"`` at δ > 0).
 THRESHOLD_STRATEGIES = ("auto", "band", "bonferroni", "split")
 #: Most scores per side (memory and time stay bounded: 10^7 is about a second).
 MAX_CANARIES = 10_000_000
 
 _VALID = {"independent-runs": ("clopper-pearson", "conditional-ratio", "gdp-model"),
-          "one-run": ("one-run",)}
+          "one-run": ("one-run", "one-run-fdp")}
 _WHY = {
     ("one-run", "clopper-pearson"):
         "the canaries of one run share its noise, so their scores are not independent and a "
@@ -87,6 +90,9 @@ _WHY = {
     ("independent-runs", "one-run"):
         "the one-run bound relies on each canary's inclusion being an independent fair coin in one "
         "run; for scores of independent runs use method='clopper-pearson'",
+    ("independent-runs", "one-run-fdp"):
+        "the one-run f-DP bound relies on each canary's inclusion being an independent fair coin "
+        "in one run; for scores of independent runs use method='clopper-pearson'",
 }
 
 
@@ -112,6 +118,10 @@ def _claim(epsilon: Any, delta: float, claim: Any) -> ScoreClaim | None:
 def _method(method: str, design: str, delta: float, thresholds: str | float) -> str:
     method = check_choice(method, "method", SCORE_METHODS)
     if method == "auto":
+        # one run at delta > 0: the f-DP recursion (no 2m*delta term); at delta = 0 the
+        # Steinke-Nasr-Jagielski binomial bound, exact for pure DP, is as tight or tighter
+        if design == "one-run" and delta > 0.0 and thresholds == "bonferroni":
+            return "one-run-fdp"
         return _VALID[design][0]
     if method not in _VALID[design]:
         raise UnsupportedError(f"method={method!r} is not valid for design={design!r}: "
@@ -132,15 +142,17 @@ def _method(method: str, design: str, delta: float, thresholds: str | float) -> 
 def _auto_thresholds(thresholds: str | float, design: str, method: str, delta: float,
                      sizes: tuple[int, int]) -> str | float:
     """``"auto"``: independent runs, the band where it is cheap (the split for the ratio test,
-    which needs one threshold); one run, the split where the δ term's floor makes a Bonferroni
-    split costly. Fixed by the design, method, sizes and δ only."""
+    which needs one threshold); one run with ``method="one-run"``, the split where the δ
+    term's floor makes a Bonferroni split costly; otherwise the grid (with ``method="auto"``
+    at δ > 0 that is the f-DP bound's grid, as ``_method`` chooses). Fixed by the design,
+    method, sizes and δ only."""
     if thresholds != "auto":
         return thresholds
     if method == "conditional-ratio":
         return "split"
     if design == "independent-runs":
         return "band" if max(sizes) <= BAND_MAX_SCORES else "bonferroni"
-    if sum(sizes) * delta >= SPLIT_FROM_CANARIES_TIMES_DELTA:
+    if method == "one-run" and sum(sizes) * delta >= SPLIT_FROM_CANARIES_TIMES_DELTA:
         return "split"
     return "bonferroni"
 
@@ -169,10 +181,16 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         ``RDPCurve``, ``PrivacyProfile``, ``PrivacyLossDistribution``, a
         ``PrivacyAccountant`` (e.g. the training run's own), or a trade-off function
         ``α ↦ β``. Independent runs test every certified (FPR, TPR) point against
-        that exact curve; one run tests the claim's ε at ``delta``.
+        that exact curve; one run tests the claim's ε at ``delta`` and, with
+        ``"one-run-fdp"``, also its curve.
     method
-        ``"auto"`` (the design's default), ``"clopper-pearson"``,
-        ``"conditional-ratio"`` (δ = 0, a fixed or split threshold), ``"one-run"``,
+        ``"auto"`` (the design's default: for one run at δ > 0 with
+        ``thresholds="bonferroni"``, ``"one-run-fdp"``, which is the tighter there;
+        otherwise the first listed for the design), ``"clopper-pearson"``, ``"conditional-ratio"`` (δ = 0, a
+        fixed or split threshold), ``"one-run"`` (Steinke, Nasr & Jagielski 2023),
+        ``"one-run-fdp"`` (Mahloujifar, Melis & Chaudhuri 2024: the f-DP recursion on
+        the (ε, δ) curve, on μ-GDP — ``report.mu_lower_bound`` — and on the claim's own
+        curve, which may then be a bare trade-off function),
         or ``"gdp-model"`` (Nasr et al. 2023's μ-GDP fit from the certified rates:
         **model-based**, valid only if the run's trade-off curve is Gaussian;
         labelled so in ``report.mode``; independent runs, δ > 0).
@@ -188,10 +206,11 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         small, where the δ term's floor makes the Bonferroni split cost most).
         ``"auto"`` (default): independent runs ``"band"`` up to 5000 scores a side
         (its level is computed once per size), else ``"bonferroni"`` (``"split"``
-        for ``method="conditional-ratio"``); one run
-        ``"split"`` with ``m·δ ≥ 0.1`` (m = all canaries), else ``"bonferroni"``
-        — fixed by the design, the sizes and δ, never by the scores; the report's
-        ``thresholds`` says which ran.
+        for ``method="conditional-ratio"``); one run with ``method="one-run"``,
+        ``"split"`` when ``m·δ ≥ 0.1`` (m = all canaries), else ``"bonferroni"``
+        (so ``method="auto"`` at δ > 0 keeps ``"one-run-fdp"`` on its grid) —
+        fixed by the design, the method, the sizes and δ, never by the scores; the
+        report's ``thresholds`` says which ran.
     confidence
         Probability in [0.5, 1) that the whole audit's bound holds.
     seed
@@ -208,11 +227,12 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     ``confidence``, ``epsilon_lower_bound`` is at most the smallest ε for which
     the run is (ε, δ)-DP in each canary, and a true claim is flagged with
     probability at most ``1 − confidence`` (``docs/proofs/auditing.md``
-    §14–15). With ``thresholds="split"`` and δ = 0, ``method="auto"`` adds the
+    §14–16). With ``thresholds="split"`` and δ = 0, ``method="auto"`` adds the
     conditional ratio test (90 % of the budget) where it is the tighter one.
 
     References: Jagielski, Ullman & Oprea 2020; Nasr et al. 2021, 2023;
-    Steinke, Nasr & Jagielski 2023; Dong, Roth & Su 2022.
+    Steinke, Nasr & Jagielski 2023; Mahloujifar, Melis & Chaudhuri 2024;
+    Dong, Roth & Su 2022.
 
     Examples
     --------
@@ -269,13 +289,17 @@ def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start
                           "k+ and bottom k- scores: a fixed grid of them with one Bonferroni "
                           "split, or one pair chosen on half of the canaries)")
     claimed = _claimed_epsilon(read, delta)
-    if read is not None and claimed is None:
+    if read is not None and claimed is None and common["method"] != "one-run-fdp":
         raise UnsupportedError(
             f"design='one-run' tests an (epsilon, delta) claim; the claim {read.description} is a "
-            f"trade-off function only (give its PrivacyProfile, PLD or accountant)")
+            f"trade-off function only (give its PrivacyProfile, PLD or accountant, or use "
+            f"method='one-run-fdp', which tests the curve itself)")
     if in_scores.size + out_scores.size < 2:
         raise value_error("in_scores", f"<{in_scores.size} scores>",
                           "with out_scores at least 2 canaries in all")
+    if common["method"] == "one-run-fdp":
+        return _one_run_fdp(in_scores, out_scores, read, claimed, delta, thresholds, failure, rng,
+                            start, common)
     compute = one_run_bound if thresholds == "bonferroni" else one_run_split_bound
     bound = compute(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng)
     violation = None if claimed is None else bound.epsilon_lower_bound > claimed
@@ -286,6 +310,22 @@ def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start
         in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
         guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
         claimed_epsilon=claimed, **common)
+
+
+def _one_run_fdp(in_scores, out_scores, read, claimed, delta, thresholds, failure, rng, start,
+                 common) -> ScoreAuditReport:
+    """``method="one-run-fdp"``: Mahloujifar, Melis & Chaudhuri (2024) on the (k+, k-) grid."""
+    compute = fdp_one_run_bound if thresholds == "bonferroni" else fdp_one_run_split_bound
+    bound = compute(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng,
+                    claim_tradeoff=None if read is None else read.tradeoff,
+                    claimed_epsilon=claimed)
+    return ScoreAuditReport(
+        epsilon_lower_bound=bound.epsilon_lower_bound, violation=bound.claim_refuted,
+        thresholds=thresholds, bounds=bound.candidates, seconds=time.perf_counter() - start,
+        threshold=bound.upper_threshold, lower_threshold=bound.lower_threshold,
+        in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
+        guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
+        claimed_epsilon=claimed, mu_lower_bound=bound.mu_lower_bound, **common)
 
 
 def _fixed_threshold(in_scores, out_scores, delta, failure, thresholds, rng):

@@ -129,6 +129,10 @@ class ScoreAuditReport:
         ``"certified"`` or ``"model-based: ..."``.
     ratio_epsilon
         The conditional ratio test's ε bound when it ran (``None`` otherwise).
+    mu_lower_bound
+        ``method="one-run-fdp"``: the largest μ whose μ-GDP curve the audit refuted
+        (certified: the run is not μ-GDP for any smaller μ; ``None`` otherwise). Its ε
+        at ``delta`` is a bound on ε only if the run's trade-off curve is Gaussian.
     """
 
     epsilon_lower_bound: float
@@ -155,6 +159,7 @@ class ScoreAuditReport:
     seed: Any = None
     mode: str = "certified"
     ratio_epsilon: float | None = None
+    mu_lower_bound: float | None = None
     in_scores: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False, compare=False)
     out_scores: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False, compare=False)
 
@@ -240,6 +245,9 @@ class ScoreAuditReport:
                          f"TPR >= {self.tpr_lower:.6g}, FPR <= {self.fpr_upper:.6g}")
         if self.ratio_epsilon is not None:
             lines.append(f"  conditional ratio    epsilon >= {self.ratio_epsilon:.6g} (Poisson subsets)")
+        if self.mu_lower_bound is not None:
+            lines.append(f"  mu-GDP refuted       for every mu <= {self.mu_lower_bound:.6g} (f-DP "
+                         f"recursion on the Gaussian curve; certified)")
         lines += [f"  canaries             {self.in_canaries} in, {self.out_canaries} out; thresholds "
                   f"{self.thresholds}; Bonferroni over {self.bounds}",
                   f"  estimates (not bounds)  AUROC {self.auroc:.4f}, max accuracy "
@@ -266,6 +274,7 @@ class ScoreAuditReport:
             "in_canaries": self.in_canaries, "out_canaries": self.out_canaries,
             "seed": self.seed if self.seed is None or isinstance(self.seed, int) else repr(self.seed),
             "mode": self.mode, "ratio_epsilon": number(self.ratio_epsilon),
+            "mu_lower_bound": number(self.mu_lower_bound),
             "seconds": self.seconds, "auroc": self.auroc, "max_accuracy": self.max_accuracy,
             "tpr_at_fpr_0.01": self.tpr_at_fpr(0.01),
         }

@@ -1,0 +1,352 @@
+"""One-run f-DP audits (Mahloujifar, Melis & Chaudhuri 2024): ``method="one-run-fdp"``.
+
+Design ``"one-run"`` as in :mod:`~dpverify.auditing.scores._one_run`: m canaries,
+each included independently with probability ½; the auditor guesses *in* for the
+``k+`` highest scores and *out* for the ``k−`` lowest (ties in a seeded random
+order), ``c' = k+ + k−`` guesses, ``W`` of them correct. If the run is f-DP in
+each canary (both orders of the neighbours; ``f`` a trade-off function, Dong,
+Roth & Su 2022), write ``g(x) = inf{α : 1 − f(α) ≥ x}`` for the inverse of its
+blow-up. Mahloujifar, Melis & Chaudhuri (2024, arXiv 2410.22235, their
+Algorithm 3, "audit_rh_with_cap") run, from ``r_c = τc/m`` and
+``h_c = τ(c' − c)/m``,
+
+.. math:: h_i = \\max\\bigl(h_{i+1},\\ g(r_{i+1})\\bigr), \\qquad
+          r_i = r_{i+1} + \\frac{i}{c' - i}\\,(h_i - h_{i+1}), \\qquad i = c-1, \\dots, 0,
+
+and ``r_0 + h_0 > c'/m`` proves ``P[W ≥ c] < τ``: ``r_i`` and ``h_i`` lower-bound
+``E[W·1{W ≥ i}]/m`` and ``E[(c' − W)·1{W ≥ i}]/m``, whose sum at ``i = 0`` is
+``c'/m`` exactly (``docs/proofs/auditing.md`` §16, with the proof). Any ``f`` the
+run satisfies can be tested: the (ε, δ)-DP curve ``f_{ε,δ}``, the Gaussian
+``G_μ``, or a claim's own curve (from a profile, PLD or accountant), which is
+where this goes beyond jax_privacy's ``_epsilon_one_run_fdp`` (Gaussian curves
+only).
+
+Every test uses the count ``W`` of one fixed guess rule, so the rejections of all
+the hypotheses a true claim implies (every ``f_{ε',δ}`` with ``ε' ≥ ε``) are one
+event ``{W ≥ min c*}`` of probability below the level: the reported ε is the largest
+refuted ε of a grid with no monotonicity needed. The ``(k+, k−)`` grid of
+:func:`~dpverify.auditing.scores._one_run.guess_grid` shares the budget by one
+Bonferroni split; only the most promising pairs are evaluated (all are counted).
+Every step errs low: ``g`` is lowered by a relative 1e-9, the level by 1e-7 and
+each ``r_i`` by 1e-12, ``r_i`` enters ``g`` capped at 1, and a rejection needs
+``r_0 + h_0`` above ``c'/m`` by a relative 1e-9 (§16, float safety).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import special, stats
+
+from dpverify._numeric import round_down
+from dpverify.auditing.scores._one_run import guess_grid
+
+__all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total",
+           "refuted", "probability_upper", "epsilon_inverse", "gaussian_inverse", "curve_inverse",
+           "FDP_CANDIDATES", "MU_CANDIDATES", "GRID_POINTS"]
+
+#: ``(k+, k−)`` pairs evaluated by the recursion (the most accurate by a Clopper–Pearson screen).
+FDP_CANDIDATES = 8
+#: Pairs evaluated for μ-GDP (the screen's best, and the pair that certified ε).
+MU_CANDIDATES = 3
+#: Points of each ε (or μ) grid; a coarse grid, then a finer one inside the best bracket.
+GRID_POINTS = 40
+#: Relative amount by which ``g`` is lowered (the float error of its closed forms is ~1e-15).
+_INVERSE_SLACK = 1e-9
+#: Relative lowering of the level at the start (covers its rounding for c up to 10^7).
+_START_SLACK = 1e-7
+#: Relative lowering of each r_i (covers the roundings of one step, a few ulps).
+_STEP_SLACK = 1e-12
+#: Relative margin by which r_0 + h_0 must exceed c'/m.
+_TOTAL_MARGIN = 1e-9
+#: α grid on which a general trade-off curve is read (log-spaced: the recursion starts near 0).
+_CURVE_ALPHAS = np.concatenate([[0.0], np.logspace(-16, 0, 4001)])
+
+Inverse = Callable[[np.ndarray], np.ndarray]
+
+
+def epsilon_inverse(epsilons: Any, delta: float) -> Inverse:
+    """``g`` of ``f_{ε,δ}`` for each ε (columns): ``max(0, (x − δ)e^{−ε}, 1 − δ − e^{ε}(1 − x))``.
+
+    From ``1 − f_{ε,δ}(α) = min(1, δ + e^{ε}α, 1 − e^{−ε}(1 − δ − α))`` (Kairouz, Oh &
+    Viswanath 2015; Dong, Roth & Su 2022, Prop. 2.5), lowered by a relative 1e-9.
+
+    >>> float(epsilon_inverse([0.0], 0.0)(np.array([[0.3]]))[0, 0]) <= 0.3
+    True
+    """
+    factor = np.exp(np.asarray(epsilons, dtype=float))
+
+    def inverse(x: np.ndarray) -> np.ndarray:
+        value = np.maximum(np.maximum((x - delta) / factor, 1.0 - delta - factor * (1.0 - x)), 0.0)
+        return value * (1 - _INVERSE_SLACK)
+    return inverse
+
+
+def gaussian_inverse(mus: Any) -> Inverse:
+    """``g`` of ``G_μ`` for each μ (columns): ``Φ(Φ^{-1}(x) − μ)`` (Dong, Roth & Su 2022, Def. 2.5)."""
+    mus = np.asarray(mus, dtype=float)
+
+    def inverse(x: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return special.ndtr(special.ndtri(x) - mus) * (1 - _INVERSE_SLACK)
+    return inverse
+
+
+def curve_inverse(tradeoff: Callable[[np.ndarray], np.ndarray]) -> Inverse:
+    """``g`` of the largest convex function below a nonincreasing curve read on a grid.
+
+    ``tradeoff`` is (a lower bound on) a trade-off function, so nonincreasing: on
+    ``(α_k, α_{k+1}]`` it is at least ``f(α_{k+1})``. The lower convex hull of the
+    points ``(α_k, f(α_{k+1}))`` lies below that step function, hence below ``f``;
+    its blow-up is concave (the recursion's Jensen step needs that) and at least
+    ``f``'s, so its inverse is at most ``g``: the safe side.
+    """
+    alphas = _CURVE_ALPHAS
+    values = np.clip(np.asarray(tradeoff(alphas), dtype=float), 0.0, 1.0)
+    values = np.minimum.accumulate(values)  # a nonincreasing lower bound at the grid points
+    points_x = alphas
+    points_y = np.append(values[1:], values[-1])  # f(α_{k+1}) at α_k; the last point as is
+    hull_x, hull_y = _lower_hull(points_x, points_y)
+    lowest = int(np.argmin(hull_y))  # the hull falls to its minimum, then is flat
+    hull_x, hull_y = hull_x[:lowest + 1], hull_y[:lowest + 1]
+    floor = float(hull_y[-1])
+
+    def inverse(x: np.ndarray) -> np.ndarray:
+        target = 1.0 - x
+        value = np.interp(target, hull_y[::-1], hull_x[::-1])  # hull_y decreasing
+        value = np.where(target < floor, np.inf, value)
+        return value * (1 - _INVERSE_SLACK)
+    return inverse
+
+
+def _lower_hull(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices of the lower convex hull of points sorted by x (Andrew's monotone chain)."""
+    hull: list[int] = []
+    for index in range(xs.size):
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            cross = (xs[b] - xs[a]) * (ys[index] - ys[a]) - (ys[b] - ys[a]) * (xs[index] - xs[a])
+            if cross <= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(index)
+    return xs[hull], ys[hull]
+
+
+def recursion_total(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
+                    inverse: Inverse, hypotheses: int = 1) -> np.ndarray:
+    """``r_0 + h_0`` of the recursion for each pair (rows) and hypothesis (columns), rounded low.
+
+    Vectorised over pairs (each starts at its own ``c``) and over the hypotheses
+    ``inverse`` maps column-wise; stops early once no column grows (the exact ``r_i``
+    and ``h_i`` only grow as i falls, so stopping errs low). Every float value is at
+    most the exact recursion's (``docs/proofs/auditing.md`` §16, float safety): the
+    level is lowered by a relative 1e-7 (the start's rounding), ``h_i`` is an exact
+    maximum, each ``r_i`` is lowered by a relative 1e-12 (its few roundings), and
+    ``r`` enters ``g`` capped at 1 (``g`` is nondecreasing).
+    """
+    guesses = np.asarray(guesses, dtype=float)[:, None]
+    correct_counts = np.asarray(correct, dtype=np.int64)
+    start = correct_counts.astype(float)[:, None]
+    scale = level * (1 - _START_SLACK)
+    r = np.broadcast_to(scale * start / canaries, (start.shape[0], hypotheses)).copy()
+    h = np.broadcast_to(scale * (guesses - start) / canaries, r.shape).copy()
+    top = int(correct_counts.max(initial=0))
+    for i in range(top - 1, -1, -1):
+        active = (correct_counts > i)[:, None]
+        raised = np.where(active, np.maximum(h, inverse(np.minimum(r, 1.0))), h)
+        grow = raised - h
+        if active.all() and not grow.any():
+            break  # every pair has started and none grows: the state is final
+        # inactive rows: grow = 0 (their divisor is kept away from 0)
+        r = (r + grow * (i / np.maximum(guesses - i, 1.0))) * (1 - _STEP_SLACK)
+        h = raised
+    return r + h
+
+
+def refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
+            inverse: Inverse, hypotheses: int = 1) -> np.ndarray:
+    """Whether each pair (rows) refutes each hypothesis (columns) at ``level``: ``P[W ≥ c] < level``.
+
+    A refutation needs ``r_0 + h_0 > (c'/m)(1 + 10⁻⁹)``: the margin covers the
+    rounding of the sum and of ``c'/m``.
+    """
+    total = recursion_total(canaries, guesses, correct, level, inverse, hypotheses)
+    bound = np.asarray(guesses, dtype=float)[:, None] / canaries
+    return total > bound * (1 + _TOTAL_MARGIN)
+
+
+def probability_upper(canaries: int, guesses: int, correct: int, inverse: Inverse,
+                      iterations: int = 60) -> float:
+    """An upper bound on ``P[W ≥ c]`` under the hypothesis: the least τ the recursion refutes.
+
+    ``r_0 + h_0`` increases with τ (``docs/proofs/auditing.md`` §16), so a bisection
+    on τ; the returned end is one at which the hypothesis is not refuted, or 1.
+    """
+    if correct == 0:
+        return 1.0
+    args = (canaries, np.array([guesses]), np.array([correct]))
+    low, high = 0.0, 1.0
+    if not refuted(*args, 1.0, inverse)[0, 0]:
+        return 1.0
+    for _ in range(iterations):
+        middle = 0.5 * (low + high)
+        if refuted(*args, middle, inverse)[0, 0]:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+@dataclass(frozen=True)
+class FdpOneRunBound:
+    """The result of :func:`fdp_one_run_bound`."""
+
+    epsilon_lower_bound: float
+    mu_lower_bound: float
+    claim_refuted: bool | None
+    in_guesses: int
+    out_guesses: int
+    correct: int
+    candidates: int
+    upper_threshold: float
+    lower_threshold: float
+
+
+def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator,
+            pairs: tuple[np.ndarray, np.ndarray] | None = None):
+    """``(k+, k−)`` (default: the grid), their guesses and correct guesses, and the scores in
+    descending order."""
+    canaries = in_scores.size + out_scores.size
+    if pairs is None:
+        grid = guess_grid(canaries)
+        plus, minus = np.meshgrid(grid, grid, indexing="ij")
+        keep = (plus + minus <= canaries) & (plus + minus > 0)
+        plus, minus = plus[keep], minus[keep]
+    else:
+        plus, minus = pairs
+    scores = np.concatenate([in_scores, out_scores])
+    included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
+                               np.zeros(out_scores.size, dtype=np.int64)])
+    shuffle = rng.permutation(canaries)  # a uniform order of ties, independent of inclusion
+    order = shuffle[np.argsort(-scores[shuffle], kind="stable")]
+    in_top = np.zeros(canaries + 1, dtype=np.int64)
+    in_top[1:] = np.cumsum(included[order])
+    correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
+    return plus, minus, plus + minus, correct, scores[order]
+
+
+def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
+    """Indices of the most promising pairs: highest Clopper–Pearson lower accuracy at ``level``."""
+    with np.errstate(all="ignore"):
+        accuracy = np.where(correct > 0, stats.beta.ppf(level, np.maximum(correct, 1),
+                                                         guesses - correct + 1), 0.0)
+    order = np.argsort(-np.nan_to_num(accuracy), kind="stable")
+    return order[:FDP_CANDIDATES]
+
+
+def _largest_refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
+                     family: Callable[[np.ndarray], Inverse], top: float) -> tuple[int, float]:
+    """Largest parameter of a grid on ``[0, top]`` (then refined) refuted by some pair, and that pair."""
+    best_pair, best = 0, 0.0
+    grid = np.linspace(0.0, top, GRID_POINTS + 1)[1:]
+    for _ in range(2):
+        rejected = refuted(canaries, guesses, correct, level, family(grid[None, :]), grid.size)
+        for pair in range(guesses.size):
+            hits = np.flatnonzero(rejected[pair])
+            if hits.size and grid[hits[-1]] > best:
+                best_pair, best = pair, float(grid[hits[-1]])
+        step = grid[1] - grid[0]
+        if best >= grid[-1]:  # the whole grid is refuted: extend it
+            grid = np.linspace(best, 2 * best + 1.0, GRID_POINTS + 1)[1:]
+        else:
+            grid = np.linspace(best, best + step, GRID_POINTS + 1)[1:]
+    return best_pair, round_down(best, relative_error=1e-12) if best > 0 else 0.0
+
+
+def _search_top(guesses: np.ndarray, correct: np.ndarray) -> float:
+    """The end of the first search grid: 1.5 times the largest plug-in log-odds, plus 1 (≤ 40)."""
+    with np.errstate(divide="ignore"):
+        plug_in = np.log((correct + 1.0) / np.maximum(guesses - correct, 0.5))
+    return float(min(40.0, max(1.0, 1.5 * float(np.max(plug_in)) + 1.0)))
+
+
+def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
+                      failure_probability: float, rng: np.random.Generator,
+                      claim_tradeoff: Callable[[np.ndarray], np.ndarray] | None = None,
+                      claimed_epsilon: float | None = None,
+                      pairs: tuple[np.ndarray, np.ndarray] | None = None) -> FdpOneRunBound:
+    """The f-DP one-run audit over ``pairs`` of ``(k+, k−)`` (default: the grid; one Bonferroni split).
+
+    Returns the largest refuted ε of ``f_{ε,δ}`` (certified, at ``delta``), the
+    largest refuted μ of ``G_μ``, and, with ``claim_tradeoff`` (a lower bound on the
+    claimed trade-off curve) or ``claimed_epsilon`` (the claim's ε at ``delta``),
+    whether the claim is refuted.
+    """
+    canaries = in_scores.size + out_scores.size
+    plus, minus, guesses, correct, descending = _counts(in_scores, out_scores, rng, pairs)
+    level = failure_probability / plus.size
+    # f_{eps,delta}'s g vanishes below delta: a pair whose start r_c = level*c/m is at most
+    # delta never grows and refutes no epsilon, so the epsilon search screens the others
+    useful = np.flatnonzero(level * correct / canaries > delta)
+    chosen = useful[_screen(guesses[useful], correct[useful], level)]
+    if chosen.size == 0:
+        chosen = _screen(guesses, correct, level)[:1]
+    top = _search_top(guesses[chosen], correct[chosen])
+    pair, epsilon = _largest_refuted(canaries, guesses[chosen], correct[chosen], level,
+                                     lambda e: epsilon_inverse(e, delta), top)
+    # mu-GDP: the screen's best pairs and the pair that certified epsilon (all pairs still
+    # count in the Bonferroni split)
+    for_mu = np.unique(np.append(_screen(guesses, correct, level)[:MU_CANDIDATES], chosen[pair]))
+    _, mu = _largest_refuted(canaries, guesses[for_mu], correct[for_mu], level, gaussian_inverse,
+                             _search_top(guesses[for_mu], correct[for_mu]))
+    claim_refuted: bool | None = None
+    if claim_tradeoff is not None or claimed_epsilon is not None:
+        claim_refuted = claimed_epsilon is not None and epsilon > claimed_epsilon
+        if claim_tradeoff is not None and not claim_refuted:
+            tested = np.unique(np.concatenate([chosen, for_mu]))
+            claim_refuted = bool(refuted(canaries, guesses[tested], correct[tested], level,
+                                         curve_inverse(claim_tradeoff)).any())
+    index = int(chosen[pair])
+    k_plus, k_minus = int(plus[index]), int(minus[index])
+    return FdpOneRunBound(
+        epsilon_lower_bound=epsilon, mu_lower_bound=mu, claim_refuted=claim_refuted,
+        in_guesses=k_plus, out_guesses=k_minus, correct=int(correct[index]),
+        candidates=int(plus.size),
+        upper_threshold=float(descending[k_plus - 1]) if k_plus else math.inf,
+        lower_threshold=float(descending[canaries - k_minus]) if k_minus else -math.inf)
+
+
+def fdp_one_run_split_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
+                            failure_probability: float, rng: np.random.Generator,
+                            claim_tradeoff: Callable[[np.ndarray], np.ndarray] | None = None,
+                            claimed_epsilon: float | None = None) -> FdpOneRunBound:
+    """A seeded random half of the canaries chooses ``(k+, k−)``; the other half certifies it.
+
+    As :func:`~dpverify.auditing.scores._one_run.one_run_split_bound`: given the first
+    half's bits, the run is still f-DP in each canary of the second half and their
+    inclusion is still a fair coin each, so the recursion runs on the second half
+    alone (its m is that half's size) at the whole level, with no Bonferroni split
+    (``docs/proofs/auditing.md`` §15–16).
+    """
+    labels = np.concatenate([np.ones(in_scores.size, dtype=bool),
+                             np.zeros(out_scores.size, dtype=bool)])
+    scores = np.concatenate([in_scores, out_scores])
+    order = rng.permutation(scores.size)
+    choose, certify = order[: scores.size // 2], order[scores.size // 2:]
+    chosen = fdp_one_run_bound(scores[choose][labels[choose]], scores[choose][~labels[choose]],
+                               delta=delta, failure_probability=failure_probability, rng=rng)
+    scale = certify.size / max(choose.size, 1)
+    k_plus = min(certify.size, round(chosen.in_guesses * scale))
+    k_minus = min(certify.size - k_plus, round(chosen.out_guesses * scale))
+    if k_plus + k_minus == 0:
+        k_plus = 1
+    return fdp_one_run_bound(scores[certify][labels[certify]], scores[certify][~labels[certify]],
+                             delta=delta, failure_probability=failure_probability, rng=rng,
+                             claim_tradeoff=claim_tradeoff, claimed_epsilon=claimed_epsilon,
+                             pairs=(np.array([k_plus]), np.array([k_minus])))
