@@ -103,7 +103,8 @@ def scores(sizes: list[int], independent: int, seed: int = 1) -> list[str]:
             auditor = jax.CanaryScoreAuditor(in_scores, out_scores)
             theirs, theirs_s = _timed(lambda: auditor.epsilon_clopper_pearson(
                 0.05, delta, one_sided=False))
-        rows.append(_row("independent-runs", f"{label} ({truth:.3f})", 2 * independent, delta,
+        rows.append(_row(f"independent-runs ({ours.thresholds})", f"{label} ({truth:.3f})",
+                         2 * independent, delta,
                          ours.epsilon_lower_bound, ours_s, theirs, theirs_s, truth))
         print(rows[-1], file=sys.stderr, flush=True)
     return rows

@@ -312,7 +312,7 @@ GENERAL: dict[str, str] = {
     "out_scores": "scores of the canaries held out of training",
     "design": "how canary scores were produced: 'independent-runs' (each from its own run) or "
               "'one-run' (all canaries in one run, each included with probability 1/2)",
-    "thresholds": "how a score audit chooses thresholds: 'bonferroni', 'split' or one fixed number",
+    "thresholds": "how a score audit chooses thresholds: 'auto', 'band', 'bonferroni', 'split' or one fixed number",
     "threshold": "a cut-off value: a score at or above it is guessed 'in' (a report above it is counted)",
     "lower_threshold": "one run: the score at or below which the audit guessed 'out'",
     "tpr_lower": "certified lower bound on a rule's true-positive rate",
@@ -339,6 +339,8 @@ GENERAL: dict[str, str] = {
     "canary_type": "which canaries, 'gradient' (white-box Dirac gradients) or 'input' (black-box mislabelled inputs)",
     "canary_gradient_norm": "norm > 0 of a Dirac gradient canary before clipping",
     "canary_feature": "value > 0 of an input canary's own rare feature",
+    "architecture": "the reference DP-SGD's model: 'logistic' (logistic regression) or 'hidden_layer' (one hidden tanh layer)",
+    "hidden_units": "width h ≥ 1 of the reference DP-SGD's hidden layer",
     "canary_score": "which score of a canary a training audit reads ('sum', 'range', 'period', 'loss')",
     "included": "boolean mask: canary i is in the training set when included[i]",
     "training_run": "what one training run released (a TrainingRun)",
@@ -369,9 +371,7 @@ GENERAL: dict[str, str] = {
     "argv": "the command-line arguments (without the program name)",
     "commands": "the commands to configure",
     "papers": "which papers' claims to check",
-    "out": "CLI: output directory (in 'dpverify audit scores', as the issue names it: short for "
-           "--out-scores, the file of out-scores)",
-    "in": "CLI: in 'dpverify audit scores', short for --in-scores (the file of in-scores)",
+    "out": "CLI: output directory",
 }
 
 #: Words of the bandit algorithms, their planning, simulation, experiments and claims

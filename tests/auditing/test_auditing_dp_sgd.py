@@ -135,6 +135,46 @@ def test_the_model_learns() -> None:
     assert run.accuracy > 0.65
 
 
+HIDDEN = {"architecture": "hidden_layer", "hidden_units": 8}
+
+
+def test_the_hidden_layer_network_learns_and_keeps_the_canary_coordinates() -> None:
+    run, _, config = _run(canaries=10, **HIDDEN)
+    assert config.data_parameters == 8 * 8 + 2 * 8 + 1 and run.parameters.shape == (81 + 10,)
+    assert run.accuracy > 0.65
+
+
+def test_hidden_layer_clips_and_samples_like_the_reference() -> None:
+    """Noiseless, Dirac canaries: an included canary adds C at Binomial(T, q) steps whatever the
+    model below the canary coordinates; its per-example gradient is clipped to C."""
+    run, included, config = _run(noise_multiplier=NOISELESS, **HIDDEN)
+    counts = run.update_sums[included]
+    assert np.allclose(counts, np.round(counts), atol=1e-5)
+    assert np.allclose(run.update_sums[~included], 0.0, atol=1e-5)
+    q, steps = config.sampling_probability, config.steps
+    assert abs(counts.mean() - q * steps) < 5 * math.sqrt(q * (1 - q) * steps / counts.size)
+
+
+def test_hidden_layer_noise_is_sigma_c_on_the_sum() -> None:
+    run, included, config = _run(canaries=400, clipping_norm=3.0, **HIDDEN)
+    out = run.update_sums[~included] / math.sqrt(config.steps)
+    standard_error = config.noise_multiplier ** 2 * math.sqrt(2 / len(out))
+    assert abs(np.mean(out ** 2) - config.noise_multiplier ** 2) < 5 * standard_error
+
+
+def test_hidden_layer_input_canaries_are_learnt_when_included() -> None:
+    run, included, config = _run("no_clipping", canary_type="input", canaries=100, **HIDDEN)
+    own = run.parameters[config.data_parameters:] * (2 * input_canaries(100, 8)[1] - 1)
+    assert own[included].mean() > own[~included].mean() + 1.0
+
+
+def test_every_bug_runs_with_a_hidden_layer() -> None:
+    for bug in BUGS:
+        for canary_type in ("gradient", "input"):
+            run, _, _ = _run(bug, canaries=5, steps=5, canary_type=canary_type, **HIDDEN)
+            assert np.isfinite(run.parameters).all()
+
+
 def test_same_seed_same_run() -> None:
     first, _, _ = _run("shuffled_batches", seed=3)
     second, _, _ = _run("shuffled_batches", seed=3)
@@ -160,6 +200,8 @@ def test_every_bug_runs() -> None:
     ({"bug": "typo"}, "bug"),
     ({"canary_gradient_norm": 0.0}, "canary_gradient_norm"),
     ({"canary_feature": float("nan")}, "canary_feature"),
+    ({"architecture": "cnn"}, "architecture"),
+    ({"hidden_units": 0}, "hidden_units"),
 ])
 def test_bad_configuration_is_refused_by_name(changes: dict, word: str) -> None:
     with pytest.raises(ValueError, match=word):

@@ -48,7 +48,7 @@ def test_independent_runs_with_a_fixed_threshold(files, capsys) -> None:
     (["--design", "one-run", "--out", "missing.csv"], "cannot read"),
     (["--out", "out.csv"], "--design is required"),
     (["--design", "one-run", "--out", "out.csv", "--method", "clopper-pearson"], "not independent"),
-    (["--design", "one-run"], "--in FILE and --out FILE"),
+    (["--design", "one-run"], "--in-scores FILE and --out-scores FILE"),
 ])
 def test_bad_input_exits_2(files, capsys, argv, fragment, monkeypatch) -> None:
     monkeypatch.chdir(files)
@@ -69,3 +69,29 @@ def test_read_scores_refuses_non_numbers(tmp_path) -> None:
     (tmp_path / "bad.txt").write_text("1.0\nabc\n")
     with pytest.raises(ValueError, match="--in"):
         read_scores(str(tmp_path / "bad.txt"), "--in")
+
+
+def test_in_and_out_are_hidden_aliases_and_help_shows_one_meaning(files, capsys) -> None:
+    """``--in``/``--out`` still read the score files, but help names ``--in-scores``/``--out-scores``
+    only (``--out`` is an output directory elsewhere in the CLI)."""
+    long = main(["audit", "scores", "--in-scores", str(files / "in.npy"), "--out-scores",
+                 str(files / "out.csv"), "--design", "one-run", "--json", "--seed", "3"])
+    long_result = json.loads(capsys.readouterr().out)
+    short = main(["audit", "scores", "--in", str(files / "in.npy"), "--out",
+                  str(files / "out.csv"), "--design", "one-run", "--json", "--seed", "3"])
+    short_result = json.loads(capsys.readouterr().out)
+    assert long == short
+    assert long_result["epsilon_lower_bound"] == short_result["epsilon_lower_bound"]
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = capsys.readouterr().out
+    assert "--in-scores" in text and "--out-scores" in text
+    assert "--in FILE" not in text and "--out FILE" not in text
+
+
+def test_thresholds_auto_is_the_default_and_reported_resolved(files, capsys) -> None:
+    status = main(["audit", "scores", "--in-scores", str(files / "in.npy"), "--out-scores",
+                   str(files / "out.csv"), "--design", "one-run", "--method", "one-run",
+                   "--delta", "1e-4", "--json"])
+    result = json.loads(capsys.readouterr().out)  # 2000 canaries x 1e-4 = 0.2 >= 0.1: split
+    assert status == 0 and result["thresholds"] == "split"

@@ -1,6 +1,8 @@
 """A reference DP-SGD in numpy and its classic bugs, with canaries, for audits of training runs.
 
-:func:`train_dp_sgd` trains a logistic regression on a fixed synthetic data set
+:func:`train_dp_sgd` trains a logistic regression (``architecture="logistic"``) or a
+network with one hidden tanh layer (``architecture="hidden_layer"``, ``hidden_units``
+wide; :mod:`dpverify.auditing._dp_sgd_networks`) on a fixed synthetic data set
 with DP-SGD (Abadi et al. 2016, Alg. 1): at each of ``steps`` steps every record
 joins the batch independently with probability q (Poisson sampling), each
 example's gradient is clipped to ℓ2 norm C, the clipped gradients are summed
@@ -22,7 +24,8 @@ no data record touches:
   coordinate (clipped like any example);
 * ``canary_type="input"`` — black-box **input canaries**: a data-like input
   with its label flipped (mislabelled) and a rare feature of its own (value
-  ``canary_feature`` at its coordinate); its gradient is the model's.
+  ``canary_feature`` at its coordinate, which adds ``canary_feature · θ_i`` to the
+  logit, after the hidden layer if there is one); its gradient is the model's.
 
 A :class:`TrainingRun` keeps the final model and, per canary, statistics of
 the noisy sums released at its coordinate over the steps (a white-box
@@ -69,10 +72,17 @@ from dpverify._validation import (
     value_error,
 )
 from dpverify.accountants.calibrate.dp_sgd import dp_sgd_epsilon
+from dpverify.auditing._dp_sgd_networks import (
+    ARCHITECTURES,
+    data_block_size,
+    initial_data_block,
+    logits,
+    per_example_gradients,
+)
 from dpverify.errors import DpverifyTypeError
 
-__all__ = ["BUGS", "CANARY_TYPES", "MAX_WORK", "DATA_SEED", "DPSGDConfig", "TrainingRun",
-           "synthetic_data", "input_canaries", "train_dp_sgd"]
+__all__ = ["BUGS", "CANARY_TYPES", "ARCHITECTURES", "MAX_WORK", "DATA_SEED", "DPSGDConfig",
+           "TrainingRun", "synthetic_data", "input_canaries", "canary_logits", "train_dp_sgd"]
 
 #: The bugs :func:`train_dp_sgd` can reproduce, and what each does.
 BUGS: dict[str, str] = {
@@ -85,7 +95,8 @@ BUGS: dict[str, str] = {
 }
 #: The kinds of canaries: white-box Dirac gradients, black-box mislabelled inputs.
 CANARY_TYPES = ("gradient", "input")
-#: Largest ``steps × (dataset_size + dimension + canaries)`` a run may cost (about a minute).
+#: Largest ``steps × (dataset_size + parameters + canaries)`` a run may cost (about a minute;
+#: ``parameters``: of the data block, ``dimension`` for logistic regression).
 MAX_WORK = 2 * 10**9
 
 #: Seed of the fixed synthetic data set and of the input canaries (the data are not random
@@ -121,9 +132,16 @@ class DPSGDConfig:
         Norm > 0 of each Dirac gradient canary before clipping (the adversary picks it).
     canary_feature : float
         Value > 0 of an input canary's own feature.
+    architecture : str
+        ``"logistic"`` (logistic regression) or ``"hidden_layer"`` (one hidden tanh
+        layer): :data:`ARCHITECTURES`.
+    hidden_units : int
+        Width h >= 1 of the hidden layer (``architecture="hidden_layer"`` only).
 
     >>> DPSGDConfig(steps=100).claimed_epsilon > 0
     True
+    >>> DPSGDConfig(architecture="hidden_layer", hidden_units=4, dimension=3).data_parameters
+    21
     """
 
     noise_multiplier: float = 1.5
@@ -137,6 +155,8 @@ class DPSGDConfig:
     bug: str | None = None
     canary_gradient_norm: float = 100.0
     canary_feature: float = 100.0
+    architecture: str = "logistic"
+    hidden_units: int = 16
 
     def __post_init__(self) -> None:
         check_positive(self.noise_multiplier, "noise_multiplier")
@@ -153,6 +173,13 @@ class DPSGDConfig:
             check_choice(self.bug, "bug", BUGS)
         check_positive(self.canary_gradient_norm, "canary_gradient_norm")
         check_positive(self.canary_feature, "canary_feature")
+        check_choice(self.architecture, "architecture", ARCHITECTURES)
+        check_positive_int(self.hidden_units, "hidden_units")
+
+    @property
+    def data_parameters(self) -> int:
+        """Parameters of the data block: ``dimension``, or ``h·dimension + 2h + 1`` with a hidden layer."""
+        return data_block_size(self.architecture, self.dimension, self.hidden_units)
 
     @functools.cached_property
     def claimed_epsilon(self) -> float:
@@ -172,7 +199,8 @@ class TrainingRun:
     Attributes
     ----------
     parameters : numpy.ndarray
-        The final model: ``dimension`` data weights, then one weight per canary.
+        The final model: the data block (:attr:`DPSGDConfig.data_parameters`), then one
+        weight per canary.
     update_sums : numpy.ndarray
         ``Σ_t released[t]`` per canary.
     update_maxima, update_minima : numpy.ndarray
@@ -227,6 +255,15 @@ def input_canaries(canaries: int, dimension: int) -> tuple[np.ndarray, np.ndarra
     rng = np.random.default_rng(DATA_SEED + 1)
     features = rng.normal(size=(canaries, dimension)) / math.sqrt(dimension)
     return features, (features @ weights < 0).astype(float)
+
+
+def canary_logits(config: DPSGDConfig, parameters: np.ndarray) -> np.ndarray:
+    """The logit of each input canary under the model ``parameters`` (of a run of ``config``):
+    the data block's logit of its features plus ``canary_feature`` times its own weight."""
+    size = config.data_parameters
+    features, _ = input_canaries(len(parameters) - size, config.dimension)
+    return (logits(config.architecture, parameters[:size], features, config.hidden_units)
+            + config.canary_feature * parameters[size:])
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
@@ -287,7 +324,7 @@ def train_dp_sgd(config: DPSGDConfig, included: np.ndarray, *, canary_type: str 
     -------
     TrainingRun
 
-    Work is ``steps × (dataset_size + dimension + canaries)``, refused above
+    Work is ``steps × (dataset_size + parameters + canaries)``, refused above
     :data:`MAX_WORK`.
 
     >>> run = train_dp_sgd(DPSGDConfig(steps=20, dataset_size=100), np.ones(4, dtype=bool),
@@ -300,10 +337,10 @@ def train_dp_sgd(config: DPSGDConfig, included: np.ndarray, *, canary_type: str 
     mask = _check_included(included)
     canary_type = check_choice(canary_type, "canary_type", CANARY_TYPES)
     rng = check_rng(rng)
-    work = config.steps * (config.dataset_size + config.dimension + len(mask))
+    work = config.steps * (config.dataset_size + config.data_parameters + len(mask))
     if work > MAX_WORK:
         raise value_error("steps", config.steps, f"at most {MAX_WORK} / (dataset_size + "
-                          f"dimension + canaries) = {MAX_WORK // (work // config.steps)}",
+                          f"parameters + canaries) = {MAX_WORK // (work // config.steps)}",
                           "fewer steps, records or canaries")
     return _Trainer(config, mask, canary_type, rng).run()
 
@@ -315,10 +352,12 @@ class _Trainer:
                  rng: np.random.Generator):
         self.config, self.rng, self.canary_type = config, rng, canary_type
         self.features, self.labels, _ = synthetic_data(config.dataset_size, config.dimension)
-        self.m, self.d = len(included), config.dimension
-        self.canary_features, self.canary_labels = input_canaries(self.m, self.d)
+        # d: the data block's size (the model's parameters a data record's gradient touches)
+        self.m, self.d = len(included), config.data_parameters
+        self.canary_features, self.canary_labels = input_canaries(self.m, config.dimension)
         self.batches = _Batches(config, included, rng)
-        self.theta = np.zeros(self.d + self.m)
+        self.theta = np.concatenate([initial_data_block(config.architecture, config.dimension,
+                                                        config.hidden_units), np.zeros(self.m)])
         # a public constant: normalising by the actual training set's size would let the
         # updates' scale reveal how many canaries are in
         self.expected_batch = config.sampling_probability * config.dataset_size
@@ -326,17 +365,20 @@ class _Trainer:
 
     def per_example(self, data: np.ndarray, canaries: np.ndarray) -> tuple[np.ndarray, ...]:
         """Per-example gradients: data rows (data block), canary rows' data block and own value."""
-        theta_data = self.theta[:self.d]
+        config, theta_data = self.config, self.theta[:self.d]
+        architecture, hidden = config.architecture, config.hidden_units
         x, y = self.features[data], self.labels[data]
-        data_rows = (_sigmoid(x @ theta_data) - y)[:, None] * x
+        residual = _sigmoid(logits(architecture, theta_data, x, hidden)) - y
+        data_rows = per_example_gradients(architecture, theta_data, x, residual, hidden)
         if self.canary_type == "gradient":
             canary_rows = np.zeros((len(canaries), self.d))
-            own = np.full(len(canaries), self.config.canary_gradient_norm)
+            own = np.full(len(canaries), config.canary_gradient_norm)
         else:
-            cx, feature = self.canary_features[canaries], self.config.canary_feature
-            logits = cx @ theta_data + feature * self.theta[self.d + canaries]
-            residual = _sigmoid(logits) - self.canary_labels[canaries]
-            canary_rows, own = residual[:, None] * cx, residual * feature
+            cx, feature = self.canary_features[canaries], config.canary_feature
+            logit = logits(architecture, theta_data, cx, hidden) + feature * self.theta[self.d + canaries]
+            residual = _sigmoid(logit) - self.canary_labels[canaries]
+            canary_rows = per_example_gradients(architecture, theta_data, cx, residual, hidden)
+            own = residual * feature
         return data_rows, canary_rows, own
 
     def aggregate(self, data: np.ndarray, canaries: np.ndarray) -> np.ndarray:
@@ -378,7 +420,8 @@ class _Trainer:
             np.maximum(maxima, released, out=maxima)
             np.minimum(minima, released, out=minima)
             by_position[step % self.batches.period] += released
-        predictions = self.features @ self.theta[:self.d] > 0
+        predictions = logits(config.architecture, self.theta[:self.d], self.features,
+                             config.hidden_units) > 0
         accuracy = float(np.mean(predictions == (self.labels > 0.5)))
         return TrainingRun(self.theta, sums, maxima, minima, by_position, self.batches.period,
                            accuracy)

@@ -37,6 +37,7 @@ from dpverify.auditing.dp_sgd import (
     CANARY_TYPES,
     DPSGDConfig,
     TrainingRun,
+    canary_logits,
     input_canaries,
     train_dp_sgd,
 )
@@ -80,9 +81,8 @@ def canary_scores(training_run: TrainingRun, *, config: DPSGDConfig,
     if score == "loss":
         if canary_type != "input":
             raise _loss_needs_inputs()
-        features, labels = input_canaries(m, d)
-        logits = features @ run.parameters[:d] + config.canary_feature * run.parameters[d:]
-        return -np.logaddexp(0.0, -(2 * labels - 1) * logits)
+        labels = input_canaries(m, d)[1]
+        return -np.logaddexp(0.0, -(2 * labels - 1) * canary_logits(config, run.parameters))
     sign = np.ones(m) if canary_type == "gradient" else 1 - 2 * input_canaries(m, d)[1]
     if score == "sum":
         return sign * run.update_sums

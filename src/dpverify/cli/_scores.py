@@ -5,6 +5,11 @@ Read by :mod:`dpverify.cli.audit`, which routes ``dpverify audit scores ...`` he
 existing ``dpverify audit MECHANISM`` and ``--sampler`` command line is unchanged.
 Files: ``.npy`` (one-dimensional), or text — ``.csv`` or one number per line
 (commas, spaces and newlines all separate numbers; ``#`` starts a comment).
+
+The files are ``--in-scores`` and ``--out-scores``. ``--in`` and ``--out`` (the
+issue's spellings) are still accepted, as hidden aliases: elsewhere in the CLI
+``--out`` is an output directory, so help and the vocabulary give the word that
+one meaning only.
 """
 
 from __future__ import annotations
@@ -25,12 +30,17 @@ _SCORE_OPTIONS = ("in_scores", "out_scores", "design", "method", "thresholds")
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The options of ``dpverify audit scores`` (a group of the ``audit`` command)."""
     group = parser.add_argument_group(
-        "canary-score audits (dpverify audit scores --in FILE --out FILE --design DESIGN)")
-    group.add_argument("--in-scores", "--in", dest="in_scores", metavar="FILE",
+        "canary-score audits (dpverify audit scores --in-scores FILE --out-scores FILE "
+        "--design DESIGN)")
+    group.add_argument("--in-scores", dest="in_scores", metavar="FILE",
                        help="scores of the canaries included in training (.npy, .csv, or one "
                             "number per line); higher = more likely included")
-    group.add_argument("--out-scores", "--out", dest="out_scores", metavar="FILE",
-                       help="scores of the canaries held out")
+    group.add_argument("--out-scores", dest="out_scores", metavar="FILE",
+                       help="scores of the canaries held out of training (a file, not an output "
+                            "directory)")
+    # the issue's short spellings, accepted but hidden: "--out" is an output directory elsewhere
+    group.add_argument("--in", dest="in_scores", metavar="FILE", help=argparse.SUPPRESS)
+    group.add_argument("--out", dest="out_scores", metavar="FILE", help=argparse.SUPPRESS)
     group.add_argument("--design", choices=("one-run", "independent-runs"),
                        help="how the scores were produced: one run with canaries each included "
                             "with probability 1/2, or one independent run per score (required)")
@@ -38,19 +48,24 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        choices=_choices.SCORE_METHODS,
                        help="the bound (auto: the design's certified default, one-run-fdp for "
                             "one run at delta > 0; gdp-model is model-based)")
-    group.add_argument("--thresholds", default="bonferroni", type=_thresholds,
-                       help="bonferroni (a fixed grid, one Bonferroni split), split (half the "
-                            "scores choose, the other half certify), or, for independent runs, "
-                            "a number (a fixed threshold)")
+    group.add_argument("--thresholds", default="auto", type=_thresholds,
+                       help="auto (independent runs: band up to 5000 scores a side, else "
+                            "bonferroni; one run: split for --method one-run when canaries x "
+                            "delta >= 0.1, else bonferroni), band (independent runs: every "
+                            "threshold, from an exact simultaneous band), bonferroni (a fixed "
+                            "grid, one Bonferroni split), split (half the scores choose, the "
+                            "other half certify), or, for independent runs, a number (a fixed "
+                            "threshold)")
 
 
 def _thresholds(text: str) -> Any:
-    if text in ("bonferroni", "split"):
+    if text in ("auto", "band", "bonferroni", "split"):
         return text
     try:
         return finite_float(text)
     except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not bonferroni, split or a number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not auto, band, bonferroni, split or a "
+                                         "number") from None
 
 
 def read_scores(path: str, option: str) -> Any:
@@ -79,8 +94,7 @@ def read_scores(path: str, option: str) -> Any:
 
 def refuse_score_options(args: argparse.Namespace) -> None:
     """Score options are for ``dpverify audit scores`` only."""
-    given = [name for name in _SCORE_OPTIONS if getattr(args, name) not in (None, "auto",
-                                                                            "bonferroni")]
+    given = [name for name in _SCORE_OPTIONS if getattr(args, name) not in (None, "auto")]
     if given:
         options = ", ".join("--" + name.replace("_", "-") for name in given)
         raise DpverifyValueError(f"{options}: only for 'dpverify audit scores'")
@@ -92,14 +106,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.sampler or args.pairs or args.x is not None or args.x_prime is not None or \
             args.model is not None:
-        raise DpverifyValueError("'dpverify audit scores' reads --in/--out score files; "
+        raise DpverifyValueError("'dpverify audit scores' reads --in-scores/--out-scores files; "
                                  "--sampler, --x, --x-prime, --pairs and --model do not apply")
     if args.in_scores is None or args.out_scores is None:
-        raise DpverifyValueError("dpverify audit scores needs --in FILE and --out FILE")
+        raise DpverifyValueError("dpverify audit scores needs --in-scores FILE and --out-scores FILE")
     if args.design is None:
         raise DpverifyValueError("--design is required: one-run or independent-runs (it decides "
                                  "which bounds are valid)")
-    report = audit_scores(read_scores(args.in_scores, "--in"), read_scores(args.out_scores, "--out"),
+    report = audit_scores(read_scores(args.in_scores, "--in-scores"),
+                          read_scores(args.out_scores, "--out-scores"),
                           design=args.design, epsilon=args.epsilon,
                           delta=0.0 if args.delta is None else args.delta, method=args.method,
                           thresholds=args.thresholds, confidence=args.confidence, seed=args.seed)

@@ -7,7 +7,7 @@ Two sources of mechanisms:
   signature ``f(data, size, rng)``, on ``--x JSON --x-prime JSON`` or on every
   pair of ``--pairs FILE.jsonl`` (a worst-pair search, family-wise valid).
 
-A third source: canary scores on disk, ``dpverify audit scores --in FILE --out FILE
+A third source: canary scores on disk, ``dpverify audit scores --in-scores FILE --out-scores FILE
 --design one-run|independent-runs`` (:mod:`dpverify.cli._scores`).
 
 Modes: the default counting audit; ``--samples auto`` (sequential, stops at
@@ -42,7 +42,7 @@ EXAMPLES = (
     "dpverify audit --sampler mypkg.svt:svt --pairs pairs.jsonl --epsilon 1 --samples auto",
     "dpverify audit --sampler mypkg.noise:gauss --x 0 --x-prime 1 --epsilon 10 --delta 1e-3 "
     "--model gaussian --sensitivity 1",
-    "dpverify audit scores --in in.npy --out out.npy --design one-run --epsilon 8 --delta 1e-5",
+    "dpverify audit scores --in-scores in.npy --out-scores out.npy --design one-run --epsilon 8 --delta 1e-5",
 )
 
 #: Audits at least this long (samples per side) show a progress bar on stderr by default
@@ -69,14 +69,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "claim. Audit a built-in example by name (its claim is the default), or your own "
         f"sampler with --sampler package.module:function, {_SIGNATURE}, on --x/--x-prime or on "
         "the pairs of --pairs FILE.jsonl (one JSON object {\"x\": ..., \"x_prime\": ...} or "
-        "[x, x'] per line), or canary scores on disk with 'dpverify audit scores --in FILE "
-        "--out FILE --design one-run|independent-runs'. Exit status 1 when a violation is "
+        "[x, x'] per line), or canary scores on disk with 'dpverify audit scores --in-scores FILE "
+        "--out-scores FILE --design one-run|independent-runs'. Exit status 1 when a violation is "
         "certified. Built-in mechanisms: "
         + ", ".join(AUDIT_EXAMPLES) + ".")
     parser.add_argument("mechanism", nargs="?", choices=(*AUDIT_EXAMPLES, scores.SCORES),
                         metavar="MECHANISM",
                         help="built-in example (see the list above); omit with --sampler; "
-                             "'scores' audits canary scores on disk (--in, --out, --design)")
+                             "'scores' audits canary scores on disk (--in-scores, --out-scores, --design)")
     parser.add_argument("--sampler", metavar="MODULE:FUNCTION",
                         help=f"your sampler, {_SIGNATURE}")
     parser.add_argument("--x", type=_json_value, metavar="JSON", dest="x",

@@ -119,7 +119,10 @@ def test_methods_invalid_for_the_design_are_refused_with_the_reason(design, meth
     ({"design": "independent-runs", "epsilon": 1.0, "claim": PureDP(1.0)}, "one way"),
     ({"design": "independent-runs", "method": "conditional-ratio", "delta": 1e-5,
       "thresholds": 0.0}, "delta"),
-    ({"design": "independent-runs", "method": "conditional-ratio"}, "bonferroni"),
+    ({"design": "independent-runs", "method": "conditional-ratio", "thresholds": "bonferroni"},
+     "bonferroni"),
+    ({"design": "independent-runs", "method": "conditional-ratio", "thresholds": "band"}, "band"),
+    ({"design": "independent-runs", "method": "conditional-ratio"}, "certifying scores"),
     ({"design": "independent-runs", "claim": "1-DP"}, "claim"),
 ])
 def test_bad_input_names_the_parameter(kwargs, match) -> None:
@@ -152,7 +155,7 @@ def test_identical_laws_certify_little_and_bounds_are_finite_floats(a, b, design
 AUDITS = 200
 
 
-@pytest.mark.parametrize("thresholds", ["bonferroni", "split", 0.5])
+@pytest.mark.parametrize("thresholds", ["band", "bonferroni", "split", 0.5])
 def test_independent_runs_gaussian_false_alarms_at_most_one_minus_confidence(thresholds) -> None:
     """200 audits of 1-GDP scores against the exact 1-GDP curve (a tight, true claim)."""
     rng = np.random.default_rng(10)
@@ -162,7 +165,17 @@ def test_independent_runs_gaussian_false_alarms_at_most_one_minus_confidence(thr
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
-@pytest.mark.parametrize("thresholds", ["bonferroni", "split", 0.5])
+def test_independent_runs_tail_weighted_band_false_alarms() -> None:
+    """δ > 0 switches the band to its tail-weighted shape: 200 audits of 1-GDP scores against
+    the exact 1-GDP curve, stated at δ = 1e-5."""
+    rng = np.random.default_rng(17)
+    alarms = sum(audit_scores(rng.normal(1, 1, 300), rng.normal(0, 1, 300),
+                              design="independent-runs", claim=_gaussian_tradeoff(1.0),
+                              delta=1e-5, seed=i).violation for i in range(AUDITS))
+    assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+@pytest.mark.parametrize("thresholds", ["band", "bonferroni", "split", 0.5])
 def test_independent_runs_randomized_response_false_alarms(thresholds) -> None:
     """Randomized response scores (all tied at 0 or 1) against its exact PureDP(ε) claim."""
     rng = np.random.default_rng(11)
@@ -185,6 +198,39 @@ def test_one_run_randomized_response_false_alarms(thresholds) -> None:
         alarms += audit_scores(scores[included], scores[~included], design="one-run",
                                epsilon=epsilon, thresholds=thresholds, seed=i).violation
     assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
+def test_one_run_randomized_response_with_delta_false_alarms(thresholds) -> None:
+    """One run, δ = 1e-4 (the small δ > 0 grid, the cell search): RR with ε = 1 is (1, δ)-DP
+    for every δ, so a bound above 1 is a false alarm. With split the bounds reach past 1 in
+    a few per cent of the audits (9 of these 200), so the test has something to catch."""
+    rng = np.random.default_rng(15)
+    alarms = 0
+    for i in range(AUDITS):
+        included = rng.random(2000) < 0.5
+        scores = _rr_scores(1.0, included, rng) + 1e-3 * rng.random(2000)
+        alarms += audit_scores(scores[included], scores[~included], design="one-run",
+                               method="one-run", epsilon=1.0, delta=1e-4, thresholds=thresholds,
+                               seed=i).violation
+    assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+def test_thresholds_auto_is_fixed_by_design_sizes_and_delta() -> None:
+    rng = np.random.default_rng(16)
+    included = rng.random(2000) < 0.5
+    scores = rng.normal(0, 1, 2000) + 2.0 * included
+    a, b = scores[included], scores[~included]
+    snj = {"design": "one-run", "method": "one-run", "seed": 0}
+    assert audit_scores(a, b, delta=1e-4, **snj).thresholds == "split"
+    assert audit_scores(a, b, delta=1e-5, **snj).thresholds == "bonferroni"
+    assert audit_scores(a, b, **snj).thresholds == "bonferroni"
+    # method="auto" keeps its own choice at δ > 0: the f-DP bound on its grid
+    auto = audit_scores(a, b, design="one-run", delta=1e-4, seed=0)
+    assert (auto.method, auto.thresholds) == ("one-run-fdp", "bonferroni")
+    assert audit_scores(a, b, design="independent-runs", delta=1e-2, seed=0).thresholds == "band"
+    big = rng.normal(0, 1, 5001)
+    assert audit_scores(big, big[:10], design="independent-runs").thresholds == "bonferroni"
 
 
 @pytest.mark.slow

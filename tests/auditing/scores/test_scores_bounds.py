@@ -14,7 +14,11 @@ from scipy import stats
 from dpverify.auditing.estimators import clopper_pearson_upper
 from dpverify.auditing.scores._independent import rank_grid
 from dpverify.auditing.scores._one_run import (
+    IMPROVEMENT,
+    _accuracy_lower,
     _delta_bound,
+    _delta_search,
+    _grid_pairs,
     _logit_down,
     guess_grid,
     one_run_pvalue_upper,
@@ -67,6 +71,56 @@ def test_delta_envelope_is_below_the_level_on_the_whole_interval() -> None:
     for epsilon in np.linspace(0.0, bound, 400):
         q = _q(float(epsilon))
         assert one_run_pvalue_upper(canaries, guesses, correct, delta, q, q) <= level
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(50, 20_000), st.floats(0.55, 1.0), st.floats(0.3, 1.0),
+       st.sampled_from([1e-6, 1e-5, 1e-3]), st.sampled_from([1e-4, 1e-2, 0.05]))
+def test_cell_search_certifies_every_epsilon_below_it(canaries, guessed, accuracy, delta,
+                                                      level) -> None:
+    """The δ > 0 cell search: the p-value is ≤ level at every ε of a fine grid of [0, ε_lb]."""
+    guesses = max(1, int(guessed * canaries))
+    correct = int(round(accuracy * guesses))
+    lower = stats.beta.ppf(level, correct, guesses - correct + 1) if correct else 0.0
+    ceiling = _logit_down(float(lower * (1 - 1e-9)))
+    bound = _delta_bound(canaries, guesses, correct, delta, level, min(ceiling, 50.0))
+    assert 0.0 <= bound <= min(ceiling, 50.0)
+    if bound == 0.0:  # the trivial bound claims nothing
+        return
+    for epsilon in np.linspace(0.0, bound, 60):
+        q = _q(float(epsilon))
+        assert one_run_pvalue_upper(canaries, guesses, correct, delta, q, q) <= level
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pruned_delta_search_finds_the_best_candidate(seed) -> None:
+    """The pruned search (δ = 0 order, a p-value check just above the best) against every
+    candidate searched: within the search's resolution and the pruning's margin."""
+    rng = np.random.default_rng(seed)
+    canaries = 20_000
+    plus, minus = _grid_pairs(canaries)  # the δ = 0 (ratio 2) grid: pruning has most to skip
+    guesses = plus + minus
+    correct = np.minimum(guesses, np.round(guesses * rng.uniform(0.6, 0.99, guesses.size)))
+    correct = correct.astype(np.int64)
+    level = 0.05 / guesses.size
+    accuracy_lower = _accuracy_lower(correct, guesses, level)
+    _, found = _delta_search(canaries, guesses, correct, accuracy_lower, 1e-5, level)
+    ceilings = [_logit_down(float(a)) for a in accuracy_lower]
+    every = max(_delta_bound(canaries, int(g), int(c), 1e-5, level, min(t, 50.0))
+                for g, c, t in zip(guesses, correct, ceilings))
+    assert every > 0.0 and found >= every - IMPROVEMENT - every / 4096 - 1e-12
+
+
+def test_candidates_are_one_tail_or_both_equally_fixed_by_size_and_delta() -> None:
+    """(k, 0), (0, k), (k, k): k ×2 at δ = 0, ×4 at δ > 0, and (m/2, m/2); the same for every δ > 0."""
+    plus, minus = _grid_pairs(1000, 1e-5)
+    pairs = set(zip(plus.tolist(), minus.tolist()))
+    assert len(pairs) == plus.size == 18 and (500, 500) in pairs
+    assert {(1, 0), (0, 1), (1000, 0), (0, 1000), (256, 256)} <= pairs and (512, 512) not in pairs
+    assert all(k == 0 or j == 0 or k == j for k, j in pairs)
+    assert _grid_pairs(1000, 1e-3)[0].tolist() == plus.tolist()
+    plus, minus = _grid_pairs(1000)
+    assert plus.size == 32 and {(512, 0), (256, 256), (500, 500)} <= set(zip(plus.tolist(), minus.tolist()))
 
 
 def test_grids_depend_on_the_size_only() -> None:

@@ -7,7 +7,8 @@
 * :class:`~dpverify.auditing.scores.report.ScoreAuditReport` — the result.
 
 Modules: ``audit`` (the entry point and the design/method rules), ``independent``
-(Clopper–Pearson over thresholds, the conditional ratio test), ``one_run``
+(Clopper–Pearson over thresholds, the conditional ratio test), ``band`` (every
+threshold at once by an exact simultaneous band), ``one_run``
 (Steinke, Nasr & Jagielski 2023, both tails), ``claims`` (any claim as a
 trade-off curve), ``report``, ``training``. Proofs: ``docs/proofs/auditing.md`` §14–15.
 """

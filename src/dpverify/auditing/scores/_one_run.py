@@ -12,17 +12,19 @@ Algorithm 2) give
 .. math:: P[V \\ge v] \\le β + 2mδ\\,\\max_{1 \\le i \\le v}\\frac{P[v - i \\le B < v]}{i},
           \\qquad β = P[B \\ge v],\\ B \\sim \\mathrm{Bin}(r, \\tfrac{e^ε}{1 + e^ε}).
 
-A fixed grid of ``(k+, k−)`` (:func:`guess_grid`, fixed by m alone) is audited
-with one Bonferroni split. At δ = 0 the bound is closed-form:
+A fixed set of ``(k+, k−)`` (:func:`_grid_pairs`: one tail, or both equally, k
+on a geometric grid; fixed by m and δ alone) is audited with one Bonferroni
+split. At δ = 0 the bound is closed-form:
 ``ε_lb = logit(q_low)`` with ``q_low`` the Clopper–Pearson lower bound on the
 guesses' accuracy (``β ≤ level`` exactly when ``q_ε ≤ q_low``). For δ > 0 the
 p-value need not be monotone in ε, so the reported ε is the end of an interval
-``[0, ε_lb]`` on which a **monotone upper envelope** of it stays below the level
-(``docs/proofs/auditing.md`` §15).
+``[0, ε_lb]`` covered by cells of ε on each of which an **upper bound** of the
+p-value stays below the level (``docs/proofs/auditing.md`` §15).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -35,16 +37,26 @@ from dpverify._numeric import round_down, working_precision
 from dpverify.auditing.estimators import BETA_SLACK
 
 __all__ = ["guess_grid", "OneRunBound", "one_run_bound", "one_run_split_bound",
-           "one_run_pvalue_upper"]
+           "one_run_pvalue_upper", "SPLIT_FROM_CANARIES_TIMES_DELTA"]
 
 #: Growth of the grids of ``k+`` and ``k−``.
 GUESS_RATIO = 2.0
-#: Most (k+, k−) candidates evaluated exactly at δ > 0 (all of them count in the Bonferroni split).
-DELTA_CANDIDATES = 6
-#: ε points of the coarse grid every candidate gets at δ > 0 (the best are refined to 256).
-SCREEN_POINTS = 16
+#: Growth of the one grid of k of the δ > 0 candidates ``(k, 0)``, ``(0, k)``, ``(k, k)``.
+DELTA_GUESS_RATIO = 4.0
+#: ``thresholds="auto"`` splits the canaries of one run when ``m·δ`` is at least this
+#: (``benchmarks/auditing.py --only scores``: split is then the tighter on Gaussian and
+#: randomized-response canaries alike; below it, the two trade places).
+SPLIT_FROM_CANARIES_TIMES_DELTA = 0.1
+#: Equal ε cells of the first pass over ``[0, δ = 0 bound]`` at δ > 0.
+FIRST_CELLS = 16
+#: Halvings of the first failing cell at δ > 0 (resolution: the δ = 0 bound / 4096).
+HALVINGS = 8
+#: Least gain in ε for which another candidate is searched at δ > 0 (a ranking choice only).
+IMPROVEMENT = 1e-3
 #: Relative widening of scipy's binomial tails (their error is a few ulps).
 _TAIL_SLACK = 1e-9
+#: Relative widening of ``expit``'s accuracies (its error is an ulp or two).
+_ACCURACY_SLACK = 1e-14
 
 
 def guess_grid(canaries: int, ratio: float = GUESS_RATIO) -> np.ndarray:
@@ -102,62 +114,100 @@ def one_run_pvalue_upper(canaries: int, guesses: int, correct: int, delta: float
     numerator is at most its value at ``b`` and ``i ≥ a``. Tails are widened by a
     relative 1e-9.
     """
-    beta = float(_tail(correct, guesses, accuracy_high)) * (1 + _TAIL_SLACK)
+    bound = _pvalue_upper(canaries, guesses, correct, delta, np.array([accuracy_low]),
+                          np.array([accuracy_high]))
+    return min(1.0, float(bound[0]))
+
+
+def _pvalue_upper(canaries: int, guesses: int, correct: int, delta: float,
+                  accuracy_low: np.ndarray, accuracy_high: np.ndarray) -> np.ndarray:
+    """:func:`one_run_pvalue_upper` for many accuracy intervals at once (not capped at 1)."""
+    beta = _tail(correct, guesses, accuracy_high) * (1 + _TAIL_SLACK)
     if delta == 0.0 or correct == 0:
-        return min(1.0, beta)
+        return beta
     # max over i in [1, v] of (P_high[B >= v - i] - P_low[B >= v]) / i, bounded blockwise: on a
     # block [a, b] of i the numerator is at most its value at b (it increases with i) and i >= a
     starts = _blocks(correct)
     ends = np.append(starts[1:] - 1, correct)
-    upper = _tail(correct - ends, guesses, accuracy_high) * (1 + _TAIL_SLACK)
-    lower = float(_tail(correct, guesses, accuracy_low)) * (1 - _TAIL_SLACK)
-    spread = float(np.max(np.maximum(upper - lower, 0.0) / starts))
-    return min(1.0, beta + 2 * canaries * delta * spread * (1 + _TAIL_SLACK))
+    upper = _tail((correct - ends)[None, :], guesses, accuracy_high[:, None]) * (1 + _TAIL_SLACK)
+    lower = _tail(correct, guesses, accuracy_low)[:, None] * (1 - _TAIL_SLACK)
+    spread = np.max(np.maximum(upper - lower, 0.0) / starts[None, :], axis=1)
+    return beta + 2 * canaries * delta * spread * (1 + _TAIL_SLACK)
 
 
+@functools.lru_cache(maxsize=64)
 def _blocks(correct: int) -> np.ndarray:
-    """Starts of blocks covering ``[1, correct]``: every i up to 64, then growing by 2 %."""
+    """Starts of blocks covering ``[1, correct]``: every i up to 64, then growing by 2 %
+    (cached, read-only)."""
     small = np.arange(1, min(correct, 64) + 1)
     if correct <= 64:
+        small.flags.writeable = False
         return small
     steps = math.ceil(math.log(correct / 64) / math.log(1.02)) + 1
     large = np.unique(np.floor(64 * 1.02 ** np.arange(steps)).astype(np.int64))
-    return np.unique(np.concatenate([small, large[(large > 64) & (large <= correct)]]))
+    starts = np.unique(np.concatenate([small, large[(large > 64) & (large <= correct)]]))
+    starts.flags.writeable = False
+    return starts
+
+
+def _accuracies(low_epsilons: np.ndarray, high_epsilons: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``e^ε/(1 + e^ε)`` at the ends of ε intervals, widened outwards past ``expit``'s float error."""
+    low = special.expit(low_epsilons) * (1 - _ACCURACY_SLACK)
+    high = np.minimum(1.0, special.expit(high_epsilons) * (1 + _ACCURACY_SLACK))
+    return low, high
 
 
 def _delta_bound(canaries: int, guesses: int, correct: int, delta: float, level: float,
-                 ceiling: float, points: int = 256) -> float:
-    """Largest ε of a grid of ``[0, ceiling]`` below which the monotone envelope stays ≤ ``level``.
+                 ceiling: float) -> float:
+    """An ε ≤ ``ceiling`` such that the p-value is ≤ ``level`` at every ε' in ``[0, ε]``.
 
-    On ``[e_k, e_{k+1}]`` the envelope is at most ``β(e_{k+1}) + 2mδ max_{l ≤ k} A_l``
-    with ``A_l`` the blockwise bound of :func:`one_run_pvalue_upper` between the
-    accuracies at ``e_l`` and ``e_{l+1}`` (``docs/proofs/auditing.md`` §15);
-    vectorised over the grid.
+    ``[0, ceiling]`` is cut into :data:`FIRST_CELLS` equal cells, each checked by
+    :func:`one_run_pvalue_upper` over its accuracy interval (vectorised); the
+    passing cells before the first failing one are certified, and the failing cell
+    is then halved :data:`HALVINGS` times (keep the left half when it passes and
+    move on, else shrink to it). Every certified ε lies in a checked cell that
+    passed (``docs/proofs/auditing.md`` §15).
     """
     if not ceiling > 0.0:
         return 0.0
     ceiling = min(ceiling, 50.0)
-    epsilons = np.linspace(0.0, ceiling, points + 1)
-    accuracies = 1.0 / (1.0 + np.exp(-epsilons))
-    low, high = accuracies[:-1, None], accuracies[1:, None]
-    beta = _tail(correct, guesses, high[:, 0]) * (1 + _TAIL_SLACK)
-    starts = _blocks(correct)
-    ends = np.append(starts[1:] - 1, correct)
-    upper = _tail((correct - ends)[None, :], guesses, high) * (1 + _TAIL_SLACK)
-    lower = _tail(correct, guesses, low) * (1 - _TAIL_SLACK)
-    spread = np.max(np.maximum(upper - lower, 0.0) / starts[None, :], axis=1)
-    envelope = beta + 2 * canaries * delta * np.maximum.accumulate(spread) * (1 + _TAIL_SLACK)
-    failing = np.flatnonzero(envelope > level)
-    reached = points if failing.size == 0 else int(failing[0])
-    return float(epsilons[reached])
+    edges = np.linspace(0.0, ceiling, FIRST_CELLS + 1)
+    low, high = _accuracies(edges[:-1], edges[1:])
+    failing = np.flatnonzero(_pvalue_upper(canaries, guesses, correct, delta, low, high) > level)
+    if failing.size == 0:
+        return float(edges[-1])
+    reached, end = float(edges[failing[0]]), float(edges[failing[0] + 1])
+    for _ in range(HALVINGS):
+        middle = (reached + end) / 2
+        low, high = _accuracies(np.array([reached]), np.array([middle]))
+        if _pvalue_upper(canaries, guesses, correct, delta, low, high)[0] <= level:
+            reached = middle
+        else:
+            end = middle
+    return reached
 
 
-def _grid_pairs(canaries: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every ``(k+, k−)`` of :func:`guess_grid` with ``0 < k+ + k− ≤ canaries``."""
-    grid = guess_grid(canaries)
-    plus, minus = np.meshgrid(grid, grid, indexing="ij")
-    keep = (plus + minus <= canaries) & (plus + minus > 0)
-    return plus[keep], minus[keep]
+def _grid_pairs(canaries: int, delta: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(k+, k−)`` candidates, fixed by ``canaries`` and ``delta`` alone (never by the scores).
+
+    One tail or both tails equally: ``(k, 0)``, ``(0, k)`` and ``(k, k)`` for ``k`` in
+    :func:`guess_grid`, at ratio :data:`GUESS_RATIO` (δ = 0) or
+    :data:`DELTA_GUESS_RATIO` (δ > 0), and ``(⌊m/2⌋, ⌊m/2⌋)`` (every canary, or all
+    but one, guessed: the best rule when the scores take two values) — a few dozen candidates, where every pair of
+    the grid would be a few hundred. Fewer candidates mean a larger level each; at
+    δ > 0 the δ term puts a floor ``≈ 2mδ/v`` under the p-value, and a level divided
+    by many candidates sinks below it (``docs/proofs/auditing.md`` §15).
+
+    >>> [len(pairs) for pairs in _grid_pairs(1000)], [len(pairs) for pairs in _grid_pairs(1000, 1e-5)]
+    ([32, 32], [18, 18])
+    """
+    grid = guess_grid(canaries, DELTA_GUESS_RATIO if delta > 0.0 else GUESS_RATIO)
+    grid = grid[grid > 0]
+    both = np.union1d(grid[2 * grid <= canaries], [canaries // 2])  # k = m/2: guess (nearly) all
+    both = both[both > 0]
+    plus = np.concatenate([grid, np.zeros_like(grid), both])
+    minus = np.concatenate([np.zeros_like(grid), grid, both])
+    return plus, minus
 
 
 def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
@@ -165,7 +215,7 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
                   pairs: tuple[np.ndarray, np.ndarray] | None = None) -> OneRunBound:
     """The best ε lower bound over ``pairs`` of ``(k+, k−)`` (default: the grid), Bonferroni over them."""
     canaries = in_scores.size + out_scores.size
-    plus, minus = _grid_pairs(canaries) if pairs is None else pairs
+    plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
     scores = np.concatenate([in_scores, out_scores])
     included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
                                np.zeros(out_scores.size, dtype=np.int64)])
@@ -223,24 +273,30 @@ def one_run_split_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta:
 
 def _delta_search(canaries: int, guesses: np.ndarray, correct: np.ndarray,
                   accuracy_lower: np.ndarray, delta: float, level: float) -> tuple[int, float]:
-    """δ > 0: every hopeful candidate on a coarse ε grid (a valid bound itself), the best refined."""
-    ceilings = np.array([_logit_down(float(a)) for a in accuracy_lower])
+    """δ > 0: candidates in decreasing order of their δ = 0 bound (which caps the δ > 0 one).
+
+    A candidate is searched (:func:`_delta_bound`) only if its δ = 0 bound exceeds
+    the best so far and its p-value at :data:`IMPROVEMENT` above the best so far is
+    ≤ ``level`` (else its certified interval cannot reach that far). Which candidates are searched is a
+    ranking only: every candidate counts in the Bonferroni split.
+    """
+    with np.errstate(divide="ignore"):
+        ceilings = np.minimum(np.maximum(special.logit(accuracy_lower), 0.0), 50.0)
     hopeful = np.flatnonzero(ceilings > 0)
     if hopeful.size == 0:
         return int(np.argmax(accuracy_lower)), 0.0
     hopeful = hopeful[np.argsort(-ceilings[hopeful], kind="stable")]
-    coarse = np.zeros(hopeful.size)
-    for slot, index in enumerate(hopeful):
-        if ceilings[index] <= coarse.max():  # its δ = 0 bound caps it: no better one below
+    index, epsilon = int(hopeful[0]), 0.0
+    for candidate in hopeful.tolist():
+        if ceilings[candidate] <= epsilon:
             break
-        coarse[slot] = _delta_bound(canaries, int(guesses[index]), int(correct[index]), delta,
-                                    level, float(ceilings[index]), points=SCREEN_POINTS)
-    best = int(np.argmax(coarse))
-    index, epsilon = int(hopeful[best]), float(coarse[best])
-    for slot in np.argsort(-coarse, kind="stable")[:DELTA_CANDIDATES]:
-        candidate = int(hopeful[slot])
-        value = _delta_bound(canaries, int(guesses[candidate]), int(correct[candidate]), delta,
-                             level, float(ceilings[candidate]))
+        guesses_here, correct_here = int(guesses[candidate]), int(correct[candidate])
+        # worth a search only if it passes a little above the best so far
+        accuracy = np.array([special.expit(epsilon + IMPROVEMENT)])
+        if _pvalue_upper(canaries, guesses_here, correct_here, delta, accuracy, accuracy)[0] > level:
+            continue
+        value = _delta_bound(canaries, guesses_here, correct_here, delta, level,
+                             float(ceilings[candidate]))
         if value > epsilon:
             index, epsilon = candidate, value
     return index, epsilon

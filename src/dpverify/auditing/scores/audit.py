@@ -36,6 +36,7 @@ from dpverify._validation import (
     check_seed,
     value_error,
 )
+from dpverify.auditing.scores._band import BAND_MAX_SCORES, band_bounds
 from dpverify.auditing.scores._claims import ScoreClaim, read_claim
 from dpverify.auditing.scores._fdp_one_run import fdp_one_run_bound, fdp_one_run_split_bound
 from dpverify.auditing.scores._gdp import GDP_MODE, gdp_epsilon_lower, gdp_mu_lower
@@ -49,7 +50,11 @@ from dpverify.auditing.scores._independent import (
     split_threshold,
     threshold_bounds,
 )
-from dpverify.auditing.scores._one_run import one_run_bound, one_run_split_bound
+from dpverify.auditing.scores._one_run import (
+    SPLIT_FROM_CANARIES_TIMES_DELTA,
+    one_run_bound,
+    one_run_split_bound,
+)
 from dpverify.auditing.scores.report import ScoreAuditReport
 from dpverify.errors import DpverifyValueError, UnsupportedError
 
@@ -60,8 +65,11 @@ DESIGNS = ("independent-runs", "one-run")
 #: Bound methods (``"auto"`` picks the design's certified default).
 SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run", "one-run-fdp",
                  "gdp-model")
-#: How ``"independent-runs"`` chooses thresholds (or a number: a fixed threshold).
-THRESHOLD_STRATEGIES = ("bonferroni", "split")
+#: How thresholds are chosen (or a number: a fixed threshold, independent runs); ``"auto"``:
+#: independent runs ``"band"`` up to :data:`BAND_MAX_SCORES` scores a side, else ``"bonferroni"``;
+#: one run ``"split"`` for ``method="one-run"`` at ``m·δ ≥`` :data:`SPLIT_FROM_CANARIES_TIMES_DELTA`,
+#: else ``"bonferroni"`` (so ``method="auto"`` keeps its choice of ``"one-run-fdp"`` at δ > 0).
+THRESHOLD_STRATEGIES = ("auto", "band", "bonferroni", "split")
 #: Most scores per side (memory and time stay bounded: 10^7 is about a second).
 MAX_CANARIES = 10_000_000
 
@@ -125,15 +133,33 @@ def _method(method: str, design: str, delta: float, thresholds: str | float) -> 
         if delta != 0.0:
             raise UnsupportedError(f"method='conditional-ratio' bounds p/p' (pure epsilon-DP); "
                                    f"delta={delta!r} must be 0 for it")
-        if thresholds == "bonferroni":
+        if thresholds in ("bonferroni", "band"):
             raise UnsupportedError("method='conditional-ratio' needs a threshold fixed before the "
-                                   "counts (thresholds='split' or a number), not 'bonferroni'")
+                                   f"counts (thresholds='split' or a number), not {thresholds!r}")
     return method
+
+
+def _auto_thresholds(thresholds: str | float, design: str, method: str, delta: float,
+                     sizes: tuple[int, int]) -> str | float:
+    """``"auto"``: independent runs, the band where it is cheap (the split for the ratio test,
+    which needs one threshold); one run with ``method="one-run"``, the split where the δ
+    term's floor makes a Bonferroni split costly; otherwise the grid (with ``method="auto"``
+    at δ > 0 that is the f-DP bound's grid, as ``_method`` chooses). Fixed by the design,
+    method, sizes and δ only."""
+    if thresholds != "auto":
+        return thresholds
+    if method == "conditional-ratio":
+        return "split"
+    if design == "independent-runs":
+        return "band" if max(sizes) <= BAND_MAX_SCORES else "bonferroni"
+    if method == "one-run" and sum(sizes) * delta >= SPLIT_FROM_CANARIES_TIMES_DELTA:
+        return "split"
+    return "bonferroni"
 
 
 def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float | None = None,
                  delta: float = 0.0, claim: Any = None, method: str = "auto",
-                 thresholds: Any = "bonferroni", confidence: float = 0.95,
+                 thresholds: Any = "auto", confidence: float = 0.95,
                  seed: Any = None) -> ScoreAuditReport:
     """Certify a lower bound on ε from canary scores, and test a claim against it.
 
@@ -169,13 +195,22 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         **model-based**, valid only if the run's trade-off curve is Gaussian;
         labelled so in ``report.mode``; independent runs, δ > 0).
     thresholds
-        Independent runs: ``"bonferroni"`` (a fixed grid of ranks, one
-        Bonferroni split), ``"split"`` (half the scores choose one threshold), or a
-        number (guess *in* when score ≥ it, fixed in advance). One run:
+        Independent runs: ``"band"`` (every threshold at once, from an exact
+        simultaneous Clopper–Pearson band on each side's rates), ``"bonferroni"``
+        (a fixed grid of ranks, one Bonferroni split), ``"split"`` (half the
+        scores choose one threshold), or a number (guess *in* when score ≥ it,
+        fixed in advance). One run:
         ``"bonferroni"`` (a fixed grid of ``(k+, k−)``, one Bonferroni split) or
         ``"split"`` (half of the canaries choose ``(k+, k−)``, the other half
-        certify it at the whole level — often tighter at δ > 0, where the
-        Bonferroni split costs most).
+        certify it at the whole level — tighter at δ > 0 once ``m·δ`` is not
+        small, where the δ term's floor makes the Bonferroni split cost most).
+        ``"auto"`` (default): independent runs ``"band"`` up to 5000 scores a side
+        (its level is computed once per size), else ``"bonferroni"`` (``"split"``
+        for ``method="conditional-ratio"``); one run with ``method="one-run"``,
+        ``"split"`` when ``m·δ ≥ 0.1`` (m = all canaries), else ``"bonferroni"``
+        (so ``method="auto"`` at δ > 0 keeps ``"one-run-fdp"`` on its grid) —
+        fixed by the design, the method, the sizes and δ, never by the scores; the
+        report's ``thresholds`` says which ran.
     confidence
         Probability in [0.5, 1) that the whole audit's bound holds.
     seed
@@ -222,6 +257,8 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     read = _claim(epsilon, delta, claim)
     if read is not None and read.pair is not None and epsilon is None:
         delta = read.pair[1]  # an (ε, δ) claim is audited at its own δ
+    thresholds = _auto_thresholds(thresholds, design, method, delta,
+                                  (in_scores.size, out_scores.size))
     auto = method == "auto"
     method = _method(method, design, delta, thresholds)
     failure = 1.0 - confidence
@@ -312,6 +349,9 @@ def _independent(in_scores, out_scores, read, delta, thresholds, failure, rng, s
     if thresholds == "bonferroni":
         label = "bonferroni"
         bounds = grid_bounds(in_scores, out_scores, failure_probability=failure)
+    elif thresholds == "band":
+        label = "band"
+        bounds = band_bounds(in_scores, out_scores, failure_probability=failure, delta=delta)
     else:
         label, threshold, certify_in, certify_out = _fixed_threshold(
             in_scores, out_scores, delta, failure, thresholds, rng)

@@ -106,7 +106,7 @@ class ScoreAuditReport:
         True when the audit certified that ``claim`` is false (``None`` without a claim).
     design, method, thresholds
         ``"independent-runs"`` or ``"one-run"``; the bound used; how thresholds
-        were chosen (``"bonferroni"``, ``"split"``, ``"fixed"``).
+        were chosen (``"band"``, ``"bonferroni"``, ``"split"``, ``"fixed"``; never ``"auto"``).
     threshold, lower_threshold
         The best rule's threshold (guess *in* when score ≥ ``threshold``); in one
         run also the score at or below which it guessed *out* (``-inf``: none).
