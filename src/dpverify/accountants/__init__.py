@@ -88,6 +88,7 @@ if TYPE_CHECKING:  # the static view of the lazy re-exports below
     )
     from dpverify.accountants.rdp import (
         DEFAULT_ORDERS,
+        bounded_range_rdp,
         compose_rdp,
         gaussian_rdp,
         laplace_rdp,
@@ -144,7 +145,7 @@ _EXPORTS = {
                      "tradeoff_curve", "true_positive_rate",
                      "without_replacement_gaussian_pld", "without_replacement_pld"),
                     "dpverify.accountants.pld"),
-    **dict.fromkeys(("DEFAULT_ORDERS", "compose_rdp", "gaussian_rdp", "laplace_rdp",
+    **dict.fromkeys(("DEFAULT_ORDERS", "bounded_range_rdp", "compose_rdp", "gaussian_rdp", "laplace_rdp",
                      "poisson_subsampled_laplace_rdp", "poisson_subsampled_pair_rdp",
                      "poisson_subsampled_rdp", "pure_dp_rdp", "randomized_response_rdp",
                      "rdp_to_dp", "rdp_to_dp_delta", "repeat_and_select_rdp", "scale_rdp",
@@ -203,6 +204,7 @@ __all__ = [
     "without_replacement_rdp",
     "without_replacement_gaussian_rdp",
     "repeat_and_select_rdp",
+    "bounded_range_rdp",
     "compose_rdp",
     "scale_rdp",
     "rdp_to_dp",
