@@ -12,6 +12,7 @@ Public modules:
 * ``subsampling_pairs`` — Poisson subsampling of a finite dominating pair, exact at
   every order;
 * ``repeat_select`` — repeat-and-select (Papernot & Steinke 2022);
+* ``truncated_poisson`` — the Gaussian on a Poisson sample capped at B records;
 * ``bounded_range`` — the exact curve of ε-bounded-range mechanisms (the exponential
   mechanism; Cesar & Rogers 2021's two-point worst case, maximised in closed form).
 
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # the static view of the lazy re-exports below
         without_replacement_rdp,
     )
     from dpverify.accountants.rdp.subsampling_pairs import poisson_subsampled_pair_rdp
+    from dpverify.accountants.rdp.truncated_poisson import truncated_poisson_gaussian_rdp
 
 #: Where each re-exported name lives, imported on first use (a curve's conversion loads no subsampling modules).
 _EXPORTS = {
@@ -61,6 +63,7 @@ _EXPORTS = {
                      "without_replacement_gaussian_rdp", "without_replacement_rdp"),
                     "dpverify.accountants.rdp.subsampling"),
     "poisson_subsampled_pair_rdp": "dpverify.accountants.rdp.subsampling_pairs",
+    "truncated_poisson_gaussian_rdp": "dpverify.accountants.rdp.truncated_poisson",
 }
 
 __all__ = [
@@ -82,6 +85,7 @@ __all__ = [
     "repeat_and_select_rdp",
     "bounded_range_rdp",
     "bounded_range_kl",
+    "truncated_poisson_gaussian_rdp",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS, submodules=True)
