@@ -82,7 +82,7 @@ def truncated_poisson_gaussian_pld(
 
     >>> pld = truncated_poisson_gaussian_pld(1.0, 0.01, max_sample_size=120, population_size=10_000)
     >>> round(pld.self_compose(100).epsilon_for_delta(1e-5), 2)
-    3.6
+    3.59
     """
     sigma = check_positive(sigma, "sigma")
     q = check_probability(sampling_probability, "sampling_probability", open_low=True)
