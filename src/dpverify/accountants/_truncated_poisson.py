@@ -48,13 +48,58 @@ class TruncationWeights:
     truncated_rate: float
 
 
-def _binomial_upper_tail(trials: int, probability: mpmath.mpf, at_least: int) -> mpmath.mpf:
-    """``P(Binomial(trials, probability) >= at_least)`` (regularised incomplete beta, mpmath)."""
+#: Largest number of terms summed for a binomial lower tail (beyond: a Chernoff bound).
+_MAX_TAIL_TERMS = 5000
+
+
+def _upper_tail_bounds(trials: int, probability: mpmath.mpf, at_least: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Lower and upper bounds (mpmath) on ``P(Binomial(trials, probability) >= at_least)``.
+
+    The smaller tail is computed: the upper one by the regularised incomplete beta function
+    (its series converges fast there), the lower one as a sum of at most ``_MAX_TAIL_TERMS``
+    terms; beyond that, the lower tail is bounded by Chernoff and the upper tail by 1.
+    """
     if at_least <= 0:
-        return mpmath.mpf(1)
+        return mpmath.mpf(1), mpmath.mpf(1)
     if at_least > trials:
-        return mpmath.mpf(0)
-    return mpmath.betainc(at_least, trials - at_least + 1, 0, probability, regularized=True)
+        return mpmath.mpf(0), mpmath.mpf(0)
+    if at_least - 1 >= trials * probability:
+        value = mpmath.betainc(at_least, trials - at_least + 1, 0, probability, regularized=True)
+        return value, value
+    if at_least <= _MAX_TAIL_TERMS:
+        log_q, log_p = mpmath.log(probability), mpmath.log1p(-probability)
+        base = mpmath.loggamma(trials + 1)
+        lower = mpmath.fsum(
+            mpmath.exp(
+                base - mpmath.loggamma(j + 1) - mpmath.loggamma(trials - j + 1) + j * log_q + (trials - j) * log_p
+            )
+            for j in range(at_least)
+        )
+        return 1 - lower, 1 - lower
+    return 1 - _lower_tail_chernoff(trials, probability, at_least - 1), mpmath.mpf(1)
+
+
+def _lower_tail_chernoff(trials: int, probability: mpmath.mpf, at_most: int) -> mpmath.mpf:
+    """Chernoff bound ``P(Bin(trials, probability) <= at_most) <= e^{−trials·KL(at_most/trials ‖ probability)}``
+    (for ``at_most < trials·probability``; 1 otherwise)."""
+    a = mpmath.mpf(at_most) / trials
+    if a >= probability:
+        return mpmath.mpf(1)
+    kl = (a * mpmath.log(a / probability) if a > 0 else 0) + (1 - a) * mpmath.log((1 - a) / (1 - probability))
+    return min(mpmath.mpf(1), mpmath.exp(-trials * kl))
+
+
+def _branch_bounds(size: int, q: mpmath.mpf, cap: int) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    """(lower bound on T, upper bound on T, upper bound on p̄) for datasets of ``size`` records (x included).
+
+    ``p̄ = E[qB/(K + 1) | K >= B] <= qB/(B + 1)`` caps the rate.
+    """
+    low, high = _upper_tail_bounds(size - 1, q, cap)  # T
+    swapped = cap * _upper_tail_bounds(size, q, cap + 1)[1] / size
+    rate = q * cap / (cap + 1)
+    if low > 0:
+        rate = min(rate, swapped / low)
+    return low, high, rate
 
 
 def truncation_weights(sampling_probability: float, max_sample_size: int, population_size: int) -> TruncationWeights:
@@ -63,19 +108,14 @@ def truncation_weights(sampling_probability: float, max_sample_size: int, popula
     Removing a record pairs datasets of ``n − 1`` and ``n`` records (N = n), adding one
     pairs ``n`` and ``n + 1`` (N = n + 1); the weights bound both: ``1 − T`` and ``T``
     by their maxima over the two N, ``p̄`` by its maximum. Arguments are validated by
-    the caller.
+    the caller. Binomial tails: see :func:`_upper_tail_bounds`.
     """
     with working_precision():
         q = mpmath.mpf(sampling_probability)
-        truncation, rate = [], []
-        for size in (population_size, population_size + 1):
-            tail = _binomial_upper_tail(size - 1, q, max_sample_size)  # T
-            swapped = max_sample_size * _binomial_upper_tail(size, q, max_sample_size + 1) / size
-            truncation.append(tail)
-            rate.append(swapped / tail if tail > 0 else mpmath.mpf(0))
+        bounds = [_branch_bounds(size, q, max_sample_size) for size in (population_size, population_size + 1)]
         slack = mpmath.mpf(_BETA_SLACK)
         return TruncationWeights(
-            untruncated_weight=round_up(min(1, (1 - min(truncation)) * (1 + slack) + slack)),
-            truncated_weight=round_up(min(1, max(truncation) * (1 + slack))),
-            truncated_rate=round_up(min(1, max(rate) * (1 + 4 * slack))),
+            untruncated_weight=round_up(min(1, (1 - min(b[0] for b in bounds)) * (1 + slack) + slack)),
+            truncated_weight=round_up(min(1, max(b[1] for b in bounds) * (1 + slack))),
+            truncated_rate=round_up(min(1, max(b[2] for b in bounds) * (1 + 4 * slack))),
         )

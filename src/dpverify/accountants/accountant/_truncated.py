@@ -16,10 +16,13 @@ from dpverify.accountants.events import TruncatedPoissonSampledEvent
 from dpverify.accountants.pld.truncated_poisson import truncated_poisson_gaussian_pld
 from dpverify.accountants.rdp.truncated_poisson import truncated_poisson_gaussian_rdp
 
-__all__: list[str] = []   # translators only: importing this module registers them
+__all__: list[str] = []  # translators only: importing this module registers them
 
-refuses(TruncatedPoissonSampledEvent, "zcdp", "amplification by subsampling is not accounted in "
-                                              "zCDP; use method='rdp' or method='pld'")
+refuses(
+    TruncatedPoissonSampledEvent,
+    "zcdp",
+    "amplification by subsampling is not accounted in zCDP; use method='rdp' or method='pld'",
+)
 
 
 def _gaussian(event: TruncatedPoissonSampledEvent, request: Request) -> tuple[float, float]:
@@ -27,22 +30,42 @@ def _gaussian(event: TruncatedPoissonSampledEvent, request: Request) -> tuple[fl
     if noise is None:
         raise unsupported(event, request.method, "truncated Poisson sampling of a Gaussian only")
     if request.neighbouring != "add-remove":
-        raise unsupported(event, request.method, "truncated Poisson sampling is accounted under "
-                                                 "add-remove only (neighbouring='add-remove')")
+        raise unsupported(
+            event,
+            request.method,
+            "truncated Poisson sampling is accounted under add-remove only (neighbouring='add-remove')",
+        )
     return noise
 
 
 @translates(TruncatedPoissonSampledEvent, "pld")
 def _truncated_pld(event: TruncatedPoissonSampledEvent, request: Request) -> Any:
     sigma, sensitivity = _gaussian(event, request)
-    return None if request.probe else truncated_poisson_gaussian_pld(
-        sigma, event.sampling_probability, max_sample_size=event.max_sample_size,
-        population_size=event.population_size, sensitivity=sensitivity)
+    return (
+        None
+        if request.probe
+        else truncated_poisson_gaussian_pld(
+            sigma,
+            event.sampling_probability,
+            max_sample_size=event.max_sample_size,
+            population_size=event.population_size,
+            sensitivity=sensitivity,
+        )
+    )
 
 
 @translates(TruncatedPoissonSampledEvent, "rdp")
 def _truncated_rdp(event: TruncatedPoissonSampledEvent, request: Request) -> Any:
     sigma, sensitivity = _gaussian(event, request)
-    return None if request.probe else truncated_poisson_gaussian_rdp(
-        sigma, event.sampling_probability, max_sample_size=event.max_sample_size,
-        population_size=event.population_size, sensitivity=sensitivity, orders=request.orders)
+    return (
+        None
+        if request.probe
+        else truncated_poisson_gaussian_rdp(
+            sigma,
+            event.sampling_probability,
+            max_sample_size=event.max_sample_size,
+            population_size=event.population_size,
+            sensitivity=sensitivity,
+            orders=request.orders,
+        )
+    )
