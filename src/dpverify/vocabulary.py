@@ -147,7 +147,8 @@ GENERAL: dict[str, str] = {
               "the CLI), or a score audit's bound ('clopper-pearson', 'one-run', 'one-run-fdp', ...)",
     "sampling_probability": "probability q in [0, 1] that each record is in a Poisson-subsampled batch",
     "sample_rate": "Opacus's name for the sampling probability, kept only in PrivacyAccountant.step (the one documented exception)",
-    "population_size": "number N of records sampling draws from (sampling without replacement)",
+    "population_size": "number N of records sampling draws from (sampling without replacement, truncated Poisson sampling)",
+    "max_sample_size": "the most records a truncated Poisson sample keeps (dp_accounting's truncated_batch_size)",
     "sample_size": "number of records drawn without replacement",
     "dataset_size": "number of records of the training set (DP-SGD)",
     "batch_size": "number of records (or users) in each batch of a batched algorithm (DP-SGD's expected batch, a shuffler's batch)",
@@ -620,6 +621,7 @@ PAPER_SYMBOLS: dict[str, str] = {
 
 #: Spellings (of other libraries, or of older dpverify) of a word of GENERAL.
 GENERAL_SYNONYMS: dict[str, str] = {
+    "truncated_batch_size": "max_sample_size",
     "eps": "epsilon",
     "eps0": "local_epsilon",
     "epsilon_0": "local_epsilon",

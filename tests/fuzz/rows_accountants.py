@@ -153,6 +153,7 @@ from dpverify.accountants import (  # noqa: E402
     SampledWithoutReplacementEvent,
     SelfComposedEvent,
     TreeAggregationEvent,
+    TruncatedPoissonSampledEvent,
 )
 from dpverify.mechanisms import Gaussian, Laplace  # noqa: E402
 
@@ -182,6 +183,12 @@ ROWS.update({
                                                        "shape": 1.0},
                                 kinds={"mean": "positive", "shape": "positive"}),
     "ExponentialMechanismEvent": Row(ExponentialMechanismEvent, {"epsilon": 1.0}),
+    "TruncatedPoissonSampledEvent": Row(TruncatedPoissonSampledEvent,
+                                        {"event": _GAUSSIAN, "sampling_probability": 0.1,
+                                         "max_sample_size": 5, "population_size": 40},
+                                        kinds={"max_sample_size": "count",
+                                               "population_size": "count"}),
+    "bounded_range_rdp": Row(MODULE.bounded_range_rdp, {"epsilon": 1.0, "orders": (2.0, 4.0)}),
     "event_to_dict": Row(MODULE.event_to_dict, {"event": _EVENT}, kinds={"event": "object"}),
     "event_from_dict": Row(MODULE.event_from_dict, lambda: {"data": MODULE.event_to_dict(_EVENT)},
                            kinds={"data": "object"}),

@@ -13,6 +13,8 @@ combinators are
 * :class:`SelfComposedEvent` — one event ``count`` times;
 * :class:`PoissonSampledEvent` — the event run on a Poisson sample (rate q);
 * :class:`SampledWithoutReplacementEvent` — run on a uniform batch of m of n records;
+* :class:`TruncatedPoissonSampledEvent` — run on a Poisson sample capped at B records
+  (dp_accounting's ``TruncatedSubsampledGaussianDpEvent``);
 * :class:`TreeAggregationEvent` — DP-FTRL's tree aggregation with restarts
   (Kairouz et al. 2021, App. D): equivalent to one Gaussian release with
   sensitivity ``√depth``, ``depth = ⌈log₂(max steps + 1)⌉``;
@@ -53,6 +55,7 @@ __all__ = [
     "SelfComposedEvent",
     "PoissonSampledEvent",
     "SampledWithoutReplacementEvent",
+    "TruncatedPoissonSampledEvent",
     "TreeAggregationEvent",
     "RepeatAndSelectEvent",
     "ExponentialMechanismEvent",
@@ -181,6 +184,38 @@ class SampledWithoutReplacementEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TruncatedPoissonSampledEvent(Event):
+    """``event`` run on a Poisson sample (rate ``sampling_probability``) capped at ``max_sample_size``.
+
+    Each of the ``population_size`` records is kept independently with probability
+    q; when more than B = ``max_sample_size`` are kept, a uniformly random B of them
+    are used (a fixed-memory batch). dp_accounting's ``TruncatedSubsampledGaussianDpEvent``
+    (``dataset_size`` is ``population_size``, ``truncated_batch_size`` is B). The
+    inner event is a Gaussian release; its guarantee holds under add/remove for the
+    neighbours (n − 1 and n + 1 records) of a dataset of n = ``population_size``
+    records, the size being public (:mod:`dpverify.accountants._truncated_poisson`).
+
+    >>> from dpverify.mechanisms import Gaussian
+    >>> TruncatedPoissonSampledEvent(Gaussian(sigma=1.0), 0.01, 120, 10_000).max_sample_size
+    120
+    """
+
+    event: Any
+    sampling_probability: float
+    max_sample_size: int
+    population_size: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "event", as_event(self.event))
+        object.__setattr__(self, "sampling_probability", check_probability(
+            self.sampling_probability, "sampling_probability", open_low=True))
+        object.__setattr__(self, "max_sample_size",
+                           check_int_at_least(self.max_sample_size, "max_sample_size", 1))
+        object.__setattr__(self, "population_size",
+                           check_positive_int(self.population_size, "population_size"))
+
+
+@dataclass(frozen=True, slots=True)
 class TreeAggregationEvent(Event):
     """DP-FTRL tree aggregation with Gaussian noise per node, restarted after each entry of ``step_counts``.
 
@@ -255,8 +290,8 @@ class ExponentialMechanismEvent(Event):
 
 _COMBINATORS: dict[str, type] = {cls.__name__: cls for cls in (
     MechanismEvent, ComposedEvent, SelfComposedEvent, PoissonSampledEvent,
-    SampledWithoutReplacementEvent, TreeAggregationEvent, RepeatAndSelectEvent,
-    ExponentialMechanismEvent)}
+    SampledWithoutReplacementEvent, TruncatedPoissonSampledEvent, TreeAggregationEvent,
+    RepeatAndSelectEvent, ExponentialMechanismEvent)}
 
 
 def _plain(value: Any) -> Any:

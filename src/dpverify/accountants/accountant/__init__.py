@@ -10,7 +10,7 @@ registry (``_registry``: ``translates`` keyed by event or mechanism type and
 method) rather than an ``isinstance`` ladder. The translators are grouped by event
 family, each next to its siblings for the other methods: ``_composition`` (composed,
 self-composed), ``_mechanisms`` (a mechanism event by its mechanism's type, tree
-aggregation), ``_sampling`` (Poisson, without replacement) and ``_selection``
+aggregation), ``_sampling`` (Poisson, without replacement), ``_truncated`` (truncated Poisson) and ``_selection``
 (repeat-and-select, the exponential mechanism); ``_common`` holds what they share.
 """
 

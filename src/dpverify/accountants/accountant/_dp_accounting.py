@@ -19,6 +19,7 @@ from dpverify.accountants.events import (
     SampledWithoutReplacementEvent,
     SelfComposedEvent,
     TreeAggregationEvent,
+    TruncatedPoissonSampledEvent,
 )
 from dpverify.errors import UnsupportedError
 from dpverify.guarantees import ZCDP, ApproxDP, PureDP
@@ -32,7 +33,9 @@ def from_dp_accounting(event: Any) -> Event:
 
     Supported: Gaussian, Laplace, DiscreteLaplace, RandomizedResponse, EpsilonDelta, ZCDp,
     MixtureOfGaussians (add/remove), SelfComposed, Composed, PoissonSampled,
-    SampledWithoutReplacement, SingleEpochTreeAggregation and RepeatAndSelect events.
+    SampledWithoutReplacement, TruncatedSubsampledGaussian (dpverify also covers the
+    neighbour with one record more, so it may be slightly more conservative),
+    SingleEpochTreeAggregation and RepeatAndSelect events.
 
     Raises
     ------
@@ -83,6 +86,9 @@ _FROM_DP_ACCOUNTING: dict[str, Callable[[Any], Event]] = {
     "SingleEpochTreeAggregationDpEvent": lambda e: TreeAggregationEvent(
         float(e.noise_multiplier), e.step_counts),
     "MixtureOfGaussiansDpEvent": _mixture_from_dp_accounting,
+    "TruncatedSubsampledGaussianDpEvent": lambda e: TruncatedPoissonSampledEvent(
+        Gaussian(sigma=float(e.noise_multiplier)), float(e.sampling_probability),
+        int(e.truncated_batch_size), int(e.dataset_size)),
     "RepeatAndSelectDpEvent": lambda e: RepeatAndSelectEvent(from_dp_accounting(e.event),
                                                              float(e.mean), float(e.shape)),
 }

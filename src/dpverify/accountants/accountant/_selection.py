@@ -5,8 +5,9 @@
 * The exponential mechanism is ε-DP and ε-bounded-range (Durfee & Rogers, NeurIPS
   2019): its PLD is the pair dominating every ε-bounded-range mechanism
   (:meth:`~dpverify.accountants.pld.distribution.PrivacyLossDistribution.from_bounded_range`), its
-  zCDP ε²/8 (Cesar & Rogers, ALT 2021, Lemma 3.2) and its RDP curve the smaller of the
-  ε-DP curve and that zCDP's, order by order.
+  zCDP ε²/8 (Cesar & Rogers, ALT 2021, Lemma 3.2) and its RDP curve the exact supremum
+  over ε-bounded-range pairs (:func:`~dpverify.accountants.rdp.bounded_range.bounded_range_rdp`,
+  below both ε²α/8 and the ε-DP curve at every order).
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from dpverify._numeric import round_up
 from dpverify.accountants.accountant._registry import Request, refuses, translate, translates
 from dpverify.accountants.events import ExponentialMechanismEvent, RepeatAndSelectEvent
 from dpverify.accountants.pld import PrivacyLossDistribution
-from dpverify.accountants.rdp import pure_dp_rdp, repeat_and_select_rdp
-from dpverify.accountants.zcdp import zcdp_to_rdp
+from dpverify.accountants.rdp import bounded_range_rdp, pure_dp_rdp, repeat_and_select_rdp
 from dpverify.guarantees import ZCDP, RDPCurve
 
 __all__ = ["bounded_range_zcdp"]
@@ -48,7 +48,7 @@ def _exponential_rdp(event: ExponentialMechanismEvent, request: Request) -> Any:
     if request.probe:
         return None
     pure = pure_dp_rdp(event.epsilon, orders=request.orders)
-    bounded = zcdp_to_rdp(bounded_range_zcdp(event.epsilon), orders=request.orders)
+    bounded = bounded_range_rdp(event.epsilon, orders=request.orders)   # min(sup_t, ε²α/8, ε)
     return RDPCurve(pure.orders, tuple(min(a, b) for a, b in zip(pure.epsilons, bounded.epsilons)))
 
 

@@ -38,6 +38,7 @@ import numpy as np
 import dpverify.accountants.accountant._mechanisms  # noqa: F401
 import dpverify.accountants.accountant._sampling  # noqa: F401
 import dpverify.accountants.accountant._selection  # noqa: F401
+import dpverify.accountants.accountant._truncated  # noqa: F401
 from dpverify._validation import (
     check_choice,
     check_delta,

@@ -7,6 +7,7 @@ Public modules:
 * ``subsampling`` — Poisson subsampling (add/remove) of any mechanism with a finite
   dominating pair (:mod:`dpverify.accountants.dominating_pairs`);
 * ``subsampling_wor`` — sampling without replacement (a batch of m of n, replace-one);
+* ``truncated_poisson`` — the Gaussian on a Poisson sample capped at B records;
 * ``mixture_gaussian`` — Gaussian noise on a query whose sensitivity is random;
 * ``tradeoff`` — the trade-off (f-DP) curve of a PLD, conservative.
 
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # the static view of the lazy re-exports below
         without_replacement_pld,
     )
     from dpverify.accountants.pld.tradeoff import tradeoff_curve, true_positive_rate
+    from dpverify.accountants.pld.truncated_poisson import truncated_poisson_gaussian_pld
 
 #: Where each re-exported name lives, imported on first use (a Gaussian's PLD loads no subsampling or mechanism modules).
 _EXPORTS = {
@@ -60,6 +62,7 @@ _EXPORTS = {
                     "dpverify.accountants.pld.subsampling_wor"),
     **dict.fromkeys(("tradeoff_curve", "true_positive_rate"),
                     "dpverify.accountants.pld.tradeoff"),
+    "truncated_poisson_gaussian_pld": "dpverify.accountants.pld.truncated_poisson",
 }
 
 # ``__all__`` lists the names ``dpverify.accountants`` exports from this family. The names
@@ -77,6 +80,7 @@ __all__ = [
     "mixture_gaussian_pld",
     "tradeoff_curve",
     "true_positive_rate",
+    "truncated_poisson_gaussian_pld",
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS, submodules=True)
