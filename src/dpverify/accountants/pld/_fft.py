@@ -33,6 +33,9 @@ _SAFETY = 2.0
 MAX_WINDOW_POINTS = 2 ** 22
 #: Bound on the mass lost to subnormal underflow by one float entry.
 _TINY = 1e-300
+#: Frequencies whose spectral product is bounded by e^this (< 1e-347) are left out of the
+#: powering and set to 0 (:func:`_spectral_product`).
+_NEGLIGIBLE_LOG = -800.0
 #: Bytes of arrays the per-grid memo (:func:`_memo`) keeps, least recently used first out.
 MEMO_BYTES = 2 ** 27
 _MEMO: OrderedDict[tuple, tuple[LossGrid, Any, int]] = OrderedDict()
@@ -160,25 +163,18 @@ def choose_tilt(grids: Sequence[LossGrid], counts: Sequence[int], *,
     return float(ts[best]), float(exponents[best])
 
 
-def _power(values: NDArray[np.complex128], exponent: int) -> tuple[NDArray, int]:
-    """``values ** exponent`` by binary powering, and the number of complex multiplications."""
-    result, base, multiplications = None, values, 0
-    while exponent:
-        if exponent & 1:
-            multiplications += result is not None
-            result = base if result is None else result * base
-        exponent >>= 1
-        if exponent:
-            base, multiplications = base * base, multiplications + 1
-    return result, multiplications
-
-
-def _hermitian_norm(half: NDArray[np.float64], n: int) -> float:
+def _hermitian_norm(half: NDArray[np.float64], n: int,
+                    indices: NDArray[np.intp] | None = None) -> float:
     """Upper bound on the ℓ2 norm over the full spectrum of a real signal of even length n, from
     its (non-negative) rfft half. Entries are raised to 1e-140 first: no square is subnormal
-    (subnormal arithmetic is ~100x slower), and the norm only grows."""
+    (subnormal arithmetic is ~100x slower), and the norm only grows. With ``indices``, ``half``
+    holds the entries at those frequencies only, and every other entry is at most 1e-140."""
     squares = np.square(np.maximum(half, 1e-140))   # np.sum, not a (threaded) BLAS dot
-    return math.sqrt(float(squares[0] + squares[-1] + 2 * squares[1:n // 2].sum()))
+    if indices is None:
+        return math.sqrt(float(squares[0] + squares[-1] + 2 * squares[1:n // 2].sum()))
+    weights = np.where((indices == 0) | (indices == n // 2), 1.0, 2.0)
+    others = n - float(weights.sum())               # the mirrored weight of the frequencies left out
+    return math.sqrt(float(np.sum(weights * squares)) + others * 1e-280)
 
 
 def _beta(length: int) -> float:
@@ -211,18 +207,21 @@ def _square(grid: LossGrid, length: int, level: int) -> NDArray:
                  lambda: _square(grid, length, level - 1) * _square(grid, length, level - 1))
 
 
-def _power(grid: LossGrid, length: int, exponent: int) -> tuple[NDArray, int]:
-    """``rfft(p) ** exponent`` by binary powering, and the number of complex multiplications.
+def _power(grid: LossGrid, length: int, exponent: int,
+           indices: NDArray[np.intp] | slice) -> tuple[NDArray, int]:
+    """``rfft(p) ** exponent`` at the frequencies ``indices``, by binary powering, and the number
+    of complex multiplications.
 
-    The squares ``Â^(2^j)`` are memoised per grid, so powering to a new exponent
-    costs one product per set bit; the products are taken in the same order
-    (lowest bit first) whether memoised or not, so the result is the same bits.
+    The squares ``Â^(2^j)`` are memoised per grid (over all frequencies), so powering to a
+    new exponent costs one product per set bit, on the selected frequencies only; the
+    products are taken in the same order (lowest bit first) whether memoised or not, so
+    the result is the same bits.
     """
     result, multiplications, level = None, 0, 0
     while exponent:
         if exponent & 1:
             multiplications += result is not None
-            square = _square(grid, length, level)
+            square = _square(grid, length, level)[indices]
             result = square if result is None else result * square
         exponent >>= 1
         if exponent:
@@ -231,27 +230,48 @@ def _power(grid: LossGrid, length: int, exponent: int) -> tuple[NDArray, int]:
 
 
 def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
-                      length: int) -> tuple[NDArray, NDArray, float]:
-    """``Π_r rfft(p_r)^{k_r}``, a per-frequency bound on its error, and the inverse FFT's β.
+                      length: int) -> tuple[NDArray, NDArray, float, NDArray | None]:
+    """``Π_r rfft(p_r)^{k_r}``, a per-frequency bound on its error, the inverse FFT's β, and the
+    frequencies computed (``None``: all).
 
     With ``|Â − A| <= π = β ‖p‖₁`` componentwise (β from the pass error over
     ``log₂ N + 1`` passes), ``|Π Â^k − Π A^k| <= Π(|Â| + π)^k − Π|Â|^k``;
     powering rounds each complex product within ``4u`` relative.
+
+    **Negligible frequencies.** Where ``Σ_r k_r ln(|Â_r| + π_r) < −800`` (most
+    frequencies of a many-fold composition: its spectrum is narrow) the exact
+    product ``|Π A^k| <= Π(|Â| + π)^k < e^{−799} < 10^{−347}`` (the float sum of
+    logs errs by far less than 1) is not computed: the entry is set to 0, and the
+    norms of :func:`compose_grids` count its error as 1e-140, the floor of
+    :func:`_hermitian_norm`. Only the other frequencies are powered and bounded, so
+    a query late in a training loop costs a few hundred complex products instead
+    of ``N/2`` (``docs/proofs/pld.md``, §4).
     """
     beta = _beta(length)
-    log_upper, log_gap, log_computed, product, multiplications = 0.0, 0.0, 0.0, None, 0
-    for grid, k in zip(grids, counts):
-        _, upper, gap, computed = _spectrum(grid, length)
+    spectra = [_spectrum(grid, length) for grid in grids]
+    half = length // 2 + 1
+    log_upper = 0.0
+    for (_, upper, _, _), k in zip(spectra, counts):
         log_upper = log_upper + k * upper
-        log_gap = log_gap + k * gap
-        log_computed = log_computed + k * computed
-        powered, used = _power(grid, length, k)
+    active = np.flatnonzero(log_upper >= _NEGLIGIBLE_LOG)
+    indices: NDArray[np.intp] | slice = slice(None) if len(active) == half else active
+    log_upper = log_upper[indices]
+    log_gap, log_computed, product, multiplications = 0.0, 0.0, None, 0
+    for grid, (_, _, gap, computed), k in zip(grids, spectra, counts):
+        log_gap = log_gap + k * gap[indices]
+        log_computed = log_computed + k * computed[indices]
+        powered, used = _power(grid, length, k, indices)
         multiplications += used + (product is not None)
         product = powered if product is None else product * powered
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         error = np.exp(log_upper) * -np.expm1(-log_gap) * (1 + 1e-9)
         error += ((1 + 4 * _U) ** multiplications - 1) * np.exp(log_computed)
-    return product, error + multiplications * _TINY, beta
+    error = error + multiplications * _TINY
+    if isinstance(indices, slice):
+        return product, error, beta, None
+    full = np.zeros(half, dtype=np.complex128)
+    full[active] = product
+    return full, error, beta, active
 
 
 def _finish(grids: Sequence[LossGrid], counts: Sequence[int], masses: NDArray, low: int,
@@ -350,11 +370,12 @@ def compose_grids(grids: Sequence[LossGrid], counts: Sequence[int], *, tail: flo
     length = 1 << max(1, (max(width, *(len(g.probabilities) for g in grids)) - 1).bit_length())
     tilted = [_tilted(g, tilt) for g in grids]
     log_scale = sum(k * scale for (_, scale), k in zip(tilted, counts))
-    product, spectral_error, beta = _spectral_product([g for g, _ in tilted], counts, length)
+    product, spectral_error, beta, active = _spectral_product([g for g, _ in tilted], counts, length)
     circular = np.fft.irfft(product, n=length)
+    magnitudes = np.abs(product if active is None else product[active])
     fft_error = (math.sqrt(width / length) * _SAFETY
-                 * (_hermitian_norm(spectral_error, length)
-                    + beta * _hermitian_norm(np.abs(product), length)))
+                 * (_hermitian_norm(spectral_error, length, active)
+                    + beta * _hermitian_norm(magnitudes, length, active)))
     start = (low - base) % length   # the window, read circularly: one or two slices
     window = (circular[start:start + width] if start + width <= length
               else np.concatenate((circular[start:], circular[:start + width - length])))
