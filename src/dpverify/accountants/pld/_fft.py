@@ -183,49 +183,35 @@ def _beta(length: int) -> float:
     return levels * _FFT_PASS_ERROR / (1 - levels * _FFT_PASS_ERROR)
 
 
-def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, NDArray, NDArray]:
-    """``rfft(p, length)`` and the logs of ``|Â| + π``, ``1 + π/|Â|`` and ``|Â|`` (memoised;
-    ``π = β ‖p‖₁`` bounds the FFT's error componentwise)."""
-    def compute() -> tuple[NDArray, NDArray, NDArray, NDArray]:
+def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, float]:
+    """``rfft(p, length)``, the log of ``|Â|(1 + 2u) + π`` and ``π = β ‖p‖₁ (1 + n u) + _TINY``
+    (a componentwise bound on the FFT's error), memoised.
+
+    The logs of ``1 + π/|Â|`` and ``|Â|`` are needed only where the spectral product is
+    not negligible: :func:`_spectral_product` computes them there.
+    """
+    def compute() -> tuple[NDArray, NDArray, float]:
         beta = _beta(length)
         spectrum = np.fft.rfft(grid.probabilities, n=length)
         size = len(grid.probabilities)
         perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
-        magnitude = np.abs(spectrum) * (1 + 2 * _U)
-        with np.errstate(divide="ignore"):
-            return (spectrum, np.log(magnitude + perturbation), np.log1p(perturbation / magnitude),
-                    np.log(magnitude))
+        return spectrum, np.log(np.abs(spectrum) * (1 + 2 * _U) + perturbation), perturbation
 
     return _memo(grid, ("spectrum", length), compute)
 
 
-def _square(grid: LossGrid, length: int, level: int) -> NDArray:
-    """``rfft(p, length) ** (2 ** level)`` by repeated squaring (memoised level by level)."""
-    if level == 0:
-        return _spectrum(grid, length)[0]
-    return _memo(grid, ("square", length, level),
-                 lambda: _square(grid, length, level - 1) * _square(grid, length, level - 1))
-
-
-def _power(grid: LossGrid, length: int, exponent: int,
-           indices: NDArray[np.intp] | slice) -> tuple[NDArray, int]:
-    """``rfft(p) ** exponent`` at the frequencies ``indices``, by binary powering, and the number
-    of complex multiplications.
-
-    The squares ``Â^(2^j)`` are memoised per grid (over all frequencies), so powering to a
-    new exponent costs one product per set bit, on the selected frequencies only; the
-    products are taken in the same order (lowest bit first) whether memoised or not, so
-    the result is the same bits.
-    """
-    result, multiplications, level = None, 0, 0
+def _power(values: NDArray[np.complex128], exponent: int) -> tuple[NDArray, int]:
+    """``values ** exponent`` by binary powering (lowest bit first), and the number of complex
+    multiplications. Only the frequencies of :func:`_spectral_product` that are not negligible
+    are powered (a few hundred late in a training loop), so squares are not memoised."""
+    result, base, multiplications = None, values, 0
     while exponent:
         if exponent & 1:
             multiplications += result is not None
-            square = _square(grid, length, level)[indices]
-            result = square if result is None else result * square
+            result = base if result is None else result * base
         exponent >>= 1
         if exponent:
-            level, multiplications = level + 1, multiplications + 1
+            base, multiplications = base * base, multiplications + 1
     return result, multiplications
 
 
@@ -251,16 +237,19 @@ def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
     spectra = [_spectrum(grid, length) for grid in grids]
     half = length // 2 + 1
     log_upper = 0.0
-    for (_, upper, _, _), k in zip(spectra, counts):
+    for (_, upper, _), k in zip(spectra, counts):
         log_upper = log_upper + k * upper
     active = np.flatnonzero(log_upper >= _NEGLIGIBLE_LOG)
     indices: NDArray[np.intp] | slice = slice(None) if len(active) == half else active
     log_upper = log_upper[indices]
     log_gap, log_computed, product, multiplications = 0.0, 0.0, None, 0
-    for grid, (_, _, gap, computed), k in zip(grids, spectra, counts):
-        log_gap = log_gap + k * gap[indices]
-        log_computed = log_computed + k * computed[indices]
-        powered, used = _power(grid, length, k, indices)
+    for (spectrum, _, perturbation), k in zip(spectra, counts):
+        selected = spectrum[indices]
+        magnitude = np.abs(selected) * (1 + 2 * _U)
+        with np.errstate(divide="ignore"):
+            log_gap = log_gap + k * np.log1p(perturbation / magnitude)
+            log_computed = log_computed + k * np.log(magnitude)
+        powered, used = _power(selected, k)
         multiplications += used + (product is not None)
         product = powered if product is None else product * powered
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):

@@ -8,6 +8,7 @@ every uncertainty is resolved by moving mass up or adding mass.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -172,20 +173,26 @@ class SubsampledGaussian:
         return float(np.logaddexp(math.log1p(-self.q), math.log(self.q) + exponent))
 
     def loss_std(self) -> float:
-        """Standard deviation of the loss under P, by quadrature (used to pick a grid step)."""
-        if self.q == 1.0:
-            return 1.0 / self.sigma
-        xs = np.linspace(-12 * self.sigma, 1 + 12 * self.sigma, 20001)
-        # divided by σ twice, never by σ² (which overflows for σ > 1.3e154)
-        losses = np.logaddexp(math.log1p(-self.q),
-                              math.log(self.q) + (xs - 0.5) / self.sigma / self.sigma)
-        base = np.exp(-(xs / self.sigma) ** 2 / 2)
-        shifted = np.exp(-((xs - 1) / self.sigma) ** 2 / 2)
-        density = base if self.swapped else (1 - self.q) * base + self.q * shifted
-        losses = -losses if self.swapped else losses
-        weights = density / density.sum()
-        mean = float(np.sum(weights * losses))
-        return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
+        """Standard deviation of the loss under P, by quadrature (used to pick a grid step;
+        memoised: the accountant's grid and its constructor both ask for it)."""
+        return _subsampled_loss_std(self.sigma, self.q, self.swapped)
+
+
+@functools.lru_cache(maxsize=256)
+def _subsampled_loss_std(sigma: float, q: float, swapped: bool) -> float:
+    """:meth:`SubsampledGaussian.loss_std` (a pure function of its fields)."""
+    if q == 1.0:
+        return 1.0 / sigma
+    xs = np.linspace(-12 * sigma, 1 + 12 * sigma, 20001)
+    # divided by σ twice, never by σ² (which overflows for σ > 1.3e154)
+    losses = np.logaddexp(math.log1p(-q), math.log(q) + (xs - 0.5) / sigma / sigma)
+    base = np.exp(-(xs / sigma) ** 2 / 2)
+    shifted = np.exp(-((xs - 1) / sigma) ** 2 / 2)
+    density = base if swapped else (1 - q) * base + q * shifted
+    losses = -losses if swapped else losses
+    weights = density / density.sum()
+    mean = float(np.sum(weights * losses))
+    return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
 
 
 @dataclass(frozen=True, slots=True)
