@@ -71,7 +71,60 @@ def _log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
     return _memo(grid, ("mgf", ts.tobytes()), lambda: _compute_log_mgfs(grid, ts))
 
 
+#: :func:`_shared_log_mgfs` is used when ``|t l| <= this`` on the whole grid (no overflow, and a
+#: term is lost to underflow only below 1e-308, against a sum above 1e-277), the grid's
+#: finite mass is at least 1e-10 and it has at most 10^6 points (float sum within 1.2e-10).
+_SHARED_MGF_EXPONENT = 600.0
+#: ``e^{t i h}`` tables of :func:`_exponential_table`: (interval, ts) -> (first index, table).
+_EXP_TABLES: OrderedDict[tuple, tuple[int, NDArray]] = OrderedDict()
+
+
+def _exponential_table(interval: float, ts: NDArray[np.float64], low: int,
+                       high: int) -> NDArray[np.float64]:
+    """``e^{t_j · (i h)}`` for grid indices ``low <= i <= high`` (rows) and each t (columns).
+
+    Memoised per ``(h, ts)`` and grown as needed: each entry is an elementwise function of
+    ``i``, ``h`` and ``t_j`` (the same bits whichever range is tabulated), so the factors of
+    a composition on one spacing share one table of exponentials instead of one each.
+    """
+    key = (interval, ts.tobytes())
+    cached = _EXP_TABLES.get(key)
+    if cached is not None and cached[0] <= low and cached[0] + len(cached[1]) - 1 >= high:
+        _EXP_TABLES.move_to_end(key)
+    else:
+        start, stop = low, high
+        if cached is not None:
+            start, stop = min(low, cached[0]), max(high, cached[0] + len(cached[1]) - 1)
+        losses = np.arange(start, stop + 1, dtype=np.float64) * interval
+        cached = _EXP_TABLES[key] = (start, np.exp(np.multiply.outer(losses, ts)))
+        while len(_EXP_TABLES) > 8:
+            _EXP_TABLES.popitem(last=False)
+    first, table = cached
+    return table[low - first:high - first + 1]
+
+
+def _shared_log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """:func:`_log_mgfs` from the shared table of exponentials, or ``None`` outside its range of use."""
+    size = len(grid.probabilities)
+    high = grid.offset + size - 1
+    reach = float(np.max(np.abs(ts))) * max(abs(grid.offset), abs(high)) * grid.interval
+    if not (reach <= _SHARED_MGF_EXPONENT and size <= 10 ** 6
+            and float(np.sum(grid.probabilities)) >= 1e-10):
+        return None
+    table = _exponential_table(grid.interval, ts, grid.offset, high)
+    sums = np.einsum("i,ij->j", grid.probabilities, table)   # sequential sums, no BLAS
+    if not np.all(sums > 0):
+        return None
+    values = np.log(sums)
+    values = values + 1e-9 * (1 + np.abs(values))
+    values.setflags(write=False)
+    return values
+
+
 def _compute_log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
+    shared = _shared_log_mgfs(grid, ts)
+    if shared is not None:
+        return shared
     positive = grid.probabilities > 0
     losses = (grid.offset + np.flatnonzero(positive)) * grid.interval
     log_masses = np.log(grid.probabilities[positive])
