@@ -137,26 +137,37 @@ class SubsampledGaussian:
         total = np.where(np.isnan(total), -np.inf, total)
         return total, np.maximum(errors[0], errors[1]) + 4 * _U * (1 + np.abs(total))
 
-    def log_cdfs(self, losses: FloatArray) -> dict[str, FloatArray]:
-        """log P[L <= l], log P[L > l], log Q[...] and their errors at the grid ``losses``."""
+    def log_cdfs(self, losses: FloatArray) -> dict[str, Any]:
+        """log P[L <= l] below a split point, log P[L > l] from it on, the same for Q, and
+        their errors at the grid ``losses``.
+
+        Interval masses are differences of the smaller of the two tails
+        (:func:`interval_law_from_cdfs`), so each tail is evaluated only where it is
+        used: the lower one on ``losses[:split + 1]``, the upper one on
+        ``losses[split:]``, ``split`` the first point where P's upper tail is about 1/2
+        or less (the output threshold passes q, the mixture's mean, unswapped; 0,
+        swapped). Any split is exact: it only chooses which difference is computed.
+        """
         floor = self.loss_floor
         g = -losses if self.swapped else losses
         inside = g > floor
         x, dx = self._threshold(np.where(inside, g, floor + 1.0 if floor > -np.inf else 0.0))
         # Unswapped: L <= l  <=>  X <= x(l), X ~ mixture under P and N(0, σ²) under Q.
         # Swapped:   L <= l  <=>  X >= x(-l), X ~ N(0, σ²) under P and the mixture under Q.
+        upper_half = ~inside | (x < 0.0) if self.swapped else inside & (x > self.q)
+        split = int(np.argmax(upper_half)) if upper_half.any() else len(losses) - 1
+        low, high = slice(0, split + 1), slice(split, len(losses))
         sides = (("P", not self.swapped), ("Q", self.swapped))
-        below = {side: self._log_tails(x, dx, mixture=mix, upper=self.swapped) for side, mix in sides}
-        above = {side: self._log_tails(x, dx, mixture=mix, upper=not self.swapped)
-                 for side, mix in sides}
-        out: dict[str, FloatArray] = {}
+        out: dict[str, Any] = {"split": split}
         cdf_outside, sf_outside = (0.0, -np.inf) if self.swapped else (-np.inf, 0.0)
-        for side in ("P", "Q"):
-            cdf, cdf_error = below[side]
-            sf, sf_error = above[side]
-            out[f"{side}_cdf"] = np.where(inside, cdf, cdf_outside)
-            out[f"{side}_sf"] = np.where(inside, sf, sf_outside)
-            out[f"{side}_error"] = np.where(inside, np.maximum(cdf_error, sf_error), 0.0)
+        for side, mixture in sides:
+            cdf, cdf_error = self._log_tails(x[low], dx[low], mixture=mixture, upper=self.swapped)
+            sf, sf_error = self._log_tails(x[high], dx[high], mixture=mixture,
+                                           upper=not self.swapped)
+            out[f"{side}_cdf"] = np.where(inside[low], cdf, cdf_outside)
+            out[f"{side}_cdf_error"] = np.where(inside[low], cdf_error, 0.0)
+            out[f"{side}_sf"] = np.where(inside[high], sf, sf_outside)
+            out[f"{side}_sf_error"] = np.where(inside[high], sf_error, 0.0)
         return out
 
     def support_hint(self, tail_mass: float) -> tuple[float, float]:
@@ -278,12 +289,24 @@ class ReplaceSubsampledGaussian:
         return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
 
 
-def interval_law_from_cdfs(cdfs: dict[str, FloatArray], losses: FloatArray) -> IntervalLaw:
-    """Interval masses and tilts from log-cdfs at consecutive grid points (upper tails where small)."""
+def interval_law_from_cdfs(cdfs: dict[str, Any], losses: FloatArray) -> IntervalLaw:
+    """Interval masses and tilts from log-cdfs at consecutive grid points (upper tails where small).
+
+    With a ``split`` (:meth:`SubsampledGaussian.log_cdfs`) the intervals below it are
+    differences of lower tails and the others of upper tails; without one, the upper
+    tails are used where P's is below 1/2.
+    """
     log_half = math.log(0.5)
     parts = {}
     for side in ("P", "Q"):
-        cdf, sf, error = cdfs[f"{side}_cdf"], cdfs[f"{side}_sf"], cdfs[f"{side}_error"]
+        cdf, sf = cdfs[f"{side}_cdf"], cdfs[f"{side}_sf"]
+        if "split" in cdfs:
+            cdf_error, sf_error = cdfs[f"{side}_cdf_error"], cdfs[f"{side}_sf_error"]
+            from_cdf = log_difference(cdf[1:], cdf[:-1], cdf_error[1:], cdf_error[:-1])
+            from_sf = log_difference(sf[:-1], sf[1:], sf_error[:-1], sf_error[1:])
+            parts[side] = tuple(np.concatenate((a, b)) for a, b in zip(from_cdf, from_sf))
+            continue
+        error = cdfs[f"{side}_error"]
         from_sf = log_difference(sf[:-1], sf[1:], error[:-1], error[1:])
         from_cdf = log_difference(cdf[1:], cdf[:-1], error[1:], error[:-1])
         use_sf = sf[:-1] < log_half
@@ -322,10 +345,11 @@ def monotone_grid(spec: SubsampledGaussian, step: float, tail: float) -> LossGri
                           "such that no grid point is within 8 ulps of the loss bound ln(1 − q)",
                           "perturb the interval slightly")
     cdfs = spec.log_cdfs(losses)
-    slack = 2 * cdfs["P_error"]
+    lower_slack = 2 * cdfs.get("P_cdf_error", cdfs.get("P_error"))[0]
+    upper_slack = 2 * cdfs.get("P_sf_error", cdfs.get("P_error"))[-1]
     with np.errstate(under="ignore"):
-        lower_tail = float(np.exp(cdfs["P_cdf"][0] + slack[0])) * 1.000001
-        upper_tail = float(np.exp(cdfs["P_sf"][-1] + slack[-1])) * 1.000001
+        lower_tail = float(np.exp(cdfs["P_cdf"][0] + lower_slack)) * 1.000001
+        upper_tail = float(np.exp(cdfs["P_sf"][-1] + upper_slack)) * 1.000001
     return connect_the_dots(first, step, interval_law_from_cdfs(cdfs, losses),
                             lower_tail=lower_tail, upper_tail=upper_tail)
 
