@@ -352,17 +352,22 @@ def coarsen(grid: LossGrid, factor: int) -> LossGrid:
     return LossGrid(coarse, first, frozen(sums), grid.infinity_mass, 0.0, grid.truncation)
 
 
+#: :func:`_hockey_stick_sum` takes ``1 − e^{−x}`` by ``expm1`` below this x, as a product above.
+_EXPM1_BELOW = 0.25
+
+
 def _hockey_stick_sum(grid: LossGrid, epsilon: float) -> mpmath.mpf:
     """``Σ_{l_i > ε} p_i (1 − e^{ε − l_i})`` with relative float error < 200 u.
 
     The exponent is formed as ``x = (i − j0) h + r`` with ``j0`` the first index
     above ε and ``r = j0 h − ε`` computed in mpmath, so it carries a *relative*
-    error of a few ulps even when the losses are ~10⁴. Where ``x < 1``,
+    error of a few ulps even when the losses are ~10⁴. Where ``x < 1/4``,
     ``1 − e^{−x}`` is ``-expm1(−x)``; beyond, it is ``1 − e^{−r} e^{−(i − j0) h}``
     with the memoised ``e^{−s h}`` (:func:`_exponential_weights`): ``y = e^{−x}``
     then errs by at most ``(3 + x) u`` relative and ``1 − y`` by
-    ``u + (3 + x) u e^{−x}/(1 − e^{−x}) <= 3.4 u`` (no cancellation for ``x >= 1``),
-    within the ``8u`` per term of ``docs/proofs/pld.md`` §5.
+    ``u + (3 + x) u e^{−x}/(1 − e^{−x}) <= 12.5 u`` for ``x >= 1/4`` (the bound
+    decreases in x), so with ``p_i`` each term errs by at most ``14u`` and the sums
+    by far less than the ``200u`` (10⁻¹² slack) of ``docs/proofs/pld.md`` §5.
     """
     with working_precision():
         scaled = mpmath.mpf(epsilon) / mpmath.mpf(grid.interval)
@@ -373,8 +378,8 @@ def _hockey_stick_sum(grid: LossGrid, epsilon: float) -> mpmath.mpf:
     if not len(tail):
         return mpmath.mpf(0)
     first_step = grid.offset + start - first_index        # >= 0: the step of tail[0]
-    # steps s with s h + r < 1 go through expm1 (the +2 covers the rounding of s h)
-    near = min(len(tail), max(0, math.ceil((1.0 - remainder) / grid.interval) + 2 - first_step))
+    # steps s with s h + r < 1/4 go through expm1 (the +2 covers the rounding of s h)
+    near = min(len(tail), max(0, math.ceil((_EXPM1_BELOW - remainder) / grid.interval) + 2 - first_step))
     steps = np.arange(first_step, first_step + near, dtype=np.float64)
     total = float(np.sum(tail[:near] * -np.expm1(-(steps * grid.interval + remainder))))
     if near < len(tail):
