@@ -105,13 +105,17 @@ class SubsampledGaussian:
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             small = g_value < 700.0
             g_small = np.where(small, g_value, 0.0)
-            y = np.expm1(g_small) / q
-            one_plus_y = (np.expm1(g_small) + q) / q
+            growth = np.expm1(g_small)   # e^g − 1, computed once
+            y = growth / q
+            one_plus_y = (growth + q) / q
             t_small = np.log1p(y)
             dt_small = (3 * _U * np.abs(y) + _U * np.abs(g_small) * np.exp(g_small) / q) / one_plus_y
-            t_large = g_value - math.log(q) + np.log1p(-(1 - q) * np.exp(-g_value))
-            t = np.where(small, t_small, t_large)
-            dt = np.where(small, dt_small, 4 * _U * (np.abs(g_value) + abs(math.log(q)) + 1))
+            if small.all():   # (the usual case: no loss near e^700)
+                t, dt = t_small, dt_small
+            else:
+                t_large = g_value - math.log(q) + np.log1p(-(1 - q) * np.exp(-g_value))
+                t = np.where(small, t_small, t_large)
+                dt = np.where(small, dt_small, 4 * _U * (np.abs(g_value) + abs(math.log(q)) + 1))
         x = s2 * t + 0.5
         return x, s2 * (dt + 2 * _U * np.abs(t)) + 2 * _U * np.abs(x)
 
