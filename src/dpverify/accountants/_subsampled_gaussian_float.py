@@ -142,19 +142,23 @@ def _fractional_orders(q: float, sigma: float, alphas: np.ndarray,
                   + np.expm1(error_high + 2 * _U * (np.abs(log_high) + 1)) * high)
         remainder_bound = (np.exp(log_low + error_low) + np.exp(log_high + error_high)) * (1 + 4 * _U)
     out = np.full(len(alphas), np.nan)
-    for row, n0 in enumerate(first_after.astype(int)):
-        terms = sign[row] * (low[row] + high[row])
-        if not np.all(np.isfinite(terms)) or not np.all(np.isfinite(spread[row])):
-            continue
-        magnitude = np.abs(terms)
-        partial_guess = max(math.fsum([*terms.tolist(), -1.0]), 1e-300)
-        candidates = np.flatnonzero(magnitude[n0:] <= 1e-9 * partial_guess)
-        stop = n0 + int(candidates[0]) if len(candidates) else width - 1
+    all_terms = sign * (low + high)
+    finite = np.all(np.isfinite(all_terms), axis=1) & np.all(np.isfinite(spread), axis=1)
+    magnitudes = np.abs(all_terms)
+    with np.errstate(invalid="ignore"):   # (rows that are not finite are skipped below)
+        # where the series is cut: a float estimate of A_α − 1 only picks the stopping term
+        # (the remainder bound at the stop makes any choice sound)
+        guesses = np.maximum(np.sum(all_terms, axis=1) - 1.0, 1e-300)
+        small = (magnitudes <= 1e-9 * guesses[:, None]) & (i >= first_after[:, None])
+    has_stop = small.any(axis=1)
+    stops = np.where(has_stop, np.argmax(small, axis=1), width - 1)
+    for row in np.flatnonzero(finite):
+        terms, magnitude, stop = all_terms[row], magnitudes[row], int(stops[row])
         partial = math.fsum([*terms[:stop].tolist(), -1.0])
         error = float(spread[row, :stop].sum()) * (1 + 1e-6) + 4 * _U * abs(partial) + 1e-300
         remainder = float(remainder_bound[row, stop]) if sign[row, stop] > 0 else 0.0
         excess = partial + remainder
-        converged = len(candidates) > 0 and float(magnitude[stop]) <= 2e-9 * excess
+        converged = bool(has_stop[row]) and float(magnitude[stop]) <= 2e-9 * excess
         if excess > 0 and error <= MAX_RELATIVE_ERROR * excess and converged:
             out[row] = math.log1p(excess + error) * (1 + 4 * _U) + 1e-300
     return out

@@ -29,7 +29,7 @@ def _one_shot(method: str, history: list[tuple[float, int]]) -> PrivacyAccountan
 
 # --------------------------------------------------------------------------- per-step = one-shot
 def test_query_after_every_step_equals_a_fresh_accountant_and_a_cold_engine():
-    """The memoised engine (spectra, squares, answers) returns the bits of a cold one-shot query."""
+    """The memoised engine (spectra, answers) returns the bits of a cold one-shot query."""
     looped = PrivacyAccountant("pld")
     answers = []
     for _ in range(40):

@@ -100,10 +100,12 @@ class PrivacyAccountant:
     **Queries in a training loop.** Identical events anywhere in the history are
     grouped (composition is commutative) and each distinct event is translated
     once; the composition of the groups is one FFT (PLD) or one sum (RDP, zCDP).
-    The PLD engine memoises each base grid's spectrum and its squares, so a query
-    after every DP-SGD step costs one power and one inverse transform, and
-    returns the same bits as a fresh accountant given the same history (the
-    memoised values are pure functions of immutable grids; a test checks it).
+    The PLD engine memoises each base grid's spectrum, so a query after every
+    DP-SGD step powers it at the few hundred frequencies where the composed
+    spectrum is not negligible and takes one inverse transform (~5 ms at
+    14,062 steps), and returns the same bits as a fresh accountant given the same
+    history (the memoised values are pure functions of immutable grids; a test
+    checks it).
     :meth:`remaining_steps` answers "how many more steps fit the budget".
 
     **DP-SGD.** A Poisson-sampled Gaussian (add-remove, replace-special) is

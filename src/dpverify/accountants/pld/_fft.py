@@ -21,11 +21,12 @@ from numpy.typing import NDArray
 from dpverify._numeric import round_up, working_precision
 from dpverify.accountants.pld._grid import UNIT_ROUNDOFF, LossGrid, coarsen, frozen, regrid
 
-__all__ = ["compose_grids", "choose_tilt", "MAX_WINDOW_POINTS"]
+__all__ = ["compose_grids", "choose_tilt", "fft_length", "MAX_WINDOW_POINTS"]
 
 _U = UNIT_ROUNDOFF
-#: Assumption: error of one radix-2/4 pass of numpy's pocketfft, in units of the
-#: inputs' magnitude (Higham 2002, Thm 24.2 derives η ≈ 7.7u for radix 2).
+#: Assumption: error of one level of numpy's pocketfft (a radix-r pass counts as log₂ r levels:
+#: 2 for radix 4, 1.58 for radix 3, 2.32 for radix 5), in units of the inputs' magnitude
+#: (Higham 2002, Thm 24.2 derives η ≈ 7.7u for radix 2).
 _FFT_PASS_ERROR = 16 * _U
 #: Safety factor on error bounds that are themselves evaluated in floats.
 _SAFETY = 2.0
@@ -33,6 +34,9 @@ _SAFETY = 2.0
 MAX_WINDOW_POINTS = 2 ** 22
 #: Bound on the mass lost to subnormal underflow by one float entry.
 _TINY = 1e-300
+#: Frequencies whose spectral product is bounded by e^this (< 1e-347) are left out of the
+#: powering and set to 0 (:func:`_spectral_product`).
+_NEGLIGIBLE_LOG = -800.0
 #: Bytes of arrays the per-grid memo (:func:`_memo`) keeps, least recently used first out.
 MEMO_BYTES = 2 ** 27
 _MEMO: OrderedDict[tuple, tuple[LossGrid, Any, int]] = OrderedDict()
@@ -68,7 +72,60 @@ def _log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
     return _memo(grid, ("mgf", ts.tobytes()), lambda: _compute_log_mgfs(grid, ts))
 
 
+#: :func:`_shared_log_mgfs` is used when ``|t l| <= this`` on the whole grid (no overflow, and a
+#: term is lost to underflow only below 1e-308, against a sum above 1e-277), the grid's
+#: finite mass is at least 1e-10 and it has at most 10^6 points (float sum within 1.2e-10).
+_SHARED_MGF_EXPONENT = 600.0
+#: ``e^{t i h}`` tables of :func:`_exponential_table`: (interval, ts) -> (first index, table).
+_EXP_TABLES: OrderedDict[tuple, tuple[int, NDArray]] = OrderedDict()
+
+
+def _exponential_table(interval: float, ts: NDArray[np.float64], low: int,
+                       high: int) -> NDArray[np.float64]:
+    """``e^{t_j · (i h)}`` for grid indices ``low <= i <= high`` (rows) and each t (columns).
+
+    Memoised per ``(h, ts)`` and grown as needed: each entry is an elementwise function of
+    ``i``, ``h`` and ``t_j`` (the same bits whichever range is tabulated), so the factors of
+    a composition on one spacing share one table of exponentials instead of one each.
+    """
+    key = (interval, ts.tobytes())
+    cached = _EXP_TABLES.get(key)
+    if cached is not None and cached[0] <= low and cached[0] + len(cached[1]) - 1 >= high:
+        _EXP_TABLES.move_to_end(key)
+    else:
+        start, stop = low, high
+        if cached is not None:
+            start, stop = min(low, cached[0]), max(high, cached[0] + len(cached[1]) - 1)
+        losses = np.arange(start, stop + 1, dtype=np.float64) * interval
+        cached = _EXP_TABLES[key] = (start, np.exp(np.multiply.outer(losses, ts)))
+        while len(_EXP_TABLES) > 8:
+            _EXP_TABLES.popitem(last=False)
+    first, table = cached
+    return table[low - first:high - first + 1]
+
+
+def _shared_log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """:func:`_log_mgfs` from the shared table of exponentials, or ``None`` outside its range of use."""
+    size = len(grid.probabilities)
+    high = grid.offset + size - 1
+    reach = float(np.max(np.abs(ts))) * max(abs(grid.offset), abs(high)) * grid.interval
+    if not (reach <= _SHARED_MGF_EXPONENT and size <= 10 ** 6
+            and float(np.sum(grid.probabilities)) >= 1e-10):
+        return None
+    table = _exponential_table(grid.interval, ts, grid.offset, high)
+    sums = np.einsum("i,ij->j", grid.probabilities, table)   # sequential sums, no BLAS
+    if not np.all(sums > 0):
+        return None
+    values = np.log(sums)
+    values = values + 1e-9 * (1 + np.abs(values))
+    values.setflags(write=False)
+    return values
+
+
 def _compute_log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
+    shared = _shared_log_mgfs(grid, ts)
+    if shared is not None:
+        return shared
     positive = grid.probabilities > 0
     losses = (grid.offset + np.flatnonzero(positive)) * grid.interval
     log_masses = np.log(grid.probabilities[positive])
@@ -160,8 +217,64 @@ def choose_tilt(grids: Sequence[LossGrid], counts: Sequence[int], *,
     return float(ts[best]), float(exponents[best])
 
 
+def _hermitian_norm(half: NDArray[np.float64], n: int,
+                    indices: NDArray[np.intp] | None = None) -> float:
+    """Upper bound on the ℓ2 norm over the full spectrum of a real signal of even length n, from
+    its (non-negative) rfft half. Entries are raised to 1e-140 first: no square is subnormal
+    (subnormal arithmetic is ~100x slower), and the norm only grows. With ``indices``, ``half``
+    holds the entries at those frequencies only, and every other entry is at most 1e-140."""
+    squares = np.square(np.maximum(half, 1e-140))   # np.sum, not a (threaded) BLAS dot
+    if indices is None:
+        return math.sqrt(float(squares[0] + squares[-1] + 2 * squares[1:n // 2].sum()))
+    weights = np.where((indices == 0) | (indices == n // 2), 1.0, 2.0)
+    others = n - float(weights.sum())               # the mirrored weight of the frequencies left out
+    return math.sqrt(float(np.sum(weights * squares)) + others * 1e-280)
+
+
+def fft_length(points: int) -> int:
+    """The FFT length of a composition: the smallest even 5-smooth number >= ``points`` (>= 2).
+
+    pocketfft factors it into radix-4, 2, 3 and 5 passes. Powers of two are not used: they
+    are up to twice as long as needed and, measured, no faster per point (a length-65536
+    inverse transform took 1.2 ms, one of length 45000 0.4 ms).
+    """
+    from scipy.fft import next_fast_len  # imported here: scipy.fft is not needed at start-up
+
+    return 2 * next_fast_len(max(1, -(-points // 2)), real=True)
+
+
+def _beta(length: int) -> float:
+    """β: the relative error of a length-``length`` FFT (``⌊log₂ N⌋ + 1`` levels).
+
+    **Assumption A2** (``docs/proofs/pld.md`` §4): a radix-r pass of pocketfft counts as
+    ``log₂ r`` levels, each erring by at most :data:`_FFT_PASS_ERROR` times the magnitude
+    of its inputs; a 5-smooth length has at most ``⌊log₂ N⌋ + 1`` levels.
+    """
+    levels = int(math.log2(length)) + 1
+    return levels * _FFT_PASS_ERROR / (1 - levels * _FFT_PASS_ERROR)
+
+
+def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, float]:
+    """``rfft(p, length)``, the log of ``|Â|(1 + 2u) + π`` and ``π = β ‖p‖₁ (1 + n u) + _TINY``
+    (a componentwise bound on the FFT's error), memoised.
+
+    The logs of ``1 + π/|Â|`` and ``|Â|`` are needed only where the spectral product is
+    not negligible: :func:`_spectral_product` computes them there.
+    """
+    def compute() -> tuple[NDArray, NDArray, float]:
+        beta = _beta(length)
+        spectrum = np.fft.rfft(grid.probabilities, n=length)
+        size = len(grid.probabilities)
+        perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
+        return spectrum, np.log(np.abs(spectrum) * (1 + 2 * _U) + perturbation), perturbation
+
+    return _memo(grid, ("spectrum", length), compute)
+
+
 def _power(values: NDArray[np.complex128], exponent: int) -> tuple[NDArray, int]:
-    """``values ** exponent`` by binary powering, and the number of complex multiplications."""
+    """``values ** exponent`` by binary powering (lowest bit first), and the number of complex
+    multiplications. Only the frequencies of :func:`_spectral_product` that are not negligible
+    are powered (a few hundred late in a training loop), so squares are not memoised."""
     result, base, multiplications = None, values, 0
     while exponent:
         if exponent & 1:
@@ -173,85 +286,52 @@ def _power(values: NDArray[np.complex128], exponent: int) -> tuple[NDArray, int]
     return result, multiplications
 
 
-def _hermitian_norm(half: NDArray[np.float64], n: int) -> float:
-    """Upper bound on the ℓ2 norm over the full spectrum of a real signal of even length n, from
-    its (non-negative) rfft half. Entries are raised to 1e-140 first: no square is subnormal
-    (subnormal arithmetic is ~100x slower), and the norm only grows."""
-    squares = np.square(np.maximum(half, 1e-140))   # np.sum, not a (threaded) BLAS dot
-    return math.sqrt(float(squares[0] + squares[-1] + 2 * squares[1:n // 2].sum()))
-
-
-def _beta(length: int) -> float:
-    """β: the relative error of a length-``length`` FFT (``log₂ N + 1`` passes)."""
-    levels = int(math.log2(length)) + 1
-    return levels * _FFT_PASS_ERROR / (1 - levels * _FFT_PASS_ERROR)
-
-
-def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, NDArray, NDArray]:
-    """``rfft(p, length)`` and the logs of ``|Â| + π``, ``1 + π/|Â|`` and ``|Â|`` (memoised;
-    ``π = β ‖p‖₁`` bounds the FFT's error componentwise)."""
-    def compute() -> tuple[NDArray, NDArray, NDArray, NDArray]:
-        beta = _beta(length)
-        spectrum = np.fft.rfft(grid.probabilities, n=length)
-        size = len(grid.probabilities)
-        perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
-        magnitude = np.abs(spectrum) * (1 + 2 * _U)
-        with np.errstate(divide="ignore"):
-            return (spectrum, np.log(magnitude + perturbation), np.log1p(perturbation / magnitude),
-                    np.log(magnitude))
-
-    return _memo(grid, ("spectrum", length), compute)
-
-
-def _square(grid: LossGrid, length: int, level: int) -> NDArray:
-    """``rfft(p, length) ** (2 ** level)`` by repeated squaring (memoised level by level)."""
-    if level == 0:
-        return _spectrum(grid, length)[0]
-    return _memo(grid, ("square", length, level),
-                 lambda: _square(grid, length, level - 1) * _square(grid, length, level - 1))
-
-
-def _power(grid: LossGrid, length: int, exponent: int) -> tuple[NDArray, int]:
-    """``rfft(p) ** exponent`` by binary powering, and the number of complex multiplications.
-
-    The squares ``Â^(2^j)`` are memoised per grid, so powering to a new exponent
-    costs one product per set bit; the products are taken in the same order
-    (lowest bit first) whether memoised or not, so the result is the same bits.
-    """
-    result, multiplications, level = None, 0, 0
-    while exponent:
-        if exponent & 1:
-            multiplications += result is not None
-            square = _square(grid, length, level)
-            result = square if result is None else result * square
-        exponent >>= 1
-        if exponent:
-            level, multiplications = level + 1, multiplications + 1
-    return result, multiplications
-
-
 def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
-                      length: int) -> tuple[NDArray, NDArray, float]:
-    """``Π_r rfft(p_r)^{k_r}``, a per-frequency bound on its error, and the inverse FFT's β.
+                      length: int) -> tuple[NDArray, NDArray, float, NDArray | None]:
+    """``Π_r rfft(p_r)^{k_r}``, a per-frequency bound on its error, the inverse FFT's β, and the
+    frequencies computed (``None``: all).
 
     With ``|Â − A| <= π = β ‖p‖₁`` componentwise (β from the pass error over
     ``log₂ N + 1`` passes), ``|Π Â^k − Π A^k| <= Π(|Â| + π)^k − Π|Â|^k``;
     powering rounds each complex product within ``4u`` relative.
+
+    **Negligible frequencies.** Where ``Σ_r k_r ln(|Â_r| + π_r) < −800`` (most
+    frequencies of a many-fold composition: its spectrum is narrow) the exact
+    product ``|Π A^k| <= Π(|Â| + π)^k < e^{−799} < 10^{−347}`` (the float sum of
+    logs errs by far less than 1) is not computed: the entry is set to 0, and the
+    norms of :func:`compose_grids` count its error as 1e-140, the floor of
+    :func:`_hermitian_norm`. Only the other frequencies are powered and bounded, so
+    a query late in a training loop costs a few hundred complex products instead
+    of ``N/2`` (``docs/proofs/pld.md``, §4).
     """
     beta = _beta(length)
-    log_upper, log_gap, log_computed, product, multiplications = 0.0, 0.0, 0.0, None, 0
-    for grid, k in zip(grids, counts):
-        _, upper, gap, computed = _spectrum(grid, length)
+    spectra = [_spectrum(grid, length) for grid in grids]
+    half = length // 2 + 1
+    log_upper = 0.0
+    for (_, upper, _), k in zip(spectra, counts):
         log_upper = log_upper + k * upper
-        log_gap = log_gap + k * gap
-        log_computed = log_computed + k * computed
-        powered, used = _power(grid, length, k)
+    active = np.flatnonzero(log_upper >= _NEGLIGIBLE_LOG)
+    indices: NDArray[np.intp] | slice = slice(None) if len(active) == half else active
+    log_upper = log_upper[indices]
+    log_gap, log_computed, product, multiplications = 0.0, 0.0, None, 0
+    for (spectrum, _, perturbation), k in zip(spectra, counts):
+        selected = spectrum[indices]
+        magnitude = np.abs(selected) * (1 + 2 * _U)
+        with np.errstate(divide="ignore"):
+            log_gap = log_gap + k * np.log1p(perturbation / magnitude)
+            log_computed = log_computed + k * np.log(magnitude)
+        powered, used = _power(selected, k)
         multiplications += used + (product is not None)
         product = powered if product is None else product * powered
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         error = np.exp(log_upper) * -np.expm1(-log_gap) * (1 + 1e-9)
         error += ((1 + 4 * _U) ** multiplications - 1) * np.exp(log_computed)
-    return product, error + multiplications * _TINY, beta
+    error = error + multiplications * _TINY
+    if isinstance(indices, slice):
+        return product, error, beta, None
+    full = np.zeros(half, dtype=np.complex128)
+    full[active] = product
+    return full, error, beta, active
 
 
 def _finish(grids: Sequence[LossGrid], counts: Sequence[int], masses: NDArray, low: int,
@@ -284,7 +364,8 @@ def _finish(grids: Sequence[LossGrid], counts: Sequence[int], masses: NDArray, l
             masses[0] = np.nextafter(masses[0] + tail, np.inf)
         slack = mpmath.mpf(10) ** -30
         error = mpmath.mpf(fft_error) + propagated + (slack if fft_error else 0)
-        return LossGrid(grids[0].interval, low, frozen(masses),
+        masses.setflags(write=False)   # a fresh array of this composition's: frozen in place
+        return LossGrid(grids[0].interval, low, masses,
                         min(1.0, round_up(infinity + infinity * slack)),
                         round_up(error), round_up(truncation), tilt, log_scale)
 
@@ -347,14 +428,15 @@ def compose_grids(grids: Sequence[LossGrid], counts: Sequence[int], *, tail: flo
     base = sum(k * g.offset for g, k in zip(grids, counts))
     support_high = sum(k * (g.offset + len(g.probabilities) - 1) for g, k in zip(grids, counts))
     width = high - low + 1
-    length = 1 << max(1, (max(width, *(len(g.probabilities) for g in grids)) - 1).bit_length())
+    length = fft_length(max(width, *(len(g.probabilities) for g in grids)))
     tilted = [_tilted(g, tilt) for g in grids]
     log_scale = sum(k * scale for (_, scale), k in zip(tilted, counts))
-    product, spectral_error, beta = _spectral_product([g for g, _ in tilted], counts, length)
+    product, spectral_error, beta, active = _spectral_product([g for g, _ in tilted], counts, length)
     circular = np.fft.irfft(product, n=length)
+    magnitudes = np.abs(product if active is None else product[active])
     fft_error = (math.sqrt(width / length) * _SAFETY
-                 * (_hermitian_norm(spectral_error, length)
-                    + beta * _hermitian_norm(np.abs(product), length)))
+                 * (_hermitian_norm(spectral_error, length, active)
+                    + beta * _hermitian_norm(magnitudes, length, active)))
     start = (low - base) % length   # the window, read circularly: one or two slices
     window = (circular[start:start + width] if start + width <= length
               else np.concatenate((circular[start:], circular[:start + width - length])))

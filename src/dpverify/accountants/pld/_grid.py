@@ -352,25 +352,41 @@ def coarsen(grid: LossGrid, factor: int) -> LossGrid:
     return LossGrid(coarse, first, frozen(sums), grid.infinity_mass, 0.0, grid.truncation)
 
 
+#: :func:`_hockey_stick_sum` takes ``1 − e^{−x}`` by ``expm1`` below this x, as a product above.
+_EXPM1_BELOW = 0.25
+
+
 def _hockey_stick_sum(grid: LossGrid, epsilon: float) -> mpmath.mpf:
     """``Σ_{l_i > ε} p_i (1 − e^{ε − l_i})`` with relative float error < 200 u.
 
-    The exponent is formed as ``(i − j0) h + r`` with ``j0`` the first index
+    The exponent is formed as ``x = (i − j0) h + r`` with ``j0`` the first index
     above ε and ``r = j0 h − ε`` computed in mpmath, so it carries a *relative*
-    error of a few ulps even when the losses are ~10⁴.
+    error of a few ulps even when the losses are ~10⁴. Where ``x < 1/4``,
+    ``1 − e^{−x}`` is ``-expm1(−x)``; beyond, it is ``1 − e^{−r} e^{−(i − j0) h}``
+    with the memoised ``e^{−s h}`` (:func:`_exponential_weights`): ``y = e^{−x}``
+    then errs by at most ``(3 + x) u`` relative and ``1 − y`` by
+    ``u + (3 + x) u e^{−x}/(1 − e^{−x}) <= 12.5 u`` for ``x >= 1/4`` (the bound
+    decreases in x), so with ``p_i`` each term errs by at most ``14u`` and the sums
+    by far less than the ``200u`` (10⁻¹² slack) of ``docs/proofs/pld.md`` §5.
     """
     with working_precision():
         scaled = mpmath.mpf(epsilon) / mpmath.mpf(grid.interval)
         first_index = int(mpmath.floor(scaled)) + 1
         remainder = float(first_index * mpmath.mpf(grid.interval) - mpmath.mpf(epsilon))
-        start = max(first_index - grid.offset, 0)
-        tail = grid.probabilities[start:]
-        if not len(tail):
-            return mpmath.mpf(0)
-        steps = np.arange(grid.offset + start - first_index,
-                          grid.offset + len(grid.probabilities) - first_index, dtype=np.float64)
-        terms = tail * -np.expm1(-(steps * grid.interval + remainder))
-        return mpmath.mpf(float(np.sum(terms)))
+    start = max(first_index - grid.offset, 0)
+    tail = grid.probabilities[start:]
+    if not len(tail):
+        return mpmath.mpf(0)
+    first_step = grid.offset + start - first_index        # >= 0: the step of tail[0]
+    # steps s with s h + r < 1/4 go through expm1 (the +2 covers the rounding of s h)
+    near = min(len(tail), max(0, math.ceil((_EXPM1_BELOW - remainder) / grid.interval) + 2 - first_step))
+    steps = np.arange(first_step, first_step + near, dtype=np.float64)
+    total = float(np.sum(tail[:near] * -np.expm1(-(steps * grid.interval + remainder))))
+    if near < len(tail):
+        _, falling = _exponential_weights(grid.interval, first_step + len(tail))
+        far = falling[first_step + near:first_step + len(tail)] * math.exp(-remainder)
+        total += float(np.sum(tail[near:] * (1.0 - far)))
+    return mpmath.mpf(total)
 
 
 def delta_upper(grid: LossGrid, epsilon: float) -> mpmath.mpf:
@@ -393,33 +409,105 @@ def discounted_suffix_sums(probabilities: np.ndarray, interval: float) -> np.nda
     underflows to a wrong value, and all terms are non-negative (no cancellation). It gives
     ``scipy.signal.lfilter([0, e^{−h}], [1, −e^{−h}], p[::-1])[::-1]`` without importing
     scipy.signal, which loads scipy.stats (a second of start-up for ``dpverify account``).
+    Blocks are aligned at the *top* of the array, so the ``U_j`` of a suffix of ``p`` are
+    the same bits as those of the whole array.
     """
     q = np.asarray(probabilities, dtype=float)[::-1]       # y_k = Σ_{i<k} e^{−h(k−i)} q_i
     y = np.empty_like(q)
     block = max(1, int(_BLOCK_EXPONENT / interval))
     start_value, decay = 0.0, math.exp(-interval)
+    rising_weights, falling_weights = _exponential_weights(interval, min(block, len(q)))
     for start in range(0, len(q), block):
         chunk = q[start:start + block]
-        steps = np.arange(len(chunk), dtype=float) * interval
-        rising = np.cumsum(chunk * np.exp(steps))              # Σ_{start<=i<=k} e^{h(i−start)} q_i
+        rising = np.cumsum(chunk * rising_weights[:len(chunk)])  # Σ_{start<=i<=k} e^{h(i−start)} q_i
         earlier = np.concatenate(([0.0], rising[:-1]))          # the same sum over i < k
-        y[start:start + len(chunk)] = np.exp(-steps) * (start_value + earlier)
+        y[start:start + len(chunk)] = falling_weights[:len(chunk)] * (start_value + earlier)
         start_value = decay * (chunk[-1] + y[start + len(chunk) - 1])
     return y[::-1]
 
 
-def _suffix_sums(grid: LossGrid) -> tuple[int, NDArray, NDArray, NDArray]:
+_WEIGHTS: dict[float, tuple[NDArray, NDArray]] = {}
+
+
+def _exponential_weights(interval: float, length: int) -> tuple[NDArray, NDArray]:
+    """``e^{h i}`` and ``e^{−h i}`` for ``i < length`` (memoised per ``h``: a training loop's queries
+    share one spacing; the entries are elementwise functions of ``i h``, so a longer memoised
+    array has the same leading bits)."""
+    cached = _WEIGHTS.get(interval)
+    if cached is None or len(cached[0]) < length:
+        if len(_WEIGHTS) > 64:
+            _WEIGHTS.clear()
+        steps = np.arange(max(length, 2 * len(cached[0]) if cached else length), dtype=float)
+        steps *= interval
+        with np.errstate(over="ignore", under="ignore"):   # e^{hi} is used up to e^600 only
+            cached = _WEIGHTS[interval] = (np.exp(steps), np.exp(-steps))
+    return cached
+
+
+def _suffix_sums(grid: LossGrid, start: int = 0,
+                 tails: NDArray | None = None) -> tuple[int, NDArray, NDArray, NDArray]:
     """``(j0, S_j, U_j, δ(l_j))`` of :func:`_closed_form_epsilon` for the grid points ``j >= j0``.
 
-    ``j0`` is the last point below loss 0 (only ε >= 0 is sought). The sums run from the
-    top of the grid down, so leaving out the points below ``j0`` changes none of them.
+    ``j0`` is the last point below loss 0 (only ε >= 0 is sought), or ``start`` if larger.
+    The sums run from the top of the grid down, so leaving out the points below ``j0``
+    changes none of them (``tails``, if given, is ``cumsum`` of the reversed masses: the
+    same bits as ``S`` computed here).
     """
-    j0 = min(max(0, -grid.offset - 1), len(grid.probabilities) - 1)
+    j0 = min(max(0, -grid.offset - 1, start), len(grid.probabilities) - 1)
     p = grid.probabilities[j0:]
     weighted = discounted_suffix_sums(p, grid.interval)  # U_j
-    suffix = np.cumsum(p[::-1])[::-1]               # S_j
+    suffix = (np.cumsum(p[::-1]) if tails is None else tails[:len(p)])[::-1]   # S_j
     at_grid = np.append(suffix[1:], 0.0) - weighted  # δ(l_j) = S_{j+1} − U_j
     return j0, suffix, weighted, at_grid
+
+
+#: :func:`_guess` starts its suffix sums ``m`` points below the last point whose upper tail exceeds
+#: ``1/_GUESS_SHARE`` times the target, with ``1 − e^{−hm} >= _GUESS_SHARE``: every point below fails.
+_GUESS_SHARE = 0.1
+
+
+def _guess_sums(grid: LossGrid, target: float) -> tuple[int, NDArray, NDArray, NDArray]:
+    """The :func:`_suffix_sums` a guess of the ε at ``target`` (or any smaller target) needs.
+
+    Only the top of the grid is summed: with ``S_j`` the mass above ``l_j``,
+    ``δ(l_j) >= (1 − e^{−hm}) S_{j+m+1}``, so no point ``j`` with
+    ``S_{j+m+1} > target/_GUESS_SHARE`` can meet the target. If the first point kept
+    already meets it (float noise), the whole grid from loss 0 is summed instead. For a
+    guess only: the answer is verified by :func:`delta_upper` whatever it is.
+    """
+    m = math.ceil(-math.log1p(-_GUESS_SHARE) / grid.interval)
+    tails = _top_tails(grid.probabilities, target / _GUESS_SHARE, m + 4)
+    first_above = int(np.searchsorted(tails, target / _GUESS_SHARE, side="right"))
+    start = len(grid.probabilities) - 1 - first_above - m - 3
+    if first_above < len(tails) and start > 0:
+        sums = _suffix_sums(grid, start, tails)
+        if sums[0] == start and not sums[3][0] <= target:   # the first point kept fails
+            return sums
+    return _suffix_sums(grid, 0, _top_tails(grid.probabilities, math.inf, 0))
+
+
+#: Points per cumulative sum of :func:`_top_tails` (a sequential ``cumsum`` costs ~4 ns a point).
+_TAIL_CHUNK = 4096
+
+
+def _top_tails(probabilities: NDArray, threshold: float, extra: int) -> NDArray:
+    """Cumulative masses from the top of the grid down (``tails[r]``: the top ``r + 1`` points),
+    chunk by chunk, until they exceed ``threshold`` and ``extra`` more points are summed (or the
+    grid ends): a query at a small δ only sums the top of a long grid. Floats, for guesses."""
+    reversed_masses = probabilities[::-1]
+    parts, carry, end, stop = [], 0.0, 0, len(reversed_masses)
+    while end < stop:
+        part = np.cumsum(reversed_masses[end:min(stop, end + _TAIL_CHUNK)]) + carry
+        parts.append(part)
+        end += len(part)
+        carry = float(part[-1])
+        if carry > threshold and stop == len(reversed_masses):
+            stop = min(stop, end - len(part) + int(np.searchsorted(part, threshold, side="right"))
+                       + extra + 1)
+    if not parts:
+        return np.zeros(0)
+    tails = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    return tails[:stop]
 
 
 def _closed_form_epsilon(grid: LossGrid, sums: tuple[int, NDArray, NDArray, NDArray],
@@ -455,11 +543,12 @@ def epsilon_upper(grid: LossGrid, delta: float) -> float:
         return delta_upper(grid, epsilon) <= delta
 
     top = max(grid.largest_loss, 0.0) + grid.interval
-    sums = _suffix_sums(grid)
-    guess = _closed_form_epsilon(grid, sums, (delta - grid.infinity_mass) / (1 + SUM_SLACK))
+    target = (delta - grid.infinity_mass) / (1 + SUM_SLACK)
+    sums = _guess_sums(grid, target)
+    guess = _closed_form_epsilon(grid, sums, target)
     if guess is not None and guess > 0 and grid.error:   # once more, with the error there
         error = float(grid.error_at(max(0.0, guess - 1e-6 * (1 + guess))))
-        guess = _closed_form_epsilon(grid, sums,
+        guess = _closed_form_epsilon(grid, sums,   # a smaller target: the same sums serve
                                      (delta - grid.infinity_mass - error) / (1 + SUM_SLACK))
     if guess is not None and guess > 0:
         # a bracket already within the tolerance costs two evaluations; wider ones a few more

@@ -8,6 +8,7 @@ every uncertainty is resolved by moving mass up or adding mass.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -104,13 +105,17 @@ class SubsampledGaussian:
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             small = g_value < 700.0
             g_small = np.where(small, g_value, 0.0)
-            y = np.expm1(g_small) / q
-            one_plus_y = (np.expm1(g_small) + q) / q
+            growth = np.expm1(g_small)   # e^g − 1, computed once
+            y = growth / q
+            one_plus_y = (growth + q) / q
             t_small = np.log1p(y)
             dt_small = (3 * _U * np.abs(y) + _U * np.abs(g_small) * np.exp(g_small) / q) / one_plus_y
-            t_large = g_value - math.log(q) + np.log1p(-(1 - q) * np.exp(-g_value))
-            t = np.where(small, t_small, t_large)
-            dt = np.where(small, dt_small, 4 * _U * (np.abs(g_value) + abs(math.log(q)) + 1))
+            if small.all():   # (the usual case: no loss near e^700)
+                t, dt = t_small, dt_small
+            else:
+                t_large = g_value - math.log(q) + np.log1p(-(1 - q) * np.exp(-g_value))
+                t = np.where(small, t_small, t_large)
+                dt = np.where(small, dt_small, 4 * _U * (np.abs(g_value) + abs(math.log(q)) + 1))
         x = s2 * t + 0.5
         return x, s2 * (dt + 2 * _U * np.abs(t)) + 2 * _U * np.abs(x)
 
@@ -136,26 +141,37 @@ class SubsampledGaussian:
         total = np.where(np.isnan(total), -np.inf, total)
         return total, np.maximum(errors[0], errors[1]) + 4 * _U * (1 + np.abs(total))
 
-    def log_cdfs(self, losses: FloatArray) -> dict[str, FloatArray]:
-        """log P[L <= l], log P[L > l], log Q[...] and their errors at the grid ``losses``."""
+    def log_cdfs(self, losses: FloatArray) -> dict[str, Any]:
+        """log P[L <= l] below a split point, log P[L > l] from it on, the same for Q, and
+        their errors at the grid ``losses``.
+
+        Interval masses are differences of the smaller of the two tails
+        (:func:`interval_law_from_cdfs`), so each tail is evaluated only where it is
+        used: the lower one on ``losses[:split + 1]``, the upper one on
+        ``losses[split:]``, ``split`` the first point where P's upper tail is about 1/2
+        or less (the output threshold passes q, the mixture's mean, unswapped; 0,
+        swapped). Any split is exact: it only chooses which difference is computed.
+        """
         floor = self.loss_floor
         g = -losses if self.swapped else losses
         inside = g > floor
         x, dx = self._threshold(np.where(inside, g, floor + 1.0 if floor > -np.inf else 0.0))
         # Unswapped: L <= l  <=>  X <= x(l), X ~ mixture under P and N(0, σ²) under Q.
         # Swapped:   L <= l  <=>  X >= x(-l), X ~ N(0, σ²) under P and the mixture under Q.
+        upper_half = ~inside | (x < 0.0) if self.swapped else inside & (x > self.q)
+        split = int(np.argmax(upper_half)) if upper_half.any() else len(losses) - 1
+        low, high = slice(0, split + 1), slice(split, len(losses))
         sides = (("P", not self.swapped), ("Q", self.swapped))
-        below = {side: self._log_tails(x, dx, mixture=mix, upper=self.swapped) for side, mix in sides}
-        above = {side: self._log_tails(x, dx, mixture=mix, upper=not self.swapped)
-                 for side, mix in sides}
-        out: dict[str, FloatArray] = {}
+        out: dict[str, Any] = {"split": split}
         cdf_outside, sf_outside = (0.0, -np.inf) if self.swapped else (-np.inf, 0.0)
-        for side in ("P", "Q"):
-            cdf, cdf_error = below[side]
-            sf, sf_error = above[side]
-            out[f"{side}_cdf"] = np.where(inside, cdf, cdf_outside)
-            out[f"{side}_sf"] = np.where(inside, sf, sf_outside)
-            out[f"{side}_error"] = np.where(inside, np.maximum(cdf_error, sf_error), 0.0)
+        for side, mixture in sides:
+            cdf, cdf_error = self._log_tails(x[low], dx[low], mixture=mixture, upper=self.swapped)
+            sf, sf_error = self._log_tails(x[high], dx[high], mixture=mixture,
+                                           upper=not self.swapped)
+            out[f"{side}_cdf"] = np.where(inside[low], cdf, cdf_outside)
+            out[f"{side}_cdf_error"] = np.where(inside[low], cdf_error, 0.0)
+            out[f"{side}_sf"] = np.where(inside[high], sf, sf_outside)
+            out[f"{side}_sf_error"] = np.where(inside[high], sf_error, 0.0)
         return out
 
     def support_hint(self, tail_mass: float) -> tuple[float, float]:
@@ -172,20 +188,26 @@ class SubsampledGaussian:
         return float(np.logaddexp(math.log1p(-self.q), math.log(self.q) + exponent))
 
     def loss_std(self) -> float:
-        """Standard deviation of the loss under P, by quadrature (used to pick a grid step)."""
-        if self.q == 1.0:
-            return 1.0 / self.sigma
-        xs = np.linspace(-12 * self.sigma, 1 + 12 * self.sigma, 20001)
-        # divided by σ twice, never by σ² (which overflows for σ > 1.3e154)
-        losses = np.logaddexp(math.log1p(-self.q),
-                              math.log(self.q) + (xs - 0.5) / self.sigma / self.sigma)
-        base = np.exp(-(xs / self.sigma) ** 2 / 2)
-        shifted = np.exp(-((xs - 1) / self.sigma) ** 2 / 2)
-        density = base if self.swapped else (1 - self.q) * base + self.q * shifted
-        losses = -losses if self.swapped else losses
-        weights = density / density.sum()
-        mean = float(np.sum(weights * losses))
-        return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
+        """Standard deviation of the loss under P, by quadrature (used to pick a grid step;
+        memoised: the accountant's grid and its constructor both ask for it)."""
+        return _subsampled_loss_std(self.sigma, self.q, self.swapped)
+
+
+@functools.lru_cache(maxsize=256)
+def _subsampled_loss_std(sigma: float, q: float, swapped: bool) -> float:
+    """:meth:`SubsampledGaussian.loss_std` (a pure function of its fields)."""
+    if q == 1.0:
+        return 1.0 / sigma
+    xs = np.linspace(-12 * sigma, 1 + 12 * sigma, 20001)
+    # divided by σ twice, never by σ² (which overflows for σ > 1.3e154)
+    losses = np.logaddexp(math.log1p(-q), math.log(q) + (xs - 0.5) / sigma / sigma)
+    base = np.exp(-(xs / sigma) ** 2 / 2)
+    shifted = np.exp(-((xs - 1) / sigma) ** 2 / 2)
+    density = base if swapped else (1 - q) * base + q * shifted
+    losses = -losses if swapped else losses
+    weights = density / density.sum()
+    mean = float(np.sum(weights * losses))
+    return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,12 +293,24 @@ class ReplaceSubsampledGaussian:
         return math.sqrt(max(float(np.sum(weights * (losses - mean) ** 2)), 1e-300))
 
 
-def interval_law_from_cdfs(cdfs: dict[str, FloatArray], losses: FloatArray) -> IntervalLaw:
-    """Interval masses and tilts from log-cdfs at consecutive grid points (upper tails where small)."""
+def interval_law_from_cdfs(cdfs: dict[str, Any], losses: FloatArray) -> IntervalLaw:
+    """Interval masses and tilts from log-cdfs at consecutive grid points (upper tails where small).
+
+    With a ``split`` (:meth:`SubsampledGaussian.log_cdfs`) the intervals below it are
+    differences of lower tails and the others of upper tails; without one, the upper
+    tails are used where P's is below 1/2.
+    """
     log_half = math.log(0.5)
     parts = {}
     for side in ("P", "Q"):
-        cdf, sf, error = cdfs[f"{side}_cdf"], cdfs[f"{side}_sf"], cdfs[f"{side}_error"]
+        cdf, sf = cdfs[f"{side}_cdf"], cdfs[f"{side}_sf"]
+        if "split" in cdfs:
+            cdf_error, sf_error = cdfs[f"{side}_cdf_error"], cdfs[f"{side}_sf_error"]
+            from_cdf = log_difference(cdf[1:], cdf[:-1], cdf_error[1:], cdf_error[:-1])
+            from_sf = log_difference(sf[:-1], sf[1:], sf_error[:-1], sf_error[1:])
+            parts[side] = tuple(np.concatenate((a, b)) for a, b in zip(from_cdf, from_sf))
+            continue
+        error = cdfs[f"{side}_error"]
         from_sf = log_difference(sf[:-1], sf[1:], error[:-1], error[1:])
         from_cdf = log_difference(cdf[1:], cdf[:-1], error[1:], error[:-1])
         use_sf = sf[:-1] < log_half
@@ -315,10 +349,11 @@ def monotone_grid(spec: SubsampledGaussian, step: float, tail: float) -> LossGri
                           "such that no grid point is within 8 ulps of the loss bound ln(1 − q)",
                           "perturb the interval slightly")
     cdfs = spec.log_cdfs(losses)
-    slack = 2 * cdfs["P_error"]
+    lower_slack = 2 * cdfs.get("P_cdf_error", cdfs.get("P_error"))[0]
+    upper_slack = 2 * cdfs.get("P_sf_error", cdfs.get("P_error"))[-1]
     with np.errstate(under="ignore"):
-        lower_tail = float(np.exp(cdfs["P_cdf"][0] + slack[0])) * 1.000001
-        upper_tail = float(np.exp(cdfs["P_sf"][-1] + slack[-1])) * 1.000001
+        lower_tail = float(np.exp(cdfs["P_cdf"][0] + lower_slack)) * 1.000001
+        upper_tail = float(np.exp(cdfs["P_sf"][-1] + upper_slack)) * 1.000001
     return connect_the_dots(first, step, interval_law_from_cdfs(cdfs, losses),
                             lower_tail=lower_tail, upper_tail=upper_tail)
 

@@ -70,9 +70,17 @@ def compose_rdp(curves: Sequence[RDPCurve]) -> RDPCurve:
                           "evaluate them on a common grid, e.g. DEFAULT_ORDERS")
     orders = tuple(sorted(common))
     counts = Counter(parts)  # repeated curves are multiplied, not added one by one
-    values = tuple(_exact_sum((c.epsilons[c.orders.index(a)], n) for c, n in counts.items())
-                   for a in orders)
+    columns = [(_on_orders(c, orders), n) for c, n in counts.items()]
+    values = tuple(_exact_sum((column[i], n) for column, n in columns) for i in range(len(orders)))
     return RDPCurve(orders=orders, epsilons=values)
+
+
+def _on_orders(curve: RDPCurve, orders: tuple[float, ...]) -> tuple[float, ...]:
+    """The curve's ε at ``orders`` (a subset of its own orders)."""
+    if curve.orders == orders:
+        return curve.epsilons
+    position = {order: i for i, order in enumerate(curve.orders)}
+    return tuple(curve.epsilons[position[order]] for order in orders)
 
 
 def _check_curves(curves: object) -> tuple[RDPCurve, ...]:
@@ -82,11 +90,27 @@ def _check_curves(curves: object) -> tuple[RDPCurve, ...]:
 
 
 def _exact_sum(weighted: Iterable[tuple[float, int]]) -> float:
-    """Return ``Σ count · value`` formed exactly (``inf`` absorbs), rounded up."""
+    """Return ``Σ count · value`` formed exactly (``inf`` absorbs), rounded up.
+
+    Floats are dyadic rationals ``a/2^k``: the sum is formed exactly as one integer over
+    the largest ``2^k`` and rounded to nearest by Python's correctly rounded integer
+    division, then nudged up one ulp if below (what ``round_up`` of the ``Fraction`` sum
+    gives, without a ``gcd`` per addition).
+    """
     weighted = tuple(weighted)
     if any(math.isinf(v) for v, _ in weighted):
         return math.inf
-    return round_up(sum((Fraction(v) * n for v, n in weighted), Fraction(0)))
+    ratios = [(float(v).as_integer_ratio(), n) for v, n in weighted]
+    denominator = max((den for (_, den), _ in ratios), default=1)
+    numerator = sum(num * (denominator // den) * n for (num, den), n in ratios)
+    try:
+        nearest = numerator / denominator
+    except OverflowError:   # beyond the float range
+        return round_up(Fraction(numerator, denominator))
+    near_numerator, near_denominator = nearest.as_integer_ratio()
+    if near_numerator * denominator >= numerator * near_denominator:
+        return nearest
+    return math.nextafter(nearest, math.inf)
 
 
 def scale_rdp(curve: RDPCurve, count: int) -> RDPCurve:

@@ -1,0 +1,220 @@
+"""The fast paths of a per-step PLD query (issue 30 §1) against the slow, direct evaluations.
+
+Negligible frequencies of the spectral product, the sparse ℓ2 norm, the hockey-stick sum
+without ``expm1`` far above ε, the ε guess from the top of the grid, the shared table of
+exponentials of the Chernoff window and the split normal tails of the subsampled-Gaussian
+grid: each is compared with the computation it replaces (or with mpmath), and must be
+sound (never below the exact value) and as tight as before.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpverify.accountants.pld import PrivacyLossDistribution, dp_sgd_interval
+from dpverify.accountants.pld import _fft as pld_fft
+from dpverify.accountants.pld import _grid as pld_grid
+from dpverify.accountants.pld import _losses as pld_losses
+
+RATE = 256 / 60000
+
+
+def _dp_sgd_base(sigma: float = 1.1, rate: float = RATE) -> PrivacyLossDistribution:
+    return PrivacyLossDistribution.from_subsampled_gaussian(
+        sigma, rate, value_discretization_interval=dp_sgd_interval(sigma, rate)
+    )
+
+
+# --------------------------------------------------------------------------- negligible frequencies
+@pytest.mark.parametrize("count", [500, 2000])
+def test_negligible_frequencies_move_the_masses_less_than_the_error_bounds(count, monkeypatch):
+    """Powering every frequency (the old path) and only the non-negligible ones: the two grids
+    differ by less than their error bounds, and the sparse path really skips most frequencies."""
+    grid = _dp_sgd_base().directions[0]
+    low, high = pld_fft._chernoff_window([grid], [count], 1e-15 / 2)
+    length = 1 << (max(high - low + 1, len(grid.probabilities)) - 1).bit_length()
+    _, _, _, active = pld_fft._spectral_product([grid], [count], length)
+    assert active is not None and len(active) < (length // 2 + 1) // 2
+    sparse = pld_fft.compose_grids([grid], [count], tail=1e-15)
+    pld_fft._MEMO.clear()
+    monkeypatch.setattr(pld_fft, "_NEGLIGIBLE_LOG", -math.inf)
+    assert pld_fft._spectral_product([grid], [count], length)[3] is None
+    dense = pld_fft.compose_grids([grid], [count], tail=1e-15)
+    pld_fft._MEMO.clear()
+    assert (sparse.offset, len(sparse.probabilities)) == (dense.offset, len(dense.probabilities))
+    gap = float(np.sum(np.abs(sparse.probabilities - dense.probabilities)))
+    assert gap <= sparse.error + dense.error
+    assert sparse.error <= 2 * dense.error  # the sparse bound is no looser in substance
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.data())
+def test_sparse_hermitian_norm_bounds_the_dense_one(log_length, data):
+    """Entries left out are at most 1e-140: the sparse norm bounds the dense one, and is close."""
+    n = 2**log_length
+    half = np.array(data.draw(st.lists(st.floats(0, 10), min_size=n // 2 + 1, max_size=n // 2 + 1)))
+    kept = np.array(sorted(data.draw(st.sets(st.integers(0, n // 2), min_size=1))), dtype=np.intp)
+    dense = half.copy()
+    left_out = np.ones(n // 2 + 1, dtype=bool)
+    left_out[kept] = False
+    dense[left_out] = data.draw(st.floats(0, 1e-140))
+    sparse_norm = pld_fft._hermitian_norm(half[kept], n, kept)
+    dense_norm = pld_fft._hermitian_norm(dense, n)
+    assert dense_norm <= sparse_norm * (1 + 1e-12)
+    assert sparse_norm <= dense_norm * (1 + 1e-12) + 1e-139 * math.sqrt(n)
+
+
+# --------------------------------------------------------------------------- hockey-stick sum
+def _exact_hockey_stick(grid: pld_grid.LossGrid, epsilon: float) -> mpmath.mpf:
+    with mpmath.workdps(40):
+        h, e = mpmath.mpf(grid.interval), mpmath.mpf(epsilon)
+        return mpmath.fsum(
+            mpmath.mpf(p) * -mpmath.expm1(e - (grid.offset + i) * h)
+            for i, p in enumerate(grid.probabilities.tolist())
+            if (grid.offset + i) * h > e
+        )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.floats(0, 1), min_size=1, max_size=400), st.floats(1e-3, 0.5), st.integers(-300, 50), st.floats(0, 20)
+)
+def test_hockey_stick_sum_is_within_its_relative_error(masses, interval, offset, epsilon):
+    """Terms above x = 1 use the memoised e^{−sh}: still within 200 u of the exact sum."""
+    grid = pld_grid.LossGrid(interval, offset, pld_grid.frozen(masses), 0.0, 0.0)
+    ours = pld_grid._hockey_stick_sum(grid, epsilon)
+    exact = _exact_hockey_stick(grid, epsilon)
+    assert abs(ours - exact) <= 200 * 2.0**-53 * exact + 1e-300
+
+
+# --------------------------------------------------------------------------- the ε guess
+@pytest.mark.parametrize("count", [1, 40, 3000])
+@pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-10])
+def test_guess_from_the_top_of_the_grid_is_the_whole_grid_guess(count, delta):
+    """The suffix sums of the top of the grid give the closed-form ε of the whole grid."""
+    for grid in _dp_sgd_base().self_compose(count).directions:
+        target = (delta - grid.infinity_mass) / (1 + pld_grid.SUM_SLACK)
+        whole = pld_grid._closed_form_epsilon(grid, pld_grid._suffix_sums(grid), target)
+        sums = pld_grid._guess_sums(grid, target)
+        top = pld_grid._closed_form_epsilon(grid, sums, target)
+        assert (top is None) == (whole is None)
+        if whole is not None:
+            assert top == pytest.approx(whole, rel=1e-11, abs=1e-13)
+    if count == 3000:  # a long grid: only its top is summed
+        grid = _dp_sgd_base().self_compose(count).directions[0]
+        sums = pld_grid._guess_sums(grid, 1e-5)
+        assert len(sums[1]) < 0.75 * (len(grid.probabilities) + grid.offset)
+
+
+@pytest.mark.parametrize("count", [1, 300])
+def test_epsilon_is_verified_whatever_the_guess(count, monkeypatch):
+    """A useless guess (none) falls back to the bisection over the whole range: a value that meets
+    δ and that is within the tolerance of the guessed one."""
+    pld = _dp_sgd_base().self_compose(count)
+    guessed = [pld_grid.epsilon_upper(d, 1e-5) for d in pld.directions]
+    monkeypatch.setattr(pld_grid, "_closed_form_epsilon", lambda *args: None)
+    searched = [pld_grid.epsilon_upper(d, 1e-5) for d in pld.directions]
+    for grid, a, b in zip(pld.directions, guessed, searched):
+        assert pld_grid.delta_upper(grid, a) <= 1e-5 and pld_grid.delta_upper(grid, b) <= 1e-5
+        assert a == pytest.approx(b, rel=1e-12)
+
+
+# --------------------------------------------------------------------------- Chernoff window
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.floats(1e-9, 1), min_size=2, max_size=200),
+    st.floats(1e-4, 0.1),
+    st.integers(-200, 200),
+    st.floats(0.01, 5),
+)
+def test_shared_exponential_table_gives_sound_log_mgfs(masses, interval, offset, scale):
+    """The shared table's log-MGFs bound the exact ones (mpmath) and match the log-sum-exp path."""
+    grid = pld_grid.LossGrid(interval, offset, pld_grid.frozen(masses), 0.0, 0.0)
+    ts = scale * np.array([-2.0, -0.5, 0.3, 1.0, 2.0])
+    shared = pld_fft._shared_log_mgfs(grid, ts)
+    assert shared is not None
+    with mpmath.workdps(40):
+        for t, value in zip(ts.tolist(), shared.tolist()):
+            exact = mpmath.log(
+                mpmath.fsum(
+                    mpmath.mpf(p) * mpmath.exp(t * (offset + i) * mpmath.mpf(interval)) for i, p in enumerate(masses)
+                )
+            )
+            assert value >= exact
+            assert value == pytest.approx(float(exact), rel=1e-8, abs=1e-8)
+
+
+def test_exponential_table_entries_do_not_depend_on_the_range_tabulated():
+    """A table grown for another grid holds the same bits: compositions share it safely."""
+    pld_fft._EXP_TABLES.clear()
+    ts = np.array([0.5, 1.5, -1.0])
+    small = pld_fft._exponential_table(0.01, ts, -5, 20).copy()
+    grown = pld_fft._exponential_table(0.01, ts, -100, 300)[95:121]
+    pld_fft._EXP_TABLES.clear()
+    assert np.array_equal(small, grown)
+
+
+def test_heterogeneous_schedule_queried_per_epoch_equals_a_cold_one_shot_query():
+    """Per-epoch queries of a 4-σ schedule (shared tables filled in another order) give the bits
+    of a cold one-shot composition."""
+    from dpverify.accountants.accountant import PrivacyAccountant
+
+    sigmas = [0.9, 1.3, 1.1, 2.0]
+    looped = PrivacyAccountant("pld")
+    answers = []
+    for sigma in sigmas:
+        for _ in range(30):
+            looped.step(noise_multiplier=sigma, sample_rate=0.01)
+        answers.append(looped.get_epsilon(1e-5))
+    pld_fft._MEMO.clear()
+    pld_fft._EXP_TABLES.clear()
+    fresh = PrivacyAccountant("pld")
+    for sigma in sigmas:
+        fresh.step(noise_multiplier=sigma, sample_rate=0.01)  # the same events, counts added below
+    for event in list(fresh._counts):
+        fresh.compose(event, 29)
+    assert fresh.get_epsilon(1e-5) == answers[-1]
+
+
+# --------------------------------------------------------------------------- split normal tails
+@pytest.mark.parametrize("swapped", [False, True])
+@pytest.mark.parametrize("sigma, rate", [(1.1, RATE), (0.7, 0.3), (2.0, 1.0)])
+def test_split_tails_give_interval_masses_above_the_exact_ones(sigma, rate, swapped):
+    """Each interval mass (lower tails below the split, upper tails above) bounds the exact P-mass
+    of the interval (mpmath, 40 digits) and is within 1e-6 of it where it is not tiny."""
+    spec = pld_losses.SubsampledGaussian(sigma, rate, swapped=swapped)
+    step = dp_sgd_interval(sigma, rate) * 3
+    first, last = pld_losses._grid_indices(*spec.support_hint(1e-12), step)
+    losses = np.arange(first, last + 1) * step
+    cdfs = spec.log_cdfs(losses)
+    split = cdfs["split"]
+    assert 0 < split < len(losses) - 1
+    law = pld_losses.interval_law_from_cdfs(cdfs, losses)
+    upper = np.exp(law.log_mass_upper)
+    with mpmath.workdps(40):
+        s2, q = mpmath.mpf(sigma) ** 2, mpmath.mpf(rate)
+
+        def threshold(g):  # the output x with g(x) = ln(1 − q + q e^{(2x−1)/(2σ²)}) = g
+            return s2 * (mpmath.log(mpmath.expm1(g) + q) - mpmath.log(q)) + mpmath.mpf(1) / 2
+
+        def p_below(loss):  # P[L <= loss]
+            g = -loss if swapped else loss
+            if rate < 1 and g <= mpmath.log1p(-q):
+                return mpmath.mpf(1) if swapped else mpmath.mpf(0)
+            x = threshold(g) if rate < 1 else s2 * g + mpmath.mpf(1) / 2
+            sd = mpmath.sqrt(s2)
+            if swapped:  # P = N(0, σ²), L <= l <=> X >= x(−l)
+                return mpmath.ncdf(-x / sd)
+            return (1 - q) * mpmath.ncdf(x / sd) + q * mpmath.ncdf((x - 1) / sd)
+
+        for i in sorted({1, split - 1, split, split + 1, len(losses) // 3, len(losses) - 3}):
+            exact = p_below(mpmath.mpf(losses[i + 1])) - p_below(mpmath.mpf(losses[i]))
+            assert upper[i] >= exact * (1 - 1e-15)
+            if exact > 1e-12:
+                assert upper[i] <= exact * (1 + 1e-6)
