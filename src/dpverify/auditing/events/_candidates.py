@@ -30,7 +30,7 @@ from dpverify._validation import (
     check_positive_int,
     check_probability,
 )
-from dpverify.auditing.events._statistics import Identity
+from dpverify.auditing.events._statistics import Identity, statistic_values
 
 __all__ = ["FAMILIES", "EVENT_FAMILIES", "OutputEvent", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
            "conditional_prediction",
@@ -251,7 +251,7 @@ def format_value(value: float) -> str:
 def threshold_family(a: np.ndarray, b: np.ndarray, plan: Plan, statistic: Any = None,
                       name: str = "y", family: str = "threshold") -> list[Candidate]:
     statistic = statistic or Identity()
-    sa, sb = np.sort(statistic(a)), np.sort(statistic(b))
+    sa, sb = np.sort(statistic_values(statistic, a)), np.sort(statistic_values(statistic, b))
     cuts = cut_grid(np.concatenate([sa, sb]), 400)
     cuts = cuts[np.isfinite(cuts)]
     if not len(cuts):

@@ -62,8 +62,11 @@ CLASSIFIER_ROWS = 100_000
 CLASSIFIER_ELEMENTS = 1 << 23
 #: The fit's budget grows with the audit: at most this many feature values per sample per
 #: side (search and certification together), so its time is proportional to the samples;
-#: reached at about 4·10^6 samples per side, where :data:`CLASSIFIER_ELEMENTS` caps it.
-FIT_ELEMENTS_PER_SAMPLE = 2
+#: reached at about 1.7·10^7 samples per side, where :data:`CLASSIFIER_ELEMENTS` caps it.
+#: Half a value per sample keeps the fit near a tenth of the audit's time: a logistic score
+#: of w features estimated from n rows per side loses O(w/n) of its power, far below the
+#: noise of the certified bound (issue 26: the DP-Sniper rows won by it move < 0.5%).
+FIT_ELEMENTS_PER_SAMPLE = 0.5
 #: Rows per side the logistic fit always may use (small audits fit the whole search split).
 MIN_FIT_ROWS = 50_000
 #: Quantile bins per coordinate of the likelihood-ratio sums (2: above/below the median).
@@ -72,7 +75,7 @@ COORDINATE_BINS = (2, 10)
 
 def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
     """Thresholds on a logistic score, a mean-difference projection and likelihood-ratio sums."""
-    ra, rb = rows(a).astype(np.float64), rows(b).astype(np.float64)
+    ra, rb = (np.asarray(rows(side), dtype=np.float64) for side in (a, b))
     head = np.concatenate([ra[:CLASSIFIER_ROWS], rb[:CLASSIFIER_ROWS]])
     flags = recurring_values(head)
     categorical, _ = categorical_columns(head)
@@ -89,7 +92,7 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
         blank = replace(blank, masked_centre=m_centre,
                         masked_divisor=np.where(m_scale > 0, m_scale, 1.0))
     budget = min(CLASSIFIER_ELEMENTS, FIT_ELEMENTS_PER_SAMPLE * (plan.n_search + plan.n_certify))
-    fitted = min(len(ra), len(rb), max(MIN_FIT_ROWS, budget // blank.width))
+    fitted = min(len(ra), len(rb), max(MIN_FIT_ROWS, int(budget // blank.width)))
     labels = np.concatenate([np.ones(fitted), np.zeros(fitted)])
     weights, bias = fit_logistic(blank.features(np.concatenate([ra[:fitted], rb[:fitted]])),
                                  labels)
@@ -110,7 +113,7 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
         result += threshold_family(a, b, plan, statistic=projection, name="projection",
                                    family="classifier")
     for bins in COORDINATE_BINS:
-        ratios = CoordinateRatios.fit(ra, rb, bins, flags)
+        ratios = CoordinateRatios.fit(a, b, bins, flags)
         result += threshold_family(a, b, plan, statistic=ratios,
                                    name=f"likelihood-ratio sum ({bins} bins)", family="classifier")
         if bins == 2:  # the signs only: a vote count, immune to noisy per-coordinate weights
