@@ -316,7 +316,12 @@ class KeyCoder:
 
     @classmethod
     def fit(cls, pooled: np.ndarray) -> KeyCoder:
-        lows, highs = pooled.min(axis=0), pooled.max(axis=0)
+        return cls.from_ranges(pooled.min(axis=0), pooled.max(axis=0))
+
+    @classmethod
+    def from_ranges(cls, lows: np.ndarray, highs: np.ndarray) -> KeyCoder:
+        """The coder of rows whose column ``j`` ranges over ``lows[j], ..., highs[j]``."""
+        lows, highs = np.asarray(lows), np.asarray(highs)
         spans = (highs - lows + 1).astype(np.int64)
         if float(np.prod(spans.astype(np.float64))) >= 2.0 ** 62:
             raise AuditError("too many distinct outputs for exact counting (histogram family)")
@@ -355,7 +360,10 @@ class HistogramRank:
     table: np.ndarray | None = field(default=None)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        keys = self.coder(samples)
+        return self.of_keys(self.coder(samples))
+
+    def of_keys(self, keys: np.ndarray) -> np.ndarray:
+        """The ranks of outputs given their keys (``coder(samples)``, computed once elsewhere)."""
         if self.table is not None:
             inside = (keys >= 0) & (keys < len(self.table))
             return np.where(inside, self.table[np.clip(keys, 0, len(self.table) - 1)], np.inf)
@@ -411,8 +419,29 @@ class MixedCoder:
     @classmethod
     def fit(cls, pooled: np.ndarray, categorical: tuple[int, ...], numeric: tuple[int, ...],
             cuts: tuple[np.ndarray, ...]) -> MixedCoder:
-        blank = cls(categorical, numeric, cuts, KeyCoder(np.zeros(1), np.ones(1), np.ones(1)))
-        return cls(categorical, numeric, cuts, KeyCoder.fit(blank.table(pooled)))
+        return cls.fit_parts([pooled], categorical, numeric, cuts)
+
+    @classmethod
+    def fit_parts(cls, parts: list[np.ndarray], categorical: tuple[int, ...],
+                  numeric: tuple[int, ...], cuts: tuple[np.ndarray, ...]) -> MixedCoder:
+        """:meth:`fit` on the rows of all ``parts`` (no table built, nothing concatenated).
+
+        The ranges of the table's columns: a categorical column's minimum and
+        maximum, and a numeric column's bins of its minimum and maximum (the
+        bin index is monotone in the value).
+        """
+        tables = [rows(part) for part in parts]
+        minima = np.min([t.min(axis=0) for t in tables], axis=0).astype(np.float64)
+        maxima = np.max([t.max(axis=0) for t in tables], axis=0).astype(np.float64)
+        lows, highs = [], []
+        for column in categorical:
+            lows.append(minima[column])
+            highs.append(maxima[column])
+        for column, cut in zip(numeric, cuts):
+            low, high = np.searchsorted(cut, [minima[column], maxima[column]], side="left")
+            lows.append(float(low))
+            highs.append(float(high))
+        return cls(categorical, numeric, cuts, KeyCoder.from_ranges(np.array(lows), np.array(highs)))
 
     def table(self, samples: np.ndarray) -> np.ndarray:
         data = rows(samples)
