@@ -33,16 +33,18 @@ from dpverify.auditing.events._candidates import (
     cut_grid,
     threshold_family,
 )
+from dpverify.auditing.events._learned_statistics import (
+    ClassifierScore,
+    CoordinateRatios,
+    Projection,
+    fit_logistic,
+)
 from dpverify.auditing.events._scalar_families import histogram_statistics, key_label
 from dpverify.auditing.events._statistics import (
     CategoryValue,
-    ClassifierScore,
-    CoordinateRatios,
     KeyCoder,
     MixedCoder,
-    Projection,
     categorical_columns,
-    fit_logistic,
     recurring_values,
     rows,
 )
