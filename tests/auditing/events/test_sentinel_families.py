@@ -243,3 +243,10 @@ def test_mixed_coder_fitted_from_column_ranges_equals_the_table_path() -> None:
     reference = KeyCoder.fit(blank.table(np.concatenate(parts)))
     for name in ("lows", "spans", "strides"):
         assert getattr(fitted.inner, name).tolist() == getattr(reference, name).tolist()
+
+
+def test_key_coder_sends_non_integral_infinite_and_huge_values_to_unseen() -> None:
+    coder = KeyCoder.fit(np.array([[0.0, -2.0], [3.0, 1.0]]))
+    table = np.array([[1.0, 0.0], [np.inf, 0.0], [-np.inf, 0.0], [np.nan, 0.0], [1e300, 0.0],
+                      [1.5, 0.0], [2.0, -np.inf], [4.0, 0.0], [3.0, 1.0]])
+    assert coder(table).tolist() == [9, -1, -1, -1, -1, -1, -1, -1, 15]

@@ -125,17 +125,21 @@ class SentinelView:
             result[:, j] = code
         return result
 
-    def values(self, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def values(self, table: np.ndarray, codes: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
         """The first ``fields`` non-sentinel values per row (``0`` if absent) and their presence.
 
         The ``i``-th plain value of a row is in the column where the running
-        count of plain columns first reaches ``i + 1``.
+        count of plain columns first reaches ``i + 1``. ``codes``: the rows'
+        :meth:`codes`, when already computed (a flagged column is plain where
+        its code says "no sentinel").
         """
         data = table[:, list(self.numeric)].astype(np.float64)
         plain = np.ones(data.shape, dtype=bool)
-        for column, values in zip(self.columns, self.sentinels):
+        for j, (column, values) in enumerate(zip(self.columns, self.sentinels)):
             position = self.numeric.index(column)
-            plain[:, position] = ~np.isin(data[:, position], values)
+            plain[:, position] = (~np.isin(data[:, position], values) if codes is None
+                                  else codes[:, j] == len(values))
         running = np.cumsum(plain, axis=1, dtype=np.int32)
         picked = np.zeros((len(data), self.fields))
         present = np.zeros((len(data), self.fields), dtype=bool)
@@ -162,8 +166,9 @@ class SentinelView:
         # every Viewed statistic of one audit shares this view: computed once per array
         def compute() -> np.ndarray:
             table = rows(samples)
-            values, _ = self.values(table)
-            return np.concatenate([self.codes(table), values], axis=1)
+            codes = self.codes(table)
+            values, _ = self.values(table, codes)
+            return np.concatenate([codes, values], axis=1)
 
         return last_result(self, "sentinel view", samples, compute)
 

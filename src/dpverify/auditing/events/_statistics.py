@@ -146,9 +146,10 @@ class KeyCoder:
         keys = np.zeros(size, dtype=np.int64)
         for j, column in enumerate(columns):
             if column.dtype.kind == "f":
-                inside &= column == np.floor(column)  # False for non-integers and NaN
-                with np.errstate(invalid="ignore"):
-                    offset = np.nan_to_num(column, nan=-1).astype(np.int64) - self.lows[j]
+                whole = column == np.floor(column)  # False for non-integers and NaN
+                whole &= np.abs(column) < 2.0 ** 62  # and for ±inf: no undefined cast below
+                inside &= whole
+                offset = np.where(whole, column, 0.0).astype(np.int64) - self.lows[j]
             else:
                 offset = column.astype(np.int64) - self.lows[j]
             inside &= (offset >= 0) & (offset < self.spans[j])
