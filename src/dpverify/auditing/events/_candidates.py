@@ -12,6 +12,7 @@ one-sided threshold events at quantile cut points; every family of
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -205,13 +206,14 @@ def predicted_at(p_hat: float, p_prime_hat: float, search_samples: int, certify_
 def pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:
     """Indices of the best ``keep`` scores whose event probabilities differ (log-scale 0.2)."""
     chosen: list[int] = []
-    for index in np.argsort(-scores, kind="stable"):
-        if len(chosen) == keep or not np.isfinite(scores[index]):
+    logs = np.log(np.maximum(probabilities, 1e-300)).tolist()  # once, not once per pair
+    for index in np.argsort(-scores, kind="stable").tolist():
+        if len(chosen) == keep or not math.isfinite(scores[index]):
             break
-        logs = np.log(np.maximum(probabilities[index], 1e-300))
-        if all(np.max(np.abs(logs - np.log(np.maximum(probabilities[j], 1e-300)))) > 0.2
+        row = logs[index]
+        if all(max(abs(mine - theirs) for mine, theirs in zip(row, logs[j])) > 0.2
                for j in chosen):
-            chosen.append(int(index))
+            chosen.append(index)
     return chosen
 
 
