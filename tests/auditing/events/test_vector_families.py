@@ -134,8 +134,8 @@ def test_the_logistic_fit_budget_grows_with_the_samples() -> None:
                   if isinstance(c.event.statistic, ClassifierScore)]
         return int(scores[0].description.split("(")[1].split(" rows")[0])
 
-    assert fitted(150_000) == family.MIN_FIT_ROWS  # 150k / 2 / 20 < 4k: the floor
-    assert fitted(4_000_000) == family.FIT_ELEMENTS_PER_SAMPLE * 4_000_000 // width  # 100k
+    assert fitted(150_000) == family.MIN_FIT_ROWS  # 2 x 150k / 20 = 15k: the floor
+    assert fitted(1_000_000) == family.FIT_ELEMENTS_PER_SAMPLE * 1_000_000 // width  # 100k
     assert fitted(10 ** 8) == len(a)  # budget capped by CLASSIFIER_ELEMENTS, rows by the split
 
 
