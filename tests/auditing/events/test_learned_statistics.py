@@ -20,8 +20,9 @@ def test_bin_index_is_the_binary_search(cut_count: int) -> None:
     """Comparisons (few cuts) and ``searchsorted`` agree, ties, infinities and NaN included."""
     rng = np.random.default_rng(cut_count)
     cuts = np.unique(rng.integers(-20, 20, cut_count).astype(float))
-    values = np.concatenate([rng.integers(-25, 25, 5_000).astype(float), rng.normal(0, 9, 5_000),
-                             [np.inf, -np.inf, np.nan, 0.0, -0.0]])
+    values = np.concatenate(
+        [rng.integers(-25, 25, 5_000).astype(float), rng.normal(0, 9, 5_000), [np.inf, -np.inf, np.nan, 0.0, -0.0]]
+    )
     expected = np.searchsorted(cuts, values, side="left")
     assert bin_index(cuts, values).tolist() == expected.tolist()
     strided = np.column_stack([values, values])[:, 1]  # a column of a row-major table
@@ -33,9 +34,8 @@ def test_logistic_fit_reaches_the_penalised_optimum() -> None:
     independently, with ``logaddexp`` and ``expit``) vanishes, and nearby points are worse."""
     rng = np.random.default_rng(3)
     n = 40_000
-    features = np.concatenate([rng.laplace(size=(n, 4)) + [0.4, 0.0, -0.2, 0.0],
-                               rng.laplace(size=(n, 4))])
-    features = np.concatenate([features, features ** 2], axis=1)
+    features = np.concatenate([rng.laplace(size=(n, 4)) + [0.4, 0.0, -0.2, 0.0], rng.laplace(size=(n, 4))])
+    features = np.concatenate([features, features**2], axis=1)
     labels = np.concatenate([np.ones(n), np.zeros(n)])
     weights, bias = fit_logistic(features, labels)
 

@@ -17,8 +17,7 @@ from scipy import optimize
 from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify.auditing.events._statistics import MAX_CATEGORIES, last_result, rows
 
-__all__ = ["ClassifierScore", "Projection", "CoordinateRatios", "QUANTILE_ROWS", "bin_index",
-           "fit_logistic"]
+__all__ = ["ClassifierScore", "Projection", "CoordinateRatios", "QUANTILE_ROWS", "bin_index", "fit_logistic"]
 
 
 @renamed_parameters(scale="divisor", masked_scale="masked_divisor")
@@ -67,8 +66,7 @@ class ClassifierScore:
         z = (table - self.centre) / self.divisor
         parts = [z, z * z]
         if self.flags:
-            parts.append(np.stack([table[:, c] == v for c, v in self.flags], axis=1)
-                         .astype(np.float64))
+            parts.append(np.stack([table[:, c] == v for c, v in self.flags], axis=1).astype(np.float64))
         if self.masked:
             m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
             parts += [m, m * m]
@@ -81,18 +79,18 @@ class ClassifierScore:
         w = self.weights
         z = table - self.centre
         z /= self.divisor
-        quadratic = z * w[width:2 * width]  # z·w1 + z²·w2 = Σ_j z_j (w1_j + w2_j z_j)
+        quadratic = z * w[width : 2 * width]  # z·w1 + z²·w2 = Σ_j z_j (w1_j + w2_j z_j)
         quadratic += w[:width]
         quadratic *= z
         score = quadratic.sum(axis=1) + self.bias
         start = 2 * width
-        for (column, value), weight in zip(self.flags, w[start:start + len(self.flags)]):
+        for (column, value), weight in zip(self.flags, w[start : start + len(self.flags)]):
             score += weight * (table[:, column] == value)
         start += len(self.flags)
         if self.masked:
             m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
-            score += m @ w[start:start + len(self.masked)]
-            score += (m * m) @ w[start + len(self.masked):]
+            score += m @ w[start : start + len(self.masked)]
+            score += (m * m) @ w[start + len(self.masked) :]
         return score
 
 
@@ -132,8 +130,9 @@ class CoordinateRatios:
     description: str = "per-coordinate likelihood-ratio sum"
 
     @classmethod
-    def fit(cls, a: np.ndarray, b: np.ndarray, bins: int,
-            flags: tuple[tuple[int, float], ...] = ()) -> CoordinateRatios:
+    def fit(
+        cls, a: np.ndarray, b: np.ndarray, bins: int, flags: tuple[tuple[int, float], ...] = ()
+    ) -> CoordinateRatios:
         """Cut points at ``bins``-quantiles of each pooled column, each flagged value its own bin.
 
         The quantiles are read from the first :data:`QUANTILE_ROWS` rows of
@@ -155,17 +154,20 @@ class CoordinateRatios:
                 sentinels = np.array([v for c, v in flags if c == column])
                 rest = pooled[~np.isin(pooled, sentinels)] if len(sentinels) else pooled
                 column_cuts = np.quantile(rest, levels) if len(rest) else np.empty(0)
-                column_cuts = np.concatenate([column_cuts, sentinels,
-                                              np.nextafter(sentinels, -np.inf)])
+                column_cuts = np.concatenate([column_cuts, sentinels, np.nextafter(sentinels, -np.inf)])
             cuts.append(np.unique(column_cuts[np.isfinite(column_cuts)]))
         cuts_tuple = tuple(cuts)
-        counts = [[np.bincount(row, minlength=len(c) + 1) for row, c in
-                   zip(_memoised_bins(cuts_tuple, side), cuts_tuple)] for side in (a, b)]
-        tables = tuple(np.log((count_a + 0.5) / (count_b + 0.5))
-                       for count_a, count_b in zip(*counts))
-        return cls(cuts_tuple, tables,
-                   f"sum of {ra.shape[1]} per-coordinate log-likelihood ratios ({bins} "
-                   f"quantile bins per coordinate, recurring values apart)")
+        counts = [
+            [np.bincount(row, minlength=len(c) + 1) for row, c in zip(_memoised_bins(cuts_tuple, side), cuts_tuple)]
+            for side in (a, b)
+        ]
+        tables = tuple(np.log((count_a + 0.5) / (count_b + 0.5)) for count_a, count_b in zip(*counts))
+        return cls(
+            cuts_tuple,
+            tables,
+            f"sum of {ra.shape[1]} per-coordinate log-likelihood ratios ({bins} "
+            f"quantile bins per coordinate, recurring values apart)",
+        )
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         bins = _memoised_bins(self.cuts, samples)
@@ -203,6 +205,7 @@ def bin_index(cuts: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def _memoised_bins(cuts: tuple[np.ndarray, ...], samples: np.ndarray) -> np.ndarray:
     """``bins[j]``: :func:`bin_index` of column ``j`` among ``cuts[j]``, memoised per array."""
+
     def compute() -> np.ndarray:
         table = rows(samples)
         few = all(len(column_cuts) <= _COMPARED_CUTS for column_cuts in cuts)
@@ -239,17 +242,16 @@ def fit_logistic(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, 
         margin = np.einsum("ji,j->i", columns, theta[:-1])
         margin += theta[-1]
         tail = np.exp(-np.abs(margin))
-        value = (np.sum(np.log1p(tail)) + np.sum(np.maximum(margin, 0))
-                 - label_sums @ theta[:-1] - theta[-1] * label_total) / rows_total
+        value = (
+            np.sum(np.log1p(tail)) + np.sum(np.maximum(margin, 0)) - label_sums @ theta[:-1] - theta[-1] * label_total
+        ) / rows_total
         residual = np.where(margin >= 0, 1.0, tail)
         residual /= 1 + tail
         residual -= targets
-        gradient = np.append(np.einsum("ji,i->j", columns, residual),
-                             np.sum(residual)) / rows_total
+        gradient = np.append(np.einsum("ji,i->j", columns, residual), np.sum(residual)) / rows_total
         gradient[:-1] += penalty * theta[:-1]
         return float(value) + penalty * float(theta[:-1] @ theta[:-1]) / 2, gradient
 
     start = np.zeros(features.shape[1] + 1)
-    result = optimize.minimize(loss, start, jac=True, method="L-BFGS-B",
-                               options={"maxiter": 200})
+    result = optimize.minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 200})
     return result.x[:-1], float(result.x[-1])
