@@ -7,7 +7,9 @@ For each mechanism, ``calls`` releases on one input:
   best of ``repeats``;
 * **adapter, k workers** — ``sampler(data, calls, rng)`` of
   :func:`dpverify.auditing.adapters.sampler_from_calls` with ``n_jobs=k``
-  (the pool started and warmed by an untimed call first), best of ``repeats``;
+  (the pool started and warmed by an untimed call of ``2k`` tasks first: a
+  call of one task runs inline and would leave the workers to start in the
+  first timed call), best of ``repeats``;
 * **overhead** — adapter seconds over ``calls × per call / k``, minus one: the
   issue's target is within 10 %.
 
@@ -76,9 +78,11 @@ def adapters(calls: int, jobs: list[int], repeats: int) -> list[str]:
             per_call = min(per_call, (time.perf_counter() - start) / scaled)
         cells = []
         for k in jobs:
-            sampler = sampler_from_calls(release(), seeding=seeding, n_jobs=k,
-                                         chunk_samples=max(1, -(-scaled // (8 * k))))
-            sampler(data, min(scaled, 64 * k), np.random.default_rng(0))  # start and warm the pool
+            chunk = max(1, -(-scaled // (8 * k)))
+            sampler = sampler_from_calls(release(), seeding=seeding, n_jobs=k, chunk_samples=chunk)
+            # start and warm the pool: at least one task per worker (a call of one task runs
+            # inline and never reaches the pool, so its workers would start in the timed call)
+            sampler(data, min(scaled, 2 * k * chunk), np.random.default_rng(0))
             best = float("inf")
             for repeat in range(repeats):
                 start = time.perf_counter()

@@ -47,6 +47,18 @@ threshold 1.48e7 → 1.50e7, classifier 2.86e5 → 3.86e5, sentinel 9.3e4 → 1.
 per-row work on the search split (sentinel views and pattern keys of a third of the samples,
 held-out cell orders, the logistic fit) dominates, not the certification.
 
+Measured again (2026-11-28, same command, the code before and after issue 26's stop 34 run
+back to back, load average 4-9; CPU samples/s/side without sampling, before → after):
+classifier 3.5e5 → 7.2e5 (ε bound 0.9951 → 0.9968), sentinel 1.8e5-2.4e5 → 3.3e5-4.1e5 (same
+bound), mixed 2.2e6-2.6e6 → 2.1e6-3.2e6 (same bound, within the noise), threshold unchanged
+(7-9e6 at 10^6, where fixed costs dominate; 3.3e7 → 3.4e7 at 10^7). The classifier's
+logistic fit is a float64 einsum loss (BLAS spread its thin products over spinning threads),
+its bins are shared and memoised; fitting fewer rows would reach 10^6 (1.0e6-1.1e6 with half
+a feature value per sample) but cost DP-Sniper's Rappor 0.7-8.5 % and PrefixSum 1.6 % of
+their bounds, so the rows stay. The sentinel family's search is ~2.4x cheaper (same events);
+what remains is per output — the sentinel view and its pattern keys, on the search split and
+on every certified output (~1 µs per output and side) — so both stay below the 10^6 target.
+
 
 * **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
   jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,

@@ -40,6 +40,12 @@ successive outputs are independent draws of the mechanism on ``data``
 (``docs/proofs/auditing.md`` §10): true of every strategy as long as
 ``function`` draws all its randomness from the source it is given.
 
+**Chunks at once.** A ``function`` object with a method
+``release_many(data, source, calls)`` returning the list of ``calls``
+successive releases — the very draws ``calls`` calls of ``function(data,
+source)`` would make — gets a whole chunk through it (the recipes' calls do:
+no per-call dispatch).
+
 **Where to parallelise.** The returned sampler is a callable object, so an
 audit draws its two sides one after the other and runs its own chunks in this
 process (:mod:`dpverify.auditing._pipeline.safety`); the calls themselves
@@ -125,6 +131,9 @@ def _run_calls(function: Callable[..., Any], data: Any, seeding: Any,
     else:
         source = None
     if source is not None:
+        many = getattr(function, "release_many", None)  # a chunk at once (a recipe's call)
+        if many is not None:
+            return _stack(many(data, source, calls))
         return _stack([function(data, source) for _ in range(calls)])
     if seeding == "none":
         return _stack([function(data) for _ in range(calls)])

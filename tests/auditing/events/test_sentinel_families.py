@@ -80,6 +80,9 @@ def test_view_matches_a_row_by_row_reading(table: np.ndarray, fields: int) -> No
         plain = [v for v in row if v not in (ABORTED, BOTTOM)][:fields]
         assert result[:width].tolist() == codes
         assert result[width:].tolist() == plain + [0.0] * (fields - len(plain))
+    presence = [[field < len([v for v in row if v not in (ABORTED, BOTTOM)])
+                 for field in range(fields)] for row in table]
+    assert view.present(viewed).tolist() == presence == view.values(table)[1].tolist()
     # a statistic of the view, applied to raw rows, is the inner statistic of the viewed rows
     patterns = KeyCoder(np.zeros(width, np.int64), np.full(width, 3, np.int64),
                         3 ** np.arange(width, dtype=np.int64))
@@ -202,3 +205,48 @@ def test_mixed_keys_computed_column_by_column_equal_the_table_path() -> None:
     integers[~np.isfinite(integers) | (integers != np.floor(integers))] = 9
     ints = MixedCoder.fit(integers.astype(np.int64), (0, 1), (), ())
     assert (ints(integers.astype(np.int64)) == ints.inner(ints.table(integers.astype(np.int64)))).all()
+
+
+@pytest.mark.parametrize("fill", [-np.inf, np.inf])
+def test_within_pattern_thresholds_equal_the_threshold_family_on_filled_values(fill) -> None:
+    """The shortcut (sorted values inside the pattern only) gives threshold_family's candidates."""
+    from dpverify.auditing.events._candidates import threshold_family
+    from dpverify.auditing.events._sentinel_families import _pattern_thresholds
+
+    rng = np.random.default_rng(21)
+    sizes = (30_000, 27_000)
+    values = [rng.laplace(0.3 * side, 1.0, size).round(2) for side, size in enumerate(sizes)]
+    mine = [rng.random(size) < 0.04 for size in sizes]  # the pattern: a few % of the rows
+    plan = Plan(sizes[0], 100_000, (("delta", 0.0),), Z)
+    coder = KeyCoder(np.zeros(1, np.int64), np.ones(1, np.int64), np.ones(1, np.int64))
+    statistic = CategoryValue(coder, (0,), 1, 0, fill)
+    filled = [np.where(m, v, fill) for m, v in zip(mine, values)]
+    expected = threshold_family(filled[0], filled[1], plan, name="v", family="sentinel")
+    inside = tuple(np.sort(v[m]) for m, v in zip(mine, values))
+    found = _pattern_thresholds(inside, sizes, fill, plan, statistic, "v")
+    assert found and [(c.first, c.event.low, c.event.high, c.score, c.search_counts)
+                      for c in found] == [(c.first, c.event.low, c.event.high, c.score,
+                                           c.search_counts) for c in expected]
+
+
+def test_mixed_coder_fitted_from_column_ranges_equals_the_table_path() -> None:
+    """``MixedCoder.fit_parts`` (ranges, nothing concatenated) == ``KeyCoder.fit(table)``."""
+    from dpverify.auditing.events._statistics import MixedCoder
+
+    rng = np.random.default_rng(22)
+    parts = [np.column_stack([rng.integers(-2, 5, n), rng.normal(size=n),
+                              rng.integers(0, 3, n), rng.normal(size=n)]).astype(float)
+             for n in (4_000, 3_000)]
+    cuts = (np.quantile(parts[0][:, 1], [0.2, 0.5, 0.9]), np.array([-3.0, 0.0]))
+    fitted = MixedCoder.fit_parts(parts, (0, 2), (1, 3), cuts)
+    blank = MixedCoder((0, 2), (1, 3), cuts, fitted.inner)
+    reference = KeyCoder.fit(blank.table(np.concatenate(parts)))
+    for name in ("lows", "spans", "strides"):
+        assert getattr(fitted.inner, name).tolist() == getattr(reference, name).tolist()
+
+
+def test_key_coder_sends_non_integral_infinite_and_huge_values_to_unseen() -> None:
+    coder = KeyCoder.fit(np.array([[0.0, -2.0], [3.0, 1.0]]))
+    table = np.array([[1.0, 0.0], [np.inf, 0.0], [-np.inf, 0.0], [np.nan, 0.0], [1e300, 0.0],
+                      [1.5, 0.0], [2.0, -np.inf], [4.0, 0.0], [3.0, 1.0]])
+    assert coder(table).tolist() == [9, -1, -1, -1, -1, -1, -1, -1, 15]

@@ -8,7 +8,7 @@ from scipy import stats
 
 from dpverify.auditing import audit
 from dpverify.auditing.events._candidates import Plan
-from dpverify.auditing.events._statistics import ClassifierScore, CoordinateRatios
+from dpverify.auditing.events._learned_statistics import ClassifierScore, CoordinateRatios
 from dpverify.auditing.events._vector_families import mixed_family
 
 Z = 3.0  # normal quantile used for scoring in these tests

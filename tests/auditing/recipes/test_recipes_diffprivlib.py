@@ -106,3 +106,18 @@ def test_tools_use_a_throwaway_accountant() -> None:
 def test_bad_arguments_are_refused_by_name(make, arguments, name) -> None:
     with pytest.raises(ValueError, match=name):
         make(**arguments)
+
+
+@pytest.mark.parametrize("name", sorted(recipes.MECHANISM_RECIPES))
+def test_a_chunk_at_once_makes_the_draws_of_one_call_at_a_time(name) -> None:
+    """``release_many`` (the adapter's chunk path) == the same calls one by one, bit for bit."""
+    from dpverify.auditing.adapters import _run_calls
+
+    recipe = recipes.MECHANISM_RECIPES[name]()
+    function = recipe.sampler.function
+    assert hasattr(function, "release_many")
+    seed = np.random.SeedSequence(5)
+    at_once = _run_calls(function, recipe.x, "random_state", seed, 300)
+    one_by_one = _run_calls(lambda data, source: function(data, source), recipe.x,
+                            "random_state", seed, 300)
+    assert np.array_equal(at_once, one_by_one)

@@ -43,6 +43,7 @@ from dpverify.auditing.events._candidates import (
     Target,
     predicted_at,
 )
+from dpverify.auditing.events._learned_statistics import ClassifierScore
 from dpverify.auditing.events._search import (
     FAMILIES,
     MAX_PER_DIRECTION,
@@ -51,7 +52,6 @@ from dpverify.auditing.events._search import (
     user_events,
 )
 from dpverify.auditing.events._statistics import (
-    ClassifierScore,
     HistogramRank,
     Identity,
     Indicator,

@@ -12,6 +12,7 @@ one-sided threshold events at quantile cut points; every family of
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,12 +31,13 @@ from dpverify._validation import (
     check_positive_int,
     check_probability,
 )
-from dpverify.auditing.events._statistics import Identity
+from dpverify.auditing.events._statistics import Identity, statistic_values
 
 __all__ = ["FAMILIES", "EVENT_FAMILIES", "OutputEvent", "Candidate", "Target", "Plan", "PER_FAMILY", "wilson", "predicted_scores",
            "conditional_prediction",
            "predicted_at",
-           "pick", "candidates", "cut_grid", "le_counts", "format_value", "threshold_family"]
+           "pick", "candidates", "cut_grid", "grid_positions", "le_counts", "format_value",
+           "threshold_family", "threshold_candidates", "THRESHOLD_CUTS"]
 
 #: Candidates kept per family and direction, before the overall cap.
 PER_FAMILY = 2
@@ -204,13 +206,14 @@ def predicted_at(p_hat: float, p_prime_hat: float, search_samples: int, certify_
 def pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:
     """Indices of the best ``keep`` scores whose event probabilities differ (log-scale 0.2)."""
     chosen: list[int] = []
-    for index in np.argsort(-scores, kind="stable"):
-        if len(chosen) == keep or not np.isfinite(scores[index]):
+    logs = np.log(np.maximum(probabilities, 1e-300)).tolist()  # once, not once per pair
+    for index in np.argsort(-scores, kind="stable").tolist():
+        if len(chosen) == keep or not math.isfinite(scores[index]):
             break
-        logs = np.log(np.maximum(probabilities[index], 1e-300))
-        if all(np.max(np.abs(logs - np.log(np.maximum(probabilities[j], 1e-300)))) > 0.2
+        row = logs[index]
+        if all(max(abs(mine - theirs) for mine, theirs in zip(row, logs[j])) > 0.2
                for j in chosen):
-            chosen.append(int(index))
+            chosen.append(index)
     return chosen
 
 
@@ -234,10 +237,14 @@ def candidates(statistic: Any, bounds: np.ndarray, counts: np.ndarray, plan: Pla
 def cut_grid(values: np.ndarray, points: int) -> np.ndarray:
     """Quantiles of the pooled values, geometrically dense in both tails, deduplicated."""
     ordered = np.sort(values)
-    n = len(ordered)
+    return np.unique(ordered[grid_positions(len(ordered), points)])
+
+
+def grid_positions(n: int, points: int) -> np.ndarray:
+    """Order-statistic positions of :func:`cut_grid` among ``n`` sorted values."""
     tail = np.geomspace(min(0.5, 2.0 / n), 0.5, points // 2)
     levels = np.unique(np.concatenate([tail, 1 - tail]))
-    return np.unique(ordered[np.minimum((levels * n).astype(np.int64), n - 1)])
+    return np.minimum((levels * n).astype(np.int64), n - 1)
 
 
 def le_counts(sorted_values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
@@ -250,14 +257,25 @@ def format_value(value: float) -> str:
 
 def threshold_family(a: np.ndarray, b: np.ndarray, plan: Plan, statistic: Any = None,
                       name: str = "y", family: str = "threshold") -> list[Candidate]:
+    """Both one-sided thresholds ``{s <= t}``, ``{s > t}`` of ``statistic`` at :func:`cut_grid` cuts."""
     statistic = statistic or Identity()
-    sa, sb = np.sort(statistic(a)), np.sort(statistic(b))
-    cuts = cut_grid(np.concatenate([sa, sb]), 400)
+    sa, sb = np.sort(statistic_values(statistic, a)), np.sort(statistic_values(statistic, b))
+    cuts = cut_grid(np.concatenate([sa, sb]), THRESHOLD_CUTS)
     cuts = cuts[np.isfinite(cuts)]
+    le = np.stack([le_counts(sa, cuts), le_counts(sb, cuts)], axis=1)
+    return threshold_candidates(cuts, le, (len(sa), len(sb)), plan, statistic, name, family)
+
+
+#: Cut points (quantile levels) of :func:`threshold_family`'s grid.
+THRESHOLD_CUTS = 400
+
+
+def threshold_candidates(cuts: np.ndarray, le: np.ndarray, sizes: tuple[int, int], plan: Plan,
+                         statistic: Any, name: str, family: str) -> list[Candidate]:
+    """Candidates ``{s <= t}`` and ``{s > t}`` at finite ``cuts``, ``le[i] = #{s <= cuts[i]}`` per side."""
     if not len(cuts):
         return []
-    le = np.stack([le_counts(sa, cuts), le_counts(sb, cuts)], axis=1)
-    n = np.array([len(sa), len(sb)])
+    n = np.array(sizes)
     bounds = np.concatenate([np.stack([np.full_like(cuts, -np.inf), cuts], axis=1),
                              np.stack([cuts, np.full_like(cuts, np.inf)], axis=1)])
     counts = np.concatenate([le, n - le]).astype(np.float64)

@@ -24,7 +24,13 @@ from dpverify.auditing.events._candidates import (
 )
 from dpverify.auditing.events._scalar_families import histogram_family, interval_family
 from dpverify.auditing.events._sentinel_families import has_sentinels, sentinel_family
-from dpverify.auditing.events._statistics import Indicator, KeyCoder, output_kind, rows
+from dpverify.auditing.events._statistics import (
+    Indicator,
+    KeyCoder,
+    output_kind,
+    rows,
+    statistic_values,
+)
 from dpverify.auditing.events._vector_families import classifier_family, is_mixed, mixed_family
 from dpverify.errors import DpverifyTypeError
 
@@ -189,18 +195,18 @@ def _prune(chosen: list[Candidate], a: np.ndarray, b: np.ndarray) -> list[Candid
     order = sorted(chosen, key=lambda c: -c.score)
     if len(order) <= 1 or not np.isfinite(order[0].score):
         return chosen
-    pooled = np.concatenate([a, b])
 
     def variance(candidate: Candidate) -> float:
         return sum(1.0 / max(count, 1.0) for count in candidate.search_counts)
 
     values: dict[int, np.ndarray] = {}  # candidates share statistics: evaluate each once
 
-    def inside_of(candidate: Candidate) -> np.ndarray:  # OutputEvent.__call__, memoised
+    def inside_of(candidate: Candidate) -> np.ndarray:  # OutputEvent.__call__ on a and b
         event = candidate.event
         statistic = event.statistic
-        if id(statistic) not in values:
-            values[id(statistic)] = np.asarray(statistic(pooled))
+        if id(statistic) not in values:  # side by side: memoised first steps and values hit
+            values[id(statistic)] = np.concatenate([statistic_values(statistic, side)
+                                                    for side in (a, b)])
         return (values[id(statistic)] > event.low) & (values[id(statistic)] <= event.high)
 
     best = order[0]

@@ -2,29 +2,31 @@
 
 Every audit event is ``{y : low < s(y) <= high}`` for one of these statistics
 ``s`` (see :mod:`dpverify.auditing.events`): the output itself, a user
-indicator, a logistic-regression score, or the rank of a discrete value (or of
-a bin) in a likelihood-ratio order.
+indicator, or the rank of a discrete value (or of a bin) in a likelihood-ratio
+order; the statistics fitted on the search split (a logistic score, a
+projection, likelihood-ratio sums) are in
+:mod:`dpverify.auditing.events._learned_statistics`. :func:`last_result`
+memoises the work statistics share on one array.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special
 
-from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify._record_validation import check_record
 from dpverify._validation import check_callable, shown
 from dpverify.errors import AuditError, DpverifyTypeError
 
-__all__ = ["Identity", "Indicator", "ClassifierScore", "KeyCoder", "HistogramRank", "Bins", "last_result",
-           "CategoryValue", "MixedCoder", "FloatBits", "Projection", "CoordinateRatios", "recurring_values", "categorical_columns", "rows", "output_kind",
-           "fit_logistic", "MAX_CATEGORIES"]
+__all__ = ["Identity", "Indicator", "KeyCoder", "HistogramRank", "Bins", "last_result",
+           "CategoryValue", "MixedCoder", "FloatBits", "recurring_values", "categorical_columns",
+           "rows", "output_kind", "MAX_CATEGORIES", "statistic_values"]
 
 #: A column with at most this many distinct integral values (on the search split) is a category.
 MAX_CATEGORIES = 32
@@ -65,181 +67,48 @@ class Indicator:
         return values.astype(np.float64)
 
 
-@renamed_parameters(scale="divisor", masked_scale="masked_divisor")
-@dataclass(frozen=True, eq=False)
-class ClassifierScore:
-    """Logistic-regression score ``w·[z, z², flags, m, m²] + b`` with ``z = (y − centre)/divisor``.
-
-    ``flags`` are ``(column, value)`` pairs: the indicator ``y[column] == value``
-    of values that recur exactly (sentinels such as "aborted", categories,
-    clipping bounds), fixed on the search split. ``masked`` columns (numeric
-    columns with flagged values) also give ``m = (y − masked_centre)/masked_divisor``
-    where ``y`` is none of the column's flagged values, else 0: the value
-    "given it is not a sentinel", which a sentinel of −1000 would swamp in ``z``.
-    """
-
-    centre: np.ndarray
-    divisor: np.ndarray
-    weights: np.ndarray
-    bias: float
-    description: str = "logistic score"
-    flags: tuple[tuple[int, float], ...] = ()
-    masked: tuple[int, ...] = ()
-    masked_centre: np.ndarray | None = None
-    masked_divisor: np.ndarray | None = None
-
-    scale = renamed_property("scale", "divisor")
-    masked_scale = renamed_property("masked_scale", "masked_divisor")
-
-    @property
-    def width(self) -> int:
-        """Number of features."""
-        return 2 * len(self.centre) + len(self.flags) + 2 * len(self.masked)
-
-    @renamed_parameters(table="samples")
-    def plain_values(self, samples: np.ndarray) -> np.ndarray:
-        """The masked columns with their flagged values replaced by NaN."""
-        values = samples[:, list(self.masked)].astype(np.float64)
-        for position, column in enumerate(self.masked):
-            for flagged, value in self.flags:
-                if flagged == column:
-                    values[values[:, position] == value, position] = np.nan
-        return values
-
-    def features(self, samples: np.ndarray) -> np.ndarray:
-        table = rows(samples)
-        z = (table - self.centre) / self.divisor
-        parts = [z, z * z]
-        if self.flags:
-            parts.append(np.stack([table[:, c] == v for c, v in self.flags], axis=1)
-                         .astype(np.float64))
-        if self.masked:
-            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
-            parts += [m, m * m]
-        return np.concatenate(parts, axis=1)
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        """``features(y)·w + bias``, block by block (the feature matrix is never built)."""
-        table = rows(samples)
-        width = len(self.centre)
-        w = self.weights
-        z = (table - self.centre) / self.divisor
-        score = z @ w[:width] + (z * z) @ w[width:2 * width] + self.bias
-        start = 2 * width
-        for (column, value), weight in zip(self.flags, w[start:start + len(self.flags)]):
-            score += weight * (table[:, column] == value)
-        start += len(self.flags)
-        if self.masked:
-            m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
-            score += m @ w[start:start + len(self.masked)]
-            score += (m * m) @ w[start + len(self.masked):]
-        return score
-
-
-@dataclass(frozen=True, eq=False)
-class Projection:
-    """``s(y) = (y − centre)·w``: a fixed linear direction (the diagonal-covariance discriminant).
-
-    With ``w = (μ̂_x − μ̂_x')/σ̂²`` from the search split this is Fisher's linear
-    discriminant with a diagonal covariance: it pools the mean shift of every
-    coordinate, which a logistic fit on few rows misses when each
-    coordinate's shift is tiny against its noise (parallel compositions).
-    """
-
-    centre: np.ndarray
-    weights: np.ndarray
-    description: str = "mean-difference projection"
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        return (rows(samples) - self.centre) @ self.weights
-
-
-@dataclass(frozen=True, eq=False)
-class CoordinateRatios:
-    """``s(y) = Σ_j r_j(bin_j(y_j))``: per-coordinate log-likelihood ratios, summed (naive Bayes).
-
-    Each coordinate ``j`` has cut points ``cuts[j]`` (bins ``(c_{i−1}, c_i]``)
-    and a table ``tables[j]`` of ``ln((n_x(bin) + ½)/(n_x'(bin) + ½))`` counted
-    on the search split. When the coordinates are independent this estimates
-    the log-likelihood ratio of the whole output — the Neyman–Pearson
-    statistic — e.g. the count of coordinates above their median for a
-    parallel composition of Laplace mechanisms, which a linear score on the
-    raw values misses.
-    """
-
-    cuts: tuple[np.ndarray, ...]
-    tables: tuple[np.ndarray, ...]
-    description: str = "per-coordinate likelihood-ratio sum"
-
-    @classmethod
-    def fit(cls, a: np.ndarray, b: np.ndarray, bins: int,
-            flags: tuple[tuple[int, float], ...] = ()) -> CoordinateRatios:
-        """Cut points at ``bins``-quantiles of each pooled column, each flagged value its own bin."""
-        ra, rb = rows(a).astype(np.float64), rows(b).astype(np.float64)
-        levels = np.arange(1, bins) / bins
-        cuts, tables = [], []
-        for column in range(ra.shape[1]):
-            pooled = np.concatenate([ra[:, column], rb[:, column]])
-            values = np.unique(pooled[:200_000])
-            if len(values) <= MAX_CATEGORIES:
-                column_cuts = values[:-1]
-            else:
-                special = np.array([v for c, v in flags if c == column])
-                rest = pooled[~np.isin(pooled, special)] if len(special) else pooled
-                column_cuts = np.quantile(rest, levels) if len(rest) else np.empty(0)
-                column_cuts = np.concatenate([column_cuts, special,
-                                              np.nextafter(special, -np.inf)])
-            column_cuts = np.unique(column_cuts[np.isfinite(column_cuts)])
-            count_a = np.bincount(np.searchsorted(column_cuts, ra[:, column], side="left"),
-                                  minlength=len(column_cuts) + 1)
-            count_b = np.bincount(np.searchsorted(column_cuts, rb[:, column], side="left"),
-                                  minlength=len(column_cuts) + 1)
-            cuts.append(column_cuts)
-            tables.append(np.log((count_a + 0.5) / (count_b + 0.5)))
-        return cls(tuple(cuts), tuple(tables),
-                   f"sum of {ra.shape[1]} per-coordinate log-likelihood ratios ({bins} "
-                   f"quantile bins per coordinate, recurring values apart)")
-
-    def __call__(self, samples: np.ndarray) -> np.ndarray:
-        table = rows(samples)
-        total = np.zeros(len(table))
-        for column, (cuts, ratios) in enumerate(zip(self.cuts, self.tables)):
-            total += ratios[np.searchsorted(cuts, table[:, column], side="left")]
-        return total
-
-
 _LAST = threading.local()
-#: Most memoised results :func:`last_result` keeps per thread.
-_LAST_SIZE = 8
+#: Most memoised results :func:`last_result` keeps per thread (least recently used go first).
+_LAST_SIZE = 16
 
 
 def last_result(owner: Any, tag: Any, samples: Any, compute: Callable[[], np.ndarray]
                 ) -> np.ndarray:
-    """``compute()``, memoised per thread for the last array ``samples`` seen by ``(owner, tag)``.
+    """``compute()``, memoised per thread for the array ``samples`` and ``(owner, tag)``.
 
-    Counting a chunk (and pruning the search's candidates) evaluates many
-    statistics that share an expensive first step (a sentinel view, the keys of
-    one coder) on the very same array, one after another. The array is held
-    by a weak reference — a hit is the same live object, never a recycled
-    address — and the entry holds ``owner``, so its identity is not recycled
-    either; entries die with their arrays. Results are read-only.
-    Statistics stay pure functions of their input: the memo only skips
-    recomputing one.
+    Counting a chunk (and the search, scoring and pruning its candidates)
+    evaluates many statistics that share an expensive first step (a sentinel
+    view, the keys of one coder, per-coordinate bins) on the very same arrays
+    — both sides' search splits, one chunk — one after another. The array is
+    held by a weak reference — a hit is the same live object, never a
+    recycled address — and the entry holds ``owner``, so its identity is not
+    recycled either; entries die with their arrays, and beyond
+    :data:`_LAST_SIZE` the least recently used is dropped. Results are
+    read-only. Statistics stay pure functions of their input: the memo only
+    skips recomputing one.
     """
     if not isinstance(samples, np.ndarray):
         return compute()
-    memo = _LAST.__dict__.setdefault("memo", {})
-    key = (id(owner), tag)
+    memo = _LAST.__dict__.setdefault("memo", OrderedDict())
+    key = (id(owner), tag, id(samples))
     entry = memo.get(key)
     if entry is not None and entry[0]() is samples and entry[2] is owner:
+        memo.move_to_end(key)
         return entry[1]
     result = compute()
     result.flags.writeable = False
-    if len(memo) >= _LAST_SIZE:
-        memo.clear()
+    while len(memo) >= _LAST_SIZE:
+        memo.popitem(last=False)
     memo[key] = (weakref.ref(samples), result, owner)
     weakref.finalize(samples, memo.pop, key, None)
     return result
+
+
+def statistic_values(statistic: Any, samples: np.ndarray) -> np.ndarray:
+    """``statistic(samples)``, memoised (:func:`last_result`): the search scores a statistic's
+    thresholds and later prunes its candidates on the same two arrays."""
+    return last_result(statistic, "values", samples,
+                       lambda: np.asarray(statistic(samples), dtype=np.float64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -255,7 +124,12 @@ class KeyCoder:
 
     @classmethod
     def fit(cls, pooled: np.ndarray) -> KeyCoder:
-        lows, highs = pooled.min(axis=0), pooled.max(axis=0)
+        return cls.from_ranges(pooled.min(axis=0), pooled.max(axis=0))
+
+    @classmethod
+    def from_ranges(cls, lows: np.ndarray, highs: np.ndarray) -> KeyCoder:
+        """The coder of rows whose column ``j`` ranges over ``lows[j], ..., highs[j]``."""
+        lows, highs = np.asarray(lows), np.asarray(highs)
         spans = (highs - lows + 1).astype(np.int64)
         if float(np.prod(spans.astype(np.float64))) >= 2.0 ** 62:
             raise AuditError("too many distinct outputs for exact counting (histogram family)")
@@ -272,9 +146,10 @@ class KeyCoder:
         keys = np.zeros(size, dtype=np.int64)
         for j, column in enumerate(columns):
             if column.dtype.kind == "f":
-                inside &= column == np.floor(column)  # False for non-integers and NaN
-                with np.errstate(invalid="ignore"):
-                    offset = np.nan_to_num(column, nan=-1).astype(np.int64) - self.lows[j]
+                whole = column == np.floor(column)  # False for non-integers and NaN
+                whole &= np.abs(column) < 2.0 ** 62  # and for ±inf: no undefined cast below
+                inside &= whole
+                offset = np.where(whole, column, 0.0).astype(np.int64) - self.lows[j]
             else:
                 offset = column.astype(np.int64) - self.lows[j]
             inside &= (offset >= 0) & (offset < self.spans[j])
@@ -294,7 +169,10 @@ class HistogramRank:
     table: np.ndarray | None = field(default=None)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        keys = self.coder(samples)
+        return self.of_keys(self.coder(samples))
+
+    def of_keys(self, keys: np.ndarray) -> np.ndarray:
+        """The ranks of outputs given their keys (``coder(samples)``, computed once elsewhere)."""
         if self.table is not None:
             inside = (keys >= 0) & (keys < len(self.table))
             return np.where(inside, self.table[np.clip(keys, 0, len(self.table) - 1)], np.inf)
@@ -350,8 +228,29 @@ class MixedCoder:
     @classmethod
     def fit(cls, pooled: np.ndarray, categorical: tuple[int, ...], numeric: tuple[int, ...],
             cuts: tuple[np.ndarray, ...]) -> MixedCoder:
-        blank = cls(categorical, numeric, cuts, KeyCoder(np.zeros(1), np.ones(1), np.ones(1)))
-        return cls(categorical, numeric, cuts, KeyCoder.fit(blank.table(pooled)))
+        return cls.fit_parts([pooled], categorical, numeric, cuts)
+
+    @classmethod
+    def fit_parts(cls, parts: list[np.ndarray], categorical: tuple[int, ...],
+                  numeric: tuple[int, ...], cuts: tuple[np.ndarray, ...]) -> MixedCoder:
+        """:meth:`fit` on the rows of all ``parts`` (no table built, nothing concatenated).
+
+        The ranges of the table's columns: a categorical column's minimum and
+        maximum, and a numeric column's bins of its minimum and maximum (the
+        bin index is monotone in the value).
+        """
+        tables = [rows(part) for part in parts]
+        minima = np.min([t.min(axis=0) for t in tables], axis=0).astype(np.float64)
+        maxima = np.max([t.max(axis=0) for t in tables], axis=0).astype(np.float64)
+        lows, highs = [], []
+        for column in categorical:
+            lows.append(minima[column])
+            highs.append(maxima[column])
+        for column, cut in zip(numeric, cuts):
+            low, high = np.searchsorted(cut, [minima[column], maxima[column]], side="left")
+            lows.append(float(low))
+            highs.append(float(high))
+        return cls(categorical, numeric, cuts, KeyCoder.from_ranges(np.array(lows), np.array(highs)))
 
     def table(self, samples: np.ndarray) -> np.ndarray:
         data = rows(samples)
@@ -470,21 +369,3 @@ def _all_integral(values: np.ndarray) -> bool:
         if not whole.all() and not np.all(whole | np.isnan(part)):
             return False
     return True
-
-
-def fit_logistic(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, float]:
-    """Minimise the mean log-loss plus ``1e-4 ‖w‖²/2`` (L-BFGS-B, analytic gradient)."""
-    penalty = 1e-4
-
-    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        margin = features @ theta[:-1] + theta[-1]
-        value = np.mean(np.logaddexp(0.0, margin) - labels * margin)
-        residual = (special.expit(margin) - labels) / len(labels)
-        gradient = np.concatenate([features.T @ residual, [residual.sum()]])
-        gradient[:-1] += penalty * theta[:-1]
-        return value + penalty * float(theta[:-1] @ theta[:-1]) / 2, gradient
-
-    start = np.zeros(features.shape[1] + 1)
-    result = optimize.minimize(loss, start, jac=True, method="L-BFGS-B",
-                               options={"maxiter": 200})
-    return result.x[:-1], float(result.x[-1])

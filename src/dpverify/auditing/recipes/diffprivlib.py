@@ -69,6 +69,18 @@ class _MechanismCall:
         self.mechanism, self.options, self.utility = mechanism, dict(options), utility
 
     def __call__(self, data: Any, random_state: Any) -> Any:
+        mechanism = self._built(data, random_state)
+        return mechanism.randomise() if self.utility else mechanism.randomise(data)
+
+    def release_many(self, data: Any, random_state: Any, calls: int) -> list[Any]:
+        """``calls`` successive calls at once (:func:`~dpverify.auditing.adapters.sampler_from_calls`
+        uses it for a chunk): the same draws from ``random_state``, without a per-call lookup."""
+        mechanism = self._built(data, random_state)
+        if self.utility:
+            return [mechanism.randomise() for _ in range(calls)]
+        return [mechanism.randomise(data) for _ in range(calls)]
+
+    def _built(self, data: Any, random_state: Any) -> Any:
         built = getattr(_BUILT, "last", None)
         if built is None or built[0] is not self or built[1] is not random_state or (
                 self.utility and built[2] is not data):
@@ -79,7 +91,7 @@ class _MechanismCall:
                 options["utility"] = list(data)
             built = (self, random_state, data, getattr(mechanisms, self.mechanism)(**options))
             _BUILT.last = built
-        return built[3].randomise() if self.utility else built[3].randomise(data)
+        return built[3]
 
 
 class _ToolCall:
