@@ -238,7 +238,7 @@ def fft_length(points: int) -> int:
     are up to twice as long as needed and, measured, no faster per point (a length-65536
     inverse transform took 1.2 ms, one of length 45000 0.4 ms).
     """
-    from scipy.fft import next_fast_len  # imported here: scipy.fft is not needed at start-up
+    from scipy.fft import next_fast_len  # deferred: scipy.fft is not needed at start-up
 
     return 2 * next_fast_len(max(1, -(-points // 2)), real=True)
 
