@@ -315,3 +315,33 @@ def test_cli_plan_shuffle_huge_epsilon_does_not_report_a_derived_local_epsilon_a
               "--users", "1000", "--delta", "1e-6"])
     err = capsys.readouterr().err
     assert info.value.code == 1 and "--local-epsilon" not in err and "search limit" in err
+
+
+# --- the whole-API hostile sweep (benchmarks/hostile_sweep.py), stop 34 -----------------------
+
+@pytest.mark.parametrize("entry", ["audit_search", "audit_model"])
+def test_audit_entry_points_refuse_samples_beyond_the_audit_limit_by_name(entry) -> None:
+    """4.6e18 samples: audit_search ran (a hang), audit_model hit numpy's 'array is too big'."""
+    from dpverify.auditing import audit_search
+
+    def laplace(data, size, rng):
+        return data + rng.laplace(0.0, 1.0, size)
+
+    huge = np.int64(2**62)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^samples=.* exceeds the limit 1000000000"):
+        if entry == "audit_search":
+            audit_search(laplace, [(0.0, 1.0)], epsilon=1.0, samples=huge)
+        else:
+            audit_model(laplace, 0.0, 1.0, family="laplace", sensitivity=1.0, epsilon=1.0,
+                        samples=huge)
+    assert time.perf_counter() - start < 5
+
+
+def test_cli_audit_with_too_few_samples_names_samples_not_an_internal_split(capsys) -> None:
+    """`--samples 1` said "certify_samples=0 must be an integer >= 1", a name the user never typed."""
+    with pytest.raises(SystemExit) as info:
+        main(["audit", "laplace", "--epsilon", "1", "--samples", "1"])
+    error = capsys.readouterr().err
+    assert info.value.code == 2 and "--samples 1 must be an integer >= 10" in error
+    assert "certify_samples" not in error

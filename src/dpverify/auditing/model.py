@@ -73,6 +73,7 @@ from dpverify.auditing._model_discrete import (
     interval_epsilon_lower,
     parameter_interval,
 )
+from dpverify.auditing._pipeline.arguments import check_audit_samples
 from dpverify.auditing._pipeline.engine import checked_output
 from dpverify.auditing._pipeline.sampler import Sampler, prepare_draw
 from dpverify.auditing.estimators import clopper_pearson_lower
@@ -310,7 +311,7 @@ def audit_model(sampler: Sampler, x: Any, x_prime: Any, *, family: str, epsilon:
     family = check_choice(family, "family", MODEL_FAMILIES)
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
-    samples = check_int_at_least(samples, "samples", 100)
+    samples = check_audit_samples(samples, minimum=100)
     confidence = check_confidence(confidence)
     if not 1 - confidence < 1:  # the quantile at 1 - confidence would be infinite
         raise value_error("confidence", confidence, "at least 1e-15 (1 - confidence < 1 in floats)")

@@ -125,6 +125,7 @@ def check_samples_can_certify(samples: int, *, epsilon: float, delta: float, con
     :func:`largest_certifiable_epsilon` of the certifying split; the message says how many samples the most extreme
     violation needs and points to ``samples="auto"``.
     """
+    samples = check_int_at_least(samples, "samples", 10)  # an audit's least: named before the split
     bound = largest_certifiable_epsilon(certify_split_size(samples, events), confidence=confidence,
                                         delta=delta)
     if bound > epsilon:

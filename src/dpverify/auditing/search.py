@@ -60,7 +60,7 @@ from dpverify._validation import (
     limit_error,
     value_error,
 )
-from dpverify.auditing._pipeline.arguments import check_events
+from dpverify.auditing._pipeline.arguments import check_audit_samples, check_events
 from dpverify.auditing._pipeline.run import run_audit
 from dpverify.auditing._pipeline.sampler import Sampler
 from dpverify.auditing.audit import audit
@@ -235,14 +235,14 @@ def audit_search(sampler: Sampler, pairs: Sequence[Any], *, epsilon: float, delt
     delta = check_delta(delta, "delta")
     sequential = isinstance(samples, str) and samples == "auto"
     if sequential:
-        budget = DEFAULT_MAX_SAMPLES if max_samples is None else check_int_at_least(
-            max_samples, "max_samples", 10)
+        budget = DEFAULT_MAX_SAMPLES if max_samples is None else check_audit_samples(
+            max_samples, "max_samples")
         default_pilot = max(10_000, budget // 100)
         samples = budget  # the most a certification may draw (ranking plans for it)
     else:
         if max_samples is not None:
             raise value_error("max_samples", max_samples, "None unless samples='auto'")
-        samples = check_int_at_least(samples, "samples", 10)
+        samples = check_audit_samples(samples)
         budget, default_pilot = samples, max(10_000, samples // 10)
     pilot = default_pilot if pilot_samples is None else check_int_at_least(
         pilot_samples, "pilot_samples", 10)

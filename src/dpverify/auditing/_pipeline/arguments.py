@@ -17,7 +17,7 @@ from dpverify._validation import check_confidence, check_int_at_least, check_see
 from dpverify.auditing.events import FAMILIES
 from dpverify.errors import DpverifyTypeError
 
-__all__ = ["check_events", "check_common", "MAX_AUDIT_SAMPLES"]
+__all__ = ["check_events", "check_common", "check_audit_samples", "MAX_AUDIT_SAMPLES"]
 
 
 def check_events(events: Any) -> Any:
@@ -37,14 +37,19 @@ def check_events(events: Any) -> Any:
 MAX_AUDIT_SAMPLES = 10**9
 
 
+def check_audit_samples(samples: Any, name: str = "samples", minimum: int = 10) -> int:
+    """An int in ``[minimum, MAX_AUDIT_SAMPLES]``, refused by ``name`` before any draw."""
+    return check_int_at_least(samples, name, minimum, maximum=MAX_AUDIT_SAMPLES,
+                              instead="an audit's error shrinks like 1/sqrt(samples); run "
+                                      "several seeded audits and combine them")
+
+
 def check_common(sampler: Any, samples: Any, confidence: Any, seed: Any,
                   events: Any) -> tuple[int, float, Any]:
     if not callable(sampler):
         raise DpverifyTypeError(f"sampler={sampler!r} must be callable: (data, size, rng) -> "
                                 f"array")
-    samples = check_int_at_least(samples, "samples", 10, maximum=MAX_AUDIT_SAMPLES,
-                                 instead="an audit's error shrinks like 1/sqrt(samples); run "
-                                         "several seeded audits and combine them")
+    samples = check_audit_samples(samples)
     confidence = check_confidence(confidence)
     check_seed(seed)
     return samples, confidence, check_events(events)
