@@ -12,6 +12,7 @@ References computed here in mpmath, independently of the PLD grid:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -132,3 +133,16 @@ def test_accountant_composes_the_exponential_mechanism_by_its_bounded_range_pld(
 def test_refuses_bad_epsilon(bad):
     with pytest.raises(ValueError, match="epsilon"):
         PrivacyLossDistribution.from_bounded_range(bad)
+
+
+@pytest.mark.parametrize("interval", [1 / 3, Fraction(1, 3), 0.5, 1.0])
+def test_a_grid_whose_points_fall_on_plus_minus_epsilon_keeps_empty_intervals_at_zero(interval):
+    """At spacing 1/3 (ε = 1 on the grid) an empty interval's -inf log mass met the float
+    slack's ``|log_mass|`` and became nan (hostile sweep, stop 34): δ(0.5) read 1. The
+    grid stays finite and its δ(ε) bounds the finest grid's from above."""
+    coarse = PrivacyLossDistribution.from_bounded_range(1.0, value_discretization_interval=interval)
+    fine = PrivacyLossDistribution.from_bounded_range(1.0, value_discretization_interval=1e-3)
+    for epsilon in (0.0, 0.25, 0.5):
+        # both bound the exact δ from above; where the coarse grid is as exact (ε = 0 on the grid)
+        # the two agree to rounding, hence the 1e-9
+        assert fine.delta_for_epsilon(epsilon) * (1 - 1e-9) <= coarse.delta_for_epsilon(epsilon) < 1.0

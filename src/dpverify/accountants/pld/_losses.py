@@ -389,7 +389,9 @@ def bounded_range_grid(epsilon: float, step: float) -> LossGrid:
         shift = mpmath.log(2) - mpmath.log(-mpmath.expm1(-mpmath.mpf(epsilon)))
         shift = float(shift) + 1e-15 * (1 + abs(float(shift)))        # an upper bound
     log_mass = law.log_mass_upper + shift
-    log_mass = log_mass + 4 * _U * (np.abs(log_mass) + abs(shift) + 1)   # the float sum, rounded up
+    with np.errstate(invalid="ignore"):  # an empty interval's log mass stays -inf (mass 0)
+        log_mass = np.where(np.isneginf(log_mass), log_mass,   # the float sum, rounded up
+                            log_mass + 4 * _U * (np.abs(log_mass) + abs(shift) + 1))
     return connect_the_dots(first, step, IntervalLaw(log_mass, law.log_tilt, law.log_tilt_error),
                             lower_tail=0.0, upper_tail=0.0)
 
