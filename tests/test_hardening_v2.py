@@ -345,3 +345,13 @@ def test_cli_audit_with_too_few_samples_names_samples_not_an_internal_split(caps
     error = capsys.readouterr().err
     assert info.value.code == 2 and "--samples 1 must be an integer >= 10" in error
     assert "certify_samples" not in error
+
+
+def test_mixture_gaussian_pld_with_a_tiny_sigma_names_its_own_parameters() -> None:
+    """The refusal said "sensitivity=... for value=1.4e-45": neither is the mixture's parameter."""
+    from dpverify.accountants.pld import mixture_gaussian_pld
+
+    with pytest.raises(ValueError, match=r"^sensitivities=\[0\.0, 1\.0\] .* for sigma=1\.4") as info:
+        mixture_gaussian_pld(np.float32(1e-45), [0.0, 1.0], [0.5, 0.5],
+                             value_discretization_interval=0.01)
+    assert "a larger sigma" in str(info.value)

@@ -151,7 +151,8 @@ def mixture_gaussian_pld(sigma: float, sensitivities: Sequence[float], probabili
         finite = [abs(mpmath.log(a / b)) for a, b in zip(first, second) if a > 0 and b > 0]
         largest = float(max(finite)) if finite else 1.0
     interval = loss_grid_interval(largest, value_discretization_interval, sensitivity=sensitivities,
-                                  value=sigma, spread=pair_loss_spread(first, second))
+                                  value=sigma, value_name="sigma", sensitivity_name="sensitivities",
+                                  spread=pair_loss_spread(first, second))
     with working_precision():
         directions = (pair_loss_grid(first, second, interval), pair_loss_grid(second, first, interval))
     return PrivacyLossDistribution(directions, DEFAULT_TAIL_MASS_TRUNCATION)

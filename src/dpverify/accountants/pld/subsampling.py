@@ -74,7 +74,8 @@ def pair_loss_spread(first: list, second: list) -> float:
 
 
 def loss_grid_interval(largest: float, interval: float | None, *, sensitivity: Any,
-                       value: Any, spread: float = math.inf) -> float:
+                       value: Any, spread: float = math.inf, value_name: str = "value",
+                       sensitivity_name: str = "sensitivity") -> float:
     """The grid spacing for losses up to ``largest``: ``interval`` if given (checked > 0), else
     ``min(largest / POINTS_PER_LOSS, spread / POINTS_PER_STANDARD_DEVIATION)`` and no finer than
     ``largest / MAX_DEFAULT_GRID_POINTS`` (``spread``: the loss's standard deviation,
@@ -87,21 +88,25 @@ def loss_grid_interval(largest: float, interval: float | None, *, sensitivity: A
         interval = max(min(largest / POINTS_PER_LOSS, spread / POINTS_PER_STANDARD_DEVIATION),
                        largest / MAX_DEFAULT_GRID_POINTS)
     interval = check_positive(interval, "value_discretization_interval")
-    check_loss_grid(largest, interval, sensitivity=sensitivity, value=value)
+    check_loss_grid(largest, interval, sensitivity=sensitivity, value=value, value_name=value_name,
+                    sensitivity_name=sensitivity_name)
     return interval
 
 
-def check_loss_grid(largest: float, interval: float, *, sensitivity: Any, value: Any) -> None:
+def check_loss_grid(largest: float, interval: float, *, sensitivity: Any, value: Any,
+                    value_name: str = "value", sensitivity_name: str = "sensitivity") -> None:
     """Refuse, before the grid is built, privacy losses up to ``largest`` that need more than
     ``HARD_LIMIT_GRID_POINTS`` points of ``interval`` (the message names ``sensitivity``, the
-    parameter that made the losses large)."""
+    parameter that made the losses large, and the noise parameter by the caller's name
+    ``value_name``: ``sigma`` for a Gaussian mixture, whose sensitivities are
+    ``sensitivity_name="sensitivities"``)."""
     if not largest / interval <= HARD_LIMIT_GRID_POINTS:
-        raise value_error("sensitivity", sensitivity,
-                          f"small enough for value={shown(value)} that its privacy losses (up to "
+        raise value_error(sensitivity_name, sensitivity,
+                          f"small enough for {value_name}={shown(value)} that its privacy losses (up to "
                           f"{largest:.6g}) fit in {HARD_LIMIT_GRID_POINTS} grid points of "
                           f"value_discretization_interval={interval!r}",
-                          "use a smaller sensitivity or a larger value_discretization_interval "
-                          "(or leave it None)")
+                          f"use a smaller sensitivity, a larger {value_name} or a larger "
+                          "value_discretization_interval (or leave it None)")
 
 
 def poisson_subsampled_pld(value: Any, sampling_probability: float, *, sensitivity: float = 1.0,
