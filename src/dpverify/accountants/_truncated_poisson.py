@@ -26,8 +26,9 @@ from dataclasses import dataclass
 import mpmath
 
 from dpverify._numeric import round_up, working_precision
+from dpverify._validation import check_int_at_least, check_positive, check_probability
 
-__all__ = ["TruncationWeights", "truncation_weights"]
+__all__ = ["TruncationWeights", "truncation_weights", "checked_truncated_gaussian"]
 
 #: Relative error allowed for mpmath's regularised incomplete beta at 50 digits (far larger).
 _BETA_SLACK = 1e-30
@@ -119,3 +120,18 @@ def truncation_weights(sampling_probability: float, max_sample_size: int, popula
             truncated_weight=round_up(min(1, max(b[1] for b in bounds) * (1 + slack))),
             truncated_rate=round_up(min(1, max(b[2] for b in bounds) * (1 + 4 * slack))),
         )
+
+
+def checked_truncated_gaussian(sigma: float, sampling_probability: float, sensitivity: float,
+                               max_sample_size: int, population_size: int
+                               ) -> tuple[float, float, float, TruncationWeights]:
+    """The public arguments of a truncated-Poisson Gaussian, checked by name, and its weights.
+
+    Returns ``(sigma, q, sensitivity, weights)`` for the PLD and RDP constructors alike.
+    """
+    sigma = check_positive(sigma, "sigma")
+    q = check_probability(sampling_probability, "sampling_probability", open_low=True)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    max_sample_size = check_int_at_least(max_sample_size, "max_sample_size", 1)
+    population_size = check_int_at_least(population_size, "population_size", 1)
+    return sigma, q, sensitivity, truncation_weights(q, max_sample_size, population_size)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpverify._validation import check_int_at_least, check_positive, check_probability, value_error
-from dpverify.accountants._truncated_poisson import truncation_weights
+from dpverify._validation import value_error
+from dpverify.accountants._truncated_poisson import checked_truncated_gaussian
 from dpverify.accountants.pld._constructors import (
     DEFAULT_TAIL_MASS_TRUNCATION,
     MIN_SAMPLING_PROBABILITY,
@@ -84,18 +84,14 @@ def truncated_poisson_gaussian_pld(
     >>> round(pld.self_compose(100).epsilon_for_delta(1e-5), 2)
     3.59
     """
-    sigma = check_positive(sigma, "sigma")
-    q = check_probability(sampling_probability, "sampling_probability", open_low=True)
-    sensitivity = check_positive(sensitivity, "sensitivity")
-    max_sample_size = check_int_at_least(max_sample_size, "max_sample_size", 1)
-    population_size = check_int_at_least(population_size, "population_size", 1)
+    sigma, q, sensitivity, weights = checked_truncated_gaussian(
+        sigma, sampling_probability, sensitivity, max_sample_size, population_size)
     interval = (
         dp_sgd_interval(sigma / sensitivity, q)
         if value_discretization_interval is None
         else value_discretization_interval
     )
     interval, tail = check_grid_options(interval, tail_mass_truncation, interval)
-    weights = truncation_weights(q, max_sample_size, population_size)
     untruncated = PrivacyLossDistribution.from_subsampled_gaussian(
         sigma, q, sensitivity=sensitivity, value_discretization_interval=interval, tail_mass_truncation=tail
     )

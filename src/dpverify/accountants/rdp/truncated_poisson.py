@@ -19,8 +19,8 @@ from fractions import Fraction
 import mpmath
 
 from dpverify._numeric import round_down, round_up, working_precision
-from dpverify._validation import check_increasing_sequence, check_int_at_least, check_positive, check_probability
-from dpverify.accountants._truncated_poisson import truncation_weights
+from dpverify._validation import check_increasing_sequence
+from dpverify.accountants._truncated_poisson import checked_truncated_gaussian
 from dpverify.accountants.rdp.curves import DEFAULT_ORDERS, subsampled_gaussian_rdp
 from dpverify.guarantees import RDPCurve
 
@@ -53,15 +53,11 @@ def truncated_poisson_gaussian_rdp(
     >>> [round(e, 5) for e in curve.epsilons]   # the swap branch (weight T = 0.028) rules order 8
     [0.00037, 10.18206]
     """
-    sigma = check_positive(sigma, "sigma")
-    q = check_probability(sampling_probability, "sampling_probability", open_low=True)
-    sensitivity = check_positive(sensitivity, "sensitivity")
-    max_sample_size = check_int_at_least(max_sample_size, "max_sample_size", 1)
-    population_size = check_int_at_least(population_size, "population_size", 1)
+    sigma, q, sensitivity, weights = checked_truncated_gaussian(
+        sigma, sampling_probability, sensitivity, max_sample_size, population_size)
     orders = (
         DEFAULT_ORDERS if orders is None else check_increasing_sequence(orders, "orders", low=1.0, low_closed=False)
     )
-    weights = truncation_weights(q, max_sample_size, population_size)
     untruncated = subsampled_gaussian_rdp(round_down(Fraction(sigma) / Fraction(sensitivity)), q, orders=orders)
     if weights.truncated_weight == 0:
         return untruncated
