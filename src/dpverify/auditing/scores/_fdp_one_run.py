@@ -44,6 +44,12 @@ import numpy as np
 from scipy import special, stats
 
 from dpverify._numeric import round_down
+from dpverify.auditing.scores._fdp_chunked import (
+    Curve,
+    chunked_refutes,
+    epsilon_curve,
+    gaussian_curve,
+)
 from dpverify.auditing.scores._one_run import _grid_pairs
 
 __all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total",
@@ -246,94 +252,19 @@ def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarra
     return order[:FDP_CANDIDATES]
 
 
-def _epsilon_kernel(delta: float) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """``g`` of ``f_{ε,δ}`` at ``x`` with ``e^ε`` given per entry (as :func:`epsilon_inverse`)."""
-    def kernel(x: np.ndarray, factor: np.ndarray) -> np.ndarray:
-        value = np.maximum(np.maximum((x - delta) / factor, 1.0 - delta - factor * (1.0 - x)), 0.0)
-        return value * (1 - _INVERSE_SLACK)
-    return kernel
-
-
-def _gaussian_kernel(x: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """``g`` of ``G_μ`` at ``x`` with μ given per entry (as :func:`gaussian_inverse`)."""
-    with np.errstate(divide="ignore"):
-        return special.ndtr(special.ndtri(x) - mu) * (1 - _INVERSE_SLACK)
-
-
-#: Steps between two retirements of final or refuted entries in :func:`_refutes`.
-_RETIRE_EVERY = 16
-
-
-def _refutes(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
-             kernel: Callable[[np.ndarray, np.ndarray], np.ndarray],
-             parameters: np.ndarray) -> np.ndarray:
-    """:func:`refuted` for entries (pair, parameter), each carried only while it can change.
-
-    The same recursion and float safety as :func:`recursion_total`, on flat entries
-    sorted by ``c`` (the started ones are a prefix). Every few steps an entry retires:
-    refuted once ``r_i + h_i`` exceeds ``(c'/m)(1 + 10⁻⁹)`` (the exact ``r_i`` and
-    ``h_i`` only grow as i falls and the float ones are below them, so the exact
-    ``r_0 + h_0`` exceeds it too), or not refuted once it has started and ``h`` did not
-    grow (it never grows again). Returns the refutations, shape (pairs, parameters).
-    """
-    pairs, count = guesses.size, parameters.size
-    entry_guess = np.repeat(np.asarray(guesses, dtype=float), count)
-    entry_correct = np.repeat(np.asarray(correct, dtype=np.int64), count)
-    entry_param = np.tile(np.asarray(parameters, dtype=float), pairs)
-    ids = np.arange(pairs * count)
-    order = np.argsort(-entry_correct, kind="stable")
-    entry_guess, entry_correct, entry_param, ids = (entry_guess[order], entry_correct[order],
-                                                    entry_param[order], ids[order])
-    scale = level * (1 - _START_SLACK)
-    start = entry_correct.astype(float)
-    r = scale * start / canaries
-    h = scale * (entry_guess - start) / canaries
-    bound = entry_guess / canaries * (1 + _TOTAL_MARGIN)
-    result = np.zeros(pairs * count, dtype=bool)
-    result[ids] = r + h > bound
-    live = ~result  # refuted at the start: retired at once
-    entry_guess, entry_correct, entry_param, ids, r, h, bound = (
-        entry_guess[live], entry_correct[live], entry_param[live], ids[live], r[live], h[live],
-        bound[live])
-    top = int(entry_correct[0]) if entry_correct.size else 0
-    started = 0
-    for i in range(top - 1, -1, -1):
-        if entry_correct.size == 0:
-            break
-        while started < entry_correct.size and entry_correct[started] > i:
-            started += 1
-        rs, hs = r[:started], h[:started]
-        raised = np.maximum(hs, kernel(np.minimum(rs, 1.0), entry_param[:started]))
-        grow = raised - hs
-        r[:started] = (rs + grow * (i / np.maximum(entry_guess[:started] - i, 1.0))) * (1 - _STEP_SLACK)
-        h[:started] = raised
-        if i % _RETIRE_EVERY == 0 or started == entry_correct.size:
-            hit = r[:started] + h[:started] > bound[:started]
-            done = hit | (grow == 0)
-            if done.any():
-                result[ids[:started][hit]] = True
-                keep = np.ones(entry_correct.size, dtype=bool)
-                keep[:started] = ~done
-                entry_guess, entry_correct, entry_param, ids, r, h, bound = (
-                    entry_guess[keep], entry_correct[keep], entry_param[keep], ids[keep],
-                    r[keep], h[keep], bound[keep])
-                started -= int(done.sum())
-    return result.reshape(pairs, count)
-
-
 def _largest_refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
-                     family: tuple[Callable[[np.ndarray, np.ndarray], np.ndarray],
-                                   Callable[[np.ndarray], np.ndarray]],
+                     family: tuple[Curve, Callable[[np.ndarray], np.ndarray]],
                      top: float) -> tuple[int, float]:
     """Largest parameter of a grid on ``[0, top]`` (then refined) refuted by some pair, and that pair.
 
-    ``family`` is a kernel ``g(x, parameter)`` and the map of the grid to its parameter.
+    ``family`` is a curve (``g(x, parameter)`` and its slope) and the map of the grid to
+    its parameter; the recursion runs in chunks (:mod:`._fdp_chunked`).
     """
-    kernel, transform = family
+    curve, transform = family
     best_pair, best = 0, 0.0
     grid = np.linspace(0.0, top, GRID_POINTS + 1)[1:]
     for _ in range(2):
-        rejected = _refutes(canaries, guesses, correct, level, kernel, transform(grid))
+        rejected = chunked_refutes(canaries, guesses, correct, level, curve, transform(grid))
         for pair in range(guesses.size):
             hits = np.flatnonzero(rejected[pair])
             if hits.size and grid[hits[-1]] > best:
@@ -376,12 +307,12 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
         chosen = _screen(guesses, correct, level)[:1]
     top = _search_top(guesses[chosen], correct[chosen])
     pair, epsilon = _largest_refuted(canaries, guesses[chosen], correct[chosen], level,
-                                     (_epsilon_kernel(delta), np.exp), top)
+                                     (epsilon_curve(delta), np.exp), top)
     # mu-GDP: the screen's best pairs and the pair that certified epsilon (all pairs still
     # count in the Bonferroni split)
     for_mu = np.unique(np.append(_screen(guesses, correct, level)[:MU_CANDIDATES], chosen[pair]))
     _, mu = _largest_refuted(canaries, guesses[for_mu], correct[for_mu], level,
-                             (_gaussian_kernel, np.asarray),
+                             (gaussian_curve(), np.asarray),
                              _search_top(guesses[for_mu], correct[for_mu]))
     claim_refuted: bool | None = None
     if claim_tradeoff is not None or claimed_epsilon is not None:
