@@ -57,38 +57,48 @@ Curve = tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], Callable[[np.ndarr
 def epsilon_curve(delta: float) -> Curve:
     """``g`` of ``f_{ε,δ}`` with ``e^ε`` per entry, and its right slope (0, ``e^{−ε}`` or ``e^ε``).
 
-    ``g(x) = max(0, (x − δ)e^{−ε}, 1 − δ − e^{ε}(1 − x))`` lowered by a relative 10⁻⁹.
-    The slope is ``e^ε`` only where the upper piece leads by 10⁻⁹ (clearly past the
-    kink), ``e^{−ε}`` from ``x ≥ δ`` (a float comparison, exact) and 0 below: never
-    above the right derivative, so ``g(x₀) + slope·(x − x₀) ≤ g(x)`` for ``x ≥ x₀``.
+    ``g(x) = max(0, (x − δ)e^{−ε}, 1 − δ − e^{ε}(1 − x))`` lowered by a relative 10⁻⁹
+    (as :func:`~dpverify.auditing.scores._fdp_one_run.epsilon_inverse`). The slope is
+    ``e^ε`` only where the upper piece leads by 10⁻⁹ (clearly past the kink),
+    ``e^{−ε}`` from ``x ≥ δ`` (a float comparison, exact) and 0 below, lowered by
+    10⁻⁹: never above the right derivative.
     """
 
-    def kernel(x: np.ndarray, factor: np.ndarray) -> np.ndarray:
-        value = np.maximum(np.maximum((x - delta) / factor, 1.0 - delta - factor * (1.0 - x)), 0.0)
-        return value * (1 - _INVERSE_SLACK)
+    def pieces(x: np.ndarray, factor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (x - delta) / factor, 1.0 - delta - factor * (1.0 - x)
 
-    def slope(x: np.ndarray, factor: np.ndarray) -> np.ndarray:
-        middle, upper = (x - delta) / factor, 1.0 - delta - factor * (1.0 - x)
+    def slope(x: np.ndarray, factor: np.ndarray, middle=None, upper=None) -> np.ndarray:
+        if middle is None:
+            middle, upper = pieces(x, factor)
         value = np.where(upper >= middle + 1e-9, factor, np.where(x >= delta, 1.0 / factor, 0.0))
         return value * (1 - _INVERSE_SLACK)
 
-    return kernel, slope
+    def value_and_slope(x: np.ndarray, factor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        middle, upper = pieces(x, factor)
+        value = np.maximum(np.maximum(middle, upper), 0.0) * (1 - _INVERSE_SLACK)
+        return value, slope(x, factor, middle, upper)
+
+    return value_and_slope, slope
 
 
-def _gaussian_kernel(x: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore"):
-        return special.ndtr(special.ndtri(x) - mu) * (1 - _INVERSE_SLACK)
+def _gaussian_value_and_slope(x: np.ndarray, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``Φ(z − μ)`` lowered by 10⁻⁹ and ``g'(x) = φ(z − μ)/φ(z) = exp(μz − μ²/2)``, ``z = Φ⁻¹(x)``."""
+    z = special.ndtri(x)
+    return special.ndtr(z - mu) * (1 - _INVERSE_SLACK), _slope_at(z, mu)
+
+
+def _slope_at(z: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """``exp(μz − μ²/2)`` lowered by a relative 10⁻⁶ (far above its float error)."""
+    return np.exp(mu * z - 0.5 * mu * mu) * (1 - _SLOPE_SLACK)
 
 
 def _gaussian_slope(x: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """``g'(x) = φ(z − μ)/φ(z) = exp(μz − μ²/2)``, ``z = Φ⁻¹(x)``, lowered by a relative 10⁻⁶."""
-    with np.errstate(divide="ignore", over="ignore"):
-        return np.exp(mu * special.ndtri(x) - 0.5 * mu * mu) * (1 - _SLOPE_SLACK)
+    return _slope_at(special.ndtri(x), mu)
 
 
 def gaussian_curve() -> Curve:
     """``g`` of ``G_μ`` with μ per entry, ``Φ(Φ⁻¹(x) − μ)`` lowered by 10⁻⁹, and its slope."""
-    return _gaussian_kernel, _gaussian_slope
+    return _gaussian_value_and_slope, _gaussian_slope
 
 
 class _Entries:
@@ -113,12 +123,10 @@ def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray) -> tuple[np.nd
     """
     width = int(state.length.max())
     steps = state.index[:, None] - 1 - np.arange(width)[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = np.where(steps >= 0, steps / np.maximum(state.guesses[:, None] - steps, 1.0), 0.0)
+    a = np.where(steps >= 0, steps / np.maximum(state.guesses[:, None] - steps, 1.0), 0.0)
     factors = slope[:, None] * a
     factors[:, 0] = 1.0
-    with np.errstate(over="ignore", invalid="ignore"):
-        sums = np.cumsum(np.cumprod(factors, axis=1), axis=1) * (a[:, 0] * (value - state.h))[:, None]
+    sums = np.cumsum(np.cumprod(factors, axis=1), axis=1) * (a[:, 0] * (value - state.h))[:, None]
     return sums, a
 
 
@@ -132,17 +140,16 @@ def _longest_tangent(
     tightness (never soundness), so the chunk is cut there.
     """
     steps = np.minimum(state.length, state.index)
-    best = np.ones_like(steps)
-    candidate = 2
-    while candidate <= steps.max():
-        travel = sums[:, candidate - 2]
-        with np.errstate(invalid="ignore"):
-            x = np.minimum(state.r + travel, 1.0)
-            short = (slope_of(x, state.param) - slope) * travel
-            fine = (candidate <= steps) & (short <= _TANGENT_TOLERANCE * state.h)
-        best = np.where(fine & (best == candidate // 2), candidate, best)
-        candidate *= 2
-    return best
+    candidates = 2 ** np.arange(1, int(steps.max()).bit_length())  # 2, 4, … ≤ the longest
+    if candidates.size == 0:
+        return np.ones_like(steps)
+    travel = sums[:, candidates - 2]
+    x = np.minimum(state.r[:, None] + travel, 1.0)
+    short = (slope_of(x, state.param[:, None]) - slope[:, None]) * travel
+    fine = (candidates[None, :] <= steps[:, None]) & (short <= _TANGENT_TOLERANCE * state.h[:, None])
+    # the longest K such that every candidate up to K is fine
+    good = np.cumprod(fine, axis=1).sum(axis=1)
+    return np.where(good > 0, 2**good, 1)
 
 
 def _advance(
@@ -154,8 +161,7 @@ def _advance(
     steps = _longest_tangent(state, sums, slope, slope_of)  # K ≥ 1 steps, never past index 0
     last = sums[rows, steps - 1]
     before = np.where(steps >= 2, sums[rows, np.maximum(steps - 2, 0)], 0.0)
-    with np.errstate(invalid="ignore"):
-        inside = state.r + last * (1 + _CHUNK_ERROR) + _TINY <= 1.0 - _ONE_MARGIN
+    inside = state.r + last * (1 + _CHUNK_ERROR) + _TINY <= 1.0 - _ONE_MARGIN
     # a chunk is valid while ĝ is evaluated below 1; otherwise one plain step (K = 1)
     steps = np.where(inside, steps, 1)
     last = np.where(inside, last, sums[:, 0])
@@ -188,7 +194,6 @@ def chunked_refutes(
     (module docstring); with ``early=False`` every entry runs until ``h`` stops growing
     or index 0 (for tests).
     """
-    kernel, slope_of = curve
     pairs, count = np.size(guesses), np.size(parameters)
     entry_guess = np.repeat(np.asarray(guesses, dtype=float), count)
     entry_correct = np.repeat(np.asarray(correct, dtype=np.int64), count)
@@ -201,15 +206,23 @@ def chunked_refutes(
         bound=entry_guess / canaries * (1 + 1e-9),
         r=scale * entry_correct / canaries,
         h=scale * (entry_guess - entry_correct) / canaries,
-        length=np.full(pairs * count, 2, dtype=np.int64),
+        length=np.full(pairs * count, 16, dtype=np.int64),
         step=np.zeros(pairs * count),
     )
     result = np.zeros(pairs * count, dtype=bool)
+    with np.errstate(all="ignore"):  # inf and nan only reach entries they retire or keep low
+        _run(state, result, curve, early)
+    return result.reshape(pairs, count)
+
+
+def _run(state: _Entries, result: np.ndarray, curve: Curve, early: bool) -> None:
+    """The chunk loop of :func:`chunked_refutes`: retire, record refutations, advance."""
+    value_and_slope, slope_of = curve
     first = True
     while state.r.size:
         hit = state.r + state.h > state.bound
         x = np.minimum(state.r, 1.0)
-        value, slope = kernel(x, state.param), slope_of(x, state.param)
+        value, slope = value_and_slope(x, state.param)
         slope = np.where(np.isfinite(slope), slope, 0.0)
         done = hit | (state.index == 0) | ~(value > state.h)
         if early and not first:
@@ -222,7 +235,6 @@ def chunked_refutes(
             break
         _advance(state, value, slope, slope_of)
         first = False
-    return result.reshape(pairs, count)
 
 
 def _cannot_reach(state: _Entries, slope: np.ndarray) -> np.ndarray:

@@ -236,11 +236,37 @@ def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Genera
     included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
                                np.zeros(out_scores.size, dtype=np.int64)])
     shuffle = rng.permutation(canaries)  # a uniform order of ties, independent of inclusion
-    order = shuffle[np.argsort(-scores[shuffle], kind="stable")]
-    in_top = np.zeros(canaries + 1, dtype=np.int64)
-    in_top[1:] = np.cumsum(included[order])
+    in_top, descending = _top_counts(scores[shuffle], included[shuffle],
+                                     np.concatenate([plus, canaries - minus]))
     correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
-    return plus, minus, plus + minus, correct, scores[order]
+    return plus, minus, plus + minus, correct, descending
+
+
+def _top_counts(scores: np.ndarray, included: np.ndarray, sizes: np.ndarray):
+    """Included canaries among the k highest scores for each k in ``sizes`` (ties in array order).
+
+    The counts of a stable descending sort of the (shuffled) scores, read at ``sizes``,
+    without the sort: a partition at both sides of each split ``k − 1 | k`` gives the
+    same sets where the scores there differ; at a tie of value v the set is every
+    score above v and the first ``k − #{above v}`` scores equal to v in array order,
+    which is the stable sort's. Returns the counts (an array over ``0..m``, exact at
+    ``sizes``) and the scores in descending order, exact at every ``k − 1`` and ``k``.
+    """
+    canaries = scores.size
+    keyed = -scores
+    splits = np.unique(sizes[(sizes > 0) & (sizes < canaries)])
+    kth = np.unique(np.concatenate([splits - 1, splits, [0, canaries - 1]]))
+    part = np.argpartition(keyed, kth)
+    in_top = np.zeros(canaries + 1, dtype=np.int64)
+    in_top[1:] = np.cumsum(included[part])
+    ordered = keyed[part]
+    tied = splits[ordered[splits - 1] == ordered[splits]]
+    for value in np.unique(ordered[tied]):
+        above = keyed < value
+        equal = np.cumsum(included[keyed == value])
+        at = tied[ordered[tied] == value]
+        in_top[at] = included[above].sum() + equal[at - int(above.sum()) - 1]
+    return in_top, -ordered
 
 
 def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
