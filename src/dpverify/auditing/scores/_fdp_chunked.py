@@ -30,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
-__all__ = ["MAX_CHUNK", "Curve", "chunked_refutes", "epsilon_curve", "gaussian_curve"]
+__all__ = ["MAX_CHUNK", "PLAIN_STEPS", "Curve", "chunked_refutes", "epsilon_curve", "gaussian_curve"]
 
 #: Longest chunk (steps per cumulative product); the error bound below needs ≤ 2048.
 MAX_CHUNK = 512
@@ -47,6 +47,10 @@ _SLOPE_SLACK = 1e-6
 _TANGENT_TOLERANCE = 1e-11
 #: A chunk runs only while the upper bound on r stays below 1 − this (``g`` is capped at 1).
 _ONE_MARGIN = 1e-6
+#: Relative lowering of r in a plain step (as recursion_total's).
+_STEP_SLACK = 1e-12
+#: Plain steps taken at a time when chunks stay short.
+PLAIN_STEPS = 8
 #: "Not refuted" early once the steps shrink by this ratio and ten times the tail cannot reach the bound.
 _DECAY = 0.99
 
@@ -233,8 +237,29 @@ def _run(state: _Entries, result: np.ndarray, curve: Curve, early: bool) -> None
             value, slope = value[~done], slope[~done]
         if not state.r.size:
             break
+        before = state.index
         _advance(state, value, slope, slope_of)
         first = False
+        if np.median(before - state.index) <= 2:  # g curves too fast for chunks: plain steps
+            _plain_steps(state, value_and_slope, PLAIN_STEPS)
+
+
+def _plain_steps(state: _Entries, value_and_slope, steps: int) -> None:
+    """``steps`` steps of the recursion one at a time, exactly as :func:`recursion_total` takes them.
+
+    ``h = max(h, g(min(r, 1)))``, ``r = (r + a_i·growth)(1 − 10⁻¹²)``; cheaper per step than
+    a chunk where ``r`` grows too fast for a tangent (a refutation under way). Entries at
+    index 0 stay put.
+    """
+    for _ in range(steps):
+        moving = state.index > 0
+        index = np.maximum(state.index - 1, 0)
+        raised = np.maximum(state.h, value_and_slope(np.minimum(state.r, 1.0), state.param)[0])
+        grow = np.where(moving, raised - state.h, 0.0)
+        step = grow * (index / np.maximum(state.guesses - index, 1.0))
+        state.r = (state.r + step) * np.where(moving, 1 - _STEP_SLACK, 1.0)
+        state.h = np.where(moving, raised, state.h)
+        state.index, state.step = index, step
 
 
 def _cannot_reach(state: _Entries, slope: np.ndarray) -> np.ndarray:

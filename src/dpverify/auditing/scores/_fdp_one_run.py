@@ -246,20 +246,19 @@ def _top_counts(scores: np.ndarray, included: np.ndarray, sizes: np.ndarray):
     """Included canaries among the k highest scores for each k in ``sizes`` (ties in array order).
 
     The counts of a stable descending sort of the (shuffled) scores, read at ``sizes``,
-    without the sort: a partition at both sides of each split ``k − 1 | k`` gives the
-    same sets where the scores there differ; at a tie of value v the set is every
+    from an unstable sort (a few times faster): it gives the same sets at every split
+    ``k − 1 | k`` where the scores there differ; at a tie of value v the set is every
     score above v and the first ``k − #{above v}`` scores equal to v in array order,
     which is the stable sort's. Returns the counts (an array over ``0..m``, exact at
-    ``sizes``) and the scores in descending order, exact at every ``k − 1`` and ``k``.
+    ``sizes``) and the scores in descending order.
     """
     canaries = scores.size
     keyed = -scores
-    splits = np.unique(sizes[(sizes > 0) & (sizes < canaries)])
-    kth = np.unique(np.concatenate([splits - 1, splits, [0, canaries - 1]]))
-    part = np.argpartition(keyed, kth)
+    order = np.argsort(keyed)
     in_top = np.zeros(canaries + 1, dtype=np.int64)
-    in_top[1:] = np.cumsum(included[part])
-    ordered = keyed[part]
+    in_top[1:] = np.cumsum(included[order])
+    ordered = keyed[order]
+    splits = np.unique(sizes[(sizes > 0) & (sizes < canaries)])
     tied = splits[ordered[splits - 1] == ordered[splits]]
     for value in np.unique(ordered[tied]):
         above = keyed < value
