@@ -236,36 +236,47 @@ def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Genera
     included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
                                np.zeros(out_scores.size, dtype=np.int64)])
     shuffle = rng.permutation(canaries)  # a uniform order of ties, independent of inclusion
-    in_top, descending = _top_counts(scores[shuffle], included[shuffle],
-                                     np.concatenate([plus, canaries - minus]))
+    in_top, descending = _top_counts(scores, included, shuffle, np.concatenate([plus, canaries - minus]))
     correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
     return plus, minus, plus + minus, correct, descending
 
 
-def _top_counts(scores: np.ndarray, included: np.ndarray, sizes: np.ndarray):
-    """Included canaries among the k highest scores for each k in ``sizes`` (ties in array order).
+def _count_at_least(ascending: np.ndarray, values: np.ndarray, side: str) -> np.ndarray:
+    """For each threshold of ``ascending[::-1]``, how many ``values`` are ≥ it (``side="right"``) or > it."""
+    bins = ascending.size - np.searchsorted(ascending, values, side=side)
+    return np.cumsum(np.bincount(bins, minlength=ascending.size + 1))[: ascending.size]
 
-    The counts of a stable descending sort of the (shuffled) scores, read at ``sizes``,
-    from an unstable sort (a few times faster): it gives the same sets at every split
-    ``k − 1 | k`` where the scores there differ; at a tie of value v the set is every
-    score above v and the first ``k − #{above v}`` scores equal to v in array order,
-    which is the stable sort's. Returns the counts (an array over ``0..m``, exact at
-    ``sizes``) and the scores in descending order.
+
+def _top_counts(scores: np.ndarray, included: np.ndarray, shuffle: np.ndarray, sizes: np.ndarray):
+    """Included canaries among the k highest scores for each k in ``sizes``, ties in ``shuffle``'s order.
+
+    The counts of the stable descending sort of ``scores[shuffle]`` (the guess rule of
+    §15–16), read at ``sizes``, from the sorted values alone: where the k-th and
+    (k+1)-th highest scores differ, the k highest are those at or above the k-th, and
+    the included ones among them are counted by a binary search of the included
+    scores; at a tie of value v they are every score above v and the first
+    ``k − #{above v}`` scores equal to v in the shuffled order. Returns the counts (an
+    array over ``0..m``, exact at ``sizes`` and ``m``) and the scores in descending order.
     """
     canaries = scores.size
-    keyed = -scores
-    order = np.argsort(keyed)
-    in_top = np.zeros(canaries + 1, dtype=np.int64)
-    in_top[1:] = np.cumsum(included[order])
-    ordered = keyed[order]
+    descending = np.sort(scores)[::-1]
     splits = np.unique(sizes[(sizes > 0) & (sizes < canaries)])
-    tied = splits[ordered[splits - 1] == ordered[splits]]
-    for value in np.unique(ordered[tied]):
-        above = keyed < value
-        equal = np.cumsum(included[keyed == value])
-        at = tied[ordered[tied] == value]
-        in_top[at] = included[above].sum() + equal[at - int(above.sum()) - 1]
-    return in_top, -ordered
+    kth, after = descending[splits - 1], descending[splits]  # nonincreasing in the split
+    # included scores >= kth[j]: kth reversed is sorted for the binary search
+    ascending, marked = kth[::-1], scores[included.astype(bool)]
+    in_top = np.zeros(canaries + 1, dtype=np.int64)
+    in_top[canaries] = marked.size
+    in_top[splits] = _count_at_least(ascending, marked, "right")
+    tied = np.flatnonzero(kth == after)
+    if tied.size:
+        above = _count_at_least(ascending, marked, "left")  # included scores > kth[j]
+        shuffled, included_shuffled = scores[shuffle], included[shuffle]
+        for value in np.unique(kth[tied]):
+            first = np.cumsum(included_shuffled[shuffled == value])  # ties in the shuffled order
+            where = tied[kth[tied] == value]
+            higher = int(np.count_nonzero(scores > value))
+            in_top[splits[where]] = above[where] + first[splits[where] - higher - 1]
+    return in_top, descending
 
 
 def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
