@@ -38,8 +38,6 @@ MAX_CHUNK = 512
 _CHUNK_ERROR = 1e-12
 #: Absolute slack for underflow (subnormal roundings) in a chunk's sums.
 _TINY = 1e-290
-#: Relative lowering of each stored r (covers the few roundings of the end state).
-_STORE_SLACK = 1e-12
 #: Relative lowering of ``g`` (value) and of its slope; the slope's float error is ~1e-13.
 _INVERSE_SLACK = 1e-9
 _SLOPE_SLACK = 1e-6
@@ -175,7 +173,9 @@ def _advance(
     h_low = (value + slope * low) * (1 - 1e-15)  # ≤ the ladder's h = ĝ(r + D_{K−2})
     h_high = (value + slope * high) * (1 + 1e-15)
     shortfall = (h_high - h_low) * (1 + 1e-15) * a[rows, steps - 1] * (1 + 1e-15)
-    r_new = (state.r + np.maximum(last * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0) - shortfall) * (1 - _STORE_SLACK)
+    # r + D_{K-1} - shortfall, each rounding stepped one float down (at most the exact value)
+    total = np.nextafter(state.r + np.maximum(last * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0), -np.inf)
+    r_new = np.nextafter(total - shortfall, -np.inf)
     # for the next chunk's length and the early stop (speed only): the chunk's last step
     state.step = np.maximum(last - before, 0.0)
     state.length = np.minimum(2 * np.maximum(steps, 2), MAX_CHUNK)
