@@ -11,8 +11,10 @@ sum: on a chunk starting at ``r``, ``g`` is replaced by its tangent
 With a linear ``ĝ``, once ``h`` grows it tracks ``ĝ(r)``, and the increments
 ``d_i = r_i − r_{i+1}`` obey ``d_i = g'(r)·a_i·d_{i+1}``, ``a_i = i/(c' − i)``: a
 cumulative product. For ``f_{ε,δ}`` the tangent *is* ``g`` on each of its linear
-pieces, so chunks are exact up to rounding; for ``G_μ`` a chunk halves whenever its
-tangent falls short of ``g`` at its end by more than a relative 10⁻¹¹.
+pieces, so chunks are exact up to rounding; for ``G_μ`` each entry's chunk is the
+longest power of two whose tangent falls short of ``g`` at its end by at most a
+relative 10⁻¹¹ of ``h``. Where chunks would stay one or two steps long (``r`` doubling
+on the way to a refutation) the loop takes plain steps, eight at a time.
 
 Soundness (``docs/proofs/auditing.md`` §16, *chunks*): a recursion with a smaller
 nondecreasing function in some steps is a smaller ladder, each chunk's partial sums

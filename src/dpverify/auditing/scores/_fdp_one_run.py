@@ -30,7 +30,10 @@ both tails equally, and every canary guessed; fixed by m and δ alone) share the
 budget by one Bonferroni split; only the most promising pairs are evaluated (all are counted).
 Every step errs low: ``g`` is lowered by a relative 1e-9, the level by 1e-7 and
 each ``r_i`` by 1e-12, ``r_i`` enters ``g`` capped at 1, and a rejection needs
-``r_0 + h_0`` above ``c'/m`` by a relative 1e-9 (§16, float safety).
+``r_0 + h_0`` above ``c'/m`` by a relative 1e-9 (§16, float safety). The ε and μ
+searches run the recursion in chunks of many steps (:mod:`._fdp_chunked`, §16 *chunks*);
+:func:`recursion_total` and :func:`refuted` are the plain stepwise recursion (the
+claim's curve, :func:`probability_upper`, and the tests' reference).
 """
 
 from __future__ import annotations
@@ -239,9 +242,9 @@ def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Genera
     return plus, minus, plus + minus, correct, descending
 
 
-def _count_at_least(ascending: np.ndarray, values: np.ndarray, side: str) -> np.ndarray:
-    """For each threshold of ``ascending[::-1]``, how many ``values`` are ≥ it (``side="right"``) or > it."""
-    bins = ascending.size - np.searchsorted(ascending, values, side=side)
+def _count_at_least(ascending: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """For each threshold of ``ascending[::-1]``, how many ``values`` are at least it."""
+    bins = ascending.size - np.searchsorted(ascending, values, side="right")
     return np.cumsum(np.bincount(bins, minlength=ascending.size + 1))[: ascending.size]
 
 
@@ -267,16 +270,15 @@ def _top_counts(in_scores: np.ndarray, out_scores: np.ndarray, shuffle: np.ndarr
     ascending, marked = kth[::-1], in_scores
     in_top = np.zeros(canaries + 1, dtype=np.int64)
     in_top[canaries] = marked.size
-    in_top[splits] = _count_at_least(ascending, marked, "right")
+    in_top[splits] = _count_at_least(ascending, marked)
     tied = np.flatnonzero(kth == after)
     if tied.size:
-        above = _count_at_least(ascending, marked, "left")  # included scores > kth[j]
         shuffled, included_shuffled = scores[shuffle], shuffle < in_scores.size
         for value in np.unique(kth[tied]):
             first = np.cumsum(included_shuffled[shuffled == value])  # ties in the shuffled order
-            where = tied[kth[tied] == value]
+            where = splits[tied[kth[tied] == value]]
             higher = int(np.count_nonzero(scores > value))
-            in_top[splits[where]] = above[where] + first[splits[where] - higher - 1]
+            in_top[where] = np.count_nonzero(in_scores > value) + first[where - higher - 1]
     return in_top, descending
 
 
