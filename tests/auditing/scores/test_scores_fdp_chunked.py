@@ -166,3 +166,23 @@ def test_the_bound_equals_the_stepwise_bound(kind, canaries, seed, delta) -> Non
             in_scores, out_scores, delta=delta, failure_probability=0.05, rng=np.random.default_rng(seed)
         )
     assert fast == slow
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(20, 3000), st.data(), st.booleans())
+def test_largest_only_keeps_the_largest_refutation_and_its_pairs(m, data, gaussian) -> None:
+    """With largest_only, only entries below an already refuted parameter may change: the
+    largest refuted parameter and every column at or above it are as without."""
+    pairs = data.draw(st.integers(1, 4))
+    guesses = np.array([data.draw(st.integers(1, m)) for _ in range(pairs)])
+    correct = np.array([data.draw(st.integers(0, g)) for g in guesses])
+    curve = gaussian_curve() if gaussian else epsilon_curve(1e-5)
+    parameters = np.linspace(0.05, 4.0, 20) if gaussian else np.exp(np.linspace(0.05, 5.0, 20))
+    full = chunked_refutes(m, guesses, correct, 0.05, curve, parameters)
+    lean = chunked_refutes(m, guesses, correct, 0.05, curve, parameters, largest_only=True)
+    assert not np.any(lean & ~full)
+    if full.any():
+        top = int(np.flatnonzero(full.any(axis=0))[-1])
+        assert np.array_equal(lean[:, top:], full[:, top:])
+    else:
+        assert not lean.any()

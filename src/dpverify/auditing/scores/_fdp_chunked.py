@@ -193,12 +193,15 @@ def chunked_refutes(
     parameters: np.ndarray,
     *,
     early: bool = True,
+    largest_only: bool = False,
 ) -> np.ndarray:
     """Whether each pair (rows) refutes each parameter's curve (columns) at ``level``.
 
     The decision of :func:`~dpverify.auditing.scores._fdp_one_run.refuted`, in chunks
     (module docstring); with ``early=False`` every entry runs until ``h`` stops growing
-    or index 0 (for tests).
+    or index 0 (for tests). With ``largest_only``, entries whose parameter is below one
+    already refuted (by any pair) stop unrefuted: the largest refuted parameter, the
+    pairs that refute it and every refutation at or above it are as without.
     """
     pairs, count = np.size(guesses), np.size(parameters)
     entry_guess = np.repeat(np.asarray(guesses, dtype=float), count)
@@ -217,14 +220,14 @@ def chunked_refutes(
     )
     result = np.zeros(pairs * count, dtype=bool)
     with np.errstate(all="ignore"):  # inf and nan only reach entries they retire or keep low
-        _run(state, result, curve, early)
+        _run(state, result, curve, early, largest_only)
     return result.reshape(pairs, count)
 
 
-def _run(state: _Entries, result: np.ndarray, curve: Curve, early: bool) -> None:
+def _run(state: _Entries, result: np.ndarray, curve: Curve, early: bool, largest_only: bool) -> None:
     """The chunk loop of :func:`chunked_refutes`: retire, record refutations, advance."""
     value_and_slope, slope_of = curve
-    first = True
+    first, floor = True, -np.inf
     while state.r.size:
         hit = state.r + state.h > state.bound
         x = np.minimum(state.r, 1.0)
@@ -234,6 +237,10 @@ def _run(state: _Entries, result: np.ndarray, curve: Curve, early: bool) -> None
         if early and not first:
             done |= _cannot_reach(state, slope)
         result[state.ids[hit]] = True
+        if largest_only and hit.any():
+            # entries below a refuted parameter cannot raise the largest refuted one
+            floor = max(floor, float(state.param[hit].max()))
+            done |= state.param < floor
         if done.any():
             state.keep(~done)
             value, slope = value[~done], slope[~done]

@@ -306,7 +306,7 @@ def _largest_refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, le
     grid = np.linspace(0.0, top, GRID_POINTS + 1)[1:]
     for _ in range(2):
         rejected = chunked_refutes(canaries, guesses[active], correct[active], level, curve,
-                                   transform(grid))
+                                   transform(grid), largest_only=True)
         for row, pair in enumerate(active):
             hits = np.flatnonzero(rejected[row])
             if hits.size and grid[hits[-1]] > best:
