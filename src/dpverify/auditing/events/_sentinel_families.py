@@ -38,6 +38,7 @@ bounds apply (the same argument as for every family,
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,9 @@ SENTINEL_FIELDS = 3
 SENTINEL_CATEGORIES = 12
 #: Quantile bins per numeric field of the (pattern, value bin) cells.
 SENTINEL_BINS = 16
+#: Up to this many numeric columns the view finds its values through a plain-mask table
+#: (``2^columns`` rows); beyond, by running counts.
+_MASK_BITS = 12
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,39 +120,113 @@ class SentinelView:
         return len(self.columns) + self.fields
 
     def codes(self, table: np.ndarray) -> np.ndarray:
-        result = np.empty((len(table), len(self.columns)), dtype=np.float64)
-        for j, (column, values) in enumerate(zip(self.columns, self.sentinels)):
-            data = np.ascontiguousarray(table[:, column])  # a strided column: copy it once
-            code = np.full(len(table), float(len(values)))
+        """Each flagged column's code (float): the index of its sentinel, ``len(sentinels[j])`` if none."""
+        return self._code_bytes(rows(table))[:, list(self.columns)].astype(np.float64)
+
+    def _code_bytes(self, table: np.ndarray) -> np.ndarray:
+        """The codes of *every* column of ``table`` as ``uint8`` (``0`` in unflagged ones).
+
+        ``code_j = m_j − Σ_v w_j(v)·[y_j = v]`` over the distinct sentinel values ``v``, with
+        ``w_j(v) = m_j − i`` when ``v`` is column ``j``'s ``i``-th sentinel (else 0): a column's
+        sentinels are distinct, so at most one term is on. Each term is one comparison of
+        the whole table with a scalar and products with weight rows tiled to the table's
+        shape (:meth:`_weight_tiles`): no per-row or per-column work.
+        """
+        table = np.ascontiguousarray(table)
+        counts, weights = self._weight_tiles(len(table), table.shape[1])
+        code = counts.copy()
+        for value, weight in weights:
+            hit = (table == value).view(np.uint8)
+            hit *= weight
+            code -= hit
+        return code
+
+    @cached_property
+    def _tiles(self) -> dict[tuple[int, int], Any]:
+        return {}
+
+    def _weight_tiles(self, size: int, width: int
+                      ) -> tuple[np.ndarray, list[tuple[float, np.ndarray]]]:
+        """``m`` and each sentinel value's weights ``w(v)`` as ``(size, width)`` ``uint8`` tables.
+
+        Cached per shape (the chunks of an audit share one): element-wise products of
+        same-shape tables are flat loops, where a broadcast row costs a loop per row.
+        """
+        key = (size, width)
+        cached = self._tiles.get(key)
+        if cached is not None:
+            return cached
+        counts = np.zeros(width, dtype=np.uint8)
+        weights: dict[float, np.ndarray] = {}
+        for column, values in zip(self.columns, self.sentinels):
+            counts[column] = len(values)
             for index, value in enumerate(values):
-                code[data == value] = index
-            result[:, j] = code
+                weights.setdefault(value, np.zeros(width, dtype=np.uint8))[column] = (
+                    len(values) - index)
+        result = (np.tile(counts, (size, 1)),
+                  [(value, np.tile(row, (size, 1))) for value, row in weights.items()])
+        if len(self._tiles) >= 4:  # chunk shapes, search shapes: a few at a time
+            self._tiles.clear()
+        self._tiles[key] = result
         return result
 
     def values(self, table: np.ndarray, codes: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
         """The first ``fields`` non-sentinel values per row (``0`` if absent) and their presence.
 
-        The ``i``-th plain value of a row is in the column where the running
-        count of plain columns first reaches ``i + 1``. ``codes``: the rows'
-        :meth:`codes`, when already computed (a flagged column is plain where
-        its code says "no sentinel").
+        The ``i``-th plain value of a row is in the column of the ``i``-th set bit of the
+        row's *plain mask* (bit ``p``: numeric column ``p`` holds no sentinel); a table
+        indexed by the mask gives those columns (:attr:`_field_columns`). ``codes``: the
+        rows' :meth:`_code_bytes`, when already computed.
         """
-        data = table[:, list(self.numeric)].astype(np.float64)
-        plain = np.ones(data.shape, dtype=bool)
-        for j, (column, values) in enumerate(zip(self.columns, self.sentinels)):
-            position = self.numeric.index(column)
-            plain[:, position] = (~np.isin(data[:, position], values) if codes is None
-                                  else codes[:, j] == len(values))
+        picked, present = self._values_by_field(rows(table), codes)
+        return picked.T, present.T
+
+    def _values_by_field(self, table: np.ndarray, codes: np.ndarray | None = None
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`values`, field-major: ``(fields, rows)`` arrays."""
+        table = np.ascontiguousarray(table, dtype=np.float64)
+        if codes is None:
+            codes = self._code_bytes(table)
+        plain = np.ones((len(self.numeric), len(table)), dtype=np.uint8)
+        for column, values in zip(self.columns, self.sentinels):
+            plain[self.numeric.index(column)] = codes[:, column] == len(values)
+        if len(self.numeric) > _MASK_BITS:
+            return self._values_by_counts(table, plain.T.astype(bool))
+        powers = 1 << np.arange(len(self.numeric), dtype=np.int32)
+        mask = np.einsum("ji,j->i", plain, powers)
+        columns = self._field_columns[:, mask]          # (fields, rows): a table column or -1
+        present = columns >= 0
+        offsets = np.arange(len(table), dtype=np.int64) * table.shape[1]
+        picked = table.reshape(-1)[columns + offsets]  # -1 reads some cell; masked next
+        return np.where(present, picked, 0.0), present
+
+    @cached_property
+    def _field_columns(self) -> np.ndarray:
+        """``[i, mask]``: the table column of the ``i``-th set bit of ``mask`` over ``numeric``, or −1."""
+        width = len(self.numeric)
+        bits = (np.arange(1 << width)[:, None] >> np.arange(width)) & 1
+        running = np.cumsum(bits, axis=1)
+        result = np.full((self.fields, 1 << width), -1, dtype=np.int64)
+        numeric = np.asarray(self.numeric, dtype=np.int64)
+        for field in range(min(self.fields, width)):
+            hit = (bits == 1) & (running == field + 1)
+            found = hit.any(axis=1)
+            result[field, found] = numeric[np.argmax(hit[found], axis=1)]
+        return result
+
+    def _values_by_counts(self, table: np.ndarray, plain: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`values` (field-major) for many numeric columns: by running counts."""
+        data = table[:, list(self.numeric)]
         running = np.cumsum(plain, axis=1, dtype=np.int32)
-        picked = np.zeros((len(data), self.fields))
-        present = np.zeros((len(data), self.fields), dtype=bool)
+        picked = np.zeros((self.fields, len(data)))
+        present = np.zeros((self.fields, len(data)), dtype=bool)
         rows_index = np.arange(len(data))
         for field in range(min(self.fields, data.shape[1])):
             hit = plain & (running == field + 1)
-            present[:, field] = running[:, -1] > field
-            picked[:, field] = np.where(present[:, field],
-                                        data[rows_index, np.argmax(hit, axis=1)], 0.0)
+            present[field] = running[:, -1] > field
+            picked[field] = np.where(present[field], data[rows_index, np.argmax(hit, axis=1)], 0.0)
         return picked, present
 
     def present(self, viewed: np.ndarray) -> np.ndarray:
@@ -165,10 +243,13 @@ class SentinelView:
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         # every Viewed statistic of one audit shares this view: computed once per array
         def compute() -> np.ndarray:
-            table = rows(samples)
-            codes = self.codes(table)
-            values, _ = self.values(table, codes)
-            return np.concatenate([codes, values], axis=1)
+            table = np.ascontiguousarray(rows(samples), dtype=np.float64)
+            codes = self._code_bytes(table)
+            # column-major: its consumers read columns, and compare blocks of them with rows
+            result = np.empty((len(table), self.width), order="F")
+            result[:, :len(self.columns)] = codes[:, list(self.columns)]
+            result[:, len(self.columns):] = self._values_by_field(table, codes)[0].T
+            return result
 
         return last_result(self, "sentinel view", samples, compute)
 

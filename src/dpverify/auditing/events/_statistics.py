@@ -16,6 +16,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -138,7 +139,37 @@ class KeyCoder:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
+        if table.dtype == np.float64 and table.shape[1] == len(self.lows) and self._float_exact:
+            return self._float_keys(table)
         return self.encode([table[:, j] for j in range(table.shape[1])], len(table))
+
+    @cached_property
+    def _float_exact(self) -> bool:
+        """Whether float64 sums give every key exactly: ``Σ_j max(|low_j|, |high_j|)·stride_j < 2^52``.
+
+        Then for a row inside the ranges each partial sum of ``y_j·stride_j`` is an
+        integer below ``2^52`` in magnitude, so :meth:`_float_keys` is exact.
+        """
+        bounds = np.maximum(np.abs(self.lows), np.abs(self.lows + self.spans)).astype(np.float64)
+        return bool(float(bounds @ self.strides.astype(np.float64)) < 2.0**52)
+
+    def _float_keys(self, table: np.ndarray) -> np.ndarray:
+        """:meth:`encode` of a float table by whole-block operations (equal keys, ~3x faster).
+
+        A row is inside when every value is an integer in its column's range (NaN fails every
+        comparison); ``Σ_j y_j·stride_j − Σ_j low_j·stride_j`` is then its key, exactly
+        (:attr:`_float_exact`), and the rows outside carry a NaN through the sum to −1.
+        """
+        lows = self.lows.astype(np.float64)
+        highs = (self.lows + self.spans).astype(np.float64)
+        uniform = bool(np.all(lows == lows[0]) and np.all(highs == highs[0]))
+        inside = table >= (lows[0] if uniform else lows)     # scalars: no per-row broadcast
+        inside &= table < (highs[0] if uniform else highs)
+        inside &= table == np.floor(table)
+        marked = np.where(inside, table, np.nan)
+        keys = np.einsum("ij,j->i", marked, self.strides.astype(np.float64))
+        keys -= float(lows @ self.strides.astype(np.float64))
+        return np.where(np.isnan(keys), -1, keys).astype(np.int64)
 
     def encode(self, columns: list[np.ndarray], size: int) -> np.ndarray:
         """The keys of rows given column by column (``−1``: outside the ranges or not integral)."""
@@ -260,7 +291,17 @@ class MixedCoder:
         return np.stack(columns, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        """``inner(table(samples))``, without building the table (no float round trip)."""
+        """``inner(table(samples))``, without building the table (no float round trip).
+
+        With categorical columns only, on float outputs, these are the keys
+        :class:`CategoryValue` reads with the same ``inner`` coder: one memo entry for both.
+        """
+        data = rows(samples)
+        if not self.numeric and data.dtype == np.float64:
+            columns = list(self.categorical)
+            return last_result(self.inner, ("category keys", self.categorical), samples,
+                               lambda: self.inner(data[:, columns]))
+
         def compute() -> np.ndarray:
             data = rows(samples)
             columns = [data[:, c].astype(np.float64) for c in self.categorical]
