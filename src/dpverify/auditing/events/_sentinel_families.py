@@ -188,13 +188,14 @@ class SentinelView:
         table = np.ascontiguousarray(table, dtype=np.float64)
         if codes is None:
             codes = self._code_bytes(table)
-        plain = np.ones((len(self.numeric), len(table)), dtype=np.uint8)
-        for column, values in zip(self.columns, self.sentinels):
-            plain[self.numeric.index(column)] = codes[:, column] == len(values)
+        counts, _ = self._weight_tiles(len(table), table.shape[1])
+        # plain: a flagged column's code says "no sentinel"; an unflagged one has code 0 == 0
+        plain = (codes == counts).view(np.uint8)
         if len(self.numeric) > _MASK_BITS:
-            return self._values_by_counts(table, plain.T.astype(bool))
-        powers = 1 << np.arange(len(self.numeric), dtype=np.int32)
-        mask = np.einsum("ji,j->i", plain, powers)
+            return self._values_by_counts(table, plain[:, list(self.numeric)].astype(bool))
+        powers = np.zeros(table.shape[1], dtype=np.int32)
+        powers[list(self.numeric)] = 1 << np.arange(len(self.numeric), dtype=np.int32)
+        mask = np.einsum("ij,j->i", plain, powers)
         columns = self._field_columns[:, mask]          # (fields, rows): a table column or -1
         present = columns >= 0
         offsets = np.arange(len(table), dtype=np.int64) * table.shape[1]
