@@ -70,7 +70,8 @@ class ClassifierScore:
         if self.masked:
             m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
             parts += [m, m * m]
-        return np.concatenate(parts, axis=1)
+        # stored feature-major (a column-major table): what the logistic fit reads
+        return np.concatenate([part.T for part in parts], axis=0).T
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         """``features(y)·w + bias``, block by block (the feature matrix is never built)."""
@@ -147,8 +148,10 @@ class CoordinateRatios:
         cuts = []
         for column in range(head.shape[1]):
             pooled = head[:, column]
-            values = np.unique(pooled)
-            if len(values) <= MAX_CATEGORIES:
+            # more than MAX_CATEGORIES values in a prefix: continuous, no need to sort it all
+            few = len(np.unique(pooled[:4096])) <= MAX_CATEGORIES
+            values = np.unique(pooled) if few else pooled[:0]
+            if few and len(values) <= MAX_CATEGORIES:
                 column_cuts = values[:-1]
             else:
                 sentinels = np.array([v for c, v in flags if c == column])
