@@ -55,6 +55,7 @@ from dpverify.auditing.events._candidates import (
 )
 from dpverify.auditing.events._scalar_families import histogram_statistics
 from dpverify.auditing.events._statistics import (
+    DENSE_SPAN,
     CategoryValue,
     KeyCoder,
     MixedCoder,
@@ -80,6 +81,8 @@ SENTINEL_BINS = 16
 #: Up to this many numeric columns the view finds its values through a plain-mask table
 #: (``2^columns`` rows); beyond, by running counts.
 _MASK_BITS = 12
+#: Rows the view converts at a time (a certification chunk of 10 columns is 6553 rows).
+_VIEW_BLOCK = 8192
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,7 +168,7 @@ class SentinelView:
                     len(values) - index)
         result = (np.tile(counts, (size, 1)),
                   [(value, np.tile(row, (size, 1))) for value, row in weights.items()])
-        if len(self._tiles) >= 4:  # chunk shapes, search shapes: a few at a time
+        if len(self._tiles) >= 8:  # chunk, block and remainder shapes: a few at a time
             self._tiles.clear()
         self._tiles[key] = result
         return result
@@ -244,12 +247,16 @@ class SentinelView:
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         # every Viewed statistic of one audit shares this view: computed once per array
         def compute() -> np.ndarray:
-            table = np.ascontiguousarray(rows(samples), dtype=np.float64)
-            codes = self._code_bytes(table)
+            table = rows(samples)
             # column-major: its consumers read columns, and compare blocks of them with rows
             result = np.empty((len(table), self.width), order="F")
-            result[:, :len(self.columns)] = codes[:, list(self.columns)]
-            result[:, len(self.columns):] = self._values_by_field(table, codes)[0].T
+            flagged = list(self.columns)
+            for start in range(0, len(table), _VIEW_BLOCK):  # blocks that stay in cache
+                block = np.ascontiguousarray(table[start : start + _VIEW_BLOCK], dtype=np.float64)
+                codes = self._code_bytes(block)
+                end = start + len(block)
+                result[start:end, :len(flagged)] = codes[:, flagged]
+                result[start:end, len(flagged):] = self._values_by_field(block, codes)[0].T
             return result
 
         return last_result(self, "sentinel view", samples, compute)
@@ -366,8 +373,7 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     # memoised as CategoryValue memoises them: its events, pruned on these arrays, reuse them
     keys_a, keys_b = (last_result(patterns, ("category keys", codes), side,
                                   lambda side=side: patterns(side[:, :width])) for side in (va, vb))
-    keys = np.concatenate([keys_a, keys_b])
-    values, counts = np.unique(keys, return_counts=True)
+    values, counts = _key_counts(keys_a, keys_b)
     on_view: list[Candidate] = []
     for key in values[np.argsort(-counts, kind="stable")][:SENTINEL_CATEGORIES]:
         label = pattern_label(view, patterns, int(key))
@@ -391,6 +397,18 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     on_view += held_out_cells(va, vb, plan, cells, "(sentinel pattern, value bin)")
     return result + [replace(c, event=replace(c.event, family="sentinel"))
                      for c in _on_view(on_view, view)]
+
+
+def _key_counts(keys_a: np.ndarray, keys_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(concatenate([keys_a, keys_b]), return_counts=True)``; by ``bincount`` when
+    the (non-negative) keys span fewer than :data:`DENSE_SPAN` values."""
+    low = min(int(keys_a.min(initial=0)), int(keys_b.min(initial=0)))
+    high = max(int(keys_a.max(initial=0)), int(keys_b.max(initial=0)))
+    if low < 0 or high >= DENSE_SPAN:
+        return np.unique(np.concatenate([keys_a, keys_b]), return_counts=True)
+    total = np.bincount(keys_a, minlength=high + 1) + np.bincount(keys_b, minlength=high + 1)
+    values = np.flatnonzero(total)
+    return values, total[values]
 
 
 def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], sizes: tuple[int, int],
