@@ -17,7 +17,7 @@ from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify.auditing.events._statistics import MAX_CATEGORIES, last_result, rows
 
 __all__ = ["ClassifierScore", "Projection", "CoordinateRatios", "QUANTILE_ROWS", "bin_index", "fit_logistic", "row_sums",
-           "PENALTY", "HESSIAN_STRIDE", "FIT_TOLERANCE"]
+           "PENALTY", "HESSIAN_STRIDE", "HESSIAN_ROWS", "FIT_TOLERANCE"]
 
 
 @renamed_parameters(scale="divisor", masked_scale="masked_divisor")
@@ -261,6 +261,9 @@ def _memoised_bins(cuts: tuple[np.ndarray, ...], samples: np.ndarray) -> np.ndar
 PENALTY = 1e-4
 #: Every this-many-th row gives the Newton steps' Hessian on all rows, and the warm start.
 HESSIAN_STRIDE = 8
+#: Fewest rows the sampled Hessian uses (below ``8·HESSIAN_ROWS`` rows the stride shrinks;
+#: below ``2·HESSIAN_ROWS`` every row gives it, and every step is an exact Newton step).
+HESSIAN_ROWS = 5_000
 #: Newton steps stop at a step that moves no parameter by more than this (relative to
 #: ``1 + |θ|``); the error left is about as small (L-BFGS-B stopped ~5·10^-5 away).
 FIT_TOLERANCE = 1e-6
@@ -290,10 +293,14 @@ def fit_logistic(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, 
     """
     columns = np.ascontiguousarray(np.asarray(features, dtype=np.float64).T)  # feature-major
     targets = np.asarray(labels, dtype=np.float64)
-    sample = _LogLoss(np.ascontiguousarray(columns[:, ::HESSIAN_STRIDE]),
-                      np.ascontiguousarray(targets[::HESSIAN_STRIDE]))
-    start = _newton(sample, np.zeros(len(columns) + 1), stride=1)
-    theta = _newton(_LogLoss(columns, targets), start, stride=HESSIAN_STRIDE)
+    theta = np.zeros(len(columns) + 1)
+    # the sampled Hessian must stay close to the full one: at least HESSIAN_ROWS rows
+    stride = max(1, min(HESSIAN_STRIDE, len(targets) // HESSIAN_ROWS))
+    if stride > 1:
+        sample = _LogLoss(np.ascontiguousarray(columns[:, ::stride]),
+                          np.ascontiguousarray(targets[::stride]))
+        theta = _newton(sample, theta, stride=1)
+    theta = _newton(_LogLoss(columns, targets), theta, stride=stride)
     return theta[:-1], float(theta[-1])
 
 
