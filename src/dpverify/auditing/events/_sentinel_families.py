@@ -368,6 +368,8 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
                                         np.maximum(va[:, :width].max(axis=0), vb[:, :width].max(axis=0)))
         cells = MixedCoder.fit_parts([va, vb], codes, fields,
                                      _value_cuts((va, vb), presence, fields))
+        # the same ranges over the codes: the cells' pattern part is the patterns' keys
+        cells = replace(cells, categories=patterns)
     except AuditError:      # too many flagged columns for exact pattern keys
         return result
     # memoised as CategoryValue memoises them: its events, pruned on these arrays, reuse them

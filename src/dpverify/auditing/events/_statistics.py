@@ -248,13 +248,25 @@ class CategoryValue:
 class MixedCoder:
     """Integer key of a mixed output: its categorical columns and the bins of its numeric ones.
 
-    The bins (cut points) are fixed on the search split.
+    The bins (cut points) are fixed on the search split. ``categories``: a coder of
+    the categorical columns alone with ``inner``'s ranges for them (a shared one, e.g.
+    a sentinel view's patterns): the keys of the categorical block are memoised on it,
+    so statistics reading them (:class:`CategoryValue`) compute them once per array.
     """
 
     categorical: tuple[int, ...]
     numeric: tuple[int, ...]
     cuts: tuple[np.ndarray, ...]
     inner: KeyCoder
+    categories: KeyCoder | None = None
+
+    def __post_init__(self) -> None:
+        if self.categories is not None:
+            width = len(self.categorical)
+            for name in ("lows", "spans", "strides"):
+                if getattr(self.categories, name).tolist() != getattr(self.inner, name)[:width].tolist():
+                    raise ValueError(f"categories.{name} must be inner.{name} of the "
+                                     f"categorical columns")
 
     @classmethod
     def fit(cls, pooled: np.ndarray, categorical: tuple[int, ...], numeric: tuple[int, ...],
@@ -305,7 +317,7 @@ class MixedCoder:
         def compute() -> np.ndarray:
             head = self._categorical_coder
             if data.dtype == np.float64 and self.categorical and head._float_exact:
-                return self._keys_by_parts(data)
+                return self._keys_by_parts(samples)
             columns = [data[:, c].astype(np.float64) for c in self.categorical]
             columns += [np.searchsorted(cut, data[:, j], side="left")
                         for j, cut in zip(self.numeric, self.cuts)]
@@ -316,14 +328,20 @@ class MixedCoder:
     @cached_property
     def _categorical_coder(self) -> KeyCoder:
         """``inner`` restricted to the categorical columns (their lows, spans and strides)."""
+        if self.categories is not None:
+            return self.categories
         width = len(self.categorical)
         inner = self.inner
         return KeyCoder(inner.lows[:width], inner.spans[:width], inner.strides[:width])
 
-    def _keys_by_parts(self, data: np.ndarray) -> np.ndarray:
+    def _keys_by_parts(self, samples: np.ndarray) -> np.ndarray:
         """:meth:`__call__` of float outputs: the categorical block's keys (``KeyCoder`` on
-        the block), plus each numeric column's bin offset; ``−1`` if any part is outside."""
-        keys = self._categorical_coder(data[:, list(self.categorical)])
+        the block, memoised), plus each numeric column's bin offset; ``−1`` if any part is
+        outside."""
+        data = rows(samples)
+        coder, columns = self._categorical_coder, list(self.categorical)
+        keys = last_result(coder, ("category keys", self.categorical), samples,
+                           lambda: coder(data[:, columns])).copy()
         inside = keys >= 0
         width = len(self.categorical)
         for position, (column, cut) in enumerate(zip(self.numeric, self.cuts), start=width):
