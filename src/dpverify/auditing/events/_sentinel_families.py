@@ -349,7 +349,8 @@ def _value_cuts(views: tuple[np.ndarray, np.ndarray], presence: tuple[np.ndarray
 
 def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
     """Thresholds on values within sentinel patterns; top-k patterns, cells, categorical part."""
-    head = np.concatenate([rows(a)[:CLASSIFIER_ROWS], rows(b)[:CLASSIFIER_ROWS]]).astype(np.float64)
+    head = np.concatenate([rows(a)[:CLASSIFIER_ROWS], rows(b)[:CLASSIFIER_ROWS]],
+                          dtype=np.float64)
     view = SentinelView.fit(head)
     if view is None:
         return []
