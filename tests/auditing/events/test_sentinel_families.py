@@ -335,3 +335,16 @@ def test_key_counts_equal_unique(seed: int, high: int, sizes) -> None:
     values, counts = _key_counts(*keys)
     expected = np.unique(np.concatenate(keys), return_counts=True)
     assert values.tolist() == expected[0].tolist() and counts.tolist() == expected[1].tolist()
+
+
+def test_view_pickles_without_its_caches() -> None:
+    """Shipped to an executor, the view carries its fields, not its tiles, and views alike."""
+    import pickle
+
+    rng = np.random.default_rng(24)
+    table = svt3_like(np.zeros(4), 3_000, rng)
+    view = SentinelView.fit(table)
+    expected = view(table)
+    copy = pickle.loads(pickle.dumps(view))
+    assert not any(name.startswith("_") for name in copy.__dict__)
+    assert copy(table.copy()).tolist() == expected.tolist()

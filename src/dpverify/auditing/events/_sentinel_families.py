@@ -122,6 +122,11 @@ class SentinelView:
     def width(self) -> int:
         return len(self.columns) + self.fields
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: the cached tiles and tables are rebuilt where the view is used
+        (a certification on an executor ships the view, not its caches)."""
+        return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
+
     def codes(self, table: np.ndarray) -> np.ndarray:
         """Each flagged column's code (float): the index of its sentinel, ``len(sentinels[j])`` if none."""
         return self._code_bytes(rows(table))[:, list(self.columns)].astype(np.float64)
