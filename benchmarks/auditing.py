@@ -59,6 +59,14 @@ their bounds, so the rows stay. The sentinel family's search is ~2.4x cheaper (s
 what remains is per output — the sentinel view and its pattern keys, on the search split and
 on every certified output (~1 µs per output and side) — so both stay below the 10^6 target.
 
+Measured again (2026-11-29, same command, ``main`` and issue 26's stop 35 back to back,
+twice, load average 17; CPU samples/s/side without sampling, before → after): threshold
+8.1e6 / 5.9e6 → 9.3e6 / 1.07e7 (no tqdm import without a bar), classifier 8.8e5 / 9.3e5 →
+1.13e6 / 1.12e6 (Newton steps for the logistic fit on the same rows, coordinate-major
+scores), sentinel 4.2e5 / 4.1e5 → 8.5e5 / 7.4e5 (whole-table views and shared pattern keys;
+1.05e6-1.5e6 at load 9-14), mixed 2.65e6 → 2.9e6-3.0e6; identical ε bounds but the
+classifier's (0.996766 → 0.996779).
+
 
 * **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
   jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,

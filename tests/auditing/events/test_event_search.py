@@ -134,3 +134,27 @@ def test_one_point_search_certifies_fewer_candidates() -> None:
     curve = search_events(a, b, families="threshold", certify_samples=10**6,
                           targets=[("delta", 0.0), ("delta", 0.1)], normal_quantile=Z)
     assert 1 <= len(one) < len(curve)
+
+
+@pytest.mark.parametrize("first", ["int", "integral float", "float", "bool"])
+@pytest.mark.parametrize("second", ["int", "integral float", "float", "bool"])
+@pytest.mark.parametrize("shape", [(), (1,), (3,)])
+def test_pooled_kind_is_the_kind_of_the_concatenated_outputs(first, second, shape) -> None:
+    """Both sides' kind without concatenating them equals ``output_kind`` of the pooled array;
+    outputs that do not stack still get the pooled check's error."""
+    from dpverify.auditing.events._search import _pooled_kind
+
+    rng = np.random.default_rng(len(first) + 7 * len(second) + len(shape))
+
+    def side(kind: str, size: int) -> np.ndarray:
+        values = rng.integers(-5, 5, (size, *shape))
+        if kind == "bool":
+            return values > 0
+        if kind == "int":
+            return values
+        return values + (0.0 if kind == "integral float" else rng.random(values.shape) * 0.5 + 0.25)
+
+    a, b = side(first, 5000), side(second, 300)
+    assert _pooled_kind(a, b) == output_kind(np.concatenate([a, b]))
+    with pytest.raises(ValueError):
+        _pooled_kind(a, np.zeros((10, 7, 2)))

@@ -250,3 +250,101 @@ def test_key_coder_sends_non_integral_infinite_and_huge_values_to_unseen() -> No
     table = np.array([[1.0, 0.0], [np.inf, 0.0], [-np.inf, 0.0], [np.nan, 0.0], [1e300, 0.0],
                       [1.5, 0.0], [2.0, -np.inf], [4.0, 0.0], [3.0, 1.0]])
     assert coder(table).tolist() == [9, -1, -1, -1, -1, -1, -1, -1, 15]
+
+
+def _reference_view(view: SentinelView, table: np.ndarray) -> np.ndarray:
+    """The view read row by row: each flagged column's sentinel index (or its count), then
+    the first ``fields`` values of the numeric columns that hold no sentinel, 0 if fewer."""
+    result = []
+    for row in table:
+        codes = [float(values.index(row[c])) if row[c] in values else float(len(values))
+                 for c, values in zip(view.columns, view.sentinels)]
+        flagged = dict(zip(view.columns, view.sentinels))
+        plain = [float(row[c]) for c in view.numeric if row[c] not in flagged.get(c, ())]
+        plain = plain[:view.fields]
+        result.append(codes + plain + [0.0] * (view.fields - len(plain)))
+    return np.array(result).reshape(len(table), view.width)
+
+
+@st.composite
+def mixed_sentinel_views(draw):
+    """A view over random columns: flagged ones with their own sentinel sets (shared or
+    not), unflagged numeric ones, categorical ones; sometimes more numeric columns than
+    the plain-mask table takes."""
+    from dpverify.auditing.events._sentinel_families import _MASK_BITS
+
+    width = draw(st.integers(1, _MASK_BITS + 3))
+    kinds = draw(st.lists(st.sampled_from(["flagged", "plain", "category"]), min_size=width,
+                          max_size=width))
+    pool = (-2000.0, -1000.0, 0.0, 7.0)
+    sentinels = {}
+    for column, kind in enumerate(kinds):
+        if kind == "flagged":
+            chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True))
+            sentinels[column] = tuple(sorted(chosen))
+    numeric = tuple(c for c, kind in enumerate(kinds) if kind != "category")
+    columns = tuple(sorted(sentinels))
+    fields = draw(st.integers(1, 4))
+    return SentinelView(columns, tuple(sentinels[c] for c in columns), numeric, fields), kinds
+
+
+@settings(max_examples=60, deadline=None)
+@given(drawn=mixed_sentinel_views(), seed=st.integers(0, 2**32 - 1), size=st.integers(1, 60))
+def test_fast_view_equals_a_row_by_row_reading(drawn, seed: int, size: int) -> None:
+    """Whole-table codes (tiled weights), values through the plain-mask table (or running
+    counts beyond it): the reference reading, for any sentinel sets per column."""
+    view, kinds = drawn
+    rng = np.random.default_rng(seed)
+    pool = np.array([-2000.0, -1000.0, 0.0, 7.0])
+    table = rng.normal(0.0, 5.0, (size, len(kinds)))
+    hits = rng.random(table.shape) < 0.5
+    table[hits] = rng.choice(pool, int(hits.sum()))
+    for column, kind in enumerate(kinds):
+        if kind == "category":
+            table[:, column] = rng.integers(0, 3, size)
+    expected = _reference_view(view, table)
+    assert view(table).tolist() == expected.tolist()
+    assert view.codes(table).tolist() == expected[:, :len(view.columns)].tolist()
+    values, present = view.values(table)
+    assert values.tolist() == expected[:, len(view.columns):].tolist()
+    assert present.tolist() == view.present(expected).tolist()
+
+
+def test_view_in_blocks_equals_the_view_of_each_block() -> None:
+    """Longer than a block (and an odd remainder): the same rows as block-sized calls."""
+    from dpverify.auditing.events._sentinel_families import _VIEW_BLOCK
+
+    rng = np.random.default_rng(23)
+    table = svt3_like(np.zeros(6), 2 * _VIEW_BLOCK + 777, rng)
+    view = SentinelView.fit(table)
+    whole = view(table)
+    parts = [view(table[start:start + 1000].copy()) for start in range(0, len(table), 1000)]
+    assert whole.tolist() == np.concatenate(parts).tolist()
+    assert whole[:200].tolist() == _reference_view(view, table[:200]).tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), high=st.sampled_from([3, 500, 2**23]),
+       sizes=st.tuples(st.integers(0, 50), st.integers(1, 50)))
+def test_key_counts_equal_unique(seed: int, high: int, sizes) -> None:
+    """Pattern counts by bincount (dense keys) or sort (sparse): ``np.unique``'s."""
+    from dpverify.auditing.events._sentinel_families import _key_counts
+
+    rng = np.random.default_rng(seed)
+    keys = [rng.integers(0, high, size) for size in sizes]
+    values, counts = _key_counts(*keys)
+    expected = np.unique(np.concatenate(keys), return_counts=True)
+    assert values.tolist() == expected[0].tolist() and counts.tolist() == expected[1].tolist()
+
+
+def test_view_pickles_without_its_caches() -> None:
+    """Shipped to an executor, the view carries its fields, not its tiles, and views alike."""
+    import pickle
+
+    rng = np.random.default_rng(24)
+    table = svt3_like(np.zeros(4), 3_000, rng)
+    view = SentinelView.fit(table)
+    expected = view(table)
+    copy = pickle.loads(pickle.dumps(view))
+    assert not any(name.startswith("_") for name in copy.__dict__)
+    assert copy(table.copy()).tolist() == expected.tolist()

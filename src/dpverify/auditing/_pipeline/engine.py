@@ -163,9 +163,24 @@ def progress_disable(progress: bool | None) -> bool | None:
     return None if progress is None else not progress
 
 
+class _NoBar:
+    """What :func:`_progress` returns when no bar is shown: tqdm's context and ``update``."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        return None
+
+    def update(self, count: int) -> None:
+        return None
+
+
 def _progress(total: int, enabled: bool | None) -> Any:
+    if enabled is False:  # the default: no bar, and no tqdm import (~0.04 s CPU) on the first audit
+        return _NoBar()
     # tqdm.auto loads asyncio and probes for Jupyter (~0.15 s): paid by the first
-    # certification, not by `import dpverify.auditing`
+    # certification that shows a bar, not by `import dpverify.auditing`
     from tqdm.auto import tqdm  # deferred: heavy
 
     return tqdm(total=total, unit="samples", unit_scale=True, desc="certifying",

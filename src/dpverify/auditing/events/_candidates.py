@@ -260,7 +260,9 @@ def threshold_family(a: np.ndarray, b: np.ndarray, plan: Plan, statistic: Any = 
     """Both one-sided thresholds ``{s <= t}``, ``{s > t}`` of ``statistic`` at :func:`cut_grid` cuts."""
     statistic = statistic or Identity()
     sa, sb = np.sort(statistic_values(statistic, a)), np.sort(statistic_values(statistic, b))
-    cuts = cut_grid(np.concatenate([sa, sb]), THRESHOLD_CUTS)
+    # two sorted runs: timsort ("stable") merges them in one linear pass
+    merged = np.sort(np.concatenate([sa, sb]), kind="stable")
+    cuts = np.unique(merged[grid_positions(len(merged), THRESHOLD_CUTS)])
     cuts = cuts[np.isfinite(cuts)]
     le = np.stack([le_counts(sa, cuts), le_counts(sb, cuts)], axis=1)
     return threshold_candidates(cuts, le, (len(sa), len(sb)), plan, statistic, name, family)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
 
 from dpverify._deprecation import renamed_parameters, renamed_property
 from dpverify.auditing.events._statistics import MAX_CATEGORIES, last_result, rows
 
-__all__ = ["ClassifierScore", "Projection", "CoordinateRatios", "QUANTILE_ROWS", "bin_index", "fit_logistic"]
+__all__ = ["ClassifierScore", "Projection", "CoordinateRatios", "QUANTILE_ROWS", "bin_index", "fit_logistic", "row_sums",
+           "PENALTY", "HESSIAN_STRIDE", "HESSIAN_ROWS", "FIT_TOLERANCE"]
 
 
 @renamed_parameters(scale="divisor", masked_scale="masked_divisor")
@@ -63,26 +63,34 @@ class ClassifierScore:
 
     def features(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
-        z = (table - self.centre) / self.divisor
+        z = self._standardised(table)
         parts = [z, z * z]
         if self.flags:
-            parts.append(np.stack([table[:, c] == v for c, v in self.flags], axis=1).astype(np.float64))
+            parts.append(np.stack([table[:, c] == v for c, v in self.flags]).astype(np.float64))
         if self.masked:
             m = np.nan_to_num((self.plain_values(table) - self.masked_centre) / self.masked_divisor)
-            parts += [m, m * m]
-        return np.concatenate(parts, axis=1)
+            parts += [m.T, (m * m).T]
+        # stored feature-major (a column-major table): what the logistic fit reads
+        return np.concatenate(parts, axis=0).T
+
+    def _standardised(self, table: np.ndarray) -> np.ndarray:
+        """``z = (y − centre)/divisor``, coordinate-major ``(d, rows)``: the row-major table
+        transposed once, so each operation broadcasts along the rows (not one loop per row)."""
+        z = np.array(table.T, dtype=np.result_type(table.dtype, np.float64), order="C")
+        z -= self.centre[:, None]
+        z /= self.divisor[:, None]
+        return z
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         """``features(y)·w + bias``, block by block (the feature matrix is never built)."""
         table = rows(samples)
         width = len(self.centre)
         w = self.weights
-        z = table - self.centre
-        z /= self.divisor
-        quadratic = z * w[width : 2 * width]  # z·w1 + z²·w2 = Σ_j z_j (w1_j + w2_j z_j)
-        quadratic += w[:width]
+        z = self._standardised(table)
+        quadratic = z * w[width : 2 * width, None]  # z·w1 + z²·w2 = Σ_j z_j (w1_j + w2_j z_j)
+        quadratic += w[:width, None]
         quadratic *= z
-        score = quadratic.sum(axis=1) + self.bias
+        score = row_sums(quadratic) + self.bias
         start = 2 * width
         for (column, value), weight in zip(self.flags, w[start : start + len(self.flags)]):
             score += weight * (table[:, column] == value)
@@ -92,6 +100,36 @@ class ClassifierScore:
             score += m @ w[start : start + len(self.masked)]
             score += (m * m) @ w[start + len(self.masked) :]
         return score
+
+
+def row_sums(columns: np.ndarray) -> np.ndarray:
+    """``columns.T.sum(axis=1)`` of a coordinate-major ``(d, rows)`` array, bit for bit.
+
+    numpy sums each row of a row-major table pairwise: below 8 terms one after
+    the other, up to 128 in eight running sums combined as
+    ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))`` and then the
+    remainder, beyond 128 the two halves (split at a multiple of 8) apart.
+    The same additions on whole coordinate rows give the same sums, without
+    a loop per output.
+    """
+    count = len(columns)
+    if count < 8:
+        total = np.zeros(columns.shape[1])
+        for row in columns:
+            total += row
+        return total
+    if count <= 128:
+        running = columns[:8].copy()
+        for start in range(8, count - count % 8, 8):
+            running += columns[start : start + 8]
+        total = ((running[0] + running[1]) + (running[2] + running[3])) + (
+            (running[4] + running[5]) + (running[6] + running[7]))
+        for row in columns[count - count % 8 :]:
+            total += row
+        return total
+    half = count // 2
+    half -= half % 8
+    return row_sums(columns[:half]) + row_sums(columns[half:])
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,8 +185,10 @@ class CoordinateRatios:
         cuts = []
         for column in range(head.shape[1]):
             pooled = head[:, column]
-            values = np.unique(pooled)
-            if len(values) <= MAX_CATEGORIES:
+            # more than MAX_CATEGORIES values in a prefix: continuous, no need to sort it all
+            few = len(np.unique(pooled[:4096])) <= MAX_CATEGORIES
+            values = np.unique(pooled) if few else pooled[:0]
+            if few and len(values) <= MAX_CATEGORIES:
                 column_cuts = values[:-1]
             else:
                 sentinels = np.array([v for c, v in flags if c == column])
@@ -217,41 +257,109 @@ def _memoised_bins(cuts: tuple[np.ndarray, ...], samples: np.ndarray) -> np.ndar
     return last_result(cuts, "coordinate bins", samples, compute)
 
 
+#: Ridge penalty of the logistic fit: ``PENALTY ‖w‖²/2`` beside the mean log-loss.
+PENALTY = 1e-4
+#: Every this-many-th row gives the Newton steps' Hessian on all rows, and the warm start.
+HESSIAN_STRIDE = 8
+#: Fewest rows the sampled Hessian uses (below ``8·HESSIAN_ROWS`` rows the stride shrinks;
+#: below ``2·HESSIAN_ROWS`` every row gives it, and every step is an exact Newton step).
+HESSIAN_ROWS = 5_000
+#: Newton steps stop at a step that moves no parameter by more than this (relative to
+#: ``1 + |θ|``); the error left is about as small (L-BFGS-B stopped ~5·10^-5 away).
+FIT_TOLERANCE = 1e-6
+
+
 def fit_logistic(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, float]:
-    """Minimise the mean log-loss plus ``1e-4 ‖w‖²/2`` (L-BFGS-B, analytic gradient).
+    """Minimise the mean log-loss plus ``1e-4 ‖w‖²/2`` (:data:`PENALTY`) by Newton steps.
 
     With margins ``m = Xw + b`` and ``e = exp(−|m|)`` the loss of a row is
-    ``log(1 + e^m) − y·m = max(m, 0) + log(1 + e) − y·m`` and the sigmoid is
-    ``σ(m) = 1/(1 + e)`` for ``m ≥ 0`` and ``e/(1 + e)`` below: one
-    exponential per row and evaluation, and ``Σ y·m = (Σ y x)·w + b Σ y`` from
-    sums taken once. The features are stored feature-major and the two
-    products per evaluation are ``einsum`` loops: BLAS would spread these thin
-    matrix-vector products over threads that spin, costing more CPU than they
-    save on a shared machine. The weights only define a statistic, fixed
-    before the certification split is drawn.
+    ``log(1 + e^m) − y·m = max(m, 0) + log(1 + e) − y·m``, its gradient
+    ``(σ(m) − y)·x`` and its Hessian ``σ(m)(1 − σ(m))·x xᵀ``, with
+    ``σ(m) = 1/(1 + e)`` for ``m ≥ 0`` and ``e/(1 + e)`` below: one exponential per
+    row and step, and ``Σ y·m = (Σ y x)·w + b Σ y`` from sums taken once.
+
+    First Newton's method on every :data:`HESSIAN_STRIDE`-th row (its exact Hessian:
+    quadratic convergence on an eighth of the work) gives a start; then steps on
+    every row solve ``H δ = g`` with the exact gradient and the Hessian of that
+    subsample. The minimiser is fixed by the gradient alone; the sampled Hessian
+    only sets the (fast, linear) rate at which the steps reach it. A step that
+    does not lower the loss is halved. The penalty makes the problem strongly
+    convex, so the steps end at its unique minimiser, to :data:`FIT_TOLERANCE` —
+    closer than the quasi-Newton solver this replaces (L-BFGS-B, ``maxiter=200``)
+    stopped, at about a third of its cost. The features are stored
+    feature-major and the products are ``einsum`` loops (BLAS would spread these
+    thin products over threads that spin on a shared machine). The weights only
+    define a statistic, fixed before the certification split is drawn.
     """
-    penalty = 1e-4
     columns = np.ascontiguousarray(np.asarray(features, dtype=np.float64).T)  # feature-major
     targets = np.asarray(labels, dtype=np.float64)
-    rows_total = len(targets)
-    # Σ y·m = (Σ y x)·w + b Σ y: the labels' part of the loss without a pass over the rows
-    label_sums = np.einsum("ji,i->j", columns, targets)
-    label_total = float(np.sum(targets))
+    theta = np.zeros(len(columns) + 1)
+    # the sampled Hessian must stay close to the full one: at least HESSIAN_ROWS rows
+    stride = max(1, min(HESSIAN_STRIDE, len(targets) // HESSIAN_ROWS))
+    if stride > 1:
+        sample = _LogLoss(np.ascontiguousarray(columns[:, ::stride]),
+                          np.ascontiguousarray(targets[::stride]))
+        theta = _newton(sample, theta, stride=1)
+    theta = _newton(_LogLoss(columns, targets), theta, stride=stride)
+    return theta[:-1], float(theta[-1])
 
-    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        margin = np.einsum("ji,j->i", columns, theta[:-1])
+
+class _LogLoss:
+    """The penalised mean log-loss of fixed rows: value, gradient and (sampled) Hessian."""
+
+    def __init__(self, columns: np.ndarray, targets: np.ndarray) -> None:
+        self.columns, self.targets = columns, targets
+        # Σ y·m = (Σ y x)·w + b Σ y: the labels' part of the loss without a pass over the rows
+        self.label_sums = np.append(np.einsum("ji,i->j", columns, targets), np.sum(targets))
+
+    def __call__(self, theta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """The loss, its gradient and the margins at ``theta = (w, b)``."""
+        rows_total = len(self.targets)
+        margin = np.einsum("ji,j->i", self.columns, theta[:-1])
         margin += theta[-1]
         tail = np.exp(-np.abs(margin))
-        value = (
-            np.sum(np.log1p(tail)) + np.sum(np.maximum(margin, 0)) - label_sums @ theta[:-1] - theta[-1] * label_total
-        ) / rows_total
+        value = np.sum(np.log1p(tail)) + np.sum(np.maximum(margin, 0)) - self.label_sums @ theta
         residual = np.where(margin >= 0, 1.0, tail)
         residual /= 1 + tail
-        residual -= targets
-        gradient = np.append(np.einsum("ji,i->j", columns, residual), np.sum(residual)) / rows_total
-        gradient[:-1] += penalty * theta[:-1]
-        return float(value) + penalty * float(theta[:-1] @ theta[:-1]) / 2, gradient
+        gradient = np.append(np.einsum("ji,i->j", self.columns, residual), np.sum(residual))
+        gradient -= self.label_sums
+        gradient /= rows_total
+        gradient[:-1] += PENALTY * theta[:-1]
+        loss = float(value) / rows_total + PENALTY * float(theta[:-1] @ theta[:-1]) / 2
+        return loss, gradient, margin
 
-    start = np.zeros(features.shape[1] + 1)
-    result = optimize.minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 200})
-    return result.x[:-1], float(result.x[-1])
+    def hessian(self, margin: np.ndarray, stride: int) -> np.ndarray:
+        """The Hessian in ``(w, b)`` at these margins, from every ``stride``-th row."""
+        sample = self.columns[:, ::stride]
+        tail = np.exp(-np.abs(margin[::stride]))
+        curvature = tail / (1 + tail) ** 2        # σ(m)(1 − σ(m)), symmetric in m
+        extended = np.concatenate([sample, np.ones((1, sample.shape[1]))])
+        hessian = np.einsum("ji,ki->jk", extended * curvature, extended) / sample.shape[1]
+        hessian[:-1, :-1] += PENALTY * np.eye(len(sample))
+        return hessian
+
+
+def _newton(objective: _LogLoss, theta: np.ndarray, stride: int) -> np.ndarray:
+    """Newton steps from ``theta`` until one moves no parameter by :data:`FIT_TOLERANCE`.
+
+    ``stride == 1``: the exact Hessian at every step. Otherwise the Hessian of every
+    ``stride``-th row at the start, kept (from a near-optimal start the curvature
+    barely changes, and any fixed positive-definite matrix leaves the minimiser as it is).
+    """
+    loss, gradient, margin = objective(theta)
+    hessian = objective.hessian(margin, stride)
+    for _ in range(100):
+        step = np.linalg.solve(hessian, gradient)
+        if float(np.max(np.abs(step) / (1 + np.abs(theta)))) <= FIT_TOLERANCE:
+            return theta - step   # converged: this last step needs no check
+        shrink = 1.0
+        while True:
+            trial = theta - shrink * step
+            trial_loss, trial_gradient, trial_margin = objective(trial)
+            if trial_loss <= loss or shrink < 1e-6:
+                break
+            shrink /= 2
+        theta, loss, gradient, margin = trial, trial_loss, trial_gradient, trial_margin
+        if stride == 1:
+            hessian = objective.hessian(margin, stride)
+    return theta

@@ -60,6 +60,21 @@ def _auto_families(kind: str, a: np.ndarray, b: np.ndarray) -> tuple[str, ...]:
         "classifier",)
 
 
+def _pooled_kind(a: np.ndarray, b: np.ndarray) -> str:
+    """``output_kind`` of both sides' outputs together, without copying them into one array.
+
+    The pooled outputs are discrete exactly when each side's are (a side of integers is
+    integral as floats too); arrays that do not stack go through the pooled check and
+    its errors.
+    """
+    if (a.ndim != b.ndim or a.shape[1:] != b.shape[1:] or not len(a) or not len(b)
+            or a.dtype.kind not in "biuf" or b.dtype.kind not in "biuf"):
+        return output_kind(np.concatenate([a, b]))
+    kinds = output_kind(a), output_kind(b)
+    discrete = all(kind.startswith("discrete") for kind in kinds)
+    return ("discrete " if discrete else "continuous ") + kinds[0].split()[1]
+
+
 def _key_space_ok(a: np.ndarray, b: np.ndarray) -> bool:
     pooled = np.concatenate([rows(a), rows(b)])
     spans = pooled.max(axis=0).astype(np.float64) - pooled.min(axis=0) + 1
@@ -103,7 +118,7 @@ def search_events(samples: np.ndarray, samples_prime: np.ndarray, *,
         At most :data:`PER_DIRECTION` per direction and target, best predicted first.
     """
     a, b = samples, samples_prime
-    kind = output_kind(np.concatenate([np.asarray(a), np.asarray(b)]))
+    kind = _pooled_kind(np.asarray(a), np.asarray(b))
     names = _auto_families(kind, a, b) if families == "auto" else (
         (families,) if isinstance(families, str) else tuple(families))
     plan = Plan(len(a), certify_samples, tuple(targets), normal_quantile, conditional)

@@ -38,6 +38,7 @@ bounds apply (the same argument as for every family,
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,7 @@ from dpverify.auditing.events._candidates import (
 )
 from dpverify.auditing.events._scalar_families import histogram_statistics
 from dpverify.auditing.events._statistics import (
+    DENSE_SPAN,
     CategoryValue,
     KeyCoder,
     MixedCoder,
@@ -76,6 +78,11 @@ SENTINEL_FIELDS = 3
 SENTINEL_CATEGORIES = 12
 #: Quantile bins per numeric field of the (pattern, value bin) cells.
 SENTINEL_BINS = 16
+#: Up to this many numeric columns the view finds its values through a plain-mask table
+#: (``2^columns`` rows); beyond, by running counts.
+_MASK_BITS = 12
+#: Rows the view converts at a time (a certification chunk of 10 columns is 6553 rows).
+_VIEW_BLOCK = 8192
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,40 +122,121 @@ class SentinelView:
     def width(self) -> int:
         return len(self.columns) + self.fields
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: the cached tiles and tables are rebuilt where the view is used
+        (a certification on an executor ships the view, not its caches)."""
+        return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
+
     def codes(self, table: np.ndarray) -> np.ndarray:
-        result = np.empty((len(table), len(self.columns)), dtype=np.float64)
-        for j, (column, values) in enumerate(zip(self.columns, self.sentinels)):
-            data = np.ascontiguousarray(table[:, column])  # a strided column: copy it once
-            code = np.full(len(table), float(len(values)))
+        """Each flagged column's code (float): the index of its sentinel, ``len(sentinels[j])`` if none."""
+        return self._code_bytes(rows(table))[:, list(self.columns)].astype(np.float64)
+
+    def _code_bytes(self, table: np.ndarray) -> np.ndarray:
+        """The codes of *every* column of ``table`` as ``uint8`` (``0`` in unflagged ones).
+
+        ``code_j = m_j − Σ_v w_j(v)·[y_j = v]`` over the distinct sentinel values ``v``, with
+        ``w_j(v) = m_j − i`` when ``v`` is column ``j``'s ``i``-th sentinel (else 0): a column's
+        sentinels are distinct, so at most one term is on. Each term is one comparison of
+        the whole table with a scalar and products with weight rows tiled to the table's
+        shape (:meth:`_weight_tiles`): no per-row or per-column work.
+        """
+        table = np.ascontiguousarray(table)
+        counts, weights = self._weight_tiles(len(table), table.shape[1])
+        code = counts.copy()
+        for value, weight in weights:
+            hit = (table == value).view(np.uint8)
+            hit *= weight
+            code -= hit
+        return code
+
+    @cached_property
+    def _tiles(self) -> dict[tuple[int, int], Any]:
+        return {}
+
+    def _weight_tiles(self, size: int, width: int
+                      ) -> tuple[np.ndarray, list[tuple[float, np.ndarray]]]:
+        """``m`` and each sentinel value's weights ``w(v)`` as ``(size, width)`` ``uint8`` tables.
+
+        Cached per shape (the chunks of an audit share one): element-wise products of
+        same-shape tables are flat loops, where a broadcast row costs a loop per row.
+        """
+        key = (size, width)
+        cached = self._tiles.get(key)
+        if cached is not None:
+            return cached
+        counts = np.zeros(width, dtype=np.uint8)
+        weights: dict[float, np.ndarray] = {}
+        for column, values in zip(self.columns, self.sentinels):
+            counts[column] = len(values)
             for index, value in enumerate(values):
-                code[data == value] = index
-            result[:, j] = code
+                weights.setdefault(value, np.zeros(width, dtype=np.uint8))[column] = (
+                    len(values) - index)
+        result = (np.tile(counts, (size, 1)),
+                  [(value, np.tile(row, (size, 1))) for value, row in weights.items()])
+        if len(self._tiles) >= 8:  # chunk, block and remainder shapes: a few at a time
+            self._tiles.clear()
+        self._tiles[key] = result
         return result
 
     def values(self, table: np.ndarray, codes: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
         """The first ``fields`` non-sentinel values per row (``0`` if absent) and their presence.
 
-        The ``i``-th plain value of a row is in the column where the running
-        count of plain columns first reaches ``i + 1``. ``codes``: the rows'
-        :meth:`codes`, when already computed (a flagged column is plain where
-        its code says "no sentinel").
+        The ``i``-th plain value of a row is in the column of the ``i``-th set bit of the
+        row's *plain mask* (bit ``p``: numeric column ``p`` holds no sentinel); a table
+        indexed by the mask gives those columns (:attr:`_field_columns`). ``codes``: the
+        rows' :meth:`_code_bytes`, when already computed.
         """
-        data = table[:, list(self.numeric)].astype(np.float64)
-        plain = np.ones(data.shape, dtype=bool)
-        for j, (column, values) in enumerate(zip(self.columns, self.sentinels)):
-            position = self.numeric.index(column)
-            plain[:, position] = (~np.isin(data[:, position], values) if codes is None
-                                  else codes[:, j] == len(values))
+        picked, present = self._values_by_field(rows(table), codes)
+        return picked.T, present.T
+
+    def _values_by_field(self, table: np.ndarray, codes: np.ndarray | None = None
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`values`, field-major: ``(fields, rows)`` arrays."""
+        table = np.ascontiguousarray(table, dtype=np.float64)
+        if codes is None:
+            codes = self._code_bytes(table)
+        counts, _ = self._weight_tiles(len(table), table.shape[1])
+        # plain: a flagged column's code says "no sentinel"; an unflagged one has code 0 == 0
+        plain = (codes == counts).view(np.uint8)
+        if len(self.numeric) > _MASK_BITS:
+            return self._values_by_counts(table, plain[:, list(self.numeric)].astype(bool))
+        powers = np.zeros(table.shape[1], dtype=np.int32)
+        powers[list(self.numeric)] = 1 << np.arange(len(self.numeric), dtype=np.int32)
+        mask = np.einsum("ij,j->i", plain, powers)
+        # (fields, rows): a table column or -1; one 1-D take per field (a 2-D gather is slower)
+        columns = np.stack([np.take(row, mask) for row in self._field_columns])
+        present = columns >= 0
+        offsets = np.arange(len(table), dtype=np.int64) * table.shape[1]
+        picked = table.reshape(-1)[columns + offsets]  # -1 reads some cell; masked next
+        return np.where(present, picked, 0.0), present
+
+    @cached_property
+    def _field_columns(self) -> np.ndarray:
+        """``[i, mask]``: the table column of the ``i``-th set bit of ``mask`` over ``numeric``, or −1."""
+        width = len(self.numeric)
+        bits = (np.arange(1 << width)[:, None] >> np.arange(width)) & 1
+        running = np.cumsum(bits, axis=1)
+        result = np.full((self.fields, 1 << width), -1, dtype=np.int64)
+        numeric = np.asarray(self.numeric, dtype=np.int64)
+        for field in range(min(self.fields, width)):
+            hit = (bits == 1) & (running == field + 1)
+            found = hit.any(axis=1)
+            result[field, found] = numeric[np.argmax(hit[found], axis=1)]
+        return result
+
+    def _values_by_counts(self, table: np.ndarray, plain: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`values` (field-major) for many numeric columns: by running counts."""
+        data = table[:, list(self.numeric)]
         running = np.cumsum(plain, axis=1, dtype=np.int32)
-        picked = np.zeros((len(data), self.fields))
-        present = np.zeros((len(data), self.fields), dtype=bool)
+        picked = np.zeros((self.fields, len(data)))
+        present = np.zeros((self.fields, len(data)), dtype=bool)
         rows_index = np.arange(len(data))
         for field in range(min(self.fields, data.shape[1])):
             hit = plain & (running == field + 1)
-            present[:, field] = running[:, -1] > field
-            picked[:, field] = np.where(present[:, field],
-                                        data[rows_index, np.argmax(hit, axis=1)], 0.0)
+            present[field] = running[:, -1] > field
+            picked[field] = np.where(present[field], data[rows_index, np.argmax(hit, axis=1)], 0.0)
         return picked, present
 
     def present(self, viewed: np.ndarray) -> np.ndarray:
@@ -166,9 +254,16 @@ class SentinelView:
         # every Viewed statistic of one audit shares this view: computed once per array
         def compute() -> np.ndarray:
             table = rows(samples)
-            codes = self.codes(table)
-            values, _ = self.values(table, codes)
-            return np.concatenate([codes, values], axis=1)
+            # column-major: its consumers read columns, and compare blocks of them with rows
+            result = np.empty((len(table), self.width), order="F")
+            flagged = list(self.columns)
+            for start in range(0, len(table), _VIEW_BLOCK):  # blocks that stay in cache
+                block = np.ascontiguousarray(table[start : start + _VIEW_BLOCK], dtype=np.float64)
+                codes = self._code_bytes(block)
+                end = start + len(block)
+                result[start:end, :len(flagged)] = codes[:, flagged]
+                result[start:end, len(flagged):] = self._values_by_field(block, codes)[0].T
+            return result
 
         return last_result(self, "sentinel view", samples, compute)
 
@@ -260,7 +355,8 @@ def _value_cuts(views: tuple[np.ndarray, np.ndarray], presence: tuple[np.ndarray
 
 def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]:
     """Thresholds on values within sentinel patterns; top-k patterns, cells, categorical part."""
-    head = np.concatenate([rows(a)[:CLASSIFIER_ROWS], rows(b)[:CLASSIFIER_ROWS]]).astype(np.float64)
+    head = np.concatenate([rows(a)[:CLASSIFIER_ROWS], rows(b)[:CLASSIFIER_ROWS]],
+                          dtype=np.float64)
     view = SentinelView.fit(head)
     if view is None:
         return []
@@ -279,13 +375,14 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
                                         np.maximum(va[:, :width].max(axis=0), vb[:, :width].max(axis=0)))
         cells = MixedCoder.fit_parts([va, vb], codes, fields,
                                      _value_cuts((va, vb), presence, fields))
+        # the same ranges over the codes: the cells' pattern part is the patterns' keys
+        cells = replace(cells, categories=patterns)
     except AuditError:      # too many flagged columns for exact pattern keys
         return result
     # memoised as CategoryValue memoises them: its events, pruned on these arrays, reuse them
     keys_a, keys_b = (last_result(patterns, ("category keys", codes), side,
                                   lambda side=side: patterns(side[:, :width])) for side in (va, vb))
-    keys = np.concatenate([keys_a, keys_b])
-    values, counts = np.unique(keys, return_counts=True)
+    values, counts = _key_counts(keys_a, keys_b)
     on_view: list[Candidate] = []
     for key in values[np.argsort(-counts, kind="stable")][:SENTINEL_CATEGORIES]:
         label = pattern_label(view, patterns, int(key))
@@ -309,6 +406,18 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     on_view += held_out_cells(va, vb, plan, cells, "(sentinel pattern, value bin)")
     return result + [replace(c, event=replace(c.event, family="sentinel"))
                      for c in _on_view(on_view, view)]
+
+
+def _key_counts(keys_a: np.ndarray, keys_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(concatenate([keys_a, keys_b]), return_counts=True)``; by ``bincount`` when
+    the (non-negative) keys span fewer than :data:`DENSE_SPAN` values."""
+    low = min(int(keys_a.min(initial=0)), int(keys_b.min(initial=0)))
+    high = max(int(keys_a.max(initial=0)), int(keys_b.max(initial=0)))
+    if low < 0 or high >= DENSE_SPAN:
+        return np.unique(np.concatenate([keys_a, keys_b]), return_counts=True)
+    total = np.bincount(keys_a, minlength=high + 1) + np.bincount(keys_b, minlength=high + 1)
+    values = np.flatnonzero(total)
+    return values, total[values]
 
 
 def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], sizes: tuple[int, int],

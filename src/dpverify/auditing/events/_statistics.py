@@ -16,6 +16,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -138,7 +139,37 @@ class KeyCoder:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
+        if table.dtype == np.float64 and table.shape[1] == len(self.lows) and self._float_exact:
+            return self._float_keys(table)
         return self.encode([table[:, j] for j in range(table.shape[1])], len(table))
+
+    @cached_property
+    def _float_exact(self) -> bool:
+        """Whether float64 sums give every key exactly: ``Σ_j max(|low_j|, |high_j|)·stride_j < 2^52``.
+
+        Then for a row inside the ranges each partial sum of ``y_j·stride_j`` is an
+        integer below ``2^52`` in magnitude, so :meth:`_float_keys` is exact.
+        """
+        bounds = np.maximum(np.abs(self.lows), np.abs(self.lows + self.spans)).astype(np.float64)
+        return bool(float(bounds @ self.strides.astype(np.float64)) < 2.0**52)
+
+    def _float_keys(self, table: np.ndarray) -> np.ndarray:
+        """:meth:`encode` of a float table by whole-block operations (equal keys, ~3x faster).
+
+        A row is inside when every value is an integer in its column's range (NaN fails every
+        comparison); ``Σ_j y_j·stride_j − Σ_j low_j·stride_j`` is then its key, exactly
+        (:attr:`_float_exact`), and the rows outside carry a NaN through the sum to −1.
+        """
+        lows = self.lows.astype(np.float64)
+        highs = (self.lows + self.spans).astype(np.float64)
+        uniform = bool(np.all(lows == lows[0]) and np.all(highs == highs[0]))
+        inside = table >= (lows[0] if uniform else lows)     # scalars: no per-row broadcast
+        inside &= table < (highs[0] if uniform else highs)
+        inside &= table == np.floor(table)
+        marked = np.where(inside, table, np.nan)
+        keys = np.einsum("ij,j->i", marked, self.strides.astype(np.float64))
+        keys -= float(lows @ self.strides.astype(np.float64))
+        return np.where(np.isnan(keys), -1, keys).astype(np.int64)
 
     def encode(self, columns: list[np.ndarray], size: int) -> np.ndarray:
         """The keys of rows given column by column (``−1``: outside the ranges or not integral)."""
@@ -217,13 +248,25 @@ class CategoryValue:
 class MixedCoder:
     """Integer key of a mixed output: its categorical columns and the bins of its numeric ones.
 
-    The bins (cut points) are fixed on the search split.
+    The bins (cut points) are fixed on the search split. ``categories``: a coder of
+    the categorical columns alone with ``inner``'s ranges for them (a shared one, e.g.
+    a sentinel view's patterns): the keys of the categorical block are memoised on it,
+    so statistics reading them (:class:`CategoryValue`) compute them once per array.
     """
 
     categorical: tuple[int, ...]
     numeric: tuple[int, ...]
     cuts: tuple[np.ndarray, ...]
     inner: KeyCoder
+    categories: KeyCoder | None = None
+
+    def __post_init__(self) -> None:
+        if self.categories is not None:
+            width = len(self.categorical)
+            for name in ("lows", "spans", "strides"):
+                if getattr(self.categories, name).tolist() != getattr(self.inner, name)[:width].tolist():
+                    raise ValueError(f"categories.{name} must be inner.{name} of the "
+                                     f"categorical columns")
 
     @classmethod
     def fit(cls, pooled: np.ndarray, categorical: tuple[int, ...], numeric: tuple[int, ...],
@@ -260,15 +303,55 @@ class MixedCoder:
         return np.stack(columns, axis=1)
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
-        """``inner(table(samples))``, without building the table (no float round trip)."""
+        """``inner(table(samples))``, without building the table (no float round trip).
+
+        With categorical columns only, on float outputs, these are the keys
+        :class:`CategoryValue` reads with the same ``inner`` coder: one memo entry for both.
+        """
+        data = rows(samples)
+        if not self.numeric and data.dtype == np.float64:
+            columns = list(self.categorical)
+            return last_result(self.inner, ("category keys", self.categorical), samples,
+                               lambda: self.inner(data[:, columns]))
+
         def compute() -> np.ndarray:
-            data = rows(samples)
+            head = self._categorical_coder
+            if data.dtype == np.float64 and self.categorical and head._float_exact:
+                return self._keys_by_parts(samples)
             columns = [data[:, c].astype(np.float64) for c in self.categorical]
             columns += [np.searchsorted(cut, data[:, j], side="left")
                         for j, cut in zip(self.numeric, self.cuts)]
             return self.inner.encode(columns, len(data))
 
         return last_result(self, "mixed keys", samples, compute)
+
+    @cached_property
+    def _categorical_coder(self) -> KeyCoder:
+        """``inner`` restricted to the categorical columns (their lows, spans and strides)."""
+        if self.categories is not None:
+            return self.categories
+        width = len(self.categorical)
+        inner = self.inner
+        return KeyCoder(inner.lows[:width], inner.spans[:width], inner.strides[:width])
+
+    def _keys_by_parts(self, samples: np.ndarray) -> np.ndarray:
+        """:meth:`__call__` of float outputs: the categorical block's keys (``KeyCoder`` on
+        the block, memoised), plus each numeric column's bin offset; ``−1`` if any part is
+        outside."""
+        data = rows(samples)
+        coder, columns = self._categorical_coder, list(self.categorical)
+        keys = last_result(coder, ("category keys", self.categorical), samples,
+                           lambda: coder(data[:, columns])).copy()
+        inside = keys >= 0
+        width = len(self.categorical)
+        for position, (column, cut) in enumerate(zip(self.numeric, self.cuts), start=width):
+            offset = np.searchsorted(cut, data[:, column], side="left")
+            offset -= self.inner.lows[position]
+            inside &= offset >= 0
+            inside &= offset < self.inner.spans[position]
+            offset *= self.inner.strides[position]
+            keys += offset
+        return np.where(inside, keys, -1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -329,7 +412,9 @@ def categorical_columns(pooled: np.ndarray) -> tuple[tuple[int, ...], tuple[int,
     categorical, numeric = [], []
     for column in range(table.shape[1]):
         values = table[:, column]
-        integral = values.dtype.kind in "biu" or bool(np.all(values == np.floor(values)))
+        integral = values.dtype.kind in "biu" or (  # a prefix first: continuous columns fail it
+            bool(np.all(values[:4096] == np.floor(values[:4096])))
+            and bool(np.all(values == np.floor(values))))
         if integral and len(np.unique(values[:100_000])) <= MAX_CATEGORIES:
             categorical.append(column)
         else:

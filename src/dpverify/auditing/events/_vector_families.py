@@ -107,11 +107,11 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
     result = threshold_family(a, b, plan, statistic=score, name="logistic score",
                               family="classifier")
     # the diagonal linear discriminant on the whole search split (not just the fitting rows)
-    difference = ra.mean(axis=0) - rb.mean(axis=0)
+    mean_a, mean_b = ra.mean(axis=0), rb.mean(axis=0)
     variance = (ra.var(axis=0) + rb.var(axis=0)) / 2
-    direction = difference / np.where(variance > 0, variance, 1.0)
+    direction = (mean_a - mean_b) / np.where(variance > 0, variance, 1.0)
     if np.any(direction != 0):
-        projection = Projection((ra.mean(axis=0) + rb.mean(axis=0)) / 2, direction,
+        projection = Projection((mean_a + mean_b) / 2, direction,
                                 f"mean-difference projection of {ra.shape[1]} coordinates")
         result += threshold_family(a, b, plan, statistic=projection, name="projection",
                                    family="classifier")
