@@ -52,7 +52,7 @@ _CALIBRATION_SIMULATIONS = 12
 
 def calibration_work(horizon: int, dimension: int, n_arms: int, runs: int,
                      client_sampling_exponent: float = 0.8) -> int:
-    """An upper estimate of the design work of :func:`equal_communication_users`.
+    """An estimate, on the high side, of the design work of :func:`equal_communication_users`.
 
     At most 12 simulations of ``runs`` runs, each computing one G-optimal design per phase
     started before T (:func:`~dpverify.bandits.linear.distributed_phased_elimination.phase_schedule`),
@@ -63,6 +63,8 @@ def calibration_work(horizon: int, dimension: int, n_arms: int, runs: int,
     >>> calibration_work(1000, 5, 100, 20)
     18180000
     """
+    horizon, dimension, n_arms, runs = (check_positive_int(value, name) for value, name in (
+        (horizon, "horizon"), (dimension, "dimension"), (n_arms, "n_arms"), (runs, "runs")))
     phases = len(phase_schedule(horizon, dimension, client_sampling_exponent))
     span = min(n_arms, dimension)
     return _CALIBRATION_SIMULATIONS * runs * phases * (n_arms * span ** 3 + dimension ** 3)
