@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from fuzz._harness import OUTCOMES, avoided, cli_options, describe, machine_timeout, run_all
+from fuzz._harness import OUTCOMES, cli_options, describe, machine_timeout, row_tasks, run_all
 from fuzz._registry import load_cli_rows, load_rows
 
 #: Python-API values the fuzz test's CANONICAL set does not hold.
@@ -59,7 +59,7 @@ def tasks_for(rows: dict) -> list[tuple[str, str, object]]:
             params, values = sorted(set(cli_options(row.argv)) - set(row.skip)), EXTRA_CLI
         else:
             params, values = sorted(row.parameters()), EXTRA_VALUES
-        tasks += [(key, p, v) for p in params for v in values if not avoided(row, p, v)]
+        tasks += row_tasks(key, row, params, values)
     return tasks
 
 

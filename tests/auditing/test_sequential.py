@@ -126,3 +126,15 @@ def test_samples_to_certify_rejects_a_non_violation() -> None:
     with pytest.raises(ValueError, match="true_epsilon"):
         samples_to_certify(0.5, 1.0, epsilon=1.0)
     assert samples_to_certify(0.5, math.inf, epsilon=1.0) < 100
+
+
+def test_max_samples_beyond_the_audit_limit_is_refused_by_its_own_name() -> None:
+    """Issue 28: the refusal named ``samples``, a parameter the caller never passed."""
+    def coin(data, size, rng):
+        return rng.random(size) < (0.6 if data else 0.4)
+
+    for call in (lambda: audit_sequential(coin, 1, 0, epsilon=1.0, max_samples=2**62, seed=0),
+                 lambda: planned_stages(1.0, max_samples=2**62)):
+        with pytest.raises(ValueError, match=r"^max_samples=4611686018427387904 exceeds the "
+                                             r"limit 1000000000"):
+            call()

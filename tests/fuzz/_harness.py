@@ -92,13 +92,16 @@ class Row:
         Parameters not fuzzed, each with the reason.
     kinds
         Domain overrides for parameters whose name does not tell the harness what
-        is invalid (see :func:`invalid_for`): ``"real"``, ``"count"``,
+        is invalid (see :func:`invalid_for`): ``"real"``, ``"count"``, ``"shape"`` (numpy's
+        ``size``: a count, a tuple of counts (``()`` gives a scalar, as numpy's does) or None),
         ``"epsilon"``, ``"delta"``, ``"probability"``, ``"positive"``,
         ``"flag"``, ``"text"``, ``"sequence"``, ``"array"`` (a real scalar or array),
         ``"object"``, ``"any"`` (only NaN, complex and opaque objects are invalid),
         ``"anything"`` (no value is invalid).
     allow_infinite
-        The result may hold ±inf legitimately (e.g. ε = inf is the honest answer).
+        The result may hold ±inf legitimately (e.g. ε = inf is the honest answer): ``True``,
+        or a predicate on the call's keyword arguments saying when (``exact_epsilon``: ε = inf
+        exactly when one pmf charges an outcome the other does not).
     ok_exceptions
         Exceptions that are a legitimate answer (``AssertionError`` from an assertion helper).
     carries
@@ -109,6 +112,12 @@ class Row:
     avoid
         Values of a parameter that start legitimate long work (e.g. ``panels=None``
         runs a whole experiment); they are not tried.
+    cases
+        Regression values beyond the fixed set, by parameter: hostile values that once
+        failed (a hang, a refusal naming a derived word), run with the fixed calls.
+    cases_only
+        Run only ``cases`` (a second row of a callable whose parameters another row fuzzes,
+        kept for a base call the cases need).
     """
 
     call: Callable[..., Any]
@@ -116,10 +125,12 @@ class Row:
         default_factory=dict)
     skip: Mapping[str, str] = dataclasses.field(default_factory=dict)
     kinds: Mapping[str, str] = dataclasses.field(default_factory=dict)
-    allow_infinite: bool = False
+    allow_infinite: bool | Callable[[Mapping[str, Any]], bool] = False
     avoid: Mapping[str, tuple[Any, ...]] = dataclasses.field(default_factory=dict)
     ok_exceptions: tuple[type[BaseException], ...] = ()
     carries: tuple[str, ...] = ()
+    cases: Mapping[str, tuple[Any, ...]] = dataclasses.field(default_factory=dict)
+    cases_only: bool = False
 
     def base_kwargs(self) -> dict[str, Any]:
         raw = self.kwargs() if callable(self.kwargs) else self.kwargs
@@ -208,6 +219,8 @@ def kind_of(name: str, base: Any, row: Row) -> str:
     if numeric_base:
         if name == "n_jobs":
             return "jobs"
+        if name == "size":  # numpy's convention: a count or a shape tuple
+            return "shape"
         if name in _COUNT_NAMES:
             return "count"
         if name in _PROBABILITY_NAMES:
@@ -269,7 +282,12 @@ def invalid_for(kind: str, value: Any, default_is_none: bool) -> bool:
     if kind == "sequence":
         return _is_nan(value) or isinstance(value, (complex, bool, _Opaque, decimal.Decimal)) or (
             isinstance(value, list) and any(_is_nan(v) for v in value))
-    # numeric kinds
+    if kind == "shape" and isinstance(value, (tuple, list)):
+        return not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+                       and v >= 0 for v in value)
+    # numeric kinds (a shape's scalar form is a count)
+    if kind == "shape":
+        kind = "count"
     if not _is_number(value):
         return True  # str, bool, complex, Decimal, list, opaque
     if (isinstance(value, numbers.Integral) and abs(int(value)) >= 2**1000) or (
@@ -404,7 +422,9 @@ def classify_call(row: Row, param: str, value: Any) -> tuple[str, str]:
             return "nan", f"{param} is not carried unchanged: {getattr(result, param, None)!r}"
         checked = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
                    if f.name != param}
-    if not row.allow_infinite and nonfinite(checked):
+    allow_infinite = (row.allow_infinite(kwargs) if callable(row.allow_infinite)
+                      else row.allow_infinite)
+    if not allow_infinite and nonfinite(checked):
         return "nan", f"returned non-finite {' '.join(repr(result).split())[:300]}"
     return "ok", ""
 
@@ -630,6 +650,14 @@ def machine_timeout(base: float = TIMEOUT_SECONDS) -> float:
     return base * min(3.0, max(1.0, slowness))
 
 
+def row_tasks(key: str, row: Any, params: Sequence[str], values: Sequence[Any]
+              ) -> list[tuple[str, str, Any]]:
+    """The row's calls: every value for every parameter (unless ``cases_only``), then its cases."""
+    tasks = [] if row.cases_only else [(key, p, v) for p in params for v in values
+                                       if not avoided(row, p, v)]
+    return tasks + [(key, p, v) for p, case_values in row.cases.items() for v in case_values]
+
+
 def avoided(row: Any, param: str, value: Any) -> bool:
     """Whether ``value`` is one the row does not try for ``param`` (same type and value)."""
     return any(type(value) is type(v) and value == v
@@ -662,6 +690,9 @@ class CliRow:
     argv: tuple[str, ...]
     skip: Mapping[str, str] = dataclasses.field(default_factory=dict)
     avoid: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    #: As :class:`Row`'s: regression values by option, and whether to run only those.
+    cases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    cases_only: bool = False
 
 
 def cli_options(argv: Sequence[str]) -> dict[str, Any]:

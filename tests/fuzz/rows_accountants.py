@@ -5,6 +5,7 @@ from __future__ import annotations
 import dpverify.accountants as MODULE
 from dpverify import ZCDP, ApproxDP, PureDP, RDPCurve
 from dpverify.accountants import PrivacyLossDistribution as PLD
+from dpverify.mechanisms.randomized_response import BinaryRandomizedResponse, RandomizedResponse
 from fuzz._harness import Row
 
 _CURVE = RDPCurve((2.0, 4.0), (0.5, 1.0))
@@ -115,6 +116,21 @@ ROWS = {
     "min_batch_size": Row(MODULE.min_batch_size,
                           {"local_epsilon": 1.0, "epsilon": 0.1, "delta": 1e-6,
                            "bound": "fmt2021"}, kinds={"randomizer": "object"}),
+    # issue 28's slow extremes of bound="best", on the base calls they need (cases only)
+    "min_batch_size.best_generic": Row(MODULE.min_batch_size,
+                                       {"local_epsilon": 1.0, "epsilon": 0.1, "delta": 1e-6,
+                                        "bound": "best"},
+                                       cases={"epsilon": (1e-300,)}, cases_only=True),
+    "min_batch_size.best_k_rr": Row(MODULE.min_batch_size,
+                                    {"local_epsilon": 1.0, "epsilon": 0.1, "delta": 1e-6,
+                                     "bound": "best",
+                                     "randomizer": RandomizedResponse(categories=4, epsilon=1.0)},
+                                    cases={"epsilon": (1e-300,)}, cases_only=True),
+    "max_local_epsilon.best_binary_rr": Row(
+        MODULE.max_local_epsilon, {"epsilon": 1e-300, "users": 1000, "delta": 1e-6,
+                                   "bound": "best",
+                                   "randomizer_family": BinaryRandomizedResponse.from_epsilon},
+        cases={"users": (10**7,)}, cases_only=True),
     "shuffled_binary_rr_epsilon": Row(MODULE.shuffled_binary_rr_epsilon,
                                       {"randomization_probability": 0.5, "users": 100, "delta": 1e-6},
                                       kinds={"rtol": "positive"}),

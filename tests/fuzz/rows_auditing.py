@@ -41,6 +41,18 @@ _SAMPLE_KINDS = {"x": "anything", "x_prime": "anything", "events": "any", "progr
                  "threads": "any"}  # threads: "auto", True or False
 _LONG_AUDITS = {"samples": (10**8, 10**9)}  # legitimate audits of minutes, not tried
 
+def _supports_differ(kwargs):
+    """Whether ε = inf is the exact answer of ``exact_epsilon``: one pmf charges outcomes the
+    other does not with more mass than δ (δ(ε) tends to that mass as ε grows)."""
+    try:
+        p = np.asarray(kwargs["pmf"], dtype=float)
+        q = np.asarray(kwargs["pmf_prime"], dtype=float)
+        delta = float(kwargs.get("delta", 0.0))
+        return p.shape == q.shape and max(p[q == 0].sum(), q[p == 0].sum()) > delta
+    except (TypeError, ValueError, KeyError, IndexError):
+        return False
+
+
 ROWS = {
     "audit": Row(MODULE.audit, {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 1.0,
                                 "samples": 1000, "seed": 0}, kinds=_SAMPLE_KINDS,
@@ -57,7 +69,9 @@ ROWS = {
                                     "progress": "any"}),  # None: a bar for long audits
     "claimed_delta_curve": Row(MODULE.claimed_delta_curve, {"profile": PureDP(1.0)}),
     "exact_epsilon": Row(MODULE.exact_epsilon, {"pmf": [0.5, 0.5], "pmf_prime": [0.25, 0.75],
-                                                "delta": 0.0}),
+                                                "delta": 0.0},
+                         allow_infinite=_supports_differ,  # inf is then the exact ε
+                         cases={"pmf": ([-0.0, 1.0],), "pmf_prime": ([-0.0, 1.0],)}),
     "exact_delta": Row(MODULE.exact_delta, {"pmf": [0.5, 0.5], "pmf_prime": [0.25, 0.75], "epsilon": 0.1}),
     "hockey_stick_lower_bound": Row(MODULE.hockey_stick_lower_bound,
                                     {"samples": _DRAWS, "samples_prime": _DRAWS + 0.1,
@@ -122,7 +136,9 @@ ROWS.update({
                             {"sampler": _coin, "x": 1, "x_prime": 0, "epsilon": 1.0,
                              "max_samples": 20000, "seed": 0},
                             kinds={**_SAMPLE_KINDS, "progress": "any"},
-                            avoid={"max_samples": (None, 10**8, 10**9)}),
+                            avoid={"max_samples": (None, 10**8, 10**9)},
+                            # issue 28: refused naming samples, not max_samples
+                            cases={"max_samples": (2**62,)}),
     "audit_model": Row(MODULE.audit_model,
                        {"sampler": _gaussian, "x": 0.0, "x_prime": 1.0, "family": "gaussian",
                         "epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0, "samples": 2000,

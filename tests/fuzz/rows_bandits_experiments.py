@@ -33,7 +33,8 @@ ROWS = {
     "reproduce": Row(MODULE.reproduce, {"name": "chowdhury2023-fig1", "panels": (),
                                         "preset": "quick", "seed": 0},
                      kinds={"out_dir": "any", "runs": "count"},
-                     avoid={"panels": (None,)}),  # None runs every panel: minutes of real work
+                     avoid={"panels": (None,)},  # None runs every panel: minutes of real work
+                     cases={"runs": (1000,)}),  # issue 28: beyond the reproduction limit
     "scaling_rows": Row(MODULE.scaling_rows, {"results": ()}),
 }
 NOT_FUZZED = {
@@ -62,7 +63,8 @@ ROWS.update({
                            kinds={"path": "text"}),
     "experiment_spec": Row(MODULE.experiment_spec, {"name": "dpdpe-fig2c", "panels": ("c",),
                                                     "runs": 1},
-                           kinds={"runs": "count"}, avoid={"panels": (None,)}),
+                           kinds={"runs": "count"}, avoid={"panels": (None,)},
+                           cases={"runs": (1000,)}),  # issue 28: U calibrated on 1000 runs
     "ResultStore": Row(MODULE.ResultStore, {"directory": "store"}, kinds={"directory": "any"}),
     "default_cache_dir": Row(MODULE.default_cache_dir, {}),
 })

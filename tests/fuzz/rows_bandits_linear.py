@@ -36,7 +36,9 @@ ROWS = {
                           {"horizon": 100, "dimension": 2, "client_sampling_exponent": 0.8},
                           kinds={"client_sampling_exponent": "probability"}),
     "fixed_users": Row(MODULE.fixed_users, {"horizon": 1000, "dimension": 2, "n_arms": 5,
-                                            "runs": 1}),
+                                            "runs": 1},
+                       # issue 28: minutes of simulated designs; refused by its work estimate
+                       cases={"dimension": (1000, 10**4)}),
     "make_linear_algorithm": Row(MODULE.make_linear_algorithm,
                                  {"name": "hanna-central", "epsilon": 1.0, "delta": 1e-6}),
 }

@@ -37,7 +37,8 @@ CLI_ROWS = {
                         "--seed", "0", "--json")),
     "reproduce": CliRow(("reproduce", "dpdpe-fig2c", "--panels", "c", "--runs", "1",
                          "--preset", "quick", "--json"),
-                        skip={"--out": "a directory path: any string is valid"}),
+                        skip={"--out": "a directory path: any string is valid"},
+                        cases={"--runs": ("1_000",)}),  # issue 28: minutes; now refused
     "account dp-sgd": CliRow(("account", "dp-sgd", "--epsilon", "1.0", "--delta", "1e-5",
                               "--sampling-probability", "0.01", "--steps", "100", "--method",
                               "rdp", "--json")),
@@ -64,7 +65,9 @@ def _plan_row(name: str) -> CliRow:
     for option, value in (("--n-arms", "3"), ("--dimension", "2")):
         if option in options:
             argv += [option, value]
-    return CliRow((*argv, "--json"))
+    # issue 28: dpe-fixedu's calibration at d = 1000 ran minutes; now refused by its estimate
+    cases = {"--dimension": ("1_000",)} if name == "dpe-fixedu" else {}
+    return CliRow((*argv, "--json"), cases=cases)
 
 
 def _bandit_plan_rows() -> dict[str, CliRow]:
@@ -84,6 +87,18 @@ CLI_ROWS.update({
                             "--json")),
     "plan shuffle": CliRow(("plan", "shuffle", "--epsilon", "1.0", "--delta", "1e-6",
                             "--users", "1000", "--json")),
+    # issue 28's slow extremes, each on the base call it needs (the options are fuzzed above)
+    "plan shuffle --local-epsilon": CliRow(
+        ("plan", "shuffle", "--epsilon", "1.0", "--delta", "1e-6", "--local-epsilon", "1",
+         "--json"), cases={"--epsilon": ("1e-300",)}, cases_only=True),
+    "plan shuffle --local-epsilon k-rr": CliRow(
+        ("plan", "shuffle", "--epsilon", "1.0", "--delta", "1e-6", "--local-epsilon", "1",
+         "--randomizer", "k-rr", "--categories", "4", "--json"),
+        cases={"--epsilon": ("1e-300",)}, cases_only=True),
+    "plan shuffle binary-rr": CliRow(
+        ("plan", "shuffle", "--epsilon", "1e-300", "--delta", "1e-6", "--users", "1000",
+         "--randomizer", "binary-rr", "--json"), cases={"--users": ("10000000",)},
+        cases_only=True),
     "plan secure-aggregation": CliRow(("plan", "secure-aggregation", "--epsilon", "1.0",
                                        "--delta", "1e-6", "--users", "100", "--json")),
 })

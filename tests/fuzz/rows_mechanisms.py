@@ -61,7 +61,9 @@ ROWS = {
                                              "probability": 0.5}),
     "vector_summation_parameters": Row(MODULE.vector_summation_parameters,
                                        {"epsilon": 1.0, "delta": 1e-6, "users": 1000,
-                                        "dimension": 4}),
+                                        "dimension": 4},
+                                       # issue 28: refused naming epsilon for a huge dimension
+                                       cases={"dimension": (2**62,)}),
     "MixtureOfGaussians": Row(MODULE.MixtureOfGaussians,
                               {"sigma": 1.0, "sensitivities": (0.0, 1.0), "probabilities": (0.5, 0.5)},
                               kinds={"sensitivities": "array", "probabilities": "array"}),
@@ -107,13 +109,15 @@ ROWS = {
     "skellam_rdp": Row(MODULE.skellam_rdp, {"order": 2, "l1_sensitivity": 1.0,
                                             "l2_sensitivity": 1.0, "variance": 10.0}),
     "sample": Row(MODULE.sample, {"mechanism": DiscreteGaussian(2.0), "x": 0, "rng": RNG,
-                                  "size": 5}, kinds={"x": "array"}),
+                                  "size": 5}, kinds={"x": "array"},
+                  cases={"size": ((),)}),  # a scalar, as numpy's size=() gives
     "sample_aggregate": Row(MODULE.sample_aggregate, {"mechanism": DiscreteGaussian(2.0),
                                                       "x_sum": 0, "users": 3, "rng": RNG,
-                                                      "size": 5}, kinds={"x_sum": "array"}),
+                                                      "size": 5}, kinds={"x_sum": "array"},
+                             cases={"size": ((),)}),
     "sample_users": Row(MODULE.sample_users, {"mechanism": DiscreteGaussian(2.0), "x": 0,
                                               "users": 3, "rng": RNG, "size": 5},
-                        kinds={"x": "array"}),
+                        kinds={"x": "array"}, cases={"size": ((),)}),
     "register_sampler": Row(MODULE.register_sampler, {"mechanism_type": _NewMechanism}),
 }
 NOT_FUZZED: dict[str, str] = {

@@ -25,6 +25,7 @@ from fuzz._harness import (
     describe,
     hostile_values,
     machine_timeout,
+    row_tasks,
     run_all,
 )
 from fuzz._registry import load_cli_rows, load_rows, missing_cli_rows, missing_rows
@@ -55,8 +56,8 @@ def fixed_tasks() -> list[tuple[str, str, object]]:
             params, values = sorted(set(cli_options(row.argv)) - set(row.skip)), CLI_HOSTILE
         else:
             params, values = sorted(row.parameters()), CANONICAL
-        tasks += [(key, param, value) for param in params for value in values
-                  if not avoided(row, param, value) and (key, param) not in KNOWN_FAILURES]
+        tasks += [task for task in row_tasks(key, row, params, values)
+                  if (key, task[1]) not in KNOWN_FAILURES]
     return tasks
 
 
@@ -67,8 +68,14 @@ def timeout():
 
 @pytest.fixture(scope="module")
 def fixed_outcomes(request, timeout):
-    """Outcome of every fixed call, by row key: a list of (parameter, value, outcome, detail)."""
-    tasks = fixed_tasks()
+    """Outcome of every fixed call, by row key: a list of (parameter, value, outcome, detail).
+
+    Only the rows of the tests selected in this session run (``-k shuffle`` runs the
+    shuffle rows' calls, not every row's).
+    """
+    selected = {item.callspec.params["key"] for item in request.session.items
+                if hasattr(item, "callspec") and "key" in item.callspec.params}
+    tasks = [task for task in fixed_tasks() if task[0] in selected]
     results = run_all({**ROWS, **CLI_ROWS}, tasks,
                       workers=request.config.getoption("--dpverify-fuzz-workers"),
                       timeout=timeout)
@@ -103,7 +110,7 @@ def test_hostile_values_are_refused_by_name_or_give_finite_results(key, fixed_ou
     params = sorted(row.parameters())
     failures = _fixed_failures(fixed_outcomes, key)
     examples = request.config.getoption("--dpverify-fuzz-examples")
-    if examples and params:
+    if examples and params and not row.cases_only:
         @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
                   suppress_health_check=list(HealthCheck))
         @given(param=st.sampled_from(params), value=hostile_values())

@@ -237,3 +237,14 @@ def test_noisy_bit_summation_rejects_bad_bits() -> None:
             protocol.simulate(bad, rng=rng)
     with pytest.raises(ValueError, match="count"):
         protocol.estimate(5)
+
+
+def test_vector_summation_with_a_huge_dimension_names_the_dimension() -> None:
+    """Issue 28: no ε in Thm 3's range (0, 15) fits s = 2^62 coordinates, so the refusal names
+    the dimension (it asked for epsilon >= 157); a tiny ε still names epsilon."""
+    from dpverify.mechanisms import vector_summation_parameters
+
+    with pytest.raises(ValueError, match=r"^dimension=4611686018427387904 must be smaller"):
+        vector_summation_parameters(1.0, 1e-6, users=1000, dimension=2**62)
+    with pytest.raises(ValueError, match=r"^epsilon=1e-09 must be >= "):
+        vector_summation_parameters(1e-9, 1e-6, users=1000, dimension=4)

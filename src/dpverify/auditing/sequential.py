@@ -34,7 +34,7 @@ import numpy as np
 
 from dpverify._deprecation import renamed_parameters
 from dpverify._validation import check_delta, check_epsilon, check_flag, check_int_at_least, value_error
-from dpverify.auditing._pipeline.arguments import check_common
+from dpverify.auditing._pipeline.arguments import check_audit_samples, check_common
 from dpverify.auditing._pipeline.run import run_audit
 from dpverify.auditing._pipeline.sampler import Sampler
 from dpverify.auditing.planning import certify_split_size, largest_certifiable_epsilon
@@ -120,8 +120,10 @@ def audit_sequential(sampler: Sampler, x: Any, x_prime: Any, *, epsilon: float,
     (True, 1, 10000)
     """
     start = time.perf_counter()
-    max_samples = DEFAULT_MAX_SAMPLES if max_samples is None else check_int_at_least(
-        max_samples, "max_samples", 10)
+    # checked here, by its own name, against the audit limit (check_common's refusal would
+    # name ``samples``, which the caller did not pass)
+    max_samples = DEFAULT_MAX_SAMPLES if max_samples is None else check_audit_samples(
+        max_samples, "max_samples")
     _, confidence, events = check_common(sampler, max_samples, confidence, seed, events)
     epsilon = check_epsilon(epsilon, "epsilon")
     delta = check_delta(delta, "delta")
@@ -162,5 +164,5 @@ def planned_stages(epsilon: float, *, delta: float = 0.0, confidence: float = 0.
                    max_samples: int = DEFAULT_MAX_SAMPLES) -> list[int]:
     """The stage sizes :func:`audit_sequential` would use by default (for planning)."""
     first = _first_stage(check_epsilon(epsilon, "epsilon"), check_delta(delta, "delta"),
-                         confidence, "auto", check_int_at_least(max_samples, "max_samples", 10))
+                         confidence, "auto", check_audit_samples(max_samples, "max_samples"))
     return stage_sizes(first, max_samples) if not math.isinf(first) else []

@@ -11,8 +11,8 @@ from typing import Any
 
 from dpverify._validation import check_positive_int
 
-__all__ = ["MAX_ARMS", "MAX_HORIZON", "MAX_RUNS", "MAX_CHECKPOINTS", "check_arms",
-           "check_horizon", "check_runs"]
+__all__ = ["MAX_ARMS", "MAX_HORIZON", "MAX_RUNS", "MAX_CHECKPOINTS", "MAX_REPRODUCTION_RUNS",
+           "check_arms", "check_horizon", "check_runs", "check_reproduction_runs"]
 
 #: Policies keep per-arm statistics in memory.
 MAX_ARMS = 10**6
@@ -24,6 +24,11 @@ MAX_HORIZON = 10**10
 MAX_RUNS = 10**5
 #: Checkpoints per run (log-spaced by default).
 MAX_CHECKPOINTS = 10**5
+#: Runs per curve of a paper reproduction: 5x the papers' 20. Every run is simulated once per
+#: algorithm and panel (DP-DPE Fig. 2(c) also calibrates U on up to 12 simulations of them),
+#: so at the quick preset 100 runs take seconds to a few minutes, and at the full preset 5x
+#: the paper's own experiment.
+MAX_REPRODUCTION_RUNS = 100
 
 
 def check_arms(value: Any, name: str = "n_arms") -> int:
@@ -39,3 +44,9 @@ def check_horizon(value: Any, name: str = "horizon", *, maximum: int = MAX_HORIZ
 def check_runs(value: Any, name: str = "runs") -> int:
     return check_positive_int(value, name, maximum=MAX_RUNS,
                               instead="split the runs into several calls with different seeds")
+
+
+def check_reproduction_runs(value: Any, name: str = "runs") -> int:
+    return check_positive_int(value, name, maximum=MAX_REPRODUCTION_RUNS,
+                              instead="the papers average 20 runs; for more, run several "
+                                      "reproductions with different seeds")

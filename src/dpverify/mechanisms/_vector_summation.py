@@ -91,7 +91,8 @@ def vector_summation_parameters(epsilon: float, delta: float, *, users: int,
 
 def _check_trials(base: mpmath.mpf, room: int, precision: int, epsilon: float, delta: float,
                   users: int, dimension: int, limit: str) -> None:
-    """Refuse, naming ε (or users), a request whose ``b = ⌈base⌉`` exceeds ``room``.
+    """Refuse, naming ε (or users, or the dimension when no ε < 15 fits), a request whose
+    ``b = ⌈base⌉`` exceeds ``room``.
 
     ``b = 180 g² log(4s/δ) / (ε̂² |U|)`` grows like 1/ε², so a tiny ε asks for
     more trials than a 64-bit count holds; the smallest ε that fits follows by
@@ -106,6 +107,13 @@ def _check_trials(base: mpmath.mpf, room: int, precision: int, epsilon: float, d
         log_term = mpmath.log(4 * dimension / mpmath.mpf(delta))
         smallest_hat = mpmath.sqrt(180 * precision ** 2 * log_term / (users * room))
         smallest = round_up(18 * smallest_hat * mpmath.sqrt(mpmath.log(2 / mpmath.mpf(delta))))
+    if smallest >= 15:  # no valid ε (Thm 3: ε < 15) fits: the dimension (g >= √s) is to blame
+        raise value_error("dimension", dimension, f"smaller for |U| = {users} users at "
+                          f"delta={delta!r}: at every epsilon < 15 (Thm 3's range) Eq. (22) breaks "
+                          f"{limit}, since g >= sqrt(dimension) makes b grow like the dimension",
+                          f"at epsilon={epsilon!r} the binomial noise of Eq. (22) needs "
+                          f"b = {mpmath.nstr(base, 3)} trials per user and coordinate; use "
+                          "fewer coordinates or more users")
     raise value_error("epsilon", epsilon, f">= {smallest:.4g} for delta={delta!r}, "
                       f"|U| = {users} users and s = {dimension} coordinates",
                       f"the binomial noise of Eq. (22) needs b = {mpmath.nstr(base, 3)} trials "

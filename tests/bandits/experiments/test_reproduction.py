@@ -50,3 +50,30 @@ def test_each_curve_carries_its_actual_guarantee(tmp_path) -> None:
     rdp = rows["Dist-RDP-SE (s=10)"]
     assert float(rdp["guarantee_epsilon"]) > 0.1 and float(rdp["guarantee_delta"]) == 1e-6
     assert outcome.computed == 8
+
+
+@pytest.mark.parametrize("name", ["dpdpe-fig2c", "garcelon2022-privacy"])
+def test_runs_beyond_the_reproduction_limit_are_refused_before_any_run(name, tmp_path) -> None:
+    """Issue 28: ``reproduce --runs 1000`` simulated (and for Fig. 2(c) calibrated U on)
+    1000 runs per curve, minutes of work; it is refused at once naming runs and the limit,
+    and nothing is written."""
+    from dpverify.bandits._limits import MAX_REPRODUCTION_RUNS
+    from dpverify.bandits.experiments.spec_files import experiment_spec
+
+    assert MAX_REPRODUCTION_RUNS == 100
+    with pytest.raises(ValueError, match="runs=1000 exceeds the limit 100"):
+        reproduce(name, runs=1000, out_dir=tmp_path)
+    assert not any(tmp_path.iterdir())
+    if name == "dpdpe-fig2c":  # the spec (and a sweep file naming the experiment) too
+        with pytest.raises(ValueError, match="runs=101 exceeds the limit 100"):
+            experiment_spec(name, runs=101)
+
+
+def test_cli_reproduce_names_runs_and_its_limit(capsys) -> None:
+    pytest.importorskip("matplotlib")
+    from dpverify.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["reproduce", "dpdpe-fig2c", "--panels", "c", "--runs", "1_000", "--out", "."])
+    assert exited.value.code == 2
+    assert "--runs 1000 exceeds the limit 100" in capsys.readouterr().err

@@ -58,3 +58,33 @@ def test_bad_choices_are_refused_naming_the_parameter() -> None:
         fixed_users(HORIZON, seed=-1)
     with pytest.raises(ValueError, match="client_sampling_exponent"):
         fixed_users(HORIZON, client_sampling_exponent=2.0)
+
+
+def test_calibration_beyond_its_work_limit_is_refused_before_any_simulation() -> None:
+    """Issue 28: ``plan dpe-fixedu --dimension 1000`` ran 12 × 20 simulations whose designs
+    cost d³ each (a hang); the estimate now refuses it at once, naming ``dimension`` with the
+    largest dimension these sizes allow, and that dimension itself is accepted by the check."""
+    from dpverify.bandits.linear.fixed_users import MAX_CALIBRATION_WORK, calibration_work
+
+    assert calibration_work(1000, 1000, 100, 20) > MAX_CALIBRATION_WORK
+    with pytest.raises(ValueError, match=r"dimension=1000 must be at most (\d+)") as refused:
+        fixed_users(1000, dimension=1000, n_arms=100, runs=20)
+    largest = int(refused.value.args[0].split("at most ")[1].split()[0])
+    assert calibration_work(1000, largest, 100, 20) <= MAX_CALIBRATION_WORK
+    assert calibration_work(1000, largest + 1, 100, 20) > MAX_CALIBRATION_WORK
+    with pytest.raises(ValueError, match="dimension=100 must be at most"):  # k = 1000 actions
+        make_linear_algorithm("dpe-fixedu", horizon=1000, dimension=100, n_arms=1000)
+    with pytest.raises(ValueError, match="dimension=5 must be at most 3"):  # 10^6 actions
+        plan_deployment("dpe-fixedu", horizon=1000, dimension=5, n_arms=10 ** 6)
+    # the nominal rule and an explicit U simulate nothing: no limit
+    assert make_linear_algorithm("dpe-fixedu", horizon=1000, dimension=1000,
+                                 users="nominal").users >= 1
+
+
+def test_cli_plan_names_dimension_and_its_limit(capsys) -> None:
+    from dpverify.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["plan", "dpe-fixedu", "--horizon", "1000", "--dimension", "1_000"])
+    assert exited.value.code == 2
+    assert "--dimension 1000 must be at most" in capsys.readouterr().err

@@ -23,7 +23,7 @@ from dpverify._validation import (
     check_sequence_of_pairs,
     shown,
 )
-from dpverify.bandits._limits import check_runs
+from dpverify.bandits._limits import check_reproduction_runs
 from dpverify.bandits.experiments._spec import SCALES, ExperimentResult
 from dpverify.bandits.experiments.garcelon import run_contextual
 from dpverify.bandits.experiments.registry import EXPERIMENTS
@@ -47,7 +47,8 @@ def reproduce(name: str, *, preset: str = "quick", seed: int = 0, out_dir: str |
 
     ``image_format`` is png, pdf or svg (the figure states its preset, horizons,
     runs per curve and what its bands or error bars are). ``panels`` selects panels by key; ``runs`` overrides the preset's run
-    count. ``out_dir=None`` writes nothing. Figures need matplotlib (the
+    count, at most :data:`~dpverify.bandits._limits.MAX_REPRODUCTION_RUNS` (100, refused before
+    any run). ``out_dir=None`` writes nothing. Figures need matplotlib (the
     ``plots`` extra). ``n_jobs``/``executor``/``scheduler``: where the runs
     go (:mod:`dpverify.execution`); ``cache_dir``/``cache``: the result store.
     The experiments on Garcelon et al. 2022 (cells whose parameters depend on T) run
@@ -55,7 +56,7 @@ def reproduce(name: str, *, preset: str = "quick", seed: int = 0, out_dir: str |
     """
     experiment = EXPERIMENTS[check_choice(name, "name", tuple(EXPERIMENTS))]
     check_choice(preset, "preset", tuple(SCALES))
-    explicit_runs = None if runs is None else check_runs(runs)
+    explicit_runs = None if runs is None else check_reproduction_runs(runs)
     if seed is None:
         raise DpverifyTypeError("seed=None must be an int: a reproduction is seeded")
     check_seed(seed)

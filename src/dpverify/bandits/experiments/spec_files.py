@@ -58,6 +58,7 @@ from dpverify._validation import (
     shown,
     value_error,
 )
+from dpverify.bandits._limits import check_reproduction_runs
 from dpverify.bandits.environments import instance_family
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
 from dpverify.bandits.experiments.registry import EXPERIMENTS
@@ -117,7 +118,8 @@ def experiment_spec(name: str, *, preset: str = "quick", seed: int = 0, runs: in
                           "the contextual experiments (garcelon2022-*) run through reproduce()")
     divisor, preset_runs = SCALES[check_choice(preset, "preset", tuple(SCALES))]
     divisor = experiment.quick_divisor if preset == "quick" else divisor
-    runs = check_positive_int(runs, "runs") if runs is not None else (preset_runs or experiment.runs)
+    runs = (check_reproduction_runs(runs) if runs is not None
+            else (preset_runs or experiment.runs))
     check_panel_keys(panels)
     chosen = tuple(p for p in experiment.panels if panels is None or p.key in panels)
     if not chosen:

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from dpverify._deprecation import renamed_parameters
-from dpverify._validation import check_choice, check_int_at_least, check_positive_int
+from dpverify._validation import check_choice, check_int_at_least, check_positive_int, value_error
 from dpverify.bandits._limits import check_horizon, check_runs
+from dpverify.bandits.linear._schedules import phase_schedule
 from dpverify.bandits.linear.distributed_phased_elimination import (
     DistributedPhasedElimination,
     fixed_users_for_equal_communication,
@@ -32,7 +33,8 @@ from dpverify.bandits.linear.environments import LinearInstanceFamily
 from dpverify.bandits.simulate import simulate
 
 __all__ = ["FIXED_USERS_RULES", "MAX_CALIBRATION_HORIZON", "MAX_CALIBRATION_RUNS",
-           "mean_communication", "equal_communication_users", "fixed_users"]
+           "MAX_CALIBRATION_WORK", "calibration_work", "mean_communication",
+           "equal_communication_users", "fixed_users"]
 
 #: How :func:`fixed_users` picks U: simulated equal communication, or the nominal rule.
 FIXED_USERS_RULES = ("equal-communication", "nominal")
@@ -40,6 +42,50 @@ FIXED_USERS_RULES = ("equal-communication", "nominal")
 #: of that many runs).
 MAX_CALIBRATION_HORIZON = 10 ** 7
 MAX_CALIBRATION_RUNS = 100
+#: Largest :func:`calibration_work` (arithmetic operations of the designs) :func:`fixed_users`
+#: starts: about 10 s of one core (a G-optimal design on k actions of span dimension m costs
+#: about k·m³ by Frank–Wolfe, plus d³ for the span; ~2.6e-10 s per operation measured).
+MAX_CALIBRATION_WORK = 5 * 10 ** 10
+#: Simulations of ``runs`` runs that :func:`equal_communication_users` runs at most.
+_CALIBRATION_SIMULATIONS = 12
+
+
+def calibration_work(horizon: int, dimension: int, n_arms: int, runs: int,
+                     client_sampling_exponent: float = 0.8) -> int:
+    """An estimate, on the high side, of the design work of :func:`equal_communication_users`.
+
+    At most 12 simulations of ``runs`` runs, each computing one G-optimal design per phase
+    started before T (:func:`~dpverify.bandits.linear.distributed_phased_elimination.phase_schedule`),
+    on at most ``n_arms`` actions in R^``dimension``: ``k·m³ + d³`` operations with
+    m = min(k, d) (Frank–Wolfe takes about m steps of k·m² each; the span basis one d × d
+    eigen-decomposition).
+
+    >>> calibration_work(1000, 5, 100, 20)
+    18180000
+    """
+    horizon, dimension, n_arms, runs = (check_positive_int(value, name) for value, name in (
+        (horizon, "horizon"), (dimension, "dimension"), (n_arms, "n_arms"), (runs, "runs")))
+    phases = len(phase_schedule(horizon, dimension, client_sampling_exponent))
+    span = min(n_arms, dimension)
+    return _CALIBRATION_SIMULATIONS * runs * phases * (n_arms * span ** 3 + dimension ** 3)
+
+
+def _check_calibration_work(horizon: int, dimension: int, n_arms: int, runs: int,
+                            alpha: float) -> None:
+    """Refuse, before any simulation, a calibration beyond :data:`MAX_CALIBRATION_WORK`."""
+    work = calibration_work(horizon, dimension, n_arms, runs, alpha)
+    if work <= MAX_CALIBRATION_WORK:
+        return
+    # d = 1 always fits (k <= 10^6 actions, runs <= 100, <= 20 phases: 2.4e10), and every
+    # d >= 1600 exceeds the limit (12·d³ alone does): the largest d that fits lies between
+    largest = 1
+    while calibration_work(horizon, largest + 1, n_arms, runs, alpha) <= MAX_CALIBRATION_WORK:
+        largest += 1
+    raise value_error("dimension", dimension, f"at most {largest} at these sizes: the "
+                      f"equal-communication calibration of U ({runs} simulated runs of horizon "
+                      f"{horizon}, {n_arms} actions) would cost about {work:.2g} operations of "
+                      f"G-optimal designs, beyond the limit {MAX_CALIBRATION_WORK:.0e} (about "
+                      "10 s)", "or pass an integer users or rule='nominal' (no simulation)")
 
 
 def mean_communication(options: tuple[tuple[str, Any], ...], instances: Any, horizon: int,
@@ -103,8 +149,10 @@ def fixed_users(horizon: int, *, rule: str = "equal-communication", dimension: i
     ``failure_probability``)
     are the algorithm's. The work is at most 12 simulations of ``runs`` runs of
     ``horizon`` rounds, cached per process; ``horizon`` up to
-    :data:`MAX_CALIBRATION_HORIZON` and ``runs`` up to :data:`MAX_CALIBRATION_RUNS`
-    (beyond, pass an integer U or ``rule="nominal"``).
+    :data:`MAX_CALIBRATION_HORIZON`, ``runs`` up to :data:`MAX_CALIBRATION_RUNS`, and the
+    designs' work (:func:`calibration_work`, which grows as ``dimension``³) up to
+    :data:`MAX_CALIBRATION_WORK`, refused before any simulation naming the largest
+    ``dimension`` these sizes allow (beyond, pass an integer U or ``rule="nominal"``).
 
     >>> 20 <= fixed_users(10 ** 4, dimension=5, n_arms=50, runs=2) <= 26
     True
@@ -128,5 +176,7 @@ def fixed_users(horizon: int, *, rule: str = "equal-communication", dimension: i
     check_positive_int(runs, "runs", maximum=MAX_CALIBRATION_RUNS, instead=instead)
     family = LinearInstanceFamily("dpdpe", dimension=dimension, n_arms=n_arms)
     seed = check_int_at_least(seed, "seed", 0)
+    _check_calibration_work(horizon, family.dimension, family.n_arms, runs,
+                            algorithm.client_sampling_exponent)
     return equal_communication_users(horizon, family, (int(seed),), runs,
                                      tuple(sorted(options.items())))
