@@ -68,9 +68,13 @@ on every certified output (~1 µs per output and side) — so both stay below th
   With it, the reference DP-SGD's variants table (``benchmarks/_dp_sgd_variants.py``):
   claimed ε, certified one-run bound, canaries and seconds for each variant,
   ``--dp-sgd-canaries`` (default 10^3 and 10^4) white-box and black-box canaries.
+* **hull** — false-alarm rates of jax_privacy's Bonferroni over the vertices of the
+  *empirical* ROC hull, run as shipped on tight nulls (true ε = the tested ε), with
+  dpverify's audit on the same scores as a control (``benchmarks/_hull_correction.py``;
+  ``docs/proofs/auditing.md`` §14a). Not in the default set: ``--only hull``.
 
-``--only throughput catalogue dpsniper sequential families adapters scores`` picks tables (all
-but ``adapters`` and ``scores`` by default).
+``--only throughput catalogue dpsniper sequential families adapters scores hull`` picks tables (all
+but ``adapters``, ``scores`` and ``hull`` by default).
 
 Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
 pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
@@ -356,6 +360,12 @@ def main() -> None:
 
         print("\n## The reference DP-SGD and its bugs, audited in one run (confidence 0.95, seed 1)\n")
         print("\n".join(dp_sgd_variants([int(m) for m in args.dp_sgd_canaries])))
+
+    if "hull" in args.only:
+        from _hull_correction import hull_correction  # deferred: optional table (jax_privacy)
+
+        print("\n## jax_privacy's data-chosen Bonferroni on tight nulls (false alarms, seed 27)\n")
+        print("\n".join(hull_correction()))
 
 
 if __name__ == "__main__":
