@@ -76,9 +76,25 @@ classifier's (0.996766 → 0.996779).
   With it, the reference DP-SGD's variants table (``benchmarks/_dp_sgd_variants.py``):
   claimed ε, certified one-run bound, canaries and seconds for each variant,
   ``--dp-sgd-canaries`` (default 10^3 and 10^4) white-box and black-box canaries.
+* **hull** — false-alarm rates of jax_privacy's Bonferroni over the vertices of the
+  *empirical* ROC hull, run as shipped on tight nulls (true ε = the tested ε), with
+  dpverify's audit on the same scores as a control (``benchmarks/_hull_correction.py``;
+  ``docs/proofs/auditing.md`` §14a). Not in the default set: ``--only hull``.
 
-``--only throughput catalogue dpsniper sequential families adapters scores`` picks tables (all
-but ``adapters`` and ``scores`` by default).
+Measured (2026-11-29, ``--only hull``, seed 27, jax-privacy 2.0.0; 206 CPU s on the 2-core
+machine): jax_privacy's ``epsilon_one_run`` on the tight one-run null reports ε_lb > ε in
+171 / 2000 audits at m = 10^4, ε = 0.1, confidence 0.95 (0.0855, Clopper–Pearson
+[0.0736, 0.0986]); 70 / 1000 at ε = 0.5 ([0.055, 0.088]); 24 / 300 at m = 10^5
+([0.052, 0.117]); 156 / 1000 at confidence 0.9 ([0.134, 0.180]); 24 / 1000 at 0.99
+([0.015, 0.036]); within the level at m = 10^3 (0.052 [0.043, 0.063]), at ε = 2 (0.063
+[0.049, 0.080]), at δ = 1e-5 (0.024) and for independent runs (1 and 4 / 1000).
+dpverify's grid on the same scores: 27 / 2000, 10, 5, 44, 16, 23, 2, 4, 0 and 1. In the
+``scores`` table (same day, defaults), randomized response ε = 2 with the rule stated in
+advance (t = 0.5): independent runs 1.919 (jax_privacy 1.835), one run m = 10^3 / 10^4 /
+10^5 1.795 / 1.941 / 1.980 (jax_privacy 1.708 / 1.915 / 1.967).
+
+``--only throughput catalogue dpsniper sequential families adapters scores hull`` picks tables (all
+but ``adapters``, ``scores`` and ``hull`` by default).
 
 Measured (2026-11-26, seed 1, ``--only dpsniper`` with the defaults — fraction 1/10,
 pilot 2·10^6 per pair, confidence 0.9 — in two processes on the 2-core machine, so the
@@ -364,6 +380,12 @@ def main() -> None:
 
         print("\n## The reference DP-SGD and its bugs, audited in one run (confidence 0.95, seed 1)\n")
         print("\n".join(dp_sgd_variants([int(m) for m in args.dp_sgd_canaries])))
+
+    if "hull" in args.only:
+        from _hull_correction import hull_correction  # deferred: optional table (jax_privacy)
+
+        print("\n## jax_privacy's data-chosen Bonferroni on tight nulls (false alarms, seed 27)\n")
+        print("\n".join(hull_correction()))
 
 
 if __name__ == "__main__":

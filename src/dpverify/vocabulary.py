@@ -313,7 +313,10 @@ GENERAL: dict[str, str] = {
     "out_scores": "scores of the canaries held out of training",
     "design": "how canary scores were produced: 'independent-runs' (each from its own run) or "
               "'one-run' (all canaries in one run, each included with probability 1/2)",
-    "thresholds": "how a score audit chooses thresholds: 'auto', 'band', 'bonferroni', 'split' or one fixed number",
+    "thresholds": "how a score audit chooses thresholds: 'auto', 'band', 'bonferroni', 'split', one "
+                  "fixed number, or a sequence of numbers stated in advance (Bonferroni over them)",
+    "guess_counts": "one run: (k+, k-) pairs stated in advance, one pair or a sequence (Bonferroni "
+                    "over them)",
     "threshold": "a cut-off value: a score at or above it is guessed 'in' (a report above it is counted)",
     "lower_threshold": "one run: the score at or below which the audit guessed 'out'",
     "tpr_lower": "certified lower bound on a rule's true-positive rate",

@@ -44,6 +44,15 @@ def test_independent_runs_with_a_fixed_threshold(files, capsys) -> None:
     assert status == 1 and result["thresholds"] == "fixed" and result["threshold"] == 1.5
 
 
+def test_thresholds_stated_in_advance_as_a_list(files, capsys) -> None:
+    status = main(["audit", "scores", "--in", str(files / "in.npy"), "--out",
+                   str(files / "out.csv"), "--design", "independent-runs", "--thresholds",
+                   "1.5,0.5", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert status == 0 and result["thresholds"] == "fixed" and result["bounds"] == 4
+    assert result["threshold"] in (0.5, 1.5)
+
+
 @pytest.mark.parametrize(("argv", "fragment"), [
     (["--design", "one-run", "--out", "missing.csv"], "cannot read"),
     (["--out", "out.csv"], "--design is required"),

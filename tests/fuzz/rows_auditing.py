@@ -179,7 +179,8 @@ ROWS.update({
     "audit_scores": Row(MODULE.audit_scores,
                         {"in_scores": _IN_SCORES, "out_scores": _OUT_SCORES, "design": "one-run",
                          "epsilon": 1.0, "seed": 0},
-                        # thresholds: a strategy name or any real number (a fixed threshold);
+                        # thresholds: a strategy name, a real number or a sequence of them
+                        # (stated in advance); guess_counts: (k+, k-) pairs or None;
                         # claim: any privacy statement, or None
                         kinds={"in_scores": "array", "out_scores": "array", "thresholds": "any",
                                "claim": "any"},

@@ -54,18 +54,20 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                             "delta >= 0.1, else bonferroni), band (independent runs: every "
                             "threshold, from an exact simultaneous band), bonferroni (a fixed "
                             "grid, one Bonferroni split), split (half the scores choose, the "
-                            "other half certify), or, for independent runs, a number (a fixed "
-                            "threshold)")
+                            "other half certify), a number, or numbers separated by commas "
+                            "(thresholds stated in advance, Bonferroni over them; one run: the "
+                            "rule 'in when score >= t, out below')")
 
 
 def _thresholds(text: str) -> Any:
     if text in ("auto", "band", "bonferroni", "split"):
         return text
     try:
-        return finite_float(text)
+        values = [finite_float(part) for part in text.split(",")]
     except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not auto, band, bonferroni, split or a "
-                                         "number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not auto, band, bonferroni, split, a "
+                                         "number or numbers separated by commas") from None
+    return values[0] if len(values) == 1 else values
 
 
 def read_scores(path: str, option: str) -> Any:

@@ -114,7 +114,22 @@ def test_methods_invalid_for_the_design_are_refused_with_the_reason(design, meth
     ({"design": "one-runs"}, "design"),
     ({"design": "one-run", "confidence": 0.3}, "confidence"),
     ({"design": "one-run", "delta": 1.5}, "delta"),
-    ({"design": "one-run", "thresholds": 0.5}, "thresholds"),
+    ({"design": "one-run", "thresholds": "band"}, "thresholds"),
+    ({"design": "independent-runs", "thresholds": [0.5, math.nan]}, "thresholds"),
+    ({"design": "independent-runs", "thresholds": [[0.5, 1.0]]}, "thresholds"),
+    ({"design": "independent-runs", "thresholds": math.inf}, "thresholds"),
+    ({"design": "independent-runs", "thresholds": []}, "thresholds"),
+    ({"design": "independent-runs", "thresholds": {"t": 0.5}}, "thresholds"),
+    ({"design": "independent-runs", "method": "conditional-ratio", "thresholds": [0.5, 1.5]},
+     "one threshold"),
+    ({"design": "independent-runs", "guess_counts": (1, 1)}, "guess_counts"),
+    ({"design": "one-run", "guess_counts": (1, 1), "thresholds": 0.5}, "one way"),
+    ({"design": "one-run", "guess_counts": (0, 0)}, "guess_counts"),
+    ({"design": "one-run", "guess_counts": (5, 4)}, "guess_counts"),
+    ({"design": "one-run", "guess_counts": (-1, 2)}, "guess_counts"),
+    ({"design": "one-run", "guess_counts": (1.5, 2)}, "guess_counts"),
+    ({"design": "one-run", "guess_counts": (1, 2, 3)}, "guess_counts"),
+    ({"design": "one-run", "guess_counts": "k+"}, "guess_counts"),
     ({"design": "independent-runs", "thresholds": "best"}, "thresholds"),
     ({"design": "independent-runs", "epsilon": 1.0, "claim": PureDP(1.0)}, "one way"),
     ({"design": "independent-runs", "method": "conditional-ratio", "delta": 1e-5,
@@ -151,6 +166,67 @@ def test_identical_laws_certify_little_and_bounds_are_finite_floats(a, b, design
     assert report.to_dict()["design"] == design
 
 
+# --------------------------------------------------------------------------- families stated in advance
+def test_independent_runs_thresholds_stated_in_advance_share_the_level_by_bonferroni() -> None:
+    """L thresholds stated in advance: 2 L Clopper–Pearson bounds at α/(2 L) each, the best kept."""
+    from dpverify.auditing.estimators import clopper_pearson_lower, clopper_pearson_upper
+    from dpverify.auditing.scores._independent import pair_epsilon
+
+    rng = np.random.default_rng(30)
+    a, b = rng.normal(1.5, 1, 400), rng.normal(0, 1, 400)
+    stated = [1.5, 0.0, 1.0]
+    report = audit_scores(a, b, design="independent-runs", thresholds=stated, seed=0)
+    assert (report.thresholds, report.bounds, report.method) == ("fixed", 6, "clopper-pearson")
+    level = (1 - 0.95) / 6  # the failure probability as audit_scores computes it
+    expected = max(pair_epsilon(float(clopper_pearson_lower(int((a >= t).sum()), 400,
+                                                            failure_probability=level)),
+                                float(clopper_pearson_upper(int((b >= t).sum()), 400,
+                                                            failure_probability=level)), 0.0)
+                   for t in stated)
+    assert report.epsilon_lower_bound == expected and report.threshold in stated
+    # one listed threshold is the fixed threshold (with its ratio test at delta = 0)
+    single = audit_scores(a, b, design="independent-runs", thresholds=[1.0], seed=0)
+    assert single.to_dict() | {"seconds": 0} == audit_scores(
+        a, b, design="independent-runs", thresholds=1.0, seed=0).to_dict() | {"seconds": 0}
+
+
+def test_one_run_threshold_stated_in_advance_guesses_every_canary() -> None:
+    """"in when score ≥ t, out below": k+ = #scores ≥ t, k− = the rest, and at δ = 0 the bound is
+    logit of the Clopper–Pearson lower bound on the accuracy at the whole level."""
+    rng = np.random.default_rng(31)
+    included = rng.random(1000) < 0.5
+    scores = _rr_scores(2.0, included, rng)
+    report = audit_scores(scores[included], scores[~included], design="one-run", thresholds=0.5,
+                          seed=0)
+    right = int(np.count_nonzero((scores >= 0.5) == included))
+    assert (report.thresholds, report.bounds, report.method) == ("fixed", 1, "one-run")
+    assert report.in_guesses == int((scores >= 0.5).sum()) and report.guesses == 1000
+    assert report.correct_guesses == right
+    accuracy = stats.beta.ppf(0.05, right, 1000 - right + 1)
+    assert report.epsilon_lower_bound == pytest.approx(math.log(accuracy / (1 - accuracy)),
+                                                       abs=1e-6)
+    assert report.epsilon_lower_bound <= math.log(accuracy / (1 - accuracy))
+    # two rules stated in advance: each at half the level, the better kept
+    both = audit_scores(scores[included], scores[~included], design="one-run",
+                        thresholds=[0.5, 2.0], seed=0)
+    assert both.bounds == 2 and both.epsilon_lower_bound < report.epsilon_lower_bound
+
+
+def test_one_run_guess_counts_stated_in_advance() -> None:
+    rng = np.random.default_rng(32)
+    included = rng.random(2000) < 0.5
+    scores = rng.normal(0, 1, 2000) + 2 * included
+    a, b = scores[included], scores[~included]
+    one = audit_scores(a, b, design="one-run", guess_counts=(100, 100), seed=0)
+    assert (one.in_guesses, one.out_guesses, one.bounds, one.thresholds) == (100, 100, 1, "fixed")
+    several = audit_scores(a, b, design="one-run", guess_counts=[(100, 100), (50, 0), (0, 50)],
+                           seed=0)
+    assert several.bounds == 3 and several.epsilon_lower_bound > 0.5
+    fdp = audit_scores(a, b, design="one-run", method="one-run-fdp", delta=1e-5,
+                       guess_counts=[(100, 100), (50, 0)], seed=0)
+    assert fdp.bounds == 2 and 0 < fdp.epsilon_lower_bound < one.epsilon_lower_bound + 2
+
+
 # --------------------------------------------------------------------------- false alarms
 AUDITS = 200
 
@@ -175,7 +251,7 @@ def test_independent_runs_tail_weighted_band_false_alarms() -> None:
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
-@pytest.mark.parametrize("thresholds", ["band", "bonferroni", "split", 0.5])
+@pytest.mark.parametrize("thresholds", ["band", "bonferroni", "split", 0.5, [0.25, 0.5, 0.75]])
 def test_independent_runs_randomized_response_false_alarms(thresholds) -> None:
     """Randomized response scores (all tied at 0 or 1) against its exact PureDP(ε) claim."""
     rng = np.random.default_rng(11)
@@ -188,7 +264,7 @@ def test_independent_runs_randomized_response_false_alarms(thresholds) -> None:
     assert _not_above(alarms, AUDITS, 0.95), alarms
 
 
-@pytest.mark.parametrize("thresholds", ["bonferroni", "split"])
+@pytest.mark.parametrize("thresholds", ["bonferroni", "split", 0.5, [0.25, 0.5]])
 def test_one_run_randomized_response_false_alarms(thresholds) -> None:
     rng = np.random.default_rng(12)
     epsilon, alarms = 1.0, 0

@@ -22,7 +22,8 @@ et al. 2021). How t is chosen (``thresholds``):
   (``docs/proofs/auditing.md`` §14);
 * ``"split"`` — half of each side (a seeded random half) chooses one threshold,
   the other half certifies it with two bounds;
-* a number — that threshold, fixed in advance.
+* a number — that threshold, fixed in advance; a sequence of numbers — those
+  thresholds, fixed in advance, with one Bonferroni split over their ``2 L`` bounds.
 
 With one fixed threshold and δ = 0, the exact conditional test of the ratio
 ``p/p'`` on Poisson-sized subsets (:func:`~dpverify.auditing.estimators.conditional_ratio_lower`,
@@ -119,20 +120,25 @@ def grid_bounds(in_scores: np.ndarray, out_scores: np.ndarray, *,
         bounds=2 * ranks.size)
 
 
-def threshold_bounds(in_scores: np.ndarray, out_scores: np.ndarray, threshold: float, *,
-                     failure_probability: float) -> ThresholdBounds:
-    """(TPR_low, FPR_high) at one threshold fixed before these scores were seen (two bounds)."""
-    thresholds = np.array([threshold], dtype=float)
-    in_counts = np.array([int(np.count_nonzero(in_scores >= threshold))])
-    out_counts = np.array([int(np.count_nonzero(out_scores >= threshold))])
-    level = failure_probability / 2
+def threshold_bounds(in_scores: np.ndarray, out_scores: np.ndarray, threshold: float | np.ndarray,
+                     *, failure_probability: float) -> ThresholdBounds:
+    """(TPR_low, FPR_high) at thresholds fixed before these scores were seen.
+
+    One threshold (a number) or several (an array, a family stated in advance):
+    ``2 L`` Clopper–Pearson bounds for L thresholds, each at ``failure_probability / (2 L)``
+    (one Bonferroni split, ``docs/proofs/auditing.md`` §14).
+    """
+    thresholds = np.atleast_1d(np.asarray(threshold, dtype=float))
+    in_counts = _above(np.sort(in_scores), thresholds)
+    out_counts = _above(np.sort(out_scores), thresholds)
+    level = failure_probability / (2 * thresholds.size)
     return ThresholdBounds(
         thresholds=thresholds, in_counts=in_counts, out_counts=out_counts,
         tpr_lower=np.atleast_1d(clopper_pearson_lower(in_counts, in_scores.size,
                                                       failure_probability=level)),
         fpr_upper=np.atleast_1d(clopper_pearson_upper(out_counts, out_scores.size,
                                                       failure_probability=level)),
-        bounds=2)
+        bounds=2 * thresholds.size)
 
 
 def _plug_in_epsilons(tpr_lower: np.ndarray, fpr_upper: np.ndarray, delta: float) -> np.ndarray:

@@ -31,7 +31,7 @@ from dpverify._validation import (
     check_confidence,
     check_delta,
     check_epsilon,
-    check_real,
+    check_finite,
     check_real_array,
     check_seed,
     value_error,
@@ -58,20 +58,24 @@ from dpverify.auditing.scores._one_run import (
 from dpverify.auditing.scores.report import ScoreAuditReport
 from dpverify.errors import DpverifyValueError, UnsupportedError
 
-__all__ = ["audit_scores", "DESIGNS", "SCORE_METHODS", "THRESHOLD_STRATEGIES", "MAX_CANARIES"]
+__all__ = ["audit_scores", "DESIGNS", "SCORE_METHODS", "THRESHOLD_STRATEGIES", "MAX_CANARIES",
+           "MAX_STATED"]
 
 #: The designs a score audit can be stated under.
 DESIGNS = ("independent-runs", "one-run")
 #: Bound methods (``"auto"`` picks the design's certified default).
 SCORE_METHODS = ("auto", "clopper-pearson", "conditional-ratio", "one-run", "one-run-fdp",
                  "gdp-model")
-#: How thresholds are chosen (or a number: a fixed threshold, independent runs); ``"auto"``:
+#: How thresholds are chosen (or a number, or a sequence of numbers: thresholds stated in
+#: advance); ``"auto"``:
 #: independent runs ``"band"`` up to :data:`BAND_MAX_SCORES` scores a side, else ``"bonferroni"``;
 #: one run ``"split"`` for ``method="one-run"`` at ``m·δ ≥`` :data:`SPLIT_FROM_CANARIES_TIMES_DELTA`,
 #: else ``"bonferroni"`` (so ``method="auto"`` keeps its choice of ``"one-run-fdp"`` at δ > 0).
 THRESHOLD_STRATEGIES = ("auto", "band", "bonferroni", "split")
 #: Most scores per side (memory and time stay bounded: 10^7 is about a second).
 MAX_CANARIES = 10_000_000
+#: Most thresholds, or ``(k+, k−)`` pairs, a family stated in advance may list.
+MAX_STATED = 10_000
 
 _VALID = {"independent-runs": ("clopper-pearson", "conditional-ratio", "gdp-model"),
           "one-run": ("one-run", "one-run-fdp")}
@@ -100,10 +104,39 @@ def _scores(values: Any, name: str) -> np.ndarray:
     return check_real_array(values, name, ndim=1, max_size=MAX_CANARIES)
 
 
-def _check_thresholds(thresholds: Any) -> str | float:
+def _check_thresholds(thresholds: Any) -> str | float | tuple[float, ...]:
+    """A strategy, one threshold, or a family of thresholds stated in advance (distinct, sorted)."""
     if isinstance(thresholds, str):
         return check_choice(thresholds, "thresholds", THRESHOLD_STRATEGIES)
-    return check_real(thresholds, "thresholds")
+    if np.ndim(thresholds) == 0 and not isinstance(thresholds, (list, tuple)):
+        return check_finite(thresholds, "thresholds")
+    stated = np.unique(check_real_array(thresholds, "thresholds", ndim=1, max_size=MAX_STATED))
+    return float(stated[0]) if stated.size == 1 else tuple(stated.tolist())
+
+
+def _check_guess_counts(guess_counts: Any, design: str, thresholds: Any,
+                        canaries: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(k+, k−)`` pairs stated in advance (one pair, or a sequence of pairs), or None."""
+    if guess_counts is None:
+        return None
+    if design != "one-run":
+        raise value_error("guess_counts", guess_counts, "None for design='independent-runs'",
+                          "its guesses are thresholds: pass thresholds= (a number or a sequence)")
+    if not (isinstance(thresholds, str) and thresholds == "auto"):
+        raise DpverifyValueError(f"guess_counts={guess_counts!r} and thresholds={thresholds!r}: "
+                                 f"state the family one way, guess_counts= or thresholds=")
+    counts = check_real_array(guess_counts, "guess_counts", low=0, max_size=2 * MAX_STATED)
+    if counts.ndim == 1 and counts.size == 2:
+        counts = counts[None, :]
+    rule = (f"a (k+, k-) pair or a sequence of them: integers >= 0 with 1 <= k+ + k- <= "
+            f"{canaries} (the canaries)")
+    if counts.ndim != 2 or counts.shape[1] != 2 or not (counts == np.floor(counts)).all():
+        raise value_error("guess_counts", guess_counts, rule)
+    counts = np.unique(counts.astype(np.int64), axis=0)
+    totals = counts.sum(axis=1)
+    if not ((totals >= 1) & (totals <= canaries)).all():
+        raise value_error("guess_counts", guess_counts, rule)
+    return counts[:, 0].copy(), counts[:, 1].copy()
 
 
 def _claim(epsilon: Any, delta: float, claim: Any) -> ScoreClaim | None:
@@ -115,7 +148,7 @@ def _claim(epsilon: Any, delta: float, claim: Any) -> ScoreClaim | None:
     return None if claim is None else read_claim(claim)
 
 
-def _method(method: str, design: str, delta: float, thresholds: str | float) -> str:
+def _method(method: str, design: str, delta: float, thresholds: Any) -> str:
     method = check_choice(method, "method", SCORE_METHODS)
     if method == "auto":
         # one run at delta > 0: the f-DP recursion (no 2m*delta term); at delta = 0 the
@@ -133,14 +166,15 @@ def _method(method: str, design: str, delta: float, thresholds: str | float) -> 
         if delta != 0.0:
             raise UnsupportedError(f"method='conditional-ratio' bounds p/p' (pure epsilon-DP); "
                                    f"delta={delta!r} must be 0 for it")
-        if thresholds in ("bonferroni", "band"):
-            raise UnsupportedError("method='conditional-ratio' needs a threshold fixed before the "
-                                   f"counts (thresholds='split' or a number), not {thresholds!r}")
+        if isinstance(thresholds, tuple) or thresholds in ("bonferroni", "band"):
+            raise UnsupportedError("method='conditional-ratio' needs one threshold fixed before "
+                                   f"the counts (thresholds='split' or a number), not "
+                                   f"{thresholds!r}")
     return method
 
 
-def _auto_thresholds(thresholds: str | float, design: str, method: str, delta: float,
-                     sizes: tuple[int, int]) -> str | float:
+def _auto_thresholds(thresholds: Any, design: str, method: str, delta: float,
+                     sizes: tuple[int, int]) -> Any:
     """``"auto"``: independent runs, the band where it is cheap (the split for the ratio test,
     which needs one threshold); one run with ``method="one-run"``, the split where the δ
     term's floor makes a Bonferroni split costly; otherwise the grid (with ``method="auto"``
@@ -159,7 +193,7 @@ def _auto_thresholds(thresholds: str | float, design: str, method: str, delta: f
 
 def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float | None = None,
                  delta: float = 0.0, claim: Any = None, method: str = "auto",
-                 thresholds: Any = "auto", confidence: float = 0.95,
+                 thresholds: Any = "auto", guess_counts: Any = None, confidence: float = 0.95,
                  seed: Any = None) -> ScoreAuditReport:
     """Certify a lower bound on ε from canary scores, and test a claim against it.
 
@@ -198,19 +232,30 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
         Independent runs: ``"band"`` (every threshold at once, from an exact
         simultaneous Clopper–Pearson band on each side's rates), ``"bonferroni"``
         (a fixed grid of ranks, one Bonferroni split), ``"split"`` (half the
-        scores choose one threshold), or a number (guess *in* when score ≥ it,
-        fixed in advance). One run:
+        scores choose one threshold), a number (guess *in* when score ≥ it,
+        fixed in advance), or a sequence of numbers (thresholds fixed in
+        advance: one Bonferroni split over their ``2 L`` bounds). One run:
         ``"bonferroni"`` (a fixed grid of ``(k+, k−)``, one Bonferroni split) or
         ``"split"`` (half of the canaries choose ``(k+, k−)``, the other half
         certify it at the whole level — tighter at δ > 0 once ``m·δ`` is not
-        small, where the δ term's floor makes the Bonferroni split cost most).
+        small, where the δ term's floor makes the Bonferroni split cost most),
+        or a number t, or a sequence of them, fixed in advance (the rule "guess
+        *in* when score ≥ t, *out* below": every canary guessed; one Bonferroni
+        split over the rules).
         ``"auto"`` (default): independent runs ``"band"`` up to 5000 scores a side
         (its level is computed once per size), else ``"bonferroni"`` (``"split"``
         for ``method="conditional-ratio"``); one run with ``method="one-run"``,
         ``"split"`` when ``m·δ ≥ 0.1`` (m = all canaries), else ``"bonferroni"``
         (so ``method="auto"`` at δ > 0 keeps ``"one-run-fdp"`` on its grid) —
         fixed by the design, the method, the sizes and δ, never by the scores; the
-        report's ``thresholds`` says which ran.
+        report's ``thresholds`` says which ran (``"fixed"`` for a family stated in
+        advance). A family chosen from the scores themselves (say, the vertices
+        of the empirical ROC hull) is not offered: its Bonferroni split has no
+        proof, and on tight nulls it over-reports (``docs/proofs/auditing.md`` §14a).
+    guess_counts
+        One run only, instead of ``thresholds``: a ``(k+, k−)`` pair or a sequence
+        of pairs stated in advance (guess *in* for the ``k+`` highest scores, *out*
+        for the ``k−`` lowest), one Bonferroni split over them.
     confidence
         Probability in [0.5, 1) that the whole audit's bound holds.
     seed
@@ -257,8 +302,10 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     read = _claim(epsilon, delta, claim)
     if read is not None and read.pair is not None and epsilon is None:
         delta = read.pair[1]  # an (ε, δ) claim is audited at its own δ
-    thresholds = _auto_thresholds(thresholds, design, method, delta,
-                                  (in_scores.size, out_scores.size))
+    pairs = _check_guess_counts(guess_counts, design, thresholds, in_scores.size + out_scores.size)
+    if pairs is None:
+        thresholds = _auto_thresholds(thresholds, design, method, delta,
+                                      (in_scores.size, out_scores.size))
     auto = method == "auto"
     method = _method(method, design, delta, thresholds)
     failure = 1.0 - confidence
@@ -268,7 +315,8 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
                   claim=None if read is None else read.description, seed=seed,
                   in_scores=in_scores, out_scores=out_scores)
     if design == "one-run":
-        return _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start, common)
+        return _one_run(in_scores, out_scores, read, delta, thresholds, pairs, failure, rng,
+                        start, common)
     return _independent(in_scores, out_scores, read, delta, thresholds, failure, rng, start, common,
                         auto)
 
@@ -281,13 +329,29 @@ def _claimed_epsilon(read: ScoreClaim | None, delta: float) -> float | None:
     return read.epsilon_at(delta)
 
 
-def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start,
+def _threshold_pairs(in_scores, out_scores, thresholds) -> tuple[np.ndarray, np.ndarray]:
+    """The rules "in when score ≥ t, out below" as ``(k+, k−)``: the top ``k+`` scores are
+    exactly those ≥ t, whatever the order of ties (every canary is guessed)."""
+    scores = np.sort(np.concatenate([in_scores, out_scores]))
+    plus = _above_count(scores, np.atleast_1d(np.asarray(thresholds, dtype=float)))
+    return plus, scores.size - plus
+
+
+def _above_count(sorted_scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    return sorted_scores.size - np.searchsorted(sorted_scores, thresholds, side="left")
+
+
+def _one_run(in_scores, out_scores, read, delta, thresholds, pairs, failure, rng, start,
              common) -> ScoreAuditReport:
-    if thresholds not in ("bonferroni", "split"):
+    if pairs is None and isinstance(thresholds, str) and thresholds not in ("bonferroni", "split"):
         raise value_error("thresholds", thresholds,
-                          "'bonferroni' or 'split' for design='one-run' (its guesses are the top "
-                          "k+ and bottom k- scores: a fixed grid of them with one Bonferroni "
-                          "split, or one pair chosen on half of the canaries)")
+                          "'bonferroni', 'split', a number or a sequence of numbers for "
+                          "design='one-run' (its guesses are the top k+ and bottom k- scores: a "
+                          "fixed grid of them with one Bonferroni split, one pair chosen on half "
+                          "of the canaries, or the rules 'in when score >= t' stated in advance)")
+    if pairs is None and not isinstance(thresholds, str):
+        pairs = _threshold_pairs(in_scores, out_scores, thresholds)
+    label = "fixed" if pairs is not None else thresholds
     claimed = _claimed_epsilon(read, delta)
     if read is not None and claimed is None and common["method"] != "one-run-fdp":
         raise UnsupportedError(
@@ -298,30 +362,38 @@ def _one_run(in_scores, out_scores, read, delta, thresholds, failure, rng, start
         raise value_error("in_scores", f"<{in_scores.size} scores>",
                           "with out_scores at least 2 canaries in all")
     if common["method"] == "one-run-fdp":
-        return _one_run_fdp(in_scores, out_scores, read, claimed, delta, thresholds, failure, rng,
-                            start, common)
-    compute = one_run_bound if thresholds == "bonferroni" else one_run_split_bound
-    bound = compute(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng)
+        return _one_run_fdp(in_scores, out_scores, read, claimed, delta, label, pairs, failure,
+                            rng, start, common)
+    if label == "split":
+        bound = one_run_split_bound(in_scores, out_scores, delta=delta,
+                                    failure_probability=failure, rng=rng)
+    else:  # the grid (pairs=None) or the family stated in advance
+        bound = one_run_bound(in_scores, out_scores, delta=delta, failure_probability=failure,
+                              rng=rng, pairs=pairs)
     violation = None if claimed is None else bound.epsilon_lower_bound > claimed
     return ScoreAuditReport(
         epsilon_lower_bound=bound.epsilon_lower_bound, violation=violation,
-        thresholds=thresholds, bounds=bound.candidates, seconds=time.perf_counter() - start,
+        thresholds=label, bounds=bound.candidates, seconds=time.perf_counter() - start,
         threshold=bound.upper_threshold, lower_threshold=bound.lower_threshold,
         in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
         guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
         claimed_epsilon=claimed, **common)
 
 
-def _one_run_fdp(in_scores, out_scores, read, claimed, delta, thresholds, failure, rng, start,
+def _one_run_fdp(in_scores, out_scores, read, claimed, delta, label, pairs, failure, rng, start,
                  common) -> ScoreAuditReport:
-    """``method="one-run-fdp"``: Mahloujifar, Melis & Chaudhuri (2024) on the (k+, k-) grid."""
-    compute = fdp_one_run_bound if thresholds == "bonferroni" else fdp_one_run_split_bound
-    bound = compute(in_scores, out_scores, delta=delta, failure_probability=failure, rng=rng,
-                    claim_tradeoff=None if read is None else read.tradeoff,
-                    claimed_epsilon=claimed)
+    """``method="one-run-fdp"``: Mahloujifar, Melis & Chaudhuri (2024) on the (k+, k-) grid,
+    or on the pairs stated in advance."""
+    claims = dict(claim_tradeoff=None if read is None else read.tradeoff, claimed_epsilon=claimed)
+    if label == "split":
+        bound = fdp_one_run_split_bound(in_scores, out_scores, delta=delta,
+                                        failure_probability=failure, rng=rng, **claims)
+    else:
+        bound = fdp_one_run_bound(in_scores, out_scores, delta=delta, failure_probability=failure,
+                                  rng=rng, pairs=pairs, **claims)
     return ScoreAuditReport(
         epsilon_lower_bound=bound.epsilon_lower_bound, violation=bound.claim_refuted,
-        thresholds=thresholds, bounds=bound.candidates, seconds=time.perf_counter() - start,
+        thresholds=label, bounds=bound.candidates, seconds=time.perf_counter() - start,
         threshold=bound.upper_threshold, lower_threshold=bound.lower_threshold,
         in_guesses=bound.in_guesses, out_guesses=bound.out_guesses,
         guesses=bound.in_guesses + bound.out_guesses, correct_guesses=bound.correct,
@@ -352,6 +424,10 @@ def _independent(in_scores, out_scores, read, delta, thresholds, failure, rng, s
     elif thresholds == "band":
         label = "band"
         bounds = band_bounds(in_scores, out_scores, failure_probability=failure, delta=delta)
+    elif isinstance(thresholds, tuple):  # a family stated in advance: Bonferroni over it
+        label = "fixed"
+        bounds = threshold_bounds(in_scores, out_scores, np.array(thresholds),
+                                  failure_probability=failure)
     else:
         label, threshold, certify_in, certify_out = _fixed_threshold(
             in_scores, out_scores, delta, failure, thresholds, rng)
