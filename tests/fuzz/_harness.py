@@ -451,6 +451,15 @@ def _worker_main(conn: Any, rows: Mapping[str, Any], slot: int = 0) -> None:
         # the workers of one run take different cores (``slot``), so they run in parallel
         cores = sorted(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cores[slot % len(cores)]})
+    try:
+        # BLAS threads started at the parent's numpy import would share the one core and
+        # spin-wait on each other (a 100x100 eigh: 65 ms instead of 1.4 ms under load),
+        # making BLAS-heavy calls look like hangs
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1)
+    except ImportError:  # pragma: no cover - threadpoolctl comes with the test extra
+        pass
     os.chdir(tempfile.mkdtemp(prefix="dpverify-fuzz-"))  # anything a call writes lands here
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
