@@ -202,12 +202,20 @@ class SubsampledGaussian:
         return _subsampled_loss_std(self.sigma, self.q, self.swapped)
 
 
+#: Points of the quadrature of :func:`_subsampled_loss_std`. The sum is the trapezoid rule for
+#: a Gaussian-weighted integrand analytic in a strip, which converges geometrically: 2001 points
+#: agree with 20001 to 1.2e-15 relative for σ in [0.05, 100] and q in [1e-6, 0.999] (1e-9 where
+#: the std is below 1e-6 and cancellation costs digits either way; a test),
+#: at a tenth of the cost (60 noise multipliers of an epoch schedule: ~0.1 s to ~0.01 s).
+LOSS_STD_QUADRATURE_POINTS = 2001
+
+
 @functools.lru_cache(maxsize=256)
 def _subsampled_loss_std(sigma: float, q: float, swapped: bool) -> float:
     """:meth:`SubsampledGaussian.loss_std` (a pure function of its fields)."""
     if q == 1.0:
         return 1.0 / sigma
-    xs = np.linspace(-12 * sigma, 1 + 12 * sigma, 20001)
+    xs = np.linspace(-12 * sigma, 1 + 12 * sigma, LOSS_STD_QUADRATURE_POINTS)
     # divided by σ twice, never by σ² (which overflows for σ > 1.3e154)
     losses = np.logaddexp(math.log1p(-q), math.log(q) + (xs - 0.5) / sigma / sigma)
     base = np.exp(-(xs / sigma) ** 2 / 2)
