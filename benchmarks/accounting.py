@@ -13,7 +13,8 @@ Reports, for σ = 1 Gaussians at δ = 1e-5:
   accountants, and prv-accountant's upper estimate;
 * the σ calibration for (ε, δ) = (1, 1e-5) over 1000 steps by each tool.
 
-* DP-SGD (q = 256/60000, 60 epochs = 14,062 steps, δ = 1e-5): ε at σ = 1.1 and
+* DP-SGD (q = 256/60000, 14,062 steps, δ = 1e-5; 14,062 is 60 epochs counted as Opacus does,
+  ⌊E/q⌋, while dpverify's CLI counts ⌈E·N/B⌉ = 14,063: ``docs/guide/dp-sgd.md``): ε at σ = 1.1 and
   σ for ε = 3, by dpverify's PLD and RDP accountants next to dp-accounting's,
   with the speed-up (dp-accounting's time / ours, fastest of 3 forked runs each,
   both libraries imported before forking) and the grids both use; Opacus's ε by

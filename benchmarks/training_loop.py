@@ -5,7 +5,12 @@ Run on demand (not part of the test suite)::
     python benchmarks/training_loop.py                 # every row, 120 s per cell
     python benchmarks/training_loop.py --budget 30     # a quicker look (cells stop at 30 s)
 
-DP-SGD at q = 256/60000, σ = 1.1, δ = 1e-5 (60 epochs = 14,062 steps), side by side:
+DP-SGD at q = 256/60000, σ = 1.1, δ = 1e-5 and 14,062 steps, side by side. (14,062 is 60 epochs
+counted as Opacus counts them, ⌊E/q⌋ = ⌊14,062.5⌋: ``steps = int(epochs / sample_rate)``,
+``opacus/accountants/utils.py`` line 54. dpverify's own count from epochs, in ``account dp-sgd``,
+``plan dp-sgd`` and ``min_noise_multiplier``, is ⌈E·N/B⌉ = 14,063, as TF-Privacy's
+``tensorflow_privacy/privacy/analysis/compute_dp_sgd_privacy_lib.py`` line 584; see
+``docs/guide/dp-sgd.md``. Here every tool is given the step count itself.)
 
 * a loop of 14,062 steps with ``get_epsilon`` after **every** step, and after every 100th;
 * a 60-σ epoch schedule (σ from 0.8 to 2.0, 234 steps each, added epoch by epoch in each

@@ -51,6 +51,17 @@ def test_dp_sgd_sizes_fraction_and_rate_forms_give_one_answer(capsys) -> None:
     assert capsys.readouterr().out.startswith("282 DP-SGD steps at q=0.0106667")
 
 
+def test_sixty_epochs_of_256_in_60000_are_14063_steps_in_both_commands(capsys) -> None:
+    """Steps from epochs are ⌈E·N/B⌉ = ⌈14,062.5⌉ in account and plan dp-sgd alike (TF-Privacy's
+    count; Opacus's get_noise_multiplier takes ⌊E/q⌋ = 14,062): docs/guide/dp-sgd.md."""
+    common = ["--dataset-size", "60000", "--batch-size", "256", "--epochs", "60",
+              "--noise-multiplier", "1.1", "--delta", "1e-5", "--method", "rdp"]
+    account = _json(capsys, "account", "dp-sgd", *common)
+    plan = _json(capsys, "plan", "dp-sgd", *common)
+    assert account["steps"] == plan["steps"] == 14063
+    assert account["epsilon"] == plan["guarantee"]["epsilon"]
+
+
 def test_compose_spec_side_by_side(capsys, tmp_path) -> None:
     spec = {"delta": 1e-6, "history": [
         {"event": event_to_dict(Gaussian(sigma=5.0)), "count": 10},

@@ -97,6 +97,34 @@ def test_epoch_schedule_of_many_sigmas_is_one_composition():
     assert expected <= rdp   # the PLD is the tighter of two upper bounds here
 
 
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.7, 3.0), st.integers(1, 200)), min_size=2, max_size=5,
+                unique_by=lambda step: step[0]))
+def test_a_schedule_of_sigmas_equals_its_pairwise_composition(schedule):
+    """A history of distinct σ (an epoch schedule) answers what the PLDs on their DP-SGD grids,
+    self-composed and composed pairwise in order, answer: the same bits (issue 30 §1)."""
+    accountant = _one_shot("pld", schedule)
+    bases = [PrivacyLossDistribution.from_subsampled_gaussian(
+        sigma, Q, value_discretization_interval=dp_sgd_interval(sigma, Q)) for sigma, _ in schedule]
+    pairwise = bases[0].self_compose(schedule[0][1])
+    for base, (_, count) in zip(bases[1:], schedule[1:]):
+        pairwise = pairwise.compose(base.self_compose(count))
+    assert accountant.get_epsilon(1e-5) == pairwise.epsilon_for_delta(1e-5)
+    assert accountant.get_delta(1.0) == pairwise.delta_for_epsilon(1.0)
+
+
+def test_a_schedule_query_is_bit_identical_when_repeated():
+    """Asked again, asked of a fresh accountant, and with the spectra memo cold: the same bits."""
+    schedule = [(0.8 + 0.15 * i, 7) for i in range(8)]
+    accountant = _one_shot("pld", schedule)
+    first = (accountant.get_epsilon(1e-5), accountant.get_delta(1.0))
+    assert (accountant.get_epsilon(1e-5), accountant.get_delta(1.0)) == first
+    assert (_one_shot("pld", schedule).get_epsilon(1e-5), _one_shot("pld", schedule).get_delta(1.0)) == first
+    fft._MEMO.clear()   # cold: nothing memoised
+    cold = _one_shot("pld", schedule)
+    assert (cold.get_epsilon(1e-5), cold.get_delta(1.0)) == first
+
+
 # --------------------------------------------------------------------------- remaining_steps
 @pytest.mark.parametrize("method", ["pld", "rdp"])
 def test_remaining_steps_is_the_verified_passing_end(method):

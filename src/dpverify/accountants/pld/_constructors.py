@@ -39,6 +39,7 @@ from dpverify.accountants.pld._losses import (
     pmf_items,
     pmf_loss_atoms,
 )
+from dpverify.accountants.pld._poisson_gaussian import subsampled_gaussian_grids
 from dpverify.errors import DpverifyTypeError
 from dpverify.neighbouring import Neighbouring
 
@@ -472,6 +473,4 @@ class PLDConstructors:
                           value_discretization_interval=interval)
         if q == 1.0:
             return cls((monotone_grid(remove, interval, tail),), tail, rebuild=rebuild)
-        add = SubsampledGaussian(remove.sigma, q, swapped=True)
-        return cls((monotone_grid(remove, interval, tail), monotone_grid(add, interval, tail)),
-                   tail, rebuild=rebuild)
+        return cls(subsampled_gaussian_grids(remove.sigma, q, interval, tail), tail, rebuild=rebuild)

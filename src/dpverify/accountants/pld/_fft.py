@@ -9,6 +9,8 @@ the actual spectrum and added to the grid's ℓ1 error.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -21,7 +23,7 @@ from numpy.typing import NDArray
 from dpverify._numeric import round_up, working_precision
 from dpverify.accountants.pld._grid import UNIT_ROUNDOFF, LossGrid, coarsen, frozen, regrid
 
-__all__ = ["compose_grids", "choose_tilt", "fft_length", "MAX_WINDOW_POINTS"]
+__all__ = ["compose_grids", "choose_tilt", "fft_length", "next_smooth", "MAX_WINDOW_POINTS"]
 
 _U = UNIT_ROUNDOFF
 #: Assumption: error of one level of numpy's pocketfft (a radix-r pass counts as log₂ r levels:
@@ -238,9 +240,47 @@ def fft_length(points: int) -> int:
     are up to twice as long as needed and, measured, no faster per point (a length-65536
     inverse transform took 1.2 ms, one of length 45000 0.4 ms).
     """
-    from scipy.fft import next_fast_len  # deferred: scipy.fft is not needed at start-up
+    return 2 * next_smooth(max(1, -(-points // 2)))
 
-    return 2 * next_fast_len(max(1, -(-points // 2)), real=True)
+
+def next_smooth(target: int) -> int:
+    """The smallest 5-smooth number (``2^a 3^b 5^c``) >= ``target`` >= 1.
+
+    What ``scipy.fft.next_fast_len(target, real=True)`` returns (a test compares them), in
+    pure Python: importing ``scipy.fft`` for it cost a fresh process ~50 ms at its first
+    composition. Targets up to ``2^24`` are a bisection in the sorted table of the 5-smooth
+    numbers there (:func:`_smooth_numbers`, ~1 µs a call); larger ones take, for each ``3^b 5^c``
+    below the best length so far, the smallest power of 2 that lifts it to ``target``.
+    """
+    table = _smooth_numbers()
+    if target <= table[-1]:
+        return table[bisect.bisect_left(table, target)]
+    best = 1 << (target - 1).bit_length()   # the power of 2 >= target
+    fives = 1
+    while fives < best:
+        odd = fives
+        while odd < best:
+            best = min(best, odd << (-(-target // odd) - 1).bit_length())
+            odd *= 3
+        fives *= 5
+    return best
+
+
+@functools.cache
+def _smooth_numbers() -> tuple[int, ...]:
+    """The 5-smooth numbers up to ``2^24``, sorted (836 of them, built once)."""
+    limit, numbers = 1 << 24, []
+    fives = 1
+    while fives <= limit:
+        odd = fives
+        while odd <= limit:
+            power = odd
+            while power <= limit:
+                numbers.append(power)
+                power <<= 1
+            odd *= 3
+        fives *= 5
+    return tuple(sorted(numbers))
 
 
 def _beta(length: int) -> float:

@@ -36,6 +36,7 @@ __all__ = [
     "ReplaceSubsampledGaussian",
     "monotone_grid",
     "interval_law_from_cdfs",
+    "interval_law_from_masses",
     "laplace_grid",
     "bounded_range_grid",
     "pmf_items",
@@ -122,24 +123,32 @@ class SubsampledGaussian:
     def _log_tails(self, x: FloatArray, dx: FloatArray, *, mixture: bool,
                    upper: bool) -> tuple[FloatArray, FloatArray]:
         """log of P[X <= x] (or P[X > x] if ``upper``) for X ~ the mixture or N(0, σ²)."""
+        value, error = self.normal_log_tail(x, dx, shift=0.0, upper=upper)
+        if not mixture:
+            return 0.0 + value, error
+        return self.mixture_log_tail(value, error, x, dx, upper=upper)
+
+    def normal_log_tail(self, x: FloatArray, dx: FloatArray, *, shift: float,
+                        upper: bool) -> tuple[FloatArray, FloatArray]:
+        """log of P[X <= x] (or P[X > x] if ``upper``) for X ~ N(shift, σ²), and a bound on its
+        error (x known within ``dx``; assumption: :data:`_LOG_NDTR_ABSOLUTE`, ``_RELATIVE``)."""
         sign = -1.0 if upper else 1.0
-        first_weight = 0.0 if not mixture else (math.log1p(-self.q) if self.q < 1 else -np.inf)
-        terms = [(first_weight, sign * x / self.sigma)]
-        if mixture:
-            terms.append((math.log(self.q), sign * (x - 1.0) / self.sigma))
-        logs, errors = [], []
-        for log_weight, z in terms:
-            value = log_ndtr(z)
-            dz = dx / self.sigma + 2 * _U * np.abs(z)
-            errors.append(_LOG_NDTR_ABSOLUTE + _LOG_NDTR_RELATIVE * np.abs(value)
-                          + (np.abs(z) + 1.0) * dz)
-            logs.append(log_weight + value)
-        if len(logs) == 1:
-            return logs[0], errors[0]
+        z = sign * (x - shift) / self.sigma
+        value = log_ndtr(z)
+        dz = dx / self.sigma + 2 * _U * np.abs(z)
+        return value, (_LOG_NDTR_ABSOLUTE + _LOG_NDTR_RELATIVE * np.abs(value)
+                       + (np.abs(z) + 1.0) * dz)
+
+    def mixture_log_tail(self, plain: FloatArray, plain_error: FloatArray, x: FloatArray,
+                         dx: FloatArray, *, upper: bool) -> tuple[FloatArray, FloatArray]:
+        """The mixture's log tail from N(0, σ²)'s (``plain``, by :meth:`normal_log_tail` at the
+        same x): ``ln((1 − q) e^plain + q e^shifted)``, and a bound on its error."""
+        shifted, shifted_error = self.normal_log_tail(x, dx, shift=1.0, upper=upper)
+        first = (math.log1p(-self.q) if self.q < 1 else -np.inf) + plain
         with np.errstate(invalid="ignore"):
-            total = np.logaddexp(logs[0], logs[1])
+            total = np.logaddexp(first, math.log(self.q) + shifted)
         total = np.where(np.isnan(total), -np.inf, total)
-        return total, np.maximum(errors[0], errors[1]) + 4 * _U * (1 + np.abs(total))
+        return total, np.maximum(plain_error, shifted_error) + 4 * _U * (1 + np.abs(total))
 
     def log_cdfs(self, losses: FloatArray) -> dict[str, Any]:
         """log P[L <= l] below a split point, log P[L > l] from it on, the same for Q, and
@@ -193,12 +202,20 @@ class SubsampledGaussian:
         return _subsampled_loss_std(self.sigma, self.q, self.swapped)
 
 
+#: Points of the quadrature of :func:`_subsampled_loss_std`. The sum is the trapezoid rule for
+#: a Gaussian-weighted integrand analytic in a strip, which converges geometrically: 2001 points
+#: agree with 20001 to 1.2e-15 relative for σ in [0.05, 100] and q in [1e-6, 0.999] (1e-9 where
+#: the std is below 1e-6 and cancellation costs digits either way; a test),
+#: at a tenth of the cost (60 noise multipliers of an epoch schedule: ~0.1 s to ~0.01 s).
+LOSS_STD_QUADRATURE_POINTS = 2001
+
+
 @functools.lru_cache(maxsize=256)
 def _subsampled_loss_std(sigma: float, q: float, swapped: bool) -> float:
     """:meth:`SubsampledGaussian.loss_std` (a pure function of its fields)."""
     if q == 1.0:
         return 1.0 / sigma
-    xs = np.linspace(-12 * sigma, 1 + 12 * sigma, 20001)
+    xs = np.linspace(-12 * sigma, 1 + 12 * sigma, LOSS_STD_QUADRATURE_POINTS)
     # divided by σ twice, never by σ² (which overflows for σ > 1.3e154)
     losses = np.logaddexp(math.log1p(-q), math.log(q) + (xs - 0.5) / sigma / sigma)
     base = np.exp(-(xs / sigma) ** 2 / 2)
@@ -315,8 +332,17 @@ def interval_law_from_cdfs(cdfs: dict[str, Any], losses: FloatArray) -> Interval
         from_cdf = log_difference(cdf[1:], cdf[:-1], error[1:], error[:-1])
         use_sf = sf[:-1] < log_half
         parts[side] = tuple(np.where(use_sf, a, b) for a, b in zip(from_sf, from_cdf))
-    log_p, error_p, upper_p = parts["P"]
-    log_q, error_q, _ = parts["Q"]
+    return interval_law_from_masses(parts["P"], parts["Q"], losses)
+
+
+def interval_law_from_masses(p_masses: tuple[FloatArray, FloatArray, FloatArray],
+                             q_masses: tuple[FloatArray, FloatArray, FloatArray],
+                             losses: FloatArray) -> IntervalLaw:
+    """The :class:`IntervalLaw` on the intervals between consecutive ``losses`` from P's and Q's
+    log interval masses (each the ``(value, error, upper bound)`` of :func:`log_difference`):
+    P's upper bounds, and the tilts ``l_i + ln Q(I_i) − ln P(I_i)`` with their errors."""
+    log_p, error_p, upper_p = p_masses
+    log_q, error_q, _ = q_masses
     left = losses[:-1]
     with np.errstate(invalid="ignore"):
         tilt = left + log_q - log_p
@@ -328,10 +354,19 @@ def interval_law_from_cdfs(cdfs: dict[str, Any], losses: FloatArray) -> Interval
 
 
 def _grid_indices(low: float, high: float, step: float) -> tuple[int, int]:
+    """First and last grid index ``floor(low/step)``, ``ceil(high/step)`` (exact; at least two points)."""
     first = math.floor(Fraction(low) / Fraction(step))
     last = max(first + 1, math.ceil(Fraction(high) / Fraction(step)))
     check_grid_size(last - first + 1, step)
     return first, last
+
+
+def check_loss_floor(floor: float, losses: FloatArray, step: float) -> None:
+    """Refuse a grid with a point within 8 ulps of the loss bound ``floor`` (``±ln(1 − q)``)."""
+    if math.isfinite(floor) and np.any(np.abs(losses - floor) <= 8 * _U * abs(floor) + 1e-300):
+        raise value_error("value_discretization_interval", step,
+                          "such that no grid point is within 8 ulps of the loss bound ln(1 − q)",
+                          "perturb the interval slightly")
 
 
 def monotone_grid(spec: SubsampledGaussian, step: float, tail: float) -> LossGrid:
@@ -343,12 +378,14 @@ def monotone_grid(spec: SubsampledGaussian, step: float, tail: float) -> LossGri
     """
     first, last = _grid_indices(*spec.support_hint(tail), step)
     losses = np.arange(first, last + 1) * step
-    floor = -spec.loss_floor if spec.swapped else spec.loss_floor
-    if math.isfinite(floor) and np.any(np.abs(losses - floor) <= 8 * _U * abs(floor) + 1e-300):
-        raise value_error("value_discretization_interval", step,
-                          "such that no grid point is within 8 ulps of the loss bound ln(1 − q)",
-                          "perturb the interval slightly")
-    cdfs = spec.log_cdfs(losses)
+    check_loss_floor(-spec.loss_floor if spec.swapped else spec.loss_floor, losses, step)
+    return grid_from_log_cdfs(first, step, spec.log_cdfs(losses), losses)
+
+
+def grid_from_log_cdfs(first: int, step: float, cdfs: dict[str, Any], losses: FloatArray) -> LossGrid:
+    """The connect-the-dots grid of :meth:`SubsampledGaussian.log_cdfs` output at ``losses``
+    (``= (first + i) · step``): the interval law, the mass at or below the first point (an
+    upper bound) to it, the mass above the last point to ``+inf``."""
     lower_slack = 2 * cdfs.get("P_cdf_error", cdfs.get("P_error"))[0]
     upper_slack = 2 * cdfs.get("P_sf_error", cdfs.get("P_error"))[-1]
     with np.errstate(under="ignore"):
