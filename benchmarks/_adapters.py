@@ -14,7 +14,11 @@ for every worker count), and in each of ``repeats`` rounds, back to back:
   call, as any audit's first call does);
 * **ceiling, k workers** — the same pool running the *bare loop* itself as
   ``k`` tasks of ``calls / k``: what this machine gives ``k`` worker
-  processes with the parent idle, with no adapter at all.
+  processes with the parent idle, with no adapter at all;
+* **one chunk a task, k > 1** — the same adapter with the tasks planned as
+  before issue 26 (one chunk of 4096 calls per task,
+  :func:`~dpverify.auditing.adapters.plan_tasks` replaced for the call), in
+  the same rounds: the scheduling's effect, compared back to back.
 
 Reported per cell as the median over the rounds, with [min, max]:
 
@@ -25,7 +29,8 @@ Reported per cell as the median over the rounds, with [min, max]:
   overhead no adapter can remove (other jobs on the cores, the workers
   sharing caches and memory bandwidth, frequency);
 * **vs ceiling** — adapter seconds over ceiling seconds, minus one: the
-  adapter's own cost;
+  adapter's own cost (and **1 chunk/task vs ceiling**, the same for the
+  previous plan);
 * **CPU** — CPU seconds of this process and the pool's workers (psutil)
   during the adapter's call, over the bare loop's CPU seconds, minus one:
   the work the adapter adds, which other jobs on the machine do not change.
@@ -40,11 +45,13 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
+from dpverify.auditing import adapters as adapter_module
 from dpverify.auditing.adapters import DEFAULT_CHUNK_CALLS, sampler_from_calls
 from dpverify.execution import run_tasks
 
@@ -182,6 +189,17 @@ def _calls(bare: _Bare, seconds: float, jobs: list[int]) -> tuple[int, float]:
     return max(1, round(seconds / per_call / unit)) * unit, per_call
 
 
+@contextmanager
+def _one_chunk_a_task() -> Iterator[None]:
+    """The adapter's tasks as before issue 26: one chunk each (outputs unchanged: same streams)."""
+    plan = adapter_module.plan_tasks
+    adapter_module.plan_tasks = lambda chunks, workers, least=1: [1] * chunks
+    try:
+        yield
+    finally:
+        adapter_module.plan_tasks = plan
+
+
 def _noop(index: int) -> int:
     return index
 
@@ -198,50 +216,63 @@ def pool_dispatch(jobs: int, tasks: int = 2000) -> str:
     )
 
 
-def adapters(seconds: float, jobs: list[int], repeats: int) -> list[str]:
-    """Rows of the overhead table (markdown)."""
-    head = ["| mechanism | calls | bare µs/call (median) | load |"]
-    for k in jobs:
-        head.append(f" {k} worker{'s' if k > 1 else ''}: overhead | CPU |")
+def _round(bare: _Bare, calls: int, samplers: dict, data: Any, repeat: int, cells: dict[str, list[float]]) -> None:
+    """One round, back to back: bare loop; per k, ceiling, adapter, adapter with one chunk a task."""
+    bare_wall, bare_cpu = _timed(lambda: bare(calls))
+    cells["bare"].append(bare_wall / calls)
+    rng = np.random.default_rng
+    for k, (sampler, previous) in samplers.items():
+        ideal = bare_wall / k
+        wall, used = _timed(lambda: sampler(data, calls, rng(repeat)))
+        cells[f"overhead {k}"].append(wall / ideal - 1)
+        cells[f"CPU {k}"].append(used / bare_cpu - 1)
         if k > 1:
-            head.append(" machine (ceiling) | vs ceiling |")
-    columns = 4 + sum(2 if k == 1 else 4 for k in jobs)
-    rows = ["".join(head), "|---" * 2 + "|---:" * (columns - 2) + "|"]
+            ceiling, _ = _timed(lambda: run_tasks(bare, [(calls // k,)] * k, n_jobs=k))
+            cells[f"machine {k}"].append(ceiling / ideal - 1)
+            cells[f"vs ceiling {k}"].append(wall / ceiling - 1)
+            with _one_chunk_a_task():
+                before, _ = _timed(lambda: previous(data, calls, rng(repeat)))
+            cells[f"1 chunk/task vs ceiling {k}"].append(before / ceiling - 1)
+
+
+def _columns(jobs: list[int]) -> list[str]:
+    names = []
+    for k in jobs:
+        names += [f"overhead {k}", f"CPU {k}"]
+        if k > 1:
+            names += [f"machine {k}", f"vs ceiling {k}", f"1 chunk/task vs ceiling {k}"]
+    return names
+
+
+def adapters(seconds: float, jobs: list[int], repeats: int) -> list[str]:
+    """Rows of the overhead table (markdown); each row also goes to stderr as it is measured."""
+    names = _columns(jobs)
+    rows = [
+        "| mechanism | calls | bare µs/call | load | " + " | ".join(names) + " |",
+        "|---|" + "---:|" * (3 + len(names)),
+    ]
     for name, make, data, bare in _cases():
         calls, _ = _calls(bare, seconds, jobs)
-        samplers = {k: make(k) for k in jobs}
-        for k, sampler in samplers.items():  # start the pools, measure the cost (untimed)
-            sampler(data, min(calls, 2 * k * DEFAULT_CHUNK_CALLS), np.random.default_rng(0))
+        samplers = {k: (make(k), make(k)) for k in jobs}
+        for k, pair in samplers.items():  # start the pools, measure the cost (untimed)
+            for sampler in pair:
+                sampler(data, min(calls, 2 * k * DEFAULT_CHUNK_CALLS), np.random.default_rng(0))
         load = os.getloadavg()[0]
-        bares, overhead, cpu, machine, own = (
-            [],
-            {k: [] for k in jobs},
-            {k: [] for k in jobs},
-            {k: [] for k in jobs},
-            {k: [] for k in jobs},
-        )
+        cells: dict[str, list[float]] = {"bare": [], **{column: [] for column in names}}
         for repeat in range(repeats):
-            bare_wall, bare_cpu = _timed(lambda: bare(calls))
-            bares.append(bare_wall / calls)
-            for k, sampler in samplers.items():
-                if k > 1:
-                    ceiling, _ = _timed(lambda: run_tasks(bare, [(calls // k,)] * k, n_jobs=k))
-                    machine[k].append(ceiling / (bare_wall / k) - 1)
-                wall, used = _timed(lambda: sampler(data, calls, np.random.default_rng(repeat)))
-                overhead[k].append(wall / (bare_wall / k) - 1)
-                cpu[k].append(used / bare_cpu - 1)
-                if k > 1:
-                    own[k].append(wall / ceiling - 1)
-        cells = [name, str(calls), f"{1e6 * statistics.median(bares):.1f}", f"{load:.1f}–{os.getloadavg()[0]:.1f}"]
-        for k in jobs:
-            cells += [_cell(overhead[k]), _cell(cpu[k])]
-            if k > 1:
-                cells += [_cell(machine[k]), _cell(own[k])]
-        rows.append("| " + " | ".join(cells) + " |")
+            _round(bare, calls, samplers, data, repeat, cells)
+        row = [
+            name,
+            str(calls),
+            f"{1e6 * statistics.median(cells['bare']):.1f}",
+            f"{load:.1f}–{os.getloadavg()[0]:.1f}",
+        ] + [_cell(cells[column]) for column in names]
+        rows.append("| " + " | ".join(row) + " |")
         print(rows[-1], file=sys.stderr, flush=True)
     rows.append(
         f"\n(cores: {os.cpu_count()}; {repeats} rounds, median [min, max]; chunks of "
-        f"{DEFAULT_CHUNK_CALLS} calls, tasks planned by plan_tasks)"
+        f"{DEFAULT_CHUNK_CALLS} calls; overhead k: adapter over bare/k; machine k: the "
+        f"pool running the bare loop over bare/k; load: 1-min average before–after)"
     )
     rows += [f"\n{pool_dispatch(k)}" for k in jobs if k > 1]
     return rows
