@@ -200,6 +200,32 @@ def _one_chunk_a_task() -> Iterator[None]:
         adapter_module.plan_tasks = plan
 
 
+def _noop_release(data: float, rng: np.random.Generator) -> float:
+    return data
+
+
+def machinery(jobs: int, calls: int = 1 << 22, repeats: int = 5) -> str:
+    """The adapter's own CPU per call: a release that does nothing, adapter against a bare loop.
+
+    CPU seconds (this process and the pool's workers) are what other jobs on
+    the machine change least; the difference is the chunk streams, stacking,
+    pickling, dispatch and concatenation, per call.
+    """
+    sampler = sampler_from_calls(_noop_release, n_jobs=jobs)
+    sampler(0.0, 2 * jobs * DEFAULT_CHUNK_CALLS, np.random.default_rng(0))  # warm, measure
+    extra = []
+    for repeat in range(repeats):
+        rng = np.random.default_rng(0)
+        _, bare = _timed(lambda: [_noop_release(0.0, rng) for _ in range(calls)])
+        _, used = _timed(lambda: sampler(0.0, calls, np.random.default_rng(repeat)))
+        extra.append((used - bare) / calls)
+    return (
+        f"{jobs} worker{'s' if jobs > 1 else ''}: the adapter's own CPU per call (no-op "
+        f"release, {calls} calls) {1e9 * statistics.median(extra):.0f} ns "
+        f"[{1e9 * min(extra):.0f}, {1e9 * max(extra):.0f}], load {os.getloadavg()[0]:.1f}"
+    )
+
+
 def _noop(index: int) -> int:
     return index
 
@@ -274,5 +300,6 @@ def adapters(seconds: float, jobs: list[int], repeats: int) -> list[str]:
         f"{DEFAULT_CHUNK_CALLS} calls; overhead k: adapter over bare/k; machine k: the "
         f"pool running the bare loop over bare/k; load: 1-min average before–after)"
     )
+    rows += [f"\n{machinery(k)}" for k in jobs]
     rows += [f"\n{pool_dispatch(k)}" for k in jobs if k > 1]
     return rows
