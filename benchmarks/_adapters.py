@@ -17,7 +17,7 @@ for every worker count), and in each of ``repeats`` rounds, back to back:
   processes with the parent idle, with no adapter at all;
 * **one chunk a task, k > 1** — the same adapter with the tasks planned as
   before issue 26 (one chunk of 4096 calls per task,
-  :func:`~dpverify.auditing.adapters.plan_tasks` replaced for the call), in
+  :func:`~dpverify.auditing.adapters._plan_tasks` replaced for the call), in
   the same rounds: the scheduling's effect, compared back to back.
 
 Reported per cell as the median over the rounds, with [min, max]:
@@ -192,12 +192,12 @@ def _calls(bare: _Bare, seconds: float, jobs: list[int]) -> tuple[int, float]:
 @contextmanager
 def _one_chunk_a_task() -> Iterator[None]:
     """The adapter's tasks as before issue 26: one chunk each (outputs unchanged: same streams)."""
-    plan = adapter_module.plan_tasks
-    adapter_module.plan_tasks = lambda chunks, workers, least=1: [1] * chunks
+    plan = adapter_module._plan_tasks
+    adapter_module._plan_tasks = lambda chunks, workers, least=1: [1] * chunks
     try:
         yield
     finally:
-        adapter_module.plan_tasks = plan
+        adapter_module._plan_tasks = plan
 
 
 def _noop_release(data: float, rng: np.random.Generator) -> float:

@@ -19,7 +19,7 @@ from dpverify.auditing import audit
 from dpverify.auditing.adapters import (
     DEFAULT_CHUNK_CALLS,
     CallSampler,
-    plan_tasks,
+    _plan_tasks,
     sampler_from_calls,
 )
 from dpverify.errors import AuditError, AuditWarning
@@ -222,7 +222,7 @@ class ManyAtOnce:
 @given(chunks=st.integers(0, 5000), workers=st.integers(1, 64), least=st.integers(1, 5000))
 def test_plan_tasks_covers_every_chunk_in_shrinking_tasks(chunks: int, workers: int,
                                                           least: int) -> None:
-    groups = plan_tasks(chunks, workers, least)
+    groups = _plan_tasks(chunks, workers, least)
     assert sum(groups) == chunks and all(group >= 1 for group in groups)
     assert groups == sorted(groups, reverse=True)  # long tasks first, short ones last
     share = -(-chunks // workers)
@@ -235,11 +235,11 @@ def test_plan_tasks_covers_every_chunk_in_shrinking_tasks(chunks: int, workers: 
 
 def test_plan_tasks_refuses_bad_arguments_by_name() -> None:
     with pytest.raises(ValueError, match="workers"):
-        plan_tasks(10, 0)
+        _plan_tasks(10, 0)
     with pytest.raises(ValueError, match="least"):
-        plan_tasks(10, 2, 0)
+        _plan_tasks(10, 2, 0)
     with pytest.raises(ValueError, match="chunks"):
-        plan_tasks(-1, 2)
+        _plan_tasks(-1, 2)
 
 
 @pytest.mark.parametrize("function, seeding", [(laplace_release, "generator"),
@@ -266,11 +266,11 @@ def test_the_cost_is_measured_and_sets_the_shortest_task() -> None:
         pooled = sampler_from_calls(laplace_release, chunk_samples=100, executor=pool)
         pooled(0.0, 100_000, np.random.default_rng(0))  # 1000 chunks, no estimate yet
         first = pool.submitted
-        assert 2 <= first <= len(plan_tasks(1000, 2))
+        assert 2 <= first <= len(_plan_tasks(1000, 2))
         pooled.seconds_per_call = 1e-6  # TASK_SECONDS / (1e-6 · 100) = 500 chunks a task
         pool.submitted = 0
         pooled(0.0, 100_000, np.random.default_rng(0))
-        assert pool.submitted == len(plan_tasks(1000, 2, 500)) == 2
+        assert pool.submitted == len(_plan_tasks(1000, 2, 500)) == 2
     assert pooled.seconds_per_call != 1e-6  # measured again by that call
 
 

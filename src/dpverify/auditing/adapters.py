@@ -81,8 +81,7 @@ from dpverify._validation import check_int_at_least, shown, usable_cores, value_
 from dpverify.errors import AuditError, DpverifyTypeError
 from dpverify.execution import check_placement, run_tasks
 
-__all__ = ["sampler_from_calls", "CallSampler", "SEEDINGS", "DEFAULT_CHUNK_CALLS", "TASK_SECONDS",
-           "plan_tasks"]
+__all__ = ["sampler_from_calls", "CallSampler", "SEEDINGS", "DEFAULT_CHUNK_CALLS", "TASK_SECONDS"]
 
 #: The named seeding strategies (a callable ``seed_global(seed)`` is the fourth kind).
 SEEDINGS = ("generator", "random_state", "none")
@@ -175,7 +174,7 @@ def _run_group(function: Callable[..., Any], data: Any, seeding: Any,
     return _concatenate(parts), time.perf_counter() - start
 
 
-def plan_tasks(chunks: int, workers: int, least: int = 1) -> list[int]:
+def _plan_tasks(chunks: int, workers: int, least: int = 1) -> list[int]:
     """Chunks per task, in order: guided self-scheduling with tasks of at least ``least`` chunks.
 
     Each task takes ``ceil(left / (2·workers))`` of the ``left`` chunks not yet
@@ -187,9 +186,9 @@ def plan_tasks(chunks: int, workers: int, least: int = 1) -> list[int]:
 
     Examples
     --------
-    >>> plan_tasks(20, 2)
+    >>> _plan_tasks(20, 2)
     [5, 4, 3, 2, 2, 1, 1, 1, 1]
-    >>> plan_tasks(20, 2, least=4)
+    >>> _plan_tasks(20, 2, least=4)
     [5, 4, 4, 4, 3]
     """
     chunks, workers = check_int_at_least(chunks, "chunks", 0), check_int_at_least(workers, "workers", 1)
@@ -263,7 +262,7 @@ class CallSampler:
                  for start in range(0, size, self.chunk_samples)]
         seeds = np.random.SeedSequence([int(word) for word in entropy]).spawn(len(sizes))
         groups = [len(sizes)] if self._inline else \
-            plan_tasks(len(sizes), self._workers, self._least_chunks())
+            _plan_tasks(len(sizes), self._workers, self._least_chunks())
         tasks, first = [], 0
         for group in groups:  # consecutive chunks: the outputs do not depend on the grouping
             tasks.append((self.function, data, self.seeding, seeds[first:first + group],
