@@ -34,8 +34,10 @@ Two markdown tables:
 
 * **adapters** — the overhead of :func:`dpverify.auditing.sampler_from_calls`
   on one-output-per-call mechanisms (numpy, diffprivlib, OpenDP) against the
-  library's own per-call cost divided by the workers
-  (``benchmarks/_adapters.py``; ``--adapter-calls``, ``--adapter-jobs``).
+  library's own per-call cost divided by the workers, in rounds of about
+  ``--adapter-seconds`` of the bare loop each, median and range over
+  ``--adapter-repeats`` rounds, beside what the same pool gives the bare loop
+  itself and the CPU both use (``benchmarks/_adapters.py``; ``--adapter-jobs``).
 
 
 Measured (2026-11-28, ``--only families --family-samples 1e6``, seed 1, on the 2-core
@@ -334,7 +336,8 @@ def main() -> None:
     parser.add_argument("--dpsniper-pilot", type=float, default=2e6)
     parser.add_argument("--dpsniper-mechanisms", nargs="*", default=None)
     parser.add_argument("--sequential-max", type=float, default=1e7)
-    parser.add_argument("--adapter-calls", type=float, default=2e5)
+    parser.add_argument("--adapter-seconds", type=float, default=3.0)
+    parser.add_argument("--adapter-repeats", type=int, default=5)
     parser.add_argument("--adapter-jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--family-samples", type=float, default=1e6)
 
@@ -361,7 +364,7 @@ def main() -> None:
         from _adapters import adapters  # deferred: imports the optional peer libraries it times
 
         print("\n## Adapter overhead: sampler_from_calls against the library's own loop\n")
-        print("\n".join(adapters(int(args.adapter_calls), args.adapter_jobs, args.repeats)))
+        print("\n".join(adapters(args.adapter_seconds, args.adapter_jobs, args.adapter_repeats)))
 
     if "families" in args.only:
         print("\n## Event families: throughput (seed 1)\n")

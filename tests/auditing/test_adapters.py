@@ -16,7 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.auditing import audit
-from dpverify.auditing.adapters import DEFAULT_CHUNK_CALLS, CallSampler, sampler_from_calls
+from dpverify.auditing.adapters import (
+    DEFAULT_CHUNK_CALLS,
+    CallSampler,
+    _plan_tasks,
+    sampler_from_calls,
+)
 from dpverify.errors import AuditError, AuditWarning
 
 
@@ -185,3 +190,93 @@ def test_bad_calls_are_refused_by_name() -> None:
         sampler(0.0, 0, np.random.default_rng(0))
     with pytest.raises(TypeError, match="rng"):
         sampler(0.0, 5, 3)
+
+
+class CountingPool(ThreadPoolExecutor):
+    """A thread pool that counts the tasks it is given."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.submitted = 0
+
+    def submit(self, *arguments, **options):
+        self.submitted += 1
+        return super().submit(*arguments, **options)
+
+
+class ManyAtOnce:
+    """A release with ``release_many`` only (``seeding="none"``): records the chunk sizes asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[object, int]] = []
+
+    def __call__(self, data):
+        raise AssertionError("the adapter must use release_many")
+
+    def release_many(self, data, source, calls):
+        self.asked.append((source, calls))
+        return [data + 0.5] * calls
+
+
+@settings(max_examples=200, deadline=None)
+@given(chunks=st.integers(0, 5000), workers=st.integers(1, 64), least=st.integers(1, 5000))
+def test_plan_tasks_covers_every_chunk_in_shrinking_tasks(chunks: int, workers: int,
+                                                          least: int) -> None:
+    groups = _plan_tasks(chunks, workers, least)
+    assert sum(groups) == chunks and all(group >= 1 for group in groups)
+    assert groups == sorted(groups, reverse=True)  # long tasks first, short ones last
+    share = -(-chunks // workers)
+    assert all(group <= max(share, 1) for group in groups)  # no task beyond one worker's share
+    # every task but the last runs at least `least` chunks, unless that would starve a worker
+    assert all(group >= min(least, share) for group in groups[:-1])
+    if least == 1 and chunks:  # about 2·workers·ln(chunks) tasks, not one per chunk
+        assert len(groups) <= 2 * workers * (1 + np.log(max(chunks, 1))) + 1
+
+
+def test_plan_tasks_refuses_bad_arguments_by_name() -> None:
+    with pytest.raises(ValueError, match="workers"):
+        _plan_tasks(10, 0)
+    with pytest.raises(ValueError, match="least"):
+        _plan_tasks(10, 2, 0)
+    with pytest.raises(ValueError, match="chunks"):
+        _plan_tasks(-1, 2)
+
+
+@pytest.mark.parametrize("function, seeding", [(laplace_release, "generator"),
+                                               (legacy_release, "random_state"),
+                                               (global_release, random.seed)])
+def test_grouping_chunks_into_tasks_never_changes_the_outputs(function, seeding) -> None:
+    """Inline, on 1-3 threads, before and after a measured cost (short and long tasks): same bits."""
+    here = sampler_from_calls(function, seeding=seeding, chunk_samples=7)
+    expected = here(1.0, 500, np.random.default_rng(11))
+    for workers in (1, 2, 3):
+        with ThreadPoolExecutor(workers) as pool:
+            sampler = sampler_from_calls(function, seeding=seeding, chunk_samples=7, executor=pool)
+            for cost in (None, 1.0, 1e-9):  # no estimate; tasks of one chunk; capped at a share
+                sampler.seconds_per_call = cost
+                assert np.array_equal(sampler(1.0, 500, np.random.default_rng(11)), expected)
+
+
+def test_the_cost_is_measured_and_sets_the_shortest_task() -> None:
+    sampler = sampler_from_calls(laplace_release, chunk_samples=100)
+    assert sampler.seconds_per_call is None
+    sampler(0.0, 1000, np.random.default_rng(0))
+    assert 0 < sampler.seconds_per_call < 1
+    with CountingPool(2) as pool:
+        pooled = sampler_from_calls(laplace_release, chunk_samples=100, executor=pool)
+        pooled(0.0, 100_000, np.random.default_rng(0))  # 1000 chunks, no estimate yet
+        first = pool.submitted
+        assert 2 <= first <= len(_plan_tasks(1000, 2))
+        pooled.seconds_per_call = 1e-6  # TASK_SECONDS / (1e-6 · 100) = 500 chunks a task
+        pool.submitted = 0
+        pooled(0.0, 100_000, np.random.default_rng(0))
+        assert pool.submitted == len(_plan_tasks(1000, 2, 500)) == 2
+    assert pooled.seconds_per_call != 1e-6  # measured again by that call
+
+
+def test_unseedable_release_many_gets_whole_chunks() -> None:
+    function = ManyAtOnce()
+    outputs = sampler_from_calls(function, seeding="none", chunk_samples=40
+                                 )(1.0, 100, np.random.default_rng(0))
+    assert function.asked == [(None, 40), (None, 40), (None, 20)]
+    assert np.array_equal(outputs, np.full(100, 1.5))
