@@ -245,3 +245,102 @@ def test_the_loss_std_quadrature_is_the_twenty_thousand_point_one(swapped):
             expected = reference(sigma, q)
             tolerance = 2e-15 if expected > 1e-6 else 1e-9
             assert fast == pytest.approx(expected, rel=tolerance, abs=0), (sigma, q)
+
+
+# --------------------------------------------------------------------------- in-place arithmetic
+# Issue 30 (stop 35): log_difference, connect_the_dots and the spectrum bound of compose_grids
+# compute in place; each must give the same bits as the expressions it replaced (kept here).
+def _reference_log_difference(log_a, log_b, error_a, error_b):
+    u, safety = 2.0 ** -53, 2.0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        gap = np.minimum(log_b - log_a, 0.0)
+        gap = np.where(np.isnan(gap), -np.inf, gap)
+        one_minus = -np.expm1(gap)
+        value = log_a + np.log(one_minus)
+        condition = np.exp(gap) / one_minus
+        relative = error_a + condition * (error_a + error_b) + 4 * u * (1 + condition)
+        error = np.where(relative < 0.5, relative / (1 - relative), np.inf)
+        error = np.where(np.isneginf(log_a), 0.0, error)
+        upper = np.where(np.isfinite(error), value + safety * error, log_a + safety * error_a)
+    return value, error, upper
+
+
+def _reference_connect_the_dots(first_index, interval, law, *, lower_tail, upper_tail):
+    u = 2.0 ** -53
+    one_minus = -math.expm1(-interval) * (1 - 2 * u)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        mass = np.exp(law.log_mass_upper) * (1 + 4 * u) + 1e-300
+        tilt_low = np.exp(law.log_tilt - law.log_tilt_error) * (1 - 2 * u)
+    tilt_low = np.nan_to_num(tilt_low, nan=0.0, posinf=1.0)
+    to_upper = np.clip((1.0 - tilt_low + 2 * u) / one_minus, 0.0, 1.0)
+    masses = np.zeros(mass.size + 1)
+    masses[1:] += mass * to_upper
+    masses[:-1] += mass * (1.0 - to_upper)
+    masses[0] += lower_tail
+    masses *= 1 + 8 * u
+    return masses
+
+
+def _same_bits(left, right) -> bool:
+    left, right = np.asarray(left, dtype=np.float64), np.asarray(right, dtype=np.float64)
+    return left.shape == right.shape and bool(np.all(left.view(np.int64) == right.view(np.int64)))
+
+
+_SPECIAL = st.sampled_from([-np.inf, np.inf, np.nan, 0.0, -0.0, -745.0, -1e-300, 1e-17])
+
+
+def _log_values(size):
+    return st.lists(st.one_of(st.floats(-800.0, 50.0), _SPECIAL), min_size=size, max_size=size)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), size=st.integers(1, 40))
+def test_in_place_log_difference_is_the_expression_bit_for_bit(data, size):
+    log_a = np.array(data.draw(_log_values(size)))
+    gaps = np.array(data.draw(st.lists(st.one_of(st.floats(0.0, 60.0), _SPECIAL),
+                                       min_size=size, max_size=size)))
+    with np.errstate(invalid="ignore"):
+        below = log_a - np.abs(gaps)
+    log_b = data.draw(st.sampled_from([below, np.array(data.draw(_log_values(size)))]))
+    errors = st.lists(st.one_of(st.floats(0.0, 1.0), st.just(np.inf), st.just(1e-13)),
+                      min_size=size, max_size=size)
+    error_a, error_b = np.array(data.draw(errors)), np.array(data.draw(errors))
+    for got, expected in zip(pld_losses.log_difference(log_a, log_b, error_a, error_b),
+                             _reference_log_difference(log_a, log_b, error_a, error_b)):
+        assert _same_bits(got, expected)
+    # inputs are not written to; broadcast scalars still work
+    before = log_a.copy()
+    pld_losses.log_difference(log_a, log_b, error_a, error_b)
+    assert _same_bits(log_a, before)
+    for got, expected in zip(pld_losses.log_difference(log_a, -30.0, 1e-13, error_b),
+                             _reference_log_difference(log_a, -30.0, 1e-13, error_b)):
+        assert _same_bits(got, expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), size=st.integers(1, 40), interval=st.floats(1e-6, 2.0),
+       lower_tail=st.floats(0.0, 1e-3), upper_tail=st.floats(0.0, 1e-3))
+def test_in_place_connect_the_dots_is_the_expression_bit_for_bit(data, size, interval,
+                                                                 lower_tail, upper_tail):
+    # log mass upper bounds: finite or -inf (+inf or NaN is not a mass; both paths then warn)
+    log_mass = np.array(data.draw(st.lists(st.one_of(st.floats(-800.0, 50.0), st.just(-np.inf)),
+                                           min_size=size, max_size=size)))
+    log_tilt = np.array(data.draw(st.lists(st.one_of(st.floats(-3.0, 0.5), _SPECIAL),
+                                           min_size=size, max_size=size)))
+    tilt_error = np.array(data.draw(st.lists(st.one_of(st.floats(0.0, 2.0), st.just(np.inf)),
+                                             min_size=size, max_size=size)))
+    law = pld_grid.IntervalLaw(log_mass, log_tilt, tilt_error)
+    grid = pld_grid.connect_the_dots(3, interval, law, lower_tail=lower_tail, upper_tail=upper_tail)
+    expected = _reference_connect_the_dots(3, interval, law, lower_tail=lower_tail,
+                                           upper_tail=upper_tail)
+    assert _same_bits(grid.probabilities, expected)
+    assert not grid.probabilities.flags.writeable
+
+
+@pytest.mark.parametrize("sigma, rate", [(0.8, RATE), (1.37, RATE), (2.0, RATE), (0.5, 0.3)])
+def test_in_place_spectrum_bound_is_the_expression_bit_for_bit(sigma, rate):
+    grid = _dp_sgd_base(sigma, rate).directions[0]
+    length = pld_fft.fft_length(2 * len(grid.probabilities))
+    spectrum, log_bound, perturbation = pld_fft._spectrum(grid, length)
+    expected = np.log(np.abs(spectrum) * (1 + 2 * 2.0 ** -53) + perturbation)
+    assert _same_bits(log_bound, expected)

@@ -306,7 +306,10 @@ def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, float]:
         spectrum = np.fft.rfft(grid.probabilities, n=length)
         size = len(grid.probabilities)
         perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
-        return spectrum, np.log(np.abs(spectrum) * (1 + 2 * _U) + perturbation), perturbation
+        bound = np.abs(spectrum)                # in place: ln(|Â| (1 + 2u) + π), op for op
+        bound *= 1 + 2 * _U
+        bound += perturbation
+        return spectrum, np.log(bound, out=bound), perturbation
 
     return _memo(grid, ("spectrum", length), compute)
 

@@ -147,18 +147,30 @@ def connect_the_dots(first_index: int, interval: float, law: IntervalLaw, *,
     below the first point) goes to it, ``upper_tail`` (above the last) to ``+inf``.
     """
     one_minus = -math.expm1(-interval) * (1 - 2 * _U)          # <= 1 − e^{−h}
+    # in place, operation for operation ``mass = e^{log_mass_upper} (1 + 4u) + _TINY``,
+    # ``tilt_low = e^{log_tilt − error} (1 − 2u)`` (NaN -> 0, +inf -> 1; never −inf: an exp
+    # times a positive constant), ``to_upper = clip((1 − tilt_low + 2u) / one_minus, 0, 1)``
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        mass = np.exp(law.log_mass_upper) * (1 + 4 * _U) + _TINY
-        tilt_low = np.exp(law.log_tilt - law.log_tilt_error) * (1 - 2 * _U)
-    tilt_low = np.nan_to_num(tilt_low, nan=0.0, posinf=1.0)
-    to_upper = np.clip((1.0 - tilt_low + 2 * _U) / one_minus, 0.0, 1.0)   # >= a_i
+        to_upper = np.asarray(np.subtract(law.log_tilt, law.log_tilt_error, dtype=np.float64))
+        mass = np.asarray(np.exp(law.log_mass_upper, dtype=np.float64))
+        mass *= 1 + 4 * _U
+        mass += _TINY
+        to_upper = np.exp(to_upper, out=to_upper)
+        to_upper *= 1 - 2 * _U
+    to_upper[np.isnan(to_upper)] = 0.0
+    to_upper[to_upper == np.inf] = 1.0
+    to_upper = np.subtract(1.0, to_upper, out=to_upper)
+    to_upper += 2 * _U
+    to_upper /= one_minus
+    to_upper = np.clip(to_upper, 0.0, 1.0, out=to_upper)   # >= a_i
     masses = np.zeros(mass.size + 1)
     masses[1:] += mass * to_upper
     masses[:-1] += mass * (1.0 - to_upper)
     masses[0] += lower_tail
     masses *= 1 + 8 * _U  # each entry: <= 3 roundings of non-negative terms
+    masses.setflags(write=False)   # a fresh contiguous float64 array: frozen in place
     infinity = round_up(mpmath.mpf(upper_tail) * (1 + 4 * _U))
-    return LossGrid(interval, first_index, frozen(masses), infinity, 0.0, truncation=infinity)
+    return LossGrid(interval, first_index, masses, infinity, 0.0, truncation=infinity)
 
 
 def _atom_shares(loss: mpmath.mpf, interval: float, exact: bool) -> tuple[int, mpmath.mpf]:

@@ -62,17 +62,34 @@ def log_difference(log_a: FloatArray, log_b: FloatArray, error_a: FloatArray,
     (plus rounding) with the condition number ``c = e^b / (e^a - e^b)``; it is
     ``inf`` where the two values cannot be told apart, and the upper bound then
     falls back on ``a + error_a`` (the difference is at most ``e^a``).
+
+    The arithmetic is done in place on a few work arrays (these are 1-D arrays of tens of
+    thousands of entries, four per subsampled-Gaussian PLD), operation for operation that of
+    ``gap = min(b − a, 0)`` (``−inf`` where NaN), ``1 − e^gap = −expm1(gap)``,
+    ``value = a + ln(1 − e^gap)``, ``c = e^gap / (1 − e^gap)``, ``relative = error_a +
+    c (error_a + error_b) + 4u (1 + c)``, ``error = relative / (1 − relative)`` (``inf``
+    unless ``relative < 0.5``; ``0`` where ``a = −inf``), ``upper = value + 2 error`` (or
+    ``a + 2 error_a`` where ``error`` is infinite): the same bits as the expressions
+    (a test compares it with them).
     """
+    log_a, log_b, error_a, error_b = np.broadcast_arrays(*(
+        np.asarray(v, dtype=np.float64) for v in (log_a, log_b, error_a, error_b)))
+    gap, one_minus, value, relative = (np.empty(log_a.shape) for _ in range(4))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        gap = np.minimum(log_b - log_a, 0.0)
-        gap = np.where(np.isnan(gap), -np.inf, gap)
-        one_minus = -np.expm1(gap)
-        value = log_a + np.log(one_minus)
-        condition = np.exp(gap) / one_minus
-        relative = error_a + condition * (error_a + error_b) + 4 * _U * (1 + condition)
-        error = np.where(relative < 0.5, relative / (1 - relative), np.inf)
-        error = np.where(np.isneginf(log_a), 0.0, error)
-        upper = np.where(np.isfinite(error), value + _SAFETY * error, log_a + _SAFETY * error_a)
+        np.minimum(np.subtract(log_b, log_a, out=gap), 0.0, out=gap)
+        gap[np.isnan(gap)] = -np.inf
+        np.negative(np.expm1(gap, out=one_minus), out=one_minus)
+        np.add(log_a, np.log(one_minus, out=value), out=value)
+        condition = np.divide(np.exp(gap, out=gap), one_minus, out=gap)
+        np.multiply(condition, np.add(error_a, error_b, out=relative), out=relative)
+        np.add(error_a, relative, out=relative)
+        relative += np.multiply(4 * _U, np.add(1, condition, out=condition), out=condition)
+        error = np.divide(relative, np.subtract(1, relative, out=one_minus), out=condition)
+        error[~(relative < 0.5)] = np.inf
+        error[np.isneginf(log_a)] = 0.0
+        fallback = ~np.isfinite(error)
+        upper = np.add(value, np.multiply(_SAFETY, error, out=relative), out=relative)
+        upper[fallback] = log_a[fallback] + _SAFETY * error_a[fallback]
     return value, error, upper
 
 
