@@ -344,3 +344,56 @@ def test_in_place_spectrum_bound_is_the_expression_bit_for_bit(sigma, rate):
     spectrum, log_bound, perturbation = pld_fft._spectrum(grid, length)
     expected = np.log(np.abs(spectrum) * (1 + 2 * 2.0 ** -53) + perturbation)
     assert _same_bits(log_bound, expected)
+
+
+def _reference_normal_log_tail(sigma, x, dx, shift, upper):
+    from scipy.special import log_ndtr
+
+    sign = -1.0 if upper else 1.0
+    z = sign * (x - shift) / sigma
+    value = log_ndtr(z)
+    dz = dx / sigma + 2 * 2.0 ** -53 * np.abs(z)
+    return value, (pld_losses._LOG_NDTR_ABSOLUTE + pld_losses._LOG_NDTR_RELATIVE * np.abs(value)
+                   + (np.abs(z) + 1.0) * dz)
+
+
+@settings(max_examples=100, deadline=None)
+@given(sigma=st.floats(0.05, 50.0), shift=st.sampled_from([0.0, 1.0, -1.0]), upper=st.booleans(),
+       xs=st.lists(st.one_of(st.floats(-1e4, 1e4), st.sampled_from([-np.inf, np.inf, 0.0, -0.0])),
+                   min_size=1, max_size=30),
+       dx_scale=st.floats(0.0, 1e-10))
+def test_in_place_normal_log_tail_is_the_expression_bit_for_bit(sigma, shift, upper, xs, dx_scale):
+    x = np.array(xs)
+    dx = dx_scale * (1.0 + np.abs(np.nan_to_num(x)))
+    spec = pld_losses.SubsampledGaussian(sigma, 0.01)
+    with np.errstate(invalid="ignore", over="ignore"):
+        got = spec.normal_log_tail(x, dx, shift=shift, upper=upper)
+        expected = _reference_normal_log_tail(sigma, x, dx, shift, upper)
+    assert all(_same_bits(a, b) for a, b in zip(got, expected))
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), size=st.integers(1, 30))
+def test_in_place_interval_law_from_masses_is_the_expression_bit_for_bit(data, size):
+    def triple():
+        logs = np.array(data.draw(_log_values(size)))
+        errors = np.array(data.draw(st.lists(st.one_of(st.floats(0.0, 1.0), st.just(np.inf)),
+                                             min_size=size, max_size=size)))
+        with np.errstate(invalid="ignore"):
+            return logs, errors, logs + 2 * errors
+
+    p_masses, q_masses = triple(), triple()
+    losses = np.array(data.draw(st.lists(st.floats(-50.0, 50.0), min_size=size + 1,
+                                         max_size=size + 1)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        law = pld_losses.interval_law_from_masses(p_masses, q_masses, losses)
+    log_p, error_p, upper_p = p_masses
+    log_q, error_q, _ = q_masses
+    left, u = losses[:-1], 2.0 ** -53
+    with np.errstate(invalid="ignore", over="ignore"):
+        tilt = left + log_q - log_p
+        tilt_error = error_p + error_q + 4 * u * (np.abs(left) + np.abs(log_q) + np.abs(log_p))
+    known = np.isfinite(tilt) & np.isfinite(log_p) & np.isfinite(log_q)
+    assert _same_bits(law.log_mass_upper, upper_p)
+    assert _same_bits(law.log_tilt, np.where(known, tilt, 0.0))
+    assert _same_bits(law.log_tilt_error, np.where(known, 2.0 * tilt_error, np.inf))

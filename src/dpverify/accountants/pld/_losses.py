@@ -149,12 +149,25 @@ class SubsampledGaussian:
                         upper: bool) -> tuple[FloatArray, FloatArray]:
         """log of P[X <= x] (or P[X > x] if ``upper``) for X ~ N(shift, σ²), and a bound on its
         error (x known within ``dx``; assumption: :data:`_LOG_NDTR_ABSOLUTE`, ``_RELATIVE``)."""
+        # in place, operation for operation (+ and × commute exactly in floats): z = sign (x −
+        # shift) / σ, dz = dx/σ + 2u|z|, error = A + R |value| + (|z| + 1) dz
         sign = -1.0 if upper else 1.0
-        z = sign * (x - shift) / self.sigma
+        z = np.subtract(x, shift, dtype=np.float64)
+        z *= sign
+        z /= self.sigma
         value = log_ndtr(z)
-        dz = dx / self.sigma + 2 * _U * np.abs(z)
-        return value, (_LOG_NDTR_ABSOLUTE + _LOG_NDTR_RELATIVE * np.abs(value)
-                       + (np.abs(z) + 1.0) * dz)
+        dz = np.divide(dx, self.sigma, dtype=np.float64)
+        work = np.abs(z)
+        work *= 2 * _U
+        dz += work
+        error = np.abs(value)
+        error *= _LOG_NDTR_RELATIVE
+        error += _LOG_NDTR_ABSOLUTE
+        work = np.abs(z, out=work)
+        work += 1.0
+        work *= dz
+        error += work
+        return value, error
 
     def mixture_log_tail(self, plain: FloatArray, plain_error: FloatArray, x: FloatArray,
                          dx: FloatArray, *, upper: bool) -> tuple[FloatArray, FloatArray]:
@@ -361,12 +374,22 @@ def interval_law_from_masses(p_masses: tuple[FloatArray, FloatArray, FloatArray]
     log_p, error_p, upper_p = p_masses
     log_q, error_q, _ = q_masses
     left = losses[:-1]
+    # in place, operation for operation: tilt = (l + ln Q) − ln P, error = (e_P + e_Q) +
+    # 4u ((|l| + |ln Q|) + |ln P|), both replaced (0, inf) where not finite, error doubled
     with np.errstate(invalid="ignore"):
-        tilt = left + log_q - log_p
-        tilt_error = error_p + error_q + 4 * _U * (np.abs(left) + np.abs(log_q) + np.abs(log_p))
-    known = np.isfinite(tilt) & np.isfinite(log_p) & np.isfinite(log_q)
-    return IntervalLaw(upper_p, np.where(known, tilt, 0.0),
-                       np.where(known, _SAFETY * tilt_error, np.inf))
+        tilt = np.add(left, log_q, dtype=np.float64)
+        tilt -= log_p
+        size = np.abs(left)
+        size += np.abs(log_q)
+        size += np.abs(log_p)
+        size *= 4 * _U
+        tilt_error = np.add(error_p, error_q, dtype=np.float64)
+        tilt_error += size
+    unknown = ~(np.isfinite(tilt) & np.isfinite(log_p) & np.isfinite(log_q))
+    tilt[unknown] = 0.0
+    tilt_error *= _SAFETY
+    tilt_error[unknown] = np.inf
+    return IntervalLaw(upper_p, tilt, tilt_error)
 
 
 
