@@ -53,3 +53,30 @@ def test_a_spec_file_error_names_the_file(tmp_path) -> None:
                     'instances = [{family = "easy"}]\n')
     with pytest.raises(TypeError, match=r"bad\.toml: epsilons\[0\]"):
         load_sweep_spec(path)
+
+
+@pytest.mark.parametrize("key, value, named, limit", [
+    ("runs", 10**12, "runs", "100000"), ("horizons", [100, 10**11], r"horizons\[1\]", "10000000000"),
+    ("checkpoints", 10**9, "checkpoints", "100000"),
+])
+def test_work_that_grows_with_a_value_is_refused_before_it_starts(key, value, named, limit) -> None:
+    """``runs = 1e12`` in a spec file listed 10^12 runs before the first simulation (a hang);
+    each size is refused up front, naming the key and the limit."""
+    import time
+
+    start = time.process_time()
+    with pytest.raises(ValueError, match=named) as info:
+        sweep_spec_from_mapping({**_GOOD, key: value})
+    assert limit in str(info.value)
+    assert time.process_time() - start < 5
+
+
+def test_a_sweep_of_too_many_runs_in_all_is_refused() -> None:
+    from dpverify.bandits.experiments.sweeps import MAX_SWEEP_TASKS
+
+    many = {**_GOOD, "runs": 10**5, "epsilons": [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0,
+                                                   128.0, 256.0, 512.0]}
+    with pytest.raises(ValueError, match="split the sweep") as info:
+        sweep_spec_from_mapping(many)
+    assert str(MAX_SWEEP_TASKS) in str(info.value) and "1100000" in str(info.value)
+    assert sweep_spec_from_mapping({**many, "runs": 9 * 10**4}).tasks == 990_000

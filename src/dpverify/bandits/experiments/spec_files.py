@@ -54,11 +54,10 @@ from dpverify._validation import (
     check_epsilon,
     check_instance,
     check_int_at_least,
-    check_positive_int,
     shown,
     value_error,
 )
-from dpverify.bandits._limits import check_reproduction_runs
+from dpverify.bandits._limits import check_horizon, check_reproduction_runs, check_runs
 from dpverify.bandits.environments import instance_family
 from dpverify.bandits.experiments._spec import SCALES, AlgorithmSpec, LinearAlgorithmSpec, Panel
 from dpverify.bandits.experiments.registry import EXPERIMENTS
@@ -180,10 +179,10 @@ def sweep_spec_from_mapping(data: dict[str, Any], *, directory: Path = Path(".")
     instances = [_instances(i, directory) for i in _list(data, "instances")]
     epsilons = [check_epsilon(e, f"epsilons[{i}]", allow_zero=False)
                 for i, e in enumerate(_list(data, "epsilons"))]
-    horizons = [check_positive_int(t, f"horizons[{i}]") for i, t in enumerate(_list(data, "horizons"))]
+    horizons = [check_horizon(t, f"horizons[{i}]") for i, t in enumerate(_list(data, "horizons"))]
     deltas = [check_delta(d, f"deltas[{i}]", allow_zero=False)
               for i, d in enumerate(_list(data, "deltas") if "deltas" in data else [1e-6])]
-    runs = check_positive_int(data.get("runs", 20), "runs")
+    runs = check_runs(data.get("runs", 20), "runs")
     seed = check_int_at_least(data.get("seed", 0), "seed", 0)
     panels = []
     for label, family in instances:

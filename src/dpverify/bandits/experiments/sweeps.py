@@ -39,6 +39,7 @@ from dpverify._validation import (
     shown,
     value_error,
 )
+from dpverify.bandits._limits import MAX_CHECKPOINTS, check_horizon, check_runs
 from dpverify.bandits.experiments._spec import Panel, build_algorithm
 from dpverify.bandits.experiments.tables import run_rows, summary_rows, write_sweep
 from dpverify.bandits.plots import FORMATS
@@ -47,10 +48,13 @@ from dpverify.bandits.store import open_store, run_cached
 from dpverify.errors import DpverifyTypeError
 from dpverify.execution import check_placement
 
-__all__ = ["SweepSpec", "SweepResult", "sweep", "SWEEP_KINDS"]
+__all__ = ["SweepSpec", "SweepResult", "sweep", "SWEEP_KINDS", "MAX_SWEEP_TASKS"]
 
 #: ``curves``: regret against t per panel; ``scaling``: final regret against ε.
 SWEEP_KINDS = ("curves", "scaling")
+#: Runs of one sweep in all (runs × (panel, algorithm) pairs): the sweep lists its runs and
+#: looks each up in the result store before any is simulated.
+MAX_SWEEP_TASKS = 10**6
 
 
 @renamed_parameters(scale="preset_label")
@@ -90,8 +94,9 @@ class SweepSpec:
             raise DpverifyTypeError(f"panels={shown(self.panels)} must be a tuple of Panel values")
         if not self.panels:
             raise value_error("panels", self.panels, "at least one panel")
-        check_positive_int(self.runs, "runs")
-        check_positive_int(self.checkpoints, "checkpoints")
+        check_runs(self.runs)
+        check_positive_int(self.checkpoints, "checkpoints", maximum=MAX_CHECKPOINTS,
+                           instead="regret curves are recorded at every checkpoint of every run")
         check_choice(self.kind, "kind", SWEEP_KINDS)
         check_int_at_least(self.seed, "seed", 0)
         if not all(isinstance(panel, Panel) for panel in self.panels):
@@ -99,6 +104,12 @@ class SweepSpec:
         keys = [panel.key for panel in self.panels]
         if len(set(keys)) != len(keys):
             raise value_error("panels", keys, "panels with distinct keys")
+        for panel in self.panels:
+            check_horizon(panel.horizon, f"horizon of panel {panel.key!r}")
+        if self.tasks > MAX_SWEEP_TASKS:
+            raise value_error("runs", self.runs,
+                              f"at most {MAX_SWEEP_TASKS} runs in all ({self.tasks} = runs x "
+                              f"(panel, algorithm) pairs); split the sweep into several specs")
 
     @property
     def tasks(self) -> int:
