@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.accountants.shuffle import _exact as _shuffle_exact
+from dpverify.accountants.shuffle import _exact_pair as _shuffle_pair
 from dpverify.accountants.shuffle._exact import (
-    _window_half_width,
     min_randomization_probability,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_epsilon,
 )
+from dpverify.accountants.shuffle._exact_pair import _window_half_width
 
 
 def _brute_delta(p: Fraction, n: int, growth: Fraction) -> Fraction:
@@ -110,7 +110,7 @@ def test_float_preselection_keeps_the_exact_maximiser(ones, zeros, p, eps):
     import mpmath
 
     calls = []
-    original = _shuffle_exact._float_preselection
+    original = _shuffle_pair._float_preselection
 
     def spy(candidates, pmf, tails, c1, c2, eta, tail):
         chosen = original(candidates, pmf, tails, c1, c2, eta, tail)
@@ -119,9 +119,9 @@ def test_float_preselection_keeps_the_exact_maximiser(ones, zeros, p, eps):
         calls.append(max(exact[i] for i, _ in chosen) == max(exact))
         return chosen
 
-    _shuffle_exact._float_preselection = spy
+    _shuffle_pair._float_preselection = spy
     try:
-        _shuffle_exact._pair_delta_bound(ones, zeros, p, eps)
+        _shuffle_pair._pair_delta_bound(ones, zeros, p, eps)
     finally:
-        _shuffle_exact._float_preselection = original
+        _shuffle_pair._float_preselection = original
     assert all(calls)
