@@ -19,10 +19,9 @@ from fuzz._harness import (
     avoided,
     cli_options,
     describe,
-    machine_timeout,
-    run_all,
 )
 from fuzz._registry import load_cli_rows, load_rows
+from fuzz._worker import machine_timeout, run_all
 from fuzz.known_failures import KNOWN_FAILURES
 
 

@@ -2,7 +2,7 @@
 
 Each (row, parameter) pair gets every value of ``CANONICAL`` (every CLI option every
 value of ``CLI_HOSTILE``), run up front on ``--dpverify-fuzz-workers`` forked workers
-at once (``_harness.run_all``), plus ``--dpverify-fuzz-examples`` values per row drawn
+at once (``_worker.run_all``), plus ``--dpverify-fuzz-examples`` values per row drawn
 by a seeded hypothesis strategy (``hostile_values``; a drawn value equal to a fixed
 one is not run again). Every call runs under a timeout and an address-space cap; the
 outcome must be a refusal naming the parameter or a finite result for a value that
@@ -19,16 +19,14 @@ from fuzz._harness import (
     CANONICAL,
     CLI_HOSTILE,
     PASSING,
-    Worker,
     avoided,
     cli_options,
     describe,
     hostile_values,
-    machine_timeout,
     row_tasks,
-    run_all,
 )
 from fuzz._registry import load_cli_rows, load_rows, missing_cli_rows, missing_rows
+from fuzz._worker import Worker, machine_timeout, run_all
 from fuzz.known_failures import KNOWN_FAILURES
 
 #: The whole module is slow: its fixed hostile calls run in forked workers over every public name.
