@@ -110,3 +110,27 @@ def test_greedy_net_covers_and_separates():
     assert np.min(np.linalg.norm(cloud[:, None] - centres[None], axis=2), axis=1).max() <= 0.3
     gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     assert gaps[np.triu_indices(len(kept), 1)].min() > 0.3
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 8), st.integers(0, 30), st.integers(0, 2 ** 32 - 1))
+def test_a_few_actions_in_many_dimensions_span_the_same_space(rank, extra, seed):
+    """k < d uses the k × k Gram matrix (O(k²d), not O(d³)): the basis is orthonormal and its
+    projector equals the d × d path's (the actions stacked under zero rows, k >= d)."""
+    rng = np.random.default_rng(seed)
+    k, d = rank + extra // 3, rank + extra + 1 + extra // 3
+    points = rng.normal(size=(k, rank)) @ np.linalg.qr(rng.normal(size=(d, d)))[0][:rank]
+    basis = span_basis(points)
+    tall = span_basis(np.vstack([points, np.zeros((d, d))]))   # same span, k >= d
+    assert basis.shape == tall.shape == (d, rank)
+    np.testing.assert_allclose(basis.T @ basis, np.eye(rank), atol=1e-12)
+    np.testing.assert_allclose(basis @ basis.T, tall @ tall.T, atol=1e-8)
+    np.testing.assert_allclose(points @ basis @ basis.T, points, atol=1e-10)
+
+
+def test_three_actions_in_ten_thousand_dimensions_need_no_d_by_d_matrix():
+    points = np.random.default_rng(3).normal(size=(3, 10**4))
+    points[2] = points[0] - 2 * points[1]
+    basis = span_basis(points)                    # the d × d path needed 800 MB here
+    assert basis.shape == (10**4, 2)
+    np.testing.assert_allclose(points @ basis @ basis.T, points, atol=1e-10)
