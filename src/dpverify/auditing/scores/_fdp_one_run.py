@@ -53,6 +53,7 @@ from dpverify.auditing.scores._fdp_chunked import (
     epsilon_curve,
     gaussian_curve,
 )
+from dpverify.auditing.scores._guess_counts import top_counts
 from dpverify.auditing.scores._one_run import _grid_pairs
 
 __all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total",
@@ -232,54 +233,14 @@ def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Genera
             pairs: tuple[np.ndarray, np.ndarray] | None = None, delta: float = 0.0):
     """``(k+, k−)`` (default: the grid of :func:`~dpverify.auditing.scores._one_run._grid_pairs`,
     fixed by m and δ alone), their guesses and correct guesses, and the scores in
-    descending order."""
+    descending order (ties in ``rng``'s uniform order, independent of inclusion:
+    :func:`~dpverify.auditing.scores._guess_counts.top_counts`)."""
     canaries = in_scores.size + out_scores.size
     plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
-    shuffle = rng.permutation(canaries)  # a uniform order of ties, independent of inclusion
-    in_top, descending = _top_counts(in_scores, out_scores, shuffle,
-                                     np.concatenate([plus, canaries - minus]))
+    in_top, descending = top_counts(in_scores, out_scores, rng.shuffle,
+                                    np.concatenate([plus, canaries - minus]))
     correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
     return plus, minus, plus + minus, correct, descending
-
-
-def _count_at_least(ascending: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """For each threshold of ``ascending[::-1]``, how many ``values`` are at least it."""
-    bins = ascending.size - np.searchsorted(ascending, values, side="right")
-    return np.cumsum(np.bincount(bins, minlength=ascending.size + 1))[: ascending.size]
-
-
-def _top_counts(in_scores: np.ndarray, out_scores: np.ndarray, shuffle: np.ndarray,
-                sizes: np.ndarray):
-    """Included canaries among the k highest scores for each k in ``sizes``, ties in ``shuffle``'s order.
-
-    ``scores`` are the in-scores then the out-scores. The counts of the stable
-    descending sort of ``scores[shuffle]`` (the guess rule of
-    §15–16), read at ``sizes``, from the sorted values alone: where the k-th and
-    (k+1)-th highest scores differ, the k highest are those at or above the k-th, and
-    the included ones among them are counted by a binary search of the included
-    scores; at a tie of value v they are every score above v and the first
-    ``k − #{above v}`` scores equal to v in the shuffled order. Returns the counts (an
-    array over ``0..m``, exact at ``sizes`` and ``m``) and the scores in descending order.
-    """
-    scores = np.concatenate([in_scores, out_scores])
-    canaries = scores.size
-    descending = np.sort(scores)[::-1]
-    splits = np.unique(sizes[(sizes > 0) & (sizes < canaries)])
-    kth, after = descending[splits - 1], descending[splits]  # nonincreasing in the split
-    # included scores >= kth[j]: kth reversed is sorted for the binary search
-    ascending, marked = kth[::-1], in_scores
-    in_top = np.zeros(canaries + 1, dtype=np.int64)
-    in_top[canaries] = marked.size
-    in_top[splits] = _count_at_least(ascending, marked)
-    tied = np.flatnonzero(kth == after)
-    if tied.size:
-        shuffled, included_shuffled = scores[shuffle], shuffle < in_scores.size
-        for value in np.unique(kth[tied]):
-            first = np.cumsum(included_shuffled[shuffled == value])  # ties in the shuffled order
-            where = splits[tied[kth[tied] == value]]
-            higher = int(np.count_nonzero(scores > value))
-            in_top[where] = np.count_nonzero(in_scores > value) + first[where - higher - 1]
-    return in_top, descending
 
 
 def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
