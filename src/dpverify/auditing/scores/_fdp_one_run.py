@@ -49,7 +49,7 @@ from scipy import special
 from dpverify._numeric import round_down
 from dpverify.auditing.scores._fdp_chunked import (
     Curve,
-    chunked_refutes,
+    chunked_refutes_groups,
     epsilon_curve,
     gaussian_curve,
 )
@@ -253,35 +253,48 @@ def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarra
     return order[:FDP_CANDIDATES]
 
 
-def _largest_refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
-                     family: tuple[Curve, Callable[[np.ndarray], np.ndarray]],
-                     top: float) -> tuple[int, float]:
-    """Largest parameter of a grid on ``[0, top]`` (then refined) refuted by some pair, and that pair.
+#: One grid search: ``(guesses, correct, (curve, map of the grid to its parameter), grid end)``.
+Search = tuple[np.ndarray, np.ndarray, tuple[Curve, Callable[[np.ndarray], np.ndarray]], float]
 
-    ``family`` is a curve (``g(x, parameter)`` and its slope) and the map of the grid to
-    its parameter; the recursion runs in chunks (:mod:`._fdp_chunked`).
+
+def _largest_refuted(canaries: int, level: float,
+                     searches: list[Search]) -> list[tuple[int, float]]:
+    """For each search, the largest parameter of a grid on ``[0, top]`` (then refined) refuted
+    by some pair, and that pair.
+
+    Each family is a curve (``g(x, parameter)`` and its slope) and the map of the grid to
+    its parameter; the recursion runs in chunks (:mod:`._fdp_chunked`), the searches'
+    grids in one loop, each with the decisions it has alone.
     """
-    curve, transform = family
-    best_pair, best = 0, 0.0
-    active = np.arange(guesses.size)
-    grid = np.linspace(0.0, top, GRID_POINTS + 1)[1:]
+    states = [(0, 0.0, np.arange(guesses.size), np.linspace(0.0, top, GRID_POINTS + 1)[1:])
+              for guesses, _, _, top in searches]
     for _ in range(2):
-        rejected = chunked_refutes(canaries, guesses[active], correct[active], level, curve,
-                                   transform(grid), largest_only=True)
-        for row, pair in enumerate(active):
-            hits = np.flatnonzero(rejected[row])
-            if hits.size and grid[hits[-1]] > best:
-                best_pair, best = int(pair), float(grid[hits[-1]])
-        step = grid[1] - grid[0]
-        if best > 0:
-            # r_0 + h_0 falls as the parameter grows (g does), so only the pairs that refuted
-            # `best` can refute the finer grid above it (a ranking: fewer pairs only err low)
-            active = active[rejected[:, int(np.argmin(np.abs(grid - best)))]]
-        if best >= grid[-1]:  # the whole grid is refuted: extend it
-            grid = np.linspace(best, 2 * best + 1.0, GRID_POINTS + 1)[1:]
-        else:
-            grid = np.linspace(best, best + step, GRID_POINTS + 1)[1:]
-    return best_pair, round_down(best, relative_error=1e-12) if best > 0 else 0.0
+        groups = [(guesses[active], correct[active], level, curve, transform(grid))
+                  for (guesses, correct, (curve, transform), _), (_, _, active, grid)
+                  in zip(searches, states)]
+        decisions = chunked_refutes_groups(canaries, groups, largest_only=True)
+        states = [_refine(*state, rejected) for state, rejected in zip(states, decisions)]
+    return [(best_pair, round_down(best, relative_error=1e-12) if best > 0 else 0.0)
+            for best_pair, best, _, _ in states]
+
+
+def _refine(best_pair: int, best: float, active: np.ndarray, grid: np.ndarray,
+            rejected: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarray]:
+    """The best so far after one grid, the pairs worth the next grid, and that grid."""
+    for row, pair in enumerate(active):
+        hits = np.flatnonzero(rejected[row])
+        if hits.size and grid[hits[-1]] > best:
+            best_pair, best = int(pair), float(grid[hits[-1]])
+    step = grid[1] - grid[0]
+    if best > 0:
+        # r_0 + h_0 falls as the parameter grows (g does), so only the pairs that refuted
+        # `best` can refute the finer grid above it (a ranking: fewer pairs only err low)
+        active = active[rejected[:, int(np.argmin(np.abs(grid - best)))]]
+    if best >= grid[-1]:  # the whole grid is refuted: extend it
+        grid = np.linspace(best, 2 * best + 1.0, GRID_POINTS + 1)[1:]
+    else:
+        grid = np.linspace(best, best + step, GRID_POINTS + 1)[1:]
+    return best_pair, best, active, grid
 
 
 def _search_top(guesses: np.ndarray, correct: np.ndarray) -> float:
@@ -312,15 +325,23 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
     chosen = useful[_screen(guesses[useful], correct[useful], level)]
     if chosen.size == 0:
         chosen = _screen(guesses, correct, level)[:1]
-    top = _search_top(guesses[chosen], correct[chosen])
-    pair, epsilon = _largest_refuted(canaries, guesses[chosen], correct[chosen], level,
-                                     (epsilon_curve(delta), np.exp), top)
+    epsilon_search = (guesses[chosen], correct[chosen], (epsilon_curve(delta), np.exp),
+                      _search_top(guesses[chosen], correct[chosen]))
+
+    def mu_search(pairs: np.ndarray) -> Search:
+        return (guesses[pairs], correct[pairs], (gaussian_curve(), np.asarray),
+                _search_top(guesses[pairs], correct[pairs]))
+
     # mu-GDP: the screen's best pairs and the pair that certified epsilon (all pairs still
-    # count in the Bonferroni split)
-    for_mu = np.unique(np.append(_screen(guesses, correct, level)[:MU_CANDIDATES], chosen[pair]))
-    _, mu = _largest_refuted(canaries, guesses[for_mu], correct[for_mu], level,
-                             (gaussian_curve(), np.asarray),
-                             _search_top(guesses[for_mu], correct[for_mu]))
+    # count in the Bonferroni split); run beside the epsilon search on the screen's best
+    # alone, which holds the certifying pair in every case seen, else again on its own
+    best_screened = _screen(guesses, correct, level)[:MU_CANDIDATES]
+    guessed = np.unique(best_screened)
+    (pair, epsilon), (_, mu) = _largest_refuted(canaries, level,
+                                                [epsilon_search, mu_search(guessed)])
+    for_mu = np.unique(np.append(best_screened, chosen[pair]))
+    if not np.array_equal(for_mu, guessed):
+        [(_, mu)] = _largest_refuted(canaries, level, [mu_search(for_mu)])
     claim_refuted: bool | None = None
     if claim_tradeoff is not None or claimed_epsilon is not None:
         claim_refuted = claimed_epsilon is not None and epsilon > claimed_epsilon
