@@ -233,11 +233,11 @@ def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Genera
             pairs: tuple[np.ndarray, np.ndarray] | None = None, delta: float = 0.0):
     """``(k+, k−)`` (default: the grid of :func:`~dpverify.auditing.scores._one_run._grid_pairs`,
     fixed by m and δ alone), their guesses and correct guesses, and the scores in
-    descending order (ties in ``rng``'s uniform order, independent of inclusion:
-    :func:`~dpverify.auditing.scores._guess_counts.top_counts`)."""
+    descending order (ties broken in a uniform order independent of inclusion, the counts
+    drawn by ``rng`` with that rule's law: :func:`~dpverify.auditing.scores._guess_counts.top_counts`)."""
     canaries = in_scores.size + out_scores.size
     plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
-    in_top, descending = top_counts(in_scores, out_scores, rng.shuffle,
+    in_top, descending = top_counts(in_scores, out_scores, rng,
                                     np.concatenate([plus, canaries - minus]))
     correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
     return plus, minus, plus + minus, correct, descending

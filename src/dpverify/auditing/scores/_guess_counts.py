@@ -1,33 +1,32 @@
-"""Correct guesses of the one-run guess rule at many sizes: the top-k counts, ties in a seeded order.
+"""Correct guesses of the one-run guess rule at many sizes: the top-k counts, ties drawn exactly.
 
 The one-run audits (``docs/proofs/auditing.md`` §15–16) guess *in* for the ``k``
 highest scores, ties broken in a uniformly random order independent of inclusion:
-the stable descending sort of the scores in a seeded random order. What they need
-is, for each ``k`` in a set of sizes, the number of included canaries among the
-``k`` highest. :func:`top_counts` reads it without sorting the shuffled scores:
+the stable descending sort of the scores in a seeded random order. What the f-DP audit
+needs is, for each ``k`` in a set of sizes, the number of included canaries among the
+``k`` highest. :func:`top_counts` draws it without ordering the canaries:
 
 * where the ``k``-th and ``(k+1)``-th highest scores differ, the ``k`` highest are the
-  scores at or above the ``k``-th, and the included ones are counted from the values;
+  scores at or above the ``k``-th, and the included ones are counted from the values
+  (no randomness);
 * at a tie of value ``v`` across the split they are every score above ``v`` and the
-  first ``k − #{> v}`` scores equal to ``v`` in the shuffled order; only these reads
-  need the order.
+  first ``k − #{> v}`` of the ``n_v`` scores equal to ``v`` in the random order. Given
+  the scores and the inclusion, a uniform order puts the ``a_v`` included ones among
+  the ``n_v`` tied positions as a uniformly random ``a_v``-subset (and independently
+  for different values), so the numbers of them in the runs of positions between
+  consecutive splits are one multivariate hypergeometric draw (colours: the runs'
+  lengths; ``a_v`` drawn) — the law of the permutation rule's counts, jointly with the
+  scores and the inclusion, hence the same law of every count W and the same level
+  (§16, *Ties*). Scores without ties draw nothing.
 
-The order is that of the seeded ``shuffle`` (``rng.shuffle``) applied once to a small
-integer code per canary (``2t + included`` for the ``t``-th tied value, 0 or 1
-elsewhere): numpy's ``Generator.shuffle`` of a 1-d array is one Fisher–Yates pass, the
-same swaps for any such array, so it leaves ``x[rng.permutation(m)]`` and ``rng`` in
-the state ``rng.permutation(m)`` does — the tie order, and so every count, of the code
-that shuffled the canaries' indices (a test holds numpy to this). Large temporaries
-are kept few and small (1-byte codes): at m = 10^5 each fresh 8-byte array costs
-page faults comparable to the counting itself.
-
-Scores with a few distinct values (randomized response, any discrete score) skip the
-sort: the values and their counts give the descending order block by block.
+This replaced (2026-11) one ``rng.permutation(m)`` that ordered every canary: the
+same law, different seeded counts on tied scores (randomized response), ~15 times
+less time at m = 10^5. Scores with a few distinct values (randomized response, any
+discrete score) skip the sort as well: the values and their counts give the
+descending order block by block.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 
@@ -38,18 +37,17 @@ FEW_VALUES = 8
 #: Scores whose first this many hold more than FEW_VALUES values are sorted.
 _PROBE = 64
 
-Shuffle = Callable[[np.ndarray], None]
 
-
-def top_counts(in_scores: np.ndarray, out_scores: np.ndarray, shuffle: Shuffle,
+def top_counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator,
                sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Included canaries among the ``k`` highest scores for each ``k`` in ``sizes``, ties in ``shuffle``'s order.
+    """Included canaries among the ``k`` highest scores for each ``k`` in ``sizes``, ties drawn by ``rng``.
 
-    ``scores`` are the in-scores then the out-scores; ``shuffle`` puts an array of ``m``
-    codes in the seeded uniform order, in place (``rng.shuffle``, called exactly once).
-    The counts are those of the stable descending sort of the shuffled scores read at
-    ``sizes`` (the guess rule of §15–16). Returns the counts (an array over ``0..m``,
-    exact at ``sizes`` and at ``m``) and the scores in descending order.
+    ``scores`` are the in-scores then the out-scores. The counts have the law of those of
+    the stable descending sort of the scores in a uniformly random order (the guess rule
+    of §15–16), given the scores and the inclusion: exactly so where a split falls
+    between two values, and at a tie by one multivariate hypergeometric draw per tied
+    value (module docstring; ``docs/proofs/auditing.md`` §16, *Ties*). Returns the counts
+    (an array over ``0..m``, at ``sizes`` and at ``m``) and the scores in descending order.
     """
     scores = np.concatenate([in_scores, out_scores])
     canaries = scores.size
@@ -61,24 +59,18 @@ def top_counts(in_scores: np.ndarray, out_scores: np.ndarray, shuffle: Shuffle,
         descending, ties = _sorted_counts(scores, in_scores, splits, in_top)
     else:
         descending, ties = _block_counts(blocks, splits, in_top)
-    small = len(ties) < 63  # int8 arithmetic (fast) while the codes 2·tie + 1 stay below 128
-    codes = np.zeros(canaries, dtype=np.int8 if small else np.int64)
-    for tie, (value, _, _, _) in enumerate(ties, start=1):
-        codes += (scores == value).view(np.int8) * codes.dtype.type(2 * tie)
-    codes[: in_scores.size] += 1  # the inclusion bit (read only on tied codes)
-    shuffled = codes.astype(np.int64)  # 8-byte items: numpy's fastest shuffle
-    shuffle(shuffled)
-    if small:
-        shuffled = shuffled.astype(np.int8)  # the rest reads 1-byte codes
-    for tie, (_, higher, in_higher, where) in enumerate(ties, start=1):
-        # the inclusion bits of the tied scores in the shuffled order, counted up to each split
-        bits = np.compress((shuffled >> 1) == tie, shuffled) & 1
-        in_top[where] = in_higher + np.cumsum(bits, dtype=np.int64)[where - higher - 1]
+    for _, higher, in_higher, where, tied, included in ties:
+        # where the included ones among the `tied` equal scores fall in their uniform order:
+        # how many in each run of positions between consecutive splits
+        runs = np.diff(np.concatenate([[0], where - higher, [tied]]))
+        drawn = rng.multivariate_hypergeometric(runs, included, method="marginals")
+        in_top[where] = in_higher + np.cumsum(drawn[:-1])
     return in_top, descending
 
 
-#: A tie across splits: (value, scores above it, included scores above it, the splits inside it).
-Tie = tuple[float, int, int, np.ndarray]
+#: A tie across splits: (value, scores above it, included scores above it, the splits inside
+#: it, scores equal to it, included scores equal to it).
+Tie = tuple[float, int, int, np.ndarray, int, int]
 
 
 def _value_blocks(scores: np.ndarray, in_scores: np.ndarray):
@@ -112,7 +104,8 @@ def _block_counts(blocks, splits: np.ndarray, in_top: np.ndarray) -> tuple[np.nd
     inside = splits < ends[block]
     in_top[splits[~inside]] = in_ends[block[~inside]]
     ties = [(float(values[b]), int(ends[b] - counts[b]), int(in_ends[b] - in_counts[b]),
-             splits[inside & (block == b)]) for b in np.unique(block[inside])]
+             splits[inside & (block == b)], int(counts[b]), int(in_counts[b]))
+            for b in np.unique(block[inside])]
     return np.repeat(values, counts), ties
 
 
@@ -127,7 +120,9 @@ def _sorted_counts(scores: np.ndarray, in_scores: np.ndarray, splits: np.ndarray
     for value in np.unique(kth[tied]):
         higher = int(np.count_nonzero(scores > value))
         ties.append((float(value), higher, int(np.count_nonzero(in_scores > value)),
-                     splits[tied[kth[tied] == value]]))
+                     splits[tied[kth[tied] == value]],
+                     int(np.count_nonzero(scores == value)),
+                     int(np.count_nonzero(in_scores == value))))
     return descending, ties
 
 
