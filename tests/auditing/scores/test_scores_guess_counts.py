@@ -34,8 +34,9 @@ def _check(scores: np.ndarray, included: np.ndarray, sizes: np.ndarray, seed: in
     scores, included = _front(scores, included)
     m = scores.size
     expected, expected_descending = _stable_sort_counts(scores, included, np.arange(m))
-    counts, descending = top_counts(scores[included], scores[~included],
-                                    np.random.default_rng(seed), sizes)
+    counts, highest = top_counts(scores[included], scores[~included],
+                                 np.random.default_rng(seed), sizes)
+    descending = np.array([highest(k) for k in range(1, m + 1)])
     assert np.array_equal(descending, expected_descending)
     zeros = scores == 0
     if np.all(np.signbit(scores[zeros])) or not np.any(np.signbit(scores[zeros])):
@@ -181,3 +182,22 @@ def test_a_single_split_inside_a_tie_is_hypergeometric(m) -> None:
     mean = k * a / m
     variance = mean * (1 - a / m) * (m - k) / max(m - 1, 1)
     assert abs(draws.mean() - mean) <= 5 * math.sqrt(variance / 4000) + 1e-12
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(70, 2000))
+def test_blocks_and_sort_draw_the_same(seed, m) -> None:
+    """The value blocks and the sorted path resolve the same ties with the same draws (highest
+    tied value first), so a seed gives the same counts whichever path the scores take."""
+    from dpverify.auditing.scores import _guess_counts
+
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 4, m).astype(float)
+    included = rng.random(m) < 0.5
+    sizes = rng.integers(0, m + 1, 10)
+    fast = top_counts(scores[included], scores[~included], np.random.default_rng(seed), sizes)[0]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_guess_counts, "_value_blocks", lambda *_: None)
+        sorted_ = top_counts(scores[included], scores[~included], np.random.default_rng(seed),
+                             sizes)[0]
+    assert np.array_equal(fast[sizes], sorted_[sizes])

@@ -232,15 +232,15 @@ class FdpOneRunBound:
 def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator,
             pairs: tuple[np.ndarray, np.ndarray] | None = None, delta: float = 0.0):
     """``(k+, k−)`` (default: the grid of :func:`~dpverify.auditing.scores._one_run._grid_pairs`,
-    fixed by m and δ alone), their guesses and correct guesses, and the scores in
-    descending order (ties broken in a uniform order independent of inclusion, the counts
+    fixed by m and δ alone), their guesses and correct guesses, and the k-th highest score
+    as a function of k (ties broken in a uniform order independent of inclusion, the counts
     drawn by ``rng`` with that rule's law: :func:`~dpverify.auditing.scores._guess_counts.top_counts`)."""
     canaries = in_scores.size + out_scores.size
     plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
-    in_top, descending = top_counts(in_scores, out_scores, rng,
-                                    np.concatenate([plus, canaries - minus]))
+    in_top, highest = top_counts(in_scores, out_scores, rng,
+                                 np.concatenate([plus, canaries - minus]))
     correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
-    return plus, minus, plus + minus, correct, descending
+    return plus, minus, plus + minus, correct, highest
 
 
 def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
@@ -317,7 +317,7 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
     whether the claim is refuted.
     """
     canaries = in_scores.size + out_scores.size
-    plus, minus, guesses, correct, descending = _counts(in_scores, out_scores, rng, pairs, delta)
+    plus, minus, guesses, correct, highest = _counts(in_scores, out_scores, rng, pairs, delta)
     level = failure_probability / plus.size
     # f_{eps,delta}'s g vanishes below delta: a pair whose start r_c = level*c/m is at most
     # delta never grows and refutes no epsilon, so the epsilon search screens the others
@@ -355,8 +355,8 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
         epsilon_lower_bound=epsilon, mu_lower_bound=mu, claim_refuted=claim_refuted,
         in_guesses=k_plus, out_guesses=k_minus, correct=int(correct[index]),
         candidates=int(plus.size),
-        upper_threshold=float(descending[k_plus - 1]) if k_plus else math.inf,
-        lower_threshold=float(descending[canaries - k_minus]) if k_minus else -math.inf)
+        upper_threshold=highest(k_plus) if k_plus else math.inf,
+        lower_threshold=highest(canaries - k_minus + 1) if k_minus else -math.inf)
 
 
 def fdp_one_run_split_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,

@@ -28,6 +28,8 @@ descending order block by block.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 __all__ = ["FEW_VALUES", "top_counts"]
@@ -39,7 +41,7 @@ _PROBE = 64
 
 
 def top_counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator,
-               sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+               sizes: np.ndarray) -> tuple[np.ndarray, Callable[[int], float]]:
     """Included canaries among the ``k`` highest scores for each ``k`` in ``sizes``, ties drawn by ``rng``.
 
     ``scores`` are the in-scores then the out-scores. The counts have the law of those of
@@ -47,25 +49,25 @@ def top_counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Gen
     of §15–16), given the scores and the inclusion: exactly so where a split falls
     between two values, and at a tie by one multivariate hypergeometric draw per tied
     value (module docstring; ``docs/proofs/auditing.md`` §16, *Ties*). Returns the counts
-    (an array over ``0..m``, at ``sizes`` and at ``m``) and the scores in descending order.
+    (an array over ``0..m``, at ``sizes`` and at ``m``) and the ``k``-th highest score as a
+    function of ``k`` (1 to m).
     """
-    scores = np.concatenate([in_scores, out_scores])
-    canaries = scores.size
+    canaries = in_scores.size + out_scores.size
     splits = np.unique(sizes[(sizes > 0) & (sizes < canaries)])
     in_top = np.zeros(canaries + 1, dtype=np.int64)
     in_top[canaries] = in_scores.size
-    blocks = _value_blocks(scores, in_scores)
+    blocks = _value_blocks(in_scores, out_scores)
     if blocks is None:
-        descending, ties = _sorted_counts(scores, in_scores, splits, in_top)
+        highest, ties = _sorted_counts(in_scores, out_scores, splits, in_top)
     else:
-        descending, ties = _block_counts(blocks, splits, in_top)
+        highest, ties = _block_counts(blocks, splits, in_top)
     for _, higher, in_higher, where, tied, included in ties:
         # where the included ones among the `tied` equal scores fall in their uniform order:
         # how many in each run of positions between consecutive splits
         runs = np.diff(np.concatenate([[0], where - higher, [tied]]))
         drawn = rng.multivariate_hypergeometric(runs, included, method="marginals")
         in_top[where] = in_higher + np.cumsum(drawn[:-1])
-    return in_top, descending
+    return in_top, highest
 
 
 #: A tie across splits: (value, scores above it, included scores above it, the splits inside
@@ -73,30 +75,29 @@ def top_counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Gen
 Tie = tuple[float, int, int, np.ndarray, int, int]
 
 
-def _value_blocks(scores: np.ndarray, in_scores: np.ndarray):
+def _value_blocks(in_scores: np.ndarray, out_scores: np.ndarray):
     """``(values descending, counts, included counts)`` when the scores take at most
     :data:`FEW_VALUES` values (and their zeros one sign: the sort's order of 0.0 and −0.0
     is not the blocks'); else None."""
-    values = np.unique(scores[:_PROBE])[::-1]
+    values = np.unique(np.concatenate([in_scores[:_PROBE], out_scores[:_PROBE]]))[::-1]
     if values.size > FEW_VALUES:
         return None
-    masks = [scores == value for value in values]
-    counts = np.array([np.count_nonzero(mask) for mask in masks], dtype=np.int64)
-    if int(counts.sum()) != scores.size:
+    in_counts = np.array([np.count_nonzero(in_scores == value) for value in values], dtype=np.int64)
+    counts = in_counts + [np.count_nonzero(out_scores == value) for value in values]
+    if int(counts.sum()) != in_scores.size + out_scores.size:
         return None
     zeros = np.flatnonzero(values == 0)
     if zeros.size:
-        negative = np.count_nonzero(np.signbit(scores) & masks[int(zeros[0])])
+        negative = sum(np.count_nonzero(np.signbit(side) & (side == 0))
+                       for side in (in_scores, out_scores))
         if 0 < negative < counts[zeros[0]]:
             return None
         values = values.copy()
         values[zeros[0]] = -0.0 if negative else 0.0
-    in_counts = np.array([np.count_nonzero(mask[: in_scores.size]) for mask in masks],
-                         dtype=np.int64)
     return values, counts, in_counts
 
 
-def _block_counts(blocks, splits: np.ndarray, in_top: np.ndarray) -> tuple[np.ndarray, list[Tie]]:
+def _block_counts(blocks, splits: np.ndarray, in_top: np.ndarray):
     """Counts at the splits from the value blocks; the ties are splits strictly inside a block."""
     values, counts, in_counts = blocks
     ends, in_ends = np.cumsum(counts), np.cumsum(in_counts)
@@ -106,24 +107,25 @@ def _block_counts(blocks, splits: np.ndarray, in_top: np.ndarray) -> tuple[np.nd
     ties = [(float(values[b]), int(ends[b] - counts[b]), int(in_ends[b] - in_counts[b]),
              splits[inside & (block == b)], int(counts[b]), int(in_counts[b]))
             for b in np.unique(block[inside])]
-    return np.repeat(values, counts), ties
+    return (lambda k: float(values[np.searchsorted(ends, k, side="left")])), ties
 
 
-def _sorted_counts(scores: np.ndarray, in_scores: np.ndarray, splits: np.ndarray,
-                   in_top: np.ndarray) -> tuple[np.ndarray, list[Tie]]:
+def _sorted_counts(in_scores: np.ndarray, out_scores: np.ndarray, splits: np.ndarray,
+                   in_top: np.ndarray):
     """Counts at the splits from the sorted scores: a binary search of the included scores."""
+    scores = np.concatenate([in_scores, out_scores])
     descending = np.sort(scores)[::-1]
     kth, after = descending[splits - 1], descending[splits]  # nonincreasing in the split
     in_top[splits] = _count_at_least(kth[::-1], in_scores)  # kth reversed is sorted
     tied = np.flatnonzero(kth == after)
     ties = []
-    for value in np.unique(kth[tied]):
+    for value in np.unique(kth[tied])[::-1]:  # drawn from the highest tie down, as the blocks
         higher = int(np.count_nonzero(scores > value))
         ties.append((float(value), higher, int(np.count_nonzero(in_scores > value)),
                      splits[tied[kth[tied] == value]],
                      int(np.count_nonzero(scores == value)),
                      int(np.count_nonzero(in_scores == value))))
-    return descending, ties
+    return (lambda k: float(descending[k - 1])), ties
 
 
 def _count_at_least(ascending: np.ndarray, values: np.ndarray) -> np.ndarray:

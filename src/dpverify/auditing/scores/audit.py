@@ -101,7 +101,8 @@ _WHY = {
 
 
 def _scores(values: Any, name: str) -> np.ndarray:
-    return check_real_array(values, name, ndim=1, max_size=MAX_CANARIES)
+    # read only here; the report keeps its own copy (ScoreAuditReport validates and copies)
+    return check_real_array(values, name, ndim=1, max_size=MAX_CANARIES, copy=False)
 
 
 def _check_thresholds(thresholds: Any) -> str | float | tuple[float, ...]:
