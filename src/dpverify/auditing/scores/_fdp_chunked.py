@@ -135,6 +135,8 @@ class _Entries:
     def __init__(self, **arrays: np.ndarray) -> None:
         for name in self.fields:
             setattr(self, name, arrays[name])
+        #: Every entry's index at most its guesses (c ≤ c'; kept as indices fall).
+        self.ordered = bool(np.all(self.index <= self.guesses))
 
     def keep(self, mask: np.ndarray) -> None:
         for name in self.fields:
@@ -164,18 +166,48 @@ def _by_group(curves: Sequence[Curve], spans: Spans, field: str, x: np.ndarray,
     return np.concatenate(parts)
 
 
-def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, ...]:
+class _Scratch:
+    """Work arrays reused from chunk to chunk (a fresh array of a few hundred kB costs page
+    faults comparable to the arithmetic on it); views of flat buffers grown on demand."""
+
+    def __init__(self) -> None:
+        self.buffers: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, rows: int, columns: int, dtype: type = np.float64) -> np.ndarray:
+        buffer = self.buffers.get(name)
+        if buffer is None or buffer.size < rows * columns:
+            buffer = self.buffers[name] = np.empty(max(rows * columns, 4096), dtype=dtype)
+        return buffer[: rows * columns].reshape(rows, columns)
+
+
+#: Column offsets of a chunk's steps.
+_COLUMNS = np.arange(MAX_CHUNK, dtype=np.float64)
+
+
+def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray,
+           scratch: _Scratch) -> tuple[np.ndarray, ...]:
     """Partial sums ``D_k`` of one chunk per entry (rows): ``r`` after k + 1 steps is ``r + D_k``.
 
     Step 0 is the usual step ``d_0 = a(ĝ(r) − h)``; step k ≥ 1 is ``d_k = ĝ'·a_k·d_{k−1}``.
-    Returns the sums, the ``a_k`` of the steps and the steps' indices (``a = 0`` below 0).
+    Returns the sums and the ``a_k`` of the steps (``a = 0`` below index 0), both views of
+    ``scratch`` (valid until the next chunk).
     """
-    width = int(state.length.max())
-    steps = state.index[:, None] - 1 - np.arange(width)[None, :]
-    a = np.where(steps >= 0, steps / np.maximum(state.guesses[:, None] - steps, 1.0), 0.0)
-    factors = slope[:, None] * a
+    rows, width = state.r.size, int(state.length.max())
+    # the steps' indices i (integers, exact in floats) and a_i = i / max(c' − i, 1); an
+    # entry's index never exceeds its c ≤ c', so c' − i ≥ 1 and the max is the identity
+    steps = np.subtract((state.index - 1.0)[:, None], _COLUMNS[None, :width],
+                        out=scratch.get("steps", rows, width))
+    a = np.subtract(state.guesses[:, None], steps, out=scratch.get("a", rows, width))
+    if not state.ordered:
+        np.maximum(a, 1.0, out=a)
+    np.divide(steps, a, out=a)
+    if int(state.index.min()) < width:  # steps below index 0 (few entries, near their end)
+        a[steps < 0] = 0.0
+    factors = np.multiply(slope[:, None], a, out=scratch.get("factors", rows, width))
     factors[:, 0] = 1.0
-    sums = factors.cumprod(axis=1).cumsum(axis=1) * (a[:, 0] * (value - state.h))[:, None]
+    products = np.cumprod(factors, axis=1, out=scratch.get("products", rows, width))
+    sums = np.cumsum(products, axis=1, out=factors)
+    np.multiply(sums, (a[:, 0] * (value - state.h))[:, None], out=sums)
     return sums, a
 
 
@@ -201,9 +233,10 @@ def _longest_tangent(state: _Entries, sums: np.ndarray, slope: np.ndarray,
     return np.where(good > 0, 2**good, 1)
 
 
-def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Function) -> None:
+def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Function,
+             scratch: _Scratch) -> None:
     """One chunk for every entry (``h`` grows at its first step), rounded so the state errs low."""
-    sums, a = _chunk(state, value, slope)
+    sums, a = _chunk(state, value, slope, scratch)
     rows = np.arange(state.r.size)
     steps = _longest_tangent(state, sums, slope, slope_of)  # K ≥ 1 steps, never past index 0
     last = sums[rows, steps - 1]
@@ -298,16 +331,17 @@ def chunked_refutes_groups(canaries: int, groups: Sequence[Group], *, early: boo
 def _run(state: _Entries, result: np.ndarray, curves: Sequence[Curve], early: bool,
          largest_only: bool) -> None:
     """The chunk loop of :func:`chunked_refutes_groups`: retire, record refutations, advance."""
-    first, floors = True, np.full(len(curves), -np.inf)
+    first, floors, scratch = True, np.full(len(curves), -np.inf), _Scratch()
     spans = _spans(state.group, len(curves))
     while state.r.size:
-        hit = state.r + state.h > state.bound
+        total = state.r + state.h
+        hit = total > state.bound
         x = np.minimum(state.r, 1.0)
         value, slope = _by_group(curves, spans, "value_and_slope", x, state.param)
         slope = np.where(np.isfinite(slope), slope, 0.0)
         done = hit | (state.index == 0) | ~(value > state.h)
         if early and not first:
-            done |= _cannot_reach(state, slope)
+            done |= _cannot_reach(state, slope, total)
         if hit.any():
             result[state.ids[hit]] = True
             if largest_only:
@@ -322,7 +356,7 @@ def _run(state: _Entries, result: np.ndarray, curves: Sequence[Curve], early: bo
             spans = _spans(state.group, len(curves))
         before = state.index
         _advance(state, value, slope,
-                 lambda x, param, spans=spans: _by_group(curves, spans, "slope", x, param))
+                 lambda x, param, spans=spans: _by_group(curves, spans, "slope", x, param), scratch)
         first = False
         short = before - state.index <= 2
         # g curves too fast for chunks (r doubling on the way to a refutation): plain steps
@@ -380,9 +414,9 @@ def _plain_run(r: np.ndarray, h: np.ndarray, index: np.ndarray, guesses: np.ndar
     return (r, step), h, index
 
 
-def _cannot_reach(state: _Entries, slope: np.ndarray) -> np.ndarray:
+def _cannot_reach(state: _Entries, slope: np.ndarray, total: np.ndarray) -> np.ndarray:
     """A heuristic "not refuted" (always safe): the steps shrink and 10× their tail misses the bound."""
     index = np.maximum(state.index - 1, 0)
     ratio = slope * index / np.maximum(state.guesses - index, 1.0)
     tail = 10.0 * (1.0 + slope) * state.step * ratio / np.maximum(1.0 - ratio, 1e-300)
-    return (ratio < _DECAY) & (state.r + state.h + tail < state.bound)
+    return (ratio < _DECAY) & (total + tail < state.bound)  # total = r + h
