@@ -27,6 +27,7 @@ always on the safe side.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -168,10 +169,22 @@ def _by_group(curves: Sequence[Curve], spans: Spans, field: str, x: np.ndarray,
 
 class _Scratch:
     """Work arrays reused from chunk to chunk (a fresh array of a few hundred kB costs page
-    faults comparable to the arithmetic on it); views of flat buffers grown on demand."""
+    faults comparable to the arithmetic on it); views of flat buffers grown on demand, one
+    set per thread, of which at most :data:`_KEPT` elements each outlive a search."""
 
     def __init__(self) -> None:
         self.buffers: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def of_this_thread(cls) -> _Scratch:
+        scratch = getattr(_THREAD, "scratch", None)
+        if scratch is None:
+            scratch = _THREAD.scratch = cls()
+        return scratch
+
+    def trim(self) -> None:
+        self.buffers = {name: buffer for name, buffer in self.buffers.items()
+                        if buffer.size <= _KEPT}
 
     def get(self, name: str, rows: int, columns: int, dtype: type = np.float64) -> np.ndarray:
         buffer = self.buffers.get(name)
@@ -179,6 +192,10 @@ class _Scratch:
             buffer = self.buffers[name] = np.empty(max(rows * columns, 4096), dtype=dtype)
         return buffer[: rows * columns].reshape(rows, columns)
 
+
+#: Largest work buffer (elements) kept between searches.
+_KEPT = 1 << 17
+_THREAD = threading.local()
 
 #: Column offsets of a chunk's steps.
 _COLUMNS = np.arange(MAX_CHUNK, dtype=np.float64)
@@ -323,7 +340,10 @@ def chunked_refutes_groups(canaries: int, groups: Sequence[Group], *, early: boo
                                              for name in _Entries.fields if name != "ids"})
     result = np.zeros(total, dtype=bool)
     with np.errstate(all="ignore"):  # inf and nan only reach entries they retire or keep low
-        _run(state, result, [group[3] for group in groups], early, largest_only)
+        try:
+            _run(state, result, [group[3] for group in groups], early, largest_only)
+        finally:
+            _Scratch.of_this_thread().trim()
     ends = np.cumsum([pairs * count for pairs, count in shapes])
     return [part.reshape(shape) for part, shape in zip(np.split(result, ends[:-1]), shapes)]
 
@@ -331,7 +351,7 @@ def chunked_refutes_groups(canaries: int, groups: Sequence[Group], *, early: boo
 def _run(state: _Entries, result: np.ndarray, curves: Sequence[Curve], early: bool,
          largest_only: bool) -> None:
     """The chunk loop of :func:`chunked_refutes_groups`: retire, record refutations, advance."""
-    first, floors, scratch = True, np.full(len(curves), -np.inf), _Scratch()
+    first, floors, scratch = True, np.full(len(curves), -np.inf), _Scratch.of_this_thread()
     spans = _spans(state.group, len(curves))
     while state.r.size:
         total = state.r + state.h
@@ -376,6 +396,8 @@ def _plain_steps(state: _Entries, curves: Sequence[Curve], plain: Spans, spans: 
     """
     if len(plain) == len(spans):  # every group: the whole state
         rows, local = slice(None), spans
+    elif len(plain) == 1:  # one group: its slice
+        rows, local = slice(plain[0][1], plain[0][2]), [(plain[0][0], 0, plain[0][2] - plain[0][1])]
     else:
         rows = np.concatenate([np.arange(low, high) for _, low, high in plain])
         edges = np.cumsum([0] + [high - low for _, low, high in plain]).tolist()
@@ -384,7 +406,7 @@ def _plain_steps(state: _Entries, curves: Sequence[Curve], plain: Spans, spans: 
     (r, step), h, index = _plain_run(state.r[rows], state.h[rows], state.index[rows],
                                      state.guesses[rows],
                                      lambda x: _by_group(curves, local, "value", x, param), steps)
-    if isinstance(rows, slice):
+    if len(plain) == len(spans):
         state.r, state.h, state.index, state.step = r, h, index, step
     else:  # r, h, index and step are _advance's fresh arrays: written in place
         state.r[rows], state.h[rows], state.index[rows], state.step[rows] = r, h, index, step
