@@ -15,6 +15,9 @@ pieces, so chunks are exact up to rounding; for ``G_μ`` each entry's chunk is t
 longest power of two whose tangent falls short of ``g`` at its end by at most a
 relative 10⁻¹¹ of ``h``. Where chunks would stay one or two steps long (``r`` doubling
 on the way to a refutation) the loop takes plain steps, eight at a time.
+:func:`chunked_refutes_groups` runs several searches (the ε and μ grids) in one loop,
+each bit for bit as it would run alone (``docs/proofs/auditing.md`` §16, *Searches side
+by side*).
 
 Soundness (``docs/proofs/auditing.md`` §16, *chunks*): a recursion with a smaller
 nondecreasing function in some steps is a smaller ladder, each chunk's partial sums

@@ -31,7 +31,9 @@ budget by one Bonferroni split; only the most promising pairs are evaluated (all
 Every step errs low: ``g`` is lowered by a relative 1e-9, the level by 1e-7 and
 each ``r_i`` by 1e-12, ``r_i`` enters ``g`` capped at 1, and a rejection needs
 ``r_0 + h_0`` above ``c'/m`` by a relative 1e-9 (§16, float safety). The ε and μ
-searches run the recursion in chunks of many steps (:mod:`._fdp_chunked`, §16 *chunks*);
+searches run the recursion in chunks of many steps (:mod:`._fdp_chunked`, §16 *chunks*),
+side by side in one loop (§16, *Searches side by side*); ties across a split are
+resolved by exact draws of their counts (:mod:`._guess_counts`, §16 *Ties*);
 :func:`recursion_total` and :func:`refuted` are the plain stepwise recursion (the
 claim's curve, :func:`probability_upper`, and the tests' reference).
 """

@@ -260,7 +260,9 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     confidence
         Probability in [0.5, 1) that the whole audit's bound holds.
     seed
-        Seeds the tie-breaking order, the split and the Poisson subsets.
+        Seeds the tie-breaking order (with ``"one-run-fdp"``, exact draws of how many
+        tied included canaries fall on each side of a split), the split and the
+        Poisson subsets.
 
     Returns
     -------
