@@ -245,14 +245,23 @@ def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Genera
     return plus, minus, plus + minus, correct, highest
 
 
-def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
-    """Indices of the most promising pairs: highest Clopper–Pearson lower accuracy at ``level``."""
+def _screen(guesses: np.ndarray, correct: np.ndarray, level: float,
+            accuracy: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the most promising pairs: highest Clopper–Pearson lower accuracy at ``level``
+    (``accuracy``: those lower accuracies, when already computed by :func:`_accuracy_lower`)."""
+    if accuracy is None:
+        accuracy = _accuracy_lower(guesses, correct, level)
+    order = np.argsort(-accuracy, kind="stable")
+    return order[:FDP_CANDIDATES]
+
+
+def _accuracy_lower(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
+    """The Clopper–Pearson lower accuracy of each pair at ``level`` (0 without a correct guess)."""
     with np.errstate(all="ignore"):
         # stats.beta.ppf(level, c, c' − c + 1) without the distribution object's overhead
         accuracy = np.where(correct > 0, special.betaincinv(np.maximum(correct, 1),
                                                             guesses - correct + 1, level), 0.0)
-    order = np.argsort(-np.nan_to_num(accuracy), kind="stable")
-    return order[:FDP_CANDIDATES]
+    return np.nan_to_num(accuracy)
 
 
 #: One grid search: ``(guesses, correct, (curve, map of the grid to its parameter), grid end)``.
@@ -324,9 +333,10 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
     # f_{eps,delta}'s g vanishes below delta: a pair whose start r_c = level*c/m is at most
     # delta never grows and refutes no epsilon, so the epsilon search screens the others
     useful = np.flatnonzero(level * correct / canaries > delta)
-    chosen = useful[_screen(guesses[useful], correct[useful], level)]
+    accuracy = _accuracy_lower(guesses, correct, level)  # one screen of all the pairs
+    chosen = useful[_screen(guesses[useful], correct[useful], level, accuracy[useful])]
     if chosen.size == 0:
-        chosen = _screen(guesses, correct, level)[:1]
+        chosen = _screen(guesses, correct, level, accuracy)[:1]
     epsilon_search = (guesses[chosen], correct[chosen], (epsilon_curve(delta), np.exp),
                       _search_top(guesses[chosen], correct[chosen]))
 
@@ -337,7 +347,7 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
     # mu-GDP: the screen's best pairs and the pair that certified epsilon (all pairs still
     # count in the Bonferroni split); run beside the epsilon search on the screen's best
     # alone, which holds the certifying pair in every case seen, else again on its own
-    best_screened = _screen(guesses, correct, level)[:MU_CANDIDATES]
+    best_screened = _screen(guesses, correct, level, accuracy)[:MU_CANDIDATES]
     guessed = np.unique(best_screened)
     (pair, epsilon), (_, mu) = _largest_refuted(canaries, level,
                                                 [epsilon_search, mu_search(guessed)])
