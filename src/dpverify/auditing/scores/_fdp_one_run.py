@@ -292,10 +292,13 @@ def _largest_refuted(canaries: int, level: float,
 def _refine(best_pair: int, best: float, active: np.ndarray, grid: np.ndarray,
             rejected: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarray]:
     """The best so far after one grid, the pairs worth the next grid, and that grid."""
-    for row, pair in enumerate(active):
-        hits = np.flatnonzero(rejected[row])
-        if hits.size and grid[hits[-1]] > best:
-            best_pair, best = int(pair), float(grid[hits[-1]])
+    if active.size:
+        # each pair's largest refuted point (-inf if none); the first pair with the largest wins
+        last = grid.size - 1 - np.argmax(rejected[:, ::-1], axis=1)
+        largest = np.where(rejected.any(axis=1), grid[last], -np.inf)
+        row = int(np.argmax(largest))
+        if largest[row] > best:
+            best_pair, best = int(active[row]), float(largest[row])
     step = grid[1] - grid[0]
     if best > 0:
         # r_0 + h_0 falls as the parameter grows (g does), so only the pairs that refuted

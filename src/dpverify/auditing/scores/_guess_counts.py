@@ -88,12 +88,12 @@ def _value_blocks(in_scores: np.ndarray, out_scores: np.ndarray):
         return None
     zeros = np.flatnonzero(values == 0)
     if zeros.size:
-        negative = sum(np.count_nonzero(np.signbit(side) & (side == 0))
-                       for side in (in_scores, out_scores))
-        if 0 < negative < counts[zeros[0]]:
+        # +0.0 is the float whose bits are all 0: the rest of the zeros are -0.0
+        positive = sum(np.count_nonzero(side.view(np.int64) == 0) for side in (in_scores, out_scores))
+        if 0 < positive < counts[zeros[0]]:
             return None
         values = values.copy()
-        values[zeros[0]] = -0.0 if negative else 0.0
+        values[zeros[0]] = 0.0 if positive else -0.0
     return values, counts, in_counts
 
 
