@@ -200,6 +200,8 @@ class _Scratch:
 _KEPT = 1 << 17
 _THREAD = threading.local()
 
+#: Chunk lengths tried by the tangent test: 2, 4, …, MAX_CHUNK.
+_CANDIDATES = 2 ** np.arange(1, MAX_CHUNK.bit_length())
 #: Column offsets of a chunk's steps.
 _COLUMNS = np.arange(MAX_CHUNK, dtype=np.float64)
 
@@ -241,16 +243,17 @@ def _longest_tangent(state: _Entries, sums: np.ndarray, slope: np.ndarray,
     own: candidates beyond its steps are never fine.
     """
     steps = np.minimum(state.length, state.index)
-    candidates = 2 ** np.arange(1, int(steps.max()).bit_length())  # 2, 4, … ≤ the longest
-    if candidates.size == 0:
+    count = int(steps.max()).bit_length() - 1
+    if count == 0:
         return np.ones_like(steps)
+    candidates = _CANDIDATES[:count]  # 2, 4, … ≤ the longest
     travel = sums[:, candidates - 2]
     x = np.minimum(state.r[:, None] + travel, 1.0)
     short = (slope_of(x, state.param[:, None]) - slope[:, None]) * travel
     fine = (candidates[None, :] <= steps[:, None]) & (short <= _TANGENT_TOLERANCE * state.h[:, None])
     # the longest K such that every candidate up to K is fine
     good = fine.cumprod(axis=1).sum(axis=1)
-    return np.where(good > 0, 2**good, 1)
+    return np.left_shift(1, good)  # 2**good, and 1 when no candidate is fine
 
 
 def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Function,
