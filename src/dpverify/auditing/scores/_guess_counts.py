@@ -112,23 +112,19 @@ def _block_counts(blocks, splits: np.ndarray, in_top: np.ndarray):
 
 def _sorted_counts(in_scores: np.ndarray, out_scores: np.ndarray, splits: np.ndarray,
                    in_top: np.ndarray):
-    """Counts at the splits from the sorted scores: a binary search of the included scores."""
-    scores = np.concatenate([in_scores, out_scores])
-    descending = np.sort(scores)[::-1]
+    """Counts at the splits from the sorted scores and the sorted included scores."""
+    ascending = np.concatenate([in_scores, out_scores])
+    ascending.sort()  # in place: one array of m scores
+    in_ascending = np.sort(in_scores)
+    descending = ascending[::-1]
     kth, after = descending[splits - 1], descending[splits]  # nonincreasing in the split
-    in_top[splits] = _count_at_least(kth[::-1], in_scores)  # kth reversed is sorted
+    in_top[splits] = in_scores.size - np.searchsorted(in_ascending, kth, side="left")
     tied = np.flatnonzero(kth == after)
     ties = []
     for value in np.unique(kth[tied])[::-1]:  # drawn from the highest tie down, as the blocks
-        higher = int(np.count_nonzero(scores > value))
-        ties.append((float(value), higher, int(np.count_nonzero(in_scores > value)),
-                     splits[tied[kth[tied] == value]],
-                     int(np.count_nonzero(scores == value)),
-                     int(np.count_nonzero(in_scores == value))))
+        below, up_to = np.searchsorted(ascending, value, "left"), np.searchsorted(ascending, value, "right")
+        in_below, in_up_to = (np.searchsorted(in_ascending, value, "left"),
+                              np.searchsorted(in_ascending, value, "right"))
+        ties.append((float(value), int(ascending.size - up_to), int(in_scores.size - in_up_to),
+                     splits[tied[kth[tied] == value]], int(up_to - below), int(in_up_to - in_below)))
     return (lambda k: float(descending[k - 1])), ties
-
-
-def _count_at_least(ascending: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """For each threshold of ``ascending[::-1]``, how many ``values`` are at least it."""
-    bins = ascending.size - np.searchsorted(ascending, values, side="right")
-    return np.cumsum(np.bincount(bins, minlength=ascending.size + 1))[: ascending.size]
