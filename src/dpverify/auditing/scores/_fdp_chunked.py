@@ -263,12 +263,12 @@ def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Fu
     rows = np.arange(state.r.size)
     steps = _longest_tangent(state, sums, slope, slope_of)  # K ≥ 1 steps, never past index 0
     last = sums[rows, steps - 1]
-    before = np.where(steps >= 2, sums[rows, np.maximum(steps - 2, 0)], 0.0)
+    before = np.where(steps >= 2, sums[rows, steps - 2], 0.0)  # (column −1 read, not used, at K = 1)
     inside = state.r + last * (1 + _CHUNK_ERROR) + _TINY <= 1.0 - _ONE_MARGIN
-    # a chunk is valid while ĝ is evaluated below 1; otherwise one plain step (K = 1)
-    steps = np.where(inside, steps, 1)
-    last = np.where(inside, last, sums[:, 0])
-    before = np.where(inside, before, 0.0)
+    if not inside.all():  # a chunk is valid while ĝ is evaluated below 1; else one plain step
+        steps = np.where(inside, steps, 1)
+        last = np.where(inside, last, sums[:, 0])
+        before = np.where(inside, before, 0.0)
     low = np.maximum(before * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0)
     high = before * (1 + 2 * _CHUNK_ERROR) + _TINY
     h_low = (value + slope * low) * (1 - 1e-15)  # ≤ the ladder's h = ĝ(r + D_{K−2})
