@@ -95,6 +95,15 @@ dpverify's grid on the same scores: 27 / 2000, 10, 5, 44, 16, 23, 2, 4, 0 and 1.
 advance (t = 0.5): independent runs 1.919 (jax_privacy 1.835), one run m = 10^3 / 10^4 /
 10^5 1.795 / 1.941 / 1.980 (jax_privacy 1.708 / 1.915 / 1.967).
 
+The one-run f-DP rows of ``scores`` (2026-11-29, issue 27 stop 36, least of 9 CPU calls,
+jax_privacy 2.0.0 timed alike in the same process, load 3.6–4.5): dpverify's
+``method="one-run-fdp"`` is 27–74x jax_privacy's ``epsilon_one_run_fdp`` on 2-GDP at every m
+(24x / 36x at m = 10^5, δ = 1e-5 / 0), 35–86x on randomized response ε = 2 at m = 10^3 and at
+10^4 with δ = 0, 9.1x at 10^4 with δ = 1e-5, and 8.5x / 11.8x at m = 10^5 (δ = 1e-5 / 0;
+jax_privacy 0.065 / 0.099 s, ours 0.0076 / 0.0084 s; over five more data seeds at 10^5,
+7.0–12.9x, median 9.9x). Before stop 36 the m = 10^5 randomized-response rows were 3.7x / 6.5x
+in the same conditions. The CHANGELOG has the table.
+
 ``--only throughput catalogue dpsniper sequential families adapters scores hull`` picks tables (all
 but ``adapters``, ``scores`` and ``hull`` by default).
 

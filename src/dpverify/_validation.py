@@ -328,13 +328,15 @@ def check_nonempty_items(values: Any, name: str, *, single: type | tuple[type, .
 def check_real_array(values: Any, name: str, *, ndim: int | None = None,
                      shape: tuple[int | None, ...] | None = None, low: float | None = None,
                      high: float | None = None, allow_empty: bool = False,
-                     max_size: int | None = None) -> np.ndarray:
+                     max_size: int | None = None, copy: bool = True) -> np.ndarray:
     """Return ``values`` as a float64 array of finite numbers, checked for shape and range.
 
     Refused: strings, booleans, ``None``, complex or object entries, NaN and ±inf,
     a number of dimensions other than ``ndim``, a shape not matching ``shape``
     (``None`` entries match any length), entries outside [``low``, ``high``],
     an empty array (unless ``allow_empty``) and more than ``max_size`` entries.
+    The result is a new array unless ``copy=False`` and ``values`` is already a float64
+    array (then ``values`` itself: for callers that only read it).
     """
     if isinstance(values, (str, bytes)) or values is None or isinstance(values, (bool, np.bool_)):
         raise _type_error(name, values, "an array of real numbers")
@@ -356,7 +358,7 @@ def check_real_array(values: Any, name: str, *, ndim: int | None = None,
             raise _type_error(name, values, "an array of real numbers")
     if max_size is not None and array.size > max_size:
         raise limit_error(name, f"<{array.size} entries>", max_size, "pass fewer entries")
-    array = array.astype(float)
+    array = array.astype(float, copy=copy)
     if ndim is not None and array.ndim != ndim:
         raise value_error(name, values, f"a {ndim}-dimensional array (got {array.ndim} "
                                         f"dimensions)")

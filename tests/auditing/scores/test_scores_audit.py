@@ -372,3 +372,16 @@ def test_gdp_model_false_alarms_on_gaussian_scores() -> None:
                               design="independent-runs", method="gdp-model", epsilon=epsilon,
                               delta=1e-5, seed=i).violation for i in range(AUDITS))
     assert _not_above(alarms, AUDITS, 0.95), alarms
+
+
+@pytest.mark.parametrize("design", ["one-run", "independent-runs"])
+def test_the_callers_scores_are_read_not_kept(design) -> None:
+    """The audit reads float64 inputs in place (no copy) but never writes them, and the report
+    keeps its own copy: changing the caller's array afterwards changes nothing in the report."""
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(1.0, 1.0, 400), rng.normal(0.0, 1.0, 400)
+    a_before, b_before = a.copy(), b.copy()
+    report = audit_scores(a, b, design=design, seed=0)
+    assert np.array_equal(a, a_before) and np.array_equal(b, b_before)
+    a[:] = 0.0
+    assert np.array_equal(report.in_scores, a_before)

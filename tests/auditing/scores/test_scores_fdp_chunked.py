@@ -12,7 +12,12 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import dpverify.auditing.scores._fdp_one_run as fdp
-from dpverify.auditing.scores._fdp_chunked import chunked_refutes, epsilon_curve, gaussian_curve
+from dpverify.auditing.scores._fdp_chunked import (
+    chunked_refutes,
+    chunked_refutes_groups,
+    epsilon_curve,
+    gaussian_curve,
+)
 from dpverify.auditing.scores._fdp_one_run import fdp_one_run_bound, recursion_total, refuted
 
 
@@ -20,6 +25,10 @@ def _stepwise(canaries, guesses, correct, level, curve, parameters, **_):
     """The same decision by the stepwise recursion (``refuted``) on the same lowered ``g``."""
     value_and_slope, parameters = curve[0], np.asarray(parameters, dtype=float)
     return refuted(canaries, guesses, correct, level, lambda x: value_and_slope(x, parameters)[0], parameters.size)
+
+
+def _stepwise_groups(canaries, groups, **_):
+    return [_stepwise(canaries, *group) for group in groups]
 
 
 def _exact_total(m: int, guesses: int, correct: int, level: float, inverse) -> mpmath.mpf:
@@ -114,7 +123,7 @@ def test_exact_false_alarm_of_randomized_response(m, guesses, epsilon) -> None:
 @pytest.mark.parametrize("delta", [0.0, 1e-5, 0.01])
 def test_epsilon_slope_is_a_tangent_below_g(delta) -> None:
     """``g(x₀) + slope·(x − x₀) ≤ g(x)`` for x ≥ x₀, across the kink and below δ."""
-    value_and_slope, _ = epsilon_curve(delta)
+    value_and_slope = epsilon_curve(delta).value_and_slope
     factor = np.array([math.exp(1.5)])
     x0 = np.concatenate([np.linspace(0, 1, 401), [delta, 0.8175744761936437]])
     grid = np.linspace(0, 1, 2001)
@@ -127,7 +136,7 @@ def test_epsilon_slope_is_a_tangent_below_g(delta) -> None:
 
 @pytest.mark.parametrize("mu", [0.3, 1.0, 4.0])
 def test_gaussian_slope_is_the_derivative_lowered(mu) -> None:
-    value_and_slope, slope_of = gaussian_curve()
+    value_and_slope, slope_of, value_of = gaussian_curve()
     x = np.logspace(-12, -1e-3, 300)
     value, slope = value_and_slope(x, np.full(x.size, mu))
     step = 1e-7 * x
@@ -135,6 +144,41 @@ def test_gaussian_slope_is_the_derivative_lowered(mu) -> None:
     assert np.all(slope <= numeric * (1 + 1e-5))  # convex: the forward difference is above g'
     assert np.all(slope >= numeric * (1 - 1e-4))
     assert np.array_equal(slope, slope_of(x, np.full(x.size, mu)))
+    assert np.array_equal(value, value_of(x, np.full(x.size, mu)))
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.01])
+def test_epsilon_value_alone_is_the_same_float(delta) -> None:
+    curve = epsilon_curve(delta)
+    x = np.concatenate([np.linspace(0, 1, 1001), np.logspace(-12, 0, 300)])
+    factors = np.exp(np.linspace(0.0, 8.0, x.size))
+    assert np.array_equal(curve.value_and_slope(x, factors)[0], curve.value(x, factors))
+
+
+def _random_group(data, m: int):
+    pairs = data.draw(st.integers(0, 4))
+    guesses = np.array([data.draw(st.integers(1, m)) for _ in range(pairs)], dtype=np.int64)
+    correct = np.array([data.draw(st.integers(g // 2, g)) for g in guesses], dtype=np.int64)
+    gaussian = data.draw(st.booleans())
+    top = data.draw(st.floats(0.2, 6.0))
+    grid = np.linspace(0.0, top, data.draw(st.integers(1, 40)) + 1)[1:]
+    level = data.draw(st.sampled_from([0.05, 0.05 / 29, 1e-3]))
+    if gaussian:
+        return guesses, correct, level, gaussian_curve(), grid
+    return guesses, correct, level, epsilon_curve(data.draw(st.sampled_from([0.0, 1e-5]))), np.exp(grid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([30, 2000, 60000]), st.data(), st.booleans(), st.booleans())
+def test_groups_decide_as_they_would_alone(m, data, early, largest_only) -> None:
+    """chunked_refutes_groups: each group's decisions are those of chunked_refutes on it alone
+    (the plain-step and floor choices are per group; the rest is per entry)."""
+    groups = [_random_group(data, m) for _ in range(data.draw(st.integers(1, 3)))]
+    together = chunked_refutes_groups(m, groups, early=early, largest_only=largest_only)
+    for group, decided in zip(groups, together):
+        alone = chunked_refutes(m, *group, early=early, largest_only=largest_only)
+        assert decided.shape == alone.shape
+        assert np.array_equal(decided, alone)
 
 
 def _scores(kind: str, canaries: int, seed: int):
@@ -161,7 +205,7 @@ def test_the_bound_equals_the_stepwise_bound(kind, canaries, seed, delta) -> Non
         in_scores, out_scores, delta=delta, failure_probability=0.05, rng=np.random.default_rng(seed)
     )
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fdp, "chunked_refutes", _stepwise)
+        patch.setattr(fdp, "chunked_refutes_groups", _stepwise_groups)
         slow = fdp_one_run_bound(
             in_scores, out_scores, delta=delta, failure_probability=0.05, rng=np.random.default_rng(seed)
         )

@@ -257,28 +257,3 @@ def test_adaptive_two_tailed_rule_false_alarms(kind, parameter, canaries, k_plus
     correct = ranked[:, :k_plus].sum(axis=1) + (~ranked[:, canaries - k_minus:]).sum(axis=1)
     alarms = int(rejected[correct].sum())
     assert stats.binom.sf(alarms - 1, sims, level) >= 1e-3, (alarms, sims)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, 2.5]) | st.floats(-3, 3), min_size=1, max_size=60),
-       st.data())
-def test_top_counts_are_the_stable_sorts(scores, data) -> None:
-    """_top_counts (sorted values, a binary search per split, the shuffled order only at a tie)
-    gives the counts of the stable descending sort of the shuffled scores at every size."""
-    from dpverify.auditing.scores._fdp_one_run import _top_counts
-
-    scores = np.asarray(scores)
-    m = scores.size
-    included = np.asarray(data.draw(st.lists(st.booleans(), min_size=m, max_size=m)))
-    shuffle = np.asarray(data.draw(st.permutations(range(m))), dtype=np.int64)
-    sizes = np.asarray(data.draw(st.lists(st.integers(0, m), min_size=1, max_size=8)))
-    # the canaries in the order _top_counts reads them: the included ones first
-    front = np.argsort(~included, kind="stable")
-    scores, included = scores[front], included[front]
-    shuffle = np.argsort(front)[shuffle]  # the same tie order, on the reordered canaries
-    order = shuffle[np.argsort(-scores[shuffle], kind="stable")]
-    expected = np.concatenate([[0], np.cumsum(included[order])])
-    counts, descending = _top_counts(scores[included], scores[~included], shuffle, sizes)
-    assert np.array_equal(counts[sizes], expected[sizes])
-    assert counts[m] == included.sum()
-    assert np.array_equal(descending, scores[order])

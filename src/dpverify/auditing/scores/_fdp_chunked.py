@@ -15,6 +15,9 @@ pieces, so chunks are exact up to rounding; for ``G_μ`` each entry's chunk is t
 longest power of two whose tangent falls short of ``g`` at its end by at most a
 relative 10⁻¹¹ of ``h``. Where chunks would stay one or two steps long (``r`` doubling
 on the way to a refutation) the loop takes plain steps, eight at a time.
+:func:`chunked_refutes_groups` runs several searches (the ε and μ grids) in one loop,
+each bit for bit as it would run alone (``docs/proofs/auditing.md`` §16, *Searches side
+by side*).
 
 Soundness (``docs/proofs/auditing.md`` §16, *chunks*): a recursion with a smaller
 nondecreasing function in some steps is a smaller ladder, each chunk's partial sums
@@ -27,7 +30,9 @@ always on the safe side.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special
@@ -54,8 +59,18 @@ PLAIN_STEPS = 8
 #: "Not refuted" early once the steps shrink by this ratio and ten times the tail cannot reach the bound.
 _DECAY = 0.99
 
-#: A trade-off family as ``(g(x, parameter), lower bound on g's right derivative at x)``.
-Curve = tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], Callable[[np.ndarray, np.ndarray], np.ndarray]]
+Function = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+class Curve(NamedTuple):
+    """A trade-off family: ``g(x, parameter)`` with a lower bound on its right derivative at x."""
+
+    #: ``(g(x), slope)`` at once (shared work).
+    value_and_slope: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+    #: The slope alone.
+    slope: Function
+    #: ``g(x)`` alone: the same floats as ``value_and_slope``'s first.
+    value: Function
 
 
 def epsilon_curve(delta: float) -> Curve:
@@ -82,13 +97,20 @@ def epsilon_curve(delta: float) -> Curve:
         value = np.maximum(np.maximum(middle, upper), 0.0) * (1 - _INVERSE_SLACK)
         return value, slope(x, factor, middle, upper)
 
-    return value_and_slope, slope
+    def value(x: np.ndarray, factor: np.ndarray) -> np.ndarray:
+        return np.maximum(np.maximum(*pieces(x, factor)), 0.0) * (1 - _INVERSE_SLACK)
+
+    return Curve(value_and_slope, slope, value)
 
 
 def _gaussian_value_and_slope(x: np.ndarray, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``Φ(z − μ)`` lowered by 10⁻⁹ and ``g'(x) = φ(z − μ)/φ(z) = exp(μz − μ²/2)``, ``z = Φ⁻¹(x)``."""
     z = special.ndtri(x)
     return special.ndtr(z - mu) * (1 - _INVERSE_SLACK), _slope_at(z, mu)
+
+
+def _gaussian_value(x: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    return special.ndtr(special.ndtri(x) - mu) * (1 - _INVERSE_SLACK)
 
 
 def _slope_at(z: np.ndarray, mu: np.ndarray) -> np.ndarray:
@@ -102,74 +124,151 @@ def _gaussian_slope(x: np.ndarray, mu: np.ndarray) -> np.ndarray:
 
 def gaussian_curve() -> Curve:
     """``g`` of ``G_μ`` with μ per entry, ``Φ(Φ⁻¹(x) − μ)`` lowered by 10⁻⁹, and its slope."""
-    return _gaussian_value_and_slope, _gaussian_slope
+    return Curve(_gaussian_value_and_slope, _gaussian_slope, _gaussian_value)
 
 
 class _Entries:
-    """The live entries' state, one flat array per field, compressed as entries retire."""
+    """The live entries' state, one flat array per field, compressed as entries retire.
 
-    fields = ("ids", "index", "guesses", "param", "bound", "r", "h", "length", "step")
+    Entries are ordered by group, and stay so (compression keeps the order): each
+    group's entries are one slice, ``spans``.
+    """
+
+    fields = ("ids", "group", "index", "guesses", "param", "bound", "r", "h", "length", "step")
 
     def __init__(self, **arrays: np.ndarray) -> None:
         for name in self.fields:
             setattr(self, name, arrays[name])
+        #: Every entry's index at most its guesses (c ≤ c'; kept as indices fall).
+        self.ordered = bool(np.all(self.index <= self.guesses))
 
     def keep(self, mask: np.ndarray) -> None:
         for name in self.fields:
             setattr(self, name, getattr(self, name)[mask])
 
 
-def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, ...]:
+#: The live groups as ``(group, first entry, end)``, the entries of a group being one slice.
+Spans = list[tuple[int, int, int]]
+
+
+def _spans(group: np.ndarray, groups: int) -> Spans:
+    if groups == 1:
+        return [(0, 0, group.size)]
+    edges = np.searchsorted(group, np.arange(groups + 1)).tolist()
+    return [(g, edges[g], edges[g + 1]) for g in range(groups) if edges[g + 1] > edges[g]]
+
+
+def _by_group(curves: Sequence[Curve], spans: Spans, field: str, x: np.ndarray,
+              param: np.ndarray):
+    """``curve.<field>(x, param)`` of each entry's group (rows of 1-d or 2-d arrays): elementwise,
+    so each entry's floats are those of its curve on all the entries."""
+    if len(spans) == 1:
+        return getattr(curves[spans[0][0]], field)(x, param)
+    parts = [getattr(curves[g], field)(x[low:high], param[low:high]) for g, low, high in spans]
+    if isinstance(parts[0], tuple):
+        return tuple(np.concatenate(column) for column in zip(*parts))
+    return np.concatenate(parts)
+
+
+class _Scratch:
+    """Work arrays reused from chunk to chunk (a fresh array of a few hundred kB costs page
+    faults comparable to the arithmetic on it); views of flat buffers grown on demand, one
+    set per thread, of which at most :data:`_KEPT` elements each outlive a search."""
+
+    def __init__(self) -> None:
+        self.buffers: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def of_this_thread(cls) -> _Scratch:
+        scratch = getattr(_THREAD, "scratch", None)
+        if scratch is None:
+            scratch = _THREAD.scratch = cls()
+        return scratch
+
+    def trim(self) -> None:
+        self.buffers = {name: buffer for name, buffer in self.buffers.items()
+                        if buffer.size <= _KEPT}
+
+    def get(self, name: str, rows: int, columns: int, dtype: type = np.float64) -> np.ndarray:
+        buffer = self.buffers.get(name)
+        if buffer is None or buffer.size < rows * columns:
+            buffer = self.buffers[name] = np.empty(max(rows * columns, 4096), dtype=dtype)
+        return buffer[: rows * columns].reshape(rows, columns)
+
+
+#: Largest work buffer (elements) kept between searches.
+_KEPT = 1 << 17
+_THREAD = threading.local()
+
+#: Chunk lengths tried by the tangent test: 2, 4, …, MAX_CHUNK.
+_CANDIDATES = 2 ** np.arange(1, MAX_CHUNK.bit_length())
+#: Column offsets of a chunk's steps.
+_COLUMNS = np.arange(MAX_CHUNK, dtype=np.float64)
+
+
+def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray,
+           scratch: _Scratch) -> tuple[np.ndarray, ...]:
     """Partial sums ``D_k`` of one chunk per entry (rows): ``r`` after k + 1 steps is ``r + D_k``.
 
     Step 0 is the usual step ``d_0 = a(ĝ(r) − h)``; step k ≥ 1 is ``d_k = ĝ'·a_k·d_{k−1}``.
-    Returns the sums, the ``a_k`` of the steps and the steps' indices (``a = 0`` below 0).
+    Returns the sums and the ``a_k`` of the steps (``a = 0`` below index 0), both views of
+    ``scratch`` (valid until the next chunk).
     """
-    width = int(state.length.max())
-    steps = state.index[:, None] - 1 - np.arange(width)[None, :]
-    a = np.where(steps >= 0, steps / np.maximum(state.guesses[:, None] - steps, 1.0), 0.0)
-    factors = slope[:, None] * a
+    rows, width = state.r.size, int(state.length.max())
+    # the steps' indices i (integers, exact in floats) and a_i = i / max(c' − i, 1); an
+    # entry's index never exceeds its c ≤ c', so c' − i ≥ 1 and the max is the identity
+    steps = np.subtract((state.index - 1.0)[:, None], _COLUMNS[None, :width],
+                        out=scratch.get("steps", rows, width))
+    a = np.subtract(state.guesses[:, None], steps, out=scratch.get("a", rows, width))
+    if not state.ordered:
+        np.maximum(a, 1.0, out=a)
+    np.divide(steps, a, out=a)
+    if int(state.index.min()) < width:  # steps below index 0 (few entries, near their end)
+        a[steps < 0] = 0.0
+    factors = np.multiply(slope[:, None], a, out=scratch.get("factors", rows, width))
     factors[:, 0] = 1.0
-    sums = np.cumsum(np.cumprod(factors, axis=1), axis=1) * (a[:, 0] * (value - state.h))[:, None]
+    products = np.cumprod(factors, axis=1, out=scratch.get("products", rows, width))
+    sums = np.cumsum(products, axis=1, out=factors)
+    np.multiply(sums, (a[:, 0] * (value - state.h))[:, None], out=sums)
     return sums, a
 
 
-def _longest_tangent(
-    state: _Entries, sums: np.ndarray, slope: np.ndarray, slope_of: Callable[[np.ndarray, np.ndarray], np.ndarray]
-) -> np.ndarray:
+def _longest_tangent(state: _Entries, sums: np.ndarray, slope: np.ndarray,
+                     slope_of: Function) -> np.ndarray:
     """Per entry, the longest chunk ``K`` (1, 2, 4, …) whose tangent stays within tolerance of ``g``.
 
     By convexity ``g(x) − ĝ(x) ≤ (g'(x) − ĝ')(x − r)``; the chunk's last ``h`` reads ``ĝ``
     at ``x = r + D_{K−2}``. A shortfall above a relative 10⁻¹¹ of ``h`` would lose
-    tightness (never soundness), so the chunk is cut there.
+    tightness (never soundness), so the chunk is cut there. Each entry's ``K`` is its
+    own: candidates beyond its steps are never fine.
     """
     steps = np.minimum(state.length, state.index)
-    candidates = 2 ** np.arange(1, int(steps.max()).bit_length())  # 2, 4, … ≤ the longest
-    if candidates.size == 0:
+    count = int(steps.max()).bit_length() - 1
+    if count == 0:
         return np.ones_like(steps)
+    candidates = _CANDIDATES[:count]  # 2, 4, … ≤ the longest
     travel = sums[:, candidates - 2]
     x = np.minimum(state.r[:, None] + travel, 1.0)
     short = (slope_of(x, state.param[:, None]) - slope[:, None]) * travel
     fine = (candidates[None, :] <= steps[:, None]) & (short <= _TANGENT_TOLERANCE * state.h[:, None])
     # the longest K such that every candidate up to K is fine
-    good = np.cumprod(fine, axis=1).sum(axis=1)
-    return np.where(good > 0, 2**good, 1)
+    good = fine.cumprod(axis=1).sum(axis=1)
+    return np.left_shift(1, good)  # 2**good, and 1 when no candidate is fine
 
 
-def _advance(
-    state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Callable[[np.ndarray, np.ndarray], np.ndarray]
-) -> None:
+def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Function,
+             scratch: _Scratch) -> None:
     """One chunk for every entry (``h`` grows at its first step), rounded so the state errs low."""
-    sums, a = _chunk(state, value, slope)
+    sums, a = _chunk(state, value, slope, scratch)
     rows = np.arange(state.r.size)
     steps = _longest_tangent(state, sums, slope, slope_of)  # K ≥ 1 steps, never past index 0
     last = sums[rows, steps - 1]
-    before = np.where(steps >= 2, sums[rows, np.maximum(steps - 2, 0)], 0.0)
+    before = np.where(steps >= 2, sums[rows, steps - 2], 0.0)  # (column −1 read, not used, at K = 1)
     inside = state.r + last * (1 + _CHUNK_ERROR) + _TINY <= 1.0 - _ONE_MARGIN
-    # a chunk is valid while ĝ is evaluated below 1; otherwise one plain step (K = 1)
-    steps = np.where(inside, steps, 1)
-    last = np.where(inside, last, sums[:, 0])
-    before = np.where(inside, before, 0.0)
+    if not inside.all():  # a chunk is valid while ĝ is evaluated below 1; else one plain step
+        steps = np.where(inside, steps, 1)
+        last = np.where(inside, last, sums[:, 0])
+        before = np.where(inside, before, 0.0)
     low = np.maximum(before * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0)
     high = before * (1 + 2 * _CHUNK_ERROR) + _TINY
     h_low = (value + slope * low) * (1 - 1e-15)  # ≤ the ladder's h = ĝ(r + D_{K−2})
@@ -182,6 +281,10 @@ def _advance(
     state.step = np.maximum(last - before, 0.0)
     state.length = np.minimum(2 * np.maximum(steps, 2), MAX_CHUNK)
     state.r, state.h, state.index = r_new, h_low, state.index - steps
+
+
+#: One search of :func:`chunked_refutes_groups`: ``(guesses, correct, level, curve, parameters)``.
+Group = tuple[np.ndarray, np.ndarray, float, Curve, np.ndarray]
 
 
 def chunked_refutes(
@@ -203,78 +306,145 @@ def chunked_refutes(
     already refuted (by any pair) stop unrefuted: the largest refuted parameter, the
     pairs that refute it and every refutation at or above it are as without.
     """
-    pairs, count = np.size(guesses), np.size(parameters)
-    entry_guess = np.repeat(np.asarray(guesses, dtype=float), count)
-    entry_correct = np.repeat(np.asarray(correct, dtype=np.int64), count)
-    scale = level * (1 - 1e-7)  # as recursion_total: the start's rounding
-    state = _Entries(
-        ids=np.arange(pairs * count),
-        index=entry_correct.copy(),
-        guesses=entry_guess,
-        param=np.tile(np.asarray(parameters, dtype=float), pairs),
-        bound=entry_guess / canaries * (1 + 1e-9),
-        r=scale * entry_correct / canaries,
-        h=scale * (entry_guess - entry_correct) / canaries,
-        length=np.full(pairs * count, 16, dtype=np.int64),
-        step=np.zeros(pairs * count),
-    )
-    result = np.zeros(pairs * count, dtype=bool)
+    group = (guesses, correct, level, curve, parameters)
+    return chunked_refutes_groups(canaries, [group], early=early, largest_only=largest_only)[0]
+
+
+def chunked_refutes_groups(canaries: int, groups: Sequence[Group], *, early: bool = True,
+                           largest_only: bool = False) -> list[np.ndarray]:
+    """:func:`chunked_refutes` of several searches in one loop: one decision array per group.
+
+    Each group's decisions are bit for bit those of :func:`chunked_refutes` on it alone:
+    every entry's arithmetic is its own (elementwise, or along its own row), and the
+    loop's choices that look at many entries — plain steps when chunks stay short, the
+    ``largest_only`` floor — are taken per group. Searches that do not depend on each
+    other (the ε and μ grids) so share each numpy call instead of running one after the
+    other.
+    """
+    arrays: dict[str, list[np.ndarray]] = {name: [] for name in _Entries.fields}
+    shapes = []
+    for number, (guesses, correct, level, _, parameters) in enumerate(groups):
+        pairs, count = np.size(guesses), np.size(parameters)
+        shapes.append((pairs, count))
+        entry_guess = np.repeat(np.asarray(guesses, dtype=float), count)
+        entry_correct = np.repeat(np.asarray(correct, dtype=np.int64), count)
+        scale = level * (1 - 1e-7)  # as recursion_total: the start's rounding
+        for name, value in (
+            ("group", np.full(pairs * count, number)),
+            ("index", entry_correct.copy()),
+            ("guesses", entry_guess),
+            ("param", np.tile(np.asarray(parameters, dtype=float), pairs)),
+            ("bound", entry_guess / canaries * (1 + 1e-9)),
+            ("r", scale * entry_correct / canaries),
+            ("h", scale * (entry_guess - entry_correct) / canaries),
+            ("length", np.full(pairs * count, 16, dtype=np.int64)),
+            ("step", np.zeros(pairs * count)),
+        ):
+            arrays[name].append(value)
+    total = sum(pairs * count for pairs, count in shapes)
+    state = _Entries(ids=np.arange(total), **{name: np.concatenate(arrays[name])
+                                             for name in _Entries.fields if name != "ids"})
+    result = np.zeros(total, dtype=bool)
     with np.errstate(all="ignore"):  # inf and nan only reach entries they retire or keep low
-        _run(state, result, curve, early, largest_only)
-    return result.reshape(pairs, count)
+        try:
+            _run(state, result, [group[3] for group in groups], early, largest_only)
+        finally:
+            _Scratch.of_this_thread().trim()
+    ends = np.cumsum([pairs * count for pairs, count in shapes])
+    return [part.reshape(shape) for part, shape in zip(np.split(result, ends[:-1]), shapes)]
 
 
-def _run(state: _Entries, result: np.ndarray, curve: Curve, early: bool, largest_only: bool) -> None:
-    """The chunk loop of :func:`chunked_refutes`: retire, record refutations, advance."""
-    value_and_slope, slope_of = curve
-    first, floor = True, -np.inf
+def _run(state: _Entries, result: np.ndarray, curves: Sequence[Curve], early: bool,
+         largest_only: bool) -> None:
+    """The chunk loop of :func:`chunked_refutes_groups`: retire, record refutations, advance."""
+    first, floors, scratch = True, np.full(len(curves), -np.inf), _Scratch.of_this_thread()
+    spans = _spans(state.group, len(curves))
     while state.r.size:
-        hit = state.r + state.h > state.bound
+        total = state.r + state.h
+        hit = total > state.bound
         x = np.minimum(state.r, 1.0)
-        value, slope = value_and_slope(x, state.param)
+        value, slope = _by_group(curves, spans, "value_and_slope", x, state.param)
         slope = np.where(np.isfinite(slope), slope, 0.0)
         done = hit | (state.index == 0) | ~(value > state.h)
         if early and not first:
-            done |= _cannot_reach(state, slope)
-        result[state.ids[hit]] = True
-        if largest_only and hit.any():
-            # entries below a refuted parameter cannot raise the largest refuted one
-            floor = max(floor, float(state.param[hit].max()))
-            done |= state.param < floor
+            done |= _cannot_reach(state, slope, total)
+        if hit.any():
+            result[state.ids[hit]] = True
+            if largest_only:
+                # entries below a refuted parameter of their group cannot raise its largest one
+                np.maximum.at(floors, state.group[hit], state.param[hit])
+                done |= state.param < floors[state.group]
         if done.any():
             state.keep(~done)
             value, slope = value[~done], slope[~done]
-        if not state.r.size:
-            break
+            if not state.r.size:
+                break
+            spans = _spans(state.group, len(curves))
         before = state.index
-        _advance(state, value, slope, slope_of)
+        _advance(state, value, slope,
+                 lambda x, param, spans=spans: _by_group(curves, spans, "slope", x, param), scratch)
         first = False
-        if 2 * np.count_nonzero(before - state.index <= 2) >= before.size:  # mostly short chunks
-            # g curves too fast for chunks (r doubling on the way to a refutation): plain steps
-            _plain_steps(state, value_and_slope, PLAIN_STEPS)
+        short = before - state.index <= 2
+        # g curves too fast for chunks (r doubling on the way to a refutation): plain steps
+        plain = [(g, low, high) for g, low, high in spans  # mostly short chunks in the group
+                 if 2 * np.count_nonzero(short[low:high]) >= high - low]
+        if plain:
+            _plain_steps(state, curves, plain, spans, PLAIN_STEPS)
 
 
-def _plain_steps(state: _Entries, value_and_slope, steps: int) -> None:
-    """``steps`` steps of the recursion one at a time, exactly as :func:`recursion_total` takes them.
+def _plain_steps(state: _Entries, curves: Sequence[Curve], plain: Spans, spans: Spans,
+                 steps: int) -> None:
+    """``steps`` steps of the recursion one at a time for the groups in ``plain``.
 
-    ``h = max(h, g(min(r, 1)))``, ``r = (r + a_i·growth)(1 − 10⁻¹²)``; cheaper per step than
-    a chunk where ``r`` grows too fast for a tangent (a refutation under way). Entries at
-    index 0 stay put.
+    As :func:`recursion_total` takes them: ``h = max(h, g(min(r, 1)))``,
+    ``r = (r + a_i·growth)(1 − 10⁻¹²)``; cheaper per step than a chunk where ``r`` grows
+    too fast for a tangent (a refutation under way). Entries at index 0 stay put.
     """
+    if len(plain) == len(spans):  # every group: the whole state
+        rows, local = slice(None), spans
+    elif len(plain) == 1:  # one group: its slice
+        rows, local = slice(plain[0][1], plain[0][2]), [(plain[0][0], 0, plain[0][2] - plain[0][1])]
+    else:
+        rows = np.concatenate([np.arange(low, high) for _, low, high in plain])
+        edges = np.cumsum([0] + [high - low for _, low, high in plain]).tolist()
+        local = [(g, edges[k], edges[k + 1]) for k, (g, _, _) in enumerate(plain)]
+    param = state.param[rows]
+    (r, step), h, index = _plain_run(state.r[rows], state.h[rows], state.index[rows],
+                                     state.guesses[rows],
+                                     lambda x: _by_group(curves, local, "value", x, param), steps)
+    if len(plain) == len(spans):
+        state.r, state.h, state.index, state.step = r, h, index, step
+    else:  # r, h, index and step are _advance's fresh arrays: written in place
+        state.r[rows], state.h[rows], state.index[rows], state.step[rows] = r, h, index, step
+
+
+def _plain_run(r: np.ndarray, h: np.ndarray, index: np.ndarray, guesses: np.ndarray,
+               value: Callable[[np.ndarray], np.ndarray], steps: int):
+    """The plain steps on arrays; returns ``((r, last step), h, index)``."""
+    step = np.zeros_like(r)
+    if int(index.min(initial=steps)) >= steps:  # every entry moves at every step
+        later = index[None, :] - np.arange(1, steps + 1)[:, None]  # the index after each step
+        factors = later / np.maximum(guesses[None, :] - later, 1.0)  # a_i, as step by step
+        for factor in factors:
+            raised = np.maximum(h, value(np.minimum(r, 1.0)))
+            step = (raised - h) * factor
+            r = (r + step) * (1 - _STEP_SLACK)
+            h = raised
+        return (r, step), h, later[-1]
     for _ in range(steps):
-        moving = state.index > 0
-        index = np.maximum(state.index - 1, 0)
-        raised = np.maximum(state.h, value_and_slope(np.minimum(state.r, 1.0), state.param)[0])
-        grow = np.where(moving, raised - state.h, 0.0)
-        step = grow * (index / np.maximum(state.guesses - index, 1.0))
-        state.r = (state.r + step) * np.where(moving, 1 - _STEP_SLACK, 1.0)
-        state.h = np.where(moving, raised, state.h)
-        state.index, state.step = index, step
+        moving = index > 0
+        index = np.maximum(index - 1, 0)
+        raised = np.maximum(h, value(np.minimum(r, 1.0)))
+        grow = np.where(moving, raised - h, 0.0)
+        step = grow * (index / np.maximum(guesses - index, 1.0))
+        r = (r + step) * np.where(moving, 1 - _STEP_SLACK, 1.0)
+        h = np.where(moving, raised, h)
+    return (r, step), h, index
 
 
-def _cannot_reach(state: _Entries, slope: np.ndarray) -> np.ndarray:
+def _cannot_reach(state: _Entries, slope: np.ndarray, total: np.ndarray) -> np.ndarray:
     """A heuristic "not refuted" (always safe): the steps shrink and 10× their tail misses the bound."""
     index = np.maximum(state.index - 1, 0)
     ratio = slope * index / np.maximum(state.guesses - index, 1.0)
     tail = 10.0 * (1.0 + slope) * state.step * ratio / np.maximum(1.0 - ratio, 1e-300)
-    return (ratio < _DECAY) & (state.r + state.h + tail < state.bound)
+    return (ratio < _DECAY) & (total + tail < state.bound)  # total = r + h

@@ -31,7 +31,9 @@ budget by one Bonferroni split; only the most promising pairs are evaluated (all
 Every step errs low: ``g`` is lowered by a relative 1e-9, the level by 1e-7 and
 each ``r_i`` by 1e-12, ``r_i`` enters ``g`` capped at 1, and a rejection needs
 ``r_0 + h_0`` above ``c'/m`` by a relative 1e-9 (§16, float safety). The ε and μ
-searches run the recursion in chunks of many steps (:mod:`._fdp_chunked`, §16 *chunks*);
+searches run the recursion in chunks of many steps (:mod:`._fdp_chunked`, §16 *chunks*),
+side by side in one loop (§16, *Searches side by side*); ties across a split are
+resolved by exact draws of their counts (:mod:`._guess_counts`, §16 *Ties*);
 :func:`recursion_total` and :func:`refuted` are the plain stepwise recursion (the
 claim's curve, :func:`probability_upper`, and the tests' reference).
 """
@@ -49,10 +51,11 @@ from scipy import special
 from dpverify._numeric import round_down
 from dpverify.auditing.scores._fdp_chunked import (
     Curve,
-    chunked_refutes,
+    chunked_refutes_groups,
     epsilon_curve,
     gaussian_curve,
 )
+from dpverify.auditing.scores._guess_counts import top_counts
 from dpverify.auditing.scores._one_run import _grid_pairs
 
 __all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total",
@@ -231,96 +234,81 @@ class FdpOneRunBound:
 def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator,
             pairs: tuple[np.ndarray, np.ndarray] | None = None, delta: float = 0.0):
     """``(k+, k−)`` (default: the grid of :func:`~dpverify.auditing.scores._one_run._grid_pairs`,
-    fixed by m and δ alone), their guesses and correct guesses, and the scores in
-    descending order."""
+    fixed by m and δ alone), their guesses and correct guesses, and the k-th highest score
+    as a function of k (ties broken in a uniform order independent of inclusion, the counts
+    drawn by ``rng`` with that rule's law: :func:`~dpverify.auditing.scores._guess_counts.top_counts`)."""
     canaries = in_scores.size + out_scores.size
     plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
-    shuffle = rng.permutation(canaries)  # a uniform order of ties, independent of inclusion
-    in_top, descending = _top_counts(in_scores, out_scores, shuffle,
-                                     np.concatenate([plus, canaries - minus]))
+    in_top, highest = top_counts(in_scores, out_scores, rng,
+                                 np.concatenate([plus, canaries - minus]))
     correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
-    return plus, minus, plus + minus, correct, descending
+    return plus, minus, plus + minus, correct, highest
 
 
-def _count_at_least(ascending: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """For each threshold of ``ascending[::-1]``, how many ``values`` are at least it."""
-    bins = ascending.size - np.searchsorted(ascending, values, side="right")
-    return np.cumsum(np.bincount(bins, minlength=ascending.size + 1))[: ascending.size]
+def _screen(guesses: np.ndarray, correct: np.ndarray, level: float,
+            accuracy: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the most promising pairs: highest Clopper–Pearson lower accuracy at ``level``
+    (``accuracy``: those lower accuracies, when already computed by :func:`_accuracy_lower`)."""
+    if accuracy is None:
+        accuracy = _accuracy_lower(guesses, correct, level)
+    order = np.argsort(-accuracy, kind="stable")
+    return order[:FDP_CANDIDATES]
 
 
-def _top_counts(in_scores: np.ndarray, out_scores: np.ndarray, shuffle: np.ndarray,
-                sizes: np.ndarray):
-    """Included canaries among the k highest scores for each k in ``sizes``, ties in ``shuffle``'s order.
-
-    ``scores`` are the in-scores then the out-scores. The counts of the stable
-    descending sort of ``scores[shuffle]`` (the guess rule of
-    §15–16), read at ``sizes``, from the sorted values alone: where the k-th and
-    (k+1)-th highest scores differ, the k highest are those at or above the k-th, and
-    the included ones among them are counted by a binary search of the included
-    scores; at a tie of value v they are every score above v and the first
-    ``k − #{above v}`` scores equal to v in the shuffled order. Returns the counts (an
-    array over ``0..m``, exact at ``sizes`` and ``m``) and the scores in descending order.
-    """
-    scores = np.concatenate([in_scores, out_scores])
-    canaries = scores.size
-    descending = np.sort(scores)[::-1]
-    splits = np.unique(sizes[(sizes > 0) & (sizes < canaries)])
-    kth, after = descending[splits - 1], descending[splits]  # nonincreasing in the split
-    # included scores >= kth[j]: kth reversed is sorted for the binary search
-    ascending, marked = kth[::-1], in_scores
-    in_top = np.zeros(canaries + 1, dtype=np.int64)
-    in_top[canaries] = marked.size
-    in_top[splits] = _count_at_least(ascending, marked)
-    tied = np.flatnonzero(kth == after)
-    if tied.size:
-        shuffled, included_shuffled = scores[shuffle], shuffle < in_scores.size
-        for value in np.unique(kth[tied]):
-            first = np.cumsum(included_shuffled[shuffled == value])  # ties in the shuffled order
-            where = splits[tied[kth[tied] == value]]
-            higher = int(np.count_nonzero(scores > value))
-            in_top[where] = np.count_nonzero(in_scores > value) + first[where - higher - 1]
-    return in_top, descending
-
-
-def _screen(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
-    """Indices of the most promising pairs: highest Clopper–Pearson lower accuracy at ``level``."""
+def _accuracy_lower(guesses: np.ndarray, correct: np.ndarray, level: float) -> np.ndarray:
+    """The Clopper–Pearson lower accuracy of each pair at ``level`` (0 without a correct guess)."""
     with np.errstate(all="ignore"):
         # stats.beta.ppf(level, c, c' − c + 1) without the distribution object's overhead
         accuracy = np.where(correct > 0, special.betaincinv(np.maximum(correct, 1),
                                                             guesses - correct + 1, level), 0.0)
-    order = np.argsort(-np.nan_to_num(accuracy), kind="stable")
-    return order[:FDP_CANDIDATES]
+    return np.nan_to_num(accuracy)
 
 
-def _largest_refuted(canaries: int, guesses: np.ndarray, correct: np.ndarray, level: float,
-                     family: tuple[Curve, Callable[[np.ndarray], np.ndarray]],
-                     top: float) -> tuple[int, float]:
-    """Largest parameter of a grid on ``[0, top]`` (then refined) refuted by some pair, and that pair.
+#: One grid search: ``(guesses, correct, (curve, map of the grid to its parameter), grid end)``.
+Search = tuple[np.ndarray, np.ndarray, tuple[Curve, Callable[[np.ndarray], np.ndarray]], float]
 
-    ``family`` is a curve (``g(x, parameter)`` and its slope) and the map of the grid to
-    its parameter; the recursion runs in chunks (:mod:`._fdp_chunked`).
+
+def _largest_refuted(canaries: int, level: float,
+                     searches: list[Search]) -> list[tuple[int, float]]:
+    """For each search, the largest parameter of a grid on ``[0, top]`` (then refined) refuted
+    by some pair, and that pair.
+
+    Each family is a curve (``g(x, parameter)`` and its slope) and the map of the grid to
+    its parameter; the recursion runs in chunks (:mod:`._fdp_chunked`), the searches'
+    grids in one loop, each with the decisions it has alone.
     """
-    curve, transform = family
-    best_pair, best = 0, 0.0
-    active = np.arange(guesses.size)
-    grid = np.linspace(0.0, top, GRID_POINTS + 1)[1:]
+    states = [(0, 0.0, np.arange(guesses.size), np.linspace(0.0, top, GRID_POINTS + 1)[1:])
+              for guesses, _, _, top in searches]
     for _ in range(2):
-        rejected = chunked_refutes(canaries, guesses[active], correct[active], level, curve,
-                                   transform(grid), largest_only=True)
-        for row, pair in enumerate(active):
-            hits = np.flatnonzero(rejected[row])
-            if hits.size and grid[hits[-1]] > best:
-                best_pair, best = int(pair), float(grid[hits[-1]])
-        step = grid[1] - grid[0]
-        if best > 0:
-            # r_0 + h_0 falls as the parameter grows (g does), so only the pairs that refuted
-            # `best` can refute the finer grid above it (a ranking: fewer pairs only err low)
-            active = active[rejected[:, int(np.argmin(np.abs(grid - best)))]]
-        if best >= grid[-1]:  # the whole grid is refuted: extend it
-            grid = np.linspace(best, 2 * best + 1.0, GRID_POINTS + 1)[1:]
-        else:
-            grid = np.linspace(best, best + step, GRID_POINTS + 1)[1:]
-    return best_pair, round_down(best, relative_error=1e-12) if best > 0 else 0.0
+        groups = [(guesses[active], correct[active], level, curve, transform(grid))
+                  for (guesses, correct, (curve, transform), _), (_, _, active, grid)
+                  in zip(searches, states)]
+        decisions = chunked_refutes_groups(canaries, groups, largest_only=True)
+        states = [_refine(*state, rejected) for state, rejected in zip(states, decisions)]
+    return [(best_pair, round_down(best, relative_error=1e-12) if best > 0 else 0.0)
+            for best_pair, best, _, _ in states]
+
+
+def _refine(best_pair: int, best: float, active: np.ndarray, grid: np.ndarray,
+            rejected: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarray]:
+    """The best so far after one grid, the pairs worth the next grid, and that grid."""
+    if active.size:
+        # each pair's largest refuted point (-inf if none); the first pair with the largest wins
+        last = grid.size - 1 - np.argmax(rejected[:, ::-1], axis=1)
+        largest = np.where(rejected.any(axis=1), grid[last], -np.inf)
+        row = int(np.argmax(largest))
+        if largest[row] > best:
+            best_pair, best = int(active[row]), float(largest[row])
+    step = grid[1] - grid[0]
+    if best > 0:
+        # r_0 + h_0 falls as the parameter grows (g does), so only the pairs that refuted
+        # `best` can refute the finer grid above it (a ranking: fewer pairs only err low)
+        active = active[rejected[:, int(np.argmin(np.abs(grid - best)))]]
+    if best >= grid[-1]:  # the whole grid is refuted: extend it
+        grid = np.linspace(best, 2 * best + 1.0, GRID_POINTS + 1)[1:]
+    else:
+        grid = np.linspace(best, best + step, GRID_POINTS + 1)[1:]
+    return best_pair, best, active, grid
 
 
 def _search_top(guesses: np.ndarray, correct: np.ndarray) -> float:
@@ -343,23 +331,32 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
     whether the claim is refuted.
     """
     canaries = in_scores.size + out_scores.size
-    plus, minus, guesses, correct, descending = _counts(in_scores, out_scores, rng, pairs, delta)
+    plus, minus, guesses, correct, highest = _counts(in_scores, out_scores, rng, pairs, delta)
     level = failure_probability / plus.size
     # f_{eps,delta}'s g vanishes below delta: a pair whose start r_c = level*c/m is at most
     # delta never grows and refutes no epsilon, so the epsilon search screens the others
     useful = np.flatnonzero(level * correct / canaries > delta)
-    chosen = useful[_screen(guesses[useful], correct[useful], level)]
+    accuracy = _accuracy_lower(guesses, correct, level)  # one screen of all the pairs
+    chosen = useful[_screen(guesses[useful], correct[useful], level, accuracy[useful])]
     if chosen.size == 0:
-        chosen = _screen(guesses, correct, level)[:1]
-    top = _search_top(guesses[chosen], correct[chosen])
-    pair, epsilon = _largest_refuted(canaries, guesses[chosen], correct[chosen], level,
-                                     (epsilon_curve(delta), np.exp), top)
+        chosen = _screen(guesses, correct, level, accuracy)[:1]
+    epsilon_search = (guesses[chosen], correct[chosen], (epsilon_curve(delta), np.exp),
+                      _search_top(guesses[chosen], correct[chosen]))
+
+    def mu_search(pairs: np.ndarray) -> Search:
+        return (guesses[pairs], correct[pairs], (gaussian_curve(), np.asarray),
+                _search_top(guesses[pairs], correct[pairs]))
+
     # mu-GDP: the screen's best pairs and the pair that certified epsilon (all pairs still
-    # count in the Bonferroni split)
-    for_mu = np.unique(np.append(_screen(guesses, correct, level)[:MU_CANDIDATES], chosen[pair]))
-    _, mu = _largest_refuted(canaries, guesses[for_mu], correct[for_mu], level,
-                             (gaussian_curve(), np.asarray),
-                             _search_top(guesses[for_mu], correct[for_mu]))
+    # count in the Bonferroni split); run beside the epsilon search on the screen's best
+    # alone, which holds the certifying pair in every case seen, else again on its own
+    best_screened = _screen(guesses, correct, level, accuracy)[:MU_CANDIDATES]
+    guessed = np.unique(best_screened)
+    (pair, epsilon), (_, mu) = _largest_refuted(canaries, level,
+                                                [epsilon_search, mu_search(guessed)])
+    for_mu = np.unique(np.append(best_screened, chosen[pair]))
+    if not np.array_equal(for_mu, guessed):
+        [(_, mu)] = _largest_refuted(canaries, level, [mu_search(for_mu)])
     claim_refuted: bool | None = None
     if claim_tradeoff is not None or claimed_epsilon is not None:
         claim_refuted = claimed_epsilon is not None and epsilon > claimed_epsilon
@@ -373,8 +370,8 @@ def fdp_one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: f
         epsilon_lower_bound=epsilon, mu_lower_bound=mu, claim_refuted=claim_refuted,
         in_guesses=k_plus, out_guesses=k_minus, correct=int(correct[index]),
         candidates=int(plus.size),
-        upper_threshold=float(descending[k_plus - 1]) if k_plus else math.inf,
-        lower_threshold=float(descending[canaries - k_minus]) if k_minus else -math.inf)
+        upper_threshold=highest(k_plus) if k_plus else math.inf,
+        lower_threshold=highest(canaries - k_minus + 1) if k_minus else -math.inf)
 
 
 def fdp_one_run_split_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,

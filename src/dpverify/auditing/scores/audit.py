@@ -101,7 +101,8 @@ _WHY = {
 
 
 def _scores(values: Any, name: str) -> np.ndarray:
-    return check_real_array(values, name, ndim=1, max_size=MAX_CANARIES)
+    # read only here; the report keeps its own copy (ScoreAuditReport validates and copies)
+    return check_real_array(values, name, ndim=1, max_size=MAX_CANARIES, copy=False)
 
 
 def _check_thresholds(thresholds: Any) -> str | float | tuple[float, ...]:
@@ -259,7 +260,9 @@ def audit_scores(in_scores: Any, out_scores: Any, *, design: str, epsilon: float
     confidence
         Probability in [0.5, 1) that the whole audit's bound holds.
     seed
-        Seeds the tie-breaking order, the split and the Poisson subsets.
+        Seeds the tie-breaking order (with ``"one-run-fdp"``, exact draws of how many
+        tied included canaries fall on each side of a split), the split and the
+        Poisson subsets.
 
     Returns
     -------
