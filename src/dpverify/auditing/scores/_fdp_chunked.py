@@ -211,8 +211,10 @@ def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray,
     """Partial sums ``D_k`` of one chunk per entry (rows): ``r`` after k + 1 steps is ``r + D_k``.
 
     Step 0 is the usual step ``d_0 = a(ĝ(r) − h)``; step k ≥ 1 is ``d_k = ĝ'·a_k·d_{k−1}``.
-    Returns the sums and the ``a_k`` of the steps (``a = 0`` below index 0), both views of
-    ``scratch`` (valid until the next chunk).
+    Returns the sums *before* their scale ``d_0`` (``D_k = sums[k]·d_0``, one rounding,
+    applied by the callers to the few columns they read: the same floats as scaling every
+    column), the scales, and the ``a_k`` of the steps (``a = 0`` below index 0); the sums
+    and ``a`` are views of ``scratch`` (valid until the next chunk).
     """
     rows, width = state.r.size, int(state.length.max())
     # the steps' indices i (integers, exact in floats) and a_i = i / max(c' − i, 1); an
@@ -229,11 +231,10 @@ def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray,
     factors[:, 0] = 1.0
     products = np.cumprod(factors, axis=1, out=scratch.get("products", rows, width))
     sums = np.cumsum(products, axis=1, out=factors)
-    np.multiply(sums, (a[:, 0] * (value - state.h))[:, None], out=sums)
-    return sums, a
+    return sums, a[:, 0] * (value - state.h), a
 
 
-def _longest_tangent(state: _Entries, sums: np.ndarray, slope: np.ndarray,
+def _longest_tangent(state: _Entries, sums: np.ndarray, scale: np.ndarray, slope: np.ndarray,
                      slope_of: Function) -> np.ndarray:
     """Per entry, the longest chunk ``K`` (1, 2, 4, …) whose tangent stays within tolerance of ``g``.
 
@@ -247,7 +248,7 @@ def _longest_tangent(state: _Entries, sums: np.ndarray, slope: np.ndarray,
     if count == 0:
         return np.ones_like(steps)
     candidates = _CANDIDATES[:count]  # 2, 4, … ≤ the longest
-    travel = sums[:, candidates - 2]
+    travel = sums[:, candidates - 2] * scale[:, None]
     x = np.minimum(state.r[:, None] + travel, 1.0)
     short = (slope_of(x, state.param[:, None]) - slope[:, None]) * travel
     fine = (candidates[None, :] <= steps[:, None]) & (short <= _TANGENT_TOLERANCE * state.h[:, None])
@@ -259,15 +260,16 @@ def _longest_tangent(state: _Entries, sums: np.ndarray, slope: np.ndarray,
 def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Function,
              scratch: _Scratch) -> None:
     """One chunk for every entry (``h`` grows at its first step), rounded so the state errs low."""
-    sums, a = _chunk(state, value, slope, scratch)
+    sums, scale, a = _chunk(state, value, slope, scratch)
     rows = np.arange(state.r.size)
-    steps = _longest_tangent(state, sums, slope, slope_of)  # K ≥ 1 steps, never past index 0
-    last = sums[rows, steps - 1]
-    before = np.where(steps >= 2, sums[rows, steps - 2], 0.0)  # (column −1 read, not used, at K = 1)
+    steps = _longest_tangent(state, sums, scale, slope, slope_of)  # K ≥ 1 steps, never past index 0
+    last = sums[rows, steps - 1] * scale
+    # (column −1 read, not used, at K = 1)
+    before = np.where(steps >= 2, sums[rows, steps - 2] * scale, 0.0)
     inside = state.r + last * (1 + _CHUNK_ERROR) + _TINY <= 1.0 - _ONE_MARGIN
     if not inside.all():  # a chunk is valid while ĝ is evaluated below 1; else one plain step
         steps = np.where(inside, steps, 1)
-        last = np.where(inside, last, sums[:, 0])
+        last = np.where(inside, last, sums[:, 0] * scale)
         before = np.where(inside, before, 0.0)
     low = np.maximum(before * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0)
     high = before * (1 + 2 * _CHUNK_ERROR) + _TINY
