@@ -202,8 +202,14 @@ _THREAD = threading.local()
 
 #: Chunk lengths tried by the tangent test: 2, 4, …, MAX_CHUNK.
 _CANDIDATES = 2 ** np.arange(1, MAX_CHUNK.bit_length())
+#: Columns of the sums read by the tangent test (``K − 2`` for each candidate ``K``).
+_CANDIDATE_COLUMNS = _CANDIDATES - 2
+#: ``2**j`` for the count ``j`` of fine candidates (the chunk length; int64 as ``1 << j``).
+_POWERS = np.left_shift(1, np.arange(MAX_CHUNK.bit_length() + 1, dtype=np.int64))
 #: Column offsets of a chunk's steps.
 _COLUMNS = np.arange(MAX_CHUNK, dtype=np.float64)
+#: Index offsets of plain steps taken :data:`PLAIN_STEPS` at a time.
+_PLAIN_OFFSETS = np.arange(1, PLAIN_STEPS + 1)[:, None]
 
 
 def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray,
@@ -216,7 +222,7 @@ def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray,
     column), the scales, and the ``a_k`` of the steps (``a = 0`` below index 0); the sums
     and ``a`` are views of ``scratch`` (valid until the next chunk).
     """
-    rows, width = state.r.size, int(state.length.max())
+    rows, width = state.r.size, int(np.maximum.reduce(state.length))
     # the steps' indices i (integers, exact in floats) and a_i = i / max(c' − i, 1); an
     # entry's index never exceeds its c ≤ c', so c' − i ≥ 1 and the max is the identity
     steps = np.subtract((state.index - 1.0)[:, None], _COLUMNS[None, :width],
@@ -225,7 +231,7 @@ def _chunk(state: _Entries, value: np.ndarray, slope: np.ndarray,
     if not state.ordered:
         np.maximum(a, 1.0, out=a)
     np.divide(steps, a, out=a)
-    if int(state.index.min()) < width:  # steps below index 0 (few entries, near their end)
+    if int(np.minimum.reduce(state.index)) < width:  # steps below index 0 (few entries, near their end)
         a[steps < 0] = 0.0
     factors = np.multiply(slope[:, None], a, out=scratch.get("factors", rows, width))
     factors[:, 0] = 1.0
@@ -244,38 +250,48 @@ def _longest_tangent(state: _Entries, sums: np.ndarray, scale: np.ndarray, slope
     own: candidates beyond its steps are never fine.
     """
     steps = np.minimum(state.length, state.index)
-    count = int(steps.max()).bit_length() - 1
+    count = int(np.maximum.reduce(steps)).bit_length() - 1
     if count == 0:
         return np.ones_like(steps)
     candidates = _CANDIDATES[:count]  # 2, 4, … ≤ the longest
-    travel = sums[:, candidates - 2] * scale[:, None]
+    travel = sums[:, _CANDIDATE_COLUMNS[:count]]
+    np.multiply(travel, scale[:, None], out=travel)
     x = np.minimum(state.r[:, None] + travel, 1.0)
     short = (slope_of(x, state.param[:, None]) - slope[:, None]) * travel
-    fine = (candidates[None, :] <= steps[:, None]) & (short <= _TANGENT_TOLERANCE * state.h[:, None])
-    # the longest K such that every candidate up to K is fine
-    good = fine.cumprod(axis=1).sum(axis=1)
-    return np.left_shift(1, good)  # 2**good, and 1 when no candidate is fine
+    # fine candidates in the first count columns, a last column never fine
+    fine = np.zeros((steps.size, count + 1), dtype=bool)
+    np.logical_and(candidates[None, :] <= steps[:, None],
+                   short <= _TANGENT_TOLERANCE * state.h[:, None], out=fine[:, :count])
+    # the longest K such that every candidate up to K is fine: 2**(the first column not fine)
+    return _POWERS[np.argmin(fine, axis=1)]
 
 
 def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Function,
              scratch: _Scratch) -> None:
     """One chunk for every entry (``h`` grows at its first step), rounded so the state errs low."""
     sums, scale, a = _chunk(state, value, slope, scratch)
-    rows = np.arange(state.r.size)
+    rows, width = sums.shape
     steps = _longest_tangent(state, sums, scale, slope, slope_of)  # K ≥ 1 steps, never past index 0
-    last = sums[rows, steps - 1] * scale
-    # (column −1 read, not used, at K = 1)
-    before = np.where(steps >= 2, sums[rows, steps - 2] * scale, 0.0)
+    # flat positions of column K − 1 of each row (sums and a are C-contiguous views)
+    at = np.arange(0, rows * width, width) + steps
+    at -= 1
+    flat_sums = sums.reshape(-1)
+    last = flat_sums[at] * scale
+    # column K − 2 (at K = 1 the previous row's last element, or the very last: not used)
+    before = flat_sums[at - 1] * scale
+    if int(np.minimum.reduce(steps)) < 2:
+        before[steps < 2] = 0.0
     inside = state.r + last * (1 + _CHUNK_ERROR) + _TINY <= 1.0 - _ONE_MARGIN
-    if not inside.all():  # a chunk is valid while ĝ is evaluated below 1; else one plain step
+    if not np.logical_and.reduce(inside):  # a chunk is valid while ĝ is evaluated below 1; else one plain step
         steps = np.where(inside, steps, 1)
+        at = np.where(inside, at, at - (at % width))
         last = np.where(inside, last, sums[:, 0] * scale)
         before = np.where(inside, before, 0.0)
     low = np.maximum(before * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0)
     high = before * (1 + 2 * _CHUNK_ERROR) + _TINY
     h_low = (value + slope * low) * (1 - 1e-15)  # ≤ the ladder's h = ĝ(r + D_{K−2})
     h_high = (value + slope * high) * (1 + 1e-15)
-    shortfall = (h_high - h_low) * (1 + 1e-15) * a[rows, steps - 1] * (1 + 1e-15)
+    shortfall = (h_high - h_low) * (1 + 1e-15) * a.reshape(-1)[at] * (1 + 1e-15)
     # r + D_{K-1} - shortfall, each rounding stepped one float down (at most the exact value)
     total = np.nextafter(state.r + np.maximum(last * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0), -np.inf)
     r_new = np.nextafter(total - shortfall, -np.inf)
