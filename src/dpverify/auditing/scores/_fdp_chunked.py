@@ -142,9 +142,10 @@ class _Entries:
         #: Every entry's index at most its guesses (c ≤ c'; kept as indices fall).
         self.ordered = bool(np.all(self.index <= self.guesses))
 
-    def keep(self, mask: np.ndarray) -> None:
+    def keep(self, kept: np.ndarray) -> None:
+        """Keep the entries at the positions ``kept`` (increasing)."""
         for name in self.fields:
-            setattr(self, name, getattr(self, name)[mask])
+            setattr(self, name, getattr(self, name)[kept])
 
 
 #: The live groups as ``(group, first entry, end)``, the entries of a group being one slice.
@@ -156,6 +157,17 @@ def _spans(group: np.ndarray, groups: int) -> Spans:
         return [(0, 0, group.size)]
     edges = np.searchsorted(group, np.arange(groups + 1)).tolist()
     return [(g, edges[g], edges[g + 1]) for g in range(groups) if edges[g + 1] > edges[g]]
+
+
+def _kept_spans(spans: Spans, done: np.ndarray) -> Spans:
+    """The spans once the ``done`` entries are dropped (as :func:`_spans` of the kept groups)."""
+    kept, low = [], 0
+    for g, start, end in spans:
+        count = end - start - np.count_nonzero(done[start:end])
+        if count:
+            kept.append((g, low, low + count))
+            low += count
+    return kept
 
 
 def _by_group(curves: Sequence[Curve], spans: Spans, field: str, x: np.ndarray,
@@ -393,11 +405,12 @@ def _run(state: _Entries, result: np.ndarray, curves: Sequence[Curve], early: bo
                 np.maximum.at(floors, state.group[hit], state.param[hit])
                 done |= state.param < floors[state.group]
         if done.any():
-            state.keep(~done)
-            value, slope = value[~done], slope[~done]
-            if not state.r.size:
+            kept = np.flatnonzero(~done)
+            if not kept.size:
                 break
-            spans = _spans(state.group, len(curves))
+            spans = _kept_spans(spans, done)
+            state.keep(kept)
+            value, slope = value[kept], slope[kept]
         before = state.index
         _advance(state, value, slope,
                  lambda x, param, spans=spans: _by_group(curves, spans, "slope", x, param), scratch)
@@ -427,9 +440,13 @@ def _plain_steps(state: _Entries, curves: Sequence[Curve], plain: Spans, spans: 
         edges = np.cumsum([0] + [high - low for _, low, high in plain]).tolist()
         local = [(g, edges[k], edges[k + 1]) for k, (g, _, _) in enumerate(plain)]
     param = state.param[rows]
+    if len(local) == 1:  # one curve: called directly
+        curve_value = curves[local[0][0]].value
+        value = lambda x: curve_value(x, param)  # noqa: E731
+    else:
+        value = lambda x: _by_group(curves, local, "value", x, param)  # noqa: E731
     (r, step), h, index = _plain_run(state.r[rows], state.h[rows], state.index[rows],
-                                     state.guesses[rows],
-                                     lambda x: _by_group(curves, local, "value", x, param), steps)
+                                     state.guesses[rows], value, steps)
     if len(plain) == len(spans):
         state.r, state.h, state.index, state.step = r, h, index, step
     else:  # r, h, index and step are _advance's fresh arrays: written in place
@@ -439,16 +456,17 @@ def _plain_steps(state: _Entries, curves: Sequence[Curve], plain: Spans, spans: 
 def _plain_run(r: np.ndarray, h: np.ndarray, index: np.ndarray, guesses: np.ndarray,
                value: Callable[[np.ndarray], np.ndarray], steps: int):
     """The plain steps on arrays; returns ``((r, last step), h, index)``."""
-    step = np.zeros_like(r)
-    if int(index.min(initial=steps)) >= steps:  # every entry moves at every step
-        later = index[None, :] - np.arange(1, steps + 1)[:, None]  # the index after each step
+    if int(np.minimum.reduce(index, initial=steps)) >= steps:  # every entry moves at every step
+        offsets = _PLAIN_OFFSETS if steps == PLAIN_STEPS else np.arange(1, steps + 1)[:, None]
+        later = index[None, :] - offsets  # the index after each step
         factors = later / np.maximum(guesses[None, :] - later, 1.0)  # a_i, as step by step
-        for factor in factors:
+        for factor in list(factors):
             raised = np.maximum(h, value(np.minimum(r, 1.0)))
             step = (raised - h) * factor
             r = (r + step) * (1 - _STEP_SLACK)
             h = raised
         return (r, step), h, later[-1]
+    step = np.zeros_like(r)
     for _ in range(steps):
         moving = index > 0
         index = np.maximum(index - 1, 0)
@@ -464,5 +482,7 @@ def _cannot_reach(state: _Entries, slope: np.ndarray, total: np.ndarray) -> np.n
     """A heuristic "not refuted" (always safe): the steps shrink and 10× their tail misses the bound."""
     index = np.maximum(state.index - 1, 0)
     ratio = slope * index / np.maximum(state.guesses - index, 1.0)
-    tail = 10.0 * (1.0 + slope) * state.step * ratio / np.maximum(1.0 - ratio, 1e-300)
+    # (where ratio < _DECAY, 1 − ratio > 0.01: entries with a larger ratio, or nan, fail the
+    # first test whatever their tail)
+    tail = 10.0 * (1.0 + slope) * state.step * ratio / (1.0 - ratio)
     return (ratio < _DECAY) & (total + tail < state.bound)  # total = r + h
