@@ -351,37 +351,47 @@ def chunked_refutes_groups(canaries: int, groups: Sequence[Group], *, early: boo
     other (the ε and μ grids) so share each numpy call instead of running one after the
     other.
     """
-    arrays: dict[str, list[np.ndarray]] = {name: [] for name in _Entries.fields}
-    shapes = []
+    # per pair (columns of `pair_floats`: guesses, bound, r, h), then repeated per parameter
+    shapes = [(np.size(guesses), np.size(parameters))
+              for guesses, _, _, _, parameters in groups]
+    pair_floats, pair_ints, params = [], [], []
     for number, (guesses, correct, level, _, parameters) in enumerate(groups):
-        pairs, count = np.size(guesses), np.size(parameters)
-        shapes.append((pairs, count))
-        entry_guess = np.repeat(np.asarray(guesses, dtype=float), count)
-        entry_correct = np.repeat(np.asarray(correct, dtype=np.int64), count)
+        guesses = np.asarray(guesses, dtype=float).reshape(-1)
+        correct = np.asarray(correct, dtype=np.int64).reshape(-1)
         scale = level * (1 - 1e-7)  # as recursion_total: the start's rounding
-        for name, value in (
-            ("group", np.full(pairs * count, number)),
-            ("index", entry_correct.copy()),
-            ("guesses", entry_guess),
-            ("param", np.tile(np.asarray(parameters, dtype=float), pairs)),
-            ("bound", entry_guess / canaries * (1 + 1e-9)),
-            ("r", scale * entry_correct / canaries),
-            ("h", scale * (entry_guess - entry_correct) / canaries),
-            ("length", np.full(pairs * count, 16, dtype=np.int64)),
-            ("step", np.zeros(pairs * count)),
-        ):
-            arrays[name].append(value)
-    total = sum(pairs * count for pairs, count in shapes)
-    state = _Entries(ids=np.arange(total), **{name: np.concatenate(arrays[name])
-                                             for name in _Entries.fields if name != "ids"})
+        floats = np.empty((4, guesses.size))
+        floats[0] = guesses
+        np.divide(guesses, canaries, out=floats[1])
+        floats[1] *= 1 + 1e-9  # bound = c'/m · (1 + 10⁻⁹)
+        np.multiply(scale, correct, out=floats[2])
+        floats[2] /= canaries  # r = τc/m
+        np.subtract(guesses, correct, out=floats[3])
+        floats[3] *= scale
+        floats[3] /= canaries  # h = τ(c' − c)/m
+        ints = np.empty((2, guesses.size), dtype=np.int64)
+        ints[0], ints[1] = correct, number
+        pair_floats.append(floats)
+        pair_ints.append(ints)
+        params.append(np.asarray(parameters, dtype=float).reshape(1, -1)
+                      .repeat(guesses.size, axis=0).reshape(-1))
+    repeats = np.concatenate([np.full(pairs, count) for pairs, count in shapes])
+    floats = np.repeat(np.concatenate(pair_floats, axis=1), repeats, axis=1)
+    ints = np.repeat(np.concatenate(pair_ints, axis=1), repeats, axis=1)
+    total = floats.shape[1]
+    state = _Entries(ids=np.arange(total), group=ints[1], index=ints[0].copy(), guesses=floats[0],
+                     param=np.concatenate(params), bound=floats[1], r=floats[2], h=floats[3],
+                     length=np.full(total, 16, dtype=np.int64), step=np.zeros(total))
     result = np.zeros(total, dtype=bool)
     with np.errstate(all="ignore"):  # inf and nan only reach entries they retire or keep low
         try:
             _run(state, result, [group[3] for group in groups], early, largest_only)
         finally:
             _Scratch.of_this_thread().trim()
-    ends = np.cumsum([pairs * count for pairs, count in shapes])
-    return [part.reshape(shape) for part, shape in zip(np.split(result, ends[:-1]), shapes)]
+    parts, low = [], 0
+    for pairs, count in shapes:
+        parts.append(result[low:low + pairs * count].reshape(pairs, count))
+        low += pairs * count
+    return parts
 
 
 def _run(state: _Entries, result: np.ndarray, curves: Sequence[Curve], early: bool,

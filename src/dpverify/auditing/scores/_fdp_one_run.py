@@ -43,12 +43,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from scipy import special
 
-from dpverify._numeric import round_down
 from dpverify.auditing.scores._fdp_chunked import (
     Curve,
     chunked_refutes_groups,
@@ -285,8 +285,27 @@ def _largest_refuted(canaries: int, level: float,
                   in zip(searches, states)]
         decisions = chunked_refutes_groups(canaries, groups, largest_only=True)
         states = [_refine(*state, rejected) for state, rejected in zip(states, decisions)]
-    return [(best_pair, round_down(best, relative_error=1e-12) if best > 0 else 0.0)
-            for best_pair, best, _, _ in states]
+    return [(best_pair, _lowered(best) if best > 0 else 0.0) for best_pair, best, _, _ in states]
+
+
+#: ``1 − 10⁻¹²`` exactly (the float 10⁻¹² as :func:`~dpverify._numeric.round_down` reads it).
+_LOWERING = 1 - Fraction(1e-12)
+
+
+def _lowered(value: float) -> float:
+    """``round_down(value, relative_error=1e-12)`` for a finite float ``value > 0``, in fractions.
+
+    The largest float at most ``value·(1 − 10⁻¹²)`` (exact: ``round_down``'s 50-digit
+    mpmath sum is exact too, its terms spanning fewer than 150 bits), without mpmath's
+    overhead.
+    """
+    exact = Fraction(value) * _LOWERING
+    lowered = value * (1 - 1e-12)
+    while Fraction(lowered) > exact:
+        lowered = math.nextafter(lowered, -math.inf)
+    while Fraction(math.nextafter(lowered, math.inf)) <= exact:
+        lowered = math.nextafter(lowered, math.inf)
+    return lowered
 
 
 def _refine(best_pair: int, best: float, active: np.ndarray, grid: np.ndarray,
