@@ -220,6 +220,11 @@ _CANDIDATE_COLUMNS = _CANDIDATES - 2
 _POWERS = np.left_shift(1, np.arange(MAX_CHUNK.bit_length() + 1, dtype=np.int64))
 #: Column offsets of a chunk's steps.
 _COLUMNS = np.arange(MAX_CHUNK, dtype=np.float64)
+#: A chunk's bounds on ``D_{K−2}`` (rows low, high), elementwise the floats of
+#: ``before·(1 ∓ 2e) ∓ tiny``, and the roundings of the ``h`` read there.
+_BEFORE_SCALES = np.array([[1 - 2 * _CHUNK_ERROR], [1 + 2 * _CHUNK_ERROR]])
+_BEFORE_SHIFTS = np.array([[-_TINY], [_TINY]])
+_HEIGHT_SCALES = np.array([[1 - 1e-15], [1 + 1e-15]])
 #: Index offsets of plain steps taken :data:`PLAIN_STEPS` at a time.
 _PLAIN_OFFSETS = np.arange(1, PLAIN_STEPS + 1)[:, None]
 
@@ -279,8 +284,9 @@ def _longest_tangent(state: _Entries, sums: np.ndarray, scale: np.ndarray, slope
 
 
 def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Function,
-             scratch: _Scratch) -> None:
-    """One chunk for every entry (``h`` grows at its first step), rounded so the state errs low."""
+             scratch: _Scratch) -> np.ndarray:
+    """One chunk for every entry (``h`` grows at its first step), rounded so the state errs low;
+    returns each entry's steps taken."""
     sums, scale, a = _chunk(state, value, slope, scratch)
     rows, width = sums.shape
     steps = _longest_tangent(state, sums, scale, slope, slope_of)  # K ≥ 1 steps, never past index 0
@@ -299,11 +305,16 @@ def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Fu
         at = np.where(inside, at, at - (at % width))
         last = np.where(inside, last, sums[:, 0] * scale)
         before = np.where(inside, before, 0.0)
-    low = np.maximum(before * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0)
-    high = before * (1 + 2 * _CHUNK_ERROR) + _TINY
-    h_low = (value + slope * low) * (1 - 1e-15)  # ≤ the ladder's h = ĝ(r + D_{K−2})
-    h_high = (value + slope * high) * (1 + 1e-15)
-    shortfall = (h_high - h_low) * (1 + 1e-15) * a.reshape(-1)[at] * (1 + 1e-15)
+    # rows low, high: max(before·(1 − 2e) − tiny, 0) and before·(1 + 2e) + tiny
+    bounds = np.multiply(before, _BEFORE_SCALES)
+    bounds += _BEFORE_SHIFTS
+    np.maximum(bounds[0], 0.0, out=bounds[0])
+    # rows h_low ≤ the ladder's h = ĝ(r + D_{K−2}), and h_high: (value + slope·bound)(1 ∓ 1e-15)
+    heights = np.multiply(slope, bounds, out=bounds)
+    heights += value
+    heights *= _HEIGHT_SCALES
+    h_low = heights[0]
+    shortfall = (heights[1] - h_low) * (1 + 1e-15) * a.reshape(-1)[at] * (1 + 1e-15)
     # r + D_{K-1} - shortfall, each rounding stepped one float down (at most the exact value)
     total = np.nextafter(state.r + np.maximum(last * (1 - 2 * _CHUNK_ERROR) - _TINY, 0.0), -np.inf)
     r_new = np.nextafter(total - shortfall, -np.inf)
@@ -311,6 +322,7 @@ def _advance(state: _Entries, value: np.ndarray, slope: np.ndarray, slope_of: Fu
     state.step = np.maximum(last - before, 0.0)
     state.length = np.minimum(2 * np.maximum(steps, 2), MAX_CHUNK)
     state.r, state.h, state.index = r_new, h_low, state.index - steps
+    return steps
 
 
 #: One search of :func:`chunked_refutes_groups`: ``(guesses, correct, level, curve, parameters)``.
@@ -418,14 +430,15 @@ def _run(state: _Entries, result: np.ndarray, curves: Sequence[Curve], early: bo
             kept = np.flatnonzero(~done)
             if not kept.size:
                 break
-            spans = _kept_spans(spans, done)
+            spans = (_kept_spans(spans, done) if len(spans) > 1
+                     else [(spans[0][0], 0, kept.size)])
             state.keep(kept)
             value, slope = value[kept], slope[kept]
-        before = state.index
-        _advance(state, value, slope,
-                 lambda x, param, spans=spans: _by_group(curves, spans, "slope", x, param), scratch)
+        steps = _advance(state, value, slope,
+                         lambda x, param, spans=spans: _by_group(curves, spans, "slope", x, param),
+                         scratch)
         first = False
-        short = before - state.index <= 2
+        short = steps <= 2
         # g curves too fast for chunks (r doubling on the way to a refutation): plain steps
         plain = [(g, low, high) for g, low, high in spans  # mostly short chunks in the group
                  if 2 * np.count_nonzero(short[low:high]) >= high - low]
@@ -489,9 +502,15 @@ def _plain_run(r: np.ndarray, h: np.ndarray, index: np.ndarray, guesses: np.ndar
 
 
 def _cannot_reach(state: _Entries, slope: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """A heuristic "not refuted" (always safe): the steps shrink and 10× their tail misses the bound."""
-    index = np.maximum(state.index - 1, 0)
-    ratio = slope * index / np.maximum(state.guesses - index, 1.0)
+    """A heuristic "not refuted" (always safe): the steps shrink and 10× their tail misses the bound.
+
+    Entries at index 0 retire in the same round whatever this says, so their index − 1
+    is not clamped at 0; with every index at most its guesses, ``c' − (i − 1) ≥ 1`` needs
+    no clamp either (the others' floats are those of the clamped forms).
+    """
+    index = state.index - 1
+    ratio = slope * index / (state.guesses - index if state.ordered
+                             else np.maximum(state.guesses - index, 1.0))
     # (where ratio < _DECAY, 1 − ratio > 0.01: entries with a larger ratio, or nan, fail the
     # first test whatever their tail)
     tail = 10.0 * (1.0 + slope) * state.step * ratio / (1.0 - ratio)
