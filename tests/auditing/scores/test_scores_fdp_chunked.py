@@ -230,3 +230,11 @@ def test_largest_only_keeps_the_largest_refutation_and_its_pairs(m, data, gaussi
         assert np.array_equal(lean[:, top:], full[:, top:])
     else:
         assert not lean.any()
+
+
+@given(st.one_of(st.floats(1e-300, 1e300), st.floats(1e-6, 100.0),
+                 st.integers(-60, 60).map(lambda k: 2.0 ** k)))
+def test_the_searches_final_rounding_is_round_down(value) -> None:
+    from dpverify._numeric import round_down
+
+    assert fdp._lowered(value) == round_down(value, relative_error=1e-12)
