@@ -103,6 +103,15 @@ jax_privacy 2.0.0 timed alike in the same process, load 3.6–4.5): dpverify's
 jax_privacy 0.065 / 0.099 s, ours 0.0076 / 0.0084 s; over five more data seeds at 10^5,
 7.0–12.9x, median 9.9x). Before stop 36 the m = 10^5 randomized-response rows were 3.7x / 6.5x
 in the same conditions. The CHANGELOG has the table.
+After stop 36's second pass (same day, fewer numpy calls per chunk round, ε and μ bit for
+bit unchanged; main and the branch alternating in separate processes, least CPU time of
+25 calls over ten rounds, load 3.1-4.6): at m = 10^5, 2-GDP 6.7 / 6.1 ms -> 5.4 / 5.2 ms
+(33x / 43x jax_privacy's fastest 0.178 / 0.224 s; δ = 1e-5 / 0), randomized response
+6.65 / 8.0 ms -> 5.96 / 7.05 ms (10.5x / 14.4x its fastest 0.063 / 0.101 s; its own times
+there span 0.063-0.115 s). The benchmark's least-of-3 on each side still moves by ~2x with
+the VM's load: ``fdp_scores([10**5])`` alone (other scores than the table's, which draws its
+rows in sequence) printed 8.6x / 10.1x on randomized response for the branch and 10.2x /
+14.9x for main's, run just before it.
 
 ``--only throughput catalogue dpsniper sequential families adapters scores hull`` picks tables (all
 but ``adapters``, ``scores`` and ``hull`` by default).
