@@ -18,6 +18,7 @@ same inputs as in ``monotone_grid``, so both grids are the same bits as
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -51,13 +52,12 @@ def subsampled_gaussian_grids(sigma: float, q: float, step: float, tail: float) 
     first_r, last_r = _grid_indices(*remove.support_hint(tail), step)
     first_a, last_a = _grid_indices(*SubsampledGaussian(sigma, q, swapped=True).support_hint(tail), step)
     low, high = min(first_r, -last_a), max(last_r, -first_a)
-    losses = np.arange(low, high + 1) * step
     r0, a0 = first_r - low, -first_a - low
     n_r, n_a = last_r - first_r + 1, last_a - first_a + 1
+    losses, inside, t, dt = _shared_part(remove, step, low, high)
     check_loss_floor(remove.loss_floor, losses[r0 : r0 + n_r], step)
     check_loss_floor(remove.loss_floor, losses[a0 - n_a + 1 : a0 + 1], step)  # the add's, negated
-    inside = losses > remove.loss_floor
-    x, dx = remove._threshold(np.where(inside, losses, remove.loss_floor + 1.0))
+    x, dx = remove.threshold_from_ratio(t, dt)
     split_r = _split(inside[r0 : r0 + n_r] & (x[r0 : r0 + n_r] > q))
     backwards = x[a0 - n_a + 1 : a0 + 1][::-1]
     split_a = _split(~inside[a0 - n_a + 1 : a0 + 1][::-1] | (backwards < 0.0))
@@ -97,6 +97,46 @@ def subsampled_gaussian_grids(sigma: float, q: float, step: float, tail: float) 
         _end_tails(tails, ("upper", a0), ("lower", a0 - n_a + 1), "plain"),
     )
     return remove_grid, add_grid
+
+
+#: σ-independent parts of the grids of :func:`subsampled_gaussian_grids`, per ``(q, step)``, most
+#: recently used last: ``(first index, losses, inside, t, dt)`` over a range of grid indices.
+_SHARED: OrderedDict[tuple[float, float], tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = (
+    OrderedDict()
+)
+#: ``(q, step)`` pairs :data:`_SHARED` keeps.
+SHARED_ENTRIES = 4
+
+
+def _shared_part(remove: SubsampledGaussian, step: float, low: int, high: int) -> tuple[np.ndarray, ...]:
+    """The grid losses ``i h``, whether each is above the loss floor ``ln(1 − q)``, and
+    :meth:`~SubsampledGaussian.log_ratio` there (the floor's neighbours: ``floor + 1``), for
+    ``low <= i <= high``: the parts of a grid that depend on q and h but not on σ.
+
+    Memoised per ``(q, h)`` and grown to the union of the ranges asked (as the Chernoff
+    window's table of exponentials): each entry is an elementwise function of ``i``, ``h``
+    and ``q``, so the noise multipliers of an epoch schedule, discretised on one grid by
+    the accountant, share these three transcendental functions per point instead of each
+    computing them: the same bits (a test compares with a fresh evaluation).
+    """
+    key = (remove.q, step)
+    cached = _SHARED.get(key)
+    if cached is not None and cached[0] <= low and cached[0] + len(cached[1]) - 1 >= high:
+        _SHARED.move_to_end(key)
+    else:
+        start, stop = low, high
+        if cached is not None:
+            start, stop = min(low, cached[0]), max(high, cached[0] + len(cached[1]) - 1)
+        losses = np.arange(start, stop + 1) * step
+        inside = losses > remove.loss_floor
+        t, dt = remove.log_ratio(np.where(inside, losses, remove.loss_floor + 1.0))
+        for array in (losses, inside, t, dt):
+            array.setflags(write=False)
+        cached = _SHARED[key] = (start, losses, inside, t, dt)
+        while len(_SHARED) > SHARED_ENTRIES:
+            _SHARED.popitem(last=False)
+    first = cached[0]
+    return tuple(array[low - first : high - first + 1] for array in cached[1:])
 
 
 def _hull(*spans: tuple[int, int]) -> tuple[int, int]:
