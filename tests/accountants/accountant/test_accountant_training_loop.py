@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import dpverify.accountants.pld._fft as fft
+import dpverify.accountants.pld._spectra as spectra
 from dpverify.accountants.accountant import PrivacyAccountant
 from dpverify.accountants.calibrate import dp_sgd_epsilon
 from dpverify.accountants.events import PoissonSampledEvent
@@ -51,7 +51,7 @@ def test_query_after_every_step_equals_a_fresh_accountant_and_a_cold_engine():
         looped.step(noise_multiplier=1.1, sample_rate=Q)
         answers.append((looped.get_epsilon(1e-5), looped.get_delta(1.0)))
     for n in (1, 2, 7, 16, 33, 40):
-        fft._MEMO.clear()   # cold: nothing memoised
+        spectra._MEMO.clear()   # cold: nothing memoised
         fresh = _one_shot("pld", [(1.1, n)])
         assert (fresh.get_epsilon(1e-5), fresh.get_delta(1.0)) == answers[n - 1]
     assert answers == sorted(answers, key=lambda pair: pair[0])   # ε grows with the steps here
@@ -175,7 +175,7 @@ def test_a_schedule_query_is_bit_identical_when_repeated():
     first = (accountant.get_epsilon(1e-5), accountant.get_delta(1.0))
     assert (accountant.get_epsilon(1e-5), accountant.get_delta(1.0)) == first
     assert (_one_shot("pld", schedule).get_epsilon(1e-5), _one_shot("pld", schedule).get_delta(1.0)) == first
-    fft._MEMO.clear()   # cold: nothing memoised
+    spectra._MEMO.clear()   # cold: nothing memoised
     cold = _one_shot("pld", schedule)
     assert (cold.get_epsilon(1e-5), cold.get_delta(1.0)) == first
 
