@@ -161,6 +161,37 @@ def test_exponential_table_entries_do_not_depend_on_the_range_tabulated():
     assert np.array_equal(small, grown)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-300, 300), st.integers(-300, 300)), min_size=1, max_size=6),
+       st.lists(st.floats(-1.0, 1.0), min_size=1, max_size=4, unique=True))
+def test_exponential_table_grown_piece_by_piece_is_one_fresh_table_bit_for_bit(ranges, scales):
+    """Grown to new rows on either side, in any order, the table holds the bits of one table
+    computed at once over its final range."""
+    pld_fft._EXP_TABLES.clear()
+    ts = np.array(scales) * 0.7
+    low = high = None
+    for a, b in ranges:
+        a, b = min(a, b), max(a, b)
+        pld_fft._exponential_table(0.013, ts, a, b)
+        low, high = (a, b) if low is None else (min(low, a), max(high, b))
+    grown = pld_fft._exponential_table(0.013, ts, low, high).copy()
+    pld_fft._EXP_TABLES.clear()
+    fresh = pld_fft._exponential_table(0.013, ts, low, high)
+    pld_fft._EXP_TABLES.clear()
+    assert grown.tobytes() == fresh.tobytes()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(-1000, 1000), st.lists(st.sampled_from([0.0, 0.0, 1e-300, 0.25]), min_size=1, max_size=40))
+def test_lattice_factor_shortcut_is_the_lowest_set_bit_of_every_index(offset, masses):
+    """Two neighbouring points with mass give 1 at once: the lowest set bit of their indices' OR."""
+    grid = pld_grid.LossGrid(0.01, offset, pld_grid.frozen(masses), 0.0, 0.0)
+    indices = offset + np.flatnonzero(np.array(masses))
+    combined = int(np.bitwise_or.reduce(np.abs(indices))) if len(indices) else None
+    expected = 1 if combined is None else (2 ** 30 if combined == 0 else min(combined & -combined, 2 ** 30))
+    assert pld_grid.lattice_factor(grid) == expected
+
+
 def test_heterogeneous_schedule_queried_per_epoch_equals_a_cold_one_shot_query():
     """Per-epoch queries of a 4-σ schedule (shared tables filled in another order) give the bits
     of a cold one-shot composition."""

@@ -49,20 +49,30 @@ def _exponential_table(interval: float, ts: NDArray[np.float64], low: int,
                        high: int) -> NDArray[np.float64]:
     """``e^{t_j · (i h)}`` for grid indices ``low <= i <= high`` (rows) and each t (columns).
 
-    Memoised per ``(h, ts)`` and grown as needed: each entry is an elementwise function of
-    ``i``, ``h`` and ``t_j`` (the same bits whichever range is tabulated), so the factors of
-    a composition on one spacing share one table of exponentials instead of one each.
+    Memoised per ``(h, ts)`` and grown as needed (only the rows missing are computed): each
+    entry is an elementwise function of ``i``, ``h`` and ``t_j`` (the same bits whichever
+    range is tabulated), so the factors of a composition on one spacing share one table of
+    exponentials instead of one each.
     """
     key = (interval, ts.tobytes())
     cached = _EXP_TABLES.get(key)
     if cached is not None and cached[0] <= low and cached[0] + len(cached[1]) - 1 >= high:
         _EXP_TABLES.move_to_end(key)
     else:
-        start, stop = low, high
-        if cached is not None:
-            start, stop = min(low, cached[0]), max(high, cached[0] + len(cached[1]) - 1)
-        losses = np.arange(start, stop + 1, dtype=np.float64) * interval
-        cached = _EXP_TABLES[key] = (start, np.exp(np.multiply.outer(losses, ts)))
+        def rows(start: int, stop: int) -> NDArray[np.float64]:
+            losses = np.arange(start, stop + 1, dtype=np.float64) * interval
+            return np.exp(np.multiply.outer(losses, ts))
+
+        if cached is None:
+            cached = (low, rows(low, high))
+        else:
+            first, last = cached[0], cached[0] + len(cached[1]) - 1
+            parts = [rows(low, first - 1)] if low < first else []
+            parts.append(cached[1])
+            if high > last:
+                parts.append(rows(last + 1, high))
+            cached = (min(low, first), np.concatenate(parts))
+        _EXP_TABLES[key] = cached
         while len(_EXP_TABLES) > 8:
             _EXP_TABLES.popitem(last=False)
     first, table = cached
