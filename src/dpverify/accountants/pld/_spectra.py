@@ -87,30 +87,38 @@ def _beta(length: int) -> float:
     return levels * _FFT_PASS_ERROR / (1 - levels * _FFT_PASS_ERROR)
 
 
-def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, NDArray, float]:
-    """``rfft(p, length)``, ``b = |Â|(1 + 2u) + π``, an integer ``e`` with ``ln b < e ln 2`` at each
-    frequency, and ``π = β ‖p‖₁ (1 + n u) + _TINY`` (a componentwise bound on the FFT's error),
-    memoised.
+def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, float]:
+    """``rfft(p, length)``, an integer ``e`` with ``ln b < e ln 2`` at each frequency for
+    ``b = |Â|(1 + 2u) + π``, and ``π = β ‖p‖₁ (1 + n u) + _TINY`` (a componentwise bound on
+    the FFT's error), memoised.
 
     ``e`` is the binary exponent of ``b`` read from its bits (``b = 1.f · 2^{E − 1023}`` with
     the biased exponent ``E``, so ``ln b < (E − 1022) ln 2``; a subnormal has ``E = 0`` and
     ``b < 2^{−1022}``), as 16-bit integers: :func:`_spectral_product` takes ``ln b`` only
-    where these bounds say the product may not be negligible. The logs of ``1 + π/|Â|`` and
-    ``|Â|`` are needed only there too.
+    where these bounds say the product may not be negligible, from ``b`` recomputed there
+    (:func:`_bounds`: the same bits); the logs of ``1 + π/|Â|`` and ``|Â|`` are needed only
+    there too. The memo keeps ``Â`` and ``e`` (120 spectra of an epoch schedule: 47 MB).
     """
-    def compute() -> tuple[NDArray, NDArray, NDArray, float]:
+    def compute() -> tuple[NDArray, NDArray, float]:
         beta = _beta(length)
         spectrum = np.fft.rfft(grid.probabilities, n=length)
         size = len(grid.probabilities)
         perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
-        bound = np.abs(spectrum)                # in place: |Â| (1 + 2u) + π, op for op
-        bound *= 1 + 2 * _U
-        bound += perturbation
-        exponents = np.right_shift(bound.view(np.int64), 52)   # E (b > 0: the sign bit is 0)
-        exponents -= 1022
-        return spectrum, bound, exponents.astype(np.int16), perturbation
+        bound = _bounds(spectrum, perturbation)
+        exponents = np.right_shift(bound.view(np.int64), 52, out=bound.view(np.int64))
+        exponents -= 1022                       # E − 1022 (b > 0: the sign bit is 0)
+        return spectrum, exponents.astype(np.int16), perturbation
 
     return _memo(grid, ("spectrum", length), compute)
+
+
+def _bounds(spectrum: NDArray[np.complex128], perturbation: float) -> NDArray[np.float64]:
+    """``|Â|(1 + 2u) + π`` for each entry of ``spectrum`` (in place, op for op: the same bits at a
+    frequency whether computed on the whole spectrum or on a selection)."""
+    bound = np.abs(spectrum)
+    bound *= 1 + 2 * _U
+    bound += perturbation
+    return bound
 
 
 def _power(values: NDArray[np.complex128], exponent: int) -> tuple[NDArray, int]:
@@ -133,18 +141,18 @@ def _power(values: NDArray[np.complex128], exponent: int) -> tuple[NDArray, int]
 _CANDIDATE_MARGIN = 20.0
 
 
-def _candidates(spectra: Sequence[tuple[NDArray, NDArray, NDArray, float]],
+def _candidates(spectra: Sequence[tuple[NDArray, NDArray, float]],
                 counts: Sequence[int]) -> NDArray[np.intp]:
     """The frequencies where the spectral product may not be negligible, by exact integer sums of
     the binary exponent bounds of :func:`_spectrum` (a superset of those :func:`_spectral_product`
     finds active: there the float sum of the logs is formed as before, in the same order, so
     the same frequencies come out, with the same bits; the logs are taken only here)."""
-    size = len(spectra[0][2])
+    size = len(spectra[0][1])
     threshold = (_NEGLIGIBLE_LOG - _CANDIDATE_MARGIN) / math.log(2)   # −1183.03 at −800
     if not math.isfinite(threshold):
         return np.arange(size)
     score = np.zeros(size, dtype=np.int64)
-    for (_, _, exponents, _), k in zip(spectra, counts):
+    for (_, exponents, _), k in zip(spectra, counts):
         score += np.multiply(exponents, np.int64(k), dtype=np.int64)
     # integers below ⌈threshold⌉ = −1183 are <= −1184: Σ k ln b < −1184 ln 2 < −820.7 there
     return np.flatnonzero(score >= math.ceil(threshold))
@@ -175,14 +183,14 @@ def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
     half = length // 2 + 1
     candidates = _candidates(spectra, counts)
     log_upper = 0.0
-    for (_, bound, _, _), k in zip(spectra, counts):
-        log_upper = log_upper + k * np.log(bound[candidates])
+    for (spectrum, _, perturbation), k in zip(spectra, counts):
+        log_upper = log_upper + k * np.log(_bounds(spectrum[candidates], perturbation))
     active = candidates[log_upper >= _NEGLIGIBLE_LOG]
     indices: NDArray[np.intp] | slice = slice(None) if len(active) == half else active
     if len(active) < len(candidates):
         log_upper = log_upper[log_upper >= _NEGLIGIBLE_LOG]
     log_gap, log_computed, product, multiplications = 0.0, 0.0, None, 0
-    for (spectrum, _, _, perturbation), k in zip(spectra, counts):
+    for (spectrum, _, perturbation), k in zip(spectra, counts):
         selected = spectrum[indices]
         magnitude = np.abs(selected) * (1 + 2 * _U)
         with np.errstate(divide="ignore"):
