@@ -4,6 +4,7 @@ remaining_steps, and the Opacus accountant protocol (issue 30, sections 1 and 2)
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -166,6 +167,19 @@ def test_the_planned_grid_follows_the_most_run_events_and_keeps_two_spacings():
         accountant.get_epsilon(1e-5)
     spacings = {interval for _, interval in accountant._values}   # None: 0.8 alone, on its own grid
     assert spacings == {None, dp_sgd_interval(2.0, Q), dp_sgd_interval(0.9, Q)}
+
+
+def test_a_planned_grid_the_constructor_refuses_leaves_the_event_on_its_own_grid():
+    """A planned spacing with a grid point on ln(1 − q) (refused by the constructor) is not an
+    error: that event is translated on its own DP-SGD grid (then spread, as before)."""
+    from dpverify.accountants.accountant._registry import Request, translate
+
+    q = 0.5
+    refused = -math.log1p(-q) / 1000   # the point −1000 h is the loss floor
+    event = PoissonSampledEvent(Gaussian(sigma=1.0), q)
+    request = Request("pld", "add-remove", (), value_discretization_interval=refused)
+    pld = translate(event, request)
+    assert pld.value_discretization_interval == dp_sgd_interval(1.0, q)
 
 
 def test_a_schedule_query_is_bit_identical_when_repeated():

@@ -93,8 +93,14 @@ def _poisson_pld(event: PoissonSampledEvent, request: Request) -> Any:
         return None
     # add-remove and replace-special: DP-SGD's one grid (the same ε as dp_sgd_epsilon), or the
     # grid planned for a history of several of them (common_dp_sgd_interval)
-    interval = None if request.neighbouring == "replace-one" else (
-        request.value_discretization_interval or dp_sgd_interval(sigma, q))
+    interval = None if request.neighbouring == "replace-one" else dp_sgd_interval(sigma, q)
+    planned = request.value_discretization_interval
+    if interval is not None and planned is not None and planned != interval:
+        try:
+            return PrivacyLossDistribution.from_subsampled_gaussian(
+                sigma, q, neighbouring=request.neighbouring, value_discretization_interval=planned)
+        except ValueError:   # a planned point on ln(1 − q): this event keeps its own grid
+            pass
     return PrivacyLossDistribution.from_subsampled_gaussian(
         sigma, q, neighbouring=request.neighbouring, value_discretization_interval=interval)
 
