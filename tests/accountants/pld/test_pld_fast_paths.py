@@ -407,6 +407,16 @@ def test_spectral_product_from_exponent_candidates_is_the_full_log_sum_bit_for_b
         assert got[1].tobytes() == _expected_error(spectra, counts, active, log_upper[active])
 
 
+def test_spectral_product_of_huge_flattened_counts_takes_every_frequency_as_a_candidate():
+    """Counts beyond 2^40 (nested self-compositions flatten to their product) skip the integer
+    screen: every frequency is a candidate, and the product is formed as before."""
+    grid = _dp_sgd_base().directions[0]
+    length = pld_fft.fft_length(4 * len(grid.probabilities))
+    spectra = [pld_spectra._spectrum(grid, length)]
+    assert len(pld_spectra._candidates(spectra, [2 ** 41])) == length // 2 + 1
+    assert len(pld_spectra._candidates(spectra, [2 ** 12])) < length // 2 + 1
+
+
 def _expected_error(spectra, counts, active, log_upper) -> bytes:
     """The per-frequency error bound of ``_spectral_product`` at ``active``, from full-length logs."""
     u = 2.0 ** -53

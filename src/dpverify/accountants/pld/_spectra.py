@@ -149,7 +149,7 @@ def _candidates(spectra: Sequence[tuple[NDArray, NDArray, float]],
     the same frequencies come out, with the same bits; the logs are taken only here)."""
     size = len(spectra[0][1])
     threshold = (_NEGLIGIBLE_LOG - _CANDIDATE_MARGIN) / math.log(2)   # −1183.03 at −800
-    if not math.isfinite(threshold):
+    if not math.isfinite(threshold) or sum(counts) > 2 ** 40:   # (int64 sums stay exact below)
         return np.arange(size)
     score = np.zeros(size, dtype=np.int64)
     for (_, exponents, _), k in zip(spectra, counts):
