@@ -21,6 +21,7 @@ from dpverify.accountants.pld import PrivacyLossDistribution, dp_sgd_interval
 from dpverify.accountants.pld import _fft as pld_fft
 from dpverify.accountants.pld import _grid as pld_grid
 from dpverify.accountants.pld import _losses as pld_losses
+from dpverify.accountants.pld import _spectra as pld_spectra
 
 RATE = 256 / 60000
 
@@ -39,14 +40,14 @@ def test_negligible_frequencies_move_the_masses_less_than_the_error_bounds(count
     grid = _dp_sgd_base().directions[0]
     low, high = pld_fft._chernoff_window([grid], [count], 1e-15 / 2)
     length = 1 << (max(high - low + 1, len(grid.probabilities)) - 1).bit_length()
-    _, _, _, active = pld_fft._spectral_product([grid], [count], length)
+    _, _, _, active = pld_spectra._spectral_product([grid], [count], length)
     assert active is not None and len(active) < (length // 2 + 1) // 2
     sparse = pld_fft.compose_grids([grid], [count], tail=1e-15)
-    pld_fft._MEMO.clear()
-    monkeypatch.setattr(pld_fft, "_NEGLIGIBLE_LOG", -math.inf)
-    assert pld_fft._spectral_product([grid], [count], length)[3] is None
+    pld_spectra._MEMO.clear()
+    monkeypatch.setattr(pld_spectra, "_NEGLIGIBLE_LOG", -math.inf)
+    assert pld_spectra._spectral_product([grid], [count], length)[3] is None
     dense = pld_fft.compose_grids([grid], [count], tail=1e-15)
-    pld_fft._MEMO.clear()
+    pld_spectra._MEMO.clear()
     assert (sparse.offset, len(sparse.probabilities)) == (dense.offset, len(dense.probabilities))
     gap = float(np.sum(np.abs(sparse.probabilities - dense.probabilities)))
     assert gap <= sparse.error + dense.error
@@ -64,8 +65,8 @@ def test_sparse_hermitian_norm_bounds_the_dense_one(log_length, data):
     left_out = np.ones(n // 2 + 1, dtype=bool)
     left_out[kept] = False
     dense[left_out] = data.draw(st.floats(0, 1e-140))
-    sparse_norm = pld_fft._hermitian_norm(half[kept], n, kept)
-    dense_norm = pld_fft._hermitian_norm(dense, n)
+    sparse_norm = pld_spectra._hermitian_norm(half[kept], n, kept)
+    dense_norm = pld_spectra._hermitian_norm(dense, n)
     assert dense_norm <= sparse_norm * (1 + 1e-12)
     assert sparse_norm <= dense_norm * (1 + 1e-12) + 1e-139 * math.sqrt(n)
 
@@ -160,6 +161,37 @@ def test_exponential_table_entries_do_not_depend_on_the_range_tabulated():
     assert np.array_equal(small, grown)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-300, 300), st.integers(-300, 300)), min_size=1, max_size=6),
+       st.lists(st.floats(-1.0, 1.0), min_size=1, max_size=4, unique=True))
+def test_exponential_table_grown_piece_by_piece_is_one_fresh_table_bit_for_bit(ranges, scales):
+    """Grown to new rows on either side, in any order, the table holds the bits of one table
+    computed at once over its final range."""
+    pld_fft._EXP_TABLES.clear()
+    ts = np.array(scales) * 0.7
+    low = high = None
+    for a, b in ranges:
+        a, b = min(a, b), max(a, b)
+        pld_fft._exponential_table(0.013, ts, a, b)
+        low, high = (a, b) if low is None else (min(low, a), max(high, b))
+    grown = pld_fft._exponential_table(0.013, ts, low, high).copy()
+    pld_fft._EXP_TABLES.clear()
+    fresh = pld_fft._exponential_table(0.013, ts, low, high)
+    pld_fft._EXP_TABLES.clear()
+    assert grown.tobytes() == fresh.tobytes()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(-1000, 1000), st.lists(st.sampled_from([0.0, 0.0, 1e-300, 0.25]), min_size=1, max_size=40))
+def test_lattice_factor_shortcut_is_the_lowest_set_bit_of_every_index(offset, masses):
+    """Two neighbouring points with mass give 1 at once: the lowest set bit of their indices' OR."""
+    grid = pld_grid.LossGrid(0.01, offset, pld_grid.frozen(masses), 0.0, 0.0)
+    indices = offset + np.flatnonzero(np.array(masses))
+    combined = int(np.bitwise_or.reduce(np.abs(indices))) if len(indices) else None
+    expected = 1 if combined is None else (2 ** 30 if combined == 0 else min(combined & -combined, 2 ** 30))
+    assert pld_grid.lattice_factor(grid) == expected
+
+
 def test_heterogeneous_schedule_queried_per_epoch_equals_a_cold_one_shot_query():
     """Per-epoch queries of a 4-σ schedule (shared tables filled in another order) give the bits
     of a cold one-shot composition."""
@@ -172,7 +204,7 @@ def test_heterogeneous_schedule_queried_per_epoch_equals_a_cold_one_shot_query()
         for _ in range(30):
             looped.step(noise_multiplier=sigma, sample_rate=0.01)
         answers.append(looped.get_epsilon(1e-5))
-    pld_fft._MEMO.clear()
+    pld_spectra._MEMO.clear()
     pld_fft._EXP_TABLES.clear()
     fresh = PrivacyAccountant("pld")
     for sigma in sigmas:
@@ -341,9 +373,66 @@ def test_in_place_connect_the_dots_is_the_expression_bit_for_bit(data, size, int
 def test_in_place_spectrum_bound_is_the_expression_bit_for_bit(sigma, rate):
     grid = _dp_sgd_base(sigma, rate).directions[0]
     length = pld_fft.fft_length(2 * len(grid.probabilities))
-    spectrum, log_bound, perturbation = pld_fft._spectrum(grid, length)
-    expected = np.log(np.abs(spectrum) * (1 + 2 * 2.0 ** -53) + perturbation)
-    assert _same_bits(log_bound, expected)
+    spectrum, exponents, perturbation = pld_spectra._spectrum(grid, length)
+    bound = pld_spectra._bounds(spectrum, perturbation)
+    expected = np.abs(spectrum) * (1 + 2 * 2.0 ** -53) + perturbation
+    assert _same_bits(bound, expected)
+    selected = np.arange(0, len(spectrum), 7)
+    assert _same_bits(pld_spectra._bounds(spectrum[selected], perturbation), expected[selected])
+    # the binary exponent bound: ln b < e ln 2, and within ln 2 of it (b >= 2^{e − 1}: b >= π is normal)
+    assert np.all(np.log(bound) < exponents * math.log(2))
+    assert np.all(np.log(bound) >= (exponents.astype(np.int64) - 1) * math.log(2) * (1 + 1e-15))
+
+
+@settings(max_examples=40, deadline=None)
+@given(sigmas=st.lists(st.sampled_from([0.7, 0.9, 1.1, 1.6, 2.5]), min_size=1, max_size=4, unique=True),
+       counts=st.lists(st.integers(1, 3000), min_size=4, max_size=4))
+def test_spectral_product_from_exponent_candidates_is_the_full_log_sum_bit_for_bit(sigmas, counts):
+    """The logs taken only at the exponent-bound candidates give the frequencies and bits of
+    the float sum of logs formed at every frequency (the expression they replace)."""
+    interval = dp_sgd_interval(min(sigmas), RATE)
+    grids = [pld_grid.spread(_dp_sgd_base(s).directions[0], interval) for s in sigmas]
+    counts = counts[:len(grids)]
+    length = pld_fft.fft_length(4 * max(len(g.probabilities) for g in grids))
+    got = pld_spectra._spectral_product(grids, counts, length)
+    spectra = [pld_spectra._spectrum(g, length) for g in grids]
+    log_upper = 0.0
+    for (spectrum, _, perturbation), k in zip(spectra, counts):
+        log_upper = log_upper + k * np.log(np.abs(spectrum) * (1 + 2 * 2.0**-53) + perturbation)
+    active = np.flatnonzero(log_upper >= pld_spectra._NEGLIGIBLE_LOG)
+    if len(active) == length // 2 + 1:
+        assert got[3] is None
+    else:
+        assert np.array_equal(got[3], active)
+        assert got[1].tobytes() == _expected_error(spectra, counts, active, log_upper[active])
+
+
+def test_spectral_product_of_huge_flattened_counts_takes_every_frequency_as_a_candidate():
+    """Counts beyond 2^40 (nested self-compositions flatten to their product) skip the integer
+    screen: every frequency is a candidate, and the product is formed as before."""
+    grid = _dp_sgd_base().directions[0]
+    length = pld_fft.fft_length(4 * len(grid.probabilities))
+    spectra = [pld_spectra._spectrum(grid, length)]
+    assert len(pld_spectra._candidates(spectra, [2 ** 41])) == length // 2 + 1
+    assert len(pld_spectra._candidates(spectra, [2 ** 12])) < length // 2 + 1
+
+
+def _expected_error(spectra, counts, active, log_upper) -> bytes:
+    """The per-frequency error bound of ``_spectral_product`` at ``active``, from full-length logs."""
+    u = 2.0 ** -53
+    log_gap, log_computed, multiplications, product = 0.0, 0.0, 0, None
+    for (spectrum, _, perturbation), k in zip(spectra, counts):
+        magnitude = np.abs(spectrum[active]) * (1 + 2 * u)
+        with np.errstate(divide="ignore"):
+            log_gap = log_gap + k * np.log1p(perturbation / magnitude)
+            log_computed = log_computed + k * np.log(magnitude)
+        used = pld_spectra._power(spectrum[active], k)[1]
+        multiplications += used + (product is not None)
+        product = True
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        error = np.exp(log_upper) * -np.expm1(-log_gap) * (1 + 1e-9)
+        error += ((1 + 4 * u) ** multiplications - 1) * np.exp(log_computed)
+    return (error + multiplications * 1e-300).tobytes()
 
 
 def _reference_normal_log_tail(sigma, x, dx, shift, upper):

@@ -136,3 +136,13 @@ def test_untruncated_limit():
 def test_invalid_arguments(kwargs, name):
     with pytest.raises(ValueError, match=name):
         truncated_poisson_gaussian_pld(1.0, 0.1, **kwargs)
+
+
+def test_a_query_below_the_float_error_refines_a_truncated_poisson_composition():
+    """δ = 1e-30 recomputes the composition (refined): the rebuild takes its tail by keyword,
+    as every base PLD's does (it raised TypeError before)."""
+    from dpverify.accountants.pld import truncated_poisson_gaussian_pld
+
+    pld = truncated_poisson_gaussian_pld(1.0, 0.01, max_sample_size=120, population_size=10000)
+    composed = pld.self_compose(100)
+    assert composed.epsilon_for_delta(1e-30) > composed.epsilon_for_delta(1e-5) > 0

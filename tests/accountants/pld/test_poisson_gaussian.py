@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.accountants.pld import PrivacyLossDistribution, dp_sgd_interval
+from dpverify.accountants.pld import _poisson_gaussian as pg
 from dpverify.accountants.pld._grid import LossGrid
 from dpverify.accountants.pld._losses import SubsampledGaussian, monotone_grid
 from dpverify.accountants.pld._poisson_gaussian import subsampled_gaussian_grids
@@ -76,3 +78,58 @@ def test_a_grid_point_on_the_loss_floor_is_refused_by_name():
         subsampled_gaussian_grids(1.0, q, step, 1e-15)
     with pytest.raises(ValueError, match="^value_discretization_interval="):
         monotone_grid(SubsampledGaussian(1.0, q), step, 1e-15)
+
+
+# --------------------------------------------------------------------------- σ-independent parts shared
+def _reference_threshold(sigma: float, q: float, g_value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``SubsampledGaussian._threshold`` for q < 1 as one function (before its σ-free part was split off)."""
+    u = 2.0**-53
+    s2 = sigma**2
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        small = g_value < 700.0
+        g_small = np.where(small, g_value, 0.0)
+        growth = np.expm1(g_small)
+        y = growth / q
+        one_plus_y = (growth + q) / q
+        t_small = np.log1p(y)
+        dt_small = (3 * u * np.abs(y) + u * np.abs(g_small) * np.exp(g_small) / q) / one_plus_y
+        if small.all():
+            t, dt = t_small, dt_small
+        else:
+            t_large = g_value - math.log(q) + np.log1p(-(1 - q) * np.exp(-g_value))
+            t = np.where(small, t_small, t_large)
+            dt = np.where(small, dt_small, 4 * u * (np.abs(g_value) + abs(math.log(q)) + 1))
+    x = s2 * t + 0.5
+    return x, s2 * (dt + 2 * u * np.abs(t)) + 2 * u * np.abs(x)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sigma=st.floats(0.05, 100.0),
+    q=st.floats(1e-6, 0.999),
+    values=st.lists(st.floats(-0.7, 1e4), min_size=1, max_size=40),
+)
+def test_threshold_from_its_sigma_free_part_is_the_one_expression_bit_for_bit(sigma, q, values):
+    spec = SubsampledGaussian(sigma, q)
+    g_value = np.maximum(np.array(values), spec.loss_floor + 1e-12)
+    got = spec._threshold(g_value)
+    expected = _reference_threshold(sigma, q, g_value)
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(got, expected))
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    sigmas=st.lists(st.floats(0.5, 4.0), min_size=2, max_size=5),
+    q=st.sampled_from([256 / 60000, 0.01, 0.3]),
+    coarseness=st.floats(1.0, 20.0),
+)
+def test_noise_multipliers_on_one_grid_share_their_sigma_free_part_bit_for_bit(sigmas, q, coarseness):
+    """Built in turn on one spacing (the memo of σ-free parts warm, grown to the union of the
+    ranges, in any order), each σ's grids are the bits of a build with a cold memo."""
+    step = dp_sgd_interval(sigmas[0], q) * coarseness
+    pg._SHARED.clear()
+    warm = [subsampled_gaussian_grids(sigma, q, step, 1e-15) for sigma in sigmas]
+    for sigma, grids in zip(sigmas, warm):
+        pg._SHARED.clear()
+        cold = subsampled_gaussian_grids(sigma, q, step, 1e-15)
+        assert [_fields(g) for g in grids] == [_fields(g) for g in cold]

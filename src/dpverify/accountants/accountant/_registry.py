@@ -55,12 +55,17 @@ class Request:
 
     ``probe=True`` asks only whether the event can be accounted (the translator
     returns ``None``, or raises :class:`~dpverify.errors.UnsupportedError`).
+    ``value_discretization_interval`` is a PLD grid spacing planned for the whole history
+    (:func:`~dpverify.accountants.accountant._sampling.common_dp_sgd_interval`); a translator
+    that can discretise on any spacing (the Poisson-sampled Gaussian) builds its PLD there
+    instead of on its own grid, the others ignore it (``None``: every translator's own).
     """
 
     method: str
     neighbouring: str
     orders: tuple
     probe: bool = False
+    value_discretization_interval: float | None = None
 
     def at(self, orders: tuple) -> Request:
         """The same request at other RDP orders (a subsampled event's inner curve)."""

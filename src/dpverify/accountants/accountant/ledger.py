@@ -27,6 +27,7 @@ PLD and RDP, under replace-one (contributions ±1: the pair
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from collections.abc import Callable
@@ -36,7 +37,6 @@ import numpy as np
 
 # Importing the translator modules registers their translators (see _registry).
 import dpverify.accountants.accountant._mechanisms  # noqa: F401
-import dpverify.accountants.accountant._sampling  # noqa: F401
 import dpverify.accountants.accountant._selection  # noqa: F401
 import dpverify.accountants.accountant._truncated  # noqa: F401
 from dpverify._validation import (
@@ -51,6 +51,7 @@ from dpverify._validation import (
 from dpverify.accountants.accountant._composition import compose_counted
 from dpverify.accountants.accountant._dp_accounting import from_dp_accounting
 from dpverify.accountants.accountant._registry import Request, translate
+from dpverify.accountants.accountant._sampling import common_dp_sgd_interval
 from dpverify.accountants.events import (
     Event,
     PoissonSampledEvent,
@@ -150,8 +151,11 @@ class PrivacyAccountant:
         #: distinct event -> [total count over the history] (first appearance first; a mutable
         #: cell, so that a repeated step adds 1 without hashing its event)
         self._counts: dict[Event, list[int]] = {}
-        #: distinct event -> its translation by this method (pure function of the event)
-        self._values: dict[Event, Any] = {}
+        #: (distinct event, planned grid spacing or None) -> its translation by this method (a
+        #: pure function of both); entries of spacings no longer planned are dropped
+        self._values: dict[tuple[Event, float | None], Any] = {}
+        #: the last two grid spacings planned for the history (:meth:`_composed`)
+        self._planned: list[float] = []
         self._total_key: tuple | None = None
         self._total_value: Any = None
         self._answers: dict[tuple, float] = {}
@@ -259,15 +263,29 @@ class PrivacyAccountant:
         """What this accountant asks of the event translators (:mod:`._registry`)."""
         return Request(self.method, self.neighbouring, self.orders, probe)
 
-    def _value(self, event: Event) -> Any:
-        """This method's value of one run of ``event`` (translated once per distinct event)."""
-        if event not in self._values:
-            self._values[event] = translate(event, self._request(probe=False))
-        return self._values[event]
+    def _value(self, event: Event, interval: float | None = None) -> Any:
+        """This method's value of one run of ``event`` (translated once per distinct event and
+        planned PLD grid spacing ``interval``)."""
+        key = (event, interval)
+        if key not in self._values:
+            request = dataclasses.replace(self._request(probe=False),
+                                          value_discretization_interval=interval)
+            self._values[key] = translate(event, request)
+        return self._values[key]
 
     def _composed(self, counts: dict[Event, int]) -> Any:
-        """The composition of ``counts[e]`` runs of each event ``e`` (in the dict's order)."""
-        return compose_counted(self.method, [self._value(event) for event in counts],
+        """The composition of ``counts[e]`` runs of each event ``e`` (in the dict's order).
+
+        A DP-SGD history of several noise multipliers is translated on one PLD grid
+        (:func:`~._sampling.common_dp_sgd_interval`: each event discretised there directly,
+        not spread onto it); translations on spacings planned before the last two are dropped.
+        """
+        interval = common_dp_sgd_interval(counts, self._request(probe=False))
+        if interval is not None and interval not in self._planned:
+            self._planned = [*self._planned[-1:], interval]
+            self._values = {key: value for key, value in self._values.items()
+                            if key[1] is None or key[1] in self._planned}
+        return compose_counted(self.method, [self._value(event, interval) for event in counts],
                                list(counts.values()))
 
     def _grouped(self) -> dict[Event, int]:

@@ -13,8 +13,7 @@ import bisect
 import functools
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import mpmath
 import numpy as np
@@ -22,51 +21,15 @@ from numpy.typing import NDArray
 
 from dpverify._numeric import round_up, working_precision
 from dpverify.accountants.pld._grid import UNIT_ROUNDOFF, LossGrid, coarsen, frozen, regrid
+from dpverify.accountants.pld._spectra import _hermitian_norm, _memo, _spectral_product
 
 __all__ = ["compose_grids", "choose_tilt", "fft_length", "next_smooth", "MAX_WINDOW_POINTS"]
 
 _U = UNIT_ROUNDOFF
-#: Assumption: error of one level of numpy's pocketfft (a radix-r pass counts as log₂ r levels:
-#: 2 for radix 4, 1.58 for radix 3, 2.32 for radix 5), in units of the inputs' magnitude
-#: (Higham 2002, Thm 24.2 derives η ≈ 7.7u for radix 2).
-_FFT_PASS_ERROR = 16 * _U
 #: Safety factor on error bounds that are themselves evaluated in floats.
 _SAFETY = 2.0
 #: Composed windows wider than this are computed on a coarser grid (memory and time guard).
 MAX_WINDOW_POINTS = 2 ** 22
-#: Bound on the mass lost to subnormal underflow by one float entry.
-_TINY = 1e-300
-#: Frequencies whose spectral product is bounded by e^this (< 1e-347) are left out of the
-#: powering and set to 0 (:func:`_spectral_product`).
-_NEGLIGIBLE_LOG = -800.0
-#: Bytes of arrays the per-grid memo (:func:`_memo`) keeps, least recently used first out.
-MEMO_BYTES = 2 ** 27
-_MEMO: OrderedDict[tuple, tuple[LossGrid, Any, int]] = OrderedDict()
-_MEMO_SIZE = [0]
-
-
-def _memo(grid: LossGrid, key: tuple, compute: Callable[[], Any]) -> Any:
-    """``compute()``, memoised per (grid object, ``key``): a pure function of an immutable grid.
-
-    A grid's masses are read-only and every memoised value is a deterministic function
-    of the grid and the key, so a memoised answer is bit-identical to a recomputed one
-    (what makes a query after every training step cost a fraction of the first one). The
-    entry holds the grid, so its ``id`` cannot be reused while the entry lives; at most
-    :data:`MEMO_BYTES` of arrays are kept.
-    """
-    full = (id(grid), *key)
-    entry = _MEMO.get(full)
-    if entry is not None:
-        _MEMO.move_to_end(full)
-        return entry[1]
-    value = compute()
-    size = sum(item.nbytes for item in (value if isinstance(value, tuple) else (value,))
-               if isinstance(item, np.ndarray))
-    _MEMO[full] = (grid, value, size)
-    _MEMO_SIZE[0] += size
-    while _MEMO_SIZE[0] > MEMO_BYTES and len(_MEMO) > 1:
-        _MEMO_SIZE[0] -= _MEMO.popitem(last=False)[1][2]
-    return value
 
 
 def _log_mgfs(grid: LossGrid, ts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -86,20 +49,30 @@ def _exponential_table(interval: float, ts: NDArray[np.float64], low: int,
                        high: int) -> NDArray[np.float64]:
     """``e^{t_j · (i h)}`` for grid indices ``low <= i <= high`` (rows) and each t (columns).
 
-    Memoised per ``(h, ts)`` and grown as needed: each entry is an elementwise function of
-    ``i``, ``h`` and ``t_j`` (the same bits whichever range is tabulated), so the factors of
-    a composition on one spacing share one table of exponentials instead of one each.
+    Memoised per ``(h, ts)`` and grown as needed (only the rows missing are computed): each
+    entry is an elementwise function of ``i``, ``h`` and ``t_j`` (the same bits whichever
+    range is tabulated), so the factors of a composition on one spacing share one table of
+    exponentials instead of one each.
     """
     key = (interval, ts.tobytes())
     cached = _EXP_TABLES.get(key)
     if cached is not None and cached[0] <= low and cached[0] + len(cached[1]) - 1 >= high:
         _EXP_TABLES.move_to_end(key)
     else:
-        start, stop = low, high
-        if cached is not None:
-            start, stop = min(low, cached[0]), max(high, cached[0] + len(cached[1]) - 1)
-        losses = np.arange(start, stop + 1, dtype=np.float64) * interval
-        cached = _EXP_TABLES[key] = (start, np.exp(np.multiply.outer(losses, ts)))
+        def rows(start: int, stop: int) -> NDArray[np.float64]:
+            losses = np.arange(start, stop + 1, dtype=np.float64) * interval
+            return np.exp(np.multiply.outer(losses, ts))
+
+        if cached is None:
+            cached = (low, rows(low, high))
+        else:
+            first, last = cached[0], cached[0] + len(cached[1]) - 1
+            parts = [rows(low, first - 1)] if low < first else []
+            parts.append(cached[1])
+            if high > last:
+                parts.append(rows(last + 1, high))
+            cached = (min(low, first), np.concatenate(parts))
+        _EXP_TABLES[key] = cached
         while len(_EXP_TABLES) > 8:
             _EXP_TABLES.popitem(last=False)
     first, table = cached
@@ -219,20 +192,6 @@ def choose_tilt(grids: Sequence[LossGrid], counts: Sequence[int], *,
     return float(ts[best]), float(exponents[best])
 
 
-def _hermitian_norm(half: NDArray[np.float64], n: int,
-                    indices: NDArray[np.intp] | None = None) -> float:
-    """Upper bound on the ℓ2 norm over the full spectrum of a real signal of even length n, from
-    its (non-negative) rfft half. Entries are raised to 1e-140 first: no square is subnormal
-    (subnormal arithmetic is ~100x slower), and the norm only grows. With ``indices``, ``half``
-    holds the entries at those frequencies only, and every other entry is at most 1e-140."""
-    squares = np.square(np.maximum(half, 1e-140))   # np.sum, not a (threaded) BLAS dot
-    if indices is None:
-        return math.sqrt(float(squares[0] + squares[-1] + 2 * squares[1:n // 2].sum()))
-    weights = np.where((indices == 0) | (indices == n // 2), 1.0, 2.0)
-    others = n - float(weights.sum())               # the mirrored weight of the frequencies left out
-    return math.sqrt(float(np.sum(weights * squares)) + others * 1e-280)
-
-
 def fft_length(points: int) -> int:
     """The FFT length of a composition: the smallest even 5-smooth number >= ``points`` (>= 2).
 
@@ -281,100 +240,6 @@ def _smooth_numbers() -> tuple[int, ...]:
             odd *= 3
         fives *= 5
     return tuple(sorted(numbers))
-
-
-def _beta(length: int) -> float:
-    """β: the relative error of a length-``length`` FFT (``⌊log₂ N⌋ + 1`` levels).
-
-    **Assumption A2** (``docs/proofs/pld.md`` §4): a radix-r pass of pocketfft counts as
-    ``log₂ r`` levels, each erring by at most :data:`_FFT_PASS_ERROR` times the magnitude
-    of its inputs; a 5-smooth length has at most ``⌊log₂ N⌋ + 1`` levels.
-    """
-    levels = int(math.log2(length)) + 1
-    return levels * _FFT_PASS_ERROR / (1 - levels * _FFT_PASS_ERROR)
-
-
-def _spectrum(grid: LossGrid, length: int) -> tuple[NDArray, NDArray, float]:
-    """``rfft(p, length)``, the log of ``|Â|(1 + 2u) + π`` and ``π = β ‖p‖₁ (1 + n u) + _TINY``
-    (a componentwise bound on the FFT's error), memoised.
-
-    The logs of ``1 + π/|Â|`` and ``|Â|`` are needed only where the spectral product is
-    not negligible: :func:`_spectral_product` computes them there.
-    """
-    def compute() -> tuple[NDArray, NDArray, float]:
-        beta = _beta(length)
-        spectrum = np.fft.rfft(grid.probabilities, n=length)
-        size = len(grid.probabilities)
-        perturbation = beta * float(grid.probabilities.sum()) * (1 + size * _U) + _TINY
-        bound = np.abs(spectrum)                # in place: ln(|Â| (1 + 2u) + π), op for op
-        bound *= 1 + 2 * _U
-        bound += perturbation
-        return spectrum, np.log(bound, out=bound), perturbation
-
-    return _memo(grid, ("spectrum", length), compute)
-
-
-def _power(values: NDArray[np.complex128], exponent: int) -> tuple[NDArray, int]:
-    """``values ** exponent`` by binary powering (lowest bit first), and the number of complex
-    multiplications. Only the frequencies of :func:`_spectral_product` that are not negligible
-    are powered (a few hundred late in a training loop), so squares are not memoised."""
-    result, base, multiplications = None, values, 0
-    while exponent:
-        if exponent & 1:
-            multiplications += result is not None
-            result = base if result is None else result * base
-        exponent >>= 1
-        if exponent:
-            base, multiplications = base * base, multiplications + 1
-    return result, multiplications
-
-
-def _spectral_product(grids: Sequence[LossGrid], counts: Sequence[int],
-                      length: int) -> tuple[NDArray, NDArray, float, NDArray | None]:
-    """``Π_r rfft(p_r)^{k_r}``, a per-frequency bound on its error, the inverse FFT's β, and the
-    frequencies computed (``None``: all).
-
-    With ``|Â − A| <= π = β ‖p‖₁`` componentwise (β from the pass error over
-    ``log₂ N + 1`` passes), ``|Π Â^k − Π A^k| <= Π(|Â| + π)^k − Π|Â|^k``;
-    powering rounds each complex product within ``4u`` relative.
-
-    **Negligible frequencies.** Where ``Σ_r k_r ln(|Â_r| + π_r) < −800`` (most
-    frequencies of a many-fold composition: its spectrum is narrow) the exact
-    product ``|Π A^k| <= Π(|Â| + π)^k < e^{−799} < 10^{−347}`` (the float sum of
-    logs errs by far less than 1) is not computed: the entry is set to 0, and the
-    norms of :func:`compose_grids` count its error as 1e-140, the floor of
-    :func:`_hermitian_norm`. Only the other frequencies are powered and bounded, so
-    a query late in a training loop costs a few hundred complex products instead
-    of ``N/2`` (``docs/proofs/pld.md``, §4).
-    """
-    beta = _beta(length)
-    spectra = [_spectrum(grid, length) for grid in grids]
-    half = length // 2 + 1
-    log_upper = 0.0
-    for (_, upper, _), k in zip(spectra, counts):
-        log_upper = log_upper + k * upper
-    active = np.flatnonzero(log_upper >= _NEGLIGIBLE_LOG)
-    indices: NDArray[np.intp] | slice = slice(None) if len(active) == half else active
-    log_upper = log_upper[indices]
-    log_gap, log_computed, product, multiplications = 0.0, 0.0, None, 0
-    for (spectrum, _, perturbation), k in zip(spectra, counts):
-        selected = spectrum[indices]
-        magnitude = np.abs(selected) * (1 + 2 * _U)
-        with np.errstate(divide="ignore"):
-            log_gap = log_gap + k * np.log1p(perturbation / magnitude)
-            log_computed = log_computed + k * np.log(magnitude)
-        powered, used = _power(selected, k)
-        multiplications += used + (product is not None)
-        product = powered if product is None else product * powered
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        error = np.exp(log_upper) * -np.expm1(-log_gap) * (1 + 1e-9)
-        error += ((1 + 4 * _U) ** multiplications - 1) * np.exp(log_computed)
-    error = error + multiplications * _TINY
-    if isinstance(indices, slice):
-        return product, error, beta, None
-    full = np.zeros(half, dtype=np.complex128)
-    full[active] = product
-    return full, error, beta, active
 
 
 def _finish(grids: Sequence[LossGrid], counts: Sequence[int], masses: NDArray, low: int,

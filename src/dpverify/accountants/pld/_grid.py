@@ -302,6 +302,8 @@ def lattice_factor(grid: LossGrid) -> int:
     """
     if grid.error:
         return 1
+    if len(grid.probabilities) > 1 and grid.probabilities[0] > 0 and grid.probabilities[1] > 0:
+        return 1   # (connect-the-dots grids: every mass is >= 1e-300) one of two neighbours is odd
     indices = grid.offset + np.flatnonzero(grid.probabilities)
     if not len(indices):
         return 1

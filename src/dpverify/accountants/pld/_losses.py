@@ -116,10 +116,18 @@ class SubsampledGaussian:
 
     def _threshold(self, g_value: FloatArray) -> tuple[FloatArray, FloatArray]:
         """x with g(x) = g_value (g_value > loss_floor), and a bound on its absolute error."""
-        s2, q = self.sigma ** 2, self.q
-        if q == 1.0:
+        if self.q == 1.0:
+            s2 = self.sigma ** 2
             x = s2 * g_value + 0.5
             return x, 4 * _U * (s2 * np.abs(g_value) + np.abs(x))
+        return self.threshold_from_ratio(*self.log_ratio(g_value))
+
+    def log_ratio(self, g_value: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """``t = ln(1 + (e^g − 1)/q)`` (so that ``x = σ² t + 1/2``) and a bound on its absolute
+        error, for ``q < 1``: the part of :meth:`_threshold` that does not depend on σ (each
+        entry an elementwise function of ``g_value`` and q, so noise multipliers on one grid
+        share it; :func:`~dpverify.accountants.pld._poisson_gaussian.subsampled_gaussian_grids`)."""
+        q = self.q
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             small = g_value < 700.0
             g_small = np.where(small, g_value, 0.0)
@@ -134,6 +142,11 @@ class SubsampledGaussian:
                 t_large = g_value - math.log(q) + np.log1p(-(1 - q) * np.exp(-g_value))
                 t = np.where(small, t_small, t_large)
                 dt = np.where(small, dt_small, 4 * _U * (np.abs(g_value) + abs(math.log(q)) + 1))
+        return t, dt
+
+    def threshold_from_ratio(self, t: FloatArray, dt: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """:meth:`_threshold` from :meth:`log_ratio`'s ``(t, dt)``: ``x = σ² t + 1/2`` and its error."""
+        s2 = self.sigma ** 2
         x = s2 * t + 0.5
         return x, s2 * (dt + 2 * _U * np.abs(t)) + 2 * _U * np.abs(x)
 

@@ -18,12 +18,14 @@ same inputs as in ``monotone_grid``, so both grids are the same bits as
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
 from dpverify.accountants.pld._grid import LossGrid, connect_the_dots
 from dpverify.accountants.pld._losses import (
+    _U,
     SubsampledGaussian,
     _grid_indices,
     check_loss_floor,
@@ -51,13 +53,12 @@ def subsampled_gaussian_grids(sigma: float, q: float, step: float, tail: float) 
     first_r, last_r = _grid_indices(*remove.support_hint(tail), step)
     first_a, last_a = _grid_indices(*SubsampledGaussian(sigma, q, swapped=True).support_hint(tail), step)
     low, high = min(first_r, -last_a), max(last_r, -first_a)
-    losses = np.arange(low, high + 1) * step
     r0, a0 = first_r - low, -first_a - low
     n_r, n_a = last_r - first_r + 1, last_a - first_a + 1
-    check_loss_floor(remove.loss_floor, losses[r0 : r0 + n_r], step)
-    check_loss_floor(remove.loss_floor, losses[a0 - n_a + 1 : a0 + 1], step)  # the add's, negated
-    inside = losses > remove.loss_floor
-    x, dx = remove._threshold(np.where(inside, losses, remove.loss_floor + 1.0))
+    losses, inside, t, dt, near = _shared_part(remove, step, low, high)
+    for begin, count in ((r0, n_r), (a0 - n_a + 1, n_a)):   # the remove's grid, the add's negated
+        check_loss_floor(remove.loss_floor, losses[near[(near >= begin) & (near < begin + count)]], step)
+    x, dx = remove.threshold_from_ratio(t, dt)
     split_r = _split(inside[r0 : r0 + n_r] & (x[r0 : r0 + n_r] > q))
     backwards = x[a0 - n_a + 1 : a0 + 1][::-1]
     split_a = _split(~inside[a0 - n_a + 1 : a0 + 1][::-1] | (backwards < 0.0))
@@ -99,6 +100,50 @@ def subsampled_gaussian_grids(sigma: float, q: float, step: float, tail: float) 
     return remove_grid, add_grid
 
 
+#: σ-independent parts of the grids of :func:`subsampled_gaussian_grids`, per ``(q, step)``, most
+#: recently used last: ``(first index, losses, inside, t, dt)`` over a range of grid indices, and
+#: the indices of the points within 8 ulps of the loss floor (:func:`check_loss_floor`).
+_SHARED: OrderedDict[tuple[float, float], tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = (
+    OrderedDict()
+)
+#: ``(q, step)`` pairs :data:`_SHARED` keeps.
+SHARED_ENTRIES = 4
+
+
+def _shared_part(remove: SubsampledGaussian, step: float, low: int, high: int) -> tuple[np.ndarray, ...]:
+    """The grid losses ``i h``, whether each is above the loss floor ``ln(1 − q)``,
+    :meth:`~SubsampledGaussian.log_ratio` there (the floor's neighbours: ``floor + 1``), for
+    ``low <= i <= high``, and the positions (from ``low``) of the points :func:`check_loss_floor`
+    refuses: the parts of a grid that depend on q and h but not on σ.
+
+    Memoised per ``(q, h)`` and grown to the union of the ranges asked (as the Chernoff
+    window's table of exponentials): each entry is an elementwise function of ``i``, ``h``
+    and ``q``, so the noise multipliers of an epoch schedule, discretised on one grid by
+    the accountant, share these three transcendental functions per point instead of each
+    computing them: the same bits (a test compares with a fresh evaluation).
+    """
+    key = (remove.q, step)
+    cached = _SHARED.get(key)
+    if cached is not None and cached[0] <= low and cached[0] + len(cached[1]) - 1 >= high:
+        _SHARED.move_to_end(key)
+    else:
+        start, stop = low, high
+        if cached is not None:
+            start, stop = min(low, cached[0]), max(high, cached[0] + len(cached[1]) - 1)
+        losses = np.arange(start, stop + 1) * step
+        inside = losses > remove.loss_floor
+        t, dt = remove.log_ratio(np.where(inside, losses, remove.loss_floor + 1.0))
+        floor = remove.loss_floor   # check_loss_floor's test, point by point
+        near = np.flatnonzero(np.abs(losses - floor) <= 8 * _U * abs(floor) + 1e-300) + start
+        for array in (losses, inside, t, dt, near):
+            array.setflags(write=False)
+        cached = _SHARED[key] = (start, losses, inside, t, dt, near)
+        while len(_SHARED) > SHARED_ENTRIES:
+            _SHARED.popitem(last=False)
+    first = cached[0]
+    return (*(array[low - first : high - first + 1] for array in cached[1:5]), cached[5] - low)
+
+
 def _hull(*spans: tuple[int, int]) -> tuple[int, int]:
     """The smallest ``(first, last)`` range holding every non-empty span (``(1, 0)`` if none)."""
     spans = tuple(span for span in spans if span[0] <= span[1])
@@ -116,6 +161,8 @@ def _tails(
     where = inside[start:stop]
     plain, plain_error = remove.normal_log_tail(x[start:stop], dx[start:stop], shift=0.0, upper=upper)
     mixture, mixture_error = remove.mixture_log_tail(plain, plain_error, x[start:stop], dx[start:stop], upper=upper)
+    if where.all():   # (the usual case) np.where would copy every array unchanged
+        return {"start": start, "plain": (0.0 + plain, plain_error), "mixture": (mixture, mixture_error)}
     outside = 0.0 if upper else -np.inf
     return {
         "start": start,

@@ -109,7 +109,7 @@ def truncated_poisson_gaussian_pld(
         for first, second in zip(_both(untruncated), _both(swapped))
     )
 
-    def rebuild(new_tail: float) -> PrivacyLossDistribution:
+    def rebuild(tail_mass_truncation: float) -> PrivacyLossDistribution:   # as refined() calls it
         return truncated_poisson_gaussian_pld(
             sigma,
             q,
@@ -117,7 +117,7 @@ def truncated_poisson_gaussian_pld(
             population_size=population_size,
             sensitivity=sensitivity,
             value_discretization_interval=interval,
-            tail_mass_truncation=new_tail,
+            tail_mass_truncation=tail_mass_truncation,
         )
 
     return PrivacyLossDistribution(directions, tail, rebuild=rebuild)
