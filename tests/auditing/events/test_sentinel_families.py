@@ -223,7 +223,8 @@ def test_within_pattern_thresholds_equal_the_threshold_family_on_filled_values(f
     filled = [np.where(m, v, fill) for m, v in zip(mine, values)]
     expected = threshold_family(filled[0], filled[1], plan, name="v", family="sentinel")
     inside = tuple(np.sort(v[m]) for m, v in zip(mine, values))
-    found = _pattern_thresholds(inside, sizes, fill, plan, statistic, "v")
+    merged = np.sort(np.concatenate(inside), kind="stable")
+    found = _pattern_thresholds(inside, merged, sizes, fill, plan, statistic, "v")
     assert found and [(c.first, c.event.low, c.event.high, c.score, c.search_counts)
                       for c in found] == [(c.first, c.event.low, c.event.high, c.score,
                                            c.search_counts) for c in expected]
@@ -348,3 +349,46 @@ def test_view_pickles_without_its_caches() -> None:
     copy = pickle.loads(pickle.dumps(view))
     assert not any(name.startswith("_") for name in copy.__dict__)
     assert copy(table.copy()).tolist() == expected.tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    sentinels=st.lists(st.integers(1, 4), min_size=1, max_size=8),
+    size=st.integers(1, 400),
+    order=st.sampled_from("CF"),
+)
+def test_pattern_coder_equals_the_key_coder_on_code_rows(seed: int, sentinels, size: int,
+                                                         order: str) -> None:
+    """:class:`PatternCoder` (one product, one lookup) gives :class:`KeyCoder`'s keys on every
+    row of codes ``0..m_j``, ranges narrower than the codes included (keys −1 outside)."""
+    from dpverify.auditing.events._sentinel_families import PatternCoder
+
+    rng = np.random.default_rng(seed)
+    radices = np.array(sentinels) + 1
+    codes = np.array(rng.integers(0, radices, (size, len(radices))), dtype=np.float64, order=order)
+    lows = rng.integers(0, radices)
+    highs = np.maximum(lows, rng.integers(0, radices))
+    coder = PatternCoder.for_codes(tuple(sentinels), lows.astype(float), highs.astype(float))
+    assert isinstance(coder, PatternCoder)
+    plain = KeyCoder.from_ranges(lows.astype(float), highs.astype(float))
+    assert coder(codes).tolist() == plain(codes).tolist()
+    # the fields the labels and the cells coder read are KeyCoder's
+    for name in ("lows", "spans", "strides"):
+        assert getattr(coder, name).tolist() == getattr(plain, name).tolist()
+
+
+def test_pattern_coder_falls_back_beyond_its_table_and_pickles_without_it() -> None:
+    import pickle
+
+    from dpverify.auditing.events._sentinel_families import PatternCoder
+
+    many = PatternCoder.for_codes((3,) * 12, np.zeros(12), np.full(12, 3.0))  # 4^12 > 2^20
+    assert type(many) is KeyCoder
+    coder = PatternCoder.for_codes((2, 2), np.zeros(2), np.full(2, 2.0))
+    rows_ = np.array([[2.0, 1.0], [0.0, 0.0]])
+    keys = coder(rows_)
+    copy = pickle.loads(pickle.dumps(coder))
+    assert "_table" not in copy.__dict__ and copy(rows_).tolist() == keys.tolist()
+    # integer rows (not a view's float codes) take KeyCoder's path
+    assert coder(rows_.astype(np.int64)).tolist() == keys.tolist()

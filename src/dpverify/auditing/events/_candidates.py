@@ -12,6 +12,7 @@ one-sided threshold events at quantile cut points; every family of
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -204,16 +205,31 @@ def predicted_at(p_hat: float, p_prime_hat: float, search_samples: int, certify_
 
 
 def pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:
-    """Indices of the best ``keep`` scores whose event probabilities differ (log-scale 0.2)."""
+    """Indices of the best ``keep`` scores whose event probabilities differ (log-scale 0.2).
+
+    In order of decreasing score (ties: lower index first), up to the first non-finite
+    score, an index is chosen when ``max_k |ln p[i, k] − ln p[j, k]| > 0.2`` for every
+    index ``j`` already chosen. One vectorised pass per chosen index (the same floating
+    point comparisons as a loop over the order, which costs a Python step per index when
+    hundreds of near-equal cuts precede the second choice).
+    """
     chosen: list[int] = []
-    logs = np.log(np.maximum(probabilities, 1e-300)).tolist()  # once, not once per pair
-    for index in np.argsort(-scores, kind="stable").tolist():
-        if len(chosen) == keep or not math.isfinite(scores[index]):
+    order = np.argsort(-scores, kind="stable")
+    finite = np.isfinite(scores[order])
+    stop = len(order) if finite.all() else int(np.argmin(finite))  # the first non-finite
+    order = order[:stop]
+    if not len(order) or keep <= 0:
+        return chosen
+    logs = np.log(np.maximum(probabilities, 1e-300)).reshape(len(probabilities), -1)
+    ordered_logs = logs[order]
+    open_ = np.ones(len(order), dtype=bool)
+    while len(chosen) < keep:
+        position = int(np.argmax(open_))
+        if not open_[position]:
             break
-        row = logs[index]
-        if all(max(abs(mine - theirs) for mine, theirs in zip(row, logs[j])) > 0.2
-               for j in chosen):
-            chosen.append(index)
+        index = int(order[position])
+        chosen.append(index)
+        open_ &= np.abs(ordered_logs - logs[index]).max(axis=1) > 0.2
     return chosen
 
 
@@ -240,11 +256,18 @@ def cut_grid(values: np.ndarray, points: int) -> np.ndarray:
     return np.unique(ordered[grid_positions(len(ordered), points)])
 
 
+@functools.lru_cache(maxsize=64)
 def grid_positions(n: int, points: int) -> np.ndarray:
-    """Order-statistic positions of :func:`cut_grid` among ``n`` sorted values."""
+    """Order-statistic positions of :func:`cut_grid` among ``n`` sorted values.
+
+    Memoised per ``(n, points)`` (a search asks for the same grid once per statistic), so
+    the array is read-only.
+    """
     tail = np.geomspace(min(0.5, 2.0 / n), 0.5, points // 2)
     levels = np.unique(np.concatenate([tail, 1 - tail]))
-    return np.minimum((levels * n).astype(np.int64), n - 1)
+    positions = np.minimum((levels * n).astype(np.int64), n - 1)
+    positions.flags.writeable = False
+    return positions
 
 
 def le_counts(sorted_values: np.ndarray, cuts: np.ndarray) -> np.ndarray:

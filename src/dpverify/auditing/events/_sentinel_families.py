@@ -67,7 +67,7 @@ from dpverify.auditing.events._statistics import (
 from dpverify.auditing.events._vector_families import CLASSIFIER_ROWS, top_k_candidates
 from dpverify.errors import AuditError
 
-__all__ = ["SentinelView", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",
+__all__ = ["SentinelView", "PatternCoder", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",
            "SENTINEL_CATEGORIES", "SENTINEL_BINS",
            "pattern_label", "held_out_cells"]
 
@@ -280,6 +280,78 @@ class Viewed:
         return self.inner(self.view(samples))
 
 
+#: Largest number of code combinations (``Π_j (m_j + 1)``) :class:`PatternCoder` tabulates.
+_PATTERN_TABLE = 1 << 20
+
+
+@dataclass(frozen=True, eq=False)
+class PatternCoder(KeyCoder):
+    """:class:`KeyCoder` of a sentinel view's code columns, by one product and one lookup.
+
+    The codes of a view row are integers ``c_j ∈ {0, ..., m_j}`` (:class:`SentinelView`),
+    so ``r = Σ_j c_j·R_j`` with ``R_j = Π_{i<j} (m_i + 1)`` numbers the combinations
+    ``0 ≤ r < Π_j (m_j + 1)`` one to one (exact in float64: ``r < 2^20``); a table indexed
+    by ``r`` holds the key :class:`KeyCoder` gives the codes (``−1`` outside its ranges,
+    the search split's). One product of the code block with ``R`` (``einsum``: no BLAS
+    threads) and one gather replace the per-element range and integrality checks.
+
+    **Precondition.** The rows are code rows of the view (every use applies the coder to
+    ``view(y)``, :class:`Viewed`); on other rows the key is still a fixed function of the
+    row (``−1`` when ``r`` falls outside the table), so events over it stay valid, but it
+    need not be :class:`KeyCoder`'s.
+
+    >>> coder = PatternCoder.for_codes((1, 2), np.array([0, 0]), np.array([1, 1]))
+    >>> coder(np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])).tolist()
+    [1, -1, 3]
+    """
+
+    #: ``m_j + 1``: how many codes column ``j`` of the view can hold.
+    radices: tuple[int, ...] = ()
+
+    @classmethod
+    def for_codes(cls, sentinels: tuple[int, ...], lows: np.ndarray, highs: np.ndarray
+                  ) -> KeyCoder:
+        """The coder of code rows ranging over ``lows..highs``; ``sentinels[j] = m_j``.
+
+        A plain :class:`KeyCoder` when the combinations exceed :data:`_PATTERN_TABLE`.
+        """
+        plain = KeyCoder.from_ranges(lows, highs)
+        radices = tuple(int(m) + 1 for m in sentinels)
+        if float(np.prod(np.array(radices, dtype=np.float64))) > _PATTERN_TABLE:
+            return plain
+        return cls(plain.lows, plain.spans, plain.strides, radices)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: the table is rebuilt where the coder is used."""
+        return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
+
+    @cached_property
+    def _raw_strides(self) -> np.ndarray:
+        return np.concatenate([[1], np.cumprod(self.radices[:-1])]).astype(np.float64)
+
+    @cached_property
+    def _table(self) -> np.ndarray:
+        """``[r]``: the :class:`KeyCoder` key of the codes numbered ``r`` (``−1`` outside)."""
+        raw = np.arange(int(np.prod(self.radices)), dtype=np.int64)
+        keys = np.zeros(len(raw), dtype=np.int64)
+        inside = np.ones(len(raw), dtype=bool)
+        for j, radix in enumerate(self.radices):
+            digit = raw // int(self._raw_strides[j]) % radix - self.lows[j]
+            inside &= (digit >= 0) & (digit < self.spans[j])
+            keys += digit * self.strides[j]
+        return np.where(inside, keys, -1)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        table = rows(samples)
+        if table.dtype != np.float64 or table.shape[1] != len(self.radices):
+            return super().__call__(samples)
+        raw = np.einsum("ij,j->i", table, self._raw_strides)
+        lookup = self._table
+        index = raw.astype(np.int64)
+        inside = (index >= 0) & (index < len(lookup))
+        return np.where(inside, lookup[np.where(inside, index, 0)], -1)
+
+
 def has_sentinels(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether some non-categorical column of the outputs has recurring (sentinel) values."""
     head = np.concatenate([rows(a)[:20_000], rows(b)[:20_000]]).astype(np.float64)
@@ -371,8 +443,10 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     fields = tuple(range(width, view.width))
     presence = (view.present(va), view.present(vb))
     try:
-        patterns = KeyCoder.from_ranges(np.minimum(va[:, :width].min(axis=0), vb[:, :width].min(axis=0)),
-                                        np.maximum(va[:, :width].max(axis=0), vb[:, :width].max(axis=0)))
+        patterns = PatternCoder.for_codes(
+            tuple(len(values) for values in view.sentinels),
+            np.minimum(va[:, :width].min(axis=0), vb[:, :width].min(axis=0)),
+            np.maximum(va[:, :width].max(axis=0), vb[:, :width].max(axis=0)))
         cells = MixedCoder.fit_parts([va, vb], codes, fields,
                                      _value_cuts((va, vb), presence, fields))
         # the same ranges over the codes: the cells' pattern part is the patterns' keys
@@ -390,15 +464,18 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
         # which fields hold values is a function of the pattern: read it from one of its rows
         side = 0 if mine[0].any() else 1
         present = presence[side][int(np.argmax(mine[side]))]
+        members = np.flatnonzero(mine[0]), np.flatnonzero(mine[1])
         for field, column in enumerate(fields):
             if not present[field]:
                 continue
-            inside = (np.sort(va[mine[0], column]), np.sort(vb[mine[1], column]))
+            inside = (np.sort(va[members[0], column]), np.sort(vb[members[1], column]))
+            # two sorted runs: timsort ("stable") merges them in one linear pass
+            merged = np.sort(np.concatenate(inside), kind="stable")
             for fill in (-np.inf, np.inf):
                 statistic = CategoryValue(patterns, codes, column, int(key), fill,
                                           f"value {field + 1} given sentinel pattern {label}")
-                found = _pattern_thresholds(inside, (len(va), len(vb)), fill, plan, statistic,
-                                            f"(pattern {label}) and value {field + 1}")
+                found = _pattern_thresholds(inside, merged, (len(va), len(vb)), fill, plan,
+                                            statistic, f"(pattern {label}) and value {field + 1}")
                 on_view += [c for c in found if (fill < 0) == (c.event.high == np.inf)]
     # the coder of the patterns alone has the pattern keys' ranges: its keys are theirs
     on_view += held_out_cells(va, vb, plan, MixedCoder(codes, (), (), patterns),
@@ -420,9 +497,9 @@ def _key_counts(keys_a: np.ndarray, keys_b: np.ndarray) -> tuple[np.ndarray, np.
     return values, total[values]
 
 
-def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], sizes: tuple[int, int],
-                        fill: float, plan: Plan, statistic: CategoryValue,
-                        name: str) -> list[Candidate]:
+def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], merged: np.ndarray,
+                        sizes: tuple[int, int], fill: float, plan: Plan,
+                        statistic: CategoryValue, name: str) -> list[Candidate]:
     """:func:`threshold_family` of ``statistic`` (a value within one pattern, else ``fill``) on
     the view of the search split, from the sorted values inside the pattern only.
 
@@ -430,9 +507,9 @@ def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], sizes: tuple[int,
     (``sizes[side] − len(inside[side])`` of them) before (``−inf``) or after (``+inf``) its
     sorted values inside; the grid's order statistics and the counts below each finite cut
     follow without building or sorting those arrays: the very cuts and counts of
-    :func:`threshold_family`, at a fraction of its cost.
+    :func:`threshold_family`, at a fraction of its cost. ``merged``: both sides' sorted
+    values inside, sorted together (shared by the two fills).
     """
-    merged = np.sort(np.concatenate(inside))
     total = sizes[0] + sizes[1]
     outside = total - len(merged)
     positions = grid_positions(total, THRESHOLD_CUTS)
