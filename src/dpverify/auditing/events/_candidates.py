@@ -13,7 +13,6 @@ one-sided threshold events at quantile cut points; every family of
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
