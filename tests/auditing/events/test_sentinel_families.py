@@ -392,3 +392,34 @@ def test_pattern_coder_falls_back_beyond_its_table_and_pickles_without_it() -> N
     assert "_table" not in copy.__dict__ and copy(rows_).tolist() == keys.tolist()
     # integer rows (not a view's float codes) take KeyCoder's path
     assert coder(rows_.astype(np.int64)).tolist() == keys.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(1, 3_000),
+       queries=st.integers(2, 8))
+def test_presence_and_members_from_pattern_keys_equal_the_direct_ones(seed: int, size: int,
+                                                                      queries: int) -> None:
+    """The presence read from the pattern keys equals :meth:`SentinelView.present`, and the
+    members of each pattern from one radix argsort equal ``flatnonzero(keys == key)``."""
+    from dpverify.auditing.events._sentinel_families import (
+        PatternCoder,
+        _members,
+        _presence,
+    )
+
+    rng = np.random.default_rng(seed)
+    outputs = svt3_like(rng.normal(0, 1, queries), size, rng)
+    outputs[:, 0] = np.where(rng.random(size) < 0.5, outputs[:, 0], 4.0)  # a plain column too
+    view = SentinelView((1, *range(2, queries)), ((ABORTED, BOTTOM),) * (queries - 1),
+                        tuple(range(queries)), 3)
+    viewed = view(outputs)
+    width = len(view.columns)
+    coder = PatternCoder.for_codes((2,) * width, viewed[:, :width].min(axis=0),
+                                   viewed[:, :width].max(axis=0))
+    keys = coder(viewed[:, :width])
+    assert _presence(view, coder, keys, viewed).tolist() == view.present(viewed).tolist()
+    chosen = np.unique(keys)[:5]
+    found = _members(keys, np.append(chosen, keys.max() + 7))
+    for key in chosen:
+        assert found[int(key)].tolist() == np.flatnonzero(keys == key).tolist()
+    assert found[int(keys.max()) + 7].tolist() == []

@@ -204,12 +204,17 @@ class SentinelView:
         powers = np.zeros(table.shape[1], dtype=np.int32)
         powers[list(self.numeric)] = 1 << np.arange(len(self.numeric), dtype=np.int32)
         mask = np.einsum("ij,j->i", plain, powers)
-        # (fields, rows): a table column or -1; one 1-D take per field (a 2-D gather is slower)
-        columns = np.stack([np.take(row, mask) for row in self._field_columns])
+        # (fields, rows): a table column or -1; one take of whole rows of the transposed table
+        columns = np.take(self._field_columns_by_mask, mask, axis=0).T
         present = columns >= 0
-        offsets = np.arange(len(table), dtype=np.int64) * table.shape[1]
-        picked = table.reshape(-1)[columns + offsets]  # -1 reads some cell; masked next
+        columns += np.arange(0, table.size, table.shape[1], dtype=np.int64)
+        picked = np.take(table.reshape(-1), columns)  # -1 reads some cell; masked next
         return np.where(present, picked, 0.0), present
+
+    @cached_property
+    def _field_columns_by_mask(self) -> np.ndarray:
+        """:attr:`_field_columns` transposed: ``[mask, i]``, rows contiguous."""
+        return np.ascontiguousarray(self._field_columns.T)
 
     @cached_property
     def _field_columns(self) -> np.ndarray:
@@ -441,30 +446,34 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     width = len(view.columns)
     codes = tuple(range(width))
     fields = tuple(range(width, view.width))
-    presence = (view.present(va), view.present(vb))
     try:
         patterns = PatternCoder.for_codes(
             tuple(len(values) for values in view.sentinels),
             np.minimum(va[:, :width].min(axis=0), vb[:, :width].min(axis=0)),
             np.maximum(va[:, :width].max(axis=0), vb[:, :width].max(axis=0)))
-        cells = MixedCoder.fit_parts([va, vb], codes, fields,
-                                     _value_cuts((va, vb), presence, fields))
-        # the same ranges over the codes: the cells' pattern part is the patterns' keys
-        cells = replace(cells, categories=patterns)
     except AuditError:      # too many flagged columns for exact pattern keys
         return result
     # memoised as CategoryValue memoises them: its events, pruned on these arrays, reuse them
     keys_a, keys_b = (last_result(patterns, ("category keys", codes), side,
                                   lambda side=side: patterns(side[:, :width])) for side in (va, vb))
+    presence = (_presence(view, patterns, keys_a, va), _presence(view, patterns, keys_b, vb))
+    try:
+        cells = MixedCoder.fit_parts([va, vb], codes, fields,
+                                     _value_cuts((va, vb), presence, fields))
+    except AuditError:      # too many (pattern, bin) cells for exact keys
+        return result
+    # the same ranges over the codes: the cells' pattern part is the patterns' keys
+    cells = replace(cells, categories=patterns)
     values, counts = _key_counts(keys_a, keys_b)
+    top = values[np.argsort(-counts, kind="stable")][:SENTINEL_CATEGORIES]
+    members_a, members_b = _members(keys_a, top), _members(keys_b, top)
     on_view: list[Candidate] = []
-    for key in values[np.argsort(-counts, kind="stable")][:SENTINEL_CATEGORIES]:
+    for key in top:
         label = pattern_label(view, patterns, int(key))
-        mine = keys_a == key, keys_b == key
+        members = members_a[int(key)], members_b[int(key)]
         # which fields hold values is a function of the pattern: read it from one of its rows
-        side = 0 if mine[0].any() else 1
-        present = presence[side][int(np.argmax(mine[side]))]
-        members = np.flatnonzero(mine[0]), np.flatnonzero(mine[1])
+        side = 0 if len(members[0]) else 1
+        present = presence[side][int(members[side][0])]
         for field, column in enumerate(fields):
             if not present[field]:
                 continue
@@ -483,6 +492,36 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     on_view += held_out_cells(va, vb, plan, cells, "(sentinel pattern, value bin)")
     return result + [replace(c, event=replace(c.event, family="sentinel"))
                      for c in _on_view(on_view, view)]
+
+
+def _presence(view: SentinelView, patterns: KeyCoder, keys: np.ndarray,
+              viewed: np.ndarray) -> np.ndarray:
+    """:meth:`SentinelView.present` of viewed rows from their pattern keys (all ``>= 0``).
+
+    A row's plain values are its unflagged numeric columns and its flagged ones whose code is
+    ``m_j`` (no sentinel): a function of the pattern, tabulated once over the key space
+    (a :class:`PatternCoder`'s, at most ``2^20`` keys) and read by one gather.
+    """
+    if not isinstance(patterns, PatternCoder) or not len(keys) or keys.min() < 0:
+        return view.present(viewed)
+    space = np.arange(int(np.prod(patterns.spans)), dtype=np.int64)
+    plain = np.full(len(space), len(view.numeric) - len(view.columns), dtype=np.int64)
+    for j, values in enumerate(view.sentinels):
+        digit = space // patterns.strides[j] % patterns.spans[j] + patterns.lows[j]
+        plain += digit == len(values)
+    return plain[keys][:, None] > np.arange(view.fields)
+
+
+def _members(keys: np.ndarray, chosen: np.ndarray) -> dict[int, np.ndarray]:
+    """``{key: np.flatnonzero(keys == key)}`` for the ``chosen`` keys; from one stable radix
+    argsort when the keys fit 16 bits (equal keys keep their row order: the same indices)."""
+    if len(keys) and keys.min() >= 0 and keys.max() < 1 << 16:
+        order = np.argsort(keys.astype(np.uint16), kind="stable")
+        ends = np.cumsum(np.bincount(keys, minlength=int(keys.max()) + 1))
+        starts = ends - np.bincount(keys, minlength=len(ends))
+        return {int(key): order[starts[key]:ends[key]] if key < len(ends) else order[:0]
+                for key in chosen}
+    return {int(key): np.flatnonzero(keys == key) for key in chosen}
 
 
 def _key_counts(keys_a: np.ndarray, keys_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
