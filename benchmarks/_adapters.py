@@ -9,16 +9,17 @@ for every worker count), and in each of ``repeats`` rounds, back to back:
   this process;
 * **adapter, k workers** — ``sampler(data, calls, rng)`` of
   :func:`dpverify.auditing.adapters.sampler_from_calls` with ``n_jobs=k``
-  (1: in this process; k > 1: the local spawn pool, started and warmed by an
-  untimed call first, which also gives the sampler its measured cost per
+  (1: in this process; k > 1: this process and ``k − 1`` workers of a local
+  spawn pool, :func:`dpverify.execution.run_tasks_sharing`, started and warmed
+  by an untimed call first, which also gives the sampler its measured cost per
   call, as any audit's first call does);
-* **ceiling, k workers** — the same pool running the *bare loop* itself as
-  ``k`` tasks of ``calls / k``: what this machine gives ``k`` worker
+* **ceiling, k workers** — a pool of ``k`` workers running the *bare loop*
+  itself as ``k`` tasks of ``calls / k``: what this machine gives ``k`` worker
   processes with the parent idle, with no adapter at all;
-* **one chunk a task, k > 1** — the same adapter with the tasks planned as
-  before issue 26 (one chunk of 4096 calls per task,
-  :func:`~dpverify.auditing.adapters._plan_tasks` replaced for the call), in
-  the same rounds: the scheduling's effect, compared back to back.
+* **pool only, k > 1** — the same adapter as it ran before issue 26's stop 36:
+  ``k`` pool workers, the caller waiting
+  (``adapters._SHARE_WITH_CALLER = False`` when it is built), in the same
+  rounds: the sharing's effect, compared back to back.
 
 Reported per cell as the median over the rounds, with [min, max]:
 
@@ -29,8 +30,9 @@ Reported per cell as the median over the rounds, with [min, max]:
   overhead no adapter can remove (other jobs on the cores, the workers
   sharing caches and memory bandwidth, frequency);
 * **vs ceiling** — adapter seconds over ceiling seconds, minus one: the
-  adapter's own cost (and **1 chunk/task vs ceiling**, the same for the
-  previous plan);
+  adapter's cost beyond the bare pool's (negative: the adapter's design beats
+  a pool of ``k`` workers; and **pool only vs ceiling**, the same for the
+  previous design);
 * **CPU** — CPU seconds of this process and the pool's workers (psutil)
   during the adapter's call, over the bare loop's CPU seconds, minus one:
   the work the adapter adds, which other jobs on the machine do not change.
@@ -190,14 +192,14 @@ def _calls(bare: _Bare, seconds: float, jobs: list[int]) -> tuple[int, float]:
 
 
 @contextmanager
-def _one_chunk_a_task() -> Iterator[None]:
-    """The adapter's tasks as before issue 26: one chunk each (outputs unchanged: same streams)."""
-    plan = adapter_module._plan_tasks
-    adapter_module._plan_tasks = lambda chunks, workers, least=1: [1] * chunks
+def _pool_only() -> Iterator[None]:
+    """Samplers built inside run as before stop 36: ``k`` pool workers, the caller waiting
+    (outputs unchanged: same streams, same order)."""
+    adapter_module._SHARE_WITH_CALLER = False
     try:
         yield
     finally:
-        adapter_module._plan_tasks = plan
+        adapter_module._SHARE_WITH_CALLER = True
 
 
 def _noop_release(data: float, rng: np.random.Generator) -> float:
@@ -243,7 +245,7 @@ def pool_dispatch(jobs: int, tasks: int = 2000) -> str:
 
 
 def _round(bare: _Bare, calls: int, samplers: dict, data: Any, repeat: int, cells: dict[str, list[float]]) -> None:
-    """One round, back to back: bare loop; per k, ceiling, adapter, adapter with one chunk a task."""
+    """One round, back to back: bare loop; per k, adapter, ceiling, the pool-only adapter."""
     bare_wall, bare_cpu = _timed(lambda: bare(calls))
     cells["bare"].append(bare_wall / calls)
     rng = np.random.default_rng
@@ -256,9 +258,8 @@ def _round(bare: _Bare, calls: int, samplers: dict, data: Any, repeat: int, cell
             ceiling, _ = _timed(lambda: run_tasks(bare, [(calls // k,)] * k, n_jobs=k))
             cells[f"machine {k}"].append(ceiling / ideal - 1)
             cells[f"vs ceiling {k}"].append(wall / ceiling - 1)
-            with _one_chunk_a_task():
-                before, _ = _timed(lambda: previous(data, calls, rng(repeat)))
-            cells[f"1 chunk/task vs ceiling {k}"].append(before / ceiling - 1)
+            before, _ = _timed(lambda: previous(data, calls, rng(repeat)))
+            cells[f"pool only vs ceiling {k}"].append(before / ceiling - 1)
 
 
 def _columns(jobs: list[int]) -> list[str]:
@@ -266,7 +267,7 @@ def _columns(jobs: list[int]) -> list[str]:
     for k in jobs:
         names += [f"overhead {k}", f"CPU {k}"]
         if k > 1:
-            names += [f"machine {k}", f"vs ceiling {k}", f"1 chunk/task vs ceiling {k}"]
+            names += [f"machine {k}", f"vs ceiling {k}", f"pool only vs ceiling {k}"]
     return names
 
 
@@ -279,7 +280,11 @@ def adapters(seconds: float, jobs: list[int], repeats: int) -> list[str]:
     ]
     for name, make, data, bare in _cases():
         calls, _ = _calls(bare, seconds, jobs)
-        samplers = {k: (make(k), make(k)) for k in jobs}
+        samplers = {}
+        for k in jobs:
+            with _pool_only():
+                previous = make(k)
+            samplers[k] = (make(k), previous)
         for k, pair in samplers.items():  # start the pools, measure the cost (untimed)
             for sampler in pair:
                 sampler(data, min(calls, 2 * k * DEFAULT_CHUNK_CALLS), np.random.default_rng(0))
