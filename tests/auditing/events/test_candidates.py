@@ -93,3 +93,32 @@ def test_grid_positions_are_shared_and_read_only() -> None:
     tail = np.geomspace(2.0 / 10_000, 0.5, THRESHOLD_CUTS // 2)
     levels = np.unique(np.concatenate([tail, 1 - tail]))
     assert positions.tolist() == np.minimum((levels * 10_000).astype(np.int64), 9_999).tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    sizes=st.tuples(st.integers(0, 60), st.integers(0, 60)),
+    kind=st.sampled_from(["ties", "continuous", "infinite", "nan"]),
+)
+def test_merged_order_statistics_are_the_sorted_union_at_the_positions(seed: int, sizes,
+                                                                        kind: str) -> None:
+    """The bisection over both sorted runs picks the values of the merged sort: ties, ±inf,
+    one side empty, and NaN (merged the plain way) included."""
+    from dpverify.auditing.events._candidates import merged_order_statistics
+
+    rng = np.random.default_rng(seed)
+    sides = [rng.integers(-4, 4, size).astype(float) if kind == "ties" else rng.normal(size=size)
+             for size in sizes]
+    for side in sides:
+        if kind == "infinite" and len(side):
+            side[rng.integers(0, len(side), 2)] = [np.inf, -np.inf]
+        if kind == "nan" and len(side):
+            side[rng.integers(0, len(side))] = np.nan
+    first, second = (np.sort(side) for side in sides)
+    total = len(first) + len(second)
+    positions = np.unique(rng.integers(0, max(total, 1), 12)) if total else np.zeros(0, np.int64)
+    expected = np.sort(np.concatenate([first, second]))[positions]
+    found = merged_order_statistics(first, second, positions)
+    assert found.shape == expected.shape
+    assert np.array_equal(found, expected, equal_nan=True)

@@ -223,8 +223,7 @@ def test_within_pattern_thresholds_equal_the_threshold_family_on_filled_values(f
     filled = [np.where(m, v, fill) for m, v in zip(mine, values)]
     expected = threshold_family(filled[0], filled[1], plan, name="v", family="sentinel")
     inside = tuple(np.sort(v[m]) for m, v in zip(mine, values))
-    merged = np.sort(np.concatenate(inside), kind="stable")
-    found = _pattern_thresholds(inside, merged, sizes, fill, plan, statistic, "v")
+    found = _pattern_thresholds(inside, sizes, fill, plan, statistic, "v")
     assert found and [(c.first, c.event.low, c.event.high, c.score, c.search_counts)
                       for c in found] == [(c.first, c.event.low, c.event.high, c.score,
                                            c.search_counts) for c in expected]

@@ -37,6 +37,7 @@ __all__ = ["FAMILIES", "EVENT_FAMILIES", "OutputEvent", "Candidate", "Target", "
            "conditional_prediction",
            "predicted_at",
            "pick", "candidates", "cut_grid", "grid_positions", "le_counts", "format_value",
+           "merged_order_statistics",
            "threshold_family", "threshold_candidates", "THRESHOLD_CUTS"]
 
 #: Candidates kept per family and direction, before the overall cap.
@@ -269,6 +270,42 @@ def grid_positions(n: int, points: int) -> np.ndarray:
     return positions
 
 
+def merged_order_statistics(first: np.ndarray, second: np.ndarray,
+                            positions: np.ndarray) -> np.ndarray:
+    """``np.sort(np.concatenate([first, second]))[positions]`` of two sorted arrays, unmerged.
+
+    The ``p``-th smallest of the union takes some ``i`` values from ``first`` and
+    ``p + 1 − i`` from ``second``: the least ``i`` with ``first[i] >= second[p − i]``
+    (a predicate monotone in ``i``), found by one bisection over all positions at once
+    (``log₂`` of the length, on arrays as long as ``positions``), instead of merging
+    every value. The value is then ``max(first[i − 1], second[p − i])`` (those that
+    exist): an element of the union, the very one at ``p`` of the sorted union
+    (values, not identities: ties give the same value). Arrays holding NaN (sorted
+    last, unordered) are merged instead.
+    """
+    positions = np.asarray(positions, dtype=np.int64)
+    m, n = len(first), len(second)
+    if not len(positions) or not m or not n or np.isnan(first[-1]) or np.isnan(second[-1]):
+        return np.sort(np.concatenate([first, second]), kind="stable")[positions]
+    low = np.maximum(0, positions + 1 - n)      # i: values taken from first
+    high = np.minimum(m, positions + 1)
+    while True:
+        open_ = low < high
+        if not open_.any():
+            break
+        middle = (low + high) // 2               # low <= middle < high <= m where open
+        other = positions - middle               # second[p − i]: exists when i <= p
+        ahead = (first[np.minimum(middle, m - 1)] >=
+                 second[np.clip(other, 0, n - 1)]) | (other < 0)
+        high = np.where(open_ & ahead, middle, high)
+        low = np.where(open_ & ~ahead, middle + 1, low)
+    taken = low
+    from_first = np.where(taken > 0, first[np.maximum(taken - 1, 0)], -np.inf)
+    rest = positions - taken                     # index of the last value taken from second
+    from_second = np.where(rest >= 0, second[np.clip(rest, 0, n - 1)], -np.inf)
+    return np.maximum(from_first, from_second)
+
+
 def le_counts(sorted_values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     return np.searchsorted(sorted_values, cuts, side="right")
 
@@ -282,9 +319,8 @@ def threshold_family(a: np.ndarray, b: np.ndarray, plan: Plan, statistic: Any = 
     """Both one-sided thresholds ``{s <= t}``, ``{s > t}`` of ``statistic`` at :func:`cut_grid` cuts."""
     statistic = statistic or Identity()
     sa, sb = np.sort(statistic_values(statistic, a)), np.sort(statistic_values(statistic, b))
-    # two sorted runs: timsort ("stable") merges them in one linear pass
-    merged = np.sort(np.concatenate([sa, sb]), kind="stable")
-    cuts = np.unique(merged[grid_positions(len(merged), THRESHOLD_CUTS)])
+    positions = grid_positions(len(sa) + len(sb), THRESHOLD_CUTS)
+    cuts = np.unique(merged_order_statistics(sa, sb, positions))
     cuts = cuts[np.isfinite(cuts)]
     le = np.stack([le_counts(sa, cuts), le_counts(sb, cuts)], axis=1)
     return threshold_candidates(cuts, le, (len(sa), len(sb)), plan, statistic, name, family)

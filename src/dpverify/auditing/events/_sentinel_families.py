@@ -51,6 +51,7 @@ from dpverify.auditing.events._candidates import (
     format_value,
     grid_positions,
     le_counts,
+    merged_order_statistics,
     threshold_candidates,
 )
 from dpverify.auditing.events._scalar_families import histogram_statistics
@@ -478,13 +479,11 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
             if not present[field]:
                 continue
             inside = (np.sort(va[members[0], column]), np.sort(vb[members[1], column]))
-            # two sorted runs: timsort ("stable") merges them in one linear pass
-            merged = np.sort(np.concatenate(inside), kind="stable")
             for fill in (-np.inf, np.inf):
                 statistic = CategoryValue(patterns, codes, column, int(key), fill,
                                           f"value {field + 1} given sentinel pattern {label}")
-                found = _pattern_thresholds(inside, merged, (len(va), len(vb)), fill, plan,
-                                            statistic, f"(pattern {label}) and value {field + 1}")
+                found = _pattern_thresholds(inside, (len(va), len(vb)), fill, plan, statistic,
+                                            f"(pattern {label}) and value {field + 1}")
                 on_view += [c for c in found if (fill < 0) == (c.event.high == np.inf)]
     # the coder of the patterns alone has the pattern keys' ranges: its keys are theirs
     on_view += held_out_cells(va, vb, plan, MixedCoder(codes, (), (), patterns),
@@ -536,9 +535,9 @@ def _key_counts(keys_a: np.ndarray, keys_b: np.ndarray) -> tuple[np.ndarray, np.
     return values, total[values]
 
 
-def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], merged: np.ndarray,
-                        sizes: tuple[int, int], fill: float, plan: Plan,
-                        statistic: CategoryValue, name: str) -> list[Candidate]:
+def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], sizes: tuple[int, int],
+                        fill: float, plan: Plan, statistic: CategoryValue,
+                        name: str) -> list[Candidate]:
     """:func:`threshold_family` of ``statistic`` (a value within one pattern, else ``fill``) on
     the view of the search split, from the sorted values inside the pattern only.
 
@@ -546,17 +545,17 @@ def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], merged: np.ndarra
     (``sizes[side] − len(inside[side])`` of them) before (``−inf``) or after (``+inf``) its
     sorted values inside; the grid's order statistics and the counts below each finite cut
     follow without building or sorting those arrays: the very cuts and counts of
-    :func:`threshold_family`, at a fraction of its cost. ``merged``: both sides' sorted
-    values inside, sorted together (shared by the two fills).
+    :func:`threshold_family`, at a fraction of its cost (the order statistics of the two
+    sorted runs without merging them, :func:`merged_order_statistics`).
     """
     total = sizes[0] + sizes[1]
-    outside = total - len(merged)
+    count = len(inside[0]) + len(inside[1])
     positions = grid_positions(total, THRESHOLD_CUTS)
     if fill < 0:   # -inf fills come first
-        shifted = positions - outside
-        picked = merged[shifted[shifted >= 0]]
+        shifted = positions - (total - count)
+        picked = merged_order_statistics(*inside, shifted[shifted >= 0])
     else:          # +inf fills come last
-        picked = merged[positions[positions < len(merged)]]
+        picked = merged_order_statistics(*inside, positions[positions < count])
     cuts = np.unique(picked)
     cuts = cuts[np.isfinite(cuts)]
     below = [le_counts(values, cuts) + (size - len(values) if fill < 0 else 0)
