@@ -303,11 +303,14 @@ def run_tasks_sharing(function: Callable[..., Any], tasks: Sequence[tuple], *,
     """:func:`run_tasks` on ``n_jobs`` processes in all: this one and ``n_jobs − 1`` pool workers.
 
     The caller would otherwise sit idle while its workers run: here it runs tasks
-    too, taken in order from the same queue, and feeds the pool between its own
-    tasks, keeping two tasks in flight per worker (one running, one waiting, so a
-    worker never waits on the caller's task). Its own tasks cost no serialisation
-    and no transfer, and one process fewer shares the cores. Tasks that shrink
-    towards the end (guided self-scheduling) keep the finishing times even.
+    too. The workers take tasks from the front of the queue, the caller from the
+    back; between its own tasks the caller feeds the pool, up to two tasks in
+    flight per worker (one running, one waiting, so a worker need not wait for the
+    caller's task to end) but never the last task left (the caller's share). With
+    tasks that shrink towards the end (guided self-scheduling) the workers get the
+    long ones, and the caller the short ones, so it comes back often to feed them;
+    the two ends meet where the work is even. The caller's own tasks cost no
+    serialisation and no transfer, and one process fewer shares the cores.
     Results come back in task order and do not depend on which process ran
     which task (tasks carry their own seeds). ``n_jobs = 1`` runs everything here.
 
@@ -331,11 +334,11 @@ def run_tasks_sharing(function: Callable[..., Any], tasks: Sequence[tuple], *,
 
     try:
         while waiting or running:
-            while waiting and len(running) < 2 * (jobs - 1):
+            while len(waiting) > 1 and len(running) < 2 * (jobs - 1):
                 index = waiting.popleft()
                 running[_submit(pool, function, tasks[index])] = index
             if waiting:
-                index = waiting.popleft()
+                index = waiting.pop()
                 results[index] = function(*tasks[index])
                 collect([future for future in running if future.done()])
             else:
