@@ -77,6 +77,15 @@ def _slow_pid(index: int) -> tuple[int, int]:
     return index, os.getpid()
 
 
+def _fails_here(index: int) -> int:
+    import time
+
+    time.sleep(0.02)
+    if os.environ.get("DPVERIFY_TEST_PARENT") == str(os.getpid()):
+        raise ZeroDivisionError("the caller's task")
+    return index
+
+
 def test_sharing_runs_tasks_here_and_in_the_pool_in_task_order() -> None:
     """``run_tasks_sharing``: the caller and ``n_jobs − 1`` workers both run tasks; the results
     come back in task order, the same as inline."""
@@ -90,11 +99,13 @@ def test_sharing_runs_tasks_here_and_in_the_pool_in_task_order() -> None:
     assert run_tasks_sharing(_square_with_noise, [], n_jobs=2) == []
 
 
-def test_sharing_propagates_errors_from_the_caller_and_the_workers() -> None:
-    with pytest.raises(ZeroDivisionError):   # the first tasks go to the worker
-        run_tasks_sharing(lambda x: 1 / x, [(0,), (1,), (1,), (1,)], n_jobs=2)
-    with pytest.raises(ZeroDivisionError):   # the third runs here
-        run_tasks_sharing(lambda x: 1 / x, [(1,), (1,), (0,), (1,)], n_jobs=2)
+def test_sharing_propagates_errors_from_the_caller_and_the_workers(monkeypatch) -> None:
+    monkeypatch.setenv("DPVERIFY_TEST_PARENT", str(os.getpid()))
+    for tasks in ([(0,), (1,), (1,), (1,)], [(1,), (1,), (0,), (1,)], [(1,)] * 6 + [(0,)]):
+        with pytest.raises(ZeroDivisionError):   # raised wherever the failing task ran
+            run_tasks_sharing(lambda x: 1 / x, tasks, n_jobs=2)
+    with pytest.raises(ZeroDivisionError):      # here, for certain
+        run_tasks_sharing(_fails_here, [(i,) for i in range(6)], n_jobs=2)
     with pytest.raises(TypeError, match="function"):
         run_tasks_sharing(3, [(1,)], n_jobs=2)
     with pytest.raises(ValueError, match="n_jobs"):
