@@ -61,9 +61,10 @@ has measured the cost of a release (each task times itself), no task of the
 next calls is shorter than :data:`TASK_SECONDS`, so the parent's dispatch
 (about 0.2–0.5 ms of its CPU per task on a local pool) stays under 1 % of
 the work. With ``n_jobs = k`` the calling process is one of the ``k``: it
-takes the next task when it is free, as each of its ``k − 1`` workers does
-(a thread per worker feeds it), where it used to wait on ``k`` workers — a
-process fewer on the cores, and no serialisation or transfer for its share
+runs tasks from the same queue as its ``k − 1`` workers, in order, and
+feeds them between its own (two in flight per worker; the last task is its
+own), where it used to wait on ``k`` workers — a process fewer on the cores,
+and no serialisation or transfer for its share
 (:func:`dpverify.execution.run_tasks_sharing`, ``benchmarks/_adapters.py``).
 So the chunks it runs seed and draw *its* global source, as with
 ``n_jobs=1``. With an executor the parent waits on the results without
