@@ -9,17 +9,16 @@ for every worker count), and in each of ``repeats`` rounds, back to back:
   this process;
 * **adapter, k workers** — ``sampler(data, calls, rng)`` of
   :func:`dpverify.auditing.adapters.sampler_from_calls` with ``n_jobs=k``
-  (1: in this process; k > 1: this process and ``k − 1`` workers of a local
-  spawn pool, :func:`dpverify.execution.run_tasks_sharing`, started and warmed
-  by an untimed call first, which also gives the sampler its measured cost per
+  (1: in this process; k > 1: the local spawn pool, started and warmed by an
+  untimed call first, which also gives the sampler its measured cost per
   call, as any audit's first call does);
 * **ceiling, k workers** — a pool of ``k`` workers running the *bare loop*
   itself as ``k`` tasks of ``calls / k``: what this machine gives ``k`` worker
   processes with the parent idle, with no adapter at all;
-* **pool only, k > 1** — the same adapter as it ran before issue 26's stop 36:
-  ``k`` pool workers, the caller waiting
-  (``adapters._SHARE_WITH_CALLER = False`` when it is built), in the same
-  rounds: the sharing's effect, compared back to back.
+* **caller shares, k > 1** — the same adapter with the caller running tasks
+  beside ``k − 1`` pool workers (:func:`dpverify.execution.run_tasks_sharing`;
+  ``adapters._SHARE_WITH_CALLER = True`` when it is built), in the same
+  rounds: that design's effect, compared back to back.
 
 Reported per cell as the median over the rounds, with [min, max]:
 
@@ -31,8 +30,8 @@ Reported per cell as the median over the rounds, with [min, max]:
   sharing caches and memory bandwidth, frequency);
 * **vs ceiling** — adapter seconds over ceiling seconds, minus one: the
   adapter's cost beyond the bare pool's (negative: the adapter's design beats
-  a pool of ``k`` workers; and **pool only vs ceiling**, the same for the
-  previous design);
+  a pool of ``k`` workers; and **caller shares vs ceiling**, the same for
+  the sharing design);
 * **CPU** — CPU seconds of this process and the pool's workers (psutil)
   during the adapter's call, over the bare loop's CPU seconds, minus one:
   the work the adapter adds, which other jobs on the machine do not change.
@@ -192,14 +191,15 @@ def _calls(bare: _Bare, seconds: float, jobs: list[int]) -> tuple[int, float]:
 
 
 @contextmanager
-def _pool_only() -> Iterator[None]:
-    """Samplers built inside run as before stop 36: ``k`` pool workers, the caller waiting
-    (outputs unchanged: same streams, same order)."""
-    adapter_module._SHARE_WITH_CALLER = False
+def _caller_shares() -> Iterator[None]:
+    """Samplers built inside run tasks in the caller beside ``k − 1`` pool workers (outputs
+    unchanged: same streams, same order)."""
+    default = adapter_module._SHARE_WITH_CALLER
+    adapter_module._SHARE_WITH_CALLER = True
     try:
         yield
     finally:
-        adapter_module._SHARE_WITH_CALLER = True
+        adapter_module._SHARE_WITH_CALLER = default
 
 
 def _noop_release(data: float, rng: np.random.Generator) -> float:
@@ -245,11 +245,11 @@ def pool_dispatch(jobs: int, tasks: int = 2000) -> str:
 
 
 def _round(bare: _Bare, calls: int, samplers: dict, data: Any, repeat: int, cells: dict[str, list[float]]) -> None:
-    """One round, back to back: bare loop; per k, adapter, ceiling, the pool-only adapter."""
+    """One round, back to back: bare loop; per k, adapter, ceiling, the adapter sharing with the caller."""
     bare_wall, bare_cpu = _timed(lambda: bare(calls))
     cells["bare"].append(bare_wall / calls)
     rng = np.random.default_rng
-    for k, (sampler, previous) in samplers.items():
+    for k, (sampler, sharing) in samplers.items():
         ideal = bare_wall / k
         wall, used = _timed(lambda: sampler(data, calls, rng(repeat)))
         cells[f"overhead {k}"].append(wall / ideal - 1)
@@ -258,8 +258,8 @@ def _round(bare: _Bare, calls: int, samplers: dict, data: Any, repeat: int, cell
             ceiling, _ = _timed(lambda: run_tasks(bare, [(calls // k,)] * k, n_jobs=k))
             cells[f"machine {k}"].append(ceiling / ideal - 1)
             cells[f"vs ceiling {k}"].append(wall / ceiling - 1)
-            before, _ = _timed(lambda: previous(data, calls, rng(repeat)))
-            cells[f"pool only vs ceiling {k}"].append(before / ceiling - 1)
+            shared, _ = _timed(lambda: sharing(data, calls, rng(repeat)))
+            cells[f"caller shares vs ceiling {k}"].append(shared / ceiling - 1)
 
 
 def _columns(jobs: list[int]) -> list[str]:
@@ -267,7 +267,7 @@ def _columns(jobs: list[int]) -> list[str]:
     for k in jobs:
         names += [f"overhead {k}", f"CPU {k}"]
         if k > 1:
-            names += [f"machine {k}", f"vs ceiling {k}", f"pool only vs ceiling {k}"]
+            names += [f"machine {k}", f"vs ceiling {k}", f"caller shares vs ceiling {k}"]
     return names
 
 
@@ -282,9 +282,9 @@ def adapters(seconds: float, jobs: list[int], repeats: int) -> list[str]:
         calls, _ = _calls(bare, seconds, jobs)
         samplers = {}
         for k in jobs:
-            with _pool_only():
-                previous = make(k)
-            samplers[k] = (make(k), previous)
+            with _caller_shares():
+                sharing = make(k)
+            samplers[k] = (make(k), sharing)
         for k, pair in samplers.items():  # start the pools, measure the cost (untimed)
             for sampler in pair:
                 sampler(data, min(calls, 2 * k * DEFAULT_CHUNK_CALLS), np.random.default_rng(0))

@@ -6,11 +6,9 @@ a generator passed in, a ``random_state=``, a global source, or an unseedable
 one. :func:`sampler_from_calls` turns such a ``function`` into the sampler
 ``sampler(data, size, rng)`` that :func:`~dpverify.auditing.audit` and its
 siblings take: ``size`` calls on ``data``, cut into chunks of
-``chunk_samples`` calls that run where ``n_jobs`` / ``executor`` say: in this
-process; ``n_jobs = k`` local processes — this one and ``k − 1`` workers of a
-spawn-safe pool (:func:`dpverify.execution.run_tasks_sharing`); any
-``concurrent.futures.Executor`` or a Dask client's executor
-(:func:`dpverify.execution.run_tasks`).
+``chunk_samples`` calls that run where ``n_jobs`` / ``executor`` say
+(:func:`dpverify.execution.run_tasks`: in this process, a spawn-safe local
+pool, any ``concurrent.futures.Executor``, a Dask client's executor).
 
 **Seeding** (``seeding=``), how each chunk's calls get their randomness:
 
@@ -60,15 +58,12 @@ and the last ones short enough to even out the workers; and once a call
 has measured the cost of a release (each task times itself), no task of the
 next calls is shorter than :data:`TASK_SECONDS`, so the parent's dispatch
 (about 0.2–0.5 ms of its CPU per task on a local pool) stays under 1 % of
-the work. With ``n_jobs = k`` the calling process is one of the ``k``: it
-runs tasks from the same queue as its ``k − 1`` workers, in order, and
-feeds them between its own (two in flight per worker; the last task is its
-own), where it used to wait on ``k`` workers — a process fewer on the cores,
-and no serialisation or transfer for its share
-(:func:`dpverify.execution.run_tasks_sharing`, ``benchmarks/_adapters.py``).
-So the chunks it runs seed and draw *its* global source, as with
-``n_jobs=1``. With an executor the parent waits on the results without
-polling.
+the work. The parent waits on the results without polling. (Letting the
+caller run a share of the tasks beside ``k − 1`` workers,
+:func:`dpverify.execution.run_tasks_sharing`, measured no faster than ``k``
+workers with the caller waiting — within the rounds' spread, slower in
+most — so it is not the default: :data:`_SHARE_WITH_CALLER`;
+``benchmarks/_adapters.py`` times both.)
 
 **Where to parallelise.** The returned sampler is a callable object, so an
 audit draws its two sides one after the other and runs its own chunks in this
@@ -105,10 +100,12 @@ DEFAULT_CHUNK_CALLS = 4096
 #: tasks and with 4096-float results), under 1 % of 50 ms.
 TASK_SECONDS = 0.05
 
-#: With ``n_jobs = k > 1`` (no executor) the caller runs tasks beside ``k − 1`` pool workers
-#: (:func:`~dpverify.execution.run_tasks_sharing`); ``False`` gives the design before issue 26's
-#: stop 36 (``k`` workers, the caller waiting), which ``benchmarks/_adapters.py`` times beside it.
-_SHARE_WITH_CALLER = True
+#: ``True``: with ``n_jobs = k > 1`` (no executor) the caller runs tasks beside ``k − 1`` pool
+#: workers (:func:`~dpverify.execution.run_tasks_sharing`; a chunk with a global seeding run
+#: there seeds the caller's own source, as with ``n_jobs=1``). Issue 26's stop 36 measured it
+#: no faster than ``k`` workers with the caller waiting (the default), on a loaded 2-core
+#: machine; ``benchmarks/_adapters.py`` times both, for a measurement on an idle one.
+_SHARE_WITH_CALLER = False
 
 #: One chunk at a time per process seeds and draws a global source.
 _GLOBAL_SOURCE = threading.Lock()
@@ -253,7 +250,7 @@ class CallSampler:
         jobs, _, _ = check_placement(n_jobs, executor)
         self._inline = executor is None and jobs == 1  # one task, in this process
         self._workers = _workers(jobs, executor)
-        #: local processes: this one runs tasks beside n_jobs - 1 pool workers
+        #: local processes, opted in: this one runs tasks beside n_jobs - 1 pool workers
         self._sharing = executor is None and jobs > 1 and _SHARE_WITH_CALLER
 
     def _least_chunks(self) -> int:
@@ -312,11 +309,10 @@ def sampler_from_calls(function: Callable[..., Any], *, seeding: Any = "generato
         callable ``seed_global(seed)`` that seeds a global source (module
         docstring).
     n_jobs, executor
-        Where the chunks of calls run: ``n_jobs`` local processes — this one
-        and ``n_jobs − 1`` pool workers (:func:`dpverify.execution.run_tasks_sharing`;
-        ``-1``: one per core; 1: here) — or an ``executor``
-        (:func:`dpverify.execution.run_tasks`): any ``concurrent.futures.Executor``
-        or a ``distributed.Client`` (for a Dask ``LocalCluster`` open it once with
+        Where the chunks of calls run (:func:`dpverify.execution.run_tasks`):
+        ``n_jobs`` local worker processes (``-1``: one per core; 1: here) or
+        an ``executor`` — any ``concurrent.futures.Executor`` or a
+        ``distributed.Client`` (for a Dask ``LocalCluster`` open it once with
         :func:`dpverify.execution.open_executor` and pass it here).
     chunk_samples
         Calls per task (default :data:`DEFAULT_CHUNK_CALLS`); the outputs
