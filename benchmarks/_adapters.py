@@ -38,6 +38,17 @@ Reported per cell as the median over the rounds, with [min, max]:
 
 The load average (1 min) is printed with every row. Used by
 ``python benchmarks/auditing.py --only adapters``.
+
+Measured (2026-11-29, issue 26's stop 36, ``--adapter-seconds 3 --adapter-repeats 5``, load
+3.1-4.2 from other sessions on the 2-core machine; medians): 1 worker numpy +4.6 %,
+diffprivlib ``Laplace`` −16.9 %, ``tools.mean`` −1.5 %, OpenDP one call a release +3.8 %, OpenDP
+recipe −82 %; 2 workers +142 / +15 / +111 / +124 / −65 % against a machine ceiling of +96 /
++52 / +159 / +74 / +115 %, so the adapter over the ceiling +18.3 / −4.9 / −17.2 / +12.9 / −85 %
+and the caller-shares design +2.1 / +5.1 / +6.5 / +14.2 / −84 % (earlier rounds that stop:
++9.7 / −8.2 / +21.2 % against the pool's −14.5 / −9.6 / −17.7 %; neither beats the other beyond
+the spread, so the pool stays the default). Own CPU per call 57 ns (1 worker), 79 ns (2).
+The previous stop, idle (load 0.7-1.6): 2 workers +36.8 / +27.5 / +14.9 / +14.0 %, ceiling
++19.5 / +20.9 / +7.6 / +31.7 %: the ≤ 10 % target is unmet at 2 workers by the bare pool too.
 """
 
 from __future__ import annotations

@@ -76,8 +76,8 @@ classifier 1.10e6 / 1.21e6 / 1.46e6 → 1.24e6 / 1.50e6 / 1.60e6, sentinel 7.7e5
 1.25e6 → 1.14e6 / 1.24e6 / 1.29e6, mixed 2.89e6 / 3.35e6 / 3.50e6 → 2.90e6 / 3.24e6 / 3.27e6
 (unchanged code); identical ε bounds. Pattern keys by one product and a lookup, presence from
 the keys, a vectorised ``pick``, cut grids from the sorted sides by bisection (no merge), one
-quantile pass for both coordinate-bin fits. Every target is met in every run; single runs
-swing ±20 %.
+quantile pass for both coordinate-bin fits. Every target is met in every run (at load 3-4; no
+idle window came); single runs swing ±20 %.
 
 
 * **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
