@@ -69,6 +69,16 @@ scores), sentinel 4.2e5 / 4.1e5 → 8.5e5 / 7.4e5 (whole-table views and shared 
 1.05e6-1.5e6 at load 9-14), mixed 2.65e6 → 2.9e6-3.0e6; identical ε bounds but the
 classifier's (0.996766 → 0.996779).
 
+Measured again (2026-11-29, same command, ``main`` and issue 26's stop 36 alternating, 4 runs
+each in separate processes, load average 3.1-4.4; CPU samples/s/side without sampling, min /
+median / max, before → after): threshold 9.9e6 / 1.28e7 / 1.34e7 → 1.20e7 / 1.42e7 / 1.70e7,
+classifier 1.10e6 / 1.21e6 / 1.46e6 → 1.24e6 / 1.50e6 / 1.60e6, sentinel 7.7e5 / 1.01e6 /
+1.25e6 → 1.14e6 / 1.24e6 / 1.29e6, mixed 2.89e6 / 3.35e6 / 3.50e6 → 2.90e6 / 3.24e6 / 3.27e6
+(unchanged code); identical ε bounds. Pattern keys by one product and a lookup, presence from
+the keys, a vectorised ``pick``, cut grids from the sorted sides by bisection (no merge), one
+quantile pass for both coordinate-bin fits. Every target is met in every run (at load 3-4; no
+idle window came); single runs swing ±20 %.
+
 
 * **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
   jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,

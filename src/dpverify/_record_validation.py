@@ -11,6 +11,7 @@ import dataclasses
 import math
 import numbers
 import sys
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -116,10 +117,29 @@ def check_record(record: Any) -> None:
     number, string, list or dict: duck-typed stand-ins are welcome). ``Any``
     fields are not checked.
     """
-    namespace = vars(sys.modules[type(record).__module__])
-    for field in dataclasses.fields(record):
+    for name, rule in _record_rules(type(record)):
+        rule(getattr(record, name), name)
+
+
+#: ``class -> (size of its module's namespace, its fields' rules)``: the rules of a class are
+#: built once its module has finished importing (names its annotations refer to may be
+#: defined after the class; a namespace that grew since is read afresh).
+_RULES: weakref.WeakKeyDictionary[type, tuple[int, tuple[tuple[str, Any], ...]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _record_rules(kind: type) -> tuple[tuple[str, Any], ...]:
+    """``(field name, checker)`` of a record class's checked fields (memoised per class)."""
+    namespace = vars(sys.modules[kind.__module__])
+    cached = _RULES.get(kind)
+    if cached is not None and cached[0] == len(namespace):
+        return cached[1]
+    rules = []
+    for field in dataclasses.fields(kind):
         if not field.init or not isinstance(field.type, str):
             continue
         rule = _field_rule(field.name, field.type, namespace)
         if rule is not None:
-            rule(getattr(record, field.name), field.name)
+            rules.append((field.name, rule))
+    _RULES[kind] = (len(namespace), tuple(rules))
+    return tuple(rules)

@@ -104,6 +104,22 @@ def test_local_process_pool_gives_the_same_outputs() -> None:
     assert np.array_equal(here, pooled)
 
 
+@pytest.mark.parametrize(("function", "seeding"), [(laplace_release, "generator"),
+                                                    (legacy_release, "random_state")])
+def test_the_caller_sharing_the_tasks_gives_the_same_outputs(monkeypatch, function,
+                                                             seeding) -> None:
+    """With ``_SHARE_WITH_CALLER`` the caller runs tasks beside one worker: the same bits as
+    in this process alone."""
+    from dpverify.auditing import adapters
+
+    here = sampler_from_calls(function, seeding=seeding, chunk_samples=300)(
+        1.0, 3000, np.random.default_rng(4))
+    monkeypatch.setattr(adapters, "_SHARE_WITH_CALLER", True)
+    sampler = sampler_from_calls(function, seeding=seeding, chunk_samples=300, n_jobs=2)
+    assert sampler._sharing
+    assert np.array_equal(here, sampler(1.0, 3000, np.random.default_rng(4)))
+
+
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_outputs() -> None:
     pytest.importorskip("distributed")

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from dpverify.auditing import audit
@@ -138,3 +140,19 @@ def test_max_samples_beyond_the_audit_limit_is_refused_by_its_own_name() -> None
         with pytest.raises(ValueError, match=r"^max_samples=4611686018427387904 exceeds the "
                                              r"limit 1000000000"):
             call()
+
+
+@settings(max_examples=200, deadline=None)
+@given(samples=st.integers(10, 10**9), epsilon=st.floats(0, 30),
+       delta=st.sampled_from([0.0, 1e-9, 1e-5, 0.01, 0.3]),
+       confidence=st.sampled_from([0.5, 0.9, 0.95, 0.999999]))
+def test_the_closed_form_shortcut_passes_only_audits_the_exact_bound_passes(
+        samples: int, epsilon: float, delta: float, confidence: float) -> None:
+    """``check_samples_can_certify`` skips the exact quantiles only when the closed-form
+    separate bound at the extreme counts is above the claim; the exact largest certifiable
+    ε is then above it too."""
+    from dpverify.auditing.planning import _clearly_certifiable, certify_split_size
+
+    n_certify = certify_split_size(samples, "auto")
+    if _clearly_certifiable(n_certify, epsilon, delta, confidence):
+        assert largest_certifiable_epsilon(n_certify, confidence=confidence, delta=delta) > epsilon

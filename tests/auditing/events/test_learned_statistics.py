@@ -192,3 +192,61 @@ def test_newton_fit_is_at_least_as_good_as_lbfgs(seed: int, width: int, shift: f
     assert loss(theta) <= loss(reference) + 1e-12
     assert np.max(np.abs(gradient(theta))) < 1e-6
     assert np.max(np.abs(theta - reference)) < 5e-3
+
+
+def _quantile_cuts_alone(a: np.ndarray, b: np.ndarray, bins: int, flags) -> tuple[np.ndarray, ...]:
+    """The cut points of :meth:`CoordinateRatios.fit` as it read them before issue 26: one
+    ``np.quantile`` per column and number of bins."""
+    head = np.concatenate([a[:QUANTILE_ROWS], b[:QUANTILE_ROWS]]).astype(np.float64)
+    cuts = []
+    for column in range(head.shape[1]):
+        pooled = head[:, column]
+        few = len(np.unique(pooled[:4096])) <= 32
+        values = np.unique(pooled) if few else pooled[:0]
+        if few and len(values) <= 32:
+            column_cuts = values[:-1]
+        else:
+            sentinels = np.array([v for c, v in flags if c == column])
+            rest = pooled[~np.isin(pooled, sentinels)] if len(sentinels) else pooled
+            column_cuts = np.quantile(rest, np.arange(1, bins) / bins) if len(rest) else np.empty(0)
+            column_cuts = np.concatenate([column_cuts, sentinels, np.nextafter(sentinels, -np.inf)])
+        cuts.append(np.unique(column_cuts[np.isfinite(column_cuts)]))
+    return tuple(cuts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(2, 3_000), width=st.integers(1, 5),
+       sentinel=st.booleans())
+def test_fit_all_gives_each_fit_its_own_cut_points_and_tables(seed: int, size: int, width: int,
+                                                              sentinel: bool) -> None:
+    """One ``np.quantile`` at the union of the levels (2 and 10 bins) gives, bit for bit, the
+    cut points of one call per number of bins, and :meth:`CoordinateRatios.fit` the same."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.laplace(0, 1, (size, width)), rng.laplace(0.3, 1, (size, width))
+    a[:, 0] = rng.integers(0, 4, size)  # a categorical column
+    flags = ()
+    if sentinel and width > 1:
+        a[rng.random(size) < 0.3, 1] = -1000.0
+        flags = ((1, -1000.0),)
+    together = CoordinateRatios.fit_all(a, b, (2, 10), flags)
+    for bins, ratios in zip((2, 10), together):
+        expected = _quantile_cuts_alone(a, b, bins, flags)
+        alone = CoordinateRatios.fit(a, b, bins, flags)
+        for mine, theirs, single in zip(ratios.cuts, expected, alone.cuts):
+            assert mine.tobytes() == theirs.tobytes() == single.tobytes()
+        for mine, single in zip(ratios.tables, alone.tables):
+            assert mine.tobytes() == single.tobytes()
+        assert ratios(a).tobytes() == alone(a).tobytes()
+
+
+def test_logistic_score_from_the_shared_transpose_is_the_direct_formula() -> None:
+    """The score on the memoised coordinate-major table equals ``features(y)·w + b`` computed
+    from a fresh transpose (float and integer outputs)."""
+    rng = np.random.default_rng(4)
+    for table in (rng.normal(0, 2, (2_000, 4)), rng.integers(-3, 4, (2_000, 4))):
+        centre, divisor = table.mean(axis=0), table.std(axis=0) + 0.5
+        score = ClassifierScore(centre, divisor, rng.normal(size=8), 0.25)
+        z = (np.array(table.T, dtype=np.float64) - centre[:, None]) / divisor[:, None]
+        expected = (z * (score.weights[:4, None] + score.weights[4:, None] * z)).sum(axis=0) + 0.25
+        np.testing.assert_allclose(score(table), expected, rtol=1e-12, atol=1e-12)
+        assert score.features(table).shape == (2_000, 8)

@@ -348,3 +348,77 @@ def test_view_pickles_without_its_caches() -> None:
     copy = pickle.loads(pickle.dumps(view))
     assert not any(name.startswith("_") for name in copy.__dict__)
     assert copy(table.copy()).tolist() == expected.tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    sentinels=st.lists(st.integers(1, 4), min_size=1, max_size=8),
+    size=st.integers(1, 400),
+    order=st.sampled_from("CF"),
+)
+def test_pattern_coder_equals_the_key_coder_on_code_rows(seed: int, sentinels, size: int,
+                                                         order: str) -> None:
+    """:class:`PatternCoder` (one product, one lookup) gives :class:`KeyCoder`'s keys on every
+    row of codes ``0..m_j``, ranges narrower than the codes included (keys −1 outside)."""
+    from dpverify.auditing.events._sentinel_families import PatternCoder
+
+    rng = np.random.default_rng(seed)
+    radices = np.array(sentinels) + 1
+    codes = np.array(rng.integers(0, radices, (size, len(radices))), dtype=np.float64, order=order)
+    lows = rng.integers(0, radices)
+    highs = np.maximum(lows, rng.integers(0, radices))
+    coder = PatternCoder.for_codes(tuple(sentinels), lows.astype(float), highs.astype(float))
+    assert isinstance(coder, PatternCoder)
+    plain = KeyCoder.from_ranges(lows.astype(float), highs.astype(float))
+    assert coder(codes).tolist() == plain(codes).tolist()
+    # the fields the labels and the cells coder read are KeyCoder's
+    for name in ("lows", "spans", "strides"):
+        assert getattr(coder, name).tolist() == getattr(plain, name).tolist()
+
+
+def test_pattern_coder_falls_back_beyond_its_table_and_pickles_without_it() -> None:
+    import pickle
+
+    from dpverify.auditing.events._sentinel_families import PatternCoder
+
+    many = PatternCoder.for_codes((3,) * 12, np.zeros(12), np.full(12, 3.0))  # 4^12 > 2^20
+    assert type(many) is KeyCoder
+    coder = PatternCoder.for_codes((2, 2), np.zeros(2), np.full(2, 2.0))
+    rows_ = np.array([[2.0, 1.0], [0.0, 0.0]])
+    keys = coder(rows_)
+    copy = pickle.loads(pickle.dumps(coder))
+    assert "_table" not in copy.__dict__ and copy(rows_).tolist() == keys.tolist()
+    # integer rows (not a view's float codes) take KeyCoder's path
+    assert coder(rows_.astype(np.int64)).tolist() == keys.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(1, 3_000),
+       queries=st.integers(2, 8))
+def test_presence_and_members_from_pattern_keys_equal_the_direct_ones(seed: int, size: int,
+                                                                      queries: int) -> None:
+    """The presence read from the pattern keys equals :meth:`SentinelView.present`, and the
+    members of each pattern from one radix argsort equal ``flatnonzero(keys == key)``."""
+    from dpverify.auditing.events._sentinel_families import (
+        PatternCoder,
+        _members,
+        _presence,
+    )
+
+    rng = np.random.default_rng(seed)
+    outputs = svt3_like(rng.normal(0, 1, queries), size, rng)
+    outputs[:, 0] = np.where(rng.random(size) < 0.5, outputs[:, 0], 4.0)  # a plain column too
+    view = SentinelView((1, *range(2, queries)), ((ABORTED, BOTTOM),) * (queries - 1),
+                        tuple(range(queries)), 3)
+    viewed = view(outputs)
+    width = len(view.columns)
+    coder = PatternCoder.for_codes((2,) * width, viewed[:, :width].min(axis=0),
+                                   viewed[:, :width].max(axis=0))
+    keys = coder(viewed[:, :width])
+    assert _presence(view, coder, keys, viewed).tolist() == view.present(viewed).tolist()
+    chosen = np.unique(keys)[:5]
+    found = _members(keys, np.append(chosen, keys.max() + 7))
+    for key in chosen:
+        assert found[int(key)].tolist() == np.flatnonzero(keys == key).tolist()
+    assert found[int(keys.max()) + 7].tolist() == []

@@ -12,7 +12,7 @@ one-sided threshold events at quantile cut points; every family of
 
 from __future__ import annotations
 
-import math
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +37,7 @@ __all__ = ["FAMILIES", "EVENT_FAMILIES", "OutputEvent", "Candidate", "Target", "
            "conditional_prediction",
            "predicted_at",
            "pick", "candidates", "cut_grid", "grid_positions", "le_counts", "format_value",
+           "merged_order_statistics",
            "threshold_family", "threshold_candidates", "THRESHOLD_CUTS"]
 
 #: Candidates kept per family and direction, before the overall cap.
@@ -204,16 +205,31 @@ def predicted_at(p_hat: float, p_prime_hat: float, search_samples: int, certify_
 
 
 def pick(scores: np.ndarray, probabilities: np.ndarray, keep: int) -> list[int]:
-    """Indices of the best ``keep`` scores whose event probabilities differ (log-scale 0.2)."""
+    """Indices of the best ``keep`` scores whose event probabilities differ (log-scale 0.2).
+
+    In order of decreasing score (ties: lower index first), up to the first non-finite
+    score, an index is chosen when ``max_k |ln p[i, k] − ln p[j, k]| > 0.2`` for every
+    index ``j`` already chosen. One vectorised pass per chosen index (the same floating
+    point comparisons as a loop over the order, which costs a Python step per index when
+    hundreds of near-equal cuts precede the second choice).
+    """
     chosen: list[int] = []
-    logs = np.log(np.maximum(probabilities, 1e-300)).tolist()  # once, not once per pair
-    for index in np.argsort(-scores, kind="stable").tolist():
-        if len(chosen) == keep or not math.isfinite(scores[index]):
+    order = np.argsort(-scores, kind="stable")
+    finite = np.isfinite(scores[order])
+    stop = len(order) if finite.all() else int(np.argmin(finite))  # the first non-finite
+    order = order[:stop]
+    if not len(order) or keep <= 0:
+        return chosen
+    logs = np.log(np.maximum(probabilities, 1e-300)).reshape(len(probabilities), -1)
+    ordered_logs = logs[order]
+    open_ = np.ones(len(order), dtype=bool)
+    while len(chosen) < keep:
+        position = int(np.argmax(open_))
+        if not open_[position]:
             break
-        row = logs[index]
-        if all(max(abs(mine - theirs) for mine, theirs in zip(row, logs[j])) > 0.2
-               for j in chosen):
-            chosen.append(index)
+        index = int(order[position])
+        chosen.append(index)
+        open_ &= np.abs(ordered_logs - logs[index]).max(axis=1) > 0.2
     return chosen
 
 
@@ -240,11 +256,54 @@ def cut_grid(values: np.ndarray, points: int) -> np.ndarray:
     return np.unique(ordered[grid_positions(len(ordered), points)])
 
 
+@functools.lru_cache(maxsize=64)
 def grid_positions(n: int, points: int) -> np.ndarray:
-    """Order-statistic positions of :func:`cut_grid` among ``n`` sorted values."""
+    """Order-statistic positions of :func:`cut_grid` among ``n`` sorted values.
+
+    Memoised per ``(n, points)`` (a search asks for the same grid once per statistic), so
+    the array is read-only.
+    """
     tail = np.geomspace(min(0.5, 2.0 / n), 0.5, points // 2)
     levels = np.unique(np.concatenate([tail, 1 - tail]))
-    return np.minimum((levels * n).astype(np.int64), n - 1)
+    positions = np.minimum((levels * n).astype(np.int64), n - 1)
+    positions.flags.writeable = False
+    return positions
+
+
+def merged_order_statistics(first: np.ndarray, second: np.ndarray,
+                            positions: np.ndarray) -> np.ndarray:
+    """``np.sort(np.concatenate([first, second]))[positions]`` of two sorted arrays, unmerged.
+
+    The ``p``-th smallest of the union takes some ``i`` values from ``first`` and
+    ``p + 1 − i`` from ``second``: the least ``i`` with ``first[i] >= second[p − i]``
+    (a predicate monotone in ``i``), found by one bisection over all positions at once
+    (``log₂`` of the length, on arrays as long as ``positions``), instead of merging
+    every value. The value is then ``max(first[i − 1], second[p − i])`` (those that
+    exist): an element of the union, the very one at ``p`` of the sorted union
+    (values, not identities: ties give the same value). Arrays holding NaN (sorted
+    last, unordered) are merged instead.
+    """
+    positions = np.asarray(positions, dtype=np.int64)
+    m, n = len(first), len(second)
+    if not len(positions) or not m or not n or np.isnan(first[-1]) or np.isnan(second[-1]):
+        return np.sort(np.concatenate([first, second]), kind="stable")[positions]
+    low = np.maximum(0, positions + 1 - n)      # i: values taken from first
+    high = np.minimum(m, positions + 1)
+    while True:
+        open_ = low < high
+        if not open_.any():
+            break
+        middle = (low + high) // 2               # low <= middle < high <= m where open
+        other = positions - middle               # second[p − i]: exists when i <= p
+        ahead = (first[np.minimum(middle, m - 1)] >=
+                 second[np.clip(other, 0, n - 1)]) | (other < 0)
+        high = np.where(open_ & ahead, middle, high)
+        low = np.where(open_ & ~ahead, middle + 1, low)
+    taken = low
+    from_first = np.where(taken > 0, first[np.maximum(taken - 1, 0)], -np.inf)
+    rest = positions - taken                     # index of the last value taken from second
+    from_second = np.where(rest >= 0, second[np.clip(rest, 0, n - 1)], -np.inf)
+    return np.maximum(from_first, from_second)
 
 
 def le_counts(sorted_values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
@@ -260,9 +319,8 @@ def threshold_family(a: np.ndarray, b: np.ndarray, plan: Plan, statistic: Any = 
     """Both one-sided thresholds ``{s <= t}``, ``{s > t}`` of ``statistic`` at :func:`cut_grid` cuts."""
     statistic = statistic or Identity()
     sa, sb = np.sort(statistic_values(statistic, a)), np.sort(statistic_values(statistic, b))
-    # two sorted runs: timsort ("stable") merges them in one linear pass
-    merged = np.sort(np.concatenate([sa, sb]), kind="stable")
-    cuts = np.unique(merged[grid_positions(len(merged), THRESHOLD_CUTS)])
+    positions = grid_positions(len(sa) + len(sb), THRESHOLD_CUTS)
+    cuts = np.unique(merged_order_statistics(sa, sb, positions))
     cuts = cuts[np.isfinite(cuts)]
     le = np.stack([le_counts(sa, cuts), le_counts(sb, cuts)], axis=1)
     return threshold_candidates(cuts, le, (len(sa), len(sb)), plan, statistic, name, family)

@@ -63,7 +63,7 @@ class ClassifierScore:
 
     def features(self, samples: np.ndarray) -> np.ndarray:
         table = rows(samples)
-        z = self._standardised(table)
+        z = self._standardised(samples)
         parts = [z, z * z]
         if self.flags:
             parts.append(np.stack([table[:, c] == v for c, v in self.flags]).astype(np.float64))
@@ -73,11 +73,11 @@ class ClassifierScore:
         # stored feature-major (a column-major table): what the logistic fit reads
         return np.concatenate(parts, axis=0).T
 
-    def _standardised(self, table: np.ndarray) -> np.ndarray:
+    def _standardised(self, samples: np.ndarray) -> np.ndarray:
         """``z = (y − centre)/divisor``, coordinate-major ``(d, rows)``: the row-major table
-        transposed once, so each operation broadcasts along the rows (not one loop per row)."""
-        z = np.array(table.T, dtype=np.result_type(table.dtype, np.float64), order="C")
-        z -= self.centre[:, None]
+        transposed once (:func:`coordinate_major`, shared with the coordinate bins), so each
+        operation broadcasts along the rows (not one loop per row)."""
+        z = np.subtract(coordinate_major(samples), self.centre[:, None], dtype=np.float64)
         z /= self.divisor[:, None]
         return z
 
@@ -86,7 +86,7 @@ class ClassifierScore:
         table = rows(samples)
         width = len(self.centre)
         w = self.weights
-        z = self._standardised(table)
+        z = self._standardised(samples)
         quadratic = z * w[width : 2 * width, None]  # z·w1 + z²·w2 = Σ_j z_j (w1_j + w2_j z_j)
         quadratic += w[:width, None]
         quadratic *= z
@@ -179,33 +179,59 @@ class CoordinateRatios:
         ``b`` are memoised (:func:`last_result`), so scoring this statistic
         and its vote count on the same arrays does not bin them again.
         """
+        return cls.fit_all(a, b, (bins,), flags)[0]
+
+    @classmethod
+    def fit_all(
+        cls, a: np.ndarray, b: np.ndarray, bins: tuple[int, ...],
+        flags: tuple[tuple[int, float], ...] = ()
+    ) -> tuple[CoordinateRatios, ...]:
+        """:meth:`fit` for each number of ``bins``, reading the pooled columns once.
+
+        One ``np.quantile`` per continuous column at the union of the levels
+        ``i/bins``: numpy interpolates each level on its own (the same order
+        statistics, the same arithmetic), so each fit's cut points are those
+        :meth:`fit` alone finds, bit for bit.
+        """
         ra, rb = rows(a), rows(b)
         head = np.concatenate([ra[:QUANTILE_ROWS], rb[:QUANTILE_ROWS]]).astype(np.float64)
-        levels = np.arange(1, bins) / bins
-        cuts = []
+        levels = [np.arange(1, count) / count for count in bins]
+        union = np.unique(np.concatenate(levels))
+        cuts: list[list[np.ndarray]] = [[] for _ in bins]
         for column in range(head.shape[1]):
             pooled = head[:, column]
             # more than MAX_CATEGORIES values in a prefix: continuous, no need to sort it all
             few = len(np.unique(pooled[:4096])) <= MAX_CATEGORIES
             values = np.unique(pooled) if few else pooled[:0]
             if few and len(values) <= MAX_CATEGORIES:
-                column_cuts = values[:-1]
-            else:
-                sentinels = np.array([v for c, v in flags if c == column])
-                rest = pooled[~np.isin(pooled, sentinels)] if len(sentinels) else pooled
-                column_cuts = np.quantile(rest, levels) if len(rest) else np.empty(0)
-                column_cuts = np.concatenate([column_cuts, sentinels, np.nextafter(sentinels, -np.inf)])
-            cuts.append(np.unique(column_cuts[np.isfinite(column_cuts)]))
-        cuts_tuple = tuple(cuts)
+                for found in cuts:
+                    found.append(np.unique(values[:-1][np.isfinite(values[:-1])]))
+                continue
+            sentinels = np.array([v for c, v in flags if c == column])
+            rest = pooled[~np.isin(pooled, sentinels)] if len(sentinels) else pooled
+            at = dict(zip(union.tolist(), np.quantile(rest, union))) if len(rest) else {}
+            for found, wanted in zip(cuts, levels):
+                column_cuts = (np.array([at[level] for level in wanted.tolist()])
+                               if len(rest) else np.empty(0))
+                column_cuts = np.concatenate([column_cuts, sentinels,
+                                              np.nextafter(sentinels, -np.inf)])
+                found.append(np.unique(column_cuts[np.isfinite(column_cuts)]))
+        return tuple(cls._from_cuts(a, b, tuple(found), count, ra.shape[1])
+                     for found, count in zip(cuts, bins))
+
+    @classmethod
+    def _from_cuts(cls, a: np.ndarray, b: np.ndarray, cuts: tuple[np.ndarray, ...], bins: int,
+                   width: int) -> CoordinateRatios:
+        """The ratio tables of these cut points, counted on all rows of ``a`` and ``b``."""
         counts = [
-            [np.bincount(row, minlength=len(c) + 1) for row, c in zip(_memoised_bins(cuts_tuple, side), cuts_tuple)]
+            [np.bincount(row, minlength=len(c) + 1) for row, c in zip(_memoised_bins(cuts, side), cuts)]
             for side in (a, b)
         ]
         tables = tuple(np.log((count_a + 0.5) / (count_b + 0.5)) for count_a, count_b in zip(*counts))
         return cls(
-            cuts_tuple,
+            cuts,
             tables,
-            f"sum of {ra.shape[1]} per-coordinate log-likelihood ratios ({bins} "
+            f"sum of {width} per-coordinate log-likelihood ratios ({bins} "
             f"quantile bins per coordinate, recurring values apart)",
         )
 
@@ -243,15 +269,30 @@ def bin_index(cuts: np.ndarray, values: np.ndarray) -> np.ndarray:
     return index
 
 
+class _CoordinateMajor:
+    """The owner of :func:`coordinate_major`'s memo entries (one per array)."""
+
+
+_COORDINATE_MAJOR = _CoordinateMajor()
+
+
+def coordinate_major(samples: np.ndarray) -> np.ndarray:
+    """``rows(samples).T`` as a C-contiguous ``(d, rows)`` array, memoised per array
+    (:func:`last_result`): the statistics that read whole coordinates (bins of two
+    :class:`CoordinateRatios`, the logistic score) transpose a table once."""
+    return last_result(_COORDINATE_MAJOR, "coordinate major", samples,
+                       lambda: np.ascontiguousarray(rows(samples).T))
+
+
 def _memoised_bins(cuts: tuple[np.ndarray, ...], samples: np.ndarray) -> np.ndarray:
     """``bins[j]``: :func:`bin_index` of column ``j`` among ``cuts[j]``, memoised per array."""
 
     def compute() -> np.ndarray:
-        table = rows(samples)
+        columns = coordinate_major(samples)
         few = all(len(column_cuts) <= _COMPARED_CUTS for column_cuts in cuts)
-        result = np.empty((len(cuts), len(table)), dtype=np.uint8 if few else np.intp)
+        result = np.empty((len(cuts), columns.shape[1]), dtype=np.uint8 if few else np.intp)
         for column, column_cuts in enumerate(cuts):
-            result[column] = bin_index(column_cuts, table[:, column])
+            result[column] = bin_index(column_cuts, columns[column])
         return result
 
     return last_result(cuts, "coordinate bins", samples, compute)

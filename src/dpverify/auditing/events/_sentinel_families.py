@@ -51,6 +51,7 @@ from dpverify.auditing.events._candidates import (
     format_value,
     grid_positions,
     le_counts,
+    merged_order_statistics,
     threshold_candidates,
 )
 from dpverify.auditing.events._scalar_families import histogram_statistics
@@ -67,7 +68,7 @@ from dpverify.auditing.events._statistics import (
 from dpverify.auditing.events._vector_families import CLASSIFIER_ROWS, top_k_candidates
 from dpverify.errors import AuditError
 
-__all__ = ["SentinelView", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",
+__all__ = ["SentinelView", "PatternCoder", "Viewed", "sentinel_family", "has_sentinels", "SENTINEL_FIELDS",
            "SENTINEL_CATEGORIES", "SENTINEL_BINS",
            "pattern_label", "held_out_cells"]
 
@@ -204,12 +205,17 @@ class SentinelView:
         powers = np.zeros(table.shape[1], dtype=np.int32)
         powers[list(self.numeric)] = 1 << np.arange(len(self.numeric), dtype=np.int32)
         mask = np.einsum("ij,j->i", plain, powers)
-        # (fields, rows): a table column or -1; one 1-D take per field (a 2-D gather is slower)
-        columns = np.stack([np.take(row, mask) for row in self._field_columns])
+        # (fields, rows): a table column or -1; one take of whole rows of the transposed table
+        columns = np.take(self._field_columns_by_mask, mask, axis=0).T
         present = columns >= 0
-        offsets = np.arange(len(table), dtype=np.int64) * table.shape[1]
-        picked = table.reshape(-1)[columns + offsets]  # -1 reads some cell; masked next
+        columns += np.arange(0, table.size, table.shape[1], dtype=np.int64)
+        picked = np.take(table.reshape(-1), columns)  # -1 reads some cell; masked next
         return np.where(present, picked, 0.0), present
+
+    @cached_property
+    def _field_columns_by_mask(self) -> np.ndarray:
+        """:attr:`_field_columns` transposed: ``[mask, i]``, rows contiguous."""
+        return np.ascontiguousarray(self._field_columns.T)
 
     @cached_property
     def _field_columns(self) -> np.ndarray:
@@ -278,6 +284,78 @@ class Viewed:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         return self.inner(self.view(samples))
+
+
+#: Largest number of code combinations (``Π_j (m_j + 1)``) :class:`PatternCoder` tabulates.
+_PATTERN_TABLE = 1 << 20
+
+
+@dataclass(frozen=True, eq=False)
+class PatternCoder(KeyCoder):
+    """:class:`KeyCoder` of a sentinel view's code columns, by one product and one lookup.
+
+    The codes of a view row are integers ``c_j ∈ {0, ..., m_j}`` (:class:`SentinelView`),
+    so ``r = Σ_j c_j·R_j`` with ``R_j = Π_{i<j} (m_i + 1)`` numbers the combinations
+    ``0 ≤ r < Π_j (m_j + 1)`` one to one (exact in float64: ``r < 2^20``); a table indexed
+    by ``r`` holds the key :class:`KeyCoder` gives the codes (``−1`` outside its ranges,
+    the search split's). One product of the code block with ``R`` (``einsum``: no BLAS
+    threads) and one gather replace the per-element range and integrality checks.
+
+    **Precondition.** The rows are code rows of the view (every use applies the coder to
+    ``view(y)``, :class:`Viewed`); on other rows the key is still a fixed function of the
+    row (``−1`` when ``r`` falls outside the table), so events over it stay valid, but it
+    need not be :class:`KeyCoder`'s.
+
+    >>> coder = PatternCoder.for_codes((1, 2), np.array([0, 0]), np.array([1, 1]))
+    >>> coder(np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])).tolist()
+    [1, -1, 3]
+    """
+
+    #: ``m_j + 1``: how many codes column ``j`` of the view can hold.
+    radices: tuple[int, ...] = ()
+
+    @classmethod
+    def for_codes(cls, sentinels: tuple[int, ...], lows: np.ndarray, highs: np.ndarray
+                  ) -> KeyCoder:
+        """The coder of code rows ranging over ``lows..highs``; ``sentinels[j] = m_j``.
+
+        A plain :class:`KeyCoder` when the combinations exceed :data:`_PATTERN_TABLE`.
+        """
+        plain = KeyCoder.from_ranges(lows, highs)
+        radices = tuple(int(m) + 1 for m in sentinels)
+        if float(np.prod(np.array(radices, dtype=np.float64))) > _PATTERN_TABLE:
+            return plain
+        return cls(plain.lows, plain.spans, plain.strides, radices)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only: the table is rebuilt where the coder is used."""
+        return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
+
+    @cached_property
+    def _raw_strides(self) -> np.ndarray:
+        return np.concatenate([[1], np.cumprod(self.radices[:-1])]).astype(np.float64)
+
+    @cached_property
+    def _table(self) -> np.ndarray:
+        """``[r]``: the :class:`KeyCoder` key of the codes numbered ``r`` (``−1`` outside)."""
+        raw = np.arange(int(np.prod(self.radices)), dtype=np.int64)
+        keys = np.zeros(len(raw), dtype=np.int64)
+        inside = np.ones(len(raw), dtype=bool)
+        for j, radix in enumerate(self.radices):
+            digit = raw // int(self._raw_strides[j]) % radix - self.lows[j]
+            inside &= (digit >= 0) & (digit < self.spans[j])
+            keys += digit * self.strides[j]
+        return np.where(inside, keys, -1)
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        table = rows(samples)
+        if table.dtype != np.float64 or table.shape[1] != len(self.radices):
+            return super().__call__(samples)
+        raw = np.einsum("ij,j->i", table, self._raw_strides)
+        lookup = self._table
+        index = raw.astype(np.int64)
+        inside = (index >= 0) & (index < len(lookup))
+        return np.where(inside, lookup[np.where(inside, index, 0)], -1)
 
 
 def has_sentinels(a: np.ndarray, b: np.ndarray) -> bool:
@@ -369,31 +447,38 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     width = len(view.columns)
     codes = tuple(range(width))
     fields = tuple(range(width, view.width))
-    presence = (view.present(va), view.present(vb))
     try:
-        patterns = KeyCoder.from_ranges(np.minimum(va[:, :width].min(axis=0), vb[:, :width].min(axis=0)),
-                                        np.maximum(va[:, :width].max(axis=0), vb[:, :width].max(axis=0)))
-        cells = MixedCoder.fit_parts([va, vb], codes, fields,
-                                     _value_cuts((va, vb), presence, fields))
-        # the same ranges over the codes: the cells' pattern part is the patterns' keys
-        cells = replace(cells, categories=patterns)
+        patterns = PatternCoder.for_codes(
+            tuple(len(values) for values in view.sentinels),
+            np.minimum(va[:, :width].min(axis=0), vb[:, :width].min(axis=0)),
+            np.maximum(va[:, :width].max(axis=0), vb[:, :width].max(axis=0)))
     except AuditError:      # too many flagged columns for exact pattern keys
         return result
     # memoised as CategoryValue memoises them: its events, pruned on these arrays, reuse them
     keys_a, keys_b = (last_result(patterns, ("category keys", codes), side,
                                   lambda side=side: patterns(side[:, :width])) for side in (va, vb))
+    presence = (_presence(view, patterns, keys_a, va), _presence(view, patterns, keys_b, vb))
+    try:
+        cells = MixedCoder.fit_parts([va, vb], codes, fields,
+                                     _value_cuts((va, vb), presence, fields))
+    except AuditError:      # too many (pattern, bin) cells for exact keys
+        return result
+    # the same ranges over the codes: the cells' pattern part is the patterns' keys
+    cells = replace(cells, categories=patterns)
     values, counts = _key_counts(keys_a, keys_b)
+    top = values[np.argsort(-counts, kind="stable")][:SENTINEL_CATEGORIES]
+    members_a, members_b = _members(keys_a, top), _members(keys_b, top)
     on_view: list[Candidate] = []
-    for key in values[np.argsort(-counts, kind="stable")][:SENTINEL_CATEGORIES]:
+    for key in top:
         label = pattern_label(view, patterns, int(key))
-        mine = keys_a == key, keys_b == key
+        members = members_a[int(key)], members_b[int(key)]
         # which fields hold values is a function of the pattern: read it from one of its rows
-        side = 0 if mine[0].any() else 1
-        present = presence[side][int(np.argmax(mine[side]))]
+        side = 0 if len(members[0]) else 1
+        present = presence[side][int(members[side][0])]
         for field, column in enumerate(fields):
             if not present[field]:
                 continue
-            inside = (np.sort(va[mine[0], column]), np.sort(vb[mine[1], column]))
+            inside = (np.sort(va[members[0], column]), np.sort(vb[members[1], column]))
             for fill in (-np.inf, np.inf):
                 statistic = CategoryValue(patterns, codes, column, int(key), fill,
                                           f"value {field + 1} given sentinel pattern {label}")
@@ -406,6 +491,36 @@ def sentinel_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidate]
     on_view += held_out_cells(va, vb, plan, cells, "(sentinel pattern, value bin)")
     return result + [replace(c, event=replace(c.event, family="sentinel"))
                      for c in _on_view(on_view, view)]
+
+
+def _presence(view: SentinelView, patterns: KeyCoder, keys: np.ndarray,
+              viewed: np.ndarray) -> np.ndarray:
+    """:meth:`SentinelView.present` of viewed rows from their pattern keys (all ``>= 0``).
+
+    A row's plain values are its unflagged numeric columns and its flagged ones whose code is
+    ``m_j`` (no sentinel): a function of the pattern, tabulated once over the key space
+    (a :class:`PatternCoder`'s, at most ``2^20`` keys) and read by one gather.
+    """
+    if not isinstance(patterns, PatternCoder) or not len(keys) or keys.min() < 0:
+        return view.present(viewed)
+    space = np.arange(int(np.prod(patterns.spans)), dtype=np.int64)
+    plain = np.full(len(space), len(view.numeric) - len(view.columns), dtype=np.int64)
+    for j, values in enumerate(view.sentinels):
+        digit = space // patterns.strides[j] % patterns.spans[j] + patterns.lows[j]
+        plain += digit == len(values)
+    return plain[keys][:, None] > np.arange(view.fields)
+
+
+def _members(keys: np.ndarray, chosen: np.ndarray) -> dict[int, np.ndarray]:
+    """``{key: np.flatnonzero(keys == key)}`` for the ``chosen`` keys; from one stable radix
+    argsort when the keys fit 16 bits (equal keys keep their row order: the same indices)."""
+    if len(keys) and keys.min() >= 0 and keys.max() < 1 << 16:
+        order = np.argsort(keys.astype(np.uint16), kind="stable")
+        ends = np.cumsum(np.bincount(keys, minlength=int(keys.max()) + 1))
+        starts = ends - np.bincount(keys, minlength=len(ends))
+        return {int(key): order[starts[key]:ends[key]] if key < len(ends) else order[:0]
+                for key in chosen}
+    return {int(key): np.flatnonzero(keys == key) for key in chosen}
 
 
 def _key_counts(keys_a: np.ndarray, keys_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -430,17 +545,17 @@ def _pattern_thresholds(inside: tuple[np.ndarray, np.ndarray], sizes: tuple[int,
     (``sizes[side] − len(inside[side])`` of them) before (``−inf``) or after (``+inf``) its
     sorted values inside; the grid's order statistics and the counts below each finite cut
     follow without building or sorting those arrays: the very cuts and counts of
-    :func:`threshold_family`, at a fraction of its cost.
+    :func:`threshold_family`, at a fraction of its cost (the order statistics of the two
+    sorted runs without merging them, :func:`merged_order_statistics`).
     """
-    merged = np.sort(np.concatenate(inside))
     total = sizes[0] + sizes[1]
-    outside = total - len(merged)
+    count = len(inside[0]) + len(inside[1])
     positions = grid_positions(total, THRESHOLD_CUTS)
     if fill < 0:   # -inf fills come first
-        shifted = positions - outside
-        picked = merged[shifted[shifted >= 0]]
+        shifted = positions - (total - count)
+        picked = merged_order_statistics(*inside, shifted[shifted >= 0])
     else:          # +inf fills come last
-        picked = merged[positions[positions < len(merged)]]
+        picked = merged_order_statistics(*inside, positions[positions < count])
     cuts = np.unique(picked)
     cuts = cuts[np.isfinite(cuts)]
     below = [le_counts(values, cuts) + (size - len(values) if fill < 0 else 0)

@@ -115,8 +115,7 @@ def classifier_family(a: np.ndarray, b: np.ndarray, plan: Plan) -> list[Candidat
                                 f"mean-difference projection of {ra.shape[1]} coordinates")
         result += threshold_family(a, b, plan, statistic=projection, name="projection",
                                    family="classifier")
-    for bins in COORDINATE_BINS:
-        ratios = CoordinateRatios.fit(a, b, bins, flags)
+    for bins, ratios in zip(COORDINATE_BINS, CoordinateRatios.fit_all(a, b, COORDINATE_BINS, flags)):
         result += threshold_family(a, b, plan, statistic=ratios,
                                    name=f"likelihood-ratio sum ({bins} bins)", family="classifier")
         if bins == 2:  # the signs only: a vote count, immune to noisy per-coordinate weights
