@@ -102,6 +102,28 @@ def test_local_process_pool_gives_the_same_outputs() -> None:
     pooled = sampler_from_calls(laplace_release, chunk_samples=500, n_jobs=2
                                 )(1.0, 3000, np.random.default_rng(2))
     assert np.array_equal(here, pooled)
+    # random.seed seeds each worker's own global source (a pickled bound method seeded a copy)
+    here = sampler_from_calls(global_release, seeding=random.seed, chunk_samples=500
+                              )(1.0, 3000, np.random.default_rng(2))
+    pooled = sampler_from_calls(global_release, seeding=random.seed, chunk_samples=500, n_jobs=2
+                                )(1.0, 3000, np.random.default_rng(2))
+    assert np.array_equal(here, pooled)
+
+
+def test_a_module_level_seed_method_travels_by_name() -> None:
+    """``random.seed`` pickles as a reference to ``random``'s global source, not to a copy."""
+    import pickle
+
+    from dpverify.auditing.adapters import _check_seeding
+
+    sent = pickle.loads(pickle.dumps(_check_seeding(random.seed)))
+    sent(123)
+    drawn = random.random()
+    random.seed(123)
+    assert drawn == random.random()
+    assert repr(sent) == "random.seed"
+    own = random.Random()   # not reachable as a module attribute: kept as it is
+    assert _check_seeding(own.seed) == own.seed and _check_seeding(np.random.seed) is np.random.seed
 
 
 @pytest.mark.parametrize(("function", "seeding"), [(laplace_release, "generator"),

@@ -74,9 +74,12 @@ run in parallel here. Give the workers to the adapter (``n_jobs=``), not to
 
 from __future__ import annotations
 
+import importlib
 import math
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -114,6 +117,39 @@ _GLOBAL_SOURCE = threading.Lock()
 _ENTROPY_WORDS = 8
 
 
+class _ModuleLevelMethod:
+    """A bound method of a module-level object (``random.seed``), sent to workers by name.
+
+    Pickling a bound method pickles its object: ``random.seed`` reached a process pool's
+    worker as the seed method of a *copy* of ``random``'s hidden ``Random`` instance, so
+    seeding it left the worker's global source unseeded and the outputs irreproducible.
+    This reference pickles as ``(module, name)`` and calls ``getattr(module, name)`` in
+    the process that runs the chunk, which seeds that process's own global source.
+    """
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+        self.__qualname__ = f"{module}.{name}"
+
+    @classmethod
+    def wrap(cls, seeding: Callable[..., Any]) -> Any:
+        """``seeding`` itself unless it is a bound method reachable as ``module.name``."""
+        owner = getattr(seeding, "__self__", None)
+        module_name, name = getattr(seeding, "__module__", None), getattr(seeding, "__name__", None)
+        if owner is None or isinstance(owner, types.ModuleType) or not (module_name and name):
+            return seeding
+        module = sys.modules.get(module_name)
+        if module is None or getattr(module, name, None) != seeding:
+            return seeding
+        return cls(module_name, name)
+
+    def __call__(self, seed: int) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)(seed)
+
+    def __repr__(self) -> str:
+        return self.__qualname__
+
+
 def _check_seeding(seeding: Any) -> Any:
     if isinstance(seeding, str):
         if seeding not in SEEDINGS:
@@ -121,7 +157,7 @@ def _check_seeding(seeding: Any) -> Any:
                                                   f"seed_global(seed) such as random.seed")
         return seeding
     if callable(seeding):
-        return seeding
+        return _ModuleLevelMethod.wrap(seeding)
     raise DpverifyTypeError(f"seeding={shown(seeding)} must be one of {SEEDINGS!r} or a callable "
                             f"seed_global(seed) such as random.seed")
 
