@@ -318,3 +318,22 @@ def test_unseedable_release_many_gets_whole_chunks() -> None:
                                  )(1.0, 100, np.random.default_rng(0))
     assert function.asked == [(None, 40), (None, 40), (None, 20)]
     assert np.array_equal(outputs, np.full(100, 1.5))
+
+
+def test_tasks_are_planned_for_the_executor_s_own_workers() -> None:
+    """A Dask client's executor plans for its cluster's threads, not this machine's cores."""
+    from dpverify._validation import usable_cores
+    from dpverify.auditing.adapters import _workers
+
+    class _Client:
+        def nthreads(self):
+            return {"tcp://a:1": 3, "tcp://b:1": 4}
+
+    class _DaskLike:
+        _client = _Client()
+
+    with ThreadPoolExecutor(5) as pool:
+        assert _workers(1, pool) == 5
+    assert _workers(1, _DaskLike()) == 7
+    assert _workers(3, None) == 3
+    assert _workers(1, object()) == usable_cores()

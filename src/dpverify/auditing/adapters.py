@@ -251,11 +251,20 @@ def _plan_tasks(chunks: int, workers: int, least: int = 1) -> list[int]:
 
 
 def _workers(jobs: int, executor: Any) -> int:
-    """How many tasks run at once: ``jobs``, an executor's ``_max_workers``, else the usable cores."""
+    """How many tasks run at once: ``jobs``; an executor's ``_max_workers`` (concurrent.futures
+    pools) or its Dask cluster's threads (a ``distributed`` client's executor, whose cluster
+    may be far larger or smaller than this machine); else the usable cores here."""
     if executor is None:
         return jobs
-    workers = getattr(executor, "_max_workers", None)  # concurrent.futures pools
-    return workers if isinstance(workers, int) and workers >= 1 else usable_cores()
+    workers = getattr(executor, "_max_workers", None)
+    if isinstance(workers, int) and workers >= 1:
+        return workers
+    nthreads = getattr(getattr(executor, "_client", None), "nthreads", None)
+    if callable(nthreads):
+        threads = sum(int(n) for n in nthreads().values())
+        if threads >= 1:
+            return threads
+    return usable_cores()
 
 
 class CallSampler:
