@@ -49,6 +49,15 @@ and the caller-shares design +2.1 / +5.1 / +6.5 / +14.2 / −84 % (earlier round
 the spread, so the pool stays the default). Own CPU per call 57 ns (1 worker), 79 ns (2).
 The previous stop, idle (load 0.7-1.6): 2 workers +36.8 / +27.5 / +14.9 / +14.0 %, ceiling
 +19.5 / +20.9 / +7.6 / +31.7 %: the ≤ 10 % target is unmet at 2 workers by the bare pool too.
+
+Idle at the end of stop 36 (final ``main``, ``--adapter-repeats 3``, load 1.1-1.6; medians
+[min, max]), numpy / diffprivlib ``Laplace`` / ``tools.mean`` / OpenDP one call / OpenDP
+recipe: 1 worker +16.8 / −0.8 / +5.3 / −2.5 / −82.1 %; 2 workers +21.9 / +32.0 / +21.0 /
++1.7 / −80.9 % over bare/2, where the pool running the bare loop itself (no adapter) is
++50.7 / +56.6 / +37.7 / −0.9 / +3.3 %; the adapter over that ceiling −19.1 / −9.6 / +1.9 /
+−1.2 / −81.2 %. Own CPU per call 42 ns (1 worker), 99 ns (2). The ≤ 10 % target holds at
+2 workers for both OpenDP rows; for the three numpy-backed ones this VM's two busy processes
+alone cost +38 … +57 %, and the adapter adds nothing measurable beyond that.
 """
 
 from __future__ import annotations

@@ -79,6 +79,16 @@ the keys, a vectorised ``pick``, cut grids from the sorted sides by bisection (n
 quantile pass for both coordinate-bin fits. Every target is met in every run (at load 3-4; no
 idle window came); single runs swing ±20 %.
 
+Measured idle at the end of stop 36 (2026-11-29, final ``main``, load 1.0-1.1, three runs;
+the sampler's CPU now measured inside the audit, ``time.thread_time`` around its calls, the
+earlier column in brackets): threshold 3.13e7-3.23e7 (2.54e7-2.61e7), classifier
+1.35e6-1.56e6 (1.30e6-1.54e6), sentinel 2.18e6-2.28e6 (1.88e6-2.09e6), mixed 4.1e6-4.2e6;
+wall 0.08 / 0.77-0.87 / 1.21-1.26 / 0.34-0.35 s. Fourteen minutes earlier, also at load 1.0,
+three runs had the process's CPU well above its wall time (sentinel 1.83-1.96 CPU s in
+1.17-1.30 s) and gave, by the earlier column, classifier 8.9e5-1.13e6 and sentinel
+9.2e5-1.03e6: the same wall times, so the CPU columns of this 2-core VM are only comparable
+within one run.
+
 
 * **scores** — canary-score audits (:func:`dpverify.auditing.audit_scores`) next to
   jax_privacy's ``CanaryScoreAuditor`` on the same scores: one run at m = 10^3, 10^4,
@@ -166,6 +176,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import threading
 import time
 from typing import Any
 
@@ -328,28 +339,53 @@ def _family_cases() -> list[tuple[str, str, Any, Any, Any, float]]:
              noisy_max.x_prime, noisy_max.epsilon)]
 
 
+class _ThreadTimedSampler:
+    """The sampler, with the CPU time of its calls summed (``time.thread_time`` of the thread
+    that calls it: the audit draws both sides on two threads)."""
+
+    def __init__(self, sampler: Any) -> None:
+        self.sampler, self.seconds, self._lock = sampler, 0.0, threading.Lock()
+
+    def __call__(self, data: Any, size: int, rng: Any) -> Any:
+        start = time.thread_time()
+        values = self.sampler(data, size, rng)
+        spent = time.thread_time() - start
+        with self._lock:
+            self.seconds += spent
+        return values
+
+
 def families(samples: int) -> list[str]:
     """Per event family: audit throughput, by the wall clock and by CPU time, without the sampler.
 
     The CPU columns (``time.process_time``: both threads' CPU) are what a shared, loaded
-    machine can still measure; the wall clock is what a user waits on an idle one.
+    machine can still measure; the wall clock is what a user waits on an idle one. The
+    sampler's CPU is what its calls inside the audit used (``time.thread_time`` around
+    each call, in the audit's own chunk sizes and threads); in brackets, the same number of
+    samples drawn alone in chunks of 2^16 on one thread, and the throughput without that
+    (the table's column before 2026-11-29: it left in the audit the sampler's extra cost of
+    the audit's smaller chunks and concurrent threads).
     """
     rows = ["| family | mechanism | samples per side | audit wall s | samples/s/side (wall) | "
-            "audit CPU s | sampler CPU s, both sides | samples/s/side per CPU s, without "
-            "sampling | ε lower bound |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+            "audit CPU s | sampler CPU s in the audit (alone), both sides | samples/s/side "
+            "per CPU s, without sampling (without it alone) | ε lower bound |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for family, name, sampler, x, x_prime, claim in _family_cases():
+        timed = _ThreadTimedSampler(sampler)
         wall, cpu = time.perf_counter(), time.process_time()
-        report = audit(sampler, x, x_prime, epsilon=claim, samples=samples, seed=1,
+        report = audit(timed, x, x_prime, epsilon=claim, samples=samples, seed=1,
                        events=family)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         rng = np.random.default_rng(0)
-        sampling = time.process_time()
+        alone = time.process_time()
         for data in (x, x_prime):
             for done in range(0, samples, 1 << 16):
                 sampler(data, min(1 << 16, samples - done), rng)
-        sampling = time.process_time() - sampling
+        alone = time.process_time() - alone
         rows.append(f"| {family} | {name} | {samples:.0e} | {wall:.2f} | {samples / wall:.3g} | "
-                    f"{cpu:.2f} | {sampling:.2f} | {samples / max(cpu - sampling, 1e-9):.3g} | "
+                    f"{cpu:.2f} | {timed.seconds:.2f} ({alone:.2f}) | "
+                    f"{samples / max(cpu - timed.seconds, 1e-9):.3g} "
+                    f"({samples / max(cpu - alone, 1e-9):.3g}) | "
                     f"{report.epsilon_lower_bound:.4f} |")
         print(rows[-1], file=sys.stderr, flush=True)
     return rows
