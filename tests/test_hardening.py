@@ -39,17 +39,19 @@ from dpverify.mechanisms import (
     sample,
 )
 
+#: Limits in this file are CPU seconds of this process (``time.process_time``): other jobs
+#: on a loaded CI machine do not count, work that grows with a parameter does.
 SECOND = 1.0  # every refusal comes before the work: well under a second
 
 
 def _refused(call, name: str, errors=(ValueError, TypeError)) -> None:
     with pytest.raises(errors):   # untimed: pays the call's cold lazy imports (0.6 s for scipy.special)
         call()
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(errors) as info:
         call()
     assert name in str(info.value), f"message does not name {name!r}: {info.value}"
-    assert time.perf_counter() - start < SECOND, "the refusal came after the work"
+    assert time.process_time() - start < SECOND, "the refusal came after the work"
 
 
 def _coin(data, size, rng):
@@ -182,13 +184,13 @@ def _exit_2_naming(argv: list[str], option: str, capsys, seconds: float = SECOND
     with pytest.raises(SystemExit):
         main([*argv, "--json"])
     capsys.readouterr()
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(SystemExit) as info:
         main([*argv, "--json"])
     err = capsys.readouterr().err
     assert info.value.code == 2, err
     assert option in err and "Traceback" not in err, err
-    assert time.perf_counter() - start < seconds
+    assert time.process_time() - start < seconds
     return err
 
 
@@ -241,9 +243,9 @@ def test_min_noise_multiplier_tiny_epsilon_is_met_through_epsilon_zero() -> None
 
     common = {"sampling_probability": 0.01, "steps": 10, "method": "rdp",
               "orders": (1.5, 2.0, 4.0, 16.0, 64.0, 256.0, 1024.0)}
-    start = time.perf_counter()
+    start = time.process_time()
     sigma = min_noise_multiplier(epsilon=1e-300, delta=1e-5, **common)
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
     assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, **common) == 0.0                 # verified passing end
     assert dp_sgd_epsilon(noise_multiplier=sigma / (1 + 1e-4), delta=1e-5, **common) > 0.0     # and (nearly) smallest
 
@@ -252,10 +254,10 @@ def test_min_noise_multiplier_huge_epsilon_is_solved_on_the_gaussian_curve() -> 
     """``--epsilon 1e308`` walked 500 doublings of slow evaluations from σ = 1."""
     from dpverify.accountants import dp_sgd_epsilon, min_noise_multiplier
 
-    start = time.perf_counter()
+    start = time.process_time()
     sigma = min_noise_multiplier(epsilon=1e308, delta=1e-5, sampling_probability=0.01, steps=100,
                                  method="rdp")
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
     common = {"sampling_probability": 0.01, "steps": 100, "method": "rdp"}
     assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, **common) <= 1e308
     assert dp_sgd_epsilon(noise_multiplier=sigma / (1 + 1e-4), delta=1e-5, **common) > 1e308

@@ -43,17 +43,19 @@ from dpverify.mechanisms import (
     supported_guarantees,
 )
 
+#: Limits in this file are CPU seconds of this process (``time.process_time``): other jobs
+#: on a loaded CI machine do not count, work that grows with a parameter does.
 SECOND = 1.0
 
 
 def _refused(call, name: str, errors=(ValueError, TypeError), seconds: float = SECOND) -> None:
     with pytest.raises(errors):   # untimed: pays the call's cold lazy imports (0.6 s for scipy.special)
         call()
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(errors) as info:
         call()
     assert name in str(info.value), f"message does not name {name!r}: {info.value}"
-    assert time.perf_counter() - start < seconds, "the refusal came after the work"
+    assert time.process_time() - start < seconds, "the refusal came after the work"
 
 
 def _exit_2_naming(argv: list[str], option: str, capsys) -> None:
@@ -96,33 +98,33 @@ def test_ldp_linucb_at_a_tiny_epsilon_is_refused_by_name(capsys) -> None:
 @pytest.mark.parametrize("epsilon", [0.0, 1e-300])
 def test_min_randomization_probability_at_epsilon_zero_answers(epsilon) -> None:
     """It bisected with a full branch-and-bound per step (minutes); now on candidate k's."""
-    start = time.perf_counter()
+    start = time.process_time()
     p = min_randomization_probability(users=1000, epsilon=epsilon, delta=1e-6, rtol=1e-3)
-    assert time.perf_counter() - start < 30
+    assert time.process_time() - start < 30
     assert shuffled_binary_rr_delta(p, 1000, epsilon) <= 1e-6
 
 
 def test_min_noise_multiplier_at_half_sampling_answers_fast() -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     sigma = min_noise_multiplier(epsilon=1.0, delta=1e-5, sampling_probability=0.5 + 1e-17,
                                  steps=100, method="rdp")
-    assert time.perf_counter() - start < 15
+    assert time.process_time() - start < 15
     assert dp_sgd_epsilon(noise_multiplier=sigma, delta=1e-5, sampling_probability=0.5, steps=100,
                           method="rdp") <= 1.0
 
 
 def test_subsampled_rdp_at_fractional_orders_near_half_is_the_next_integer_order() -> None:
     """D_α is non-decreasing in α, so the next integer order's value bounds a fractional one."""
-    start = time.perf_counter()
+    start = time.process_time()
     curve = subsampled_gaussian_rdp(20.0, 0.5, orders=[1.5, 2.0])
-    assert time.perf_counter() - start < 5   # the series took seconds per order here
+    assert time.process_time() - start < 5   # the series took seconds per order here
     assert curve.epsilons[0] == pytest.approx(curve.epsilons[1], rel=1e-12)
 
 
 def test_subsampled_rdp_at_a_huge_order_is_the_gaussian_curve() -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     curve = subsampled_gaussian_rdp(sigma=1.0, sampling_probability=0.01, orders=(2.0, 1e300))
-    assert time.perf_counter() - start < SECOND
+    assert time.process_time() - start < SECOND
     assert curve.epsilons[1] == gaussian_rdp(1.0, orders=(1e300,)).epsilons[0]
     small = subsampled_gaussian_rdp(sigma=1.0, sampling_probability=0.01, orders=(2.0,))
     assert curve.epsilons[0] == small.epsilons[0]
@@ -130,17 +132,17 @@ def test_subsampled_rdp_at_a_huge_order_is_the_gaussian_curve() -> None:
 
 @pytest.mark.parametrize("sensitivity", [2e4, 1e300])
 def test_laplace_dominating_pair_at_a_huge_loss_is_the_pure_pair(sensitivity) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     first, second = dominating_pair(Laplace(scale=1.0), sensitivity=sensitivity)
-    assert time.perf_counter() - start < SECOND
+    assert time.process_time() - start < SECOND
     assert len(first) == len(second) == 2
     assert mpmath.log(first[0] / second[0]) >= sensitivity   # ε of the pair >= Δ/b
 
 
 def test_gaussian_pld_calibration_cost_does_not_grow_with_the_count() -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     sigma = min_gaussian_sigma(1.0, 1e-5, count=10**5, method="pld")
-    assert time.perf_counter() - start < 15
+    assert time.process_time() - start < 15
     exact = min_gaussian_sigma(1.0, 1e-5, count=10**5, method="analytic")
     assert exact <= sigma <= exact * 1.001
 
@@ -256,10 +258,10 @@ def test_binary_rr_max_local_epsilon_at_a_tiny_epsilon_answers_soundly_within_se
     from dpverify.mechanisms import BinaryRandomizedResponse
     from dpverify.mechanisms.randomized_response import binary_randomization_probability
 
-    start = time.perf_counter()
+    start = time.process_time()
     local = max_local_epsilon(epsilon, 1000, 1e-6, bound="best",
                               randomizer_family=BinaryRandomizedResponse.from_epsilon)
-    assert time.perf_counter() - start < 30
+    assert time.process_time() - start < 30
     p = binary_randomization_probability(local)
     assert shuffled_binary_rr_delta(p, 1000, epsilon) <= 1e-6          # sound: meets the budget
     # and not far below the largest (δ is flat in k at ε ≈ 0, so a tight "yes" is costly and
@@ -295,19 +297,19 @@ def test_binary_rr_min_batch_size_beyond_the_exact_limit_is_a_budget_refusal_not
     from dpverify.accountants.shuffle import min_batch_size
     from dpverify.mechanisms import BinaryRandomizedResponse
 
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(CalibrationError) as info:
         min_batch_size(1.0, 1e-300, 1e-6, bound="best",
                        randomizer=BinaryRandomizedResponse.from_epsilon(1.0))
-    assert time.perf_counter() - start < 60
+    assert time.process_time() - start < 60
     assert "10^7" in str(info.value) and "users=" not in str(info.value)
 
 
 def test_cli_plan_shuffle_binary_rr_tiny_epsilon_answers(capsys):
-    start = time.perf_counter()
+    start = time.process_time()
     assert main(["plan", "shuffle", "--epsilon", "1e-300", "--randomizer", "binary-rr",
                  "--users", "1000", "--delta", "1e-6", "--json"]) == 0
-    assert time.perf_counter() - start < 30
+    assert time.process_time() - start < 30
     assert 7e-5 < json.loads(capsys.readouterr().out)["local_epsilon"] < 8e-5
 
 
@@ -330,14 +332,14 @@ def test_audit_entry_points_refuse_samples_beyond_the_audit_limit_by_name(entry)
         return data + rng.laplace(0.0, 1.0, size)
 
     huge = np.int64(2**62)
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(ValueError, match=r"^samples=.* exceeds the limit 1000000000"):
         if entry == "audit_search":
             audit_search(laplace, [(0.0, 1.0)], epsilon=1.0, samples=huge)
         else:
             audit_model(laplace, 0.0, 1.0, family="laplace", sensitivity=1.0, epsilon=1.0,
                         samples=huge)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
 
 
 def test_cli_audit_with_too_few_samples_names_samples_not_an_internal_split(capsys) -> None:
