@@ -19,9 +19,10 @@ needs is, for each ``k`` in a set of sizes, the number of included canaries amon
   scores and the inclusion, hence the same law of every count W and the same level
   (§16, *Ties*). Scores without ties draw nothing.
 
-This replaced (2026-11) one ``rng.permutation(m)`` that ordered every canary: the
-same law, different seeded counts on tied scores (randomized response), ~15 times
-less time at m = 10^5. Scores with a few distinct values (randomized response, any
+This replaced (2026-11) one ``rng.permutation(m)`` that ordered every canary, in the
+f-DP audit and then in Steinke et al.'s (``_one_run.one_run_bound``): the same law,
+different seeded counts on tied scores (randomized response), ~15 times less time at
+m = 10^5. Scores with a few distinct values (randomized response, any
 discrete score) skip the sort as well: the values and their counts give the
 descending order block by block.
 """

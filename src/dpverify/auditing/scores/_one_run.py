@@ -35,6 +35,7 @@ from scipy import special, stats
 
 from dpverify._numeric import round_down, working_precision
 from dpverify.auditing.estimators import BETA_SLACK
+from dpverify.auditing.scores._guess_counts import top_counts
 
 __all__ = ["guess_grid", "OneRunBound", "one_run_bound", "one_run_split_bound",
            "one_run_pvalue_upper", "SPLIT_FROM_CANARIES_TIMES_DELTA"]
@@ -216,16 +217,10 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
     """The best ε lower bound over ``pairs`` of ``(k+, k−)`` (default: the grid), Bonferroni over them."""
     canaries = in_scores.size + out_scores.size
     plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
-    scores = np.concatenate([in_scores, out_scores])
-    included = np.concatenate([np.ones(in_scores.size, dtype=np.int64),
-                               np.zeros(out_scores.size, dtype=np.int64)])
-    shuffle = rng.permutation(canaries)  # a uniform order of the ties, independent of inclusion
-    # descending order, exact at every boundary k+ (top) and canaries - k- (bottom) used:
-    # a partition, not a sort (the counts below are read at those boundaries only)
-    boundaries = np.unique(np.concatenate([plus[plus > 0] - 1, canaries - minus[minus > 0]]))
-    order = shuffle[np.argpartition(-scores[shuffle], boundaries)]
-    in_top = np.zeros(canaries + 1, dtype=np.int64)
-    in_top[1:] = np.cumsum(included[order])  # included among the k highest
+    # included among the k highest at every boundary k+ (top) and m − k− (bottom), ties in a
+    # uniform order independent of inclusion: drawn with that rule's law (top_counts)
+    in_top, highest = top_counts(in_scores, out_scores, rng,
+                                 np.concatenate([plus, canaries - minus]))
     guesses = plus + minus
     # excluded among the k- lowest = k- − (included among them)
     correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
@@ -236,13 +231,12 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
         epsilon = _logit_down(float(accuracy_lower[best]))
     else:
         best, epsilon = _delta_search(canaries, guesses, correct, accuracy_lower, delta, level)
-    descending = scores[order]  # exact at the boundaries
     k_plus, k_minus = int(plus[best]), int(minus[best])
     return OneRunBound(
         epsilon_lower_bound=epsilon, in_guesses=k_plus, out_guesses=k_minus,
         correct=int(correct[best]), candidates=int(plus.size),
-        upper_threshold=float(descending[k_plus - 1]) if k_plus else math.inf,
-        lower_threshold=float(descending[canaries - k_minus]) if k_minus else -math.inf)
+        upper_threshold=highest(k_plus) if k_plus else math.inf,
+        lower_threshold=highest(canaries - k_minus + 1) if k_minus else -math.inf)
 
 
 def one_run_split_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float,
