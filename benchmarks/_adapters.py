@@ -15,10 +15,6 @@ for every worker count), and in each of ``repeats`` rounds, back to back:
 * **ceiling, k workers** — a pool of ``k`` workers running the *bare loop*
   itself as ``k`` tasks of ``calls / k``: what this machine gives ``k`` worker
   processes with the parent idle, with no adapter at all;
-* **caller shares, k > 1** — the same adapter with the caller running tasks
-  beside ``k − 1`` pool workers (:func:`dpverify.execution.run_tasks_sharing`;
-  ``adapters._SHARE_WITH_CALLER = True`` when it is built), in the same
-  rounds: that design's effect, compared back to back.
 
 Reported per cell as the median over the rounds, with [min, max]:
 
@@ -30,8 +26,7 @@ Reported per cell as the median over the rounds, with [min, max]:
   sharing caches and memory bandwidth, frequency);
 * **vs ceiling** — adapter seconds over ceiling seconds, minus one: the
   adapter's cost beyond the bare pool's (negative: the adapter's design beats
-  a pool of ``k`` workers; and **caller shares vs ceiling**, the same for
-  the sharing design);
+  a pool of ``k`` workers);
 * **CPU** — CPU seconds of this process and the pool's workers (psutil)
   during the adapter's call, over the bare loop's CPU seconds, minus one:
   the work the adapter adds, which other jobs on the machine do not change.
@@ -46,7 +41,8 @@ recipe −82 %; 2 workers +142 / +15 / +111 / +124 / −65 % against a machine c
 +52 / +159 / +74 / +115 %, so the adapter over the ceiling +18.3 / −4.9 / −17.2 / +12.9 / −85 %
 and the caller-shares design +2.1 / +5.1 / +6.5 / +14.2 / −84 % (earlier rounds that stop:
 +9.7 / −8.2 / +21.2 % against the pool's −14.5 / −9.6 / −17.7 %; neither beats the other beyond
-the spread, so the pool stays the default). Own CPU per call 57 ns (1 worker), 79 ns (2).
+the spread, so the pool stays the default; the caller-shares design was removed after the idle
+run below). Own CPU per call 57 ns (1 worker), 79 ns (2).
 The previous stop, idle (load 0.7-1.6): 2 workers +36.8 / +27.5 / +14.9 / +14.0 %, ceiling
 +19.5 / +20.9 / +7.6 / +31.7 %: the ≤ 10 % target is unmet at 2 workers by the bare pool too.
 
@@ -66,13 +62,11 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from dpverify.auditing import adapters as adapter_module
 from dpverify.auditing.adapters import DEFAULT_CHUNK_CALLS, sampler_from_calls
 from dpverify.execution import run_tasks
 
@@ -210,18 +204,6 @@ def _calls(bare: _Bare, seconds: float, jobs: list[int]) -> tuple[int, float]:
     return max(1, round(seconds / per_call / unit)) * unit, per_call
 
 
-@contextmanager
-def _caller_shares() -> Iterator[None]:
-    """Samplers built inside run tasks in the caller beside ``k − 1`` pool workers (outputs
-    unchanged: same streams, same order)."""
-    default = adapter_module._SHARE_WITH_CALLER
-    adapter_module._SHARE_WITH_CALLER = True
-    try:
-        yield
-    finally:
-        adapter_module._SHARE_WITH_CALLER = default
-
-
 def _noop_release(data: float, rng: np.random.Generator) -> float:
     return data
 
@@ -265,11 +247,11 @@ def pool_dispatch(jobs: int, tasks: int = 2000) -> str:
 
 
 def _round(bare: _Bare, calls: int, samplers: dict, data: Any, repeat: int, cells: dict[str, list[float]]) -> None:
-    """One round, back to back: bare loop; per k, adapter, ceiling, the adapter sharing with the caller."""
+    """One round, back to back: bare loop; per k, adapter, then ceiling."""
     bare_wall, bare_cpu = _timed(lambda: bare(calls))
     cells["bare"].append(bare_wall / calls)
     rng = np.random.default_rng
-    for k, (sampler, sharing) in samplers.items():
+    for k, sampler in samplers.items():
         ideal = bare_wall / k
         wall, used = _timed(lambda: sampler(data, calls, rng(repeat)))
         cells[f"overhead {k}"].append(wall / ideal - 1)
@@ -278,8 +260,6 @@ def _round(bare: _Bare, calls: int, samplers: dict, data: Any, repeat: int, cell
             ceiling, _ = _timed(lambda: run_tasks(bare, [(calls // k,)] * k, n_jobs=k))
             cells[f"machine {k}"].append(ceiling / ideal - 1)
             cells[f"vs ceiling {k}"].append(wall / ceiling - 1)
-            shared, _ = _timed(lambda: sharing(data, calls, rng(repeat)))
-            cells[f"caller shares vs ceiling {k}"].append(shared / ceiling - 1)
 
 
 def _columns(jobs: list[int]) -> list[str]:
@@ -287,7 +267,7 @@ def _columns(jobs: list[int]) -> list[str]:
     for k in jobs:
         names += [f"overhead {k}", f"CPU {k}"]
         if k > 1:
-            names += [f"machine {k}", f"vs ceiling {k}", f"caller shares vs ceiling {k}"]
+            names += [f"machine {k}", f"vs ceiling {k}"]
     return names
 
 
@@ -300,14 +280,9 @@ def adapters(seconds: float, jobs: list[int], repeats: int) -> list[str]:
     ]
     for name, make, data, bare in _cases():
         calls, _ = _calls(bare, seconds, jobs)
-        samplers = {}
-        for k in jobs:
-            with _caller_shares():
-                sharing = make(k)
-            samplers[k] = (make(k), sharing)
-        for k, pair in samplers.items():  # start the pools, measure the cost (untimed)
-            for sampler in pair:
-                sampler(data, min(calls, 2 * k * DEFAULT_CHUNK_CALLS), np.random.default_rng(0))
+        samplers = {k: make(k) for k in jobs}
+        for k, sampler in samplers.items():  # start the pools, measure the cost (untimed)
+            sampler(data, min(calls, 2 * k * DEFAULT_CHUNK_CALLS), np.random.default_rng(0))
         load = os.getloadavg()[0]
         cells: dict[str, list[float]] = {"bare": [], **{column: [] for column in names}}
         for repeat in range(repeats):

@@ -14,13 +14,7 @@ import numpy as np
 import pytest
 
 from dpverify._validation import usable_cores
-from dpverify.execution import (
-    check_scheduler,
-    open_executor,
-    resolve_jobs,
-    run_tasks,
-    run_tasks_sharing,
-)
+from dpverify.execution import check_scheduler, open_executor, resolve_jobs, run_tasks
 
 
 def _square_with_noise(value: int, seed: np.random.SeedSequence) -> float:
@@ -68,48 +62,6 @@ def test_on_result_sees_every_task_once() -> None:
 def test_worker_errors_propagate() -> None:
     with pytest.raises(ZeroDivisionError):
         run_tasks(lambda x: 1 / x, [(1,), (0,)], n_jobs=2)
-
-
-def _slow_pid(index: int) -> tuple[int, int]:
-    import time
-
-    time.sleep(0.02)
-    return index, os.getpid()
-
-
-def _fails_here(index: int) -> int:
-    import time
-
-    time.sleep(0.02)
-    if os.environ.get("DPVERIFY_TEST_PARENT") == str(os.getpid()):
-        raise ZeroDivisionError("the caller's task")
-    return index
-
-
-def test_sharing_runs_tasks_here_and_in_the_pool_in_task_order() -> None:
-    """``run_tasks_sharing``: the caller and ``n_jobs − 1`` workers both run tasks; the results
-    come back in task order, the same as inline."""
-    expected = [_square_with_noise(*task) for task in _tasks(20)]
-    assert run_tasks_sharing(_square_with_noise, _tasks(20), n_jobs=2) == expected
-    assert run_tasks_sharing(_square_with_noise, _tasks(20), n_jobs=1) == expected
-    found = run_tasks_sharing(_slow_pid, [(i,) for i in range(24)], n_jobs=2)
-    assert [index for index, _ in found] == list(range(24))
-    processes = {pid for _, pid in found}
-    assert os.getpid() in processes and len(processes) == 2
-    assert run_tasks_sharing(_square_with_noise, [], n_jobs=2) == []
-
-
-def test_sharing_propagates_errors_from_the_caller_and_the_workers(monkeypatch) -> None:
-    monkeypatch.setenv("DPVERIFY_TEST_PARENT", str(os.getpid()))
-    for tasks in ([(0,), (1,), (1,), (1,)], [(1,), (1,), (0,), (1,)], [(1,)] * 6 + [(0,)]):
-        with pytest.raises(ZeroDivisionError):   # raised wherever the failing task ran
-            run_tasks_sharing(lambda x: 1 / x, tasks, n_jobs=2)
-    with pytest.raises(ZeroDivisionError):      # here, for certain
-        run_tasks_sharing(_fails_here, [(i,) for i in range(6)], n_jobs=2)
-    with pytest.raises(TypeError, match="function"):
-        run_tasks_sharing(3, [(1,)], n_jobs=2)
-    with pytest.raises(ValueError, match="n_jobs"):
-        run_tasks_sharing(abs, [(1,)], n_jobs=0)
 
 
 def test_jobs_and_scheduler_validation() -> None:

@@ -45,16 +45,8 @@ import atexit
 import multiprocessing
 import os
 import sys
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    Executor,
-    ProcessPoolExecutor,
-    ThreadPoolExecutor,
-    as_completed,
-    wait,
-)
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
@@ -64,8 +56,7 @@ import cloudpickle
 from dpverify._validation import check_n_jobs, shown, value_error
 from dpverify.errors import DpverifyTypeError
 
-__all__ = ["resolve_jobs", "run_tasks", "run_tasks_sharing", "open_executor", "check_scheduler",
-           "LOCAL_SCHEDULER"]
+__all__ = ["resolve_jobs", "run_tasks", "open_executor", "check_scheduler", "LOCAL_SCHEDULER"]
 
 #: The ``scheduler`` value that starts a Dask ``LocalCluster`` for the call.
 LOCAL_SCHEDULER = "local"
@@ -296,61 +287,6 @@ def run_tasks(function: Callable[..., Any], tasks: Sequence[tuple], *, n_jobs: A
             return _run_pooled(pool, function, tasks, bar, on_result)
     finally:
         bar.close()
-
-
-def run_tasks_sharing(function: Callable[..., Any], tasks: Sequence[tuple], *,
-                      n_jobs: Any = 2) -> list[Any]:
-    """:func:`run_tasks` on ``n_jobs`` processes in all: this one and ``n_jobs − 1`` pool workers.
-
-    The caller would otherwise sit idle while its workers run: here it runs tasks
-    too, taken in order from the same queue as theirs (with tasks that shrink
-    towards the end, as guided self-scheduling plans them, the finishing times
-    even out). Between its own tasks it feeds the pool, up to two tasks in flight
-    per worker (one running, one waiting: a worker need not wait for the caller's
-    task to end), but never the last task left, which is its own. Its tasks cost no
-    serialisation and no transfer, and one process fewer shares the cores. No
-    thread of its own: a feeding thread would contend for the GIL with the tasks
-    run here (measured slower). Results come back in task order and do not depend
-    on which process ran which task (tasks carry their own seeds). ``n_jobs = 1``
-    runs everything here.
-
-    >>> run_tasks_sharing(pow, [(2, 3), (3, 2)], n_jobs=1)
-    [8, 9]
-    """
-    if not callable(function):
-        raise DpverifyTypeError(f"function={function!r} must be callable")
-    jobs = resolve_jobs(n_jobs)
-    tasks = list(tasks)
-    if jobs == 1 or len(tasks) <= 1:
-        return [function(*task) for task in tasks]
-    pool = _local_pool(jobs - 1)
-    results: list[Any] = [None] * len(tasks)
-    waiting = deque(range(len(tasks)))
-    running: dict[Any, int] = {}
-
-    def collect(futures: Any) -> None:
-        for future in futures:
-            results[running.pop(future)] = future.result()
-
-    try:
-        while waiting or running:
-            while len(waiting) > 1 and len(running) < 2 * (jobs - 1):
-                index = waiting.popleft()
-                running[_submit(pool, function, tasks[index])] = index
-            if waiting:
-                index = waiting.popleft()
-                results[index] = function(*tasks[index])
-                collect([future for future in running if future.done()])
-            else:
-                collect(wait(list(running), return_when=FIRST_COMPLETED).done)
-    except BrokenProcessPool:
-        _POOLS.pop(jobs - 1, None)
-        raise
-    except BaseException:
-        for future in running:
-            future.cancel()
-        raise
-    return results
 
 
 def _run_inline(function: Callable, tasks: list[tuple], bar: Any,

@@ -126,22 +126,6 @@ def test_a_module_level_seed_method_travels_by_name() -> None:
     assert _check_seeding(own.seed) == own.seed and _check_seeding(np.random.seed) is np.random.seed
 
 
-@pytest.mark.parametrize(("function", "seeding"), [(laplace_release, "generator"),
-                                                    (legacy_release, "random_state")])
-def test_the_caller_sharing_the_tasks_gives_the_same_outputs(monkeypatch, function,
-                                                             seeding) -> None:
-    """With ``_SHARE_WITH_CALLER`` the caller runs tasks beside one worker: the same bits as
-    in this process alone."""
-    from dpverify.auditing import adapters
-
-    here = sampler_from_calls(function, seeding=seeding, chunk_samples=300)(
-        1.0, 3000, np.random.default_rng(4))
-    monkeypatch.setattr(adapters, "_SHARE_WITH_CALLER", True)
-    sampler = sampler_from_calls(function, seeding=seeding, chunk_samples=300, n_jobs=2)
-    assert sampler._sharing
-    assert np.array_equal(here, sampler(1.0, 3000, np.random.default_rng(4)))
-
-
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_outputs() -> None:
     pytest.importorskip("distributed")

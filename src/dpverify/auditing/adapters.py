@@ -59,11 +59,9 @@ has measured the cost of a release (each task times itself), no task of the
 next calls is shorter than :data:`TASK_SECONDS`, so the parent's dispatch
 (about 0.2–0.5 ms of its CPU per task on a local pool) stays under 1 % of
 the work. The parent waits on the results without polling. (Letting the
-caller run a share of the tasks beside ``k − 1`` workers,
-:func:`dpverify.execution.run_tasks_sharing`, measured no faster than ``k``
-workers with the caller waiting — within the rounds' spread, slower in
-most — so it is not the default: :data:`_SHARE_WITH_CALLER`;
-``benchmarks/_adapters.py`` times both.)
+caller run a share of the tasks beside ``k − 1`` workers was built and
+measured in issue 26's stop 36: no faster than ``k`` workers with the caller
+waiting, idle or loaded, so it was removed.)
 
 **Where to parallelise.** The returned sampler is a callable object, so an
 audit draws its two sides one after the other and runs its own chunks in this
@@ -87,7 +85,7 @@ import numpy as np
 
 from dpverify._validation import check_int_at_least, shown, usable_cores, value_error
 from dpverify.errors import AuditError, DpverifyTypeError
-from dpverify.execution import check_placement, run_tasks, run_tasks_sharing
+from dpverify.execution import check_placement, run_tasks
 
 __all__ = ["sampler_from_calls", "CallSampler", "SEEDINGS", "DEFAULT_CHUNK_CALLS", "TASK_SECONDS"]
 
@@ -102,13 +100,6 @@ DEFAULT_CHUNK_CALLS = 4096
 #: dispatch costs the parent about 0.2-0.5 ms of CPU per task (2 workers, measured with no-op
 #: tasks and with 4096-float results), under 1 % of 50 ms.
 TASK_SECONDS = 0.05
-
-#: ``True``: with ``n_jobs = k > 1`` (no executor) the caller runs tasks beside ``k − 1`` pool
-#: workers (:func:`~dpverify.execution.run_tasks_sharing`; a chunk with a global seeding run
-#: there seeds the caller's own source, as with ``n_jobs=1``). Issue 26's stop 36 measured it
-#: no faster than ``k`` workers with the caller waiting (the default), on a loaded 2-core
-#: machine; ``benchmarks/_adapters.py`` times both, for a measurement on an idle one.
-_SHARE_WITH_CALLER = False
 
 #: One chunk at a time per process seeds and draws a global source.
 _GLOBAL_SOURCE = threading.Lock()
@@ -295,8 +286,6 @@ class CallSampler:
         jobs, _, _ = check_placement(n_jobs, executor)
         self._inline = executor is None and jobs == 1  # one task, in this process
         self._workers = _workers(jobs, executor)
-        #: local processes, opted in: this one runs tasks beside n_jobs - 1 pool workers
-        self._sharing = executor is None and jobs > 1 and _SHARE_WITH_CALLER
 
     def _least_chunks(self) -> int:
         """Chunks a task needs to run :data:`TASK_SECONDS` at the measured cost (1 before any)."""
@@ -327,10 +316,7 @@ class CallSampler:
             tasks.append((self.function, data, self.seeding, seeds[first:first + group],
                           sizes[first:first + group]))
             first += group
-        if self._sharing:
-            results = run_tasks_sharing(_run_group, tasks, n_jobs=self._workers)
-        else:
-            results = run_tasks(_run_group, tasks, n_jobs=self.n_jobs, executor=self.executor)
+        results = run_tasks(_run_group, tasks, n_jobs=self.n_jobs, executor=self.executor)
         self.seconds_per_call = sum(seconds for _, seconds in results) / size
         return _concatenate([outputs for outputs, _ in results])
 
