@@ -55,7 +55,7 @@ from dpverify.auditing.scores._fdp_chunked import (
     epsilon_curve,
     gaussian_curve,
 )
-from dpverify.auditing.scores._guess_counts import top_counts
+from dpverify.auditing.scores._guess_counts import correct_guesses
 from dpverify.auditing.scores._one_run import _grid_pairs
 
 __all__ = ["FdpOneRunBound", "fdp_one_run_bound", "fdp_one_run_split_bound", "recursion_total",
@@ -237,11 +237,8 @@ def _counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Genera
     fixed by m and δ alone), their guesses and correct guesses, and the k-th highest score
     as a function of k (ties broken in a uniform order independent of inclusion, the counts
     drawn by ``rng`` with that rule's law: :func:`~dpverify.auditing.scores._guess_counts.top_counts`)."""
-    canaries = in_scores.size + out_scores.size
-    plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
-    in_top, highest = top_counts(in_scores, out_scores, rng,
-                                 np.concatenate([plus, canaries - minus]))
-    correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
+    plus, minus = _grid_pairs(in_scores.size + out_scores.size, delta) if pairs is None else pairs
+    correct, highest = correct_guesses(in_scores, out_scores, rng, plus, minus)
     return plus, minus, plus + minus, correct, highest
 
 

@@ -33,7 +33,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["FEW_VALUES", "top_counts"]
+__all__ = ["FEW_VALUES", "top_counts", "correct_guesses"]
 
 #: Most distinct values for which the descending order is built from counts (no sort).
 FEW_VALUES = 8
@@ -69,6 +69,17 @@ def top_counts(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Gen
         drawn = rng.multivariate_hypergeometric(runs, included, method="marginals")
         in_top[where] = in_higher + np.cumsum(drawn[:-1])
     return in_top, highest
+
+
+def correct_guesses(in_scores: np.ndarray, out_scores: np.ndarray, rng: np.random.Generator,
+                    plus: np.ndarray, minus: np.ndarray) -> tuple[np.ndarray, Callable[[int], float]]:
+    """Correct guesses of each pair ``(k+, k−)``: "in" for the k+ highest scores, "out" for the
+    k− lowest (:func:`top_counts`, ties drawn by ``rng``), and the k-th highest score as a
+    function of k. Included among the k+ highest plus excluded among the k− lowest, that is
+    ``I(k+) + k− − (I(m) − I(m − k−))`` with ``I(k)`` the included among the k highest."""
+    canaries = in_scores.size + out_scores.size
+    in_top, highest = top_counts(in_scores, out_scores, rng, np.concatenate([plus, canaries - minus]))
+    return in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus]), highest
 
 
 #: A tie across splits: (value, scores above it, included scores above it, the splits inside

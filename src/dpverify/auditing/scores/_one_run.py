@@ -35,7 +35,7 @@ from scipy import special, stats
 
 from dpverify._numeric import round_down, working_precision
 from dpverify.auditing.estimators import BETA_SLACK
-from dpverify.auditing.scores._guess_counts import top_counts
+from dpverify.auditing.scores._guess_counts import correct_guesses
 
 __all__ = ["guess_grid", "OneRunBound", "one_run_bound", "one_run_split_bound",
            "one_run_pvalue_upper", "SPLIT_FROM_CANARIES_TIMES_DELTA"]
@@ -217,13 +217,9 @@ def one_run_bound(in_scores: np.ndarray, out_scores: np.ndarray, *, delta: float
     """The best ε lower bound over ``pairs`` of ``(k+, k−)`` (default: the grid), Bonferroni over them."""
     canaries = in_scores.size + out_scores.size
     plus, minus = _grid_pairs(canaries, delta) if pairs is None else pairs
-    # included among the k highest at every boundary k+ (top) and m − k− (bottom), ties in a
-    # uniform order independent of inclusion: drawn with that rule's law (top_counts)
-    in_top, highest = top_counts(in_scores, out_scores, rng,
-                                 np.concatenate([plus, canaries - minus]))
+    # ties in a uniform order independent of inclusion: counts drawn with that rule's law
+    correct, highest = correct_guesses(in_scores, out_scores, rng, plus, minus)
     guesses = plus + minus
-    # excluded among the k- lowest = k- − (included among them)
-    correct = in_top[plus] + minus - (in_top[canaries] - in_top[canaries - minus])
     level = failure_probability / plus.size
     accuracy_lower = _accuracy_lower(correct, guesses, level)
     if delta == 0.0:
